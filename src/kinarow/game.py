@@ -1,0 +1,183 @@
+"""Game strings and the :class:`Game` value.
+
+A game string is ``MxNkK[pPqQ][:flag,flag...]``:
+
+* ``M`` columns, ``N`` rows, ``K`` in a row;
+* optional turn rule ``pPqQ`` -- the first player places ``Q`` stones on the
+  first turn, after that each player places ``P`` stones per turn (Wu & Huang's
+  (m, n, k, p, q); the default is p = q = 1);
+* flags: ``gravity`` (Connect-k), ``misere`` (the first to own a group loses),
+  ``maker-breaker`` (the first player, Maker, wins by owning a group, Breaker
+  wins otherwise), and the geometry: ``torus``, ``cylinder``, ``hex``.
+
+>>> str(Game("7x6k4:misere,gravity"))
+'7x6k4:gravity,misere'
+>>> Game("6x6k4p2q1").p, Game("6x6k4p2q1").q
+(2, 1)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from kinarow.errors import GameSpecError
+
+if TYPE_CHECKING:
+    from kinarow.geometry import Geometry
+    from kinarow.position import Position
+
+#: Every flag in canonical order (the order ``str(game)`` writes them).
+FLAGS: tuple[str, ...] = ("gravity", "misere", "maker-breaker", "torus", "cylinder", "hex")
+
+#: Goals of the game (how a group decides it).
+NORMAL, MISERE, MAKER_BREAKER = "normal", "misere", "maker-breaker"
+
+_ALIASES = {"misère": "misere", "makerbreaker": "maker-breaker", "maker_breaker": "maker-breaker"}
+_SIZE_RE = re.compile(r"^(\d+)x(\d+)k(\d+)(?:p(\d+)(?:q(\d+))?)?$")
+MAX_SIDE = 702  # columns a..zz
+
+ALLOWED = "MxNkK[pPqQ][:flag,...] with flags gravity, misere, maker-breaker, torus, cylinder, hex"
+
+
+def _parse(text: str) -> tuple[int, int, int, int, int, frozenset[str]]:
+    if not isinstance(text, str):
+        raise GameSpecError(f"a game must be given as a string like '7x6k4:gravity', not {type(text).__name__}")
+    raw = text.strip()
+    if not raw:
+        raise GameSpecError(f"the game string is empty; expected {ALLOWED}")
+    head, _, tail = raw.partition(":")
+    match = _SIZE_RE.match(head.strip().lower())
+    if match is None:
+        raise GameSpecError(
+            f"'{head.strip()}' is not a board size; expected MxNkK with optional pPqQ, e.g. '7x6k4' or '6x6k4p2q1'"
+        )
+    m, n, k = int(match[1]), int(match[2]), int(match[3])
+    p = int(match[4]) if match[4] is not None else 1
+    q = int(match[5]) if match[5] is not None else (1 if match[4] is None else p)
+    for name, value in (("M (columns)", m), ("N (rows)", n)):
+        if not 1 <= value <= MAX_SIDE:
+            raise GameSpecError(f"{name} = {value} in '{head}' is out of range; allowed is 1 to {MAX_SIDE}")
+    if k < 1:
+        raise GameSpecError(f"K = {k} in '{head}' is out of range; K must be at least 1")
+    if p < 1 or q < 1:
+        raise GameSpecError(f"the turn rule in '{head}' places no stones; P and Q must be at least 1")
+    flags: set[str] = set()
+    if ":" in raw:
+        if not tail.strip():
+            raise GameSpecError(f"nothing follows ':' in '{raw}'; allowed flags are {', '.join(FLAGS)}")
+        for token in tail.split(","):
+            flag = _ALIASES.get(token.strip().lower(), token.strip().lower())
+            if flag not in FLAGS:
+                raise GameSpecError(f"unknown flag '{token.strip()}'; allowed flags are {', '.join(FLAGS)}")
+            if flag in flags:
+                raise GameSpecError(f"flag '{flag}' is given twice in '{raw}'")
+            flags.add(flag)
+    if {"misere", "maker-breaker"} <= flags:
+        raise GameSpecError("flags 'misere' and 'maker-breaker' exclude each other; choose one goal")
+    if {"torus", "cylinder"} <= flags:
+        raise GameSpecError("flags 'torus' and 'cylinder' exclude each other; choose one topology")
+    if {"torus", "gravity"} <= flags:
+        raise GameSpecError("'gravity' needs a bottom row, so it cannot be combined with 'torus' (use 'cylinder')")
+    return m, n, k, p, q, frozenset(flags)
+
+
+@dataclass(frozen=True, init=False)
+class Game:
+    """An (m, n, k, p, q) game with its move rule, goal and geometry.
+
+    ``Game("7x6k4:gravity")`` parses a game string (raising
+    :class:`~kinarow.errors.GameSpecError` with one clear sentence on bad input);
+    ``str(game)`` gives the canonical string back.
+    """
+
+    m: int
+    n: int
+    k: int
+    p: int
+    q: int
+    flags: frozenset[str]
+
+    def __init__(self, spec: str | Game) -> None:
+        if isinstance(spec, Game):
+            values = (spec.m, spec.n, spec.k, spec.p, spec.q, spec.flags)
+        else:
+            values = _parse(spec)
+        for name, value in zip(("m", "n", "k", "p", "q", "flags"), values, strict=True):
+            object.__setattr__(self, name, value)
+
+    # -- descriptive properties -------------------------------------------------
+    @property
+    def gravity(self) -> bool:
+        return "gravity" in self.flags
+
+    @property
+    def goal(self) -> str:
+        if "misere" in self.flags:
+            return MISERE
+        if "maker-breaker" in self.flags:
+            return MAKER_BREAKER
+        return NORMAL
+
+    @property
+    def topology(self) -> str:
+        """``rect``, ``torus`` or ``cylinder``."""
+        if "torus" in self.flags:
+            return "torus"
+        if "cylinder" in self.flags:
+            return "cylinder"
+        return "rect"
+
+    @property
+    def hex(self) -> bool:
+        return "hex" in self.flags
+
+    @property
+    def cells(self) -> int:
+        return self.m * self.n
+
+    def __str__(self) -> str:
+        text = f"{self.m}x{self.n}k{self.k}"
+        if (self.p, self.q) != (1, 1):
+            text += f"p{self.p}q{self.q}"
+        if self.flags:
+            text += ":" + ",".join(f for f in FLAGS if f in self.flags)
+        return text
+
+    def __repr__(self) -> str:
+        return f"Game({str(self)!r})"
+
+    # -- turn rule ----------------------------------------------------------------
+    def turn_state(self, stones: int) -> tuple[int, int]:
+        """Return ``(player, stones_left)`` after ``stones`` stones were placed.
+
+        ``player`` is 1 for the first player (Black, Maker) and 2 for the second;
+        ``stones_left`` is how many stones that player still places this turn.
+        """
+        if stones < self.q:
+            return 1, self.q - stones
+        u = stones - self.q
+        turn, done = divmod(u, self.p)
+        return (2 if turn % 2 == 0 else 1), self.p - done
+
+    # -- linked objects ---------------------------------------------------------------
+    @cached_property
+    def geometry(self) -> Geometry:
+        from kinarow.geometry import Geometry
+
+        return Geometry(self)
+
+    def start(self) -> Position:
+        """The empty board with the first player to move."""
+        from kinarow.position import Position
+
+        return Position(self)
+
+    def position(self, moves: str | list[str] | None = None) -> Position:
+        """A position after ``moves`` (plain or paper notation)."""
+        pos = self.start()
+        if moves:
+            pos.play_moves(moves)
+        return pos

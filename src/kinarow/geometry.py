@@ -1,0 +1,220 @@
+"""Board geometry as data: cells, names, groups and symmetries.
+
+One code path serves every board: a geometry is a set of cells on an m x n
+grid, a set of *directions*, and which axes wrap (none for ``rect``, x for
+``cylinder``, both for ``torus``). A *group* (winning line) is k distinct
+cells ``c, c+d, ..., c+(k-1)d`` along a direction d, wrapping where the
+axis wraps. Symmetries are the affine cell maps that send the group
+hypergraph onto itself (and, under gravity, keep every row in place).
+
+Cells are numbered column-major: cell ``x * n + y`` is column x (0 = 'a'),
+row y (0 = bottom row '1'). Under gravity the cell above c is c + 1.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from kinarow.errors import MoveError
+
+if TYPE_CHECKING:
+    from kinarow.game import Game
+
+SQUARE_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
+HEX_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, -1))
+DIRECTION_NAMES = {(1, 0): "horizontal", (0, 1): "vertical", (1, 1): "diagonal", (1, -1): "anti"}
+
+_CELL_RE = re.compile(r"^([a-z]+)(\d+)$")
+
+
+def column_name(x: int) -> str:
+    """Column letters: 0 -> 'a', 25 -> 'z', 26 -> 'aa', 27 -> 'ab', ..."""
+    name = ""
+    x += 1
+    while x > 0:
+        x, r = divmod(x - 1, 26)
+        name = chr(ord("a") + r) + name
+    return name
+
+
+def column_index(name: str) -> int:
+    """Inverse of :func:`column_name` ('a' -> 0, 'aa' -> 26)."""
+    x = 0
+    for ch in name:
+        x = x * 26 + (ord(ch) - ord("a") + 1)
+    return x - 1
+
+
+class Geometry:
+    """Cells, names, groups and symmetries of a game's board."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.m, self.n, self.k = game.m, game.n, game.k
+        self.wrap_x = game.topology in ("torus", "cylinder")
+        self.wrap_y = game.topology == "torus"
+        self.directions = HEX_DIRECTIONS if game.hex else SQUARE_DIRECTIONS
+
+    # -- cells --------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return self.m * self.n
+
+    def cell(self, x: int, y: int) -> int:
+        return x * self.n + y
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        return divmod(cell, self.n)
+
+    def name(self, cell: int) -> str:
+        x, y = self.xy(cell)
+        return f"{column_name(x)}{y + 1}"
+
+    def parse_cell(self, text: str) -> int:
+        """Cell index of a name like ``'b2'``; one clear sentence if it is not on the board."""
+        token = text.strip().lower()
+        match = _CELL_RE.match(token)
+        last = f"{column_name(self.m - 1)}{self.n}"
+        if match is None:
+            raise MoveError(f"'{text}' is not a cell name; cells are named a1 (bottom-left) to {last}")
+        x, y = column_index(match[1]), int(match[2]) - 1
+        if not (0 <= x < self.m and 0 <= y < self.n):
+            raise MoveError(f"'{text}' is off the board; cells run from a1 to {last}")
+        return self.cell(x, y)
+
+    def parse_column(self, text: str) -> int:
+        """Column index from a letter (``'d'``) or a 1-based number (``'4'``)."""
+        token = text.strip().lower()
+        if token.isdigit():
+            x = int(token) - 1
+        elif token.isalpha():
+            x = column_index(token)
+        else:
+            raise MoveError(f"'{text}' is not a column; give a letter a-{column_name(self.m - 1)} or 1-{self.m}")
+        if not 0 <= x < self.m:
+            raise MoveError(f"column '{text}' is off the board; columns are a-{column_name(self.m - 1)} or 1-{self.m}")
+        return x
+
+    # -- groups -------------------------------------------------------------------
+    def _wrap(self, x: int, y: int) -> tuple[int, int] | None:
+        if self.wrap_x:
+            x %= self.m
+        elif not 0 <= x < self.m:
+            return None
+        if self.wrap_y:
+            y %= self.n
+        elif not 0 <= y < self.n:
+            return None
+        return x, y
+
+    @cached_property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """Every group (k distinct cells in a line) as a sorted tuple of cells, without repeats."""
+        seen: set[tuple[int, ...]] = set()
+        out: list[tuple[int, ...]] = []
+        for dx, dy in self.directions:
+            for x in range(self.m):
+                for y in range(self.n):
+                    cells = []
+                    for i in range(self.k):
+                        w = self._wrap(x + i * dx, y + i * dy)
+                        if w is None:
+                            break
+                        cells.append(self.cell(*w))
+                    if len(cells) != self.k or len(set(cells)) != self.k:
+                        continue
+                    key = tuple(sorted(cells))
+                    if key not in seen:
+                        seen.add(key)
+                        out.append(key)
+        return tuple(out)
+
+    @cached_property
+    def group_directions(self) -> tuple[tuple[int, int], ...]:
+        """The direction of each group in :attr:`groups` (same order)."""
+        dirs = []
+        for g in self.groups:
+            found = next((d for d in self.directions if self._follows(g, *d)), None)
+            assert found is not None, "every group lies along one of the board's directions"
+            dirs.append(found)
+        return tuple(dirs)
+
+    def _follows(self, group: tuple[int, ...], dx: int, dy: int) -> bool:
+        cells = set(group)
+        for start in group:
+            x, y = self.xy(start)
+            line = []
+            for i in range(self.k):
+                w = self._wrap(x + i * dx, y + i * dy)
+                if w is None:
+                    break
+                line.append(self.cell(*w))
+            if set(line) == cells:
+                return True
+        return False
+
+    @cached_property
+    def cell_groups(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indices of the groups that contain it."""
+        incidence: list[list[int]] = [[] for _ in range(self.size)]
+        for gi, g in enumerate(self.groups):
+            for c in g:
+                incidence[c].append(gi)
+        return tuple(tuple(row) for row in incidence)
+
+    # -- symmetries -----------------------------------------------------------------
+    @cached_property
+    def symmetries(self) -> tuple[tuple[int, ...], ...]:
+        """The board's symmetry group as cell permutations (identity first).
+
+        A permutation ``s`` maps cell ``c`` to ``s[c]``. Found by trying every
+        affine map ``(x, y) -> A(x, y) + t`` with entries of A in {-1, 0, 1}
+        and keeping those that map the groups onto the groups (and, under
+        gravity, keep each row in place).
+        """
+        group_set = set(self.groups)
+        cells_xy = [self.xy(c) for c in range(self.size)]
+        identity = tuple(range(self.size))
+        found: dict[tuple[int, ...], None] = {identity: None}
+        for a, b, c, d in itertools.product((-1, 0, 1), repeat=4):
+            if a * d - b * c == 0:
+                continue
+            image = [(a * x + b * y, c * x + d * y) for x, y in cells_xy]
+            if self.game.gravity and (b != 0 or c != 0 or d != 1):
+                continue
+            # Bring the image back onto the board: reduce wrapped axes, shift the others.
+            xs = [p[0] for p in image]
+            ys = [p[1] for p in image]
+            sx = 0 if self.wrap_x else -min(xs)
+            sy = 0 if self.wrap_y else -min(ys)
+            base = self._placed(image, sx, sy)
+            if base is None or not self._is_automorphism(base, group_set):
+                continue
+            shifts_x = range(self.m) if self.wrap_x else (0,)
+            shifts_y = range(self.n) if self.wrap_y else (0,)
+            for tx in shifts_x:
+                for ty in shifts_y:
+                    perm = tuple(self.cell((cx + tx) % self.m, (cy + ty) % self.n) for cx, cy in map(self.xy, base))
+                    found.setdefault(perm, None)
+        return tuple(found)
+
+    def _placed(self, image: list[tuple[int, int]], sx: int, sy: int) -> tuple[int, ...] | None:
+        perm = []
+        for x, y in image:
+            w = self._wrap(x + sx, y + sy)
+            if w is None:
+                return None
+            perm.append(self.cell(*w))
+        if len(set(perm)) != self.size:
+            return None
+        return tuple(perm)
+
+    def _is_automorphism(self, perm: tuple[int, ...], group_set: set[tuple[int, ...]]) -> bool:
+        return all(tuple(sorted(perm[c] for c in g)) in group_set for g in self.groups)
+
+    # -- gravity ------------------------------------------------------------------------
+    def column_cells(self, x: int) -> range:
+        return range(x * self.n, (x + 1) * self.n)

@@ -1,0 +1,272 @@
+"""Positions: stones on a board, whose turn it is, play/undo and the outcome.
+
+The first player is Black (1, Maker in Maker-Breaker), the second White (2).
+Moves are cell indices (see :mod:`kinarow.geometry`); under gravity a move is
+still the cell where the stone lands, and :meth:`Position.parse_move` turns a
+column letter or number into that cell.
+
+Move text comes in two forms, both accepted by :meth:`Position.play_moves`:
+
+* plain: ``"b2 a1 c3"`` (under gravity also ``"d d c"`` or ``"4 4 3"``);
+* the papers' notation: ``"1. b2 ... a1 2. c3"``, ``"1. b3,c3"`` -- move
+  numbers, ``...``/``…`` and the marks ``(F)`` (forced), ``#``, ``+``, ``!``,
+  ``?`` are ignored; a comma joins the stones of one turn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from kinarow.errors import IllegalMoveError, MoveError
+from kinarow.game import MAKER_BREAKER, MISERE, Game
+
+PLAYER_NAMES = {1: "Black", 2: "White"}
+_MOVE_NUMBER_RE = re.compile(r"^\d+\.+$")
+_MARKS_RE = re.compile(r"(\(f\)|[#+!?])+$")
+
+
+def value_names(game: Game) -> tuple[str, str]:
+    """Names of a win for player 1 and player 2 in this game."""
+    return ("maker", "breaker") if game.goal == MAKER_BREAKER else ("first", "second")
+
+
+def split_turns(text: str | Iterable[str]) -> list[list[str]]:
+    """Split move text into tokens; a comma-joined token stays together as one turn.
+
+    >>> split_turns("1. b3,c3 ... d4 2. a1(F)")
+    [['b3', 'c3'], ['d4'], ['a1']]
+    """
+    raw = text.split() if isinstance(text, str) else [t for chunk in text for t in str(chunk).split()]
+    out: list[list[str]] = []
+    for token in raw:
+        token = token.strip().lower().replace("…", " ").replace("...", " ")
+        for part in token.split():
+            # "1." or "12..." are move numbers; "1.b2" carries a move after the number.
+            m = re.match(r"^\d+\.+(.*)$", part)
+            if m is not None:
+                part = m[1]
+            if not part or _MOVE_NUMBER_RE.match(part):
+                continue
+            stones = [_MARKS_RE.sub("", s) for s in part.split(",") if s]
+            stones = [s for s in stones if s]
+            if stones:
+                out.append(stones)
+    return out
+
+
+class Position:
+    """A position of a :class:`~kinarow.game.Game`.
+
+    >>> pos = Game("3x3k3").position("b2 a1")
+    >>> pos.to_move, pos.result
+    (1, None)
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.geometry = game.geometry
+        self.board: list[int] = [0] * self.geometry.size
+        self.moves: list[int] = []
+        self.bits = [0, 0, 0]  # bitmask of stones for players 1 and 2 (index 0 unused)
+        self.heights = [0] * game.m
+        self._results: list[str | None] = [None]
+
+    # -- state -----------------------------------------------------------------------
+    def copy(self) -> Position:
+        other = Position(self.game)
+        for c in self.moves:
+            other.play(c)
+        return other
+
+    @property
+    def stones(self) -> int:
+        return len(self.moves)
+
+    @property
+    def to_move(self) -> int:
+        """1 or 2: the player who places the next stone."""
+        return self.game.turn_state(self.stones)[0]
+
+    @property
+    def stones_left(self) -> int:
+        """Stones the player to move still places this turn."""
+        return self.game.turn_state(self.stones)[1]
+
+    @property
+    def result(self) -> str | None:
+        """``None`` while the game goes on, else ``first``/``second``/``draw`` (``maker``/``breaker``)."""
+        return self._results[-1]
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def legal_moves(self) -> list[int]:
+        """Cells where the player to move may put a stone (none once the game is over)."""
+        if self.is_over:
+            return []
+        if self.game.gravity:
+            n = self.game.n
+            return [x * n + h for x, h in enumerate(self.heights) if h < n]
+        return [c for c, v in enumerate(self.board) if v == 0]
+
+    # -- moves -----------------------------------------------------------------------
+    def _check_legal(self, cell: int) -> None:
+        geo = self.geometry
+        if not 0 <= cell < geo.size:
+            raise IllegalMoveError(f"cell {cell} is off the board; cells are 0 to {geo.size - 1}")
+        if self.is_over:
+            raise IllegalMoveError(f"the game is over ({self.result}); no more moves can be played")
+        if self.board[cell] != 0:
+            owner = PLAYER_NAMES[self.board[cell]]
+            raise IllegalMoveError(f"{geo.name(cell)} is occupied (by {owner}); choose an empty cell")
+        if self.game.gravity:
+            x, y = geo.xy(cell)
+            h = self.heights[x]
+            if y != h:
+                raise IllegalMoveError(
+                    f"{geo.name(cell)} is not where a stone dropped in column {geo.name(cell)[:-len(str(y + 1))]} "
+                    f"lands ({geo.name(geo.cell(x, h))}); under gravity name the column"
+                )
+
+    def play(self, cell: int) -> None:
+        """Place a stone of the player to move on ``cell`` (an index)."""
+        self._check_legal(cell)
+        player = self.to_move
+        self.board[cell] = player
+        self.bits[player] |= 1 << cell
+        self.moves.append(cell)
+        if self.game.gravity:
+            self.heights[cell // self.game.n] += 1
+        self._results.append(self._outcome_after(cell, player))
+
+    def undo(self) -> int:
+        """Take back the last stone and return its cell."""
+        if not self.moves:
+            raise IllegalMoveError("there is no move to undo; the board is empty")
+        cell = self.moves.pop()
+        player = self.board[cell]
+        self.board[cell] = 0
+        self.bits[player] &= ~(1 << cell)
+        if self.game.gravity:
+            self.heights[cell // self.game.n] -= 1
+        self._results.pop()
+        return cell
+
+    def completes_group(self, cell: int, player: int) -> bool:
+        """Does ``player`` own a whole group through ``cell`` (with a stone on it)?"""
+        board = self.board
+        groups = self.geometry.groups
+        return any(all(board[c] == player for c in groups[g]) for g in self.geometry.cell_groups[cell])
+
+    def _outcome_after(self, cell: int, player: int) -> str | None:
+        first, second = value_names(self.game)
+        goal = self.game.goal
+        if self.completes_group(cell, player):
+            if goal == MISERE:
+                return second if player == 1 else first
+            if goal == MAKER_BREAKER:
+                if player == 1:
+                    return first
+            else:
+                return first if player == 1 else second
+        if self.stones == self.geometry.size:
+            return second if goal == MAKER_BREAKER else "draw"
+        return None
+
+    # -- text ------------------------------------------------------------------------
+    def parse_move(self, token: str) -> int:
+        """The cell a move token names in this position.
+
+        Free placement takes a cell name (``b2``). Under gravity a column letter
+        (``d``), a 1-based column number (``4``) or the landing cell's name work.
+        """
+        geo = self.geometry
+        token = token.strip().lower()
+        if not token:
+            raise MoveError("the move is empty; name a cell such as 'b2'")
+        if self.game.gravity and (token.isdigit() or token.isalpha()):
+            x = geo.parse_column(token)
+            if self.heights[x] >= self.game.n:
+                raise IllegalMoveError(f"column {geo.name(geo.cell(x, 0))[:-1]} is full; choose another column")
+            return geo.cell(x, self.heights[x])
+        return geo.parse_cell(token)
+
+    def play_moves(self, text: str | Iterable[str]) -> list[int]:
+        """Play moves given as text (plain or the papers' notation); returns the cells played.
+
+        On an illegal or unreadable move the position is left as it was and the
+        error names the move and its number.
+        """
+        start = len(self.moves)
+        played: list[int] = []
+        try:
+            for turn in split_turns(text):
+                if len(turn) > 1 and len(turn) > self.stones_left:
+                    who = PLAYER_NAMES[self.to_move]
+                    raise MoveError(
+                        f"'{','.join(turn)}' is {len(turn)} stones but {who} has {self.stones_left} left this turn"
+                    )
+                for token in turn:
+                    cell = self.parse_move(token)
+                    self.play(cell)
+                    played.append(cell)
+        except MoveError as err:
+            while len(self.moves) > start:
+                self.undo()
+            raise type(err)(f"move {len(played) + 1} ('{token}'): {err}") from None
+        return played
+
+    def name(self, cell: int) -> str:
+        return self.geometry.name(cell)
+
+    def move_text(self, cells: Iterable[int] | None = None) -> str:
+        """The moves in the papers' notation (``1. b2 ... a1 2. c3``), turns joined by commas."""
+        cells = list(self.moves if cells is None else cells)
+        parts: list[str] = []
+        number = 0
+        for turn_player, turn_cells in _turns(self.game, cells):
+            names = ",".join(self.geometry.name(c) for c in turn_cells)
+            if turn_player == 1:
+                number += 1
+                parts.append(f"{number}. {names}")
+            else:
+                parts.append(f"{number}... {names}" if not parts or number == 0 else f"... {names}")
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def text(self, marks: dict[int, str] | None = None) -> str:
+        """The board as text: ``X`` Black, ``O`` White, ``.`` empty; row 1 at the bottom."""
+        geo = self.geometry
+        width = max(len(str(self.game.n)), 1)
+        symbols = {0: ".", 1: "X", 2: "O"}
+        colw = max(len(geo.name(geo.cell(self.game.m - 1, 0))) - 1, 1)
+        lines = []
+        for y in reversed(range(self.game.n)):
+            row = []
+            for x in range(self.game.m):
+                c = geo.cell(x, y)
+                sym = marks.get(c, symbols[self.board[c]]) if marks else symbols[self.board[c]]
+                row.append(sym.rjust(colw))
+            lines.append(f"{str(y + 1).rjust(width)} " + " ".join(row))
+        footer = " ".join(geo.name(geo.cell(x, 0))[:-1].rjust(colw) for x in range(self.game.m))
+        lines.append(" " * (width + 1) + footer)
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Position({str(self.game)!r}, moves={self.move_text()!r})"
+
+    def key(self) -> tuple[int, int]:
+        """(Black's stones, White's stones) as bitmasks: identifies the position."""
+        return self.bits[1], self.bits[2]
+
+
+def _turns(game: Game, cells: list[int]) -> Iterator[tuple[int, list[int]]]:
+    i = 0
+    while i < len(cells):
+        player, left = game.turn_state(i)
+        yield player, cells[i : i + left]
+        i += left

@@ -1,0 +1,130 @@
+"""Winning strategies ("strategy trees") and their independent checker.
+
+A strategy for the winner maps each position where the winner is to move to
+the winner's move; every reply of the loser must be covered. Positions are
+keyed by the board written cell by cell (cell order of
+:mod:`kinarow.geometry`): ``.`` empty, ``x`` Black, ``o`` White. Positions
+reached by several move orders share one entry, so the tree is stored as a
+DAG.
+
+:func:`check` replays the strategy against every legal reply using only the
+rules (:mod:`kinarow.position`); it imports nothing from the search code.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.position import Position, value_names
+
+FORMAT = "kinarow.strategy"
+VERSION = 1
+_SYMBOLS = ".xo"
+
+
+def board_key(position: Position) -> str:
+    return "".join(_SYMBOLS[v] for v in position.board)
+
+
+@dataclass
+class StrategyTree:
+    """The winner's move in every position the strategy can reach."""
+
+    game: str
+    moves: list[str]
+    winner: str
+    choices: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        """Number of positions where the winner's move is prescribed."""
+        return len(self.choices)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "moves": self.moves,
+            "winner": self.winner,
+            "choices": self.choices,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> StrategyTree:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise KinarowError(f"this is not a strategy certificate; its 'format' must be '{FORMAT}'")
+        if data.get("version") != VERSION:
+            raise KinarowError(f"strategy certificate version {data.get('version')!r} is not supported; expected {VERSION}")
+        try:
+            return cls(str(data["game"]), [str(m) for m in data["moves"]], str(data["winner"]),
+                       {str(k): str(v) for k, v in data["choices"].items()})
+        except (KeyError, AttributeError, TypeError) as err:
+            raise KinarowError(f"the strategy certificate lacks a field or has a bad one ({err})") from None
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+
+@dataclass
+class CheckResult:
+    ok: bool
+    reason: str
+    positions: int
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+class _Refuted(Exception):
+    pass
+
+
+def check(tree: StrategyTree) -> CheckResult:
+    """Verify that following ``tree`` wins against every reply (rules only, no search)."""
+    try:
+        game = Game(tree.game)
+        pos = game.position(" ".join(tree.moves))
+    except KinarowError as err:
+        return CheckResult(False, f"the certificate's game or moves are invalid: {err}", 0)
+    first, second = value_names(game)
+    if tree.winner not in (first, second):
+        return CheckResult(False, f"winner '{tree.winner}' is not a player of {game}; use '{first}' or '{second}'", 0)
+    winner = 1 if tree.winner == first else 2
+    proven: set[str] = set()
+
+    def visit(p: Position, line: list[str]) -> None:
+        if p.is_over:
+            if p.result != tree.winner:
+                raise _Refuted(f"the line {' '.join(line) or '(start)'} ends in '{p.result}', not a {tree.winner} win")
+            return
+        key = board_key(p)
+        if key in proven:
+            return
+        if p.to_move == winner:
+            name = tree.choices.get(key)
+            if name is None:
+                raise _Refuted(f"no move is given after {' '.join(line) or '(start)'}")
+            try:
+                cell = p.geometry.parse_cell(name)
+                p.play(cell)
+            except KinarowError as err:
+                raise _Refuted(f"after {' '.join(line) or '(start)'} the prescribed move {name} is illegal: {err}") from None
+            visit(p, [*line, name])
+            p.undo()
+        else:
+            for cell in p.legal_moves():
+                p.play(cell)
+                visit(p, [*line, p.name(cell)])
+                p.undo()
+        proven.add(key)
+
+    try:
+        visit(pos, [])
+    except _Refuted as err:
+        return CheckResult(False, str(err), len(proven))
+    return CheckResult(True, f"{tree.winner} wins against every reply", len(proven))

@@ -1,0 +1,281 @@
+"""``solve()``: the game-theoretic value of a game or position.
+
+>>> from kinarow import Game, solve
+>>> solve(Game("3x3k3")).value
+'draw'
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kinarow.engine import kernel as K
+from kinarow.engine.tables import KernelTables, kernel_tables
+from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.position import Position, value_names
+from kinarow.proofs.tree import StrategyTree, board_key
+
+DEFAULT_TT_MB = 256
+MAX_TT_MB = 16384
+_ENTRY_BYTES = 8 + 8 + 1 + 1 + 2 + 1
+
+
+@dataclass
+class Result:
+    """What :func:`solve` found.
+
+    ``value`` is ``first``, ``second`` or ``draw`` (``maker`` / ``breaker`` for
+    Maker-Breaker), or ``unknown`` when the node or time budget ran out or the
+    search was interrupted.
+    """
+
+    game: str
+    moves: str
+    value: str
+    nodes: int
+    seconds: float
+    best_move: str | None
+    to_move: str | None
+    stopped: str | None = None
+    strategy: StrategyTree | None = field(default=None, repr=False)
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "game": self.game,
+            "moves": self.moves,
+            "to_move": self.to_move,
+            "value": self.value,
+            "best_move": self.best_move,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "nodes_per_second": round(self.nodes_per_second),
+        }
+        if self.stopped:
+            out["stopped"] = self.stopped
+        return out
+
+    def describe(self) -> str:
+        """The value in words, e.g. ``draw`` -> 'Draw with perfect play.'"""
+        words = {
+            "first": "First player (Black) wins with perfect play.",
+            "second": "Second player (White) wins with perfect play.",
+            "draw": "Draw with perfect play.",
+            "maker": "Maker (first player) wins with perfect play.",
+            "breaker": "Breaker (second player) wins with perfect play.",
+            "unknown": "Unknown: the search stopped before it had an answer.",
+        }
+        return words[self.value]
+
+
+class Searcher:
+    """A search kernel bound to one game, with its transposition table.
+
+    Keep one Searcher to ask many questions about the same game: the table
+    carries what earlier searches found.
+    """
+
+    def __init__(self, game: Game, *, tt_mb: float = DEFAULT_TT_MB, symmetry: bool = True) -> None:
+        if not 0 < tt_mb <= MAX_TT_MB:
+            raise KinarowError(f"the transposition table size {tt_mb} MiB is out of range; allowed is (0, {MAX_TT_MB}]")
+        self.game = game
+        self.tables: KernelTables = kernel_tables(game, symmetry)
+        entries = max(2, int(tt_mb * 2**20 / _ENTRY_BYTES))
+        size = 1 << (entries.bit_length() - 1)
+        self.tt = (
+            np.zeros(size, np.uint64),
+            np.zeros(size, np.uint64),
+            np.zeros(size, np.int8),
+            np.zeros(size, np.int8),
+            np.zeros(size, np.int16),
+            np.zeros(size, np.int8),
+        )
+        N = game.cells
+        self.hist = np.zeros((2, N), np.int64)
+        self.movebuf = np.zeros((N + 2, max(N, 1)), np.int64)
+        self.scorebuf = np.zeros((N + 2, max(N, 1)), np.int64)
+        self.pv = np.full(N + 2, -1, np.int64)
+        self.ctrl = np.zeros(4, np.int64)
+
+    def _run(self, p1: int, p2: int, t: int) -> int:
+        tb = self.tables
+        return int(
+            K.search(
+                np.uint64(p1), np.uint64(p2), t, K.LOSS, K.WIN, tb.iparams, tb.aux, tb.masks, tb.symtab,
+                tb.symperm, tb.syminv, tb.turn_player, tb.turn_left, *self.tt,
+                self.ctrl, self.hist, tb.weight, self.movebuf, self.scorebuf, self.pv,
+            )
+        )
+
+    def search(
+        self,
+        position: Position,
+        *,
+        max_nodes: int | None = None,
+        deadline: float | None = None,
+        on_tick: Callable[[int], None] | None = None,
+    ) -> tuple[int, int | None, int, str | None]:
+        """Search ``position``; returns (kernel value, best cell, nodes, why it stopped).
+
+        The kernel runs in a worker thread (it releases the GIL) so that a time
+        limit, a progress callback and Ctrl-C are served from this thread.
+        """
+        p1, p2 = position.key()
+        t = position.stones
+        ctrl = self.ctrl
+        ctrl[:] = 0
+        ctrl[K.C_MAX_NODES] = max_nodes or 0
+        out: list[int] = []
+        errors: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                out.append(self._run(p1, p2, t))
+            except BaseException as err:  # pragma: no cover - surfaced below
+                errors.append(err)
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        stopped: str | None = None
+        try:
+            while worker.is_alive():
+                worker.join(0.05)
+                if on_tick is not None:
+                    on_tick(int(ctrl[K.C_NODES]))
+                if deadline is not None and time.perf_counter() >= deadline and worker.is_alive():
+                    ctrl[K.C_STOP] = 1
+                    stopped = "time limit"
+        except KeyboardInterrupt:
+            ctrl[K.C_STOP] = 1
+            worker.join()
+            stopped = "interrupted"
+        worker.join()
+        if errors:
+            raise errors[0]
+        value = out[0] if out else K.ABORT
+        nodes = int(ctrl[K.C_NODES])
+        if value == K.ABORT:
+            return value, None, nodes, stopped or "node limit"
+        best = int(self.pv[t])
+        return value, (best if best >= 0 else None), nodes, None
+
+    def best_move(self, position: Position) -> tuple[int, int | None]:
+        """(kernel value, best cell) without budget; for strategy extraction and play."""
+        value, best, _, _ = self.search(position)
+        return value, best
+
+
+def winner_of(game: Game, to_move: int, kernel_value: int) -> str:
+    """Translate a kernel value (from the side to move) into ``first``/``second``/``draw``/..."""
+    first, second = value_names(game)
+    if kernel_value == K.DRAW:
+        return "draw"
+    winner = to_move if kernel_value == K.WIN else 3 - to_move
+    return first if winner == 1 else second
+
+
+def solve(
+    target: Game | Position | str,
+    *,
+    moves: str | None = None,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    tt_mb: float = DEFAULT_TT_MB,
+    symmetry: bool = True,
+    strategy: bool = False,
+    searcher: Searcher | None = None,
+    on_tick: Callable[[int], None] | None = None,
+) -> Result:
+    """Solve a game (from the empty board) or a position with perfect play.
+
+    ``max_nodes`` / ``time_limit`` bound the search; when either runs out the
+    value is ``unknown``. With ``strategy=True`` a win comes with the winner's
+    strategy (:class:`~kinarow.proofs.tree.StrategyTree`), which
+    :func:`kinarow.proofs.tree.check` verifies without the search code.
+    """
+    if isinstance(target, Position):
+        position = target.copy()
+    else:
+        position = Game(target).start()
+    if moves:
+        position.play_moves(moves)
+    game = position.game
+    if max_nodes is not None and max_nodes < 1:
+        raise KinarowError(f"max_nodes = {max_nodes} is not allowed; give a positive number of nodes")
+    if time_limit is not None and time_limit <= 0:
+        raise KinarowError(f"time_limit = {time_limit} is not allowed; give a positive number of seconds")
+    start = time.perf_counter()
+    moves_text = position.move_text()
+    to_move = None if position.is_over else ("first" if position.to_move == 1 else "second")
+    if position.is_over:
+        return Result(str(game), moves_text, str(position.result), 0, 0.0, None, to_move)
+    if searcher is None:
+        searcher = Searcher(game, tt_mb=tt_mb, symmetry=symmetry)
+    deadline = start + time_limit if time_limit else None
+    value, best, nodes, stopped = searcher.search(position, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
+    seconds = time.perf_counter() - start
+    if stopped:
+        return Result(str(game), moves_text, "unknown", nodes, seconds, None, to_move, stopped=stopped)
+    result = Result(
+        str(game),
+        moves_text,
+        winner_of(game, position.to_move, value),
+        nodes,
+        seconds,
+        position.name(best) if best is not None else None,
+        to_move,
+    )
+    if strategy and value != K.DRAW:
+        result.strategy = extract_strategy(position, searcher)
+        result.seconds = time.perf_counter() - start
+    return result
+
+
+def extract_strategy(position: Position, searcher: Searcher) -> StrategyTree:
+    """The winner's strategy from ``position`` (which must be a win for someone).
+
+    At each of the winner's turns the kernel names a winning move; at each of
+    the loser's turns every legal reply is followed. Transpositions are merged.
+    """
+    game = position.game
+    value, _ = searcher.best_move(position)
+    if value == K.DRAW:
+        raise KinarowError("the position is a draw; there is no winning strategy to extract")
+    winner = position.to_move if value == K.WIN else 3 - position.to_move
+    tree = StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), {})
+    seen: set[str] = set()
+    pos = position.copy()
+
+    def visit() -> None:
+        if pos.is_over:
+            return
+        key = board_key(pos)
+        if key in seen:
+            return
+        seen.add(key)
+        if pos.to_move == winner:
+            v, cell = searcher.best_move(pos)
+            if v != K.WIN or cell is None:
+                raise KinarowError(f"internal error: the winner has no winning move after {pos.move_text()}")
+            tree.choices[key] = pos.name(cell)
+            pos.play(cell)
+            visit()
+            pos.undo()
+        else:
+            for cell in pos.legal_moves():
+                pos.play(cell)
+                visit()
+                pos.undo()
+
+    visit()
+    return tree
