@@ -24,7 +24,7 @@ from kinarow.proofs.tree import StrategyTree, board_key
 
 DEFAULT_TT_MB = 256
 MAX_TT_MB = 16384
-_ENTRY_BYTES = 8 + 8 + 1 + 1 + 2 + 1
+_ENTRY_BYTES = 8 + 8 + 1 + 1 + 2 + 1 + 4
 
 
 @dataclass
@@ -99,21 +99,44 @@ class Searcher:
             np.zeros(size, np.int8),
             np.zeros(size, np.int16),
             np.zeros(size, np.int8),
+            np.zeros(size, np.int32),
         )
+        self.generation = 0
         N = game.cells
         self.hist = np.zeros((2, N), np.int64)
         self.movebuf = np.zeros((N + 2, max(N, 1)), np.int64)
         self.scorebuf = np.zeros((N + 2, max(N, 1)), np.int64)
         self.pv = np.full(N + 2, -1, np.int64)
-        self.ctrl = np.zeros(4, np.int64)
+        self.ctrl = np.zeros(K.N_CTRL, np.int64)
 
     def _run(self, p1: int, p2: int, t: int) -> int:
+        """Exact value by two null-window tests: "can the side to move win?", then "can it hold a draw?"."""
+        N = self.game.cells
+        # Win test by iterative deepening: short wins are found before long refutations.
+        depth = 4
+        while True:
+            limit = t + depth
+            v = self._run_window(p1, p2, t, K.DRAW, K.WIN, limit)
+            if v == K.ABORT or v >= K.WIN:
+                return v
+            if limit >= N or self.ctrl[K.C_TAINT] == 0:
+                break
+            depth += 2
+        v = self._run_window(p1, p2, t, K.LOSS, K.DRAW, N + 1)
+        if v == K.ABORT:
+            return v
+        return K.DRAW if v >= K.DRAW else K.LOSS
+
+    def _run_window(self, p1: int, p2: int, t: int, alpha: int, beta: int, limit: int) -> int:
         tb = self.tables
+        self.generation += 1
+        self.ctrl[K.C_TLIMIT] = limit
+        self.ctrl[K.C_GEN] = self.generation
         return int(
             K.search(
-                np.uint64(p1), np.uint64(p2), t, K.LOSS, K.WIN, tb.iparams, tb.aux, tb.masks, tb.symtab,
+                np.uint64(p1), np.uint64(p2), t, alpha, beta, tb.iparams, tb.aux, tb.masks, tb.symtab,
                 tb.symperm, tb.syminv, tb.turn_player, tb.turn_left, *self.tt,
-                self.ctrl, self.hist, tb.weight, self.movebuf, self.scorebuf, self.pv,
+                self.ctrl, self.hist, tb.weight, tb.cell_groups, self.movebuf, self.scorebuf, self.pv,
             )
         )
 

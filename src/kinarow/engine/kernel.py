@@ -31,6 +31,13 @@ maps a whole board. The transposition-table key is the smallest image
 ``SYM_MAX_T``); the stored best move is kept in that canonical frame
 (``symperm``) and mapped back with ``syminv``.
 
+Depth-limited win tests (iterative deepening): nodes at ``t >= ctrl[C_TLIMIT]``
+count as draws. Such a value is *tainted*; a result that favours the side
+to move at the root (a win for it, a loss for its opponent) never depends on
+the horizon and is exact. Tainted results are stored with the generation
+number ``ctrl[C_GEN]`` and only reused within that generation; exact ones
+with generation 0, reused always.
+
 Values are from the side to move: ``WIN = 1``, ``DRAW = 0``, ``LOSS = -1``;
 ``ABORT`` means the node or time budget ran out (nothing is stored then).
 """
@@ -48,7 +55,8 @@ P_N, P_M, P_ROWS, P_G, P_S, P_NBYTES, P_GRAVITY, P_GOAL, P_SYM_MAX_T = range(9)
 N_IPARAMS = 9
 # aux (uint64) layout: colmask[0:m], bottom[m:2m], then FULL, TOP
 # ctrl indices
-C_NODES, C_STOP, C_MAX_NODES, C_ABORTED = range(4)
+C_NODES, C_STOP, C_MAX_NODES, C_ABORTED, C_TLIMIT, C_GEN, C_TAINT = range(7)
+N_CTRL = 8
 # TT flags
 EMPTY, EXACT, LOWER, UPPER = 0, 1, 2, 3
 
@@ -109,231 +117,352 @@ def playable_cells(occ, iparams, aux):
 
 
 @njit(cache=True, nogil=True)
-def search(p1, p2, t, alpha, beta, iparams, aux, masks, symtab, symperm, syminv,
-           turn_player, turn_left, tt_k1, tt_k2, tt_v, tt_f, tt_m, tt_t,
-           ctrl, hist, weight, movebuf, scorebuf, pv):
-    """Negamax value of the position (p1, p2) with t stones down, from the side to move."""
-    ctrl[C_NODES] += 1
-    if (ctrl[C_NODES] & 1023) == 0:
-        if ctrl[C_STOP] != 0 or (ctrl[C_MAX_NODES] > 0 and ctrl[C_NODES] >= ctrl[C_MAX_NODES]):
-            ctrl[C_ABORTED] = 1
-    if ctrl[C_ABORTED] != 0:
-        return ABORT
+def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, symperm, syminv,
+           turn_player, turn_left, tt_k1, tt_k2, tt_v, tt_f, tt_m, tt_t, tt_g,
+           ctrl, hist, weight, cell_groups, movebuf, scorebuf, pv):
+    """Negamax value of the position (p1, p2) with root_t stones down, from the side to move.
 
+    Iterative (an explicit stack indexed by the stone count t) so that a node
+    costs no function call. ``pv[root_t]`` receives the best move.
+    """
     one = np.uint64(1)
     zero = np.uint64(0)
+    N = iparams[P_N]
     m = iparams[P_M]
     full = aux[2 * m]
     top = aux[2 * m + 1]
     goal = iparams[P_GOAL]
     gravity = iparams[P_GRAVITY]
-    pl = turn_player[t]
-    sl = turn_left[t]
-    if pl == 0:
-        own, opp = p1, p2
-    else:
-        own, opp = p2, p1
-    occ = p1 | p2
-    playable = playable_cells(occ, iparams, aux)
-    if playable == zero:
-        pv[t] = -1
-        if goal == MAKER_BREAKER:
-            return LOSS if pl == 0 else WIN
-        return DRAW
-
-    # One pass over the groups: live groups and the cells that complete a group.
-    my_thr = zero
-    op_thr = zero
-    my_live = False
-    op_live = False
-    my_two = zero
-    for g in range(iparams[P_G]):
-        mk = masks[g]
-        if (opp & mk) == zero:
-            my_live = True
-            r = mk & ~own
-            r2 = r & (r - one)
-            if r2 == zero:
-                my_thr |= r
-            elif (r2 & (r2 - one)) == zero:
-                my_two = r
-        if (own & mk) == zero:
-            op_live = True
-            r = mk & ~opp
-            if (r & (r - one)) == zero:
-                op_thr |= r
-
-    # Who can still win, and what must be done now.
-    lo, hi = LOSS, WIN
-    candidates = playable
-    ends_turn = sl == 1
-    if goal == NORMAL:
-        if (my_thr & playable) != zero:
-            pv[t] = lowest_bit_index(my_thr & playable)
-            return WIN
-        if sl >= 2 and my_two != zero and gravity == 0:
-            # two stones this turn complete a group with two empty cells
-            pv[t] = lowest_bit_index(my_two)
-            return WIN
-        if not my_live:
-            hi = DRAW
-        if not op_live:
-            lo = DRAW
-    elif goal == MISERE:
-        candidates = playable & ~my_thr
-        if candidates == zero:
-            pv[t] = lowest_bit_index(playable)
-            return LOSS
-        if not my_live:
-            lo = DRAW
-        if not op_live:
-            hi = DRAW
-    else:  # Maker-Breaker: player 0 is Maker
-        if pl == 0:
-            if not my_live:
-                pv[t] = lowest_bit_index(playable)
-                return LOSS
-            if (my_thr & playable) != zero:
-                pv[t] = lowest_bit_index(my_thr & playable)
-                return WIN
-            if sl >= 2 and my_two != zero and gravity == 0:
-                pv[t] = lowest_bit_index(my_two)
-                return WIN
-            op_thr = zero
-        else:
-            if not op_live:
-                pv[t] = lowest_bit_index(playable)
-                return WIN
-            my_thr = zero
-    if lo == hi:
-        pv[t] = lowest_bit_index(candidates)
-        return lo
-
-    # Forced blocks: the opponent moves next and threatens to complete a group.
-    if ends_turn and goal != MISERE and op_thr != zero:
-        forced = op_thr & playable
-        if (forced & (forced - one)) != zero:
-            pv[t] = lowest_bit_index(forced)
-            return LOSS
-        if forced != zero:
-            candidates = forced
-        elif gravity != 0:
-            # never play right under an opponent's completing cell
-            safe = candidates & ~((op_thr >> one) & ~top)
-            if safe == zero:
-                pv[t] = lowest_bit_index(candidates)
-                return LOSS
-            candidates = safe
-        if gravity != 0 and candidates == forced:
-            if ((forced << one) & ~(top << one) & op_thr) != zero and (forced & top) == zero:
-                # blocking opens the cell above, which also completes an opponent group
-                pv[t] = lowest_bit_index(forced)
-                return LOSS
-
-    if lo > alpha:
-        alpha = lo
-    if hi < beta:
-        beta = hi
-    if alpha >= beta:
-        pv[t] = lowest_bit_index(candidates)
-        return alpha
-
-    # Transposition table (two slots: depth-preferred, always-replace).
+    ngroups = iparams[P_G]
     nsym = iparams[P_S]
     nbytes = iparams[P_NBYTES]
-    if nsym > 1 and t <= iparams[P_SYM_MAX_T]:
-        k1, k2, sidx = canonical(symtab, nsym, nbytes, p1, p2)
-    else:
-        k1, k2, sidx = p1, p2, 0
+    sym_max_t = iparams[P_SYM_MAX_T]
     tmask = np.uint64(tt_k1.shape[0] - 1)
-    idx = tt_index(k1, k2, tmask)
-    tt_move = -1
-    for slot in range(idx, idx + 2):
-        if tt_f[slot] != EMPTY and tt_k1[slot] == k1 and tt_k2[slot] == k2:
-            v = np.int64(tt_v[slot])
-            f = tt_f[slot]
-            if tt_m[slot] >= 0:
-                tt_move = np.int64(syminv[sidx, tt_m[slot]])
-            if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
-                pv[t] = tt_move if tt_move >= 0 else lowest_bit_index(candidates)
-                return v
-            if f == LOWER and v > alpha:
-                alpha = v
-            elif f == UPPER and v < beta:
-                beta = v
+
+    # the stack: one frame per stone count t
+    s_p1 = np.zeros(N + 2, np.uint64)
+    s_p2 = np.zeros(N + 2, np.uint64)
+    s_k1 = np.zeros(N + 2, np.uint64)
+    s_k2 = np.zeros(N + 2, np.uint64)
+    s_alpha = np.zeros(N + 2, np.int64)
+    s_beta = np.zeros(N + 2, np.int64)
+    s_best = np.zeros(N + 2, np.int64)
+    s_bmove = np.zeros(N + 2, np.int64)
+    s_i = np.zeros(N + 2, np.int64)
+    s_n = np.zeros(N + 2, np.int64)
+    s_idx = np.zeros(N + 2, np.int64)
+    s_sym = np.zeros(N + 2, np.int64)
+    s_lo = np.zeros(N + 2, np.int64)
+    s_hi = np.zeros(N + 2, np.int64)
+    s_taint = np.zeros(N + 2, np.bool_)
+    tlimit = ctrl[C_TLIMIT]
+    gen = ctrl[C_GEN]
+    root_pl = turn_player[root_t]
+    ret_taint = False
+
+    t = root_t
+    s_p1[t] = p1
+    s_p2[t] = p2
+    s_alpha[t] = root_alpha
+    s_beta[t] = root_beta
+    entering = True
+    ret = 0
+    while True:
+        if entering:
+            # ---------------------------------------------------------------- enter node t
+            ctrl[C_NODES] += 1
+            if (ctrl[C_NODES] & 1023) == 0:
+                if ctrl[C_STOP] != 0 or (ctrl[C_MAX_NODES] > 0 and ctrl[C_NODES] >= ctrl[C_MAX_NODES]):
+                    ctrl[C_ABORTED] = 1
+                    return ABORT
+            q1 = s_p1[t]
+            q2 = s_p2[t]
+            alpha = s_alpha[t]
+            beta = s_beta[t]
+            pl = turn_player[t]
+            sl = turn_left[t]
+            if pl == 0:
+                own, opp = q1, q2
+            else:
+                own, opp = q2, q1
+            occ = q1 | q2
+            playable = playable_cells(occ, iparams, aux)
+            entering = False
+            ret_taint = False
+            if playable == zero:
+                pv[t] = -1
+                if goal == MAKER_BREAKER:
+                    ret = LOSS if pl == 0 else WIN
+                else:
+                    ret = DRAW
+                continue
+
+            # One pass over the groups: live groups and the cells that complete a group.
+            my_thr = zero
+            op_thr = zero
+            my_live = False
+            op_live = False
+            my_two = zero
+            for g in range(ngroups):
+                mk = masks[g]
+                if (opp & mk) == zero:
+                    my_live = True
+                    r = mk & ~own
+                    r2 = r & (r - one)
+                    if r2 == zero:
+                        my_thr |= r
+                    elif (r2 & (r2 - one)) == zero:
+                        my_two = r
+                if (own & mk) == zero:
+                    op_live = True
+                    r = mk & ~opp
+                    if (r & (r - one)) == zero:
+                        op_thr |= r
+
+            lo = LOSS
+            hi = WIN
+            candidates = playable
+            if goal == NORMAL:
+                if (my_thr & playable) != zero:
+                    pv[t] = lowest_bit_index(my_thr & playable)
+                    ret = WIN
+                    continue
+                if sl >= 2 and my_two != zero and gravity == 0:
+                    # two stones this turn complete a group with two empty cells
+                    pv[t] = lowest_bit_index(my_two)
+                    ret = WIN
+                    continue
+                if not my_live:
+                    hi = DRAW
+                if not op_live:
+                    lo = DRAW
+            elif goal == MISERE:
+                candidates = playable & ~my_thr
+                if candidates == zero:
+                    pv[t] = lowest_bit_index(playable)
+                    ret = LOSS
+                    continue
+                if not my_live:
+                    lo = DRAW
+                if not op_live:
+                    hi = DRAW
+            else:  # Maker-Breaker: player 0 is Maker
+                if pl == 0:
+                    if not my_live:
+                        pv[t] = lowest_bit_index(playable)
+                        ret = LOSS
+                        continue
+                    if (my_thr & playable) != zero:
+                        pv[t] = lowest_bit_index(my_thr & playable)
+                        ret = WIN
+                        continue
+                    if sl >= 2 and my_two != zero and gravity == 0:
+                        pv[t] = lowest_bit_index(my_two)
+                        ret = WIN
+                        continue
+                    op_thr = zero
+                else:
+                    if not op_live:
+                        pv[t] = lowest_bit_index(playable)
+                        ret = WIN
+                        continue
+            if lo == hi:
+                pv[t] = lowest_bit_index(candidates)
+                ret = lo
+                continue
+
+            # Forced blocks: the opponent moves next and threatens to complete a group.
+            if sl == 1 and goal != MISERE and op_thr != zero:
+                forced = op_thr & playable
+                if (forced & (forced - one)) != zero:
+                    pv[t] = lowest_bit_index(forced)
+                    ret = LOSS
+                    continue
+                if forced != zero:
+                    candidates = forced
+                    if gravity != 0 and (forced & top) == zero and ((forced << one) & op_thr) != zero:
+                        # blocking opens the cell above, which also completes an opponent group
+                        pv[t] = lowest_bit_index(forced)
+                        ret = LOSS
+                        continue
+                elif gravity != 0:
+                    # never play right under an opponent's completing cell
+                    safe = candidates & ~((op_thr >> one) & ~top)
+                    if safe == zero:
+                        pv[t] = lowest_bit_index(candidates)
+                        ret = LOSS
+                        continue
+                    candidates = safe
+
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
             if alpha >= beta:
-                pv[t] = tt_move if tt_move >= 0 else lowest_bit_index(candidates)
-                return v
-            break
+                pv[t] = lowest_bit_index(candidates)
+                ret = alpha
+                continue
 
-    # Move list, ordered: TT move, then history + static weight.
-    nmoves = 0
-    rest = candidates
-    while rest != zero:
-        low = rest & (~rest + one)
-        c = lowest_bit_index(low)
-        rest ^= low
-        if c == tt_move:
-            sc = 1 << 60
+            if t >= tlimit:
+                # the horizon of a depth-limited win test
+                pv[t] = lowest_bit_index(candidates)
+                ret = DRAW
+                ret_taint = True
+                continue
+
+            # Transposition table (two slots: depth-preferred, always-replace).
+            if nsym > 1 and t <= sym_max_t:
+                k1, k2, sidx = canonical(symtab, nsym, nbytes, q1, q2)
+            else:
+                k1, k2, sidx = q1, q2, 0
+            idx = tt_index(k1, k2, tmask)
+            tt_move = -1
+            hit = False
+            for slot in range(idx, idx + 2):
+                if tt_f[slot] != EMPTY and tt_k1[slot] == k1 and tt_k2[slot] == k2:
+                    if tt_m[slot] >= 0:
+                        tt_move = np.int64(syminv[sidx, tt_m[slot]])
+                    if tt_g[slot] != 0 and tt_g[slot] != gen:
+                        break
+                    v = np.int64(tt_v[slot])
+                    f = tt_f[slot]
+                    if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+                        hit = True
+                    elif f == LOWER and v > alpha:
+                        alpha = v
+                    elif f == UPPER and v < beta:
+                        beta = v
+                    if alpha >= beta:
+                        hit = True
+                    if hit:
+                        pv[t] = tt_move if tt_move >= 0 else lowest_bit_index(candidates)
+                        ret = v
+                        ret_taint = tt_g[slot] != 0
+                    break
+            if hit:
+                continue
+
+            # Move list, ordered: TT move, then history + static weight.
+            nmoves = 0
+            rest = candidates
+            while rest != zero:
+                low = rest & (~rest + one)
+                c = lowest_bit_index(low)
+                rest ^= low
+                if c == tt_move:
+                    sc = np.int64(1) << 60
+                else:
+                    # live groups through c, weighted by the stones already in them
+                    sc = weight[c]
+                    for j in range(cell_groups.shape[1]):
+                        g = cell_groups[c, j]
+                        if g < 0:
+                            break
+                        mk = masks[g]
+                        if (opp & mk) == zero:
+                            x = own & mk
+                            w = 4
+                            while x != zero:
+                                x &= x - one
+                                w *= 4
+                            sc += w
+                        elif (own & mk) == zero:
+                            x = opp & mk
+                            w = 2
+                            while x != zero:
+                                x &= x - one
+                                w *= 4
+                            sc += w
+                    sc = sc * 16 + hist[pl, c]
+                j = nmoves
+                while j > 0 and scorebuf[t, j - 1] < sc:
+                    movebuf[t, j] = movebuf[t, j - 1]
+                    scorebuf[t, j] = scorebuf[t, j - 1]
+                    j -= 1
+                movebuf[t, j] = c
+                scorebuf[t, j] = sc
+                nmoves += 1
+
+            s_alpha[t] = alpha
+            s_beta[t] = beta
+            s_best[t] = LOSS - 1
+            s_bmove[t] = movebuf[t, 0]
+            s_i[t] = 0
+            s_n[t] = nmoves
+            s_k1[t] = k1
+            s_k2[t] = k2
+            s_idx[t] = idx
+            s_sym[t] = sidx
+            s_lo[t] = lo
+            s_hi[t] = hi
+            s_taint[t] = False
+            # descend into the first move
+            c = movebuf[t, 0]
         else:
-            sc = hist[pl, c] * 64 + weight[c]
-        j = nmoves
-        while j > 0 and scorebuf[t, j - 1] < sc:
-            movebuf[t, j] = movebuf[t, j - 1]
-            scorebuf[t, j] = scorebuf[t, j - 1]
-            j -= 1
-        movebuf[t, j] = c
-        scorebuf[t, j] = sc
-        nmoves += 1
+            # ---------------------------------------------------------------- a value comes back
+            if t == root_t:
+                ctrl[C_TAINT] = 1 if ret_taint else 0
+                return ret
+            t -= 1
+            if ret_taint:
+                s_taint[t] = True
+            v = ret if turn_player[t + 1] == turn_player[t] else -ret
+            c = movebuf[t, s_i[t]]
+            if v > s_best[t]:
+                s_best[t] = v
+                s_bmove[t] = c
+            alpha = s_alpha[t]
+            beta = s_beta[t]
+            a = alpha if alpha > s_best[t] else s_best[t]
+            if a >= beta or s_i[t] + 1 >= s_n[t]:
+                if a >= beta:
+                    hist[turn_player[t], c] += N - t
+                best = s_best[t]
+                lo = s_lo[t]
+                hi = s_hi[t]
+                # store: the bound kind depends on the window searched and on lo/hi
+                if best <= alpha and best != lo:
+                    flag = UPPER
+                elif best >= beta and best != hi:
+                    flag = LOWER
+                else:
+                    flag = EXACT
+                idx = s_idx[t]
+                k1 = s_k1[t]
+                k2 = s_k2[t]
+                slot = idx
+                if tt_f[idx] != EMPTY and not (tt_k1[idx] == k1 and tt_k2[idx] == k2) and tt_t[idx] < t:
+                    slot = idx + 1
+                tt_k1[slot] = k1
+                tt_k2[slot] = k2
+                tt_v[slot] = best
+                tt_f[slot] = flag
+                tt_m[slot] = symperm[s_sym[t], s_bmove[t]]
+                tt_t[slot] = t
+                favourable = best == (WIN if turn_player[t] == root_pl else LOSS)
+                ret_taint = s_taint[t] and not favourable
+                tt_g[slot] = gen if ret_taint else 0
+                pv[t] = s_bmove[t]
+                ret = best
+                continue
+            s_i[t] += 1
+            c = movebuf[t, s_i[t]]
 
-    best = LOSS - 1
-    best_move = movebuf[t, 0]
-    same_side = turn_player[t + 1] == pl
-    a = alpha
-    for i in range(nmoves):
-        c = movebuf[t, i]
+        # ---------------------------------------------------------------- push the child after move c
         bit = one << np.uint64(c)
+        pl = turn_player[t]
         if pl == 0:
-            n1, n2 = p1 | bit, p2
+            s_p1[t + 1] = s_p1[t] | bit
+            s_p2[t + 1] = s_p2[t]
         else:
-            n1, n2 = p1, p2 | bit
-        if same_side:
-            v = search(n1, n2, t + 1, a, beta, iparams, aux, masks, symtab, symperm, syminv,
-                       turn_player, turn_left, tt_k1, tt_k2, tt_v, tt_f, tt_m, tt_t,
-                       ctrl, hist, weight, movebuf, scorebuf, pv)
-            if v == ABORT:
-                return ABORT
+            s_p1[t + 1] = s_p1[t]
+            s_p2[t + 1] = s_p2[t] | bit
+        a = s_alpha[t] if s_alpha[t] > s_best[t] else s_best[t]
+        if turn_player[t + 1] == pl:
+            s_alpha[t + 1] = a
+            s_beta[t + 1] = s_beta[t]
         else:
-            v = search(n1, n2, t + 1, -beta, -a, iparams, aux, masks, symtab, symperm, syminv,
-                       turn_player, turn_left, tt_k1, tt_k2, tt_v, tt_f, tt_m, tt_t,
-                       ctrl, hist, weight, movebuf, scorebuf, pv)
-            if v == ABORT:
-                return ABORT
-            v = -v
-        if v > best:
-            best = v
-            best_move = c
-        if v > a:
-            a = v
-        if a >= beta:
-            hist[pl, c] += iparams[P_N] - t
-            break
-
-    # Store: the bound kind depends on the window actually searched and on lo/hi.
-    if best <= alpha and best != lo:
-        flag = UPPER
-    elif best >= beta and best != hi:
-        flag = LOWER
-    else:
-        flag = EXACT
-    slot = idx
-    if tt_f[idx] != EMPTY and not (tt_k1[idx] == k1 and tt_k2[idx] == k2) and tt_t[idx] < t:
-        slot = idx + 1
-    tt_k1[slot] = k1
-    tt_k2[slot] = k2
-    tt_v[slot] = best
-    tt_f[slot] = flag
-    tt_m[slot] = symperm[sidx, best_move]
-    tt_t[slot] = t
-    pv[t] = best_move
-    return best
+            s_alpha[t + 1] = -s_beta[t]
+            s_beta[t + 1] = -a
+        t += 1
+        entering = True

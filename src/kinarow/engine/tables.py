@@ -28,6 +28,7 @@ class KernelTables:
     turn_player: np.ndarray
     turn_left: np.ndarray
     weight: np.ndarray
+    cell_groups: np.ndarray
 
 
 def check_solvable(game: Game) -> None:
@@ -89,5 +90,9 @@ def kernel_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16) -
         turn_player[t] = player - 1
         turn_left[t] = min(left, 127)
     # Static move order: cells on many groups first.
-    weight = np.array([len(geo.cell_groups[c]) for c in range(N)], dtype=np.int64)
-    return KernelTables(iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, weight)
+    weight = np.zeros(N, dtype=np.int64)
+    degree = max((len(gs) for gs in geo.cell_groups), default=0)
+    cell_groups = np.full((N, degree + 1), -1, dtype=np.int32)
+    for c, gs in enumerate(geo.cell_groups):
+        cell_groups[c, : len(gs)] = gs
+    return KernelTables(iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, weight, cell_groups)
