@@ -101,10 +101,7 @@ class Game:
     flags: frozenset[str]
 
     def __init__(self, spec: str | Game) -> None:
-        if isinstance(spec, Game):
-            values = (spec.m, spec.n, spec.k, spec.p, spec.q, spec.flags)
-        else:
-            values = _parse(spec)
+        values = (spec.m, spec.n, spec.k, spec.p, spec.q, spec.flags) if isinstance(spec, Game) else _parse(spec)
         for name, value in zip(("m", "n", "k", "p", "q", "flags"), values, strict=True):
             object.__setattr__(self, name, value)
 

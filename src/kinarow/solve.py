@@ -78,6 +78,21 @@ class Result:
         return words[self.value]
 
 
+def default_tt_mb(game: Game) -> float:
+    """Transposition-table size for a game when none is given: small boards get small tables.
+
+    A table's pages are touched at random, so an oversized table costs page
+    faults on small problems; big boards get :data:`DEFAULT_TT_MB`.
+    """
+    if game.cells <= 16:
+        return 4
+    if game.cells <= 25:
+        return 32
+    if game.cells <= 30:
+        return 128
+    return DEFAULT_TT_MB
+
+
 class Searcher:
     """A search kernel bound to one game, with its transposition table.
 
@@ -85,7 +100,9 @@ class Searcher:
     carries what earlier searches found.
     """
 
-    def __init__(self, game: Game, *, tt_mb: float = DEFAULT_TT_MB, symmetry: bool = True) -> None:
+    def __init__(self, game: Game, *, tt_mb: float | None = None, symmetry: bool = True) -> None:
+        if tt_mb is None:
+            tt_mb = default_tt_mb(game)
         if not 0 < tt_mb <= MAX_TT_MB:
             raise KinarowError(f"the transposition table size {tt_mb} MiB is out of range; allowed is (0, {MAX_TT_MB}]")
         self.game = game
@@ -213,7 +230,7 @@ def solve(
     moves: str | None = None,
     max_nodes: int | None = None,
     time_limit: float | None = None,
-    tt_mb: float = DEFAULT_TT_MB,
+    tt_mb: float | None = None,
     symmetry: bool = True,
     strategy: bool = False,
     searcher: Searcher | None = None,
@@ -226,10 +243,7 @@ def solve(
     strategy (:class:`~kinarow.proofs.tree.StrategyTree`), which
     :func:`kinarow.proofs.tree.check` verifies without the search code.
     """
-    if isinstance(target, Position):
-        position = target.copy()
-    else:
-        position = Game(target).start()
+    position = target.copy() if isinstance(target, Position) else Game(target).start()
     if moves:
         position.play_moves(moves)
     game = position.game

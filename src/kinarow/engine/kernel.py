@@ -129,7 +129,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
     zero = np.uint64(0)
     N = iparams[P_N]
     m = iparams[P_M]
-    full = aux[2 * m]
+    aux[2 * m]
     top = aux[2 * m + 1]
     goal = iparams[P_GOAL]
     gravity = iparams[P_GRAVITY]
@@ -191,10 +191,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
             ret_taint = False
             if playable == zero:
                 pv[t] = -1
-                if goal == MAKER_BREAKER:
-                    ret = LOSS if pl == 0 else WIN
-                else:
-                    ret = DRAW
+                ret = (LOSS if pl == 0 else WIN) if goal == MAKER_BREAKER else DRAW
                 continue
 
             # One pass over the groups: live groups and the cells that complete a group.

@@ -59,7 +59,8 @@ class StrategyTree:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise KinarowError(f"this is not a strategy certificate; its 'format' must be '{FORMAT}'")
         if data.get("version") != VERSION:
-            raise KinarowError(f"strategy certificate version {data.get('version')!r} is not supported; expected {VERSION}")
+            version = data.get("version")
+            raise KinarowError(f"strategy certificate version {version!r} is not supported; expected {VERSION}")
         try:
             return cls(str(data["game"]), [str(m) for m in data["moves"]], str(data["winner"]),
                        {str(k): str(v) for k, v in data["choices"].items()})
@@ -80,7 +81,7 @@ class CheckResult:
         return self.ok
 
 
-class _Refuted(Exception):
+class _RefutedError(Exception):
     pass
 
 
@@ -100,7 +101,8 @@ def check(tree: StrategyTree) -> CheckResult:
     def visit(p: Position, line: list[str]) -> None:
         if p.is_over:
             if p.result != tree.winner:
-                raise _Refuted(f"the line {' '.join(line) or '(start)'} ends in '{p.result}', not a {tree.winner} win")
+                where = " ".join(line) or "(start)"
+                raise _RefutedError(f"the line {where} ends in '{p.result}', not a {tree.winner} win")
             return
         key = board_key(p)
         if key in proven:
@@ -108,12 +110,13 @@ def check(tree: StrategyTree) -> CheckResult:
         if p.to_move == winner:
             name = tree.choices.get(key)
             if name is None:
-                raise _Refuted(f"no move is given after {' '.join(line) or '(start)'}")
+                raise _RefutedError(f"no move is given after {' '.join(line) or '(start)'}")
             try:
                 cell = p.geometry.parse_cell(name)
                 p.play(cell)
             except KinarowError as err:
-                raise _Refuted(f"after {' '.join(line) or '(start)'} the prescribed move {name} is illegal: {err}") from None
+                where = " ".join(line) or "(start)"
+                raise _RefutedError(f"after {where} the prescribed move {name} is illegal: {err}") from None
             visit(p, [*line, name])
             p.undo()
         else:
@@ -125,6 +128,6 @@ def check(tree: StrategyTree) -> CheckResult:
 
     try:
         visit(pos, [])
-    except _Refuted as err:
+    except _RefutedError as err:
         return CheckResult(False, str(err), len(proven))
     return CheckResult(True, f"{tree.winner} wins against every reply", len(proven))
