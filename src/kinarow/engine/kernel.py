@@ -315,6 +315,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
             idx = tt_index(k1, k2, tmask)
             tt_move = -1
             hit = False
+            narrow_taint = False
             for slot in range(idx, idx + 2):
                 if tt_f[slot] != EMPTY and tt_k1[slot] == k1 and tt_k2[slot] == k2:
                     if tt_m[slot] >= 0:
@@ -327,14 +328,16 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                         hit = True
                     elif f == LOWER and v > alpha:
                         alpha = v
+                        narrow_taint = tt_g[slot] != 0
                     elif f == UPPER and v < beta:
                         beta = v
+                        narrow_taint = tt_g[slot] != 0
                     if alpha >= beta:
                         hit = True
                     if hit:
                         pv[t] = tt_move if tt_move >= 0 else lowest_bit_index(candidates)
                         ret = v
-                        ret_taint = tt_g[slot] != 0
+                        ret_taint = tt_g[slot] != 0 or narrow_taint
                     break
             if hit:
                 continue
@@ -392,7 +395,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
             s_sym[t] = sidx
             s_lo[t] = lo
             s_hi[t] = hi
-            s_taint[t] = False
+            s_taint[t] = narrow_taint
             # descend into the first move
             c = movebuf[t, 0]
         else:

@@ -1,0 +1,411 @@
+"""The ``kinarow`` command line: solve, show, play and check k-in-a-row games.
+
+Commands::
+
+    kinarow solve GAME [--moves MOVES] [--json] [--max-nodes N] [--time-limit S] [--tt-mb MB] [--strategy FILE]
+    kinarow show GAME [--moves MOVES]
+    kinarow play GAME [--first | --second] [--tt-mb MB]
+    kinarow check FILE
+
+Exit status: 0 on success; 1 when ``check`` rejects a certificate (or cannot
+read it); 2 on bad input (a usage error, a bad game string or move, a bad
+option value, a game too large for the solver); 130 when Ctrl-C stops a
+search or a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TextIO
+
+from kinarow import __version__
+from kinarow.errors import KinarowError, MoveError
+from kinarow.game import MAKER_BREAKER, Game
+from kinarow.position import PLAYER_NAMES, Position, split_turns
+from kinarow.proofs.tree import StrategyTree, check
+from kinarow.solve import DEFAULT_TT_MB, MAX_TT_MB, Result, Searcher, solve, winner_of
+
+EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+SYMBOLS = {1: "X", 2: "O"}
+
+PLAY_HELP = """\
+Type a move and press Enter:
+  a cell name such as b2 (column letter, then row number; a1 is bottom-left);
+  under gravity a column letter (d) or number (4) is enough;
+  when you place several stones in one turn, give them together (b2 c3 or b2,c3) or one at a time.
+Commands: undo (take back your last turn and the engine's reply), help, quit (or Ctrl-D)."""
+
+
+class UsageError(KinarowError):
+    """A command-line option has a value the command cannot use."""
+
+
+# -- option values ---------------------------------------------------------------------
+def _positive_int(option: str, text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{option} must be a positive whole number, not '{text}'") from None
+    if value < 1:
+        raise UsageError(f"{option} must be a positive whole number, not {value}")
+    return value
+
+
+def _positive_float(option: str, text: str | None, *, upper: float | None = None) -> float | None:
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"{option} must be a positive number, not '{text}'") from None
+    if not value > 0 or value == float("inf"):
+        raise UsageError(f"{option} must be a positive number, not {text}")
+    if upper is not None and value > upper:
+        raise UsageError(f"{option} = {text} is too large; the most allowed is {upper:g}")
+    return value
+
+
+# -- words -----------------------------------------------------------------------------
+def player_label(player: int) -> str:
+    """``Black (X)`` or ``White (O)``."""
+    return f"{PLAYER_NAMES[player]} ({SYMBOLS[player]})"
+
+
+def _result_player(game: Game, result: str) -> int | None:
+    """The player a result names (1 or 2), or None for a draw."""
+    if result == "draw":
+        return None
+    return 1 if result in ("first", "maker") else 2
+
+
+def result_sentence(game: Game, result: str) -> str:
+    """A finished game's result in words, e.g. 'Black (X) wins.'"""
+    player = _result_player(game, result)
+    if player is None:
+        return "Draw: the board is full and nobody owns a group."
+    role = ""
+    if game.goal == MAKER_BREAKER:
+        role = " as Maker" if player == 1 else " as Breaker"
+    return f"{player_label(player)} wins{role}."
+
+
+def turn_sentence(position: Position) -> str:
+    """Whose turn it is and, under a (p, q) rule, how many stones they still place."""
+    left = position.stones_left
+    stones = "1 stone" if left == 1 else f"{left} stones"
+    return f"{player_label(position.to_move)} to move; {stones} left this turn."
+
+
+# -- progress ------------------------------------------------------------------------
+@contextmanager
+def _progress(label: str, stream: TextIO) -> Iterator[Callable[[int], None] | None]:
+    """A live node counter on ``stream`` when it is a terminal; ``None`` otherwise."""
+    if not stream.isatty():
+        yield None
+        return
+    from rich.console import Console
+
+    console = Console(file=stream)
+    with console.status(f"{label}: starting") as status:
+
+        def tick(nodes: int) -> None:
+            status.update(f"{label}: {nodes:,} nodes")
+
+        yield tick
+
+
+# -- solve -----------------------------------------------------------------------------
+def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    max_nodes = _positive_int("--max-nodes", args.max_nodes)
+    time_limit = _positive_float("--time-limit", args.time_limit)
+    tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or DEFAULT_TT_MB
+    position = Game(args.game).position(args.moves)
+    with _progress(f"solving {position.game}", err) as tick:
+        result = solve(
+            position,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            tt_mb=tt_mb,
+            strategy=args.strategy is not None,
+            on_tick=tick,
+        )
+    note = _write_strategy(result, args.strategy) if args.strategy is not None else None
+    if args.json:
+        data = result.to_dict()
+        if args.strategy is not None:
+            data["strategy_file"] = args.strategy if result.strategy is not None else None
+            data["strategy_positions"] = result.strategy.size if result.strategy is not None else None
+        print(json.dumps(data), file=out)
+        if note and result.strategy is None:
+            print(note, file=err)
+    else:
+        _print_result(position, result, out)
+        if note:
+            print(note, file=out)
+    if result.stopped == "interrupted":
+        print("Interrupted (Ctrl-C): the search stopped before it had an answer.", file=err)
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def _print_result(position: Position, result: Result, out: TextIO) -> None:
+    game = position.game
+    if position.is_over:
+        print(f"The game is already over: {result_sentence(game, str(position.result))}", file=out)
+    else:
+        print(result.describe(), file=out)
+    rows: list[tuple[str, str]] = [("game", result.game)]
+    if result.moves:
+        rows.append(("after", result.moves))
+    if not position.is_over:
+        rows.append(("to move", player_label(position.to_move)))
+        if result.best_move is not None:
+            rows.append(("best move", result.best_move))
+    if result.stopped:
+        rows.append(("stopped", f"{result.stopped}"))
+    rows += [
+        ("nodes", f"{result.nodes:,}"),
+        ("seconds", f"{result.seconds:.3f}"),
+        ("nodes/s", f"{result.nodes_per_second:,.0f}"),
+    ]
+    width = max(len(key) for key, _ in rows) + 1
+    for key, value in rows:
+        print(f"{key + ':':<{width}} {value}", file=out)
+
+
+def _write_strategy(result: Result, path: str) -> str:
+    """Write the winner's strategy to ``path``; return a sentence saying what happened."""
+    if result.strategy is not None:
+        try:
+            Path(path).write_text(result.strategy.dumps() + "\n", encoding="utf-8")
+        except OSError as error:
+            raise KinarowError(f"cannot write the strategy to '{path}': {error.strerror or error}") from None
+        return f"Strategy for {result.strategy.winner} written to {path} ({result.strategy.size:,} positions)."
+    if result.value == "draw":
+        return f"No strategy written to {path}: the game is a draw, so neither player has a winning strategy."
+    if result.value == "unknown":
+        return f"No strategy written to {path}: the value is unknown."
+    return f"No strategy written to {path}: the game is already over."
+
+
+# -- show ------------------------------------------------------------------------------
+def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    position = Game(args.game).position(args.moves)
+    print(f"game: {position.game}", file=out)
+    if position.moves:
+        print(f"moves: {position.move_text()}", file=out)
+    print(position.text(), file=out)
+    if position.is_over:
+        print(f"Game over: {result_sentence(position.game, str(position.result))}", file=out)
+    else:
+        print(turn_sentence(position), file=out)
+    return EXIT_OK
+
+
+# -- play ------------------------------------------------------------------------------
+class _Quit(Exception):
+    """The human asked to stop the game."""
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or DEFAULT_TT_MB
+    game = Game(args.game)
+    searcher = Searcher(game, tt_mb=tt_mb)
+    human = 2 if args.second else 1
+    engine = 3 - human
+    position = game.start()
+    print(f"{game}: you are {player_label(human)}, kinarow is {player_label(engine)}. Type 'help' for help.", file=out)
+    print(position.text(), file=out)
+    try:
+        while not position.is_over:
+            if position.to_move == engine:
+                if not _engine_turn(position, searcher, engine, out):
+                    print("Interrupted: the engine's search was stopped; the game ends here.", file=err)
+                    return EXIT_INTERRUPTED
+                print(position.text(), file=out)
+            else:
+                if _human_input(position, human, out):
+                    print(position.text(), file=out)
+    except _Quit:
+        print("Game abandoned.", file=out)
+        return EXIT_OK
+    winner = _result_player(game, str(position.result))
+    verdict = "" if winner is None else (" You win!" if winner == human else " kinarow wins.")
+    print(f"Game over: {result_sentence(game, str(position.result))}{verdict}", file=out)
+    return EXIT_OK
+
+
+def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextIO) -> bool:
+    """Play the engine's whole turn; False if its search was interrupted."""
+    placed: list[str] = []
+    expectation = ""
+    while not position.is_over and position.to_move == engine:
+        value, cell = searcher.best_move(position)
+        if cell is None:
+            return False
+        expectation = winner_of(position.game, position.to_move, value)
+        position.play(cell)
+        placed.append(position.name(cell))
+    outlook = {"draw": "a draw"}.get(expectation, f"a {expectation} player win")
+    if position.game.goal == MAKER_BREAKER and expectation != "draw":
+        outlook = f"a {expectation} win"
+    print(f"kinarow plays {', '.join(placed)} (it expects {outlook} with best play).", file=out)
+    return True
+
+
+def _human_input(position: Position, human: int, out: TextIO) -> bool:
+    """Read one line from the human and act on it; True if the board changed."""
+    left = position.stones_left
+    prompt = f"{player_label(human)} move" + (f" ({left} stones left this turn)" if left > 1 else "") + ": "
+    try:
+        line = input(prompt)
+    except EOFError:
+        print(file=out)
+        raise _Quit from None
+    command = line.strip().lower()
+    if command in ("quit", "exit", "q"):
+        raise _Quit
+    if command in ("help", "h", "?"):
+        print(PLAY_HELP, file=out)
+        return False
+    if command == "undo":
+        return _undo_exchange(position, human, out)
+    if not command:
+        return False
+    tokens = [token for turn in split_turns(command) for token in turn]
+    try:
+        if not tokens:
+            raise MoveError(f"'{line.strip()}' names no move; type a cell such as b2, or 'help'")
+        if len(tokens) > left:
+            stones = "1 stone" if left == 1 else f"{left} stones"
+            raise MoveError(f"you have {stones} left this turn but gave {len(tokens)} moves")
+        start = position.stones
+        try:
+            for token in tokens:
+                position.play(position.parse_move(token))
+        except KinarowError:
+            while position.stones > start:
+                position.undo()
+            raise
+    except KinarowError as error:
+        print(f"{error}; try again.", file=out)
+        return False
+    return True
+
+
+def _undo_exchange(position: Position, human: int, out: TextIO) -> bool:
+    """Take back the engine's last turn and the human's turn before it."""
+    if not any(position.board[c] == human for c in position.moves):
+        print("There is no move of yours to take back.", file=out)
+        return False
+    while position.moves and position.board[position.moves[-1]] != human:
+        position.undo()
+    while position.moves and position.board[position.moves[-1]] == human:
+        position.undo()
+    print("Took back your last turn and the reply.", file=out)
+    return True
+
+
+# -- check -----------------------------------------------------------------------------
+def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    path = args.file
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        print(f"kinarow: error: cannot read '{path}': {reason}", file=err)
+        return EXIT_REJECTED
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        print(f"kinarow: error: '{path}' is not valid JSON ({error})", file=err)
+        return EXIT_REJECTED
+    try:
+        tree = StrategyTree.from_json(data)
+    except KinarowError as error:
+        print(f"kinarow: error: '{path}' is not a usable strategy certificate: {error}", file=err)
+        return EXIT_REJECTED
+    verdict = check(tree)
+    after = f" after {' '.join(tree.moves)}" if tree.moves else ""
+    if verdict.ok:
+        print(
+            f"VALID: in {tree.game}{after}, {verdict.reason} "
+            f"({verdict.positions:,} positions checked, {tree.size:,} prescribed moves).",
+            file=out,
+        )
+        return EXIT_OK
+    print(f"REJECTED: in {tree.game}{after}, {verdict.reason}.", file=out)
+    return EXIT_REJECTED
+
+
+# -- entry point -------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kinarow",
+        description="Play, solve and prove k-in-a-row games (m,n,k-games, Connect-k, misere, Maker-Breaker).",
+        epilog="A GAME is MxNkK[pPqQ][:flag,...], e.g. 3x3k3, 7x6k4:gravity, 6x6k4p2q1; "
+        "flags: gravity, misere, maker-breaker, torus, cylinder, hex.",
+    )
+    parser.add_argument("--version", action="version", version=f"kinarow {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    moves_help = "moves played before, e.g. 'b2 a1' or '1. b2 ... a1' (under gravity column letters: 'd d c')"
+
+    p = commands.add_parser("solve", help="solve a game or position with perfect play")
+    p.add_argument("game", metavar="GAME", help="game string, e.g. 4x4k4 or 5x4k4:gravity")
+    p.add_argument("--moves", default=None, help=moves_help)
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--max-nodes", metavar="N", default=None, help="stop after about N nodes (value 'unknown')")
+    p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
+    p.add_argument("--tt-mb", metavar="MB", default=None, help=f"transposition table size in MiB (default {DEFAULT_TT_MB})")
+    p.add_argument("--strategy", metavar="FILE", default=None, help="write the winner's strategy certificate to FILE")
+    p.set_defaults(run=cmd_solve)
+
+    p = commands.add_parser("show", help="print the board after some moves")
+    p.add_argument("game", metavar="GAME", help="game string, e.g. 3x3k3")
+    p.add_argument("--moves", default=None, help=moves_help)
+    p.set_defaults(run=cmd_show)
+
+    p = commands.add_parser("play", help="play against the solver in the terminal")
+    p.add_argument("game", metavar="GAME", help="game string, e.g. 3x3k3 or 4x4k3:gravity")
+    side = p.add_mutually_exclusive_group()
+    side.add_argument("--first", action="store_true", help="you play Black and move first (the default)")
+    side.add_argument("--second", action="store_true", help="you play White; the engine moves first")
+    p.add_argument("--tt-mb", metavar="MB", default=None, help=f"transposition table size in MiB (default {DEFAULT_TT_MB})")
+    p.set_defaults(run=cmd_play)
+
+    p = commands.add_parser("check", help="verify a strategy certificate (JSON) with the rules only")
+    p.add_argument("file", metavar="FILE", help="certificate written by 'kinarow solve --strategy FILE'")
+    p.set_defaults(run=cmd_check)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    out, err = sys.stdout, sys.stderr
+    try:
+        return int(args.run(args, out, err))
+    except KinarowError as error:
+        message = " ".join(str(error).split())
+        print(f"kinarow: error: {message}", file=err)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("\nInterrupted (Ctrl-C).", file=err)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
