@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Literal, TextIO
 
 from kinarow import __version__
 from kinarow.errors import KinarowError, MoveError
@@ -211,10 +211,6 @@ def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 # -- play ------------------------------------------------------------------------------
-class _Quit(Exception):
-    """The human asked to stop the game."""
-
-
 def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or DEFAULT_TT_MB
     game = Game(args.game)
@@ -224,19 +220,19 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     position = game.start()
     print(f"{game}: you are {player_label(human)}, kinarow is {player_label(engine)}. Type 'help' for help.", file=out)
     print(position.text(), file=out)
-    try:
-        while not position.is_over:
-            if position.to_move == engine:
-                if not _engine_turn(position, searcher, engine, out):
-                    print("Interrupted: the engine's search was stopped; the game ends here.", file=err)
-                    return EXIT_INTERRUPTED
-                print(position.text(), file=out)
-            else:
-                if _human_input(position, human, out):
-                    print(position.text(), file=out)
-    except _Quit:
-        print("Game abandoned.", file=out)
-        return EXIT_OK
+    while not position.is_over:
+        if position.to_move == engine:
+            if not _engine_turn(position, searcher, engine, out):
+                print("Interrupted: the engine's search was stopped; the game ends here.", file=err)
+                return EXIT_INTERRUPTED
+            print(position.text(), file=out)
+            continue
+        outcome = _human_input(position, human, out)
+        if outcome == "quit":
+            print("Game abandoned.", file=out)
+            return EXIT_OK
+        if outcome == "moved":
+            print(position.text(), file=out)
     winner = _result_player(game, str(position.result))
     verdict = "" if winner is None else (" You win!" if winner == human else " kinarow wins.")
     print(f"Game over: {result_sentence(game, str(position.result))}{verdict}", file=out)
@@ -245,41 +241,46 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextIO) -> bool:
     """Play the engine's whole turn; False if its search was interrupted."""
+    game = position.game
     placed: list[str] = []
-    expectation = ""
+    expectation = "draw"
     while not position.is_over and position.to_move == engine:
         value, cell = searcher.best_move(position)
         if cell is None:
             return False
-        expectation = winner_of(position.game, position.to_move, value)
+        expectation = winner_of(game, position.to_move, value)
         position.play(cell)
-        placed.append(position.name(cell))
-    outlook = {"draw": "a draw"}.get(expectation, f"a {expectation} player win")
-    if position.game.goal == MAKER_BREAKER and expectation != "draw":
-        outlook = f"a {expectation} win"
-    print(f"kinarow plays {', '.join(placed)} (it expects {outlook} with best play).", file=out)
+        name = position.name(cell)
+        placed.append(f"column {name.rstrip('0123456789')} ({name})" if game.gravity else name)
+    if expectation == "draw":
+        outlook = "it expects a draw"
+    elif _result_player(game, expectation) == engine:
+        outlook = "it expects to win"
+    else:
+        outlook = "it expects to lose against best play"
+    print(f"kinarow plays {', '.join(placed)}; {outlook}.", file=out)
     return True
 
 
-def _human_input(position: Position, human: int, out: TextIO) -> bool:
-    """Read one line from the human and act on it; True if the board changed."""
+def _human_input(position: Position, human: int, out: TextIO) -> Literal["moved", "unchanged", "quit"]:
+    """Read one line from the human and act on it; say whether the board changed or the human quit."""
     left = position.stones_left
-    prompt = f"{player_label(human)} move" + (f" ({left} stones left this turn)" if left > 1 else "") + ": "
+    prompt = f"Your move as {player_label(human)}" + (f", {left} stones left this turn" if left > 1 else "") + ": "
     try:
         line = input(prompt)
     except EOFError:
         print(file=out)
-        raise _Quit from None
+        return "quit"
     command = line.strip().lower()
     if command in ("quit", "exit", "q"):
-        raise _Quit
+        return "quit"
     if command in ("help", "h", "?"):
         print(PLAY_HELP, file=out)
-        return False
+        return "unchanged"
     if command == "undo":
-        return _undo_exchange(position, human, out)
+        return "moved" if _undo_exchange(position, human, out) else "unchanged"
     if not command:
-        return False
+        return "unchanged"
     tokens = [token for turn in split_turns(command) for token in turn]
     try:
         if not tokens:
@@ -297,8 +298,8 @@ def _human_input(position: Position, human: int, out: TextIO) -> bool:
             raise
     except KinarowError as error:
         print(f"{error}; try again.", file=out)
-        return False
-    return True
+        return "unchanged"
+    return "moved"
 
 
 def _undo_exchange(position: Position, human: int, out: TextIO) -> bool:
@@ -357,6 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"kinarow {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    tt_help = f"transposition table size in MiB (default {DEFAULT_TT_MB})"
     moves_help = "moves played before, e.g. 'b2 a1' or '1. b2 ... a1' (under gravity column letters: 'd d c')"
 
     p = commands.add_parser("solve", help="solve a game or position with perfect play")
@@ -365,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--max-nodes", metavar="N", default=None, help="stop after about N nodes (value 'unknown')")
     p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
-    p.add_argument("--tt-mb", metavar="MB", default=None, help=f"transposition table size in MiB (default {DEFAULT_TT_MB})")
+    p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help)
     p.add_argument("--strategy", metavar="FILE", default=None, help="write the winner's strategy certificate to FILE")
     p.set_defaults(run=cmd_solve)
 
@@ -379,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     side = p.add_mutually_exclusive_group()
     side.add_argument("--first", action="store_true", help="you play Black and move first (the default)")
     side.add_argument("--second", action="store_true", help="you play White; the engine moves first")
-    p.add_argument("--tt-mb", metavar="MB", default=None, help=f"transposition table size in MiB (default {DEFAULT_TT_MB})")
+    p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help)
     p.set_defaults(run=cmd_play)
 
     p = commands.add_parser("check", help="verify a strategy certificate (JSON) with the rules only")

@@ -24,7 +24,7 @@ from kinarow.proofs.tree import StrategyTree, board_key
 
 DEFAULT_TT_MB = 256
 MAX_TT_MB = 16384
-_ENTRY_BYTES = 8 + 8 + 1 + 1 + 2 + 1 + 4
+_ENTRY_BYTES = 32
 
 
 @dataclass
@@ -109,15 +109,7 @@ class Searcher:
         self.tables: KernelTables = kernel_tables(game, symmetry)
         entries = max(2, int(tt_mb * 2**20 / _ENTRY_BYTES))
         size = 1 << (entries.bit_length() - 1)
-        self.tt = (
-            np.zeros(size, np.uint64),
-            np.zeros(size, np.uint64),
-            np.zeros(size, np.int8),
-            np.zeros(size, np.int8),
-            np.zeros(size, np.int16),
-            np.zeros(size, np.int8),
-            np.zeros(size, np.int32),
-        )
+        self.tt = np.zeros((size, 4), np.uint64)
         self.generation = 0
         N = game.cells
         self.hist = np.zeros((2, N), np.int64)
@@ -152,7 +144,7 @@ class Searcher:
         return int(
             K.search(
                 np.uint64(p1), np.uint64(p2), t, alpha, beta, tb.iparams, tb.aux, tb.masks, tb.symtab,
-                tb.symperm, tb.syminv, tb.turn_player, tb.turn_left, *self.tt,
+                tb.symperm, tb.syminv, tb.turn_player, tb.turn_left, self.tt,
                 self.ctrl, self.hist, tb.weight, tb.cell_groups, self.movebuf, self.scorebuf, self.pv,
             )
         )

@@ -38,6 +38,14 @@ the horizon and is exact. Tainted results are stored with the generation
 number ``ctrl[C_GEN]`` and only reused within that generation; exact ones
 with generation 0, reused always.
 
+The transposition table is a ``(size, 4)`` uint64 array, two entries (one
+64-byte cache line) per bucket: depth-preferred slot, then always-replace::
+
+    word 0: p1 key   word 1: p2 key   word 3: unused
+    word 2: bits 0-1 flag (0 empty, 1 exact, 2 lower, 3 upper)
+            bits 2-3 value + 1     bits 4-11 best move + 1 (canonical frame)
+            bits 12-19 stones t    bits 32-63 generation (0 = exact)
+
 Values are from the side to move: ``WIN = 1``, ``DRAW = 0``, ``LOSS = -1``;
 ``ABORT`` means the node or time budget ran out (nothing is stored then).
 """
@@ -118,7 +126,7 @@ def playable_cells(occ, iparams, aux):
 
 @njit(cache=True, nogil=True)
 def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, symperm, syminv,
-           turn_player, turn_left, tt_k1, tt_k2, tt_v, tt_f, tt_m, tt_t, tt_g,
+           turn_player, turn_left, tt,
            ctrl, hist, weight, cell_groups, movebuf, scorebuf, pv):
     """Negamax value of the position (p1, p2) with root_t stones down, from the side to move.
 
@@ -137,7 +145,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
     nsym = iparams[P_S]
     nbytes = iparams[P_NBYTES]
     sym_max_t = iparams[P_SYM_MAX_T]
-    tmask = np.uint64(tt_k1.shape[0] - 1)
+    tmask = np.uint64(tt.shape[0] - 1)
 
     # the stack: one frame per stone count t
     s_p1 = np.zeros(N + 2, np.uint64)
@@ -317,27 +325,30 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
             hit = False
             narrow_taint = False
             for slot in range(idx, idx + 2):
-                if tt_f[slot] != EMPTY and tt_k1[slot] == k1 and tt_k2[slot] == k2:
-                    if tt_m[slot] >= 0:
-                        tt_move = np.int64(syminv[sidx, tt_m[slot]])
-                    if tt_g[slot] != 0 and tt_g[slot] != gen:
+                meta = tt[slot, 2]
+                if meta != zero and tt[slot, 0] == k1 and tt[slot, 1] == k2:
+                    stored_move = np.int64((meta >> np.uint64(4)) & np.uint64(255)) - 1
+                    if stored_move >= 0:
+                        tt_move = np.int64(syminv[sidx, stored_move])
+                    entry_gen = np.int64(meta >> np.uint64(32))
+                    if entry_gen != 0 and entry_gen != gen:
                         break
-                    v = np.int64(tt_v[slot])
-                    f = tt_f[slot]
+                    v = np.int64((meta >> np.uint64(2)) & np.uint64(3)) - 1
+                    f = np.int64(meta & np.uint64(3))
                     if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
                         hit = True
                     elif f == LOWER and v > alpha:
                         alpha = v
-                        narrow_taint = tt_g[slot] != 0
+                        narrow_taint = entry_gen != 0
                     elif f == UPPER and v < beta:
                         beta = v
-                        narrow_taint = tt_g[slot] != 0
+                        narrow_taint = entry_gen != 0
                     if alpha >= beta:
                         hit = True
                     if hit:
                         pv[t] = tt_move if tt_move >= 0 else lowest_bit_index(candidates)
                         ret = v
-                        ret_taint = tt_g[slot] != 0 or narrow_taint
+                        ret_taint = entry_gen != 0 or narrow_taint
                     break
             if hit:
                 continue
@@ -431,17 +442,22 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                 k1 = s_k1[t]
                 k2 = s_k2[t]
                 slot = idx
-                if tt_f[idx] != EMPTY and not (tt_k1[idx] == k1 and tt_k2[idx] == k2) and tt_t[idx] < t:
-                    slot = idx + 1
-                tt_k1[slot] = k1
-                tt_k2[slot] = k2
-                tt_v[slot] = best
-                tt_f[slot] = flag
-                tt_m[slot] = symperm[s_sym[t], s_bmove[t]]
-                tt_t[slot] = t
+                old = tt[idx, 2]
+                if old != zero and not (tt[idx, 0] == k1 and tt[idx, 1] == k2):
+                    if np.int64((old >> np.uint64(12)) & np.uint64(255)) < t:
+                        slot = idx + 1
                 favourable = best == (WIN if turn_player[t] == root_pl else LOSS)
                 ret_taint = s_taint[t] and not favourable
-                tt_g[slot] = gen if ret_taint else 0
+                entry_gen = gen if ret_taint else 0
+                tt[slot, 0] = k1
+                tt[slot, 1] = k2
+                tt[slot, 2] = (
+                    np.uint64(flag)
+                    | (np.uint64(best + 1) << np.uint64(2))
+                    | (np.uint64(symperm[s_sym[t], s_bmove[t]] + 1) << np.uint64(4))
+                    | (np.uint64(t) << np.uint64(12))
+                    | (np.uint64(entry_gen) << np.uint64(32))
+                )
                 pv[t] = s_bmove[t]
                 ret = best
                 continue
