@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -86,6 +87,14 @@ def _result_player(game: Game, result: str) -> int | None:
     return 1 if result in ("first", "maker") else 2
 
 
+def winner_words(game: Game, result: str) -> str:
+    """'the first player (Black)', 'Breaker (White)', ... for a result naming a player."""
+    player = 1 if result in ("first", "maker") else 2
+    if game.goal == MAKER_BREAKER:
+        return f"{'Maker' if player == 1 else 'Breaker'} ({PLAYER_NAMES[player]})"
+    return f"the {'first' if player == 1 else 'second'} player ({PLAYER_NAMES[player]})"
+
+
 def result_sentence(game: Game, result: str) -> str:
     """A finished game's result in words, e.g. 'Black (X) wins.'"""
     player = _result_player(game, result)
@@ -114,10 +123,11 @@ def _progress(label: str, stream: TextIO) -> Iterator[Callable[[int], None] | No
     from rich.console import Console
 
     console = Console(file=stream)
+    start = time.perf_counter()
     with console.status(f"{label}: starting") as status:
 
         def tick(nodes: int) -> None:
-            status.update(f"{label}: {nodes:,} nodes")
+            status.update(f"{label}: {nodes:,} nodes, {time.perf_counter() - start:.1f} s (Ctrl-C stops)")
 
         yield tick
 
@@ -126,7 +136,7 @@ def _progress(label: str, stream: TextIO) -> Iterator[Callable[[int], None] | No
 def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     max_nodes = _positive_int("--max-nodes", args.max_nodes)
     time_limit = _positive_float("--time-limit", args.time_limit)
-    tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or DEFAULT_TT_MB
+    tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     position = Game(args.game).position(args.moves)
     with _progress(f"solving {position.game}", err) as tick:
         result = solve(
@@ -188,7 +198,8 @@ def _write_strategy(result: Result, path: str) -> str:
             Path(path).write_text(result.strategy.dumps() + "\n", encoding="utf-8")
         except OSError as error:
             raise KinarowError(f"cannot write the strategy to '{path}': {error.strerror or error}") from None
-        return f"Strategy for {result.strategy.winner} written to {path} ({result.strategy.size:,} positions)."
+        winner = winner_words(Game(result.game), result.strategy.winner)
+        return f"Winning strategy of {winner} written to {path} ({result.strategy.size:,} positions)."
     if result.value == "draw":
         return f"No strategy written to {path}: the game is a draw, so neither player has a winning strategy."
     if result.value == "unknown":
@@ -212,7 +223,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- play ------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or DEFAULT_TT_MB
+    tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     game = Game(args.game)
     searcher = Searcher(game, tt_mb=tt_mb)
     human = 2 if args.second else 1
@@ -337,13 +348,14 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     verdict = check(tree)
     after = f" after {' '.join(tree.moves)}" if tree.moves else ""
     if verdict.ok:
+        winner = winner_words(Game(tree.game), tree.winner)
         print(
-            f"VALID: in {tree.game}{after}, {verdict.reason} "
-            f"({verdict.positions:,} positions checked, {tree.size:,} prescribed moves).",
+            f"VALID: in {tree.game}{after}, {winner} wins against every reply by following the certificate "
+            f"({tree.size:,} prescribed moves, {verdict.positions:,} positions checked).",
             file=out,
         )
         return EXIT_OK
-    print(f"REJECTED: in {tree.game}{after}, {verdict.reason}.", file=out)
+    print(f"REJECTED: the certificate for {tree.game}{after} fails: {verdict.reason}.", file=out)
     return EXIT_REJECTED
 
 
@@ -358,7 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"kinarow {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    tt_help = f"transposition table size in MiB (default {DEFAULT_TT_MB})"
+    tt_help = f"transposition table size in MiB (default: sized to the board, at most {DEFAULT_TT_MB})"
     moves_help = "moves played before, e.g. 'b2 a1' or '1. b2 ... a1' (under gravity column letters: 'd d c')"
 
     p = commands.add_parser("solve", help="solve a game or position with perfect play")

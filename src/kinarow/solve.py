@@ -145,7 +145,7 @@ class Searcher:
             K.search(
                 np.uint64(p1), np.uint64(p2), t, alpha, beta, tb.iparams, tb.aux, tb.masks, tb.symtab,
                 tb.symperm, tb.syminv, tb.turn_player, tb.turn_left, self.tt,
-                self.ctrl, self.hist, tb.weight, tb.cell_groups, self.movebuf, self.scorebuf, self.pv,
+                self.ctrl, self.hist, tb.weight, tb.lshift, tb.vp, tb.vm, self.movebuf, self.scorebuf, self.pv,
             )
         )
 

@@ -24,6 +24,12 @@ one playable cell of column x (0 when the column is full).
 Every geometry (rect, torus, cylinder, hex) reaches the kernel the same way:
 ``masks[g]`` is the bitmask of group g (its k cells), whatever the shape.
 
+On boards that do not wrap (rect, hex) and with one stone a turn, groups are
+never scanned one by one: a step along direction d moves a cell's bit by
+``lshift[d]`` (n for horizontal, 1 vertical, n + 1 diagonal, n - 1 anti), and
+``vp[d, i]`` masks the cells whose i-th neighbour along d is on the board, so
+``(x >> i * lshift[d]) & vp[d, i]`` marks cells with a stone i steps ahead.
+
 A symmetry ``s`` is applied a byte at a time: ``symtab[s, j, v]`` is the image
 of the cells ``8j .. 8j+7`` whose bits are ``v``; OR-ing ``nbytes`` look-ups
 maps a whole board. The transposition-table key is the smallest image
@@ -59,8 +65,8 @@ WIN, DRAW, LOSS, ABORT = 1, 0, -1, 99
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
 
 # iparams indices
-P_N, P_M, P_ROWS, P_G, P_S, P_NBYTES, P_GRAVITY, P_GOAL, P_SYM_MAX_T = range(9)
-N_IPARAMS = 9
+P_N, P_M, P_ROWS, P_G, P_S, P_NBYTES, P_GRAVITY, P_GOAL, P_SYM_MAX_T, P_LINES = range(10)
+N_IPARAMS = 10
 # aux (uint64) layout: colmask[0:m], bottom[m:2m], then FULL, TOP
 # ctrl indices
 C_NODES, C_STOP, C_MAX_NODES, C_ABORTED, C_TLIMIT, C_GEN, C_TAINT = range(7)
@@ -110,6 +116,54 @@ def lowest_bit_index(x):
     return i
 
 
+@njit(cache=True, inline="always")
+def shr(x, sh):
+    return x >> np.uint64(sh) if sh < 64 else np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def shl(x, sh):
+    return x << np.uint64(sh) if sh < 64 else np.uint64(0)
+
+
+@njit(cache=True)
+def line_threats(x, full, lshift, vp, vm, scratch):
+    """Cells c such that c and k-1 stones of ``x`` make a group along one line.
+
+    ``lshift[d]`` is the bit distance of one step along direction d;
+    ``vp[d, i]`` / ``vm[d, i]`` are the cells whose i-th neighbour forwards /
+    backwards along d is on the board. ``scratch`` holds 2 x k words.
+    """
+    k = vp.shape[1]
+    out = np.uint64(0)
+    for d in range(lshift.shape[0]):
+        s = lshift[d]
+        scratch[0] = full
+        scratch[k] = full
+        for i in range(1, k):
+            scratch[i] = scratch[i - 1] & shr(x, i * s) & vp[d, i]
+            scratch[k + i] = scratch[k + i - 1] & shl(x, i * s) & vm[d, i]
+        for a in range(k):
+            out |= scratch[k + a] & scratch[k - 1 - a]
+    return out
+
+
+@njit(cache=True)
+def has_free_line(free, lshift, vp):
+    """Is there a group all of whose cells are in ``free``?"""
+    k = vp.shape[1]
+    for d in range(lshift.shape[0]):
+        s = lshift[d]
+        run = free & vp[d, k - 1] if k > 1 else free
+        for i in range(1, k):
+            run &= shr(free, i * s)
+            if run == np.uint64(0):
+                break
+        if run != np.uint64(0):
+            return True
+    return False
+
+
 @njit(cache=True)
 def playable_cells(occ, iparams, aux):
     """Cells the side to move may take: empty cells, or under gravity each column's lowest empty cell."""
@@ -127,7 +181,7 @@ def playable_cells(occ, iparams, aux):
 @njit(cache=True, nogil=True)
 def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, symperm, syminv,
            turn_player, turn_left, tt,
-           ctrl, hist, weight, cell_groups, movebuf, scorebuf, pv):
+           ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf, pv):
     """Negamax value of the position (p1, p2) with root_t stones down, from the side to move.
 
     Iterative (an explicit stack indexed by the stone count t) so that a node
@@ -137,7 +191,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
     zero = np.uint64(0)
     N = iparams[P_N]
     m = iparams[P_M]
-    aux[2 * m]
+    full = aux[2 * m]
     top = aux[2 * m + 1]
     goal = iparams[P_GOAL]
     gravity = iparams[P_GRAVITY]
@@ -163,6 +217,8 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
     s_lo = np.zeros(N + 2, np.int64)
     s_hi = np.zeros(N + 2, np.int64)
     s_taint = np.zeros(N + 2, np.bool_)
+    use_lines = iparams[P_LINES] != 0
+    scratch = np.zeros(2 * vp.shape[1] + 2, np.uint64)
     tlimit = ctrl[C_TLIMIT]
     gen = ctrl[C_GEN]
     root_pl = turn_player[root_t]
@@ -202,27 +258,35 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                 ret = (LOSS if pl == 0 else WIN) if goal == MAKER_BREAKER else DRAW
                 continue
 
-            # One pass over the groups: live groups and the cells that complete a group.
             my_thr = zero
             op_thr = zero
             my_live = False
             op_live = False
             my_two = zero
-            for g in range(ngroups):
-                mk = masks[g]
-                if (opp & mk) == zero:
-                    my_live = True
-                    r = mk & ~own
-                    r2 = r & (r - one)
-                    if r2 == zero:
-                        my_thr |= r
-                    elif (r2 & (r2 - one)) == zero:
-                        my_two = r
-                if (own & mk) == zero:
-                    op_live = True
-                    r = mk & ~opp
-                    if (r & (r - one)) == zero:
-                        op_thr |= r
+            if use_lines:
+                # Straight boards with one stone a turn: whole lines at once, by shifts.
+                empty = full & ~occ
+                my_thr = line_threats(own, full, lshift, vp, vm, scratch) & empty
+                op_thr = line_threats(opp, full, lshift, vp, vm, scratch) & empty
+                my_live = has_free_line(full & ~opp, lshift, vp)
+                op_live = has_free_line(full & ~own, lshift, vp)
+            else:
+                # One pass over the groups: live groups and the cells that complete a group.
+                for g in range(ngroups):
+                    mk = masks[g]
+                    if (opp & mk) == zero:
+                        my_live = True
+                        r = mk & ~own
+                        r2 = r & (r - one)
+                        if r2 == zero:
+                            my_thr |= r
+                        elif (r2 & (r2 - one)) == zero:
+                            my_two = r
+                    if (own & mk) == zero:
+                        op_live = True
+                        r = mk & ~opp
+                        if (r & (r - one)) == zero:
+                            op_thr |= r
 
             lo = LOSS
             hi = WIN
@@ -353,38 +417,14 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
             if hit:
                 continue
 
-            # Move list, ordered: TT move, then history + static weight.
+            # Move list, ordered: TT move, then static weight (central cells first), then history.
             nmoves = 0
             rest = candidates
             while rest != zero:
                 low = rest & (~rest + one)
                 c = lowest_bit_index(low)
                 rest ^= low
-                if c == tt_move:
-                    sc = np.int64(1) << 60
-                else:
-                    # live groups through c, weighted by the stones already in them
-                    sc = weight[c]
-                    for j in range(cell_groups.shape[1]):
-                        g = cell_groups[c, j]
-                        if g < 0:
-                            break
-                        mk = masks[g]
-                        if (opp & mk) == zero:
-                            x = own & mk
-                            w = 4
-                            while x != zero:
-                                x &= x - one
-                                w *= 4
-                            sc += w
-                        elif (own & mk) == zero:
-                            x = opp & mk
-                            w = 2
-                            while x != zero:
-                                x &= x - one
-                                w *= 4
-                            sc += w
-                    sc = sc * 16 + hist[pl, c]
+                sc = np.int64(1) << 60 if c == tt_move else weight[c] * 1024 + hist[pl, c]
                 j = nmoves
                 while j > 0 and scorebuf[t, j - 1] < sc:
                     movebuf[t, j] = movebuf[t, j - 1]

@@ -28,7 +28,9 @@ class KernelTables:
     turn_player: np.ndarray
     turn_left: np.ndarray
     weight: np.ndarray
-    cell_groups: np.ndarray
+    lshift: np.ndarray
+    vp: np.ndarray
+    vm: np.ndarray
 
 
 def check_solvable(game: Game) -> None:
@@ -89,10 +91,37 @@ def kernel_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16) -
         player, left = game.turn_state(t)
         turn_player[t] = player - 1
         turn_left[t] = min(left, 127)
-    # Static move order: cells on many groups first.
-    weight = np.zeros(N, dtype=np.int64)
-    degree = max((len(gs) for gs in geo.cell_groups), default=0)
-    cell_groups = np.full((N, degree + 1), -1, dtype=np.int32)
-    for c, gs in enumerate(geo.cell_groups):
-        cell_groups[c, : len(gs)] = gs
-    return KernelTables(iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, weight, cell_groups)
+    # Static move order: cells on many groups first; under gravity central columns first
+    # (measured on 6x5k4:gravity: 17.8M nodes with column order vs 35.6M with group-weighted order).
+    weight = np.array([len(geo.cell_groups[c]) for c in range(N)], dtype=np.int64)
+    if game.gravity:
+        for c in range(N):
+            x = c // n
+            weight[c] += 64 * (m - abs(2 * x - (m - 1)))
+    lshift, vp, vm = line_tables(game)
+    iparams[K.P_LINES] = int(game.topology == "rect" and game.p == 1 and game.q == 1 and game.k <= 64)
+    return KernelTables(
+        iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, weight, lshift, vp, vm
+    )
+
+
+def line_tables(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Shift per direction and the masks of cells whose i-th neighbour (ahead / behind) is on the board."""
+    geo = game.geometry
+    k = max(game.k, 1)
+    dirs = geo.directions
+    lshift = np.array([dx * game.n + dy for dx, dy in dirs], dtype=np.int64)
+    vp = np.zeros((len(dirs), k), dtype=np.uint64)
+    vm = np.zeros((len(dirs), k), dtype=np.uint64)
+    for d, (dx, dy) in enumerate(dirs):
+        for i in range(k):
+            ahead = behind = 0
+            for c in range(geo.size):
+                x, y = geo.xy(c)
+                if 0 <= x + i * dx < game.m and 0 <= y + i * dy < game.n:
+                    ahead |= 1 << c
+                if 0 <= x - i * dx < game.m and 0 <= y - i * dy < game.n:
+                    behind |= 1 << c
+            vp[d, i] = ahead
+            vm[d, i] = behind
+    return lshift, vp, vm
