@@ -201,8 +201,10 @@ class Position:
         """
         start = len(self.moves)
         played: list[int] = []
+        token = ""
         try:
             for turn in split_turns(text):
+                token = ",".join(turn)
                 if len(turn) > 1 and len(turn) > self.stones_left:
                     who = PLAYER_NAMES[self.to_move]
                     raise MoveError(

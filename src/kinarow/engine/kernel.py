@@ -235,7 +235,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
         if entering:
             # ---------------------------------------------------------------- enter node t
             ctrl[C_NODES] += 1
-            if (ctrl[C_NODES] & 1023) == 0:
+            if (ctrl[C_NODES] & 1023) == 1:  # the first node checks too (warm-up calls stop there)
                 if ctrl[C_STOP] != 0 or (ctrl[C_MAX_NODES] > 0 and ctrl[C_NODES] >= ctrl[C_MAX_NODES]):
                     ctrl[C_ABORTED] = 1
                     return ABORT
