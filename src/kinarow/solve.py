@@ -111,6 +111,7 @@ class Searcher:
         size = 1 << (entries.bit_length() - 1)
         self.tt = np.zeros((size, 4), np.uint64)
         self.generation = 0
+        self.deepening_step = 8  # measured: 5x4k4 850k nodes with steps of 2, 325k with 8; 6x6k4 544k vs 661k
         N = game.cells
         self.hist = np.zeros((2, N), np.int64)
         self.movebuf = np.zeros((N + 2, max(N, 1)), np.int64)
@@ -138,7 +139,7 @@ class Searcher:
                 return v
             if limit >= N or self.ctrl[K.C_TAINT] == 0:
                 break
-            depth += 2
+            depth += self.deepening_step
         v = self._run_window(p1, p2, t, K.LOSS, K.DRAW, N + 1)
         if v == K.ABORT:
             return v
