@@ -52,28 +52,28 @@ def _parse(text: str) -> tuple[int, int, int, int, int, frozenset[str]]:
     match = _SIZE_RE.match(head.strip().lower())
     if match is None:
         raise GameSpecError(
-            f"'{head.strip()}' is not a board size; expected MxNkK with optional pPqQ, e.g. '7x6k4' or '6x6k4p2q1'"
+            f"{head.strip()!r} is not a board size; expected MxNkK with optional pPqQ, e.g. '7x6k4' or '6x6k4p2q1'"
         )
     m, n, k = int(match[1]), int(match[2]), int(match[3])
     p = int(match[4]) if match[4] is not None else 1
     q = int(match[5]) if match[5] is not None else (1 if match[4] is None else p)
     for name, value in (("M (columns)", m), ("N (rows)", n)):
         if not 1 <= value <= MAX_SIDE:
-            raise GameSpecError(f"{name} = {value} in '{head}' is out of range; allowed is 1 to {MAX_SIDE}")
+            raise GameSpecError(f"{name} = {value} in {head!r} is out of range; allowed is 1 to {MAX_SIDE}")
     if k < 1:
-        raise GameSpecError(f"K = {k} in '{head}' is out of range; K must be at least 1")
+        raise GameSpecError(f"K = {k} in {head!r} is out of range; K must be at least 1")
     if p < 1 or q < 1:
-        raise GameSpecError(f"the turn rule in '{head}' places no stones; P and Q must be at least 1")
+        raise GameSpecError(f"the turn rule in {head!r} places no stones; P and Q must be at least 1")
     flags: set[str] = set()
     if ":" in raw:
         if not tail.strip():
-            raise GameSpecError(f"nothing follows ':' in '{raw}'; allowed flags are {', '.join(FLAGS)}")
+            raise GameSpecError(f"nothing follows ':' in {raw!r}; allowed flags are {', '.join(FLAGS)}")
         for token in tail.split(","):
             flag = _ALIASES.get(token.strip().lower(), token.strip().lower())
             if flag not in FLAGS:
-                raise GameSpecError(f"unknown flag '{token.strip()}'; allowed flags are {', '.join(FLAGS)}")
+                raise GameSpecError(f"unknown flag {token.strip()!r}; allowed flags are {', '.join(FLAGS)}")
             if flag in flags:
-                raise GameSpecError(f"flag '{flag}' is given twice in '{raw}'")
+                raise GameSpecError(f"flag '{flag}' is given twice in {raw!r}")
             flags.add(flag)
     if {"misere", "maker-breaker"} <= flags:
         raise GameSpecError("flags 'misere' and 'maker-breaker' exclude each other; choose one goal")

@@ -18,7 +18,7 @@ import re
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from kinarow.errors import MoveError
+from kinarow.errors import IllegalMoveError, MoveError
 
 if TYPE_CHECKING:
     from kinarow.game import Game
@@ -82,7 +82,7 @@ class Geometry:
             raise MoveError(f"'{text}' is not a cell name; cells are named a1 (bottom-left) to {last}")
         x, y = column_index(match[1]), int(match[2]) - 1
         if not (0 <= x < self.m and 0 <= y < self.n):
-            raise MoveError(f"'{text}' is off the board; cells run from a1 to {last}")
+            raise IllegalMoveError(f"'{text}' is off the board; cells run from a1 to {last}")
         return self.cell(x, y)
 
     def parse_column(self, text: str) -> int:
@@ -95,7 +95,8 @@ class Geometry:
         else:
             raise MoveError(f"'{text}' is not a column; give a letter a-{column_name(self.m - 1)} or 1-{self.m}")
         if not 0 <= x < self.m:
-            raise MoveError(f"column '{text}' is off the board; columns are a-{column_name(self.m - 1)} or 1-{self.m}")
+            last = column_name(self.m - 1)
+            raise IllegalMoveError(f"column '{text}' is off the board; columns are a-{last} or 1-{self.m}")
         return x
 
     # -- groups -------------------------------------------------------------------
