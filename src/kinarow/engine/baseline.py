@@ -77,8 +77,9 @@ def _negamax(board, key, player, empties, pow3, cell_groups, groups, memo, nodes
         if _completes(board, c, player, cell_groups, groups):
             v = 1
         else:
-            v = -_negamax(board, key + player * pow3[c], 3 - player, empties - 1, pow3, cell_groups, groups, memo,
-                          nodes)
+            v = -_negamax(
+                board, key + player * pow3[c], 3 - player, empties - 1, pow3, cell_groups, groups, memo, nodes
+            )
         board[c] = 0
         if v > best:
             best = v
