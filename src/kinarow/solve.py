@@ -86,10 +86,10 @@ def default_tt_mb(game: Game) -> float:
     """
     if game.cells <= 16:
         return 4
-    if game.cells <= 25:
-        return 32
     if game.cells <= 30:
-        return 128
+        return 16
+    if game.cells <= 42:
+        return 64
     return DEFAULT_TT_MB
 
 
