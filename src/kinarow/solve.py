@@ -129,21 +129,25 @@ class Searcher:
 
     def _run(self, p1: int, p2: int, t: int) -> int:
         """Exact value by two null-window tests: "can the side to move win?", then "can it hold a draw?"."""
+        v = self._win_test(p1, p2, t)
+        if v == K.ABORT or v >= K.WIN:
+            return v
         N = self.game.cells
-        # Win test by iterative deepening: short wins are found before long refutations.
-        depth = 4
-        while True:
-            limit = t + depth
-            v = self._run_window(p1, p2, t, K.DRAW, K.WIN, limit)
-            if v == K.ABORT or v >= K.WIN:
-                return v
-            if limit >= N or self.ctrl[K.C_TAINT] == 0:
-                break
-            depth += self.deepening_step
         v = self._run_window(p1, p2, t, K.LOSS, K.DRAW, N + 1)
         if v == K.ABORT:
             return v
         return K.DRAW if v >= K.DRAW else K.LOSS
+
+    def _win_test(self, p1: int, p2: int, t: int) -> int:
+        """Can the side to move win? Iterative deepening: short wins before long refutations."""
+        N = self.game.cells
+        depth = 4
+        while True:
+            limit = t + depth
+            v = self._run_window(p1, p2, t, K.DRAW, K.WIN, limit)
+            if v == K.ABORT or v >= K.WIN or limit >= N or self.ctrl[K.C_TAINT] == 0:
+                return v
+            depth += self.deepening_step
 
     def _run_window(self, p1: int, p2: int, t: int, alpha: int, beta: int, limit: int) -> int:
         tb = self.tables
@@ -211,9 +215,27 @@ class Searcher:
         return value, (best if best >= 0 else None), nodes, None
 
     def best_move(self, position: Position) -> tuple[int, int | None]:
-        """(kernel value, best cell) without budget; for strategy extraction and play."""
-        value, best, _, _ = self.search(position)
-        return value, best
+        """(kernel value, best cell) without budget; for strategy extraction and play.
+
+        Runs in the calling thread (no worker thread per call), so it suits many
+        short questions; Ctrl-C is served between calls.
+        """
+        p1, p2 = position.key()
+        t = position.stones
+        self.ctrl[:] = 0
+        value = self._run(p1, p2, t)
+        best = int(self.pv[t])
+        return value, (best if best >= 0 else None)
+
+    def winning_move(self, position: Position) -> int | None:
+        """A winning move for the side to move, or None if it has none (win test only)."""
+        p1, p2 = position.key()
+        t = position.stones
+        self.ctrl[:] = 0
+        if self._win_test(p1, p2, t) >= K.WIN:
+            best = int(self.pv[t])
+            return best if best >= 0 else None
+        return None
 
 
 def winner_of(game: Game, to_move: int, kernel_value: int) -> str:
@@ -303,8 +325,8 @@ def extract_strategy(position: Position, searcher: Searcher) -> StrategyTree:
             return
         seen.add(key)
         if pos.to_move == winner:
-            v, cell = searcher.best_move(pos)
-            if v != K.WIN or cell is None:
+            cell = searcher.winning_move(pos)
+            if cell is None:
                 raise KinarowError(f"internal error: the winner has no winning move after {pos.move_text()}")
             tree.choices[key] = pos.name(cell)
             pos.play(cell)
