@@ -124,33 +124,51 @@ class Searcher:
         """Load the compiled kernel (numba's cache) now, so that it is not counted as search time."""
         self.ctrl[:] = 0
         self.ctrl[K.C_STOP] = 1
-        self._run_window(0, 0, 0, K.LOSS, K.WIN, 0)
+        self._run_window(0, 0, 0, K.LOSS, K.WIN, 0, 0)
         self.ctrl[:] = 0
 
     def _run(self, p1: int, p2: int, t: int) -> int:
-        """Exact value by two null-window tests: "can the side to move win?", then "can it hold a draw?"."""
-        v = self._win_test(p1, p2, t)
-        if v == K.ABORT or v >= K.WIN:
-            return v
-        N = self.game.cells
-        v = self._run_window(p1, p2, t, K.LOSS, K.DRAW, N + 1)
-        if v == K.ABORT:
-            return v
-        return K.DRAW if v >= K.DRAW else K.LOSS
+        """Exact value by two win tests, "can the side to move win?" and "can its opponent win?".
 
-    def _win_test(self, p1: int, p2: int, t: int) -> int:
-        """Can the side to move win? Iterative deepening: short wins before long refutations."""
-        N = self.game.cells
+        Both tests deepen together (see :meth:`_win_test`), so a short win for
+        either side is found before the other side's long refutation.
+        """
+        mover_open = opponent_open = True
         depth = 4
         while True:
             limit = t + depth
-            v = self._run_window(p1, p2, t, K.DRAW, K.WIN, limit)
-            if v == K.ABORT or v >= K.WIN or limit >= N or self.ctrl[K.C_TAINT] == 0:
-                return v
+            if mover_open:
+                v, exact = self._win_test(p1, p2, t, limit, for_opponent=False)
+                if v == K.ABORT or v >= K.WIN:
+                    return v
+                mover_open = not exact
+            if opponent_open:
+                v, exact = self._win_test(p1, p2, t, limit, for_opponent=True)
+                if v == K.ABORT or v <= K.LOSS:
+                    return v
+                opponent_open = not exact
+            if not (mover_open or opponent_open):
+                return K.DRAW
             depth += self.deepening_step
 
-    def _run_window(self, p1: int, p2: int, t: int, alpha: int, beta: int, limit: int) -> int:
+    def _win_test(self, p1: int, p2: int, t: int, limit: int, *, for_opponent: bool) -> tuple[int, bool]:
+        """Can the side to move (or, ``for_opponent``, its opponent) force a win before ``limit`` stones?
+
+        A null-window search from the side to move: (draw, win) tests its win,
+        (loss, draw) the opponent's. Nodes at the horizon count as draws, which
+        never helps the player being tested, so a win found is exact. Returns
+        the value and whether a "no" is exact too (the search never met its
+        horizon).
+        """
+        mover = int(self.tables.turn_player[t])
+        tester = 1 - mover if for_opponent else mover
+        alpha, beta = (K.LOSS, K.DRAW) if for_opponent else (K.DRAW, K.WIN)
+        v = self._run_window(p1, p2, t, alpha, beta, limit, tester)
+        return v, limit >= self.game.cells or self.ctrl[K.C_TAINT] == 0
+
+    def _run_window(self, p1: int, p2: int, t: int, alpha: int, beta: int, limit: int, tester: int) -> int:
         tb = self.tables
+        self.ctrl[K.C_TESTER] = tester
         self.generation += 1
         self.ctrl[K.C_TLIMIT] = limit
         self.ctrl[K.C_GEN] = self.generation
@@ -228,14 +246,19 @@ class Searcher:
         return value, (best if best >= 0 else None)
 
     def winning_move(self, position: Position) -> int | None:
-        """A winning move for the side to move, or None if it has none (win test only)."""
+        """A winning move for the side to move, or None if it has none (its win test only)."""
         p1, p2 = position.key()
         t = position.stones
         self.ctrl[:] = 0
-        if self._win_test(p1, p2, t) >= K.WIN:
-            best = int(self.pv[t])
-            return best if best >= 0 else None
-        return None
+        depth = 4
+        while True:
+            v, exact = self._win_test(p1, p2, t, t + depth, for_opponent=False)
+            if v == K.WIN:
+                best = int(self.pv[t])
+                return best if best >= 0 else None
+            if exact or v == K.ABORT:
+                return None
+            depth += self.deepening_step
 
 
 def winner_of(game: Game, to_move: int, kernel_value: int) -> str:

@@ -88,7 +88,6 @@ def test_6x6k4p2q1_second_player_line():
     assert _value("6x6k4p2q1", "1. c4 ... d3,d4") == "second", PAPER
 
 
-@pytest.mark.slow
 def test_6x6k4_opening_d4_wins():
     """Tung & Lau, "Two methods for investigating the generalized tic-tac-toe": in (6,6,4,1,1)
     1. d4 wins for the first player."""

@@ -38,9 +38,9 @@ maps a whole board. The transposition-table key is the smallest image
 (``symperm``) and mapped back with ``syminv``.
 
 Depth-limited win tests (iterative deepening): nodes at ``t >= ctrl[C_TLIMIT]``
-count as draws. Such a value is *tainted*; a result that favours the side
-to move at the root (a win for it, a loss for its opponent) never depends on
-the horizon and is exact. Tainted results are stored with the generation
+count as draws. Such a value is *tainted*; a result that favours the player
+whose win is being tested (``ctrl[C_TESTER]``: 0 or 1) -- a win for it, a
+loss for its opponent -- never depends on the horizon and is exact. Tainted results are stored with the generation
 number ``ctrl[C_GEN]`` and only reused within that generation; exact ones
 with generation 0, reused always.
 
@@ -72,7 +72,7 @@ P_N, P_M, P_ROWS, P_G, P_S, P_NBYTES, P_GRAVITY, P_GOAL, P_SYM_MAX_T, P_LINES = 
 N_IPARAMS = 10
 # aux (uint64) layout: colmask[0:m], bottom[m:2m], then FULL, TOP
 # ctrl indices
-C_NODES, C_STOP, C_MAX_NODES, C_ABORTED, C_TLIMIT, C_GEN, C_TAINT = range(7)
+C_NODES, C_STOP, C_MAX_NODES, C_ABORTED, C_TLIMIT, C_GEN, C_TAINT, C_TESTER = range(8)
 N_CTRL = 8
 # TT flags
 EMPTY, EXACT, LOWER, UPPER = 0, 1, 2, 3
@@ -247,7 +247,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
     scratch = np.zeros(2 * vp.shape[1] + 2, np.uint64)
     tlimit = ctrl[C_TLIMIT]
     gen = ctrl[C_GEN]
-    root_pl = turn_player[root_t]
+    tester = ctrl[C_TESTER]
     ret_taint = False
 
     t = root_t
@@ -519,7 +519,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                 if old != zero and not (tt[idx, 0] == k1 and tt[idx, 1] == k2):
                     if np.int64((old >> np.uint64(12)) & np.uint64(255)) < t:
                         slot = idx + 1
-                favourable = best == (WIN if turn_player[t] == root_pl else LOSS)
+                favourable = best == (WIN if turn_player[t] == tester else LOSS)
                 ret_taint = s_taint[t] and not favourable
                 entry_gen = gen if ret_taint else 0
                 tt[slot, 0] = k1
