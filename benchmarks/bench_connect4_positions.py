@@ -25,8 +25,6 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import numpy as np
-
 from kinarow import Game, Position, Searcher, solve
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -89,27 +87,12 @@ def data_path(arg: str | None) -> Path:
     return (REPO_ROOT / DEFAULT_DATA).resolve()
 
 
-def prefault(searcher: Searcher) -> None:
-    """Touch every page of the searcher's arrays (its table above all) before the clock starts.
-
-    A fresh table is mapped lazily, so without this the first search would pay
-    the operating system's page faults for the whole table.
-    """
-    arrays: list[np.ndarray] = []
-    for value in vars(searcher).values():
-        items = value if isinstance(value, tuple) else (value,)
-        arrays.extend(a for a in items if isinstance(a, np.ndarray) and a.flags.c_contiguous)
-    for a in arrays:
-        raw = a.reshape(-1).view(np.uint8)
-        raw[::4096] = raw[::4096].copy()  # a copy: numpy skips a self-assignment
-
-
 def solve_all(refs: list[Reference], max_seconds: float | None, tt_mb: float | None) -> tuple[list[Outcome], float]:
     """Solve every reference position with one searcher; returns the outcomes and the table set-up seconds."""
     game = Game(GAME)
     start = time.perf_counter()
     searcher = Searcher(game, tt_mb=tt_mb)
-    prefault(searcher)
+    searcher.prefault()
     setup = time.perf_counter() - start
     out: list[Outcome] = []
     for ref in refs:

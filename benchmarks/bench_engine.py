@@ -98,24 +98,9 @@ def warm_up() -> None:
     plain_minimax("3x3k3")
 
 
-def prefault(searcher: Searcher) -> None:
-    """Touch every page of the searcher's arrays (its table above all) before the clock starts.
-
-    A fresh table is mapped lazily, so without this the first search would pay
-    the operating system's page faults for the whole table.
-    """
-    arrays: list[np.ndarray] = []
-    for value in vars(searcher).values():
-        items = value if isinstance(value, tuple) else (value,)
-        arrays.extend(a for a in items if isinstance(a, np.ndarray) and a.flags.c_contiguous)
-    for a in arrays:
-        raw = a.reshape(-1).view(np.uint8)
-        raw[::4096] = raw[::4096].copy()  # a copy: numpy skips a self-assignment
-
-
 def run_game(game: str, max_seconds: float, tt_mb: float | None) -> GameRun:
     searcher = Searcher(Game(game), tt_mb=tt_mb)
-    prefault(searcher)
+    searcher.prefault()
     result = solve(game, time_limit=max_seconds, searcher=searcher)
     return GameRun(
         game=game,

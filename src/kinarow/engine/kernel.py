@@ -325,7 +325,8 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
             lo = LOSS
             hi = WIN
             candidates = playable
-            if goal == NORMAL:
+            maker_to_move = goal == MAKER_BREAKER and pl == 0
+            if goal == NORMAL or maker_to_move:
                 if (my_thr & playable) != zero:
                     pv[t] = lowest_bit_index(my_thr & playable)
                     ret = WIN
@@ -335,6 +336,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                     pv[t] = lowest_bit_index(my_two)
                     ret = WIN
                     continue
+            if goal == NORMAL:
                 if not my_live:
                     hi = DRAW
                 if not op_live:
@@ -349,26 +351,16 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                     lo = DRAW
                 if not op_live:
                     hi = DRAW
-            else:  # Maker-Breaker: player 0 is Maker
-                if pl == 0:
-                    if not my_live:
-                        pv[t] = lowest_bit_index(playable)
-                        ret = LOSS
-                        continue
-                    if (my_thr & playable) != zero:
-                        pv[t] = lowest_bit_index(my_thr & playable)
-                        ret = WIN
-                        continue
-                    if sl >= 2 and my_two != zero and gravity == 0:
-                        pv[t] = lowest_bit_index(my_two)
-                        ret = WIN
-                        continue
-                    op_thr = zero
-                else:
-                    if not op_live:
-                        pv[t] = lowest_bit_index(playable)
-                        ret = WIN
-                        continue
+            elif maker_to_move:  # Maker-Breaker: player 0 is Maker, and Breaker never threatens
+                if not my_live:
+                    pv[t] = lowest_bit_index(playable)
+                    ret = LOSS
+                    continue
+                op_thr = zero
+            elif not op_live:  # Breaker to move and Maker has no live group left
+                pv[t] = lowest_bit_index(playable)
+                ret = WIN
+                continue
             if lo == hi:
                 pv[t] = lowest_bit_index(candidates)
                 ret = lo
