@@ -253,14 +253,6 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
     t = root_t
     s_p1[t] = p1
     s_p2[t] = p2
-    if nsym > 1 and t <= sym_max_t:
-        k1, k2, sidx = canonical(symtab, nsym, nbytes, p1, p2)
-    else:
-        k1, k2, sidx = p1, p2, 0
-    s_k1[t] = k1
-    s_k2[t] = k2
-    s_sym[t] = sidx
-    s_idx[t] = tt_index(k1, k2, tmask)
     s_alpha[t] = root_alpha
     s_beta[t] = root_beta
     entering = True
@@ -275,6 +267,13 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                     return ABORT
             q1 = s_p1[t]
             q2 = s_p2[t]
+            # find the table bucket first and prefetch it while the threats are computed
+            if nsym > 1 and t <= sym_max_t:
+                k1, k2, sidx = canonical(symtab, nsym, nbytes, q1, q2)
+            else:
+                k1, k2, sidx = q1, q2, 0
+            idx = tt_index(k1, k2, tmask)
+            prefetch_row(tt, idx)
             alpha = s_alpha[t]
             beta = s_beta[t]
             pl = turn_player[t]
@@ -406,10 +405,6 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                 continue
 
             # Transposition table (two slots: depth-preferred, always-replace).
-            k1 = s_k1[t]  # the key and bucket were found when the node was pushed
-            k2 = s_k2[t]
-            sidx = s_sym[t]
-            idx = s_idx[t]
             tt_move = -1
             hit = False
             narrow_taint = False
@@ -547,13 +542,3 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
             s_beta[t + 1] = -a
         t += 1
         entering = True
-        # find the child's table bucket now and prefetch it while the node's threats are computed
-        if nsym > 1 and t <= sym_max_t:
-            k1, k2, sidx = canonical(symtab, nsym, nbytes, s_p1[t], s_p2[t])
-        else:
-            k1, k2, sidx = s_p1[t], s_p2[t], 0
-        s_k1[t] = k1
-        s_k2[t] = k2
-        s_sym[t] = sidx
-        s_idx[t] = tt_index(k1, k2, tmask)
-        prefetch_row(tt, s_idx[t])
