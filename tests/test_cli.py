@@ -327,3 +327,20 @@ def test_installed_script_end_to_end():
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "Draw with perfect play."
     assert done.stderr == ""
+
+
+def test_play_unsolved_game_answers_within_its_think_time(capsys, monkeypatch):
+    # 7x6 Connect Four is far beyond a fraction of a second: the engine still answers, with a safe guess.
+    feed(monkeypatch, ["d", "quit"])
+    code, out, _ = run(capsys, "play", "7x6k4:gravity", "--think", "0.3")
+    assert code == 0
+    assert "not solved within 0.3 s" in out
+    assert "kinarow plays column " in out
+
+
+@pytest.mark.parametrize("think", ["0", "-1", "soon"])
+def test_play_bad_think_time_is_one_line_exit_2(capsys, think):
+    code, _, err = run(capsys, "play", "3x3k3", "--think", think)
+    assert code == 2
+    assert err.startswith("kinarow: error: ")
+    assert err.count("\n") == 1

@@ -297,3 +297,4 @@ def test_from_json_rejects_non_objects():
     for data in (None, [], "kinarow.strategy", 3):
         with pytest.raises(KinarowError):
             StrategyTree.from_json(data)
+

@@ -4,7 +4,7 @@ Commands::
 
     kinarow solve GAME [--moves MOVES] [--json] [--max-nodes N] [--time-limit S] [--tt-mb MB] [--strategy FILE]
     kinarow show GAME [--moves MOVES]
-    kinarow play GAME [--first | --second] [--tt-mb MB]
+    kinarow play GAME [--first | --second] [--think S] [--tt-mb MB]
     kinarow check FILE
 
 Exit status: 0 on success; 1 when ``check`` rejects a certificate (or cannot
@@ -224,6 +224,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # -- play ------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
+    think = _positive_float("--think", args.think) or 10.0
     game = Game(args.game)
     searcher = Searcher(game, tt_mb=tt_mb)
     human = 2 if args.second else 1
@@ -233,7 +234,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print(position.text(), file=out)
     while not position.is_over:
         if position.to_move == engine:
-            if not _engine_turn(position, searcher, engine, out):
+            if not _engine_turn(position, searcher, engine, out, think):
                 print("Interrupted: the engine's search was stopped; the game ends here.", file=err)
                 return EXIT_INTERRUPTED
             print(position.text(), file=out)
@@ -250,20 +251,23 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextIO) -> bool:
+def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextIO, think: float) -> bool:
     """Play the engine's whole turn; False if its search was interrupted."""
     game = position.game
     placed: list[str] = []
-    expectation = "draw"
+    expectation: str | None = "draw"
     while not position.is_over and position.to_move == engine:
-        value, cell = searcher.best_move(position)
-        if cell is None:
+        try:
+            value, cell = searcher.choose_move(position, think)
+        except KeyboardInterrupt:
             return False
-        expectation = winner_of(game, position.to_move, value)
+        expectation = None if value is None else winner_of(game, position.to_move, value)
         position.play(cell)
         name = position.name(cell)
         placed.append(f"column {name.rstrip('0123456789')} ({name})" if game.gravity else name)
-    if expectation == "draw":
+    if expectation is None:
+        outlook = f"the position is not solved within {think:g} s, so it plays a move that avoids every loss it saw"
+    elif expectation == "draw":
         outlook = "it expects a draw"
     elif _result_player(game, expectation) == engine:
         outlook = "it expects to win"
@@ -393,6 +397,10 @@ def build_parser() -> argparse.ArgumentParser:
     side = p.add_mutually_exclusive_group()
     side.add_argument("--first", action="store_true", help="you play Black and move first (the default)")
     side.add_argument("--second", action="store_true", help="you play White; the engine moves first")
+    p.add_argument(
+        "--think", metavar="S", default="10", help="seconds the engine may search per stone (default 10); "
+        "when a position is not solved in time it plays a move that avoids every loss it saw"
+    )
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help)
     p.set_defaults(run=cmd_play)
 
