@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal, TextIO
 
-from kinarow import __version__
+from kinarow import __version__, pairing
 from kinarow.errors import KinarowError, MoveError
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position, split_turns
@@ -344,6 +344,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except ValueError as error:
         print(f"kinarow: error: '{path}' is not valid JSON ({error})", file=err)
         return EXIT_REJECTED
+    if isinstance(data, dict) and data.get("format") == pairing.FORMAT:
+        return _check_pairing(path, data, out, err)
     try:
         tree = StrategyTree.from_json(data)
     except KinarowError as error:
@@ -361,6 +363,43 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_OK
     print(f"REJECTED: the certificate for {tree.game}{after} fails: {verdict.reason}.", file=out)
     return EXIT_REJECTED
+
+
+def _check_pairing(path: str, data: dict[str, object], out: TextIO, err: TextIO) -> int:
+    try:
+        proposal = pairing.Pairing.from_json(data)
+    except KinarowError as error:
+        print(f"kinarow: error: '{path}' is not a usable pairing certificate: {error}", file=err)
+        return EXIT_REJECTED
+    verdict = pairing.check(proposal)
+    after = f" after {' '.join(proposal.moves)}" if proposal.moves else ""
+    if verdict.ok:
+        print(f"VALID: in {proposal.game}{after}, {verdict.reason}: the first player cannot win.", file=out)
+        return EXIT_OK
+    print(f"REJECTED: the pairing for {proposal.game}{after} fails: {verdict.reason}.", file=out)
+    return EXIT_REJECTED
+
+
+def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    result = pairing.find(args.game, moves=args.moves, minimise=args.minimise)
+    if args.out and result.pairing is not None:
+        Path(args.out).write_text(json.dumps(result.pairing.to_json()) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(result.to_dict()), file=out)
+        return EXIT_OK
+    after = f" after {result.moves}" if result.moves else ""
+    if result.exists and result.pairing is not None:
+        print(f"A good pairing exists for {result.game}{after}: the first player cannot win.", file=out)
+        pairs = " ".join(f"{a}-{b}" for a, b in result.pairing.pairs)
+        print(f"pairs ({len(result.pairing.pairs)}): {pairs}", file=out)
+        print(f"unpaired:  {' '.join(result.unpaired) or '(none)'}", file=out)
+    else:
+        print(f"No good pairing exists for {result.game}{after} ({result.method}).", file=out)
+    print(f"live groups: {result.live_groups}", file=out)
+    print(f"seconds:   {result.seconds:.3f}", file=out)
+    if args.out and result.pairing is not None:
+        print(f"Pairing certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
+    return EXIT_OK
 
 
 # -- entry point -------------------------------------------------------------------------
@@ -404,8 +443,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help)
     p.set_defaults(run=cmd_play)
 
-    p = commands.add_parser("check", help="verify a strategy certificate (JSON) with the rules only")
-    p.add_argument("file", metavar="FILE", help="certificate written by 'kinarow solve --strategy FILE'")
+    p = commands.add_parser("pairing", help="find a good Hales-Jewett pairing (SAT), or prove none exists")
+    p.add_argument("game", metavar="GAME", help="game string, e.g. 5x5k5 or 7x7k6")
+    p.add_argument("--moves", default=None, help=moves_help)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--minimise", action="store_true", help="use as few pairs as possible")
+    p.add_argument("--out", metavar="FILE", default=None, help="write the pairing certificate (JSON) to FILE")
+    p.set_defaults(run=cmd_pairing)
+
+    p = commands.add_parser("check", help="verify a certificate (strategy or pairing, JSON) with the rules only")
+    p.add_argument("file", metavar="FILE", help="certificate written by 'solve --strategy' or 'pairing --out'")
     p.set_defaults(run=cmd_check)
     return parser
 

@@ -1,0 +1,229 @@
+"""Hales-Jewett pairings: find one with a SAT solver, check one with the rules alone.
+
+A *pairing* is a set of disjoint pairs of empty cells. It is *good* for a
+position when every group still live for the first player (no White stone on
+it) contains both cells of some pair: whenever Black takes one cell of a pair,
+White answers with the other, and no live group can ever be completed by
+Black. A good pairing therefore proves that the first player cannot win from
+the position (Tung & Lau, Section 2; see also the brief's pairing page).
+
+:func:`find` encodes the question as SAT (one variable per candidate pair --
+two empty cells of one live group --, at most one pair per cell, at least one
+pair inside every live group) and solves it with CaDiCaL through python-sat.
+An unsatisfiable formula proves that no good pairing exists.
+
+:func:`check` re-verifies a pairing from the game and its moves only.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.position import Position
+
+FORMAT = "kinarow.pairing"
+VERSION = 1
+
+
+@dataclass
+class Pairing:
+    """Pairs of cells (by name) proposed for a game after some moves."""
+
+    game: str
+    moves: list[str]
+    pairs: list[tuple[str, str]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "moves": self.moves,
+            "pairs": [list(p) for p in self.pairs],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Pairing:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise KinarowError(f"this is not a pairing certificate; its 'format' must be '{FORMAT}'")
+        if data.get("version") != VERSION:
+            version = data.get("version")
+            raise KinarowError(f"pairing certificate version {version!r} is not supported; expected {VERSION}")
+        try:
+            pairs = [(str(a), str(b)) for a, b in data["pairs"]]
+            return cls(str(data["game"]), [str(m) for m in data["moves"]], pairs)
+        except (KeyError, TypeError, ValueError) as err:
+            raise KinarowError(f"the pairing certificate lacks a field or has a bad one ({err})") from None
+
+
+@dataclass
+class PairingResult:
+    """What :func:`find` found: a good pairing, or a proof that none exists."""
+
+    game: str
+    moves: str
+    exists: bool
+    pairing: Pairing | None
+    live_groups: int
+    unpaired: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    method: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "moves": self.moves,
+            "exists": self.exists,
+            "pairs": [list(p) for p in self.pairing.pairs] if self.pairing else [],
+            "unpaired": self.unpaired,
+            "live_groups": self.live_groups,
+            "seconds": round(self.seconds, 6),
+            "method": self.method,
+        }
+
+
+def live_groups(position: Position) -> list[tuple[int, ...]]:
+    """The groups on which the first player (Black) could still complete a line: no White stone."""
+    board = position.board
+    return [g for g in position.geometry.groups if all(board[c] != 2 for c in g)]
+
+
+def applicable(game: Game) -> str | None:
+    """Why a pairing strategy does not apply to ``game`` (None when it does)."""
+    if game.gravity:
+        return f"{game} has gravity, where the partner cell of a pair may not be playable"
+    if game.goal == "misere":
+        return f"{game} is misere, where owning a group loses, so blocking Black's groups is no defence"
+    if (game.p, game.q) != (1, 1):
+        return f"{game} places more than one stone a turn, so both cells of a pair can be taken at once"
+    return None
+
+
+def _position(target: Game | Position | str, moves: str | None) -> Position:
+    position = target.copy() if isinstance(target, Position) else Game(target).start()
+    reason = applicable(position.game)
+    if reason is not None:
+        need = "free placement, one stone a turn and a normal or Maker-Breaker goal"
+        raise KinarowError(f"pairings need {need}: {reason}")
+    if moves:
+        position.play_moves(moves)
+    return position
+
+
+def find(target: Game | Position | str, *, moves: str | None = None, minimise: bool = False) -> PairingResult:
+    """A good pairing for the groups still live for the first player, or a proof that none exists.
+
+    With ``minimise=True`` the number of pairs is made as small as possible
+    (by tightening a cardinality bound until the formula becomes unsatisfiable).
+    """
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+    start = time.perf_counter()
+    position = _position(target, moves)
+    game = position.game
+    board = position.board
+    groups = live_groups(position)
+    empty_of = [[c for c in g if board[c] == 0] for g in groups]
+    game_text, moves_text = str(game), position.move_text()
+    if any(len(e) < 2 for e in empty_of):
+        # a live group with fewer than two empty cells cannot hold a pair
+        return PairingResult(game_text, moves_text, False, None, len(groups), seconds=time.perf_counter() - start,
+                             method="a live group has fewer than two empty cells")
+    pool = IDPool()
+    candidates: dict[tuple[int, int], int] = {}
+    clauses: list[list[int]] = []
+    for empties in empty_of:
+        lits = []
+        for a, b in combinations(sorted(empties), 2):
+            lits.append(candidates.setdefault((a, b), pool.id(("pair", a, b))))
+        clauses.append(lits)
+    by_cell: dict[int, list[int]] = {}
+    for (a, b), var in candidates.items():
+        by_cell.setdefault(a, []).append(var)
+        by_cell.setdefault(b, []).append(var)
+    for lits in by_cell.values():
+        if len(lits) > 1:
+            clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
+    with Solver(name="cadical153", bootstrap_with=clauses) as solver:
+        if not solver.solve():
+            return PairingResult(game_text, moves_text, False, None, len(groups), seconds=time.perf_counter() - start,
+                                 method="SAT (CaDiCaL): unsatisfiable")
+        model = set(x for x in solver.get_model() if x > 0)
+    chosen = _drop_unneeded([pair for pair, var in candidates.items() if var in model], groups)
+    method = "SAT (CaDiCaL)"
+    if minimise:
+        while chosen:
+            bound = CardEnc.atmost(list(candidates.values()), len(chosen) - 1, vpool=pool, encoding=EncType.seqcounter)
+            with Solver(name="cadical153", bootstrap_with=clauses + bound.clauses) as solver:
+                if not solver.solve():
+                    break
+                model = set(x for x in solver.get_model() if x > 0)
+            chosen = [pair for pair, var in candidates.items() if var in model]
+        method = "SAT (CaDiCaL), fewest pairs"
+    name = position.geometry.name
+    pairs = [(name(a), name(b)) for a, b in sorted(chosen)]
+    paired = {c for p in chosen for c in p}
+    unpaired = [name(c) for c in range(game.cells) if board[c] == 0 and c not in paired]
+    pairing = Pairing(str(game), [name(c) for c in position.moves], pairs)
+    return PairingResult(game_text, moves_text, True, pairing, len(groups), unpaired=unpaired,
+                         seconds=time.perf_counter() - start, method=method)
+
+
+def _drop_unneeded(pairs: list[tuple[int, int]], groups: list[tuple[int, ...]]) -> list[tuple[int, int]]:
+    """Remove pairs that no live group needs (the solver may switch on extra ones)."""
+    kept = list(pairs)
+    for pair in list(kept):
+        rest = [p for p in kept if p != pair]
+        if all(any(a in g and b in g for a, b in rest) for g in map(set, groups)):
+            kept = rest
+    return kept
+
+
+@dataclass
+class PairingCheck:
+    ok: bool
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def check(pairing: Pairing) -> PairingCheck:
+    """Is ``pairing`` a good pairing for its position? (Rules only; no solver, no search.)"""
+    try:
+        game = Game(pairing.game)
+        position = game.position(" ".join(pairing.moves))
+    except KinarowError as err:
+        return PairingCheck(False, f"the certificate's game or moves are invalid: {err}")
+    reason = applicable(game)
+    if reason is not None:
+        return PairingCheck(False, f"a pairing proves nothing here: {reason}")
+    geo = position.geometry
+    used: set[int] = set()
+    cells: list[tuple[int, int]] = []
+    for a_name, b_name in pairing.pairs:
+        try:
+            a, b = geo.parse_cell(a_name), geo.parse_cell(b_name)
+        except KinarowError as err:
+            return PairingCheck(False, f"pair {a_name}-{b_name}: {err}")
+        for c in (a, b):
+            if position.board[c] != 0:
+                return PairingCheck(False, f"pair {a_name}-{b_name} uses {geo.name(c)}, which is not empty")
+            if c in used:
+                return PairingCheck(False, f"cell {geo.name(c)} is in two pairs")
+            used.add(c)
+        if a == b:
+            return PairingCheck(False, f"pair {a_name}-{b_name} pairs a cell with itself")
+        cells.append((a, b))
+    for g in live_groups(position):
+        members = set(g)
+        if not any(a in members and b in members for a, b in cells):
+            return PairingCheck(False, f"the live group {' '.join(geo.name(c) for c in g)} holds no pair")
+    return PairingCheck(True, f"every live group of {game} holds a pair ({len(cells)} pairs)")
