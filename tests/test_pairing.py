@@ -127,3 +127,40 @@ def test_pairings_refuse_games_where_they_prove_nothing(spec, capsys):
     assert main(["pairing", spec]) == 2
     assert "\n" not in capsys.readouterr().err.rstrip("\n")
     assert not check(Pairing(spec, [], []))
+
+
+def test_theorem_10_matches_direct_counting_of_lines():
+    """Tung & Lau, Theorem 10, as the brief states it, against the line-by-line count (Lemma 9)."""
+    from kinarow.pairing import paired_cells_needed, theorem10_bound
+
+    for m in range(1, 13):
+        for n in range(1, 13):
+            for k in range(2, 13):
+                assert paired_cells_needed(Game(f"{m}x{n}k{k}")) == theorem10_bound(m, n, k), (m, n, k)
+
+
+def test_bound_is_necessary_for_the_pairings_found():
+    from kinarow.pairing import paired_cells_needed
+
+    for spec in ["5x5k5", "7x7k6", "9x4k5"]:
+        result = find(spec)
+        used = 2 * len(result.pairing.pairs)
+        assert used >= paired_cells_needed(Game(spec))
+
+
+def test_a_conflict_budget_leaves_a_hard_case_open():
+    result = find("10x9k6", max_conflicts=10)
+    assert result.exists is None
+    assert "conflicts" in result.method
+
+
+def test_small_existence_table():
+    from kinarow.pairing import existence_table, table_markdown
+
+    rows = existence_table(5)
+    by_board = {(r.m, r.n, r.k): r for r in rows}
+    assert by_board[(5, 5, 5)].exists is True
+    assert by_board[(4, 4, 4)].exists is False
+    assert by_board[(3, 3, 3)].exists is False
+    assert all(r.bound_allows for r in rows if r.exists)
+    assert "| 5 | 5 | 5 |" in table_markdown(rows, "kinarow pairing-table --max-side 5")

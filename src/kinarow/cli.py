@@ -402,6 +402,18 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    side = int(_positive_float("--max-side", args.max_side) or 12)
+    budget = int(_positive_float("--max-conflicts", args.max_conflicts) or 1_000_000)
+    rows = pairing.existence_table(side, budget)
+    if args.json:
+        print(json.dumps([vars(r) for r in rows]), file=out)
+    else:
+        command = f"kinarow pairing-table --max-side {side} --max-conflicts {budget}"
+        print(pairing.table_markdown(rows, command), file=out)
+    return EXIT_OK
+
+
 # -- entry point -------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -450,6 +462,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--minimise", action="store_true", help="use as few pairs as possible")
     p.add_argument("--out", metavar="FILE", default=None, help="write the pairing certificate (JSON) to FILE")
     p.set_defaults(run=cmd_pairing)
+
+    p = commands.add_parser("pairing-table", help="which empty m x n boards have a good pairing, beside the bound")
+    p.add_argument("--max-side", metavar="N", default="12", help="largest m and n (default 12)")
+    p.add_argument("--max-conflicts", metavar="C", default="1000000", help="SAT conflicts per board before 'open'")
+    p.add_argument("--json", action="store_true", help="print the rows as JSON")
+    p.set_defaults(run=cmd_pairing_table)
 
     p = commands.add_parser("check", help="verify a certificate (strategy or pairing, JSON) with the rules only")
     p.add_argument("file", metavar="FILE", help="certificate written by 'solve --strategy' or 'pairing --out'")
