@@ -25,6 +25,7 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
+from kinarow.proofs import require_format
 
 FORMAT = "kinarow.pairing"
 VERSION = 1
@@ -49,11 +50,7 @@ class Pairing:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Pairing:
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise KinarowError(f"this is not a pairing certificate; its 'format' must be '{FORMAT}'")
-        if data.get("version") != VERSION:
-            version = data.get("version")
-            raise KinarowError(f"pairing certificate version {version!r} is not supported; expected {VERSION}")
+        require_format(data, FORMAT, VERSION, "pairing")
         try:
             pairs = [(str(a), str(b)) for a, b in data["pairs"]]
             return cls(str(data["game"]), [str(m) for m in data["moves"]], pairs)

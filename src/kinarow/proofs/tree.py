@@ -20,6 +20,7 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
+from kinarow.proofs import require_format
 
 FORMAT = "kinarow.strategy"
 VERSION = 1
@@ -56,11 +57,7 @@ class StrategyTree:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StrategyTree:
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise KinarowError(f"this is not a strategy certificate; its 'format' must be '{FORMAT}'")
-        if data.get("version") != VERSION:
-            version = data.get("version")
-            raise KinarowError(f"strategy certificate version {version!r} is not supported; expected {VERSION}")
+        require_format(data, FORMAT, VERSION, "strategy")
         try:
             return cls(str(data["game"]), [str(m) for m in data["moves"]], str(data["winner"]),
                        {str(k): str(v) for k, v in data["choices"].items()})
