@@ -6,6 +6,11 @@ Commands::
     kinarow show GAME [--moves MOVES]
     kinarow play GAME [--first | --second] [--think S] [--tt-mb MB]
     kinarow check FILE
+    kinarow reproduce --list | NAME [--json]
+
+Topic modules add their own commands: each module named in ``COMMAND_MODULES``
+has a function ``add_commands(commands)`` that adds its sub-parsers (import
+heavy code inside the command functions, not at module level).
 
 Exit status: 0 on success; 1 when ``check`` rejects a certificate (or cannot
 read it); 2 on bad input (a usage error, a bad game string or move, a bad
@@ -16,6 +21,7 @@ search or a game.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import time
@@ -24,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal, TextIO
 
-from kinarow import __version__, pairing
+from kinarow import __version__, pairing, reproduce
 from kinarow.errors import KinarowError, MoveError
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position, split_turns
@@ -414,7 +420,33 @@ def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     return EXIT_OK
 
 
+# -- reproduce -------------------------------------------------------------------------
+def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.list or args.name is None:
+        if not reproduce.TARGETS:
+            print("No reproduction targets yet.", file=out)
+        for t in reproduce.TARGETS:
+            print(f"{t.name:<24} {t.paper}: {t.figures}", file=out)
+        return EXIT_OK
+    report = reproduce.run(args.name)
+    if args.json:
+        print(json.dumps(report.to_dict()), file=out)
+    else:
+        print(report.text.rstrip(), file=out)
+        if report.agrees:
+            print("Every figure agrees with the paper.", file=out)
+        else:
+            print("Differences from the paper:", file=out)
+            for line in report.differences:
+                print(f"  - {line}", file=out)
+    return EXIT_OK
+
+
 # -- entry point -------------------------------------------------------------------------
+# Modules that add commands of their own (see the module docstring); one per line.
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kinarow",
@@ -472,6 +504,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("check", help="verify a certificate (strategy or pairing, JSON) with the rules only")
     p.add_argument("file", metavar="FILE", help="certificate written by 'solve --strategy' or 'pairing --out'")
     p.set_defaults(run=cmd_check)
+
+    p = commands.add_parser("reproduce", help="reproduce a published table or figure and compare with the paper")
+    p.add_argument("name", metavar="NAME", nargs="?", default=None, help="the target; --list names them all")
+    p.add_argument("--list", action="store_true", help="list the targets with their papers")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=cmd_reproduce)
+
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).add_commands(commands)
     return parser
 
 

@@ -1,0 +1,72 @@
+"""Reproductions of published figures: one named target per table or figure.
+
+Each target names its paper and the figures it reproduces, and is run by
+``kinarow reproduce NAME [--json]``. Targets are listed here as
+``module:function`` strings so that ``kinarow reproduce --list`` imports no
+search code. A target function takes no arguments (keyword options may be
+added with defaults) and returns a :class:`Report`.
+
+A report carries the JSON data, a text rendering for people, and ``agrees``:
+whether every figure we computed matches the published one. A disagreement
+is a finding, printed plainly, never hidden.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kinarow.errors import KinarowError
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a reproduction found: JSON-able ``data``, ``text`` for people, and whether it ``agrees``."""
+
+    name: str
+    data: dict[str, Any]
+    text: str
+    agrees: bool
+    differences: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target": self.name, "agrees": self.agrees, "differences": self.differences, **self.data}
+
+
+@dataclass(frozen=True)
+class Target:
+    """One reproduction target: its name, the paper, what it reproduces, and where its code lives."""
+
+    name: str
+    paper: str
+    figures: str
+    function: str  # "module:function"
+
+    def load(self) -> Callable[..., Report]:
+        module_name, _, attr = self.function.partition(":")
+        return getattr(importlib.import_module(module_name), attr)  # type: ignore[no-any-return]
+
+
+# Keep one entry per line, sorted by name.
+TARGETS: tuple[Target, ...] = ()
+
+
+def names() -> list[str]:
+    """The names of every reproduction target, in order."""
+    return [t.name for t in TARGETS]
+
+
+def target(name: str) -> Target:
+    """The target called ``name``; one clear sentence if there is none."""
+    for t in TARGETS:
+        if t.name == name:
+            return t
+    allowed = ", ".join(names()) or "(none yet)"
+    raise KinarowError(f"there is no reproduction called '{name}'; the targets are: {allowed}")
+
+
+def run(name: str, **options: Any) -> Report:
+    """Run the target called ``name`` and return its report."""
+    return target(name).load()(**options)
