@@ -1,0 +1,185 @@
+"""Pictures as SVG: pure functions that return SVG strings.
+
+Everything is drawn on integer cell coordinates ``(x, y)`` (x = column from
+the left, y = row from the bottom, as in cell names: a1 is (0, 0)), so the
+same primitives draw a finite board, a tile, or a patch of an infinite
+tiling. :func:`grid` is the one primitive; :func:`board` draws a position.
+
+Square cells are unit squares; hexagonal cells (``hex=True``) use the axial
+layout in which the three group directions (1, 0), (0, 1) and (1, -1) are the
+three hexagon axes.
+
+>>> from kinarow import Game
+>>> picture = board(Game("3x3k3").position("b2 a1"))
+>>> picture.startswith("<svg") and "</svg>" in picture
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+
+from kinarow.position import Position
+
+Cell = tuple[int, int]
+
+CELL = 40.0  # pixels per unit cell
+MARGIN = 24.0
+STONE_COLOURS = {1: "#1a1a1a", 2: "#f7f7f7"}
+TEXT_ON_STONE = {1: "#ffffff", 2: "#1a1a1a"}
+PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A line drawn from the centre of ``start`` to the centre of ``end``.
+
+    ``kind`` sets the style: ``"pair"`` (a thick bar, as a domino), ``"group"``
+    (a thin line through a group), ``"run"`` (a dashed line, e.g. a longest run).
+    """
+
+    start: Cell
+    end: Cell
+    kind: str = "pair"
+    colour: str = "#d62728"
+
+
+_STYLE = {
+    "pair": 'stroke-width="{w}" stroke-linecap="round" opacity="0.85"',
+    "group": 'stroke-width="{w}" stroke-linecap="round" opacity="0.55"',
+    "run": 'stroke-width="{w}" stroke-dasharray="6 4" stroke-linecap="round"',
+}
+_WIDTH = {"pair": 0.22, "group": 0.08, "run": 0.1}
+
+
+def _centre(cell: Cell, hexagonal: bool) -> tuple[float, float]:
+    """Centre of a cell in drawing units (y up, before flipping)."""
+    x, y = cell
+    if hexagonal:  # neighbours along (1, 0), (0, 1) and (1, -1) are all one unit apart
+        return x + y / 2, y * math.sqrt(3) / 2
+    return float(x), float(y)
+
+
+def _hexagon(cx: float, cy: float) -> list[tuple[float, float]]:
+    r = 1 / math.sqrt(3)
+    return [(cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a))) for a in range(30, 390, 60)]
+
+
+def grid(
+    cells: Iterable[Cell],
+    *,
+    hexagonal: bool = False,
+    stones: Mapping[Cell, int] | None = None,
+    labels: Mapping[Cell, str] | None = None,
+    fills: Mapping[Cell, str] | None = None,
+    segments: Sequence[Segment] = (),
+    coordinates: bool = False,
+    title: str | None = None,
+) -> str:
+    """An SVG picture of ``cells`` with stones (1 Black, 2 White), labels, cell fills and segments.
+
+    ``coordinates`` writes column letters and row numbers around a board whose
+    cells start at (0, 0).
+    """
+    cell_list = sorted(set(cells))
+    if not cell_list:
+        raise ValueError("a picture needs at least one cell")
+    stones, labels, fills = stones or {}, labels or {}, fills or {}
+    centres = {c: _centre(c, hexagonal) for c in cell_list}
+    xs = [p[0] for p in centres.values()]
+    ys = [p[1] for p in centres.values()]
+    left, right, bottom, top = min(xs) - 0.5, max(xs) + 0.5, min(ys) - 0.5, max(ys) + 0.5
+    extra_top = 0.8 if title else 0.0
+    pad = MARGIN / CELL + (0.5 if coordinates else 0.0)
+    width = (right - left + 2 * pad) * CELL
+    height = (top - bottom + 2 * pad + extra_top) * CELL
+
+    def px(point: tuple[float, float]) -> tuple[float, float]:
+        return (point[0] - left + pad) * CELL, (top - point[1] + pad + extra_top) * CELL
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.1f} {height:.1f}" font-family="Helvetica, Arial, sans-serif">',
+        f'<rect width="{width:.1f}" height="{height:.1f}" fill="#ffffff"/>',
+    ]
+    if title:
+        out.append(
+            f'<text x="{width / 2:.1f}" y="{0.7 * CELL:.1f}" text-anchor="middle" font-size="16">{escape(title)}</text>'
+        )
+    for c in cell_list:
+        fill = fills.get(c, "#f3e3b5")
+        if hexagonal:
+            points = " ".join(f"{a:.1f},{b:.1f}" for a, b in (px(p) for p in _hexagon(*centres[c])))
+            out.append(f'<polygon points="{points}" fill="{fill}" stroke="#8a7a55" stroke-width="1"/>')
+        else:
+            x0, y0 = px((centres[c][0] - 0.5, centres[c][1] + 0.5))
+            out.append(
+                f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{CELL:.1f}" height="{CELL:.1f}" '
+                f'fill="{fill}" stroke="#8a7a55" stroke-width="1"/>'
+            )
+    for s in segments:
+        (x1, y1), (x2, y2) = px(_centre(s.start, hexagonal)), px(_centre(s.end, hexagonal))
+        style = _STYLE.get(s.kind, _STYLE["group"]).format(w=f"{_WIDTH.get(s.kind, 0.08) * CELL:.1f}")
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{s.colour}" {style}/>')
+    for c, player in sorted(stones.items()):
+        cx, cy = px(centres[c])
+        out.append(
+            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{0.38 * CELL:.1f}" fill="{STONE_COLOURS[player]}" '
+            'stroke="#1a1a1a" stroke-width="1.5"/>'
+        )
+    for c, text in sorted(labels.items()):
+        cx, cy = px(centres[c])
+        colour = TEXT_ON_STONE.get(stones.get(c, 0), "#1a1a1a")
+        out.append(
+            f'<text x="{cx:.1f}" y="{cy + 0.13 * CELL:.1f}" text-anchor="middle" font-size="{0.36 * CELL:.0f}" '
+            f'fill="{colour}">{escape(text)}</text>'
+        )
+    if coordinates and not hexagonal:
+        from kinarow.geometry import column_name
+
+        for x in sorted({c[0] for c in cell_list}):
+            cx, cy = px((x, bottom - 0.3))
+            out.append(f'<text x="{cx:.1f}" y="{cy:.1f}" text-anchor="middle" font-size="13">{column_name(x)}</text>')
+        for y in sorted({c[1] for c in cell_list}):
+            cx, cy = px((left - 0.3, y))
+            out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" font-size="13">{y + 1}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def board(
+    position: Position,
+    *,
+    move_numbers: bool = True,
+    pairs: Iterable[tuple[int, int]] = (),
+    groups: Iterable[Sequence[int]] = (),
+    labels: Mapping[int, str] | None = None,
+    title: str | None = None,
+) -> str:
+    """A position: stones (with their move numbers), and optionally pairs and groups by cell index."""
+    geometry = position.game.geometry
+    xy = geometry.xy
+    stones: dict[Cell, int] = {}
+    text: dict[Cell, str] = {}
+    for number, cell in enumerate(position.moves, start=1):
+        stones[xy(cell)] = position.board[cell]
+        if move_numbers:
+            text[xy(cell)] = str(number)
+    for cell, label in (labels or {}).items():
+        text[xy(cell)] = label
+    segments = [Segment(xy(a), xy(b), "pair", PALETTE[i % len(PALETTE)]) for i, (a, b) in enumerate(pairs)]
+    for i, group in enumerate(groups):
+        ends = sorted(group, key=lambda c: xy(c))
+        segments.append(Segment(xy(ends[0]), xy(ends[-1]), "group", PALETTE[i % len(PALETTE)]))
+    return grid(
+        (xy(c) for c in range(geometry.size)),
+        hexagonal=position.game.hex,
+        stones=stones,
+        labels=text,
+        segments=segments,
+        coordinates=True,
+        title=title,
+    )

@@ -1,0 +1,39 @@
+"""SVG primitives: well-formed XML, one shape per cell, stones and segments drawn."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from kinarow import Game, svg
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def parse(text: str) -> ET.Element:
+    return ET.fromstring(text)
+
+
+def test_board_draws_every_cell_stone_and_pair() -> None:
+    position = Game("5x4k4").position("c3 b2 d4")
+    root = parse(svg.board(position, pairs=[(0, 1)], groups=[(0, 5, 10, 15)]))
+    cells = [r for r in root.iter(f"{NS}rect")][1:]  # the first rect is the background
+    assert len(cells) == 20
+    assert len(list(root.iter(f"{NS}circle"))) == 3
+    assert len(list(root.iter(f"{NS}line"))) == 2
+    texts = [t.text for t in root.iter(f"{NS}text")]
+    assert {"1", "2", "3", "a", "e", "4"} <= set(texts)
+
+
+def test_hex_board_uses_hexagons() -> None:
+    root = parse(svg.board(Game("4x3k3:hex").start()))
+    assert len(list(root.iter(f"{NS}polygon"))) == 12
+
+
+def test_grid_escapes_text_and_needs_cells() -> None:
+    text = svg.grid([(0, 0)], labels={(0, 0): "<&>"}, title="a & b")
+    parse(text)
+    assert "&lt;&amp;&gt;" in text
+    with pytest.raises(ValueError):
+        svg.grid([])
