@@ -41,3 +41,9 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip_slow)
+
+
+@pytest.fixture(autouse=True)
+def _private_results_store(tmp_path_factory, monkeypatch):
+    """Each test gets its own results store, so no answer comes from an earlier test or the user's cache."""
+    monkeypatch.setenv("KINAROW_STORE", str(tmp_path_factory.mktemp("store") / "results.sqlite"))

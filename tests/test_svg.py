@@ -20,7 +20,9 @@ def test_board_draws_every_cell_stone_and_pair() -> None:
     root = parse(svg.board(position, pairs=[(0, 1)], groups=[(0, 5, 10, 15)]))
     cells = [r for r in root.iter(f"{NS}rect")][1:]  # the first rect is the background
     assert len(cells) == 20
-    assert len(list(root.iter(f"{NS}circle"))) == 3
+    circles = list(root.iter(f"{NS}circle"))
+    assert sum(c.get("class") == "stone" for c in circles) == 3
+    assert sum(c.get("class") == "pair-end" for c in circles) == 2  # a disc on each end of the pair
     assert len(list(root.iter(f"{NS}line"))) == 2
     texts = [t.text for t in root.iter(f"{NS}text")]
     assert {"1", "2", "3", "a", "e", "4"} <= set(texts)

@@ -34,7 +34,6 @@ from kinarow import __version__, pairing, reproduce
 from kinarow.errors import KinarowError, MoveError
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position, split_turns
-from kinarow.proofs.tree import StrategyTree, check
 from kinarow.solve import DEFAULT_TT_MB, MAX_TT_MB, Result, Searcher, solve, winner_of
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -140,32 +139,47 @@ def _progress(label: str, stream: TextIO) -> Iterator[Callable[[int], None] | No
 
 # -- solve -----------------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow import cli_ux
+
     max_nodes = _positive_int("--max-nodes", args.max_nodes)
     time_limit = _positive_float("--time-limit", args.time_limit)
     tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     position = Game(args.game).position(args.moves)
-    with _progress(f"solving {position.game}", err) as tick:
-        result = solve(
-            position,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            tt_mb=tt_mb,
-            strategy=args.strategy is not None,
-            on_tick=tick,
-        )
+    want_strategy = args.strategy is not None or args.proof is not None
+    store = cli_ux.open_store(args)
+    stored = cli_ux.stored_result(store, position, need_strategy=want_strategy) if store else None
+    if stored is not None:
+        result = stored[0]
+    else:
+        with _progress(f"solving {position.game}", err) as tick:
+            result = solve(
+                position,
+                max_nodes=max_nodes,
+                time_limit=time_limit,
+                tt_mb=tt_mb,
+                strategy=want_strategy,
+                on_tick=tick,
+            )
+        if store is not None:
+            cli_ux.save_result(store, position, result)
     note = _write_strategy(result, args.strategy) if args.strategy is not None else None
+    proof_note = cli_ux.write_proof(position, result, args.proof, store) if args.proof is not None else None
     if args.json:
         data = result.to_dict()
         if args.strategy is not None:
             data["strategy_file"] = args.strategy if result.strategy is not None else None
             data["strategy_positions"] = result.strategy.size if result.strategy is not None else None
+        if args.proof is not None:
+            data["proof_file"] = args.proof if proof_note and proof_note.startswith("Proof written") else None
+        data["from_store"] = stored is not None
         print(json.dumps(data), file=out)
         if note and result.strategy is None:
             print(note, file=err)
     else:
         _print_result(position, result, out)
-        if note:
-            print(note, file=out)
+        for line in (note, proof_note, cli_ux.store_sentence(stored[1], store) if stored and store else None):
+            if line:
+                print(line, file=out)
     if result.stopped == "interrupted":
         print("Interrupted (Ctrl-C): the search stopped before it had an answer.", file=err)
         return EXIT_INTERRUPTED
@@ -224,6 +238,9 @@ def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"Game over: {result_sentence(position.game, str(position.result))}", file=out)
     else:
         print(turn_sentence(position), file=out)
+    from kinarow import cli_ux, svg
+
+    cli_ux.save_pictures(lambda: svg.board(position, title=str(position.game)), args, out)
     return EXIT_OK
 
 
@@ -338,6 +355,8 @@ def _undo_exchange(position: Position, human: int, out: TextIO) -> bool:
 
 # -- check -----------------------------------------------------------------------------
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.proofs import check_text
+
     path = args.file
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -345,53 +364,27 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         reason = getattr(error, "strerror", None) or str(error)
         print(f"kinarow: error: cannot read '{path}': {reason}", file=err)
         return EXIT_REJECTED
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        print(f"kinarow: error: '{path}' is not valid JSON ({error})", file=err)
+    verdict = check_text(text)
+    if not verdict.usable:
+        print(f"kinarow: error: '{path}' is not a usable certificate: {verdict.reason}", file=err)
         return EXIT_REJECTED
-    if isinstance(data, dict) and data.get("format") == pairing.FORMAT:
-        return _check_pairing(path, data, out, err)
-    try:
-        tree = StrategyTree.from_json(data)
-    except KinarowError as error:
-        print(f"kinarow: error: '{path}' is not a usable strategy certificate: {error}", file=err)
-        return EXIT_REJECTED
-    verdict = check(tree)
-    after = f" after {' '.join(tree.moves)}" if tree.moves else ""
-    if verdict.ok:
-        winner = winner_words(Game(tree.game), tree.winner)
-        print(
-            f"VALID: in {tree.game}{after}, {winner} wins against every reply by following the certificate "
-            f"({tree.size:,} prescribed moves, {verdict.positions:,} positions checked).",
-            file=out,
-        )
-        return EXIT_OK
-    print(f"REJECTED: the certificate for {tree.game}{after} fails: {verdict.reason}.", file=out)
-    return EXIT_REJECTED
-
-
-def _check_pairing(path: str, data: dict[str, object], out: TextIO, err: TextIO) -> int:
-    try:
-        proposal = pairing.Pairing.from_json(data)
-    except KinarowError as error:
-        print(f"kinarow: error: '{path}' is not a usable pairing certificate: {error}", file=err)
-        return EXIT_REJECTED
-    verdict = pairing.check(proposal)
-    after = f" after {' '.join(proposal.moves)}" if proposal.moves else ""
-    if verdict.ok:
-        print(f"VALID: in {proposal.game}{after}, {verdict.reason}: the first player cannot win.", file=out)
-        return EXIT_OK
-    print(f"REJECTED: the pairing for {proposal.game}{after} fails: {verdict.reason}.", file=out)
-    return EXIT_REJECTED
+    print(f"{'VALID' if verdict.ok else 'REJECTED'}: {verdict.reason}.", file=out)
+    return EXIT_OK if verdict.ok else EXIT_REJECTED
 
 
 def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow import cli_ux, svg
+
     result = pairing.find(args.game, moves=args.moves, minimise=args.minimise)
     if args.out and result.pairing is not None:
         Path(args.out).write_text(json.dumps(result.pairing.to_json()) + "\n", encoding="utf-8")
+    position = Game(args.game).position(args.moves)
+    cells = [tuple(map(position.geometry.parse_cell, p)) for p in (result.pairing.pairs if result.pairing else [])]
+    title = f"{result.game}: {'a good pairing' if result.exists else 'no good pairing'}"
+    picture = lambda: svg.board(position, pairs=cells, title=title)  # noqa: E731
     if args.json:
         print(json.dumps(result.to_dict()), file=out)
+        cli_ux.save_pictures(picture, args, err)
         return EXIT_OK
     after = f" after {result.moves}" if result.moves else ""
     if result.exists and result.pairing is not None:
@@ -405,13 +398,42 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print(f"seconds:   {result.seconds:.3f}", file=out)
     if args.out and result.pairing is not None:
         print(f"Pairing certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
+    elif args.out:
+        print(f"No certificate written to {args.out}: there is no good pairing to write.", file=out)
+    cli_ux.save_pictures(picture, args, out)
     return EXIT_OK
 
 
 def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     side = int(_positive_float("--max-side", args.max_side) or 12)
     budget = int(_positive_float("--max-conflicts", args.max_conflicts) or 1_000_000)
-    rows = pairing.existence_table(side, budget)
+    from kinarow import cli_ux
+
+    store = cli_ux.open_store(args)
+    job = f"pairing-table/max-conflicts={budget}"
+    boards = pairing.table_boards(side)
+    saved = [pairing.TableRow(**row) for row in store.job_rows(job).values()] if store else []
+    done = {(r.m, r.n, r.k): r for r in saved if (r.m, r.n, r.k) in set(boards)}
+    finished = [len(done)]
+    with cli_ux.progress_bar("pairing table", len(boards), err, len(done)) as update:
+
+        def on_row(row: pairing.TableRow) -> None:
+            if store is not None:
+                store.put_job_row(job, f"{row.m}x{row.n}k{row.k}", vars(row))
+            finished[0] += 1
+            if update is not None:
+                update(finished[0])
+
+        try:
+            rows = pairing.existence_table(side, budget, done=done, on_row=on_row)
+        except KeyboardInterrupt:
+            kept = f"the finished rows are in the results store {store.path}; run the same command again to resume" \
+                if store else "nothing was kept (--no-store)"
+            print(f"Interrupted (Ctrl-C) after {finished[0]} of {len(boards)} boards: {kept}.", file=err)
+            return EXIT_INTERRUPTED
+    if done and store is not None:
+        print(f"{len(done)} of {len(boards)} rows came from the results store {store.path}; "
+              f"{len(boards) - len(done)} were computed now.", file=err)
     if args.json:
         print(json.dumps([vars(r) for r in rows]), file=out)
     else:
@@ -444,10 +466,14 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- entry point -------------------------------------------------------------------------
 # Modules that add commands of their own (see the module docstring); one per line.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "kinarow.cli_ux",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from kinarow import cli_ux
+
     parser = argparse.ArgumentParser(
         prog="kinarow",
         description="Play, solve and prove k-in-a-row games (m,n,k-games, Connect-k, misere, Maker-Breaker).",
@@ -468,11 +494,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help)
     p.add_argument("--strategy", metavar="FILE", default=None, help="write the winner's strategy certificate to FILE")
+    p.add_argument("--proof", metavar="FILE", default=None,
+                   help="write the certificate of the value to FILE (a win: strategy; a draw: pairing when one exists)")
+    cli_ux.add_store_options(p)
     p.set_defaults(run=cmd_solve)
 
     p = commands.add_parser("show", help="print the board after some moves")
     p.add_argument("game", metavar="GAME", help="game string, e.g. 3x3k3")
     p.add_argument("--moves", default=None, help=moves_help)
+    cli_ux.add_picture_options(p)
     p.set_defaults(run=cmd_show)
 
     p = commands.add_parser("play", help="play against the solver in the terminal")
@@ -492,17 +522,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--moves", default=None, help=moves_help)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--minimise", action="store_true", help="use as few pairs as possible")
-    p.add_argument("--out", metavar="FILE", default=None, help="write the pairing certificate (JSON) to FILE")
+    p.add_argument("--out", "--proof", metavar="FILE", dest="out", default=None,
+                   help="write the pairing certificate (JSON) to FILE")
+    cli_ux.add_picture_options(p)
     p.set_defaults(run=cmd_pairing)
 
     p = commands.add_parser("pairing-table", help="which empty m x n boards have a good pairing, beside the bound")
     p.add_argument("--max-side", metavar="N", default="12", help="largest m and n (default 12)")
     p.add_argument("--max-conflicts", metavar="C", default="1000000", help="SAT conflicts per board before 'open'")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
+    cli_ux.add_store_options(p)
     p.set_defaults(run=cmd_pairing_table)
 
-    p = commands.add_parser("check", help="verify a certificate (strategy or pairing, JSON) with the rules only")
-    p.add_argument("file", metavar="FILE", help="certificate written by 'solve --strategy' or 'pairing --out'")
+    p = commands.add_parser("check", help="verify a certificate (any kind kinarow writes, JSON) with the rules only")
+    p.add_argument("file", metavar="FILE", help="certificate written by 'solve --proof', 'pairing --proof', ...")
     p.set_defaults(run=cmd_check)
 
     p = commands.add_parser("reproduce", help="reproduce a published table or figure and compare with the paper")

@@ -18,6 +18,7 @@ An unsatisfiable formula proves that no good pairing exists.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -25,7 +26,7 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.proofs import require_format
+from kinarow.proofs import envelope, require_format
 
 FORMAT = "kinarow.pairing"
 VERSION = 1
@@ -40,13 +41,8 @@ class Pairing:
     pairs: list[tuple[str, str]]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            "game": self.game,
-            "moves": self.moves,
-            "pairs": [list(p) for p in self.pairs],
-        }
+        return {**envelope(FORMAT, VERSION, self.game, self.moves, "first cannot win"),
+                "pairs": [list(p) for p in self.pairs]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Pairing:
@@ -290,23 +286,40 @@ class TableRow:
     method: str
 
 
-def existence_table(max_side: int = 12, max_conflicts: int = 1_000_000) -> list[TableRow]:
+def table_boards(max_side: int = 12) -> list[tuple[int, int, int]]:
+    """The (m, n, k) of the existence table's rows, in order: m >= n, 3 <= k <= m."""
+    return [(m, n, k) for m in range(1, max_side + 1) for n in range(1, m + 1) for k in range(3, m + 1)]
+
+
+def existence_table(
+    max_side: int = 12,
+    max_conflicts: int = 1_000_000,
+    *,
+    done: Mapping[tuple[int, int, int], TableRow] | None = None,
+    on_row: Callable[[TableRow], None] | None = None,
+) -> list[TableRow]:
     """For every m >= n <= max_side and 3 <= k <= m: is there a good pairing of the empty m x n board?
 
     Boards n x m are the transposes of m x n and have the same answer. The
     counting bound (Lemma 9 / Theorem 10) is reported beside the SAT answer;
     a case the solver does not settle within ``max_conflicts`` conflicts is open.
+    Rows in ``done`` (finished earlier, by (m, n, k)) are taken as they are;
+    ``on_row`` is told of each row as soon as it is computed (to save it).
     """
     rows = []
-    for m in range(1, max_side + 1):
-        for n in range(1, m + 1):
-            for k in range(3, m + 1):
-                game = Game(f"{m}x{n}k{k}")
-                needed = paired_cells_needed(game)
-                result = find(game, max_conflicts=max_conflicts)
-                pairs = len(result.pairing.pairs) if result.pairing else 0
-                rows.append(TableRow(m, n, k, len(game.geometry.groups), needed, needed <= game.cells,
-                                     result.exists, pairs, result.seconds, result.method))
+    for m, n, k in table_boards(max_side):
+        if done is not None and (m, n, k) in done:
+            rows.append(done[(m, n, k)])
+            continue
+        game = Game(f"{m}x{n}k{k}")
+        needed = paired_cells_needed(game)
+        result = find(game, max_conflicts=max_conflicts)
+        pairs = len(result.pairing.pairs) if result.pairing else 0
+        row = TableRow(m, n, k, len(game.geometry.groups), needed, needed <= game.cells,
+                       result.exists, pairs, result.seconds, result.method)
+        rows.append(row)
+        if on_row is not None:
+            on_row(row)
     return rows
 
 

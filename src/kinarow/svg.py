@@ -37,8 +37,10 @@ PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
 class Segment:
     """A line drawn from the centre of ``start`` to the centre of ``end``.
 
-    ``kind`` sets the style: ``"pair"`` (a thick bar, as a domino), ``"group"``
+    ``kind`` sets the style: ``"pair"`` (a thick bar, as a domino), ``"link"`` (a
+    thin line joining the two cells of a pair that are not neighbours), ``"group"``
     (a thin line through a group), ``"run"`` (a dashed line, e.g. a longest run).
+    Pairs and links end in a disc on each of their two cells.
     """
 
     start: Cell
@@ -49,10 +51,11 @@ class Segment:
 
 _STYLE = {
     "pair": 'stroke-width="{w}" stroke-linecap="round" opacity="0.85"',
+    "link": 'stroke-width="{w}" stroke-linecap="round" opacity="0.9"',
     "group": 'stroke-width="{w}" stroke-linecap="round" opacity="0.55"',
     "run": 'stroke-width="{w}" stroke-dasharray="6 4" stroke-linecap="round"',
 }
-_WIDTH = {"pair": 0.22, "group": 0.08, "run": 0.1}
+_WIDTH = {"pair": 0.22, "link": 0.06, "group": 0.08, "run": 0.1}
 
 
 def _centre(cell: Cell, hexagonal: bool) -> tuple[float, float]:
@@ -93,12 +96,13 @@ def grid(
     ys = [p[1] for p in centres.values()]
     left, right, bottom, top = min(xs) - 0.5, max(xs) + 0.5, min(ys) - 0.5, max(ys) + 0.5
     extra_top = 0.8 if title else 0.0
-    pad = MARGIN / CELL + (0.5 if coordinates else 0.0)
-    width = (right - left + 2 * pad) * CELL
-    height = (top - bottom + 2 * pad + extra_top) * CELL
+    pad = MARGIN / CELL
+    axis = 0.5 if coordinates else 0.0  # room for column letters below and row numbers on the left
+    width = (right - left + 2 * pad + axis) * CELL
+    height = (top - bottom + 2 * pad + axis + extra_top) * CELL
 
     def px(point: tuple[float, float]) -> tuple[float, float]:
-        return (point[0] - left + pad) * CELL, (top - point[1] + pad + extra_top) * CELL
+        return (point[0] - left + pad + axis) * CELL, (top - point[1] + pad + extra_top) * CELL
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
@@ -124,11 +128,15 @@ def grid(
         (x1, y1), (x2, y2) = px(_centre(s.start, hexagonal)), px(_centre(s.end, hexagonal))
         style = _STYLE.get(s.kind, _STYLE["group"]).format(w=f"{_WIDTH.get(s.kind, 0.08) * CELL:.1f}")
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{s.colour}" {style}/>')
+        if s.kind in ("pair", "link"):  # a disc on each end says which two cells are paired where bars cross
+            for x, y in ((x1, y1), (x2, y2)):
+                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{0.17 * CELL:.1f}" fill="{s.colour}" '
+                           'stroke="#ffffff" stroke-width="1.5" class="pair-end"/>')
     for c, player in sorted(stones.items()):
         cx, cy = px(centres[c])
         out.append(
             f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{0.38 * CELL:.1f}" fill="{STONE_COLOURS[player]}" '
-            'stroke="#1a1a1a" stroke-width="1.5"/>'
+            'stroke="#1a1a1a" stroke-width="1.5" class="stone"/>'
         )
     for c, text in sorted(labels.items()):
         cx, cy = px(centres[c])
@@ -159,7 +167,11 @@ def board(
     labels: Mapping[int, str] | None = None,
     title: str | None = None,
 ) -> str:
-    """A position: stones (with their move numbers), and optionally pairs and groups by cell index."""
+    """A position: stones (with their move numbers), and optionally pairs and groups by cell index.
+
+    Pairs of neighbouring cells are drawn as dominoes (thick bars), other pairs
+    as thin lines; both end in a disc on each paired cell.
+    """
     geometry = position.game.geometry
     xy = geometry.xy
     stones: dict[Cell, int] = {}
@@ -170,7 +182,11 @@ def board(
             text[xy(cell)] = str(number)
     for cell, label in (labels or {}).items():
         text[xy(cell)] = label
-    segments = [Segment(xy(a), xy(b), "pair", PALETTE[i % len(PALETTE)]) for i, (a, b) in enumerate(pairs)]
+    segments = []
+    for i, (a, b) in enumerate(pairs):
+        (xa, ya), (xb, yb) = xy(a), xy(b)
+        domino = max(abs(xa - xb), abs(ya - yb)) == 1
+        segments.append(Segment(xy(a), xy(b), "pair" if domino else "link", PALETTE[i % len(PALETTE)]))
     for i, group in enumerate(groups):
         ends = sorted(group, key=lambda c: xy(c))
         segments.append(Segment(xy(ends[0]), xy(ends[-1]), "group", PALETTE[i % len(PALETTE)]))
@@ -183,3 +199,31 @@ def board(
         coordinates=True,
         title=title,
     )
+
+
+def to_png(picture: str, *, scale: float = 2.0) -> bytes:
+    """The SVG text ``picture`` as PNG bytes (needs the optional package cairosvg, and the Cairo library)."""
+    try:
+        import cairosvg
+    except (ImportError, OSError):
+        from kinarow.errors import KinarowError
+
+        raise KinarowError(
+            "PNG pictures need the optional package cairosvg and the Cairo library "
+            "(pip install 'kinarow[png]'; on Debian, apt-get install libcairo2); SVG works without them"
+        ) from None
+    return bytes(cairosvg.svg2png(bytestring=picture.encode("utf-8"), scale=scale))
+
+
+def save(picture: str, path: str, *, png: bool | None = None) -> None:
+    """Write ``picture`` to ``path``: PNG when ``png`` is true (or, by default, when the name ends in .png)."""
+    from kinarow.errors import KinarowError
+
+    if png is None:
+        png = path.lower().endswith(".png")
+    data = to_png(picture) if png else picture.encode("utf-8")
+    try:
+        with open(path, "wb") as handle:
+            handle.write(data)
+    except OSError as error:
+        raise KinarowError(f"cannot write the picture to '{path}': {error.strerror or error}") from None

@@ -1,16 +1,161 @@
 """Proof objects (certificates) and their checkers.
 
 Checkers import the rules (game, geometry, position) and never the search code.
+
+Every certificate is one JSON object with a common envelope::
+
+    {"format": "kinarow.<kind>", "version": 1, "game": "4x3k3", "moves": ["b2"],
+     "created_by": "kinarow 0.1.0", "claim": "first wins", ...the proof itself...}
+
+``format`` and ``version`` say how to read the rest; ``game`` and ``moves`` the
+position the proof is about; ``created_by`` which kinarow wrote it (for people;
+never trusted); ``claim`` what the certificate proves, in a few words the
+checker compares with what it actually verified.
+
+:data:`CHECKERS` maps each format to its checker as a ``"module:function"``
+string, imported only when a certificate of that format is checked. A checker
+takes the loaded JSON object and returns a :class:`Verdict` (or any object with
+``ok`` and ``reason``); it may raise :class:`~kinarow.errors.KinarowError` when
+the object is not a usable certificate of its format. :func:`check_data` runs
+the right checker and turns every failure into a verdict, never an exception:
+
+>>> check_data({"format": "kinarow.pairing", "version": 1, "game": "3x3k3", "moves": [], "pairs": []}).ok
+False
+>>> check_data([1, 2]).reason
+'a certificate is a JSON object with a "format" field, not a list'
 """
 
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from kinarow.errors import KinarowError
+
+# One line per certificate format, sorted: format -> "module:function" of its checker.
+CHECKERS: dict[str, str] = {
+    "kinarow.pairing": "kinarow.proofs.pairing:check_certificate",
+    "kinarow.strategy": "kinarow.proofs.tree:check_certificate",
+}
+
+
+class CertificateError(KinarowError):
+    """A file or object is not a usable certificate (not JSON, unknown format, missing or bad field)."""
+
+
+@dataclass
+class Verdict:
+    """What a checker concluded: ``ok``, one sentence ``reason``, and figures for people (``details``).
+
+    ``usable`` is False when the object was not a certificate that could be
+    checked at all (as opposed to a certificate whose proof fails).
+    """
+
+    ok: bool
+    reason: str
+    details: dict[str, Any] = field(default_factory=dict)
+    format: str | None = None
+    usable: bool = True
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "usable": self.usable, "format": self.format, "reason": self.reason,
+                "details": self.details}
+
+
+def created_by() -> str:
+    """The ``created_by`` value written into every certificate."""
+    from kinarow import __version__
+
+    return f"kinarow {__version__}"
+
+
+def envelope(fmt: str, version: int, game: str, moves: list[str], claim: str) -> dict[str, Any]:
+    """The common head of a certificate; the proof's own fields follow it."""
+    return {"format": fmt, "version": version, "game": game, "moves": list(moves), "created_by": created_by(),
+            "claim": claim}
 
 
 def require_format(data: Any, fmt: str, version: int, kind: str) -> None:
     """Raise one clear sentence unless ``data`` is a certificate of format ``fmt`` and ``version``."""
     if not isinstance(data, dict) or data.get("format") != fmt:
-        raise KinarowError(f"this is not a {kind} certificate; its 'format' must be '{fmt}'")
+        raise CertificateError(f"this is not a {kind} certificate; its 'format' must be '{fmt}'")
     if data.get("version") != version:
-        raise KinarowError(f"{kind} certificate version {data.get('version')!r} is not supported; expected {version}")
+        raise CertificateError(
+            f"{kind} certificate version {data.get('version')!r} is not supported; expected {version}"
+        )
+
+
+def require_envelope(data: Any, fmt: str, version: int, kind: str) -> tuple[str, list[str]]:
+    """Check the common envelope (format, version, game, moves, optional claim); return (game, moves)."""
+    require_format(data, fmt, version, kind)
+    game, moves = data.get("game"), data.get("moves")
+    if not isinstance(game, str):
+        raise CertificateError(f"the {kind} certificate needs a 'game' string such as \"4x4k4\"")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise CertificateError(f"the {kind} certificate needs 'moves', a list of cell names (empty for the start)")
+    if "claim" in data and not isinstance(data["claim"], str):
+        raise CertificateError(f"the {kind} certificate's 'claim' must be a string")
+    return game, [str(m) for m in moves]
+
+
+def require_claim(data: dict[str, Any], proved: str) -> None:
+    """Raise unless the certificate's ``claim`` (when present) is exactly what was ``proved``."""
+    claim = data.get("claim")
+    if claim is not None and claim != proved:
+        raise CertificateError(f"the certificate claims '{claim}', but what it proves is '{proved}'")
+
+
+def checker(fmt: str) -> Callable[[dict[str, Any]], Any]:
+    """The checker function of a certificate format (imported now)."""
+    try:
+        target = CHECKERS[fmt]
+    except KeyError:
+        known = ", ".join(sorted(CHECKERS))
+        raise CertificateError(f"'{fmt}' is not a certificate format kinarow knows; the formats are: {known}") from None
+    module_name, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)  # type: ignore[no-any-return]
+
+
+def check_data(data: Any) -> Verdict:
+    """Check a loaded certificate of any known format; every problem becomes a rejecting verdict."""
+    if not isinstance(data, dict):
+        kind = {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(data), "value")
+        if data is None:
+            kind = "null"
+        return Verdict(False, f'a certificate is a JSON object with a "format" field, not a {kind}', usable=False)
+    fmt = data.get("format")
+    if not isinstance(fmt, str):
+        return Verdict(False, 'the object has no "format" field naming its kind of certificate', usable=False)
+    try:
+        verdict = checker(fmt)(data)
+    except CertificateError as error:
+        return Verdict(False, _sentence(error), format=fmt, usable=False)
+    except KinarowError as error:
+        return Verdict(False, _sentence(error), format=fmt)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        detail = f"{type(error).__name__}: {error}"
+        return Verdict(False, f"the {fmt} certificate has a missing or malformed field ({detail})", format=fmt,
+                       usable=False)
+    if not isinstance(verdict, Verdict):  # a checker returning its own result type with ok and reason
+        verdict = Verdict(bool(verdict.ok), str(verdict.reason))
+    verdict.format = fmt
+    return verdict
+
+
+def check_text(text: str) -> Verdict:
+    """Check a certificate given as JSON text."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        return Verdict(False, f"the file is not valid JSON ({error})", usable=False)
+    return check_data(data)
+
+
+def _sentence(error: Exception) -> str:
+    return " ".join(str(error).split())

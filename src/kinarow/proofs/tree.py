@@ -20,7 +20,7 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
-from kinarow.proofs import require_format
+from kinarow.proofs import CertificateError, Verdict, envelope, require_claim, require_envelope
 
 FORMAT = "kinarow.strategy"
 VERSION = 1
@@ -47,22 +47,20 @@ class StrategyTree:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": FORMAT,
-            "version": VERSION,
-            "game": self.game,
-            "moves": self.moves,
+            **envelope(FORMAT, VERSION, self.game, self.moves, f"{self.winner} wins"),
             "winner": self.winner,
             "choices": self.choices,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StrategyTree:
-        require_format(data, FORMAT, VERSION, "strategy")
-        try:
-            return cls(str(data["game"]), [str(m) for m in data["moves"]], str(data["winner"]),
-                       {str(k): str(v) for k, v in data["choices"].items()})
-        except (KeyError, AttributeError, TypeError) as err:
-            raise KinarowError(f"the strategy certificate lacks a field or has a bad one ({err})") from None
+        game, moves = require_envelope(data, FORMAT, VERSION, "strategy")
+        winner, choices = data.get("winner"), data.get("choices")
+        if not isinstance(winner, str):
+            raise CertificateError("the strategy certificate needs a 'winner' string such as \"first\"")
+        if not isinstance(choices, dict) or not all(isinstance(v, str) for v in choices.values()):
+            raise CertificateError("the strategy certificate needs 'choices', an object from boards to cell names")
+        return cls(game, moves, winner, {str(k): v for k, v in choices.items()})
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
@@ -128,3 +126,27 @@ def check(tree: StrategyTree) -> CheckResult:
     except _RefutedError as err:
         return CheckResult(False, str(err), len(proven))
     return CheckResult(True, f"{tree.winner} wins against every reply", len(proven))
+
+
+def _winner_words(winner: str) -> str:
+    player = "Black" if winner in ("first", "maker") else "White"
+    return f"{winner.capitalize()} ({player})" if winner in ("maker", "breaker") else f"the {winner} player ({player})"
+
+
+def check_certificate(data: dict[str, Any]) -> Verdict:
+    """The ``kinarow.strategy`` checker for :mod:`kinarow.proofs`: load, check the claim, replay every reply."""
+    tree = StrategyTree.from_json(data)
+    require_claim(data, f"{tree.winner} wins")
+    result = check(tree)
+    after = f" after {' '.join(tree.moves)}" if tree.moves else ""
+    details = {"game": tree.game, "moves": tree.moves, "winner": tree.winner, "prescribed_moves": tree.size,
+               "positions_checked": result.positions}
+    if not result.ok:
+        return Verdict(False, f"the strategy for {tree.game}{after} fails: {result.reason}", details)
+    winner = _winner_words(tree.winner)
+    return Verdict(
+        True,
+        f"in {tree.game}{after}, {winner} wins against every reply by following the certificate "
+        f"({tree.size:,} prescribed moves, {result.positions:,} positions checked)",
+        details,
+    )
