@@ -1,9 +1,23 @@
-"""kinarow: play, solve and prove k-in-a-row games."""
+"""kinarow: play, solve and prove k-in-a-row games.
+
+Importing ``kinarow`` loads only the rules (games, positions); the search code
+(numba kernels) is imported the first time :func:`solve`, :class:`Searcher` or
+:class:`Result` is used, so certificate checkers and the light commands start
+quickly and stay independent of the search.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import TYPE_CHECKING, Any
 
 from kinarow.errors import GameSpecError, IllegalMoveError, KinarowError, MoveError, SolverLimitError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.solve import Result, Searcher, solve
+
+if TYPE_CHECKING:
+    from kinarow.solve import Result, Searcher
 
 __all__ = [
     "Game",
@@ -18,3 +32,30 @@ __all__ = [
     "solve",
 ]
 __version__ = "0.1.0"
+
+
+def solve(target: Game | Position | str, **options: Any) -> Result:
+    """Solve a game or position with perfect play: :func:`kinarow.solve.solve` (same arguments)."""
+    from kinarow.solve import solve as search
+
+    return search(target, **options)
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Result", "Searcher"):
+        import importlib
+
+        return getattr(importlib.import_module("kinarow.solve"), name)
+    raise AttributeError(f"module 'kinarow' has no attribute {name!r}")
+
+
+class _Package(types.ModuleType):
+    """The package module: importing the submodule ``kinarow.solve`` keeps ``kinarow.solve`` the function."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "solve" and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -81,16 +81,18 @@ def grid(
     segments: Sequence[Segment] = (),
     coordinates: bool = False,
     title: str | None = None,
+    cell_names: Mapping[Cell, str] | None = None,
 ) -> str:
     """An SVG picture of ``cells`` with stones (1 Black, 2 White), labels, cell fills and segments.
 
     ``coordinates`` writes column letters and row numbers around a board whose
-    cells start at (0, 0).
+    cells start at (0, 0). ``cell_names`` gives each cell's shape a
+    ``data-cell`` attribute (a web page uses it to know which cell was clicked).
     """
     cell_list = sorted(set(cells))
     if not cell_list:
         raise ValueError("a picture needs at least one cell")
-    stones, labels, fills = stones or {}, labels or {}, fills or {}
+    stones, labels, fills, names = stones or {}, labels or {}, fills or {}, cell_names or {}
     centres = {c: _centre(c, hexagonal) for c in cell_list}
     xs = [p[0] for p in centres.values()]
     ys = [p[1] for p in centres.values()]
@@ -113,16 +115,19 @@ def grid(
         out.append(
             f'<text x="{width / 2:.1f}" y="{0.7 * CELL:.1f}" text-anchor="middle" font-size="16">{escape(title)}</text>'
         )
+    def data(c: Cell) -> str:
+        return f' class="cell" data-cell="{escape(names[c])}"' if c in names else ""
+
     for c in cell_list:
         fill = fills.get(c, "#f3e3b5")
         if hexagonal:
             points = " ".join(f"{a:.1f},{b:.1f}" for a, b in (px(p) for p in _hexagon(*centres[c])))
-            out.append(f'<polygon points="{points}" fill="{fill}" stroke="#8a7a55" stroke-width="1"/>')
+            out.append(f'<polygon points="{points}" fill="{fill}" stroke="#8a7a55" stroke-width="1"{data(c)}/>')
         else:
             x0, y0 = px((centres[c][0] - 0.5, centres[c][1] + 0.5))
             out.append(
                 f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{CELL:.1f}" height="{CELL:.1f}" '
-                f'fill="{fill}" stroke="#8a7a55" stroke-width="1"/>'
+                f'fill="{fill}" stroke="#8a7a55" stroke-width="1"{data(c)}/>'
             )
     for s in segments:
         (x1, y1), (x2, y2) = px(_centre(s.start, hexagonal)), px(_centre(s.end, hexagonal))
@@ -165,9 +170,10 @@ def board(
     pairs: Iterable[tuple[int, int]] = (),
     groups: Iterable[Sequence[int]] = (),
     labels: Mapping[int, str] | None = None,
+    fills: Mapping[int, str] | None = None,
     title: str | None = None,
 ) -> str:
-    """A position: stones (with their move numbers), and optionally pairs and groups by cell index.
+    """A position: stones (with their move numbers), and optionally pairs, groups, labels and fills by cell index.
 
     Pairs of neighbouring cells are drawn as dominoes (thick bars), other pairs
     as thin lines; both end in a disc on each paired cell.
@@ -195,9 +201,11 @@ def board(
         hexagonal=position.game.hex,
         stones=stones,
         labels=text,
+        fills={xy(c): colour for c, colour in (fills or {}).items()},
         segments=segments,
         coordinates=True,
         title=title,
+        cell_names={xy(c): geometry.name(c) for c in range(geometry.size)},
     )
 
 

@@ -137,8 +137,16 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
     """The ``kinarow.strategy`` checker for :mod:`kinarow.proofs`: load, check the claim, replay every reply."""
     tree = StrategyTree.from_json(data)
     require_claim(data, f"{tree.winner} wins")
-    result = check(tree)
     after = f" after {' '.join(tree.moves)}" if tree.moves else ""
+    try:
+        cells = Game(tree.game).cells
+    except KinarowError as err:
+        return Verdict(False, f"the certificate's game is invalid: {err}", {"game": tree.game})
+    misfit = next((key for key in tree.choices if len(key) != cells or set(key) - set(_SYMBOLS)), None)
+    if misfit is not None:
+        return Verdict(False, f"the strategy does not fit {tree.game}: a board key has {len(misfit)} cells or foreign "
+                       f"symbols, but the game has {cells} cells written with '.', 'x' and 'o'", {"game": tree.game})
+    result = check(tree)
     details = {"game": tree.game, "moves": tree.moves, "winner": tree.winner, "prescribed_moves": tree.size,
                "positions_checked": result.positions}
     if not result.ok:

@@ -1,0 +1,184 @@
+"""Certificates: the common envelope, the checker registry, tampering, and checkers that import no search code."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kinarow import Game, __version__, pairing, solve
+from kinarow.cli import main
+from kinarow.proofs import CHECKERS, check_data, check_text
+
+SEARCH_MODULES = ("kinarow.solve", "kinarow.engine", "pysat", "numba")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture(scope="module")
+def strategy() -> dict:
+    result = solve(Game("4x3k3"), strategy=True)
+    assert result.strategy is not None
+    return result.strategy.to_json()
+
+
+@pytest.fixture(scope="module")
+def good_pairing() -> dict:
+    found = pairing.find("5x5k5")
+    assert found.pairing is not None
+    return found.pairing.to_json()
+
+
+def test_every_certificate_has_the_common_envelope(strategy, good_pairing):
+    for data, claim in ((strategy, "first wins"), (good_pairing, "first cannot win")):
+        assert {"format", "version", "game", "moves", "created_by", "claim"} <= data.keys()
+        assert data["created_by"] == f"kinarow {__version__}"
+        assert data["claim"] == claim
+        assert data["format"] in CHECKERS
+        verdict = check_data(data)
+        assert verdict.ok and verdict.usable, verdict.reason
+
+
+def test_registry_names_importable_checkers():
+    import importlib
+
+    for fmt, target in CHECKERS.items():
+        module, _, function = target.partition(":")
+        assert fmt.startswith("kinarow.")
+        assert callable(getattr(importlib.import_module(module), function))
+
+
+def _tampered(data: dict, how: str) -> dict:
+    data = json.loads(json.dumps(data))
+    if how == "changed move":
+        key = next(iter(data["choices"])) if "choices" in data else None
+        if key is not None:  # the first prescribed move becomes another empty cell
+            data["choices"][key] = "a1" if data["choices"][key] != "a1" else "a2"
+        else:
+            data["pairs"][0][1] = data["pairs"][1][0]  # a cell in two pairs
+    elif how == "changed game":
+        data["game"] = "5x5k4" if data["game"] != "5x5k4" else "6x6k4"
+    elif how == "wrong version":
+        data["version"] = 99
+    elif how == "missing field":
+        del data["choices" if "choices" in data else "pairs"]
+    elif how == "changed claim":
+        data["claim"] = "second wins"
+    elif how == "moves do not fit":
+        data["moves"] = ["z9"]
+    return data
+
+
+@pytest.mark.parametrize("kind", ["strategy", "pairing"])
+@pytest.mark.parametrize(
+    "how", ["changed move", "changed game", "wrong version", "missing field", "changed claim", "moves do not fit"]
+)
+def test_tampered_certificates_are_rejected_in_one_line(capsys, tmp_path, request, kind, how):
+    data = request.getfixturevalue("strategy" if kind == "strategy" else "good_pairing")
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(_tampered(data, how)))
+    code, out, err = run(capsys, "check", str(path))
+    assert code == 1
+    text = out + err
+    assert text.count("\n") == 1, text
+    assert text.startswith(("REJECTED: ", "kinarow: error: "))
+    assert "Traceback" not in text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{not json", "[]", "null", "42", '"text"', "{}", '{"format": 7}', '{"format": "kinarow.nothing", "version": 1}',
+     '{"format": "kinarow.strategy", "version": 1, "game": "4x3k3", "moves": "b2", "winner": "first", "choices": {}}',
+     '{"format": "kinarow.pairing", "version": 1, "game": "5x5k5", "moves": [], "pairs": [["a1"]]}',
+     '{"format": "kinarow.pairing", "version": 1, "game": "5x5k5", "moves": [], "pairs": 3}'],
+)
+def test_unusable_files_are_one_line_exit_1(capsys, tmp_path, text):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    code, out, err = run(capsys, "check", str(path))
+    assert code == 1
+    assert out == ""
+    assert err.startswith("kinarow: error: ") and err.count("\n") == 1
+    assert not check_text(text).ok
+
+
+def test_a_certificate_for_another_game_is_rejected(strategy):
+    moved = dict(strategy, game="4x3k3:misere")
+    verdict = check_data(moved)
+    assert not verdict.ok
+    assert "misere" in verdict.reason or "fails" in verdict.reason
+
+
+def test_solve_proof_of_a_win_is_the_strategy(capsys, tmp_path):
+    path = tmp_path / "win.json"
+    code, out, _ = run(capsys, "solve", "4x3k3", "--moves", "b2 a1", "--proof", str(path))
+    assert code == 0
+    assert f"Proof written to {path}: the winning strategy of the first player" in out
+    data = json.loads(path.read_text())
+    assert data["format"] == "kinarow.strategy" and data["moves"] == ["b2", "a1"]
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and out.startswith("VALID: in 4x3k3 after b2 a1, the first player (Black) wins")
+
+
+def test_solve_proof_of_a_draw_is_a_pairing_with_strategy_stealing(capsys, tmp_path):
+    path = tmp_path / "draw.json"
+    code, out, _ = run(capsys, "solve", "5x4k5", "--proof", str(path))
+    assert code == 0
+    assert out.startswith("Draw with perfect play.")
+    assert "a good pairing" in out and "strategy stealing" in out
+    assert json.loads(path.read_text())["format"] == "kinarow.pairing"
+    assert run(capsys, "check", str(path))[0] == 0
+
+
+def test_solve_proof_says_plainly_when_there_is_none(capsys, tmp_path):
+    path = tmp_path / "none.json"
+    code, out, _ = run(capsys, "solve", "3x3k3", "--proof", str(path))
+    assert code == 0
+    assert f"No certificate written to {path}: no certificate is available yet for this draw of 3x3k3" in out
+    assert not path.exists()
+    code, out, _ = run(capsys, "solve", "4x4k3:gravity,misere", "--proof", str(path), "--json")
+    data = json.loads(out)
+    assert (data["proof_file"] is None) == (data["value"] == "draw")
+
+
+def test_pairing_proof_option_writes_the_certificate(capsys, tmp_path):
+    path = tmp_path / "p.json"
+    code, out, _ = run(capsys, "pairing", "5x5k5", "--proof", str(path))
+    assert code == 0 and path.exists()
+    assert run(capsys, "check", str(path))[0] == 0
+
+
+CHILD = """
+import json, sys
+from kinarow.proofs import CHECKERS, check_data
+for path in sys.argv[1:]:
+    verdict = check_data(json.load(open(path)))
+    assert verdict.ok, verdict.reason
+loaded = sorted(name for name in sys.modules
+                if name.split(".")[0] in ("pysat", "numba") or name.startswith(("kinarow.solve", "kinarow.engine")))
+print(json.dumps({"formats": sorted(CHECKERS), "search_modules": loaded}))
+"""
+
+
+def test_checkers_import_no_search_code(tmp_path, strategy, good_pairing):
+    files = []
+    for name, data in (("strategy.json", strategy), ("pairing.json", good_pairing)):
+        (tmp_path / name).write_text(json.dumps(data))
+        files.append(str(tmp_path / name))
+    # every registered checker is imported, and run on the certificates we have
+    code = CHILD.replace("for path in", "import importlib\n[importlib.import_module(t.split(':')[0]) "
+                         "for t in CHECKERS.values()]\nfor path in")
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    done = subprocess.run([sys.executable, "-c", code, *files], capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": src, "PATH": ""})
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["formats"] == sorted(CHECKERS)
+    assert report["search_modules"] == [], f"checkers imported search code: {report['search_modules']}"
