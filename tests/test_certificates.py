@@ -150,7 +150,7 @@ def test_solve_proof_says_plainly_when_there_is_none(capsys, tmp_path):
 
 def test_pairing_proof_option_writes_the_certificate(capsys, tmp_path):
     path = tmp_path / "p.json"
-    code, out, _ = run(capsys, "pairing", "5x5k5", "--proof", str(path))
+    code, _, _ = run(capsys, "pairing", "5x5k5", "--proof", str(path))
     assert code == 0 and path.exists()
     assert run(capsys, "check", str(path))[0] == 0
 

@@ -1,0 +1,275 @@
+"""The local web page: the JSON API, HTTP errors, and the page itself in a real headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kinarow.cli import main
+from kinarow.web import App, RequestError, make_server
+
+
+@pytest.fixture(scope="module")
+def app() -> App:
+    return App(think=2.0)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    srv = make_server("127.0.0.1", 0, think=2.0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
+    srv.server_close()
+
+
+def post(base: str, path: str, body: bytes | dict | None, method: str = "POST") -> tuple[int, dict]:
+    data = body if isinstance(body, bytes) else (None if body is None else json.dumps(body).encode())
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+# -- the API without HTTP ----------------------------------------------------------------
+def test_state_play_and_engine(app):
+    view = app.handle("/api/state", {"game": "3x3k3", "moves": []})
+    assert view["to_move"] == 1 and len(view["legal"]) == 9 and view["svg"].startswith("<svg")
+    assert 'data-cell="b2"' in view["svg"]
+    view = app.handle("/api/play", {"game": "3x3k3", "moves": [], "move": "b2"})
+    assert view["moves"] == ["b2"] and view["to_move"] == 2
+    view = app.handle("/api/engine", {"game": "3x3k3", "moves": ["b2"], "engine": "solver"})
+    assert len(view["moves"]) == 2
+    assert view["moves"][1] in ("a1", "a3", "c1", "c3")  # only a corner reply draws
+    assert "expects a draw" in view["engine"]["sentence"]
+
+
+def test_engine_plays_a_whole_turn_under_p_q(app):
+    view = app.handle("/api/engine", {"game": "5x5k4p2q1", "moves": ["c3"]})
+    assert len(view["moves"]) == 3  # White places two stones
+    assert view["players"] == [1, 2, 2]
+
+
+def test_gravity_moves_by_column(app):
+    view = app.handle("/api/play", {"game": "4x4k3:gravity", "moves": ["b"], "move": "b"})
+    assert view["moves"] == ["b1", "b2"]
+
+
+def test_pairing_engine_answers_with_the_partner(app):
+    found = app.handle("/api/pairing", {"game": "5x5k5", "moves": []})
+    assert found["pairing"]["exists"] is True
+    pairs = found["pairing"]["pairs"]
+    a, b = pairs[0]
+    view = app.handle("/api/engine", {"game": "5x5k5", "moves": [a], "engine": "pairing", "pairs": pairs})
+    assert view["moves"] == [a, b]
+
+
+def test_certificate_engine_follows_the_strategy(app):
+    proof = app.handle("/api/proof", {"game": "4x3k3", "moves": []})["proof"]
+    assert proof["value"] == "first" and proof["certificate"]["format"] == "kinarow.strategy"
+    view = app.handle("/api/engine", {"game": "4x3k3", "moves": [], "engine": "certificate",
+                                      "strategy": proof["certificate"]})
+    assert view["moves"] == [proof["certificate"]["choices"]["." * 12]]
+
+
+def test_check_draws_the_certificate(app):
+    proof = app.handle("/api/proof", {"game": "4x3k3", "moves": ["b2", "a1"]})["proof"]
+    answer = app.handle("/api/check", {"certificate": proof["certificate"]})
+    assert answer["verdict"]["ok"] is True
+    assert answer["moves"] == ["b2", "a1"] and "★" in answer["svg"]
+    broken = dict(proof["certificate"], version=2)
+    answer = app.handle("/api/check", {"certificate": broken})
+    assert answer["verdict"]["ok"] is False and "version" in answer["verdict"]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status"),
+    [
+        ("/api/state", {"moves": []}, 400),
+        ("/api/state", {"game": "3x3k"}, 400),
+        ("/api/state", {"game": "3x3k3", "moves": "b2 b2"}, 400),
+        ("/api/state", {"game": "3x3k3", "moves": [1, 2]}, 400),
+        ("/api/play", {"game": "3x3k3", "moves": []}, 400),
+        ("/api/play", {"game": "3x3k3", "moves": [], "move": "z9"}, 400),
+        ("/api/engine", {"game": "3x3k3", "moves": ["b2", "a1", "c1", "a3", "a2", "c3", "b3", "b1", "c2"]}, 400),
+        ("/api/engine", {"game": "3x3k3", "moves": [], "engine": "oracle"}, 400),
+        ("/api/engine", {"game": "3x3k3", "moves": ["b2"], "engine": "pairing"}, 400),
+        ("/api/engine", {"game": "3x3k3", "moves": [], "engine": "certificate", "strategy": {}}, 400),
+        ("/api/pairing", {"game": "4x4k3:gravity", "moves": []}, 400),
+        ("/api/engine", {"game": "9x9k5", "moves": []}, 400),
+        ("/api/nothing", {}, 404),
+        ("/api/state", [1, 2], 400),
+    ],
+)
+def test_bad_requests_get_4xx_with_one_sentence(app, path, body, status):
+    with pytest.raises(Exception) as caught:
+        app.handle(path, body)
+    error = caught.value
+    assert getattr(error, "status", 400) == status
+    assert isinstance(error, (RequestError, ValueError))
+    assert "\n" not in str(error)
+
+
+# -- over HTTP ---------------------------------------------------------------------------
+def test_http_page_info_and_errors(server):
+    with urllib.request.urlopen(server + "/", timeout=30) as response:
+        page = response.read().decode()
+    assert response.headers["Content-Type"].startswith("text/html")
+    assert '<div id="board">' in page
+    with urllib.request.urlopen(server + "/api/info", timeout=30) as response:
+        assert json.loads(response.read())["examples"]
+    assert post(server, "/api/state", b"{not json")[0] == 400
+    assert post(server, "/api/state", {"game": "3x3k3", "moves": ["q"]})[0] == 400
+    assert post(server, "/api/nothing", {})[0] == 404
+    assert post(server, "/api/state", None, method="GET")[0] == 405
+    assert post(server, "/api/state", {}, method="DELETE")[0] == 405
+    try:
+        urllib.request.urlopen(server + "/secret", timeout=30)
+    except urllib.error.HTTPError as error:
+        assert error.code == 404
+    status, view = post(server, "/api/play", {"game": "3x3k3", "moves": [], "move": "a1"})  # still serving
+    assert status == 200 and view["moves"] == ["a1"]
+
+
+def test_server_binds_to_this_machine_only():
+    srv = make_server()
+    try:
+        assert srv.server_address[0] == "127.0.0.1"
+    finally:
+        srv.server_close()
+
+
+def test_serve_rejects_a_bad_port(capsys):
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port must be a port number" in capsys.readouterr().err
+
+
+# -- in a real browser -------------------------------------------------------------------
+def _chromium() -> tuple[str, str] | None:
+    browser = next((shutil.which(n) for n in ("chromium", "chromium-browser") if shutil.which(n)), None)
+    driver = shutil.which("chromedriver")
+    return (browser, driver) if browser and driver else None
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    found = _chromium()
+    if found is None:
+        pytest.skip("no chromium and chromedriver on this machine (CI installs them: apt-get install chromium "
+                    "chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = found[0]
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900"):
+        options.add_argument(argument)
+    downloads = tmp_path_factory.mktemp("downloads")
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    driver = webdriver.Chrome(service=Service(found[1]), options=options)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    driver.downloads = downloads
+    yield driver
+    driver.quit()
+
+
+def _wait(driver, condition, seconds: float = 60.0):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, seconds, poll_frequency=0.1).until(condition)
+
+
+def _text(driver, element_id: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, element_id).text
+
+
+def test_browser_play_prove_download_and_check(browser, server, capsys, tmp_path):
+    """A new user's evening: play 4x3k3 against a perfect player, download the proof, check it, open it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver = browser
+    driver.get(server + "/")
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='b2']"))
+    game = driver.find_element(By.ID, "game")
+    game.clear()
+    game.send_keys("4x3k3")
+    Select(driver.find_element(By.ID, "side")).select_by_value("2")  # we play White; the solver opens
+    driver.find_element(By.ID, "new").click()
+    _wait(driver, lambda d: "Black (engine) plays" in _text(d, "engine-msg"))
+    opening = driver.find_element(By.ID, "board").get_attribute("data-moves").split()
+    assert len(opening) == 1
+    # click an empty cell; the engine must answer
+    empty = next(c for c in ("a1", "d3", "a3", "d1") if c not in opening)
+    driver.find_element(By.CSS_SELECTOR, f"#board [data-cell='{empty}']").click()
+    _wait(driver, lambda d: len(d.find_element(By.ID, "board").get_attribute("data-moves").split()) == 3)
+    assert "Black (engine) plays" in _text(driver, "engine-msg")
+    assert "expects to win" in _text(driver, "engine-msg")
+    moves = driver.find_element(By.ID, "board").get_attribute("data-moves").split()
+    assert moves[1] == empty
+    # prove the value of the position and download the certificate
+    driver.find_element(By.ID, "prove").click()
+    _wait(driver, lambda d: "Certificate:" in _text(d, "proof-msg"))
+    assert "First player (Black) wins" in _text(driver, "proof-msg")
+    link = driver.find_element(By.ID, "download")
+    name = link.get_attribute("download")
+    link.click()
+    target = Path(browser.downloads) / name
+    deadline = time.time() + 30
+    while not target.exists() and time.time() < deadline:
+        time.sleep(0.1)
+    if target.exists():
+        certificate = target
+    else:  # some headless builds ignore downloads; the page keeps the same text
+        certificate = tmp_path / name
+        certificate.write_text(driver.execute_script("return window.kinarowProofText;"))
+    assert main(["check", str(certificate)]) == 0
+    assert capsys.readouterr().out.startswith(f"VALID: in 4x3k3 after {' '.join(moves)}, the first player")
+    # open the certificate in the page: the checker's verdict and the drawing
+    driver.find_element(By.ID, "cert-file").send_keys(str(certificate))
+    _wait(driver, lambda d: _text(d, "verdict").startswith("VALID"))
+    tampered = tmp_path / "tampered.json"
+    data = json.loads(certificate.read_text())
+    data["game"] = "4x3k3:misere"
+    tampered.write_text(json.dumps(data))
+    driver.find_element(By.ID, "cert-file").send_keys(str(tampered))
+    _wait(driver, lambda d: _text(d, "verdict").startswith("REJECTED"))
+    shot = os.environ.get("KINAROW_SCREENSHOT")
+    if shot:
+        driver.save_screenshot(shot)
+
+
+def test_browser_pairing_overlay_and_errors(browser, server):
+    from selenium.webdriver.common.by import By
+
+    driver = browser
+    driver.get(server + "/")
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='b2']"))
+    game = driver.find_element(By.ID, "game")
+    game.clear()
+    game.send_keys("5x5k5")
+    driver.find_element(By.ID, "new").click()
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='e5']"))
+    driver.find_element(By.ID, "show-pairing").click()
+    _wait(driver, lambda d: "A good pairing" in _text(d, "pairing-msg"))
+    assert driver.find_elements(By.CSS_SELECTOR, "#board circle.pair-end")
+    game.clear()
+    game.send_keys("5x5k")
+    driver.find_element(By.ID, "new").click()
+    _wait(driver, lambda d: "not a board size" in _text(d, "error"))
