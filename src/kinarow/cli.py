@@ -426,7 +426,9 @@ def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
 
         try:
             rows = pairing.existence_table(side, budget, done=done, on_row=on_row)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Exception) as error:
+            if not cli_ux.is_interrupt(error):
+                raise
             kept = f"the finished rows are in the results store {store.path}; run the same command again to resume" \
                 if store else "nothing was kept (--no-store)"
             print(f"Interrupted (Ctrl-C) after {finished[0]} of {len(boards)} boards: {kept}.", file=err)
@@ -564,6 +566,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"kinarow: error: {message}", file=err)
         return EXIT_USAGE
     except KeyboardInterrupt:
+        print("\nInterrupted (Ctrl-C).", file=err)
+        return EXIT_INTERRUPTED
+    except Exception as error:  # the SAT solver reports Ctrl-C as its own error
+        from kinarow.cli_ux import is_interrupt
+
+        if not is_interrupt(error):
+            raise
         print("\nInterrupted (Ctrl-C).", file=err)
         return EXIT_INTERRUPTED
 

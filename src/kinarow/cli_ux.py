@@ -80,7 +80,8 @@ def save_result(store: Store, position: Position, result: Result) -> None:
 def store_sentence(stored_at: float, store: Store) -> str:
     """'Answered at once from the results store ...' for a result that came from the store."""
     date = time.strftime("%Y-%m-%d %H:%M", time.localtime(stored_at)) if stored_at else "earlier"
-    return f"Answered at once from the results store {store.path} (solved {date}); --no-store solves again."
+    return (f"Answered at once from the results store {store.path}: the figures above are from the search of {date}; "
+            "--no-store solves again.")
 
 
 # -- proofs ------------------------------------------------------------------------------
@@ -161,6 +162,12 @@ def save_pictures(picture: Callable[[], str], args: argparse.Namespace, out: Tex
 
 
 # -- progress ------------------------------------------------------------------------------
+def is_interrupt(error: BaseException) -> bool:
+    """Ctrl-C, also as the SAT solver reports it (python-sat turns it into its own error)."""
+    return isinstance(error, KeyboardInterrupt) or "keyboard interrupt" in str(error).lower()
+
+
+
 @contextmanager
 def progress_bar(label: str, total: int, stream: TextIO, done: int = 0) -> Iterator[Callable[[int], None] | None]:
     """A rich progress bar on ``stream`` when it is a terminal (``None`` otherwise); call it with the count done."""

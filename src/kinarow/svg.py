@@ -150,6 +150,19 @@ def grid(
             f'<text x="{cx:.1f}" y="{cy + 0.13 * CELL:.1f}" text-anchor="middle" font-size="{0.36 * CELL:.0f}" '
             f'fill="{colour}">{escape(text)}</text>'
         )
+    if coordinates and hexagonal:  # letters under the bottom row, numbers left of each row's first cell
+        from kinarow.geometry import column_name
+
+        low, first = min(c[1] for c in cell_list), min(c[0] for c in cell_list)
+        for x in sorted({c[0] for c in cell_list}):
+            cx, cy = _centre((x, low), True)
+            px_, py_ = px((cx, cy - 0.78))
+            letter = column_name(x)
+            out.append(f'<text x="{px_:.1f}" y="{py_ + 4:.1f}" text-anchor="middle" font-size="13">{letter}</text>')
+        for y in sorted({c[1] for c in cell_list}):
+            cx, cy = _centre((first, y), True)
+            px_, py_ = px((cx - 0.8, cy))
+            out.append(f'<text x="{px_:.1f}" y="{py_ + 4:.1f}" text-anchor="middle" font-size="13">{y + 1}</text>')
     if coordinates and not hexagonal:
         from kinarow.geometry import column_name
 
