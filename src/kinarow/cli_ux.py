@@ -38,11 +38,18 @@ def add_store_options(parser: argparse.ArgumentParser) -> None:
 
 def open_store(args: argparse.Namespace) -> Store | None:
     """The store a command's ``--store`` / ``--no-store`` options ask for (None for --no-store)."""
+    from kinarow.store import StoreError
     from kinarow.store import open_store as open_
 
     if getattr(args, "no_store", False):
         return None
-    return open_(getattr(args, "store", None))
+    chosen = getattr(args, "store", None)
+    try:
+        return open_(chosen)
+    except StoreError:
+        if chosen is not None:
+            raise
+        return None  # the default store is a convenience: an unwritable cache directory must not stop the work
 
 
 def stored_result(store: Store, position: Position, *, need_strategy: bool) -> tuple[Result, float] | None:
