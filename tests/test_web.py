@@ -274,3 +274,14 @@ def test_browser_pairing_overlay_and_errors(browser, server):
     game.send_keys("5x5k")
     driver.find_element(By.ID, "new").click()
     _wait(driver, lambda d: "not a board size" in _text(d, "error"))
+    # a pairing opponent where pairings do not apply: the page says why and the solver plays
+    from selenium.webdriver.support.ui import Select
+
+    game.clear()
+    game.send_keys("4x4k3:gravity")
+    Select(driver.find_element(By.ID, "engine")).select_by_value("pairing")
+    driver.find_element(By.ID, "new").click()
+    _wait(driver, lambda d: "The solver plays instead" in _text(d, "engine-msg"))
+    assert "gravity" in _text(driver, "engine-msg")
+    driver.find_element(By.CSS_SELECTOR, "#board [data-cell='b1']").click()
+    _wait(driver, lambda d: len(d.find_element(By.ID, "board").get_attribute("data-moves").split()) == 2)

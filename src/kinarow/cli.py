@@ -375,7 +375,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow import cli_ux, svg
 
-    result = pairing.find(args.game, moves=args.moves, minimise=args.minimise)
+    with cli_ux.spinner(f"looking for a good pairing of {args.game}", err):
+        result = pairing.find(args.game, moves=args.moves, minimise=args.minimise)
     if args.out and result.pairing is not None:
         Path(args.out).write_text(json.dumps(result.pairing.to_json()) + "\n", encoding="utf-8")
     position = Game(args.game).position(args.moves)

@@ -195,6 +195,18 @@ def progress_bar(label: str, total: int, stream: TextIO, done: int = 0) -> Itera
         yield update
 
 
+@contextmanager
+def spinner(label: str, stream: TextIO) -> Iterator[None]:
+    """A spinner with the elapsed time on ``stream`` while one long step runs (on a terminal only)."""
+    if not stream.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    with Console(file=stream).status(f"{label} (Ctrl-C stops)"):
+        yield
+
+
 # -- serve ---------------------------------------------------------------------------------
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.cli import EXIT_OK, UsageError, _positive_float
