@@ -285,3 +285,29 @@ def test_browser_pairing_overlay_and_errors(browser, server):
     assert "gravity" in _text(driver, "engine-msg")
     driver.find_element(By.CSS_SELECTOR, "#board [data-cell='b1']").click()
     _wait(driver, lambda d: len(d.find_element(By.ID, "board").get_attribute("data-moves").split()) == 2)
+
+
+def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src, "KINAROW_STORE": str(tmp_path / "r.sqlite")}
+    process = subprocess.Popen([sys.executable, "-m", "kinarow", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("kinarow serves its page at http://127.0.0.1:"), line + process.stderr.read()
+        base = line.split(" at ")[1].split("/ ")[0]
+        with urllib.request.urlopen(base + "/api/info", timeout=30) as response:
+            assert json.loads(response.read())["version"]
+        status, view = post(base, "/api/engine", {"game": "3x3k3", "moves": ["a1"]})
+        assert status == 200 and view["moves"][1] == "b2"  # the only reply to a corner that does not lose
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "Stopped." in out and "Traceback" not in err
