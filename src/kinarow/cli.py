@@ -3,10 +3,14 @@
 Commands::
 
     kinarow solve GAME [--moves MOVES] [--json] [--max-nodes N] [--time-limit S] [--tt-mb MB] [--strategy FILE]
-    kinarow show GAME [--moves MOVES]
+                  [--proof FILE] [--store FILE | --no-store]
+    kinarow show GAME [--moves MOVES] [--svg FILE] [--png FILE]
     kinarow play GAME [--first | --second] [--think S] [--tt-mb MB]
     kinarow check FILE
+    kinarow pairing GAME [--moves MOVES] [--proof FILE] [--svg FILE] [--png FILE] [--json] [--minimise]
+    kinarow pairing-table [--max-side N] [--max-conflicts C] [--json] [--store FILE | --no-store]
     kinarow reproduce --list | NAME [--json]
+    kinarow serve [--port P] [--host ADDRESS] [--think S] [--open]     (from kinarow.cli_ux)
 
 Topic modules add their own commands: each module named in ``COMMAND_MODULES``
 has a function ``add_commands(commands)`` that adds its sub-parsers (import
