@@ -4,7 +4,7 @@ Commands::
 
     kinarow solve GAME [--moves MOVES] [--json] [--max-nodes N] [--time-limit S] [--tt-mb MB] [--strategy FILE]
     kinarow show GAME [--moves MOVES]
-    kinarow play GAME [--first | --second] [--think S] [--tt-mb MB]
+    kinarow play GAME [--first | --second] [--think S] [--tt-mb MB] [--engine STRATEGY]
     kinarow check FILE
     kinarow reproduce --list | NAME [--json]
 
@@ -232,14 +232,36 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     think = _positive_float("--think", args.think) or 10.0
     game = Game(args.game)
-    searcher = Searcher(game, tt_mb=tt_mb)
     human = 2 if args.second else 1
+    strategy = None
+    if args.engine is not None:
+        from kinarow.strategies import get
+
+        strategy = get(args.engine)
+        wanted = None if not (args.first or args.second) else 3 - human
+        human = 3 - strategy.check_applies(game, wanted)
+    searcher = Searcher(game, tt_mb=tt_mb) if strategy is None else None
     engine = 3 - human
     position = game.start()
-    print(f"{game}: you are {player_label(human)}, kinarow is {player_label(engine)}. Type 'help' for help.", file=out)
+    by = f" playing the {strategy.name} strategy" if strategy is not None else ""
+    print(
+        f"{game}: you are {player_label(human)}, kinarow is {player_label(engine)}{by}. Type 'help' for help.",
+        file=out,
+    )
     print(position.text(), file=out)
     while not position.is_over:
-        if position.to_move == engine:
+        if position.to_move == engine and strategy is not None:
+            cell = strategy.move(position)
+            how = f"by {strategy.name}"
+            if cell is None:
+                cell = position.legal_moves()[0]
+                how = f"({strategy.name} prescribes nothing here, so the leftmost legal move)"
+            position.play(cell)
+            name = position.name(cell)
+            print(f"kinarow plays column {name.rstrip('0123456789')} ({name}) {how}.", file=out)
+            print(position.text(), file=out)
+            continue
+        if position.to_move == engine and searcher is not None:
             if not _engine_turn(position, searcher, engine, out, think):
                 print("Interrupted: the engine's search was stopped; the game ends here.", file=err)
                 return EXIT_INTERRUPTED
@@ -352,6 +374,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_REJECTED
     if isinstance(data, dict) and data.get("format") == pairing.FORMAT:
         return _check_pairing(path, data, out, err)
+    if isinstance(data, dict) and data.get("format") == "kinarow.verified-strategy":
+        return _check_verified(path, data, out, err)
     try:
         tree = StrategyTree.from_json(data)
     except KinarowError as error:
@@ -383,6 +407,26 @@ def _check_pairing(path: str, data: dict[str, object], out: TextIO, err: TextIO)
         print(f"VALID: in {proposal.game}{after}, {verdict.reason}: the first player cannot win.", file=out)
         return EXIT_OK
     print(f"REJECTED: the pairing for {proposal.game}{after} fails: {verdict.reason}.", file=out)
+    return EXIT_REJECTED
+
+
+def _check_verified(path: str, data: dict[str, object], out: TextIO, err: TextIO) -> int:
+    from kinarow.proofs import verified
+
+    try:
+        cert = verified.VerifiedStrategy.from_json(data)
+    except KinarowError as error:
+        print(f"kinarow: error: '{path}' is not a usable verified-strategy certificate: {error}", file=err)
+        return EXIT_REJECTED
+    verdict = verified.check(cert)
+    if verdict.ok:
+        print(
+            f"VALID: in {cert.game}, {verdict.reason} against every reply "
+            f"({verdict.positions:,} positions re-examined with the rules).",
+            file=out,
+        )
+        return EXIT_OK
+    print(f"REJECTED: {cert.strategy} in {cert.game} for the {cert.player} player: {verdict.reason}.", file=out)
     return EXIT_REJECTED
 
 
@@ -444,7 +488,9 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- entry point -------------------------------------------------------------------------
 # Modules that add commands of their own (see the module docstring); one per line.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "kinarow.cli_misere",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -485,6 +531,10 @@ def build_parser() -> argparse.ArgumentParser:
         "when a position is not solved in time it plays a move that avoids every loss it saw"
     )
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help)
+    p.add_argument(
+        "--engine", metavar="STRATEGY", default=None,
+        help="play against a strategy (e.g. take-even) instead of the solver; see 'kinarow verify'",
+    )
     p.set_defaults(run=cmd_play)
 
     p = commands.add_parser("pairing", help="find a good Hales-Jewett pairing (SAT), or prove none exists")

@@ -16,15 +16,18 @@ Transposition key: one sentinel-coded column per n + 1 bits, packed into
     bits above h     = 0
 
 so (X stones, occupied cells) and thus the whole position is recovered from
-the key exactly; a last word holds what the strategy remembers beyond the
-board (:func:`kinarow.strategies.rules.rule_memory`). Keys are stored whole,
-so a transposition hit is never a guess.
+the key exactly. A table row is ``KW + 2`` words: the key, what the strategy
+remembers beyond the board (:func:`kinarow.strategies.rules.rule_memory`),
+and the value (0 = empty row), so one probe touches one cache line. Keys
+are stored whole, so a transposition hit is never a guess.
 
 The search is a depth-first walk over the positions where the opponent is to
 move: every legal opponent move, then the strategy's single reply. A node's
 value is the worst outcome for the strategist among its children
 (FAIL < LOSS < DRAW < WIN); the walk stops at the first FAIL or LOSS and
 leaves that line of play in ``cex`` (``ctrl[C_CEX_LEN]`` is -1 until then).
+``ctrl[C_LONGEST]`` is the most stones on the board when a game ends (a
+transposed subtree ends at the same stone counts, so hits need no update).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from kinarow.strategies.rules import rule_memory, rule_move
 
 ABORT, FAIL, LOSS, DRAW, WIN = -1, 0, 1, 2, 3
 NONE = 9
-C_POSITIONS, C_STOP, C_LIMIT, C_TT_FULL, C_CEX_LEN, C_FILL, N_CTRL = 0, 1, 2, 3, 4, 5, 8
+C_POSITIONS, C_STOP, C_LIMIT, C_TT_FULL, C_CEX_LEN, C_FILL, C_LONGEST, N_CTRL = 0, 1, 2, 3, 4, 5, 6, 8
 
 _DX = np.array([1, 0, 1, 1], np.int64)
 _DY = np.array([0, 1, 1, -1], np.int64)
@@ -124,20 +127,20 @@ def _outcome(board, m, n, k, cyl, misere, c, p, t, me):  # type: ignore[no-untyp
 
 
 @njit(cache=True)
-def _slot(tt_keys, tt_vals, key, memory, kw):  # type: ignore[no-untyped-def]
+def _slot(tt, key, memory, kw):  # type: ignore[no-untyped-def]
     h = np.uint64(memory) * np.uint64(0x9E3779B97F4A7C15)
     for i in range(kw):
         h = (h ^ key[i]) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(31)
-    imask = tt_vals.shape[0] - 1
+    imask = tt.shape[0] - 1
     i = np.int64(h & np.uint64(imask))
     while True:
-        if tt_vals[i] == 0:
+        if tt[i, kw + 1] == 0:
             return i
-        same = tt_keys[i, kw] == np.uint64(memory)
+        same = tt[i, kw] == np.uint64(memory)
         if same:
             for j in range(kw):
-                if tt_keys[i, j] != key[j]:
+                if tt[i, j] != key[j]:
                     same = False
                     break
         if same:
@@ -147,7 +150,7 @@ def _slot(tt_keys, tt_vals, key, memory, kw):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def verify(  # type: ignore[no-untyped-def]
-    m, n, k, cyl, misere, code, me, board, heights, moves, key, tt_keys, tt_vals, ctrl, cex
+    m, n, k, cyl, misere, code, me, board, heights, moves, key, tt, ctrl, cex
 ):
     """Worst outcome for player ``me`` following strategy ``code`` from the empty board, or ABORT."""
     kw = key.shape[0]
@@ -167,6 +170,7 @@ def verify(  # type: ignore[no-untyped-def]
         t += 1
         out = _outcome(board, m, n, k, cyl, misere, r, me, t, me)
         if out != NONE:
+            ctrl[C_LONGEST] = t
             for i in range(t):
                 cex[i] = moves[i]
             ctrl[C_CEX_LEN] = t
@@ -175,19 +179,19 @@ def verify(  # type: ignore[no-untyped-def]
     L_col[0] = 0
     L_val[0] = WIN
     ctrl[C_POSITIONS] += 1
-    capacity = tt_vals.shape[0]
+    capacity = tt.shape[0]
     while True:
         if L_col[L] >= m or L_val[L] <= LOSS:
             v = L_val[L]
             if v >= DRAW:
                 memory = rule_memory(code, moves, t)
-                i = _slot(tt_keys, tt_vals, key, memory, kw)
-                if tt_vals[i] == 0:
+                i = _slot(tt, key, memory, kw)
+                if tt[i, kw + 1] == 0:
                     for j in range(kw):
-                        tt_keys[i, j] = key[j]
-                    tt_keys[i, kw] = memory
+                        tt[i, j] = key[j]
+                    tt[i, kw] = memory
                     ctrl[C_FILL] += 1
-                tt_vals[i] = v
+                tt[i, kw + 1] = v
             if L == 0:
                 return v
             _undo(board, heights, key, n, L_reply[L])
@@ -205,6 +209,8 @@ def verify(  # type: ignore[no-untyped-def]
         _play(board, heights, moves, key, n, t, c, opp)
         t += 1
         out = _outcome(board, m, n, k, cyl, misere, c, opp, t, me)
+        if out != NONE and t > ctrl[C_LONGEST]:
+            ctrl[C_LONGEST] = t
         if out == NONE:
             r = rule_move(code, board, heights, m, n, k, moves, t, me)
             if r < 0 or r >= size or r != (r // n) * n + heights[r // n]:
@@ -213,11 +219,13 @@ def verify(  # type: ignore[no-untyped-def]
                 _play(board, heights, moves, key, n, t, r, me)
                 t += 1
                 out = _outcome(board, m, n, k, cyl, misere, r, me, t, me)
+                if out != NONE and t > ctrl[C_LONGEST]:
+                    ctrl[C_LONGEST] = t
                 if out == NONE:
                     memory = rule_memory(code, moves, t)
-                    i = _slot(tt_keys, tt_vals, key, memory, kw)
-                    if tt_vals[i] != 0:
-                        out = tt_vals[i]
+                    i = _slot(tt, key, memory, kw)
+                    if tt[i, kw + 1] != 0:
+                        out = np.int64(tt[i, kw + 1])
                     else:
                         ctrl[C_POSITIONS] += 1
                         if (ctrl[C_LIMIT] > 0 and ctrl[C_POSITIONS] > ctrl[C_LIMIT]) or ctrl[C_STOP] != 0:

@@ -48,6 +48,7 @@ class Verified:
     seconds: float
     counterexample: str | None = None
     reason: str | None = None
+    longest: int | None = None  # the most stones on the board when a game ends (a complete walk only)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -58,6 +59,8 @@ class Verified:
             "positions": self.positions,
             "seconds": round(self.seconds, 6),
         }
+        if self.longest is not None:
+            out["longest"] = self.longest
         if self.counterexample is not None:
             out["counterexample"] = self.counterexample
         if self.reason is not None:
@@ -105,15 +108,8 @@ def verify(
     heights = np.zeros(m, np.int64)
     moves = np.zeros(m * n + 1, np.int64)
     key = np.zeros(kw, np.uint64)
-    for x in range(m):
-        pos = x * (n + 1)
-        key[pos >> 6] |= np.uint64(1) << np.uint64(pos & 63)
-    size = _table_size(limit)
-    tt_keys = np.zeros((size, kw + 1), np.uint64)
-    tt_vals = np.zeros(size, np.int8)
+    _reset(board, heights, key, n)
     ctrl = np.zeros(VK.N_CTRL, np.int64)
-    ctrl[VK.C_LIMIT] = limit
-    ctrl[VK.C_CEX_LEN] = -1
     cex = np.zeros(m * n + 1, np.int64)
     cyl = game.topology == "cylinder"
     out: list[int] = []
@@ -121,13 +117,23 @@ def verify(
     start = time.perf_counter()
 
     def work() -> None:
+        # The table starts small (cache-friendly) and, if it fills, the walk restarts with one
+        # eight times larger: at most about 1/7 of the work is repeated.
+        size = 1 << 14
         try:
-            out.append(
-                int(
-                    VK.verify(m, n, k, cyl, True, strat.code, me, board, heights, moves, key, tt_keys, tt_vals, ctrl,
-                              cex)
-                )
-            )
+            while True:
+                tt = np.zeros((size, kw + 2), np.uint64)
+                stop = ctrl[VK.C_STOP]
+                ctrl[:] = 0
+                ctrl[VK.C_STOP] = stop
+                ctrl[VK.C_LIMIT] = limit
+                ctrl[VK.C_CEX_LEN] = -1
+                value = int(VK.verify(m, n, k, cyl, True, strat.code, me, board, heights, moves, key, tt, ctrl, cex))
+                if value != VK.ABORT or not ctrl[VK.C_TT_FULL] or size >= _table_size(limit):
+                    out.append(value)
+                    return
+                size *= 8
+                _reset(board, heights, key, n)
         except BaseException as err:  # pragma: no cover - surfaced below
             errors.append(err)
 
@@ -160,6 +166,8 @@ def verify(
             reason = f"more than {limit:,} positions"
         return Verified(strat.name, str(game), who, "unknown", positions, seconds, None, reason)
     result = Verified(strat.name, str(game), who, _OUTCOMES[value], positions, seconds)
+    if value in (VK.WIN, VK.DRAW):
+        result.longest = int(ctrl[VK.C_LONGEST])
     if value in (VK.LOSS, VK.FAIL):
         line = [int(c) for c in cex[: max(int(ctrl[VK.C_CEX_LEN]), 0)]]
         pos = game.start()
@@ -168,6 +176,15 @@ def verify(
         result.counterexample = pos.move_text()
         result.reason = _failure_reason(strat, pos, value, me)
     return result
+
+
+def _reset(board: np.ndarray, heights: np.ndarray, key: np.ndarray, n: int) -> None:
+    board[:] = 0
+    heights[:] = 0
+    key[:] = 0
+    for x in range(heights.shape[0]):
+        pos = x * (n + 1)
+        key[pos >> 6] |= np.uint64(1) << np.uint64(pos & 63)
 
 
 def _failure_reason(strat: Strategy, pos: Position, value: int, me: int) -> str:
