@@ -103,7 +103,7 @@ def check(cert: VerifiedStrategy) -> Verdict:
         return result_rank(pos) if pos.is_over else -1
 
     def memory(pos: Position) -> int:
-        return pos.moves[0] + 1 if strategy.name == "tally" and pos.moves else 0
+        return pos.moves[0] + 1 if strategy.name in ("tally", "delayed-tally") and pos.moves else 0
 
     def walk(pos: Position) -> int:
         key = (*pos.key(), memory(pos))

@@ -1,7 +1,8 @@
 """Strategies as players: small rules that name a move in a position, or say they do not apply.
 
-The five misère Connect-k strategies of Steele & Larremore, "Misere Connect
-Four is solved" (see ``docs/misere.md``):
+The misère Connect-k strategies of Steele & Larremore, "Misere Connect Four
+is solved" (see ``docs/misere.md``); ``delayed-tally`` is our composition of
+two of them for k = 2 and odd heights (the paper's item for that case):
 
 ========================  ==========================================  ===============
 name                      where                                       player
@@ -12,6 +13,7 @@ name                      where                                       player
 ``pair-row``              height 1 (take-other, else rightmost)       either
 ``tally``                 height 1, k = 2 (template and tally)        second
 ``canonical-boards``      height 1, k = 3 (appendix, boards A-E)      first
+``delayed-tally``         odd height >= 3, k = 2 (tally in row 1)     second
 ========================  ==========================================  ===============
 
 >>> from kinarow import Game
@@ -51,7 +53,9 @@ class Strategy:
         if self.code == rules.TAKE_EVEN:
             return (2,) if n % 2 == 0 else ()
         if self.code == rules.DELAYED_TAKE_EVEN:
-            return ((2,) if m % 2 == 0 else (1,)) if n % 2 == 1 and n >= 3 else ()
+            return ((2,) if m % 2 == 0 else (1,)) if n % 2 == 1 and n >= 3 and k >= 3 else ()
+        if self.code == rules.DELAYED_TALLY:
+            return (2,) if n % 2 == 1 and n >= 3 and k == 2 else ()
         if self.code == rules.PAIR_ROW:
             return (1, 2) if n == 1 else ()
         if self.code == rules.TALLY:
@@ -103,7 +107,8 @@ class Strategy:
 
 WHERE = {
     "take-even": "even heights (the second player)",
-    "delayed-take-even": "odd heights >= 3 (the second player on even widths, the first on odd widths)",
+    "delayed-take-even": "odd heights >= 3 with k >= 3 (the second player on even widths, the first on odd widths)",
+    "delayed-tally": "odd heights >= 3 with k = 2 (the second player)",
     "pair-row": "height 1 (either player)",
     "tally": "height 1 with k = 2 (the second player)",
     "canonical-boards": "height 1 with k = 3 (the first player)",
@@ -119,6 +124,7 @@ STRATEGIES: tuple[Strategy, ...] = (
     Strategy("pair-row", rules.PAIR_ROW, "take the other cell of the opponent's pair, else the rightmost empty cell"),
     Strategy("tally", rules.TALLY, "k = 2: the template and tally prescriptions, then in-template moves"),
     Strategy("canonical-boards", rules.CANONICAL_BOARDS, "k = 3: the appendix's segment strategy over boards A-E"),
+    Strategy("delayed-tally", rules.DELAYED_TALLY, "k = 2: answer row-1 moves by tally, others on top"),
 )
 
 

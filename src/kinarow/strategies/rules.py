@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-TAKE_EVEN, DELAYED_TAKE_EVEN, PAIR_ROW, TALLY, CANONICAL_BOARDS = 1, 2, 3, 4, 5
+TAKE_EVEN, DELAYED_TAKE_EVEN, PAIR_ROW, TALLY, CANONICAL_BOARDS, DELAYED_TALLY = 1, 2, 3, 4, 5, 6
 
 EMPTY, X, O = 0, 1, 2
 
@@ -65,8 +65,8 @@ def on_top(heights: np.ndarray, n: int, last: int) -> int:
 
 
 @njit(cache=True)
-def tally_move(board: np.ndarray, m: int, moves: np.ndarray, t: int) -> int:
-    """k = 2, one row, the second player (O): the template/tally prescriptions.
+def tally_move(board: np.ndarray, m: int, n: int, moves: np.ndarray) -> int:
+    """k = 2, row 0, the second player (O): the template/tally prescriptions (a row-0 cell, or -1).
 
     After X's first stone on column ``a`` the only drawing final row is the
     alternating one it implies (the *template*: X on columns of a's parity, O on
@@ -82,11 +82,18 @@ def tally_move(board: np.ndarray, m: int, moves: np.ndarray, t: int) -> int:
       offensive move, O on the one wall of X's parity.
 
     Afterwards O keeps to in-template moves that do not lose (the leftmost), and
-    only when there is none plays any move that does not lose.
+    only when there is none plays any move that does not lose. Only row 0 is
+    read (column x is cell x * n), so the same rule serves taller boards.
     """
-    a = moves[0]
+    a = moves[0] // n
     o_parity = (a + 1) % 2
-    o_stones = t // 2
+    row = np.empty(m, np.int8)
+    o_stones = 0
+    for x in range(m):
+        row[x] = board[x * n]
+        if row[x] == O:
+            o_stones += 1
+    board = row
     if o_stones == 0:
         if m % 2 == 1:
             if a % 2 == 1:  # 1-based even: in-template (walls have O's parity) on the wall away from X
@@ -123,6 +130,13 @@ def tally_move(board: np.ndarray, m: int, moves: np.ndarray, t: int) -> int:
         if board[x] == EMPTY:
             return x
     return -1
+
+
+@njit(cache=True)
+def tally_cell(board: np.ndarray, m: int, n: int, moves: np.ndarray) -> int:
+    """:func:`tally_move` as a cell index (column x, row 0), or -1."""
+    x = tally_move(board, m, n, moves)
+    return x * n if x >= 0 else -1
 
 
 @njit(cache=True)
@@ -217,7 +231,13 @@ def rule_move(
     if code == TALLY:
         if t == 0:
             return -1
-        return tally_move(board, m, moves, t)
+        return tally_cell(board, m, n, moves)
+    if code == DELAYED_TALLY:
+        if last < 0:
+            return -1
+        if last % n == 0:
+            return tally_cell(board, m, n, moves)
+        return on_top(heights, n, last)
     if code == CANONICAL_BOARDS:
         return canonical_move(board, m)
     return -1
@@ -229,6 +249,6 @@ def rule_memory(code: int, moves: np.ndarray, t: int) -> int:
 
     Only the tally strategy looks back: it needs X's first column.
     """
-    if code == TALLY and t > 0:
+    if (code == TALLY or code == DELAYED_TALLY) and t > 0:
         return 1 + moves[0]
     return 0
