@@ -18,7 +18,9 @@ Transposition key: one sentinel-coded column per n + 1 bits, packed into
 so (X stones, occupied cells) and thus the whole position is recovered from
 the key exactly. A table row is ``KW + 2`` words: the key, what the strategy
 remembers beyond the board (:func:`kinarow.strategies.rules.rule_memory`),
-and the value (0 = empty row), so one probe touches one cache line. Keys
+and the value (0 = empty row), so one probe touches one cache line. The
+table starts small and grows fourfold (rows re-inserted) when 3/4 full, up
+to ``ctrl[C_MAX_ROWS]`` rows. Keys
 are stored whole, so a transposition hit is never a guess.
 
 The search is a depth-first walk over the positions where the opponent is to
@@ -39,10 +41,7 @@ from kinarow.strategies.rules import rule_memory, rule_move
 
 ABORT, FAIL, LOSS, DRAW, WIN = -1, 0, 1, 2, 3
 NONE = 9
-C_POSITIONS, C_STOP, C_LIMIT, C_TT_FULL, C_CEX_LEN, C_FILL, C_LONGEST, N_CTRL = 0, 1, 2, 3, 4, 5, 6, 8
-
-_DX = np.array([1, 0, 1, 1], np.int64)
-_DY = np.array([0, 1, 1, -1], np.int64)
+C_POSITIONS, C_STOP, C_LIMIT, C_TT_FULL, C_CEX_LEN, C_FILL, C_LONGEST, C_MAX_ROWS, N_CTRL = 0, 1, 2, 3, 4, 5, 6, 7, 8
 
 
 def key_words(m: int, n: int) -> int:
@@ -51,34 +50,40 @@ def key_words(m: int, n: int) -> int:
 
 
 @njit(cache=True)
+def _run(board, m, n, k, cyl, x, y, dx, dy, p):  # type: ignore[no-untyped-def]
+    """Stones of player p after (x, y) along (dx, dy), at most k - 1."""
+    count = 0
+    for _ in range(k - 1):
+        x += dx
+        y += dy
+        if y < 0 or y >= n:
+            break
+        if x < 0 or x >= m:
+            if not cyl:
+                break
+            x %= m
+        if board[x * n + y] != p:
+            break
+        count += 1
+    return count
+
+
+@njit(cache=True)
 def completes(board: np.ndarray, m: int, n: int, k: int, cyl: bool, c: int, p: int) -> bool:
     """Does the stone of player p on cell c finish k in a row (columns wrap when ``cyl``)?"""
     x0, y0 = c // n, c % n
-    for d in range(4):
-        dx, dy = _DX[d], _DY[d]
-        horizontal = dy == 0
-        if cyl and horizontal and m < k:
-            continue
-        count = 1
-        for sign in (1, -1):
-            xx, yy = x0, y0
-            for _ in range(k - 1):
-                xx += sign * dx
-                yy += sign * dy
-                if yy < 0 or yy >= n:
-                    break
-                if xx < 0 or xx >= m:
-                    if not cyl:
-                        break
-                    xx %= m
-                if board[xx * n + yy] != p:
-                    break
-                count += 1
-        if cyl and horizontal and count > m:
+    # vertical: only stones below can be there under gravity, but count both ways for free placement
+    if 1 + _run(board, m, n, k, cyl, x0, y0, 0, -1, p) + _run(board, m, n, k, cyl, x0, y0, 0, 1, p) >= k:
+        return True
+    if not (cyl and m < k):
+        count = 1 + _run(board, m, n, k, cyl, x0, y0, 1, 0, p) + _run(board, m, n, k, cyl, x0, y0, -1, 0, p)
+        if cyl and count > m:
             count = m
         if count >= k:
             return True
-    return False
+    if 1 + _run(board, m, n, k, cyl, x0, y0, 1, 1, p) + _run(board, m, n, k, cyl, x0, y0, -1, -1, p) >= k:
+        return True
+    return 1 + _run(board, m, n, k, cyl, x0, y0, 1, -1, p) + _run(board, m, n, k, cyl, x0, y0, -1, 1, p) >= k
 
 
 @njit(cache=True)
@@ -146,6 +151,21 @@ def _slot(tt, key, memory, kw):  # type: ignore[no-untyped-def]
         if same:
             return i
         i = (i + 1) & imask
+
+
+@njit(cache=True)
+def _grow(tt, kw):  # type: ignore[no-untyped-def]
+    """A table four times larger holding the same rows."""
+    bigger = np.zeros((tt.shape[0] * 4, kw + 2), np.uint64)
+    key = np.zeros(kw, np.uint64)
+    for r in range(tt.shape[0]):
+        if tt[r, kw + 1] != 0:
+            for j in range(kw):
+                key[j] = tt[r, j]
+            i = _slot(bigger, key, tt[r, kw], kw)
+            for j in range(kw + 2):
+                bigger[i, j] = tt[r, j]
+    return bigger
 
 
 @njit(cache=True, nogil=True)
@@ -231,8 +251,11 @@ def verify(  # type: ignore[no-untyped-def]
                         if (ctrl[C_LIMIT] > 0 and ctrl[C_POSITIONS] > ctrl[C_LIMIT]) or ctrl[C_STOP] != 0:
                             return ABORT
                         if 4 * ctrl[C_FILL] >= 3 * capacity:
-                            ctrl[C_TT_FULL] = 1
-                            return ABORT
+                            if capacity * 4 > ctrl[C_MAX_ROWS]:
+                                ctrl[C_TT_FULL] = 1
+                                return ABORT
+                            tt = _grow(tt, kw)
+                            capacity = tt.shape[0]
                         L += 1
                         L_col[L] = 0
                         L_val[L] = WIN

@@ -117,23 +117,12 @@ def verify(
     start = time.perf_counter()
 
     def work() -> None:
-        # The table starts small (cache-friendly) and, if it fills, the walk restarts with one
-        # eight times larger: at most about 1/7 of the work is repeated.
-        size = 1 << 14
         try:
-            while True:
-                tt = np.zeros((size, kw + 2), np.uint64)
-                stop = ctrl[VK.C_STOP]
-                ctrl[:] = 0
-                ctrl[VK.C_STOP] = stop
-                ctrl[VK.C_LIMIT] = limit
-                ctrl[VK.C_CEX_LEN] = -1
-                value = int(VK.verify(m, n, k, cyl, True, strat.code, me, board, heights, moves, key, tt, ctrl, cex))
-                if value != VK.ABORT or not ctrl[VK.C_TT_FULL] or size >= _table_size(limit):
-                    out.append(value)
-                    return
-                size *= 8
-                _reset(board, heights, key, n)
+            tt = np.zeros((1 << 12, kw + 2), np.uint64)
+            ctrl[VK.C_LIMIT] = limit
+            ctrl[VK.C_CEX_LEN] = -1
+            ctrl[VK.C_MAX_ROWS] = _table_size(limit)
+            out.append(int(VK.verify(m, n, k, cyl, True, strat.code, me, board, heights, moves, key, tt, ctrl, cex)))
         except BaseException as err:  # pragma: no cover - surfaced below
             errors.append(err)
 
