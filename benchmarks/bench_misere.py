@@ -118,7 +118,6 @@ def main() -> int:
         f"take-even on 7x6k4:gravity,misere: {c4.outcome}, {c4.positions:,} positions, longest game "
         f"{c4.longest} stones, {c4_seconds:.3f} s (goal: under 1 s)"
     )
-    a = summary["all_boards"]
     print(
         f"every strategy on every board up to {side}x{side}, k = 2..6, budget {args.max_positions:,} positions: "
         f"{verified} verified, {failed} fail, {over} over budget, {skipped} skipped as larger; "

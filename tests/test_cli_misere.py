@@ -33,7 +33,7 @@ def feed(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> list[str]:
 
 
 def test_verify_text(capsys):
-    code, out, err = run(capsys, "verify", "take-even", "7x6k4:gravity,misere")
+    code, out, _ = run(capsys, "verify", "take-even", "7x6k4:gravity,misere")
     assert code == 0
     assert out.splitlines()[0] == (
         "Verified: take-even wins for the second player in 7x6k4:gravity,misere against every reply."

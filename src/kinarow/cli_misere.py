@@ -12,7 +12,10 @@ def add_commands(commands: Any) -> None:
     p = commands.add_parser(
         "verify", help="play a strategy against every reply of the opponent and state what it guarantees"
     )
-    p.add_argument("strategy", metavar="STRATEGY", help="take-even, delayed-take-even, pair-row, tally, canonical-boards")
+    p.add_argument(
+        "strategy", metavar="STRATEGY",
+        help="take-even, delayed-take-even, pair-row, tally, canonical-boards or delayed-tally",
+    )
     p.add_argument("game", metavar="GAME", help="a misere Connect-k game, e.g. 7x6k4:gravity,misere")
     p.add_argument("--as", dest="player", choices=("first", "second"), default=None,
                    help="the player the strategy plays (default: the one it is defined for)")

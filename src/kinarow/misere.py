@@ -314,6 +314,14 @@ def reproduce_cylinder(
         lines += [f"k = {k} (cylinder)", grid_text(cells, k, list(widths), list(heights)), ""]
     settled = sum(c.value != "open" for c in cells)
     lines.append(f"settled {settled} of {len(cells)} cylinders; {seconds:.1f} s")
+    lines += ["", "Odd heights (the open problem), every settled cylinder with w >= k, and how it is known:", ""]
+    lines.append("| k | w x h | value | how |")
+    lines.append("|---|---|---|---|")
+    for c in cells:
+        if c.h % 2 == 1 and c.w >= c.k and c.value != "open":
+            lines.append(f"| {c.k} | {c.w}x{c.h} | {c.value} | {c.how} |")
+    still_open = [f"{c.w}x{c.h}k{c.k}" for c in cells if c.h % 2 == 1 and c.value == "open"]
+    lines += ["", f"open (odd heights): {', '.join(still_open) or 'none'}"]
     data = {
         "paper": PAPER,
         "budget": asdict(budget),

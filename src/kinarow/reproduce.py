@@ -51,8 +51,8 @@ class Target:
 
 # Keep one entry per line, sorted by name.
 TARGETS: tuple[Target, ...] = (
-    Target("misere-cylinder", "Steele & Larremore (open problem)", "misere Connect-k on cylinders", "kinarow.misere:reproduce_cylinder"),
-    Target("misere-table", "Steele & Larremore", "misere Connect-k outcome table, k = 2-6", "kinarow.misere:reproduce_table"),
+    Target("misere-cylinder", "Steele & Larremore", "open problem: cylinders", "kinarow.misere:reproduce_cylinder"),
+    Target("misere-table", "Steele & Larremore", "misere Connect-k table, k = 2-6", "kinarow.misere:reproduce_table"),
 )
 
 

@@ -224,7 +224,7 @@ def rule_move(
     last = moves[t - 1] if t > 0 else -1
     if code == TAKE_EVEN:
         return on_top(heights, n, last)
-    if code == DELAYED_TAKE_EVEN or code == PAIR_ROW:
+    if code == DELAYED_TAKE_EVEN or code == PAIR_ROW:  # noqa: SIM109 (kept plain for numba)
         if last < 0 or last % n == 0:
             return pair_rule(board, heights, m, n, last)
         return on_top(heights, n, last)
@@ -249,6 +249,6 @@ def rule_memory(code: int, moves: np.ndarray, t: int) -> int:
 
     Only the tally strategy looks back: it needs X's first column.
     """
-    if (code == TALLY or code == DELAYED_TALLY) and t > 0:
+    if (code == TALLY or code == DELAYED_TALLY) and t > 0:  # noqa: SIM109 (kept plain for numba)
         return 1 + moves[0]
     return 0
