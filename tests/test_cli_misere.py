@@ -51,7 +51,7 @@ def test_verify_json_fields(capsys):
 
 
 def test_verify_failure_prints_the_counterexample(capsys):
-    code, out, _ = run(capsys, "verify", "pair-row", "6x1k2:gravity,misere", "--json")
+    code, out, _ = run(capsys, "verify", "delayed-take-even", "5x3k3:gravity,misere,cylinder", "--json")
     assert code == 0
     data = json.loads(out)
     assert data["outcome"] == "fails"

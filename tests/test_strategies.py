@@ -117,10 +117,11 @@ def test_misere_connect_four_take_even_and_the_longest_game():
 
 
 def test_verify_fails_with_the_first_bad_line():
-    v = verify("pair-row", "6x1k2" + MISERE, "first")  # k = 2: the pair rule makes two in a row
+    # On a cylinder the first player's row 1 wraps around: d1 e1 a1 is three in a row.
+    v = verify("delayed-take-even", "5x3k3:gravity,misere,cylinder")
     assert v.outcome == "fails"
     assert v.counterexample
-    pos = Game("6x1k2" + MISERE).position(v.counterexample)
+    pos = Game("5x3k3:gravity,misere,cylinder").position(v.counterexample)
     assert pos.result == "second"
     assert "loses" in v.reason
 
@@ -201,7 +202,7 @@ def test_checker_rejects_false_claims():
     assert not verified.check(base).ok  # wrong count
     lying = verified.VerifiedStrategy("pair-row", base.game, "second", "win", good.positions)
     assert "only guarantees a draw" in verified.check(lying).reason
-    loser = verified.VerifiedStrategy("pair-row", "6x1k2" + MISERE, "first", "draw", 3)
+    loser = verified.VerifiedStrategy("delayed-take-even", "5x3k3:gravity,misere,cylinder", "first", "win", 53)
     assert "does not even draw" in verified.check(loser).reason
 
 

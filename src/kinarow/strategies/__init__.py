@@ -10,7 +10,7 @@ name                      where                                       player
 ``take-even``             even height                                 second
 ``delayed-take-even``     odd height >= 3 (pair rule in row 1)        second (even width),
                                                                       first (odd width)
-``pair-row``              height 1 (take-other, else rightmost)       either
+``pair-row``              height 1, k >= 3 (take-other, else right)   either
 ``tally``                 height 1, k = 2 (template and tally)        second
 ``canonical-boards``      height 1, k = 3 (appendix, boards A-E)      first
 ``delayed-tally``         odd height >= 3, k = 2 (tally in row 1)     second
@@ -57,7 +57,7 @@ class Strategy:
         if self.code == rules.DELAYED_TALLY:
             return (2,) if n % 2 == 1 and n >= 3 and k == 2 else ()
         if self.code == rules.PAIR_ROW:
-            return (1, 2) if n == 1 else ()
+            return (1, 2) if n == 1 and k >= 3 else ()
         if self.code == rules.TALLY:
             return (2,) if n == 1 and k == 2 else ()
         if self.code == rules.CANONICAL_BOARDS:
@@ -109,7 +109,7 @@ WHERE = {
     "take-even": "even heights (the second player)",
     "delayed-take-even": "odd heights >= 3 with k >= 3 (the second player on even widths, the first on odd widths)",
     "delayed-tally": "odd heights >= 3 with k = 2 (the second player)",
-    "pair-row": "height 1 (either player)",
+    "pair-row": "height 1 with k >= 3 (either player)",
     "tally": "height 1 with k = 2 (the second player)",
     "canonical-boards": "height 1 with k = 3 (the first player)",
 }
