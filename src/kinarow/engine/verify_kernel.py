@@ -19,8 +19,8 @@ so (X stones, occupied cells) and thus the whole position is recovered from
 the key exactly. A table row is ``KW + 2`` words: the key, what the strategy
 remembers beyond the board (:func:`kinarow.strategies.rules.rule_memory`),
 and the value (0 = empty row), so one probe touches one cache line. The
-table starts small and grows fourfold (rows re-inserted) when 3/4 full, up
-to ``ctrl[C_MAX_ROWS]`` rows. Keys
+table starts small and grows fourfold (rows re-inserted) when 3/4 full, as
+long as a table 3/4 full holds fewer than ``ctrl[C_MAX_ROWS]`` positions. Keys
 are stored whole, so a transposition hit is never a guess.
 
 The search is a depth-first walk over the positions where the opponent is to
@@ -251,7 +251,7 @@ def verify(  # type: ignore[no-untyped-def]
                         if (ctrl[C_LIMIT] > 0 and ctrl[C_POSITIONS] > ctrl[C_LIMIT]) or ctrl[C_STOP] != 0:
                             return ABORT
                         if 4 * ctrl[C_FILL] >= 3 * capacity:
-                            if capacity * 4 > ctrl[C_MAX_ROWS]:
+                            if 3 * capacity >= 4 * ctrl[C_MAX_ROWS]:
                                 ctrl[C_TT_FULL] = 1
                                 return ABORT
                             tt = _grow(tt, kw)

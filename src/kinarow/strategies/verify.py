@@ -78,11 +78,6 @@ class Verified:
         return f"Unknown: the verification of {self.strategy} in {self.game} stopped ({self.reason})."
 
 
-def _table_size(max_positions: int) -> int:
-    want = max(1024, max_positions * 4 // 3 + 16)
-    return 1 << (want - 1).bit_length()
-
-
 def verify(
     strategy: Strategy | str,
     game: Game | str,
@@ -121,7 +116,7 @@ def verify(
             tt = np.zeros((1 << 12, kw + 2), np.uint64)
             ctrl[VK.C_LIMIT] = limit
             ctrl[VK.C_CEX_LEN] = -1
-            ctrl[VK.C_MAX_ROWS] = _table_size(limit)
+            ctrl[VK.C_MAX_ROWS] = limit
             out.append(int(VK.verify(m, n, k, cyl, True, strat.code, me, board, heights, moves, key, tt, ctrl, cex)))
         except BaseException as err:  # pragma: no cover - surfaced below
             errors.append(err)
