@@ -79,7 +79,7 @@ class Cell:
 class Budget:
     """How much work one cell may cost."""
 
-    max_positions: int = 400_000
+    max_positions: int = 1_000_000
     solver_seconds: float = 2.0
     solver_cells: int = 64
     cross_check_cells: int = 16  # also solve boards this small when a strategy settled them
