@@ -82,7 +82,7 @@ class Budget:
     max_positions: int = 1_000_000
     solver_seconds: float = 2.0
     solver_cells: int = 64
-    cross_check_cells: int = 16  # also solve boards this small when a strategy settled them
+    cross_check_cells: int = 24  # also solve boards this small when a strategy settled them
 
 
 class Settler:
