@@ -5,7 +5,8 @@ Commands::
     kinarow solve GAME [--moves MOVES] [--json] [--max-nodes N] [--time-limit S] [--tt-mb MB] [--strategy FILE]
                   [--proof FILE] [--store FILE | --no-store]
     kinarow show GAME [--moves MOVES] [--svg FILE] [--png FILE]
-    kinarow play GAME [--first | --second] [--think S] [--tt-mb MB]
+    kinarow play GAME [--first | --second] [--think S] [--tt-mb MB] [--engine STRATEGY]
+    kinarow verify STRATEGY GAME [--as first|second] [--json] [--max-positions N] [--out FILE]  (cli_misere)
     kinarow check FILE
     kinarow pairing GAME [--moves MOVES] [--proof FILE] [--svg FILE] [--png FILE] [--json] [--minimise]
     kinarow pairing-table [--max-side N] [--max-conflicts C] [--json] [--store FILE | --no-store]
@@ -253,14 +254,36 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     think = _positive_float("--think", args.think) or 10.0
     game = Game(args.game)
-    searcher = Searcher(game, tt_mb=tt_mb)
     human = 2 if args.second else 1
+    strategy = None
+    if args.engine is not None:
+        from kinarow.strategies import get
+
+        strategy = get(args.engine)
+        wanted = None if not (args.first or args.second) else 3 - human
+        human = 3 - strategy.check_applies(game, wanted)
+    searcher = Searcher(game, tt_mb=tt_mb) if strategy is None else None
     engine = 3 - human
     position = game.start()
-    print(f"{game}: you are {player_label(human)}, kinarow is {player_label(engine)}. Type 'help' for help.", file=out)
+    by = f" playing the {strategy.name} strategy" if strategy is not None else ""
+    print(
+        f"{game}: you are {player_label(human)}, kinarow is {player_label(engine)}{by}. Type 'help' for help.",
+        file=out,
+    )
     print(position.text(), file=out)
     while not position.is_over:
-        if position.to_move == engine:
+        if position.to_move == engine and strategy is not None:
+            cell = strategy.move(position)
+            how = f"by {strategy.name}"
+            if cell is None:
+                cell = position.legal_moves()[0]
+                how = f"({strategy.name} prescribes nothing here, so the leftmost legal move)"
+            position.play(cell)
+            name = position.name(cell)
+            print(f"kinarow plays column {name.rstrip('0123456789')} ({name}) {how}.", file=out)
+            print(position.text(), file=out)
+            continue
+        if position.to_move == engine and searcher is not None:
             if not _engine_turn(position, searcher, engine, out, think):
                 print("Interrupted: the engine's search was stopped; the game ends here.", file=err)
                 return EXIT_INTERRUPTED
@@ -475,6 +498,7 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # Modules that add commands of their own (see the module docstring); one per line.
 COMMAND_MODULES: tuple[str, ...] = (
     "kinarow.cli_ux",
+    "kinarow.cli_misere",
 )
 
 
@@ -522,6 +546,10 @@ def build_parser() -> argparse.ArgumentParser:
         "when a position is not solved in time it plays a move that avoids every loss it saw"
     )
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help)
+    p.add_argument(
+        "--engine", metavar="STRATEGY", default=None,
+        help="play against a strategy (e.g. take-even) instead of the solver; see 'kinarow verify'",
+    )
     p.set_defaults(run=cmd_play)
 
     p = commands.add_parser("pairing", help="find a good Hales-Jewett pairing (SAT), or prove none exists")

@@ -50,7 +50,10 @@ class Target:
 
 
 # Keep one entry per line, sorted by name.
-TARGETS: tuple[Target, ...] = ()
+TARGETS: tuple[Target, ...] = (
+    Target("misere-cylinder", "Steele & Larremore", "open problem: cylinders", "kinarow.misere:reproduce_cylinder"),
+    Target("misere-table", "Steele & Larremore", "misere Connect-k table, k = 2-6", "kinarow.misere:reproduce_table"),
+)
 
 
 def names() -> list[str]:

@@ -39,6 +39,7 @@ from kinarow.errors import KinarowError
 CHECKERS: dict[str, str] = {
     "kinarow.pairing": "kinarow.proofs.pairing:check_certificate",
     "kinarow.strategy": "kinarow.proofs.tree:check_certificate",
+    "kinarow.verified-strategy": "kinarow.proofs.verified:check_certificate",
 }
 
 

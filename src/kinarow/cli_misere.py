@@ -1,0 +1,73 @@
+"""Command line for strategies: ``kinarow verify STRATEGY GAME [--as first|second] [--json] [--out FILE]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+
+def add_commands(commands: Any) -> None:
+    p = commands.add_parser(
+        "verify", help="play a strategy against every reply of the opponent and state what it guarantees"
+    )
+    p.add_argument(
+        "strategy", metavar="STRATEGY",
+        help="take-even, delayed-take-even, pair-row, tally, canonical-boards or delayed-tally",
+    )
+    p.add_argument("game", metavar="GAME", help="a misere Connect-k game, e.g. 7x6k4:gravity,misere")
+    p.add_argument("--as", dest="player", choices=("first", "second"), default=None,
+                   help="the player the strategy plays (default: the one it is defined for)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--max-positions", metavar="N", default=None,
+                   help="stop after N positions (outcome 'unknown'; default 6,000,000)")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="write a verified-strategy certificate to FILE (when the outcome is win or draw)")
+    p.set_defaults(run=cmd_verify)
+
+
+def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, _positive_int, _progress
+    from kinarow.errors import KinarowError
+    from kinarow.proofs.verified import VerifiedStrategy
+    from kinarow.strategies import get
+    from kinarow.strategies.verify import verify
+
+    limit = _positive_int("--max-positions", args.max_positions)
+    strategy = get(args.strategy)
+    with _progress(f"verifying {strategy.name} in {args.game}", err) as tick:
+        result = verify(strategy, args.game, args.player, max_positions=limit, on_tick=tick)
+    note = None
+    if args.out is not None:
+        if result.outcome in ("win", "draw"):
+            cert = VerifiedStrategy(result.strategy, result.game, result.player, result.outcome, result.positions)
+            try:
+                Path(args.out).write_text(json.dumps(cert.to_json()) + "\n", encoding="utf-8")
+            except OSError as error:
+                raise KinarowError(f"cannot write the certificate to '{args.out}': {error.strerror or error}") from None
+            note = f"Certificate written to {args.out}; check it with 'kinarow check {args.out}'."
+        else:
+            note = f"No certificate written to {args.out}: the outcome is {result.outcome}."
+    if args.json:
+        print(json.dumps(result.to_dict()), file=out)
+        if note:
+            print(note, file=err)
+    else:
+        print(result.describe(), file=out)
+        rows = [("strategy", result.strategy), ("game", result.game), ("player", result.player),
+                ("outcome", result.outcome)]
+        if result.counterexample is not None:
+            rows.append(("counterexample", result.counterexample or "(the empty board)"))
+        if result.longest is not None:
+            rows.append(("longest game", f"{result.longest} stones"))
+        rows += [("positions", f"{result.positions:,}"), ("seconds", f"{result.seconds:.3f}")]
+        width = max(len(key) for key, _ in rows) + 1
+        for key, value in rows:
+            print(f"{key + ':':<{width}} {value}", file=out)
+        if note:
+            print(note, file=out)
+    if result.outcome == "unknown" and result.reason == "interrupted":
+        print("Interrupted (Ctrl-C): the verification stopped before it had an answer.", file=err)
+        return EXIT_INTERRUPTED
+    return EXIT_OK

@@ -1,0 +1,335 @@
+"""Misère Connect-k: the solved table, each value with how it is known.
+
+A cell (k, width, height) of ``WxHkK:gravity,misere`` is settled by, in order:
+
+1. verified strategies (:mod:`kinarow.strategies.verify`): a strategy that wins
+   for one player settles the cell; two that draw-or-better, one per player,
+   settle a draw;
+2. the exact solver (boards of at most 64 cells), within a time budget;
+3. otherwise the cell is ``open``: nothing here claims a value for it.
+
+Budgets are explicit (positions per verification, seconds per solve). A
+verification that ran out of budget on a board is not retried on boards that
+are at least as wide and as tall (it could only need more positions).
+
+Source of the published table: R. Steele and D.B. Larremore, "Misere Connect
+Four is solved".
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from kinarow.game import Game
+from kinarow.reproduce import Report
+
+PAPER = 'Steele & Larremore, "Misere Connect Four is solved"'
+SYMBOL = {"first": "1", "second": "2", "draw": "=", "open": "?"}
+SHORT = {
+    "take-even": "T", "delayed-take-even": "D", "pair-row": "P", "tally": "Y", "canonical-boards": "C",
+    "delayed-tally": "Z", "solver": "S",
+}
+
+
+def published(k: int, w: int, h: int) -> str:
+    """The paper's value of ``WxHkK:gravity,misere`` (first / second / draw)."""
+    if k == 2:
+        if h == 1:
+            return "draw" if w in (1, 2, 4, 6) else "second"
+        return "draw" if w == 1 else "second"
+    if w < k or h == 1:
+        return "draw"
+    if h % 2 == 0:
+        return "second"
+    return "first" if w % 2 == 1 else "second"
+
+
+@dataclass
+class Cell:
+    """One board's value and how it is known."""
+
+    k: int
+    w: int
+    h: int
+    value: str  # first / second / draw / open
+    how: str  # e.g. "take-even (second) verified: win, 7,312 positions"
+    methods: list[str] = field(default_factory=list)  # short method names that settled it
+    work: int = 0  # positions verified + solver nodes
+    seconds: float = 0.0
+    published: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def agrees(self) -> bool | None:
+        if self.published is None or self.value == "open":
+            return None
+        return self.value == self.published
+
+    def symbol(self) -> str:
+        letters = "".join(SHORT.get(m, "?") for m in self.methods)
+        mark = "!" if self.agrees is False else ""
+        return f"{SYMBOL[self.value]}{letters}{mark}"
+
+
+@dataclass
+class Budget:
+    """How much work one cell may cost."""
+
+    max_positions: int = 1_000_000
+    solver_seconds: float = 2.0
+    solver_cells: int = 64
+    cross_check_cells: int = 24  # also solve boards this small when a strategy settled them
+
+
+class Settler:
+    """Settles cells, remembering which boards ran out of budget so that larger ones are skipped."""
+
+    def __init__(self, budget: Budget, *, cylinder: bool = False) -> None:
+        self.budget = budget
+        self.cylinder = cylinder
+        self.too_big: dict[tuple[str, int, int], list[tuple[int, int]]] = {}
+
+    def _skip(self, key: tuple[str, int, int], w: int, h: int) -> bool:
+        return any(w0 <= w and h0 <= h and (h - h0) % 2 == 0 for w0, h0 in self.too_big.get(key, []))
+
+    def game(self, k: int, w: int, h: int) -> Game:
+        return Game(f"{w}x{h}k{k}:gravity,misere" + (",cylinder" if self.cylinder else ""))
+
+    def settle(self, k: int, w: int, h: int, *, strategies: bool = True) -> Cell:
+        from kinarow import strategies as S
+        from kinarow.strategies.verify import verify
+
+        game = self.game(k, w, h)
+        cell = Cell(k, w, h, "open", "", published=None if self.cylinder else published(k, w, h))
+        wins: dict[int, list[str]] = {1: [], 2: []}
+        draws: dict[int, list[str]] = {1: [], 2: []}
+        texts: list[str] = []
+        for strategy, player in S.applicable(game) if strategies else []:
+            key = (strategy.name, player, k)
+            who = "first" if player == 1 else "second"
+            if self._skip(key, w, h):
+                cell.notes.append(f"{strategy.name} ({who}) not run: a smaller board exceeded the budget")
+                continue
+            v = verify(strategy, game, player, max_positions=self.budget.max_positions)
+            cell.work += v.positions
+            cell.seconds += v.seconds
+            if v.outcome == "unknown":
+                self.too_big.setdefault(key, []).append((w, h))
+                cell.notes.append(f"{strategy.name} ({who}) exceeded {self.budget.max_positions:,} positions")
+            elif v.outcome == "fails":
+                cell.notes.append(f"{strategy.name} ({who}) fails: {v.counterexample or 'at once'}")
+            else:
+                (wins if v.outcome == "win" else draws)[player].append(strategy.name)
+                texts.append(f"{strategy.name} ({who}) verified: {v.outcome}, {v.positions:,} positions")
+        for player in (1, 2):
+            if wins[player]:
+                cell.value = "first" if player == 1 else "second"
+                cell.methods = wins[player]
+        if cell.value == "open" and (wins[1] or draws[1]) and (wins[2] or draws[2]):
+            cell.value = "draw"
+            cell.methods = draws[1] + [s for s in draws[2] if s not in draws[1]]
+        if cell.value != "open":
+            cell.how = "; ".join(texts)
+        need_solver = cell.value == "open" or game.cells <= self.budget.cross_check_cells
+        if need_solver and game.cells <= self.budget.solver_cells and not self._skip(("solver", 0, k), w, h):
+            self._solve(cell, game)
+        return cell
+
+    def _solve(self, cell: Cell, game: Game) -> None:
+        from kinarow.solve import solve
+
+        result = solve(game, time_limit=self.budget.solver_seconds)
+        cell.work += result.nodes
+        cell.seconds += result.seconds
+        if result.value == "unknown":
+            self.too_big.setdefault(("solver", 0, cell.k), []).append((cell.w, cell.h))
+            cell.notes.append(f"solver: no answer within {self.budget.solver_seconds:g} s")
+            return
+        text = f"solver: {result.value}, {result.nodes:,} nodes"
+        if cell.value == "open":
+            cell.value = result.value
+            cell.methods = ["solver"]
+            cell.how = text
+        elif cell.value == result.value:
+            cell.methods.append("solver")
+            cell.how += f"; {text}"
+        else:  # a verified strategy and the solver disagree: a bug somewhere, never hidden
+            cell.notes.append(f"CONFLICT: {text}, but the strategies say {cell.value}")
+            cell.how += f"; {text} (CONFLICT)"
+
+
+def table(
+    ks: Iterable[int],
+    widths: Iterable[int],
+    heights: Iterable[int],
+    budget: Budget | None = None,
+    *,
+    cylinder: bool = False,
+    strategies: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Cell]:
+    """Settle every (k, w, h) cell, smallest boards first."""
+    settler = Settler(budget or Budget(), cylinder=cylinder)
+    jobs = [(k, w, h) for k in ks for h in heights for w in widths]
+    jobs.sort(key=lambda j: (j[0], j[1] * j[2], j[1]))
+    cells = []
+    for i, (k, w, h) in enumerate(jobs):
+        cells.append(settler.settle(k, w, h, strategies=strategies))
+        if progress is not None:
+            progress(i + 1, len(jobs))
+    cells.sort(key=lambda c: (c.k, c.h, c.w))
+    return cells
+
+
+def grid_text(cells: list[Cell], k: int, widths: list[int], heights: list[int]) -> str:
+    """One k's cells as a grid: rows are heights (tallest on top), columns widths."""
+    by = {(c.w, c.h): c for c in cells if c.k == k}
+    col = max([len(by[(w, h)].symbol()) for w in widths for h in heights if (w, h) in by] + [3]) + 1
+    lines = ["h\\w " + "".join(str(w).rjust(col) for w in widths)]
+    for h in sorted(heights, reverse=True):
+        row = "".join((by[(w, h)].symbol() if (w, h) in by else "").rjust(col) for w in widths)
+        lines.append(f"{h:>3} " + row)
+    return "\n".join(lines)
+
+
+LEGEND = (
+    "value: 1 first player wins, 2 second player wins, = draw, ? open (not settled here);\n"
+    "how: T take-even, D delayed-take-even, P pair-row, Y tally, C canonical-boards, Z delayed-tally\n"
+    "(each verified exhaustively against every reply), S exact solver; ! differs from the paper."
+)
+
+
+class _Progress:
+    """A rich progress bar on stderr when it is a terminal."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> Callable[[int, int], None] | None:
+        if not sys.stderr.isatty():
+            return None
+        from rich.progress import Progress
+
+        self.bar = Progress(transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task(self.label, total=None)
+
+        def tick(done: int, total: int) -> None:
+            self.bar.update(self.task, completed=done, total=total)
+
+        return tick
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def reproduce_table(
+    ks: tuple[int, ...] = (2, 3, 4, 5, 6),
+    widths: tuple[int, ...] = tuple(range(1, 13)),
+    heights: tuple[int, ...] = tuple(range(1, 13)),
+    budget: Budget | None = None,
+) -> Report:
+    """``kinarow reproduce misere-table``: the paper's table, cell by cell, with how each value is known."""
+    budget = budget or Budget()
+    start = time.perf_counter()
+    with _Progress("misere table") as tick:
+        cells = table(ks, widths, heights, budget, progress=tick)
+    seconds = time.perf_counter() - start
+    differences = [
+        f"k={c.k} {c.w}x{c.h}: we find {c.value} ({c.how}); the paper says {c.published}"
+        for c in cells
+        if c.agrees is False
+    ]
+    differences += [f"k={c.k} {c.w}x{c.h}: {n}" for c in cells for n in c.notes if n.startswith("CONFLICT")]
+    c4 = _connect_four()
+    if c4["outcome"] != "win" or c4["longest"] > 37:
+        differences.append(f"misere Connect Four: take-even gives {c4['outcome']}, longest game {c4['longest']}")
+    settled = [c for c in cells if c.value != "open"]
+    lines = [
+        f"Misere Connect-k, {PAPER}: k = {min(ks)}..{max(ks)}, widths {min(widths)}..{max(widths)}, "
+        f"heights {min(heights)}..{max(heights)}",
+        f"budget: {budget.max_positions:,} positions per verification, {budget.solver_seconds:g} s per solve "
+        f"(boards of at most {budget.solver_cells} cells)",
+        LEGEND,
+        "",
+    ]
+    for k in ks:
+        lines += [f"k = {k}", grid_text(cells, k, list(widths), list(heights)), ""]
+    lines.append(
+        f"settled {len(settled)} of {len(cells)} cells ({sum(c.agrees is True for c in cells)} agree with the paper, "
+        f"{len(differences)} differ); open: {len(cells) - len(settled)}; {seconds:.1f} s"
+    )
+    lines.append(
+        f"Misere Connect Four 7x6k4: take-even {c4['outcome']} for the second player, "
+        f"{c4['positions']:,} positions; the first player loses by stone {c4['longest']} at the latest "
+        "(paper: on or before move 37)."
+    )
+    data = {
+        "paper": PAPER,
+        "budget": asdict(budget),
+        "seconds": round(seconds, 3),
+        "cells": [
+            {**asdict(c), "agrees": c.agrees} for c in cells
+        ],
+        "connect_four": c4,
+    }
+    return Report("misere-table", data, "\n".join(lines), not differences, differences)
+
+
+def _connect_four() -> dict[str, Any]:
+    from kinarow.strategies.verify import verify
+
+    v = verify("take-even", "7x6k4:gravity,misere")
+    return {"outcome": v.outcome, "positions": v.positions, "longest": v.longest}
+
+
+def reproduce_cylinder(
+    ks: tuple[int, ...] = (2, 3, 4, 5, 6),
+    widths: tuple[int, ...] = tuple(range(1, 13)),
+    heights: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7),
+    budget: Budget | None = None,
+) -> Report:
+    """``kinarow reproduce misere-cylinder``: the open problem, every cylinder we can settle exactly."""
+    budget = budget or Budget(solver_seconds=5.0)
+    start = time.perf_counter()
+    with _Progress("misere cylinders") as tick:
+        cells = table(ks, widths, heights, budget, cylinder=True, progress=tick)
+    seconds = time.perf_counter() - start
+    conflicts = [f"k={c.k} {c.w}x{c.h}: {n}" for c in cells for n in c.notes if n.startswith("CONFLICT")]
+    lines = [
+        "Misere Connect-k on cylinders (columns wrap), the open problem left by " + PAPER,
+        f"budget: {budget.max_positions:,} positions per verification, {budget.solver_seconds:g} s per solve "
+        f"(boards of at most {budget.solver_cells} cells)",
+        LEGEND,
+        "",
+    ]
+    for k in ks:
+        lines += [f"k = {k} (cylinder)", grid_text(cells, k, list(widths), list(heights)), ""]
+    settled = sum(c.value != "open" for c in cells)
+    lines.append(f"settled {settled} of {len(cells)} cylinders; {seconds:.1f} s")
+    lines += ["", "Odd heights (the open problem), every settled cylinder with w >= k, and how it is known:", ""]
+    lines.append("| k | w x h | value | how |")
+    lines.append("|---|---|---|---|")
+    for c in cells:
+        if c.h % 2 == 1 and c.w >= c.k and c.value != "open":
+            lines.append(f"| {c.k} | {c.w}x{c.h} | {c.value} | {c.how} |")
+    still_open = [f"{c.w}x{c.h}k{c.k}" for c in cells if c.h % 2 == 1 and c.value == "open"]
+    lines += ["", f"open (odd heights): {', '.join(still_open) or 'none'}"]
+    lines.append(
+        "The paper gives no cylinder values, so nothing is compared with it here; the report agrees "
+        "when no verified strategy contradicts the solver on a board both settled."
+    )
+    data = {
+        "paper": PAPER,
+        "budget": asdict(budget),
+        "seconds": round(seconds, 3),
+        "cells": [{**asdict(c), "agrees": None} for c in cells],
+    }
+    return Report("misere-cylinder", data, "\n".join(lines), not conflicts, conflicts)

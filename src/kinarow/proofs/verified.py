@@ -1,0 +1,182 @@
+"""Verified-strategy certificates: "strategy S, playing for P in game G, guarantees outcome O".
+
+A certificate names the strategy (its rule lives in :mod:`kinarow.strategies.rules`),
+the game, the player and the outcome (``win``: every line ends in a win;
+``draw``: every line ends in a win or a draw), with the number of positions
+the verification examined (the distinct positions where the opponent is to
+move). :func:`check` re-runs the verification with the rules of
+:mod:`kinarow.position` and the strategy's rule alone: it imports no search
+code and not the fast verification kernel.
+
+>>> cert = VerifiedStrategy("take-even", "4x2k3:gravity,misere", "second", "win", 13)
+>>> check(cert).ok
+True
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.position import Position
+from kinarow.proofs import Verdict as CheckVerdict
+from kinarow.proofs import envelope, require_claim, require_format
+from kinarow.strategies import get
+
+FORMAT = "kinarow.verified-strategy"
+VERSION = 1
+_RANK = {"fails": 0, "draw": 1, "win": 2}
+
+
+@dataclass(frozen=True)
+class VerifiedStrategy:
+    """The claim of a verification, as a certificate."""
+
+    strategy: str
+    game: str
+    player: str
+    outcome: str
+    positions: int
+
+    @property
+    def claim(self) -> str:
+        return f"{self.strategy} guarantees a {self.outcome} for the {self.player} player"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **envelope(FORMAT, VERSION, self.game, [], self.claim),
+            "strategy": self.strategy,
+            "player": self.player,
+            "outcome": self.outcome,
+            "positions": self.positions,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> VerifiedStrategy:
+        require_format(data, FORMAT, VERSION, "verified-strategy")
+        try:
+            cert = cls(
+                str(data["strategy"]), str(data["game"]), str(data["player"]), str(data["outcome"]),
+                int(data["positions"]),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise KinarowError(f"the certificate lacks a usable field ({error})") from None
+        if cert.player not in ("first", "second"):
+            raise KinarowError(f"the certificate's player must be 'first' or 'second', not '{cert.player}'")
+        if cert.outcome not in ("win", "draw"):
+            raise KinarowError(f"the certificate's outcome must be 'win' or 'draw', not '{cert.outcome}'")
+        get(cert.strategy)
+        Game(cert.game)
+        return cert
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    positions: int
+    reason: str
+
+
+def check(cert: VerifiedStrategy) -> Verdict:
+    """Replay the strategy against every opponent reply with the plain rules; accept iff the claim holds."""
+    game = Game(cert.game)
+    strategy = get(cert.strategy)
+    me = 1 if cert.player == "first" else 2
+    strategy.check_applies(game, me)
+    memo: dict[tuple[int, int, int], int] = {}
+    position = game.start()
+    worst: list[str] = []
+
+    def result_rank(pos: Position) -> int:
+        """2 win, 1 draw, 0 loss for the strategist once the game is over."""
+        result = pos.result
+        if result == "draw":
+            return 1
+        return 2 if (result == "first") == (me == 1) else 0
+
+    def reply(pos: Position) -> int | None:
+        """Play the strategist's move; its rank if the game ended, -1 if it did not, None if no legal move."""
+        cell = strategy.move(pos)
+        if cell is None:
+            return None
+        pos.play(cell)
+        return result_rank(pos) if pos.is_over else -1
+
+    def memory(pos: Position) -> int:
+        return pos.moves[0] + 1 if strategy.name in ("tally", "delayed-tally") and pos.moves else 0
+
+    def walk(pos: Position) -> int:
+        key = (*pos.key(), memory(pos))
+        if key in memo:
+            return memo[key]
+        value = 2
+        for cell in pos.legal_moves():
+            pos.play(cell)
+            if pos.is_over:
+                v = result_rank(pos)
+            else:
+                r = reply(pos)
+                if r is None:
+                    v = -1
+                elif r >= 0:
+                    v = r
+                    pos.undo()
+                else:
+                    v = walk(pos)
+                    pos.undo()
+            if v < value:
+                value = v
+            if value <= 0:
+                if not worst:
+                    worst.append(pos.move_text())
+                pos.undo()
+                break
+            pos.undo()
+        memo[key] = value
+        return value
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * game.cells + 100))
+    try:
+        if me == 1:
+            r = reply(position)
+            value = walk(position) if r == -1 else (r if r is not None else -1)
+        else:
+            value = walk(position)
+    finally:
+        sys.setrecursionlimit(limit)
+    positions = len(memo)
+    if value <= 0:
+        where = f" (first bad line: {worst[0]})" if worst else ""
+        return Verdict(False, positions, f"the strategy does not even draw{where}")
+    found = "win" if value == 2 else "draw"
+    if _RANK[found] < _RANK[cert.outcome]:
+        return Verdict(False, positions, f"the strategy only guarantees a {found}, not a {cert.outcome}")
+    if found != cert.outcome:
+        return Verdict(False, positions, f"the strategy guarantees a {found}, but the certificate claims a draw")
+    if positions != cert.positions:
+        return Verdict(
+            False, positions, f"the walk examined {positions:,} positions, not the {cert.positions:,} claimed"
+        )
+    return Verdict(True, positions, f"{cert.strategy} guarantees a {found} for the {cert.player} player")
+
+
+def check_certificate(data: dict[str, Any]) -> CheckVerdict:
+    """The ``kinarow.verified-strategy`` checker for :mod:`kinarow.proofs`: load, check the claim, walk every reply."""
+    cert = VerifiedStrategy.from_json(data)
+    require_claim(data, cert.claim)
+    verdict = check(cert)
+    details = {"strategy": cert.strategy, "game": cert.game, "player": cert.player, "outcome": cert.outcome,
+               "positions_checked": verdict.positions}
+    if not verdict.ok:
+        return CheckVerdict(False, f"{cert.strategy} in {cert.game} for the {cert.player} player: {verdict.reason}",
+                            details)
+    return CheckVerdict(
+        True,
+        f"in {cert.game}, {verdict.reason} against every reply ({verdict.positions:,} positions re-examined "
+        "with the rules)",
+        details,
+    )

@@ -1,0 +1,178 @@
+"""``verify(strategy, game)``: play a strategy against every reply of the opponent.
+
+>>> from kinarow import Game
+>>> from kinarow.strategies import get
+>>> v = verify(get("take-even"), Game("4x2k3:gravity,misere"))
+>>> v.outcome, v.player
+('win', 'second')
+
+The walk visits each position where the opponent is to move once
+(transpositions are merged by an exact key) and answers
+
+* ``win``: every line of play ends with the strategist winning;
+* ``draw``: every line ends in a win or a draw (draw-or-better);
+* ``fails``: some line ends in a loss, or reaches a position where the rule
+  names no legal move; :attr:`Verified.counterexample` is the first such line;
+* ``unknown``: the position budget ran out (or Ctrl-C) before an answer.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kinarow.engine import verify_kernel as VK
+from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.position import Position
+from kinarow.strategies import Strategy, get
+
+DEFAULT_MAX_POSITIONS = 6_000_000
+_OUTCOMES = {VK.WIN: "win", VK.DRAW: "draw", VK.LOSS: "fails", VK.FAIL: "fails"}
+
+
+@dataclass
+class Verified:
+    """The result of :func:`verify`; ``outcome`` is ``win``, ``draw``, ``fails`` or ``unknown``."""
+
+    strategy: str
+    game: str
+    player: str
+    outcome: str
+    positions: int
+    seconds: float
+    counterexample: str | None = None
+    reason: str | None = None
+    longest: int | None = None  # the most stones on the board when a game ends (a complete walk only)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "strategy": self.strategy,
+            "game": self.game,
+            "player": self.player,
+            "outcome": self.outcome,
+            "positions": self.positions,
+            "seconds": round(self.seconds, 6),
+        }
+        if self.longest is not None:
+            out["longest"] = self.longest
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
+
+    def describe(self) -> str:
+        who = f"the {self.player} player"
+        if self.outcome == "win":
+            return f"Verified: {self.strategy} wins for {who} in {self.game} against every reply."
+        if self.outcome == "draw":
+            return f"Verified: {self.strategy} draws or better for {who} in {self.game} against every reply."
+        if self.outcome == "fails":
+            return f"Fails: {self.strategy} for {who} in {self.game} {self.reason}."
+        return f"Unknown: the verification of {self.strategy} in {self.game} stopped ({self.reason})."
+
+
+def verify(
+    strategy: Strategy | str,
+    game: Game | str,
+    player: int | str | None = None,
+    *,
+    max_positions: int | None = None,
+    on_tick: Callable[[int], None] | None = None,
+) -> Verified:
+    """Play ``strategy`` for ``player`` (default: the one it is defined for) against every reply in ``game``."""
+    strat = get(strategy) if isinstance(strategy, str) else strategy
+    game = Game(game)
+    if isinstance(player, str):
+        if player not in ("first", "second"):
+            raise KinarowError(f"the player must be 'first' or 'second', not '{player}'")
+        player = 1 if player == "first" else 2
+    me = strat.check_applies(game, player)
+    limit = DEFAULT_MAX_POSITIONS if max_positions is None else max_positions
+    if limit < 1:
+        raise KinarowError(f"max_positions = {limit} is not allowed; give a positive number of positions")
+    m, n, k = game.m, game.n, game.k
+    kw = VK.key_words(m, n)
+    board = np.zeros(m * n, np.int8)
+    heights = np.zeros(m, np.int64)
+    moves = np.zeros(m * n + 1, np.int64)
+    key = np.zeros(kw, np.uint64)
+    _reset(board, heights, key, n)
+    ctrl = np.zeros(VK.N_CTRL, np.int64)
+    cex = np.zeros(m * n + 1, np.int64)
+    cyl = game.topology == "cylinder"
+    out: list[int] = []
+    errors: list[BaseException] = []
+    start = time.perf_counter()
+
+    def work() -> None:
+        try:
+            tt = np.zeros((1 << 12, kw + 2), np.uint64)
+            ctrl[VK.C_LIMIT] = limit
+            ctrl[VK.C_CEX_LEN] = -1
+            ctrl[VK.C_MAX_ROWS] = limit
+            out.append(int(VK.verify(m, n, k, cyl, True, strat.code, me, board, heights, moves, key, tt, ctrl, cex)))
+        except BaseException as err:  # pragma: no cover - surfaced below
+            errors.append(err)
+
+    interrupted = False
+    if on_tick is None:
+        work()
+    else:
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.1)
+                on_tick(int(ctrl[VK.C_POSITIONS]))
+        except KeyboardInterrupt:
+            ctrl[VK.C_STOP] = 1
+            worker.join()
+            interrupted = True
+    if errors:
+        raise errors[0]
+    seconds = time.perf_counter() - start
+    value = out[0] if out else VK.ABORT
+    who = "first" if me == 1 else "second"
+    positions = int(ctrl[VK.C_POSITIONS])
+    if value == VK.ABORT:
+        if interrupted or ctrl[VK.C_STOP]:
+            reason = "interrupted"
+        elif ctrl[VK.C_TT_FULL]:
+            reason = "the transposition table is full"
+        else:
+            reason = f"more than {limit:,} positions"
+        return Verified(strat.name, str(game), who, "unknown", positions, seconds, None, reason)
+    result = Verified(strat.name, str(game), who, _OUTCOMES[value], positions, seconds)
+    if value in (VK.WIN, VK.DRAW):
+        result.longest = int(ctrl[VK.C_LONGEST])
+    if value in (VK.LOSS, VK.FAIL):
+        line = [int(c) for c in cex[: max(int(ctrl[VK.C_CEX_LEN]), 0)]]
+        pos = game.start()
+        for c in line:
+            pos.play(c)
+        result.counterexample = pos.move_text()
+        result.reason = _failure_reason(strat, pos, value, me)
+    return result
+
+
+def _reset(board: np.ndarray, heights: np.ndarray, key: np.ndarray, n: int) -> None:
+    board[:] = 0
+    heights[:] = 0
+    key[:] = 0
+    for x in range(heights.shape[0]):
+        pos = x * (n + 1)
+        key[pos >> 6] |= np.uint64(1) << np.uint64(pos & 63)
+
+
+def _failure_reason(strat: Strategy, pos: Position, value: int, me: int) -> str:
+    after = f"after {pos.move_text()}" if pos.moves else "on the empty board"
+    if value == VK.FAIL:
+        return f"names no legal move {after}"
+    return f"loses: {after} the game is over ({pos.result})"

@@ -1,0 +1,111 @@
+"""``kinarow verify``, ``kinarow check`` on verified-strategy certificates, and ``play --engine``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+from kinarow.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def feed(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> list[str]:
+    pending = iter(lines)
+    prompts: list[str] = []
+
+    def fake_input(prompt: str = "") -> str:
+        prompts.append(prompt)
+        try:
+            return next(pending)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    return prompts
+
+
+def test_verify_text(capsys):
+    code, out, _ = run(capsys, "verify", "take-even", "7x6k4:gravity,misere")
+    assert code == 0
+    assert out.splitlines()[0] == (
+        "Verified: take-even wins for the second player in 7x6k4:gravity,misere against every reply."
+    )
+    assert "longest game: 37 stones" in out
+    assert "positions:    7,312" in out
+
+
+def test_verify_json_fields(capsys):
+    code, out, _ = run(capsys, "verify", "pair-row", "7x1k3:gravity,misere", "--as", "first", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"strategy", "player", "outcome", "positions", "seconds"} <= data.keys()
+    assert (data["strategy"], data["player"], data["outcome"]) == ("pair-row", "first", "draw")
+
+
+def test_verify_failure_prints_the_counterexample(capsys):
+    code, out, _ = run(capsys, "verify", "delayed-take-even", "5x3k3:gravity,misere,cylinder", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["outcome"] == "fails"
+    assert data["counterexample"].startswith("1. ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["verify", "nope", "7x6k4:gravity,misere"], "no strategy called 'nope'"),
+        (["verify", "take-even", "7x6k4:gravity,misere", "--as", "first"], "plays the second player"),
+        (["verify", "take-even", "7x5k4:gravity,misere"], "does not apply to 7x5k4"),
+        (["verify", "take-even", "7x6k4"], "plays misère Connect-k"),
+        (["verify", "take-even", "7x6k4:gravity,misere", "--max-positions", "0"], "--max-positions"),
+        (["play", "7x6k4:gravity,misere", "--engine", "take-even", "--second"], "plays the second player"),
+    ],
+)
+def test_bad_inputs_are_one_line_exit_2(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert err.startswith("kinarow: error: ")
+    assert err.count("\n") == 1
+
+
+def test_certificate_written_and_checked(capsys, tmp_path: Path):
+    path = tmp_path / "te.json"
+    code, out, _ = run(capsys, "verify", "take-even", "5x4k3:gravity,misere", "--out", str(path))
+    assert code == 0
+    assert f"Certificate written to {path}" in out
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0
+    assert out.startswith("VALID: in 5x4k3:gravity,misere, take-even guarantees a win for the second player")
+    data = json.loads(path.read_text())
+    data["positions"] += 1
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 1
+    assert out.startswith("REJECTED: ")
+
+
+def test_play_against_take_even_and_lose(capsys, monkeypatch):
+    # The human tries every column in turn; take-even answers on top each time, so the human loses.
+    feed(monkeypatch, list("abcdefg" * 6))
+    code, out, _ = run(capsys, "play", "7x6k4:gravity,misere", "--engine", "take-even")
+    assert code == 0
+    assert "kinarow is White (O) playing the take-even strategy" in out
+    assert "kinarow plays column a (a2) by take-even." in out
+    assert out.splitlines()[-1] == "Game over: White (O) wins. kinarow wins."
+
+
+def test_play_as_second_against_delayed_take_even(capsys, monkeypatch):
+    feed(monkeypatch, list("abcdabcdabcdabcdabcd"))
+    code, out, _ = run(capsys, "play", "5x3k3:gravity,misere", "--engine", "delayed-take-even")
+    assert code == 0
+    assert "you are White (O), kinarow is Black (X)" in out
+    assert out.splitlines()[-1] == "Game over: Black (X) wins. kinarow wins."

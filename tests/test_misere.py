@@ -1,0 +1,101 @@
+"""The misère table machinery: how cells are settled, the grids, and cylinders against brute force."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from kinarow import reproduce
+from kinarow.misere import Budget, Cell, Settler, grid_text, published, reproduce_cylinder, reproduce_table, table
+
+
+def test_published_table_rows():
+    assert published(2, 6, 1) == "draw"
+    assert published(2, 8, 1) == "second"
+    assert published(2, 1, 5) == "draw"
+    assert published(2, 3, 5) == "second"
+    assert published(4, 3, 6) == "draw"  # w < k
+    assert published(4, 7, 1) == "draw"
+    assert published(4, 7, 6) == "second"
+    assert published(4, 7, 5) == "first"
+    assert published(4, 8, 5) == "second"
+
+
+def test_settle_by_strategy_solver_or_open():
+    settler = Settler(Budget(max_positions=10_000, solver_seconds=5, cross_check_cells=0))
+    c = settler.settle(4, 7, 6)
+    assert (c.value, c.methods) == ("second", ["take-even"])
+    assert "7,312 positions" in c.how
+    c = settler.settle(3, 2, 3)  # w < k: no strategy, the solver
+    assert (c.value, c.methods) == ("draw", ["solver"])
+    c = settler.settle(4, 12, 12)  # beyond 10,000 positions and 64 cells
+    assert c.value == "open"
+    assert any("exceeded 10,000 positions" in n for n in c.notes)
+    # a larger board is not tried again
+    c = settler.settle(4, 12, 14)
+    assert c.value == "open"
+    assert any("smaller board exceeded" in n for n in c.notes)
+
+
+def test_two_drawing_strategies_settle_a_draw():
+    c = Settler(Budget(cross_check_cells=0)).settle(3, 9, 1)
+    assert c.value == "draw"
+    assert set(c.methods) == {"pair-row", "canonical-boards"}
+
+
+def test_grid_marks_differences():
+    cells = [Cell(3, 5, 3, "second", "x", ["solver"], published="first"), Cell(3, 4, 3, "open", "", published="second")]
+    text = grid_text(cells, 3, [4, 5], [3])
+    assert "2S!" in text
+    assert "?" in text
+    assert cells[0].agrees is False and cells[1].agrees is None
+
+
+def test_small_reproduction_report():
+    report = reproduce_table((2, 3), (1, 2, 3, 4), (1, 2, 3), Budget(solver_seconds=10))
+    assert report.agrees, report.differences
+    assert report.name == "misere-table"
+    assert "take-even win for the second player, 7,312 positions" in report.text
+    assert len(report.data["cells"]) == 24
+
+
+def test_targets_are_registered():
+    assert {"misere-table", "misere-cylinder"} <= set(reproduce.names())
+
+
+@cache
+def _ring_value(w: int, k: int) -> str:
+    """Misère k-in-a-row on a ring of w cells by plain minimax (no kinarow code)."""
+
+    @cache
+    def value(board: tuple[int, ...]) -> int:
+        if 0 not in board:
+            return 0
+        p = 1 if board.count(1) == board.count(2) else 2
+        best = -2
+        for i in range(w):
+            if board[i]:
+                continue
+            b = list(board)
+            b[i] = p
+            lost = w >= k and any(all(b[(s + j) % w] == p for j in range(k)) for s in range(i - k + 1, i + 1))
+            best = max(best, -1 if lost else -value(tuple(b)))
+            if best == 1:
+                break
+        return best
+
+    return {1: "first", 0: "draw", -1: "second"}[value((0,) * w)]
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_cylinder_rings_agree_with_plain_minimax(k):
+    cells = table([k], range(1, 12), [1], Budget(solver_seconds=30), cylinder=True)
+    for c in cells:
+        assert c.value == _ring_value(c.w, k), (c.w, c.how)
+
+
+def test_small_cylinder_report():
+    report = reproduce_cylinder((3,), (3, 4, 5), (1, 2, 3), Budget(solver_seconds=10))
+    assert report.agrees
+    assert "| 3 | 5x3 | second |" in report.text
