@@ -3,6 +3,7 @@
 Commands::
 
     kinarow solve GAME [--moves MOVES] [--json] [--max-nodes N] [--time-limit S] [--tt-mb MB] [--strategy FILE]
+                       [--knowledge none|pairing|matching] [--certificate FILE]
     kinarow show GAME [--moves MOVES]
     kinarow play GAME [--first | --second] [--think S] [--tt-mb MB]
     kinarow check FILE
@@ -35,7 +36,16 @@ from kinarow.errors import KinarowError, MoveError
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position, split_turns
 from kinarow.proofs.tree import StrategyTree, check
-from kinarow.solve import DEFAULT_TT_MB, MAX_TT_MB, Result, Searcher, solve, winner_of
+from kinarow.solve import (
+    DEFAULT_KNOWLEDGE,
+    DEFAULT_TT_MB,
+    KNOWLEDGE_LEVELS,
+    MAX_TT_MB,
+    Result,
+    Searcher,
+    solve,
+    winner_of,
+)
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -152,8 +162,12 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             tt_mb=tt_mb,
             strategy=args.strategy is not None,
             on_tick=tick,
+            knowledge=args.knowledge,
         )
     note = _write_strategy(result, args.strategy) if args.strategy is not None else None
+    if args.certificate is not None:
+        cert_note = _write_certificate(result, args.certificate)
+        note = f"{note}\n{cert_note}" if note else cert_note
     if args.json:
         data = result.to_dict()
         if args.strategy is not None:
@@ -187,6 +201,14 @@ def _print_result(position: Position, result: Result, out: TextIO) -> None:
             rows.append(("best move", result.best_move))
     if result.stopped:
         rows.append(("stopped", f"{result.stopped}"))
+    knowledge = result.knowledge
+    if result.knowledge_note:
+        knowledge += f" ({result.knowledge_note})"
+    elif result.knowledge != "none":
+        knowledge += f", {result.knowledge_cuts:,} cuts"
+    rows.append(("knowledge", knowledge))
+    if result.certificate is not None:
+        rows.append(("proof", f"{result.certificate.conclusion()}, by matching sets (no search)"))
     rows += [
         ("nodes", f"{result.nodes:,}"),
         ("seconds", f"{result.seconds:.3f}"),
@@ -211,6 +233,17 @@ def _write_strategy(result: Result, path: str) -> str:
     if result.value == "unknown":
         return f"No strategy written to {path}: the value is unknown."
     return f"No strategy written to {path}: the game is already over."
+
+
+def _write_certificate(result: Result, path: str) -> str:
+    """Write the matching-set certificate of a draw proved at the root; say what happened."""
+    if result.certificate is None:
+        return f"No certificate written to {path}: knowledge did not settle the value at the root."
+    try:
+        Path(path).write_text(json.dumps(result.certificate.to_json()) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise KinarowError(f"cannot write the certificate to '{path}': {error.strerror or error}") from None
+    return f"Matching-set certificate written to {path}; check it with 'kinarow check {path}'."
 
 
 # -- show ------------------------------------------------------------------------------
@@ -352,6 +385,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_REJECTED
     if isinstance(data, dict) and data.get("format") == pairing.FORMAT:
         return _check_pairing(path, data, out, err)
+    if isinstance(data, dict) and data.get("format") == "kinarow.matching":
+        return _check_matching(path, data, out, err)
     try:
         tree = StrategyTree.from_json(data)
     except KinarowError as error:
@@ -383,6 +418,28 @@ def _check_pairing(path: str, data: dict[str, object], out: TextIO, err: TextIO)
         print(f"VALID: in {proposal.game}{after}, {verdict.reason}: the first player cannot win.", file=out)
         return EXIT_OK
     print(f"REJECTED: the pairing for {proposal.game}{after} fails: {verdict.reason}.", file=out)
+    return EXIT_REJECTED
+
+
+def _check_matching(path: str, data: dict[str, object], out: TextIO, err: TextIO) -> int:
+    from kinarow.proofs import matching as M
+
+    try:
+        if "game" in data:
+            proof = M.MatchingProof.from_json(data)
+            verdict = M.check_proof(proof)
+            where = f"in {proof.game}" + (f" after {' '.join(proof.moves)}" if proof.moves else "")
+        else:
+            ms = M.MatchingSet.from_json(data)
+            verdict = M.check(ms)
+            where = f"for {len(ms.groups)} groups on {len(ms.markers)} markers"
+    except KinarowError as error:
+        print(f"kinarow: error: '{path}' is not a usable matching-set certificate: {error}", file=err)
+        return EXIT_REJECTED
+    if verdict.ok:
+        print(f"VALID: matching set {where}: {verdict.reason}.", file=out)
+        return EXIT_OK
+    print(f"REJECTED: the matching set {where} fails: {verdict.reason}.", file=out)
     return EXIT_REJECTED
 
 
@@ -444,7 +501,9 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- entry point -------------------------------------------------------------------------
 # Modules that add commands of their own (see the module docstring); one per line.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "kinarow.cli_matching",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -468,6 +527,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help)
     p.add_argument("--strategy", metavar="FILE", default=None, help="write the winner's strategy certificate to FILE")
+    p.add_argument(
+        "--knowledge", choices=KNOWLEDGE_LEVELS, default=DEFAULT_KNOWLEDGE,
+        help="cut nodes where a pairing or a matching set proves a player cannot win "
+        f"(free placement, one stone a turn, normal or Maker-Breaker goal; default {DEFAULT_KNOWLEDGE})",
+    )
+    p.add_argument("--certificate", metavar="FILE", default=None,
+                   help="write the matching-set certificate of a value knowledge settled at the root to FILE")
     p.set_defaults(run=cmd_solve)
 
     p = commands.add_parser("show", help="print the board after some moves")
@@ -501,7 +567,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
     p.set_defaults(run=cmd_pairing_table)
 
-    p = commands.add_parser("check", help="verify a certificate (strategy or pairing, JSON) with the rules only")
+    p = commands.add_parser(
+        "check", help="verify a certificate (strategy, pairing or matching set, JSON) with the rules only"
+    )
     p.add_argument("file", metavar="FILE", help="certificate written by 'solve --strategy' or 'pairing --out'")
     p.set_defaults(run=cmd_check)
 

@@ -316,16 +316,23 @@ def find(groups: list[list[str]] | str, *, budget: int = 0) -> FindResult:
 
 
 # -- positions ------------------------------------------------------------------------------
-def _live_groups(position: Position, player: int) -> list[tuple[int, ...]]:
-    board = position.board
+def _live_groups(position: Position, player: int, board: list[int] | None = None) -> list[tuple[int, ...]]:
+    board = position.board if board is None else board
     return [g for g in position.geometry.groups if all(board[c] != 3 - player for c in g)]
 
 
-def cover_position(position: Position, player: int = 1, *, budget: int = 0) -> tuple[bool | None, MatchingSet | None]:
-    """A matching set over the empty cells covering every live group of ``player`` (or why not)."""
-    board = position.board
+def cover_position(
+    position: Position, player: int = 1, *, budget: int = 0, blocked: tuple[int, ...] = ()
+) -> tuple[bool | None, MatchingSet | None]:
+    """A matching set over the empty cells covering every live group of ``player`` (or why not).
+
+    ``blocked``: cells taken by the opponent first (an opening move of the blocking side).
+    """
+    board = list(position.board)
+    for c in blocked:
+        board[c] = 3 - player
     name = position.geometry.name
-    groups = _live_groups(position, player)
+    groups = _live_groups(position, player, board)
     empties = [[c for c in g if board[c] == 0] for g in groups]
     if any(not e for e in empties):
         return False, None  # the player already owns a group
@@ -361,15 +368,26 @@ def find_position(
     if position.is_over:
         raise KinarowError(f"the game is already over after {position.move_text()}")
     covers = []
+    openings: list[str | None] = []
     for player in players:
         wins, ms = cover_position(position, player, budget=budget)
         word = "first" if player == 1 else "second"
+        opening = None
+        if not wins and position.to_move != player:
+            # the blocking side moves first: try each opening move
+            cells = sorted({c for g in _live_groups(position, player) for c in g if position.board[c] == 0})
+            for c in cells:
+                wins, ms = cover_position(position, player, budget=budget, blocked=(c,))
+                if wins:
+                    opening = position.name(c)
+                    break
+        openings.append(opening)
         if not wins or ms is None:
             why = "the search ran out of budget" if wins is None else "Maker wins the Maker-Breaker game on its groups"
             return None, f"no matching set covers the {word} player's live groups: {why}"
         covers.append((word, ms))
     game = position.game
-    proof = MatchingProof(str(game), [position.name(c) for c in position.moves], covers)
+    proof = MatchingProof(str(game), [position.name(c) for c in position.moves], covers, openings)
     return proof, proof.conclusion()
 
 

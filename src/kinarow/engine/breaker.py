@@ -244,14 +244,15 @@ def load_state(groups, M, B, buf):
 
 
 @njit(cache=True)
-def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl):
+def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl, full_first=False):
     """Does Breaker keep a vertex in every group from state (M, B)? ``BREAKER``, ``MAKER`` or ``UNKNOWN``.
 
     With ``maker_first`` Maker moves next. Otherwise Breaker moves first: when
     Maker threatens to complete a group Breaker takes that vertex; when it
-    threatens two, Maker wins; else Breaker's extra move is not used (a
-    Breaker who can win moving second can win moving first), so a
-    ``MAKER`` answer in that case means only "not proved" for Breaker-first.
+    threatens two, Maker wins; else Breaker first tries without using its
+    extra move (a Breaker who wins moving second wins moving first), and with
+    ``full_first`` then tries every first move. Without ``full_first`` a
+    ``MAKER`` answer for Breaker-first means only "not proved".
     """
     zero = np.uint64(0)
     one = np.uint64(1)
@@ -261,12 +262,26 @@ def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl):
     if maker_first:
         return maker_turn(buf, 0, ng, M, B, memo, ctrl)
     single = zero
+    union = zero
     for i in range(ng):
         r = buf[0, i]
+        union |= r
         if (r & (r - one)) == zero:
             single |= r
     if single == zero:
-        return maker_turn(buf, 0, ng, M, B, memo, ctrl)
+        first = maker_turn(buf, 0, ng, M, B, memo, ctrl)
+        if first != MAKER or not full_first:
+            return first
+        # every first move of Breaker (buf[0] is rebuilt from the state each time)
+        rest = union
+        while rest != zero:
+            ybit = rest & (~rest + one)
+            rest ^= ybit
+            nd = load_state(groups, M, B | ybit, buf)
+            r = maker_turn(buf, 0, nd, M, B | ybit, memo, ctrl)
+            if r != MAKER:
+                return r
+        return MAKER
     if (single & (single - one)) != zero:
         return MAKER
     nd = 0

@@ -245,28 +245,35 @@ class MatchingProof:
     game: str
     moves: list[str]
     covers: list[tuple[str, MatchingSet]]
+    #: per cover, a first move of the blocking side (when it is to move), or None
+    openings: list[str | None] = field(default_factory=list)
+
+    def opening(self, i: int) -> str | None:
+        return self.openings[i] if i < len(self.openings) else None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            "game": self.game,
-            "moves": list(self.moves),
-            "covers": [{"player": p, "groups": ms.groups, **ms.node_json()} for p, ms in self.covers],
-        }
+        covers = []
+        for i, (p, ms) in enumerate(self.covers):
+            cover: dict[str, Any] = {"player": p}
+            if self.opening(i) is not None:
+                cover["opening"] = self.opening(i)
+            covers.append({**cover, "groups": ms.groups, **ms.node_json()})
+        return {"format": FORMAT, "version": VERSION, "game": self.game, "moves": list(self.moves), "covers": covers}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MatchingProof:
         require_format(data, FORMAT, VERSION, "matching-set")
         try:
             covers = []
+            openings: list[str | None] = []
             for cover in data["covers"]:
+                openings.append(str(cover["opening"]) if cover.get("opening") is not None else None)
                 player = str(cover["player"])
                 if player not in PLAYERS:
                     raise KinarowError(f"a cover's player must be 'first' or 'second', not '{player}'")
                 groups = [[str(m) for m in g] for g in cover["groups"]]
                 covers.append((player, _node_from_json(cover, groups)))
-            return cls(str(data["game"]), [str(m) for m in data["moves"]], covers)
+            return cls(str(data["game"]), [str(m) for m in data["moves"]], covers, openings)
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             if isinstance(err, KinarowError):
                 raise
@@ -301,15 +308,29 @@ def check_proof(proof: MatchingProof) -> MatchingCheck:
         return MatchingCheck(False, "the certificate covers no player")
     geo = position.geometry
     lines = 0
-    for player_word, ms in proof.covers:
+    for i, (player_word, ms) in enumerate(proof.covers):
         player = PLAYERS[player_word]
+        board = list(position.board)
+        opening = proof.opening(i)
+        if opening is not None:
+            # the blocking side is to move and plays this cell first
+            if position.to_move != 3 - player:
+                why = f"the opening move {opening} is given, but the blocking side is not to move"
+                return MatchingCheck(False, why)
+            try:
+                o = geo.parse_cell(opening)
+            except KinarowError as err:
+                return MatchingCheck(False, f"opening {opening}: {err}")
+            if board[o] != 0:
+                return MatchingCheck(False, f"the opening move {opening} is not on an empty cell")
+            board[o] = 3 - player
         cells: dict[str, int] = {}
         for name in ms.markers:
             try:
                 c = geo.parse_cell(name)
             except KinarowError as err:
                 return MatchingCheck(False, f"marker {name}: {err}")
-            if position.board[c] != 0:
+            if board[c] != 0:
                 return MatchingCheck(False, f"marker {name} is not an empty cell")
             cells[geo.name(c)] = c
         if set(cells) != set(ms.markers):
@@ -321,7 +342,7 @@ def check_proof(proof: MatchingProof) -> MatchingCheck:
         own = [set(g) for g in ms.groups]
         marker_cells = set(cells.values())
         for g in geo.groups:
-            if any(position.board[c] == 3 - player for c in g):
+            if any(board[c] == 3 - player for c in g):
                 continue  # the opponent already blocks it
             inside = {geo.name(c) for c in g if c in marker_cells}
             if not any(h <= inside for h in own):
