@@ -200,12 +200,92 @@ def _minimal(groups: list[int]) -> list[int]:
     return out
 
 
+class _OutOfBudgetError(Exception):
+    pass
+
+
 class _Reader:
-    """Reads a matching set off a Breaker win, level by level."""
+    """Reads a matching set off a Breaker win, level by level.
+
+    First it looks for a matching set with few covering levels (0, 1, 2, 3:
+    a bounded exhaustive search over White's replies); when that budget runs
+    out it follows the Maker-Breaker solution, one winning reply per Black move.
+    """
+
+    SHALLOW_BUDGET = 200_000
+    MAX_LEVELS = 3
 
     def __init__(self, game: _Game, names: list[str]) -> None:
         self.game = game
         self.names = names
+        self.budget = self.SHALLOW_BUDGET
+        self.memo: dict[tuple[tuple[int, ...], int], MatchingSet | None] = {}
+
+    def read(self, groups: list[int]) -> MatchingSet:
+        for levels in range(self.MAX_LEVELS + 1):
+            try:
+                found = self.shallow(groups, levels)
+            except _OutOfBudgetError:
+                break
+            if found is not None:
+                return found
+        return self.level(groups, 0, 0)
+
+    def shallow(self, groups: list[int], levels: int) -> MatchingSet | None:
+        """A matching set with at most ``levels`` covering levels, or None (exhaustive within the budget)."""
+        key = (tuple(sorted(set(groups))), levels)
+        if key in self.memo:
+            return self.memo[key]
+        self.budget -= 1
+        if self.budget < 0:
+            raise _OutOfBudgetError
+        markers = 0
+        for g in groups:
+            markers |= g
+        group_names = [self.names_of(g) for g in groups]
+        core = _minimal(groups)
+        result: MatchingSet | None = None
+        pairs = _pairing(core)
+        if pairs is not None:
+            result = MatchingSet(self.names_of(markers), group_names,
+                                 pairs=[(self.names[a], self.names[b]) for a, b in pairs])
+        elif levels > 0:
+            parts = _components(core)
+            if len(parts) > 1:
+                subs = [self.shallow(part, levels) for part in parts]
+                if all(sub is not None for sub in subs):
+                    result = MatchingSet(self.names_of(markers), group_names, parts=subs)  # type: ignore[arg-type]
+            else:
+                result = self._covering(groups, markers, group_names, levels)
+        self.memo[key] = result
+        return result
+
+    def _covering(
+        self, groups: list[int], markers: int, group_names: list[list[str]], levels: int
+    ) -> MatchingSet | None:
+        coverings: dict[str, tuple[str, MatchingSet]] = {}
+        used = 0
+        for x in _bits(markers):
+            xb = 1 << x
+            near = 0
+            for g in groups:
+                if g & xb:
+                    near |= g
+            near &= ~xb
+            order = _bits(near & used) + _bits(near & ~used) + _bits(markers & ~near & ~xb)
+            for y in order:
+                yb = 1 << y
+                child = [g & ~xb for g in groups if not g & yb]
+                if any(c == 0 for c in child):
+                    continue
+                sub = self.shallow(child, levels - 1)
+                if sub is not None:
+                    coverings[self.names[x]] = (self.names[y], sub)
+                    used |= yb
+                    break
+            else:
+                return None
+        return MatchingSet(self.names_of(markers), group_names, coverings=coverings)
 
     def names_of(self, mask: int) -> list[str]:
         return [self.names[i] for i in _bits(mask)]
@@ -310,7 +390,7 @@ def find(groups: list[list[str]] | str, *, budget: int = 0) -> FindResult:
     wins = game.breaker_wins(0, 0)
     ms = None
     if wins:
-        ms = _Reader(game, names).level(game.live(0, 0), 0, 0)
+        ms = _Reader(game, names).read(game.live(0, 0))
         ms.groups = [list(g) for g in groups]
     return FindResult(wins, names, [list(g) for g in groups], ms, game.nodes, time.perf_counter() - start)
 
