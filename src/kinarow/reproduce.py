@@ -50,7 +50,13 @@ class Target:
 
 
 # Keep one entry per line, sorted by name.
-TARGETS: tuple[Target, ...] = ()
+TARGETS: tuple[Target, ...] = (
+    Target("set-matching-proofs", "Uiterwijk, Set Matching (ACG 2017)",
+           "the 4x4 board, H-heptomino and Zetters block proofs", "kinarow.matching_table:set_matching_proofs"),
+    Target("set-matching-table", "Uiterwijk, Set Matching (ACG 2017)",
+           "table of 12 configurations: markers, groups, reduction, ratio, nodes",
+           "kinarow.matching_table:set_matching_table"),
+)
 
 
 def names() -> list[str]:
