@@ -34,6 +34,18 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--out", metavar="FILE", default=None, help="write the matching-set certificate (JSON) to FILE")
     p.set_defaults(run=cmd_matching)
 
+    p = commands.add_parser(
+        "matching-search",
+        help="search non-overlapping hypergraphs for Breaker wins with a low coverage ratio (new configurations)",
+    )
+    p.add_argument("--exhaustive", metavar="V", default="8",
+                   help="prove the most groups possible for up to V markers (default 8; 9 takes long)")
+    p.add_argument("--max-markers", metavar="N", default="10", help="random greedy search up to N markers (default 10)")
+    p.add_argument("--tries", metavar="T", default="200", help="random orders per marker count (default 200)")
+    p.add_argument("--seed", metavar="S", default="1", help="random seed (default 1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=cmd_matching_search)
+
 
 def cmd_matching(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.cli import EXIT_OK, UsageError
@@ -106,6 +118,47 @@ def _position(args: argparse.Namespace, out: TextIO) -> int:
             print("  " + line, file=out)
     if args.out:
         print(f"Certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
+    return EXIT_OK
+
+
+def cmd_matching_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow import matching_search as S
+    from kinarow.cli import EXIT_OK, _positive_int
+
+    upto = _positive_int("--exhaustive", args.exhaustive) or 8
+    most = _positive_int("--max-markers", args.max_markers) or 10
+    tries = _positive_int("--tries", args.tries) or 200
+    seed = _positive_int("--seed", args.seed) or 1
+    exact = []
+    for v in range(4, upto + 1):
+        groups, _nodes, finished = S.exhaustive(v)
+        exact.append(S.Found(v, [[S.LETTERS[i] for i in range(v) if g >> i & 1] for g in groups]))
+        if not finished:
+            print(f"note: the exhaustive search for {v} markers ran out of its node budget", file=err)
+    greedy = S.search_abstract(most, tries, 3, seed)
+    pool = sorted(exact + greedy, key=lambda f: (f.ratio, f.markers))
+    grid = None
+    for f in pool:
+        grid = S.place_on_grid(f)
+        if grid is not None:
+            break
+    if args.json:
+        print(json.dumps({"exhaustive": [f.to_dict() for f in exact], "greedy": [f.to_dict() for f in greedy],
+                          "grid": grid.to_dict() if grid else None, "published_best_ratio": 8 / 7}), file=out)
+        return EXIT_OK
+    print("Breaker-win hypergraphs, groups of 2 or 3 markers, no two groups sharing two markers", file=out)
+    print("(published best: FlatStar/Line, 8 markers, 7 groups, ratio 1.14)", file=out)
+    print("most groups, proved by exhaustive search:", file=out)
+    for f in exact:
+        print(f"  {f.markers:>2} markers: {len(f.groups)} groups, ratio {f.ratio:.3f}   {f.spec}", file=out)
+    print(f"most groups found by random greedy search ({tries} orders each):", file=out)
+    for f in greedy:
+        print(f"  {f.markers:>2} markers: {len(f.groups)} groups, ratio {f.ratio:.3f}   {f.spec}", file=out)
+    best = pool[0]
+    print(f"best ratio: {best.ratio:.3f} ({best.markers} markers, {len(best.groups)} groups: {best.spec})", file=out)
+    if grid is not None:
+        print(f"best on the square grid (4 in a row): ratio {grid.ratio:.3f} ({grid.spec}) on {grid.board} "
+              f"after {grid.moves}", file=out)
     return EXIT_OK
 
 

@@ -152,7 +152,10 @@ def search_abstract(max_markers: int = 10, tries: int = 200, max_size: int = 3, 
     return best
 
 
-def place_on_grid(found: Found, boards: tuple[str, ...] = ("4x4k4", "5x4k4", "5x5k4", "6x5k4", "6x6k4")) -> Found | None:
+GRID_BOARDS = ("4x4k4", "5x4k4", "5x5k4", "6x5k4", "6x6k4")
+
+
+def place_on_grid(found: Found, boards: tuple[str, ...] = GRID_BOARDS) -> Found | None:
     """The hypergraph as straight lines on a 4-in-a-row board (an example position), or None."""
     from kinarow.errors import KinarowError
     from kinarow.matching_examples import example_position

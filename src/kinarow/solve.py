@@ -28,9 +28,9 @@ KNOWLEDGE_LEVELS = ("none", "pairing", "matching")
 DEFAULT_KNOWLEDGE = "matching"
 #: node budgets of one knowledge test inside the search (pairing search, Maker-Breaker search)
 PAIR_BUDGET = 64
-MB_BUDGET = 256
+MB_BUDGET = 64
 ROOT_BUDGET = 1 << 17  # paid once per search (the empty 4x4 board needs 13,595 nodes)
-MB_MAX_CELLS = 16  # the Maker-Breaker test runs (below the root) only when the live groups hold few empty cells
+MB_MAX_CELLS = 10  # the Maker-Breaker test runs (below the root) only when the live groups hold few empty cells
 DEFAULT_TT_MB = 256
 MAX_TT_MB = 16384
 _ENTRY_BYTES = 32
@@ -147,7 +147,7 @@ class Searcher:
         self.knowledge = knowledge
         self.knowledge_note = knowledge_reason(game) if knowledge != "none" else None
         level = KNOWLEDGE_LEVELS.index(knowledge) if self.knowledge_note is None else 0
-        self.kparams = np.array([level, PAIR_BUDGET, MB_BUDGET, ROOT_BUDGET, MB_MAX_CELLS], np.int64)
+        self.kparams = np.array([level, PAIR_BUDGET, MB_BUDGET, ROOT_BUDGET, MB_MAX_CELLS, pair_max(game)], np.int64)
         G = int(self.tables.masks.size)
         self.kbuf = BK.new_buffers(N, G)
         self.kmemo = BK.new_memo(16 if level == K.KNOW_MATCHING else 0)
@@ -322,6 +322,17 @@ class Searcher:
             if exact or v == K.ABORT:
                 return None
             depth += self.deepening_step
+
+
+def pair_max(game: Game) -> int:
+    """The most groups that one pair of cells lies in (a pairing bound used to skip hopeless tests)."""
+    count: dict[tuple[int, int], int] = {}
+    for g in game.geometry.groups:
+        for i, a in enumerate(g):
+            for b in g[i + 1 :]:
+                key = (a, b) if a < b else (b, a)
+                count[key] = count.get(key, 0) + 1
+    return max(count.values(), default=1)
 
 
 def knowledge_reason(game: Game) -> str | None:

@@ -13,8 +13,9 @@ Inside the search a state is carried as the list of its *live* groups
     M = 0b0000_0001, B = 0b0000_1000
     live, reduced     g0 & ~M = 0b0000_0110               (g1 holds a Breaker bit: gone)
 
-``buf[d, :]`` holds that list for search depth ``d`` (one Maker move and one
-Breaker reply per depth), so no array is allocated during the search.
+``buf[d, 0:ng]`` holds that list for search depth ``d`` (one Maker move and
+one Breaker reply per depth) and ``buf[d, -N_FRAME:]`` that depth's frame
+(loop state), so no array is allocated during the search.
 
 The memo table is a ``(size, 3)`` uint64 array: word 0 = ``M``, word 1 = ``B``,
 word 2 = ``stamp << 2 | value + 1`` where ``stamp`` names the group list the
@@ -39,6 +40,7 @@ from numba import njit
 MAKER, BREAKER, UNKNOWN = 0, 1, -1
 C_NODES, C_BUDGET, C_STAMP = 0, 1, 2
 N_CTRL = 3
+N_FRAME = 10  # per-depth frame fields kept in the last columns of a search buffer
 
 _H1 = np.uint64(0x9E3779B97F4A7C15)
 _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -77,24 +79,14 @@ def maker_turn(buf, d0, ng0, M0, B0, memo, ctrl):
     """
     zero = np.uint64(0)
     one = np.uint64(1)
-    depth = buf.shape[0]
-    f_ng = np.zeros(depth, np.int64)
-    f_M = np.zeros(depth, np.uint64)
-    f_B = np.zeros(depth, np.uint64)
-    f_slot = np.zeros(depth, np.int64)
-    f_rest = np.zeros(depth, np.uint64)
-    f_x = np.zeros(depth, np.uint64)
-    f_ys0 = np.zeros(depth, np.uint64)
-    f_ys1 = np.zeros(depth, np.uint64)
-    f_xunk = np.zeros(depth, np.bool_)
-    f_anyunk = np.zeros(depth, np.bool_)
+    F = buf.shape[1] - N_FRAME  # frame fields live in the last columns of buf
     use_memo = memo.shape[0] > 1
     stamp = np.uint64(ctrl[C_STAMP])
     budget = ctrl[C_BUDGET]
     d = d0
-    f_ng[d] = ng0
-    f_M[d] = M0
-    f_B[d] = B0
+    buf[d, F + 0] = ng0
+    buf[d, F + 1] = M0
+    buf[d, F + 2] = B0
     mode = 0  # 0 enter frame d, 1 choose next x, 2 choose next y, 3 a value r came back to frame d
     r = 0
     while True:
@@ -102,7 +94,7 @@ def maker_turn(buf, d0, ng0, M0, B0, memo, ctrl):
             ctrl[C_NODES] += 1
             if budget > 0 and ctrl[C_NODES] > budget:
                 return UNKNOWN
-            ng = f_ng[d]
+            ng = np.int64(buf[d, F + 0])
             r = -2
             if ng == 0:
                 r = BREAKER
@@ -121,10 +113,11 @@ def maker_turn(buf, d0, ng0, M0, B0, memo, ctrl):
                 if r == -2 and es < 0.5:
                     r = BREAKER
             if r == -2 and use_memo:
-                slot = _slot(memo, f_M[d], f_B[d])
-                f_slot[d] = slot
+                slot = _slot(memo, buf[d, F + 1], buf[d, F + 2])
+                buf[d, F + 3] = slot
                 w = memo[slot, 2]
-                if w != zero and memo[slot, 0] == f_M[d] and memo[slot, 1] == f_B[d] and (w >> np.uint64(2)) == stamp:
+                same = memo[slot, 0] == buf[d, F + 1] and memo[slot, 1] == buf[d, F + 2]
+                if w != zero and same and (w >> np.uint64(2)) == stamp:
                     r = np.int64(w & np.uint64(3)) - 1
             if r != -2:
                 # the frame is finished with value r
@@ -133,27 +126,27 @@ def maker_turn(buf, d0, ng0, M0, B0, memo, ctrl):
                 d -= 1
                 mode = 3
                 continue
-            f_rest[d] = union
-            f_anyunk[d] = False
+            buf[d, F + 4] = union
+            buf[d, F + 9] = False
             mode = 1
             continue
         if mode == 1:
-            rest = f_rest[d]
+            rest = buf[d, F + 4]
             if rest == zero:
-                r = UNKNOWN if f_anyunk[d] else BREAKER
+                r = UNKNOWN if buf[d, F + 9] else BREAKER
                 if r == BREAKER:
-                    _store(memo, f_slot[d], f_M[d], f_B[d], stamp, BREAKER)
+                    _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, BREAKER)
                 if d == d0:
                     return r
                 d -= 1
                 mode = 3
                 continue
             xbit = rest & (~rest + one)
-            f_rest[d] = rest ^ xbit
+            buf[d, F + 4] = rest ^ xbit
             single = zero
             near = zero
             union = zero
-            for i in range(f_ng[d]):
+            for i in range(np.int64(buf[d, F + 0])):
                 g = buf[d, i]
                 union |= g
                 if g & xbit:
@@ -162,7 +155,7 @@ def maker_turn(buf, d0, ng0, M0, B0, memo, ctrl):
                     if (rr & (rr - one)) == zero:
                         single |= rr
             if (single & (single - one)) != zero:
-                _store(memo, f_slot[d], f_M[d], f_B[d], stamp, MAKER)
+                _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, MAKER)
                 r = MAKER
                 if d == d0:
                     return r
@@ -170,45 +163,45 @@ def maker_turn(buf, d0, ng0, M0, B0, memo, ctrl):
                 mode = 3
                 continue
             cand = single if single != zero else union & ~xbit
-            f_x[d] = xbit
-            f_ys0[d] = cand & near
-            f_ys1[d] = cand & ~near
-            f_xunk[d] = False
+            buf[d, F + 5] = xbit
+            buf[d, F + 6] = cand & near
+            buf[d, F + 7] = cand & ~near
+            buf[d, F + 8] = False
             mode = 2
             continue
         if mode == 2:
-            ys = f_ys0[d]
+            ys = buf[d, F + 6]
             if ys != zero:
                 ybit = ys & (~ys + one)
-                f_ys0[d] = ys ^ ybit
+                buf[d, F + 6] = ys ^ ybit
             else:
-                ys = f_ys1[d]
+                ys = buf[d, F + 7]
                 if ys == zero:
                     # no reply refutes x
-                    if not f_xunk[d]:
-                        _store(memo, f_slot[d], f_M[d], f_B[d], stamp, MAKER)
+                    if not buf[d, F + 8]:
+                        _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, MAKER)
                         r = MAKER
                         if d == d0:
                             return r
                         d -= 1
                         mode = 3
                         continue
-                    f_anyunk[d] = True
+                    buf[d, F + 9] = True
                     mode = 1
                     continue
                 ybit = ys & (~ys + one)
-                f_ys1[d] = ys ^ ybit
-            xbit = f_x[d]
+                buf[d, F + 7] = ys ^ ybit
+            xbit = buf[d, F + 5]
             nd = 0
-            for i in range(f_ng[d]):
+            for i in range(np.int64(buf[d, F + 0])):
                 g = buf[d, i]
                 if g & ybit:
                     continue
                 buf[d + 1, nd] = g & ~xbit
                 nd += 1
-            f_ng[d + 1] = nd
-            f_M[d + 1] = f_M[d] | xbit
-            f_B[d + 1] = f_B[d] | ybit
+            buf[d + 1, F + 0] = nd
+            buf[d + 1, F + 1] = buf[d, F + 1] | xbit
+            buf[d + 1, F + 2] = buf[d, F + 2] | ybit
             d += 1
             mode = 0
             continue
@@ -217,7 +210,7 @@ def maker_turn(buf, d0, ng0, M0, B0, memo, ctrl):
             mode = 1  # x is refuted
         else:
             if r == UNKNOWN:
-                f_xunk[d] = True
+                buf[d, F + 8] = True
                 if budget > 0 and ctrl[C_NODES] > budget:
                     return UNKNOWN
             mode = 2
@@ -302,16 +295,11 @@ def _pair_search(pbuf, ng0, used0, ctrl):
     """
     zero = np.uint64(0)
     one = np.uint64(1)
-    depth = pbuf.shape[0]
-    f_ng = np.zeros(depth, np.int64)
-    f_used = np.zeros(depth, np.uint64)
-    f_ra = np.zeros(depth, np.uint64)
-    f_a = np.zeros(depth, np.uint64)
-    f_rb = np.zeros(depth, np.uint64)
+    F = pbuf.shape[1] - N_FRAME
     budget = ctrl[C_BUDGET]
     d = 0
-    f_ng[0] = ng0
-    f_used[0] = used0
+    pbuf[0, F + 0] = ng0
+    pbuf[0, F + 1] = used0
     entering = True
     while True:
         if entering:
@@ -319,10 +307,10 @@ def _pair_search(pbuf, ng0, used0, ctrl):
             ctrl[C_NODES] += 1
             if budget > 0 and ctrl[C_NODES] > budget:
                 return UNKNOWN
-            ng = f_ng[d]
+            ng = np.int64(pbuf[d, F + 0])
             if ng == 0:
                 return 1
-            used = f_used[d]
+            used = pbuf[d, F + 1]
             best = -1
             best_c = 1 << 30
             for i in range(ng):
@@ -331,24 +319,24 @@ def _pair_search(pbuf, ng0, used0, ctrl):
                     best_c = c
                     best = i
             if best_c < 2:
-                f_ra[d] = zero
-                f_rb[d] = zero
+                pbuf[d, F + 2] = zero
+                pbuf[d, F + 4] = zero
             else:
                 avail = pbuf[d, best] & ~used
                 a = avail & (~avail + one)
-                f_a[d] = a
-                f_ra[d] = avail ^ a
-                f_rb[d] = avail ^ a
+                pbuf[d, F + 3] = a
+                pbuf[d, F + 2] = avail ^ a
+                pbuf[d, F + 4] = avail ^ a
         # next pair (a, b) at frame d
-        if f_rb[d] == zero:
-            ra = f_ra[d]
+        if pbuf[d, F + 4] == zero:
+            ra = pbuf[d, F + 2]
             if ra != zero:
                 a = ra & (~ra + one)
                 ra ^= a
-                f_a[d] = a
-                f_ra[d] = ra
-                f_rb[d] = ra
-        rb = f_rb[d]
+                pbuf[d, F + 3] = a
+                pbuf[d, F + 2] = ra
+                pbuf[d, F + 4] = ra
+        rb = pbuf[d, F + 4]
         if rb == zero:
             # no pair works here: back up
             if d == 0:
@@ -356,17 +344,17 @@ def _pair_search(pbuf, ng0, used0, ctrl):
             d -= 1
             continue
         b = rb & (~rb + one)
-        f_rb[d] = rb ^ b
-        pair = f_a[d] | b
+        pbuf[d, F + 4] = rb ^ b
+        pair = pbuf[d, F + 3] | b
         nd = 0
-        for i in range(f_ng[d]):
+        for i in range(np.int64(pbuf[d, F + 0])):
             g = pbuf[d, i]
             if (g & pair) == pair:
                 continue  # this pair blocks g
             pbuf[d + 1, nd] = g
             nd += 1
-        f_ng[d + 1] = nd
-        f_used[d + 1] = f_used[d] | pair
+        pbuf[d + 1, F + 0] = nd
+        pbuf[d + 1, F + 1] = pbuf[d, F + 1] | pair
         d += 1
         entering = True
 
@@ -411,5 +399,8 @@ def new_memo(bits: int = 16) -> np.ndarray:
 
 
 def new_buffers(vertices: int, groups: int) -> np.ndarray:
-    """A stack buffer deep enough for a search over ``vertices`` vertices and ``groups`` groups."""
-    return np.zeros((vertices + 2, max(groups, 1)), np.uint64)
+    """A stack buffer deep enough for a search over ``vertices`` vertices and ``groups`` groups.
+
+    Row d holds the group list of depth d, then the ``N_FRAME`` fields of that depth's frame.
+    """
+    return np.zeros((vertices + 2, max(groups, 1) + N_FRAME), np.uint64)

@@ -79,8 +79,8 @@ C_ROOT_EXACT, C_KNODES, C_KTESTS, C_KCUTS, C_ROOT_TRIED = range(8, 13)
 N_CTRL = 13
 # knowledge (kparams): level (0 none, 1 pairing, 2 matching; 0 where a blocking argument is unsound),
 # node budget of one pairing search, node budget of one Maker-Breaker search
-K_LEVEL, K_PAIR_BUDGET, K_MB_BUDGET, K_ROOT_BUDGET, K_MB_MAX_CELLS = range(5)
-N_KPARAMS = 5
+K_LEVEL, K_PAIR_BUDGET, K_MB_BUDGET, K_ROOT_BUDGET, K_MB_MAX_CELLS, K_PAIR_MAX = range(6)
+N_KPARAMS = 6
 KNOW_NONE, KNOW_PAIRING, KNOW_MATCHING = 0, 1, 2
 # TT flags
 EMPTY, EXACT, LOWER, UPPER = 0, 1, 2, 3
@@ -223,22 +223,25 @@ def cannot_win(masks, maker, breaker, maker_first, level, kparams, kbuf, kmemo, 
     a search the Maker-Breaker budget is larger (``K_ROOT_BUDGET``): it is paid once.
     """
     ctrl[C_KTESTS] += 1
-    kctrl[BK.C_NODES] = 0
-    kctrl[BK.C_BUDGET] = kparams[K_PAIR_BUDGET]
-    r = BK.pairing_exists(masks, maker, breaker, not maker_first, kbuf, kctrl)
-    ctrl[C_KNODES] += kctrl[BK.C_NODES]
-    if r == 1:
-        return True
+    # a pair blocks at most K_PAIR_MAX groups: too many live groups for the empty cells means no pairing
+    live = 0
+    cells = np.uint64(0)
+    for i in range(masks.shape[0]):
+        if (masks[i] & breaker) == np.uint64(0):
+            live += 1
+            cells |= masks[i]
+    ncells = BK.popcount(cells & ~maker)
+    if not maker_first or live <= kparams[K_PAIR_MAX] * (ncells // 2):
+        kctrl[BK.C_NODES] = 0
+        kctrl[BK.C_BUDGET] = kparams[K_PAIR_BUDGET]
+        r = BK.pairing_exists(masks, maker, breaker, not maker_first, kbuf, kctrl)
+        ctrl[C_KNODES] += kctrl[BK.C_NODES]
+        if r == 1:
+            return True
     if level < KNOW_MATCHING:
         return False
-    if not at_root:
-        # the Maker-Breaker search pays off only on few cells: count the empty cells of the live groups
-        cells = np.uint64(0)
-        for i in range(masks.shape[0]):
-            if (masks[i] & breaker) == np.uint64(0):
-                cells |= masks[i]
-        if BK.popcount(cells & ~maker) > kparams[K_MB_MAX_CELLS]:
-            return False
+    if not at_root and ncells > kparams[K_MB_MAX_CELLS]:
+        return False  # the Maker-Breaker search pays off only when the live groups hold few empty cells
     kctrl[BK.C_NODES] = 0
     kctrl[BK.C_BUDGET] = kparams[K_ROOT_BUDGET] if at_root else kparams[K_MB_BUDGET]
     r = BK.breaker_wins(masks, maker, breaker, maker_first, kbuf, kmemo, kctrl, at_root)
