@@ -275,3 +275,28 @@ def test_cli_solve_bad_knowledge_level(capsys):
 def test_cli_matching_position_moves_need_a_game(capsys):
     code, _, err = run(capsys, "matching", "ab acd", "--moves", "a1")
     assert code == 2 and "--moves needs a GAME" in err
+
+
+def test_cli_matching_search_small(capsys):
+    code, out, _ = run(capsys, "matching-search", "--exhaustive", "6", "--max-markers", "6", "--tries", "5",
+                       "--no-grid", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [(f["markers"], f["groups"]) for f in data["exhaustive"]] == [(4, 2), (5, 3), (6, 5)]
+    for f in data["exhaustive"] + data["greedy"]:
+        result = find(f["spec"])
+        assert result.breaker_wins and check(result.matching_set).ok
+        assert all(len(set(a) & set(b)) <= 1 for i, a in enumerate(f["spec"].split())
+                   for b in f["spec"].split()[i + 1:])
+
+
+def test_example_positions_check_their_properties():
+    from kinarow.matching import configuration
+    from kinarow.matching_examples import example_position, example_properties
+
+    config = configuration("Triangle")
+    example = example_position(config)
+    groups = config.group_list()
+    assert example_properties(example, groups) is None
+    example.position.play(example.position.legal_moves()[0])  # now White is to move
+    assert example_properties(example, groups) is not None

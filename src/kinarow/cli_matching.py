@@ -43,6 +43,7 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--max-markers", metavar="N", default="10", help="random greedy search up to N markers (default 10)")
     p.add_argument("--tries", metavar="T", default="200", help="random orders per marker count (default 200)")
     p.add_argument("--seed", metavar="S", default="1", help="random seed (default 1)")
+    p.add_argument("--no-grid", action="store_true", help="skip placing the best ones on a 4-in-a-row board")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=cmd_matching_search)
 
@@ -138,7 +139,7 @@ def cmd_matching_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> i
     greedy = S.search_abstract(most, tries, 3, seed)
     pool = sorted(exact + greedy, key=lambda f: (f.ratio, f.markers))
     grid = None
-    for f in pool:
+    for f in [] if args.no_grid else pool:
         grid = S.place_on_grid(f)
         if grid is not None:
             break
