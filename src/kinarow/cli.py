@@ -201,12 +201,13 @@ def _print_result(position: Position, result: Result, out: TextIO) -> None:
             rows.append(("best move", result.best_move))
     if result.stopped:
         rows.append(("stopped", f"{result.stopped}"))
-    knowledge = result.knowledge
-    if result.knowledge_note:
-        knowledge += f" ({result.knowledge_note})"
-    elif result.knowledge != "none":
-        knowledge += f", {result.knowledge_cuts:,} cuts"
-    rows.append(("knowledge", knowledge))
+    if not result.stopped:
+        knowledge = result.knowledge
+        if result.knowledge_note:
+            knowledge += f" ({result.knowledge_note})"
+        elif result.knowledge != "none":
+            knowledge += f", {result.knowledge_cuts:,} cuts"
+        rows.append(("knowledge", knowledge))
     if result.certificate is not None:
         rows.append(("proof", f"{result.certificate.conclusion()}, by matching sets (no search)"))
     rows += [

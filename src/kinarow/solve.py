@@ -29,7 +29,7 @@ DEFAULT_KNOWLEDGE = "matching"
 #: node budgets of one knowledge test inside the search (pairing search, Maker-Breaker search)
 PAIR_BUDGET = 64
 MB_BUDGET = 64
-ROOT_BUDGET = 1 << 17  # paid once per search (the empty 4x4 board needs 13,595 nodes)
+ROOT_BUDGET = 1 << 15  # paid once per search (the empty 4x4 board needs 13,595 nodes)
 MB_MAX_CELLS = 10  # the Maker-Breaker test runs (below the root) only when the live groups hold few empty cells
 DEFAULT_TT_MB = 256
 MAX_TT_MB = 16384
