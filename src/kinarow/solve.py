@@ -376,7 +376,8 @@ def solve(
     placement, one stone a turn, normal or Maker-Breaker goal, and does
     nothing elsewhere (``Result.knowledge_note`` says why). When knowledge
     settles the value at the root, ``Result.certificate`` is the matching-set
-    certificate (:class:`kinarow.proofs.matching.MatchingProof`).
+    certificate (:class:`kinarow.proofs.matching.MatchingProof`). When a
+    ``searcher`` is given, its own knowledge level applies.
     """
     position = target.copy() if isinstance(target, Position) else Game(target).start()
     if moves:
