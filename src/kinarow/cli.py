@@ -4,6 +4,7 @@ Commands::
 
     kinarow solve GAME [--moves MOVES] [--json] [--max-nodes N] [--time-limit S] [--tt-mb MB] [--strategy FILE]
                   [--proof FILE] [--store FILE | --no-store]
+                  [--knowledge none|pairing|matching]
     kinarow show GAME [--moves MOVES] [--svg FILE] [--png FILE]
     kinarow play GAME [--first | --second] [--think S] [--tt-mb MB] [--engine STRATEGY]
     kinarow verify STRATEGY GAME [--as first|second] [--json] [--max-positions N] [--out FILE]  (cli_misere)
@@ -39,7 +40,16 @@ from kinarow import __version__, pairing, reproduce
 from kinarow.errors import KinarowError, MoveError
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position, split_turns
-from kinarow.solve import DEFAULT_TT_MB, MAX_TT_MB, Result, Searcher, solve, winner_of
+from kinarow.solve import (
+    DEFAULT_KNOWLEDGE,
+    DEFAULT_TT_MB,
+    KNOWLEDGE_LEVELS,
+    MAX_TT_MB,
+    Result,
+    Searcher,
+    solve,
+    winner_of,
+)
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -164,6 +174,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 tt_mb=tt_mb,
                 strategy=want_strategy,
                 on_tick=tick,
+                knowledge=args.knowledge,
             )
         if store is not None:
             cli_ux.save_result(store, position, result)
@@ -206,6 +217,15 @@ def _print_result(position: Position, result: Result, out: TextIO) -> None:
             rows.append(("best move", result.best_move))
     if result.stopped:
         rows.append(("stopped", f"{result.stopped}"))
+    if not result.stopped:
+        knowledge = result.knowledge
+        if result.knowledge_note:
+            knowledge += f" ({result.knowledge_note})"
+        elif result.knowledge != "none":
+            knowledge += f", {result.knowledge_cuts:,} cuts"
+        rows.append(("knowledge", knowledge))
+    if result.certificate is not None:
+        rows.append(("proof", f"{result.certificate.conclusion()}, by matching sets (no search)"))
     rows += [
         ("nodes", f"{result.nodes:,}"),
         ("seconds", f"{result.seconds:.3f}"),
@@ -499,6 +519,7 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 COMMAND_MODULES: tuple[str, ...] = (
     "kinarow.cli_ux",
     "kinarow.cli_misere",
+    "kinarow.cli_matching",
 )
 
 
@@ -525,9 +546,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help)
     p.add_argument("--strategy", metavar="FILE", default=None, help="write the winner's strategy certificate to FILE")
-    p.add_argument("--proof", metavar="FILE", default=None,
-                   help="write the certificate of the value to FILE (a win: strategy; a draw: pairing when one exists)")
+    p.add_argument("--proof", "--certificate", metavar="FILE", default=None, dest="proof",
+                   help="write the certificate of the value to FILE (a win: strategy; a draw settled by knowledge: "
+                   "matching sets; another draw: a pairing when one exists)")
     cli_ux.add_store_options(p)
+    p.add_argument(
+        "--knowledge", choices=KNOWLEDGE_LEVELS, default=DEFAULT_KNOWLEDGE,
+        help="cut nodes where a pairing or a matching set proves a player cannot win "
+        f"(free placement, one stone a turn, normal or Maker-Breaker goal; default {DEFAULT_KNOWLEDGE})",
+    )
     p.set_defaults(run=cmd_solve)
 
     p = commands.add_parser("show", help="print the board after some moves")

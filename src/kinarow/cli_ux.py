@@ -69,7 +69,8 @@ def stored_result(store: Store, position: Position, *, need_strategy: bool) -> t
         strategy.moves = [position.name(c) for c in position.moves]
     to_move = "first" if position.to_move == 1 else "second"
     result = Result(game, position.move_text(), found["value"], int(found.get("nodes", 0)),
-                    float(found.get("seconds", 0.0)), found.get("best_move"), to_move, strategy=strategy)
+                    float(found.get("seconds", 0.0)), found.get("best_move"), to_move, strategy=strategy,
+                    knowledge=str(found.get("knowledge", "none")))
     return result, float(found.get("stored_at", 0.0))
 
 
@@ -79,7 +80,8 @@ def save_result(store: Store, position: Position, result: Result) -> None:
         return
     game, key = str(position.game), board_key(position)
     store.put_result(game, key, {"value": result.value, "best_move": result.best_move, "nodes": result.nodes,
-                                 "seconds": round(result.seconds, 6), "moves": result.moves})
+                                 "seconds": round(result.seconds, 6), "moves": result.moves,
+                                 "knowledge": result.knowledge})
     if result.strategy is not None:
         store.put_certificate(STRATEGY_FORMAT, game, key, result.strategy.to_json())
 
@@ -114,6 +116,8 @@ def proof_certificate(position: Position, result: Result, store: Store | None) -
         return None, "the value is unknown, so there is nothing to prove"
     if position.is_over:
         return None, "the game is already over"
+    if result.certificate is not None:  # knowledge settled the value at the root (matching sets)
+        return result.certificate.to_json(), f"matching sets showing {result.certificate.conclusion()}"
     if result.value != "draw":
         return None, f"no certificate is available yet for a {result.value} win here"
     from kinarow import pairing

@@ -53,6 +53,11 @@ class Target:
 TARGETS: tuple[Target, ...] = (
     Target("misere-cylinder", "Steele & Larremore", "open problem: cylinders", "kinarow.misere:reproduce_cylinder"),
     Target("misere-table", "Steele & Larremore", "misere Connect-k table, k = 2-6", "kinarow.misere:reproduce_table"),
+    Target("set-matching-proofs", "Uiterwijk, Set Matching (ACG 2017)",
+           "the 4x4 board, H-heptomino and Zetters block proofs", "kinarow.matching_table:set_matching_proofs"),
+    Target("set-matching-table", "Uiterwijk, Set Matching (ACG 2017)",
+           "table of 12 configurations: markers, groups, reduction, ratio, nodes",
+           "kinarow.matching_table:set_matching_table"),
 )
 
 

@@ -15,13 +15,22 @@ from typing import Any
 
 import numpy as np
 
+from kinarow.engine import breaker as BK
 from kinarow.engine import kernel as K
 from kinarow.engine.tables import KernelTables, kernel_tables
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
+from kinarow.proofs.matching import applicable as blocking_applicable
 from kinarow.proofs.tree import StrategyTree, board_key
 
+KNOWLEDGE_LEVELS = ("none", "pairing", "matching")
+DEFAULT_KNOWLEDGE = "matching"
+#: node budgets of one knowledge test inside the search (pairing search, Maker-Breaker search)
+PAIR_BUDGET = 64
+MB_BUDGET = 64
+ROOT_BUDGET = 1 << 15  # paid once per search (the empty 4x4 board needs 13,595 nodes)
+MB_MAX_CELLS = 10  # the Maker-Breaker test runs (below the root) only when the live groups hold few empty cells
 DEFAULT_TT_MB = 256
 MAX_TT_MB = 16384
 _ENTRY_BYTES = 32
@@ -45,6 +54,10 @@ class Result:
     to_move: str | None
     stopped: str | None = None
     strategy: StrategyTree | None = field(default=None, repr=False)
+    knowledge: str = "none"
+    knowledge_note: str | None = None
+    certificate: Any = field(default=None, repr=False)
+    knowledge_cuts: int = 0
 
     @property
     def nodes_per_second(self) -> float:
@@ -63,6 +76,12 @@ class Result:
         }
         if self.stopped:
             out["stopped"] = self.stopped
+        out["knowledge"] = self.knowledge
+        out["knowledge_cuts"] = self.knowledge_cuts
+        if self.knowledge_note:
+            out["knowledge_note"] = self.knowledge_note
+        if self.certificate is not None:
+            out["certificate"] = self.certificate.to_json()
         return out
 
     def describe(self) -> str:
@@ -100,7 +119,12 @@ class Searcher:
     carries what earlier searches found.
     """
 
-    def __init__(self, game: Game, *, tt_mb: float | None = None, symmetry: bool = True) -> None:
+    def __init__(
+        self, game: Game, *, tt_mb: float | None = None, symmetry: bool = True, knowledge: str = "none"
+    ) -> None:
+        if knowledge not in KNOWLEDGE_LEVELS:
+            allowed = ", ".join(KNOWLEDGE_LEVELS)
+            raise KinarowError(f"the knowledge level '{knowledge}' is unknown; allowed are {allowed}")
         if tt_mb is None:
             tt_mb = default_tt_mb(game)
         if not 0 < tt_mb <= MAX_TT_MB:
@@ -119,6 +143,16 @@ class Searcher:
         self.scorebuf = np.zeros((N + 2, max(N, 1)), np.int64)
         self.pv = np.full(N + 2, -1, np.int64)
         self.ctrl = np.zeros(K.N_CTRL, np.int64)
+        # knowledge: blocking proofs (pairings, matching sets) where they are sound
+        self.knowledge = knowledge
+        self.knowledge_note = knowledge_reason(game) if knowledge != "none" else None
+        level = KNOWLEDGE_LEVELS.index(knowledge) if self.knowledge_note is None else 0
+        self.kparams = np.array([level, PAIR_BUDGET, MB_BUDGET, ROOT_BUDGET, MB_MAX_CELLS, pair_max(game)], np.int64)
+        G = int(self.tables.masks.size)
+        self.kbuf = BK.new_buffers(N, G)
+        self.kmemo = BK.new_memo(16 if level == K.KNOW_MATCHING else 0)
+        self.kctrl = np.zeros(BK.N_CTRL, np.int64)
+        self.kctrl[BK.C_STAMP] = 1
         self._warm_up()
 
     def prefault(self) -> None:
@@ -150,12 +184,12 @@ class Searcher:
             limit = t + depth
             if mover_open:
                 v, exact = self._win_test(p1, p2, t, limit, for_opponent=False)
-                if v == K.ABORT or v >= K.WIN:
-                    return v
+                if v == K.ABORT or v >= K.WIN or self.ctrl[K.C_ROOT_EXACT]:
+                    return v  # (knowledge may settle the root's exact value at once)
                 mover_open = not exact
             if opponent_open:
                 v, exact = self._win_test(p1, p2, t, limit, for_opponent=True)
-                if v == K.ABORT or v <= K.LOSS:
+                if v == K.ABORT or v <= K.LOSS or self.ctrl[K.C_ROOT_EXACT]:
                     return v
                 # a move that does not lose within this horizon: the best guess if time runs out
                 self.guess = int(self.pv[t]) if self.pv[t] >= 0 else None
@@ -190,6 +224,7 @@ class Searcher:
                 np.uint64(p1), np.uint64(p2), t, alpha, beta, tb.iparams, tb.aux, tb.masks, tb.symtab,
                 tb.symperm, tb.syminv, tb.turn_player, tb.turn_left, self.tt,
                 self.ctrl, self.hist, tb.weight, tb.lshift, tb.vp, tb.vm, self.movebuf, self.scorebuf, self.pv,
+                self.kparams, self.kbuf, self.kmemo, self.kctrl,
             )
         )
 
@@ -289,6 +324,23 @@ class Searcher:
             depth += self.deepening_step
 
 
+def pair_max(game: Game) -> int:
+    """The most groups that one pair of cells lies in (a pairing bound used to skip hopeless tests)."""
+    count: dict[tuple[int, int], int] = {}
+    for g in game.geometry.groups:
+        for i, a in enumerate(g):
+            for b in g[i + 1 :]:
+                key = (a, b) if a < b else (b, a)
+                count[key] = count.get(key, 0) + 1
+    return max(count.values(), default=1)
+
+
+def knowledge_reason(game: Game) -> str | None:
+    """Why pairings and matching sets cannot cut the search of ``game`` (None when they can)."""
+    reason = blocking_applicable(game)
+    return None if reason is None else f"knowledge is off: {reason}"
+
+
 def winner_of(game: Game, to_move: int, kernel_value: int) -> str:
     """Translate a kernel value (from the side to move) into ``first``/``second``/``draw``/..."""
     first, second = value_names(game)
@@ -309,6 +361,7 @@ def solve(
     strategy: bool = False,
     searcher: Searcher | None = None,
     on_tick: Callable[[int], None] | None = None,
+    knowledge: str = DEFAULT_KNOWLEDGE,
 ) -> Result:
     """Solve a game (from the empty board) or a position with perfect play.
 
@@ -316,6 +369,15 @@ def solve(
     value is ``unknown``. With ``strategy=True`` a win comes with the winner's
     strategy (:class:`~kinarow.proofs.tree.StrategyTree`), which
     :func:`kinarow.proofs.tree.check` verifies without the search code.
+
+    ``knowledge`` (``none``, ``pairing`` or ``matching``) lets the search cut a
+    node where a Hales-Jewett pairing or a matching set proves that a player
+    cannot win (Uiterwijk, "Set Matching", ACG 2017); it applies only to free
+    placement, one stone a turn, normal or Maker-Breaker goal, and does
+    nothing elsewhere (``Result.knowledge_note`` says why). When knowledge
+    settles the value at the root, ``Result.certificate`` is the matching-set
+    certificate (:class:`kinarow.proofs.matching.MatchingProof`). When a
+    ``searcher`` is given, its own knowledge level applies.
     """
     position = target.copy() if isinstance(target, Position) else Game(target).start()
     if moves:
@@ -331,13 +393,15 @@ def solve(
     if position.is_over:
         return Result(str(game), moves_text, str(position.result), 0, 0.0, None, to_move)
     if searcher is None:
-        searcher = Searcher(game, tt_mb=tt_mb, symmetry=symmetry)
+        searcher = Searcher(game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
     value, best, nodes, stopped = searcher.search(position, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
     seconds = time.perf_counter() - start
+    know = {"knowledge": searcher.knowledge, "knowledge_note": searcher.knowledge_note,
+            "knowledge_cuts": int(searcher.ctrl[K.C_KCUTS])}
     if stopped:
-        return Result(str(game), moves_text, "unknown", nodes, seconds, None, to_move, stopped=stopped)
+        return Result(str(game), moves_text, "unknown", nodes, seconds, None, to_move, stopped=stopped, **know)
     result = Result(
         str(game),
         moves_text,
@@ -346,11 +410,24 @@ def solve(
         seconds,
         position.name(best) if best is not None else None,
         to_move,
+        **know,  # type: ignore[arg-type]
     )
+    if searcher.ctrl[K.C_ROOT_EXACT] and result.value in ("draw", "breaker"):
+        result.certificate = root_certificate(position)
+        result.seconds = time.perf_counter() - start
     if strategy and value != K.DRAW:
         result.strategy = extract_strategy(position, searcher)
         result.seconds = time.perf_counter() - start
     return result
+
+
+def root_certificate(position: Position) -> Any:
+    """The matching-set certificate of a draw (or Breaker win) that knowledge proved at the root, or None."""
+    from kinarow.matching import find_position
+
+    players = (1,) if position.game.goal == "maker-breaker" else (1, 2)
+    proof, _ = find_position(position, players=players, budget=2_000_000)
+    return proof
 
 
 def extract_strategy(position: Position, searcher: Searcher) -> StrategyTree:

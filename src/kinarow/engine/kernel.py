@@ -64,6 +64,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from kinarow.engine import breaker as BK
+
 WIN, DRAW, LOSS, ABORT = 1, 0, -1, 99
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
 
@@ -73,7 +75,13 @@ N_IPARAMS = 10
 # aux (uint64) layout: colmask[0:m], bottom[m:2m], then FULL, TOP
 # ctrl indices
 C_NODES, C_STOP, C_MAX_NODES, C_ABORTED, C_TLIMIT, C_GEN, C_TAINT, C_TESTER = range(8)
-N_CTRL = 8
+C_ROOT_EXACT, C_KNODES, C_KTESTS, C_KCUTS, C_ROOT_TRIED = range(8, 13)
+N_CTRL = 13
+# knowledge (kparams): level (0 none, 1 pairing, 2 matching; 0 where a blocking argument is unsound),
+# node budget of one pairing search, node budget of one Maker-Breaker search
+K_LEVEL, K_PAIR_BUDGET, K_MB_BUDGET, K_ROOT_BUDGET, K_MB_MAX_CELLS, K_PAIR_MAX = range(6)
+N_KPARAMS = 6
+KNOW_NONE, KNOW_PAIRING, KNOW_MATCHING = 0, 1, 2
 # TT flags
 EMPTY, EXACT, LOWER, UPPER = 0, 1, 2, 3
 
@@ -204,10 +212,47 @@ def playable_cells(occ, iparams, aux):
     return out
 
 
+@njit(cache=True)
+def cannot_win(masks, maker, breaker, maker_first, level, kparams, kbuf, kmemo, kctrl, ctrl, at_root):
+    """Knowledge: is it proved that the player owning ``maker`` cannot complete a group?
+
+    Level 1 asks for a Hales-Jewett pairing of the empty cells inside every
+    group the player can still complete; level 2 also plays the Maker-Breaker
+    game on those groups (a matching set exists iff Breaker wins it). Both are
+    bounded searches: running out of budget means "not proved". At the root of
+    a search the Maker-Breaker budget is larger (``K_ROOT_BUDGET``): it is paid once.
+    """
+    ctrl[C_KTESTS] += 1
+    # a pair blocks at most K_PAIR_MAX groups: too many live groups for the empty cells means no pairing
+    live = 0
+    cells = np.uint64(0)
+    for i in range(masks.shape[0]):
+        if (masks[i] & breaker) == np.uint64(0):
+            live += 1
+            cells |= masks[i]
+    ncells = BK.popcount(cells & ~maker)
+    if not maker_first or live <= kparams[K_PAIR_MAX] * (ncells // 2):
+        kctrl[BK.C_NODES] = 0
+        kctrl[BK.C_BUDGET] = kparams[K_PAIR_BUDGET]
+        r = BK.pairing_exists(masks, maker, breaker, not maker_first, kbuf, kctrl)
+        ctrl[C_KNODES] += kctrl[BK.C_NODES]
+        if r == 1:
+            return True
+    if level < KNOW_MATCHING:
+        return False
+    if not at_root and ncells > kparams[K_MB_MAX_CELLS]:
+        return False  # the Maker-Breaker search pays off only when the live groups hold few empty cells
+    kctrl[BK.C_NODES] = 0
+    kctrl[BK.C_BUDGET] = kparams[K_ROOT_BUDGET] if at_root else kparams[K_MB_BUDGET]
+    r = BK.breaker_wins(masks, maker, breaker, maker_first, kbuf, kmemo, kctrl, at_root)
+    ctrl[C_KNODES] += kctrl[BK.C_NODES]
+    return r == BK.BREAKER
+
+
 @njit(cache=True, nogil=True)
 def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, symperm, syminv,
            turn_player, turn_left, tt,
-           ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf, pv):
+           ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf, pv, kparams, kbuf, kmemo, kctrl):
     """Negamax value of the position (p1, p2) with root_t stones down, from the side to move.
 
     Iterative (an explicit stack indexed by the stone count t) so that a node
@@ -249,6 +294,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
     gen = ctrl[C_GEN]
     tester = ctrl[C_TESTER]
     ret_taint = False
+    know = kparams[K_LEVEL]
 
     t = root_t
     s_p1[t] = p1
@@ -436,6 +482,44 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                     break
             if hit:
                 continue
+
+            if know > 0:
+                # Knowledge (Uiterwijk's set matching): a blocking strategy proves that a player cannot win.
+                # Only the bound that can cut this window is tested, except at the root: there both bounds
+                # are tried (together they may settle it), with a larger budget, once per search (the root
+                # is entered again by every win test).
+                at_root = t == root_t and ctrl[C_ROOT_TRIED] == 0
+                if goal == MAKER_BREAKER:
+                    if pl == 0:
+                        if cannot_win(masks, own, opp, True, know, kparams, kbuf, kmemo, kctrl, ctrl, at_root):
+                            lo = LOSS
+                            hi = LOSS
+                    elif cannot_win(masks, opp, own, False, know, kparams, kbuf, kmemo, kctrl, ctrl, at_root):
+                        lo = WIN
+                        hi = WIN
+                else:
+                    if hi > DRAW and (beta > DRAW or at_root) and (
+                        cannot_win(masks, own, opp, True, know, kparams, kbuf, kmemo, kctrl, ctrl, at_root)
+                    ):
+                        hi = DRAW
+                    if lo < DRAW and (alpha < DRAW or at_root) and (
+                        cannot_win(masks, opp, own, False, know, kparams, kbuf, kmemo, kctrl, ctrl, at_root)
+                    ):
+                        lo = DRAW
+                if t == root_t:
+                    ctrl[C_ROOT_TRIED] = 1
+                if lo == hi:
+                    ctrl[C_KCUTS] += 1
+                    if t == root_t:
+                        ctrl[C_ROOT_EXACT] = 1
+                    pv[t] = lowest_bit_index(candidates)
+                    ret = lo
+                    continue
+                if hi <= alpha or lo >= beta:
+                    ctrl[C_KCUTS] += 1
+                    pv[t] = lowest_bit_index(candidates)
+                    ret = hi if hi <= alpha else lo
+                    continue
 
             # Move list, ordered: TT move, then static weight (central cells first), then history.
             nmoves = 0

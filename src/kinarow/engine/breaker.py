@@ -1,0 +1,406 @@
+"""Maker-Breaker search over a small hypergraph, and exact pairing search; compiled with numba.
+
+Bit layout
+==========
+
+Vertices (markers, or board cells) are bits of a ``uint64``; a group is the
+mask of its vertices. A state is two masks, ``M`` (Maker's vertices) and
+``B`` (Breaker's vertices), over a fixed list of groups ``groups[0:G]``.
+Inside the search a state is carried as the list of its *live* groups
+(no Breaker vertex) reduced to their free vertices::
+
+    groups (fixed)    g0 = 0b0000_0111   g1 = 0b0001_1001   ...
+    M = 0b0000_0001, B = 0b0000_1000
+    live, reduced     g0 & ~M = 0b0000_0110               (g1 holds a Breaker bit: gone)
+
+``buf[d, 0:ng]`` holds that list for search depth ``d`` (one Maker move and
+one Breaker reply per depth) and ``buf[d, -N_FRAME:]`` that depth's frame
+(loop state), so no array is allocated during the search.
+
+The memo table is a ``(size, 3)`` uint64 array: word 0 = ``M``, word 1 = ``B``,
+word 2 = ``stamp << 2 | value + 1`` where ``stamp`` names the group list the
+entry belongs to (``ctrl[C_STAMP]``; the caller gives every group list its own
+stamp, or the same stamp for the same list). Only exact results are stored.
+
+Values: ``MAKER`` (Maker, to move, completes a group against any defence),
+``BREAKER`` (Breaker, moving second, keeps a vertex in every group), or
+``UNKNOWN`` when the node budget ``ctrl[C_BUDGET]`` (0 = none) ran out.
+
+Two Breaker-win shortcuts are sound and cheap: no live group left, and the
+Erdos-Selfridge criterion (sum over live groups of 2^-|free vertices| < 1/2
+means Breaker, moving second, wins). A Maker move that leaves two groups with
+one free vertex each (distinct) wins; one such group forces Breaker's reply.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MAKER, BREAKER, UNKNOWN = 0, 1, -1
+C_NODES, C_BUDGET, C_STAMP = 0, 1, 2
+N_CTRL = 3
+N_FRAME = 10  # per-depth frame fields kept in the last columns of a search buffer
+
+_H1 = np.uint64(0x9E3779B97F4A7C15)
+_H2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    c = 0
+    while x != np.uint64(0):
+        x &= x - np.uint64(1)
+        c += 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def _slot(memo, M, B):
+    h = (M * _H1) ^ (B * _H2)
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(memo.shape[0] - 1))
+
+
+@njit(cache=True)
+def _store(memo, slot, M, B, stamp, value):
+    if memo.shape[0] > 1:
+        memo[slot, 0] = M
+        memo[slot, 1] = B
+        memo[slot, 2] = (stamp << np.uint64(2)) | np.uint64(value + 1)
+
+
+@njit(cache=True)
+def maker_turn(buf, d0, ng0, M0, B0, memo, ctrl):
+    """Value of the state whose live reduced groups are ``buf[d0, 0:ng0]``, Maker to move.
+
+    Iterative, with one frame per depth (one Maker move and one Breaker reply):
+    numba's cache does not hold self-recursive functions safely.
+    """
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    F = buf.shape[1] - N_FRAME  # frame fields live in the last columns of buf
+    use_memo = memo.shape[0] > 1
+    stamp = np.uint64(ctrl[C_STAMP])
+    budget = ctrl[C_BUDGET]
+    d = d0
+    buf[d, F + 0] = ng0
+    buf[d, F + 1] = M0
+    buf[d, F + 2] = B0
+    mode = 0  # 0 enter frame d, 1 choose next x, 2 choose next y, 3 a value r came back to frame d
+    r = 0
+    while True:
+        if mode == 0:
+            ctrl[C_NODES] += 1
+            if budget > 0 and ctrl[C_NODES] > budget:
+                return UNKNOWN
+            ng = np.int64(buf[d, F + 0])
+            r = -2
+            if ng == 0:
+                r = BREAKER
+            else:
+                union = zero
+                es = 0.0
+                for i in range(ng):
+                    g = buf[d, i]
+                    c = popcount(g)
+                    if c <= 1:
+                        r = MAKER
+                        break
+                    union |= g
+                    if c < 63:
+                        es += 1.0 / float(one << np.uint64(c))
+                if r == -2 and es < 0.5:
+                    r = BREAKER
+            if r == -2 and use_memo:
+                slot = _slot(memo, buf[d, F + 1], buf[d, F + 2])
+                buf[d, F + 3] = slot
+                w = memo[slot, 2]
+                same = memo[slot, 0] == buf[d, F + 1] and memo[slot, 1] == buf[d, F + 2]
+                if w != zero and same and (w >> np.uint64(2)) == stamp:
+                    r = np.int64(w & np.uint64(3)) - 1
+            if r != -2:
+                # the frame is finished with value r
+                if d == d0:
+                    return r
+                d -= 1
+                mode = 3
+                continue
+            buf[d, F + 4] = union
+            buf[d, F + 9] = False
+            mode = 1
+            continue
+        if mode == 1:
+            rest = buf[d, F + 4]
+            if rest == zero:
+                r = UNKNOWN if buf[d, F + 9] else BREAKER
+                if r == BREAKER:
+                    _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, BREAKER)
+                if d == d0:
+                    return r
+                d -= 1
+                mode = 3
+                continue
+            xbit = rest & (~rest + one)
+            buf[d, F + 4] = rest ^ xbit
+            single = zero
+            near = zero
+            union = zero
+            for i in range(np.int64(buf[d, F + 0])):
+                g = buf[d, i]
+                union |= g
+                if g & xbit:
+                    rr = g & ~xbit
+                    near |= rr
+                    if (rr & (rr - one)) == zero:
+                        single |= rr
+            if (single & (single - one)) != zero:
+                _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, MAKER)
+                r = MAKER
+                if d == d0:
+                    return r
+                d -= 1
+                mode = 3
+                continue
+            cand = single if single != zero else union & ~xbit
+            buf[d, F + 5] = xbit
+            buf[d, F + 6] = cand & near
+            buf[d, F + 7] = cand & ~near
+            buf[d, F + 8] = False
+            mode = 2
+            continue
+        if mode == 2:
+            ys = buf[d, F + 6]
+            if ys != zero:
+                ybit = ys & (~ys + one)
+                buf[d, F + 6] = ys ^ ybit
+            else:
+                ys = buf[d, F + 7]
+                if ys == zero:
+                    # no reply refutes x
+                    if not buf[d, F + 8]:
+                        _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, MAKER)
+                        r = MAKER
+                        if d == d0:
+                            return r
+                        d -= 1
+                        mode = 3
+                        continue
+                    buf[d, F + 9] = True
+                    mode = 1
+                    continue
+                ybit = ys & (~ys + one)
+                buf[d, F + 7] = ys ^ ybit
+            xbit = buf[d, F + 5]
+            nd = 0
+            for i in range(np.int64(buf[d, F + 0])):
+                g = buf[d, i]
+                if g & ybit:
+                    continue
+                buf[d + 1, nd] = g & ~xbit
+                nd += 1
+            buf[d + 1, F + 0] = nd
+            buf[d + 1, F + 1] = buf[d, F + 1] | xbit
+            buf[d + 1, F + 2] = buf[d, F + 2] | ybit
+            d += 1
+            mode = 0
+            continue
+        # mode 3: the child of frame d returned r
+        if r == BREAKER:
+            mode = 1  # x is refuted
+        else:
+            if r == UNKNOWN:
+                buf[d, F + 8] = True
+                if budget > 0 and ctrl[C_NODES] > budget:
+                    return UNKNOWN
+            mode = 2
+
+
+@njit(cache=True)
+def load_state(groups, M, B, buf):
+    """Put the live groups of state (M, B), reduced to their free vertices, in ``buf[0]``.
+
+    Returns their number, or -1 when Maker already owns a whole group.
+    """
+    zero = np.uint64(0)
+    ng = 0
+    for i in range(groups.shape[0]):
+        g = groups[i]
+        if g & B:
+            continue
+        r = g & ~M
+        if r == zero:
+            return -1
+        buf[0, ng] = r
+        ng += 1
+    return ng
+
+
+@njit(cache=True)
+def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl, full_first=False):
+    """Does Breaker keep a vertex in every group from state (M, B)? ``BREAKER``, ``MAKER`` or ``UNKNOWN``.
+
+    With ``maker_first`` Maker moves next. Otherwise Breaker moves first: when
+    Maker threatens to complete a group Breaker takes that vertex; when it
+    threatens two, Maker wins; else Breaker first tries without using its
+    extra move (a Breaker who wins moving second wins moving first), and with
+    ``full_first`` then tries every first move. Without ``full_first`` a
+    ``MAKER`` answer for Breaker-first means only "not proved".
+    """
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    ng = load_state(groups, M, B, buf)
+    if ng < 0:
+        return MAKER
+    if maker_first:
+        return maker_turn(buf, 0, ng, M, B, memo, ctrl)
+    single = zero
+    union = zero
+    for i in range(ng):
+        r = buf[0, i]
+        union |= r
+        if (r & (r - one)) == zero:
+            single |= r
+    if single == zero:
+        first = maker_turn(buf, 0, ng, M, B, memo, ctrl)
+        if first != MAKER or not full_first:
+            return first
+        # every first move of Breaker (buf[0] is rebuilt from the state each time)
+        rest = union
+        while rest != zero:
+            ybit = rest & (~rest + one)
+            rest ^= ybit
+            nd = load_state(groups, M, B | ybit, buf)
+            r = maker_turn(buf, 0, nd, M, B | ybit, memo, ctrl)
+            if r != MAKER:
+                return r
+        return MAKER
+    if (single & (single - one)) != zero:
+        return MAKER
+    nd = 0
+    for i in range(ng):
+        g = buf[0, i]
+        if g & single:
+            continue
+        buf[0, nd] = g
+        nd += 1
+    return maker_turn(buf, 0, nd, M, B | single, memo, ctrl)
+
+
+@njit(cache=True)
+def _pair_search(pbuf, ng0, used0, ctrl):
+    """Is there a set of disjoint pairs, avoiding ``used0``, with a pair inside every group of ``pbuf[0, 0:ng0]``?
+
+    1 yes, 0 no, ``UNKNOWN`` when the budget ran out. Iterative (one frame per pair chosen).
+    """
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    F = pbuf.shape[1] - N_FRAME
+    budget = ctrl[C_BUDGET]
+    d = 0
+    pbuf[0, F + 0] = ng0
+    pbuf[0, F + 1] = used0
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            ctrl[C_NODES] += 1
+            if budget > 0 and ctrl[C_NODES] > budget:
+                return UNKNOWN
+            ng = np.int64(pbuf[d, F + 0])
+            if ng == 0:
+                return 1
+            used = pbuf[d, F + 1]
+            best = -1
+            best_c = 1 << 30
+            for i in range(ng):
+                c = popcount(pbuf[d, i] & ~used)
+                if c < best_c:
+                    best_c = c
+                    best = i
+            if best_c < 2:
+                pbuf[d, F + 2] = zero
+                pbuf[d, F + 4] = zero
+            else:
+                avail = pbuf[d, best] & ~used
+                a = avail & (~avail + one)
+                pbuf[d, F + 3] = a
+                pbuf[d, F + 2] = avail ^ a
+                pbuf[d, F + 4] = avail ^ a
+        # next pair (a, b) at frame d
+        if pbuf[d, F + 4] == zero:
+            ra = pbuf[d, F + 2]
+            if ra != zero:
+                a = ra & (~ra + one)
+                ra ^= a
+                pbuf[d, F + 3] = a
+                pbuf[d, F + 2] = ra
+                pbuf[d, F + 4] = ra
+        rb = pbuf[d, F + 4]
+        if rb == zero:
+            # no pair works here: back up
+            if d == 0:
+                return 0
+            d -= 1
+            continue
+        b = rb & (~rb + one)
+        pbuf[d, F + 4] = rb ^ b
+        pair = pbuf[d, F + 3] | b
+        nd = 0
+        for i in range(np.int64(pbuf[d, F + 0])):
+            g = pbuf[d, i]
+            if (g & pair) == pair:
+                continue  # this pair blocks g
+            pbuf[d + 1, nd] = g
+            nd += 1
+        pbuf[d + 1, F + 0] = nd
+        pbuf[d + 1, F + 1] = pbuf[d, F + 1] | pair
+        d += 1
+        entering = True
+
+
+@njit(cache=True)
+def pairing_exists(groups, M, B, breaker_first, pbuf, ctrl):
+    """Is there a Hales-Jewett pairing of the free vertices inside every live group of state (M, B)?
+
+    1 yes, 0 no, ``UNKNOWN`` when the budget ran out. With ``breaker_first``
+    Breaker may first block the one group Maker threatens to complete.
+    """
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    ng = load_state(groups, M, B, pbuf)
+    if ng < 0:
+        return 0
+    used = zero
+    if breaker_first:
+        single = zero
+        for i in range(ng):
+            r = pbuf[0, i]
+            if (r & (r - one)) == zero:
+                single |= r
+        if (single & (single - one)) != zero:
+            return 0
+        if single != zero:
+            nd = 0
+            for i in range(ng):
+                g = pbuf[0, i]
+                if g & single:
+                    continue
+                pbuf[0, nd] = g
+                nd += 1
+            ng = nd
+            used = single
+    return _pair_search(pbuf, ng, used, ctrl)
+
+
+def new_memo(bits: int = 16) -> np.ndarray:
+    """An empty memo table of ``2**bits`` entries."""
+    return np.zeros((1 << bits, 3), np.uint64)
+
+
+def new_buffers(vertices: int, groups: int) -> np.ndarray:
+    """A stack buffer deep enough for a search over ``vertices`` vertices and ``groups`` groups.
+
+    Row d holds the group list of depth d, then the ``N_FRAME`` fields of that depth's frame.
+    """
+    return np.zeros((vertices + 2, max(groups, 1) + N_FRAME), np.uint64)
