@@ -4,6 +4,7 @@ from kinarow.errors import GameSpecError, IllegalMoveError, KinarowError, MoveEr
 from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.solve import Result, Searcher, solve
+from kinarow.strategies.verify import Verified, verify
 
 __all__ = [
     "Game",
@@ -15,6 +16,8 @@ __all__ = [
     "Result",
     "Searcher",
     "SolverLimitError",
+    "Verified",
     "solve",
+    "verify",
 ]
 __version__ = "0.1.0"
