@@ -32,7 +32,7 @@ from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.strategies import Strategy, get
 
-DEFAULT_MAX_POSITIONS = 6_000_000
+DEFAULT_MAX_POSITIONS = 3_000_000
 _OUTCOMES = {VK.WIN: "win", VK.DRAW: "draw", VK.LOSS: "fails", VK.FAIL: "fails"}
 
 
