@@ -418,7 +418,11 @@ def _check_verified(path: str, data: dict[str, object], out: TextIO, err: TextIO
     except KinarowError as error:
         print(f"kinarow: error: '{path}' is not a usable verified-strategy certificate: {error}", file=err)
         return EXIT_REJECTED
-    verdict = verified.check(cert)
+    try:
+        verdict = verified.check(cert)
+    except KinarowError as error:
+        print(f"REJECTED: {cert.strategy} in {cert.game} for the {cert.player} player: {error}.", file=out)
+        return EXIT_REJECTED
     if verdict.ok:
         print(
             f"VALID: in {cert.game}, {verdict.reason} against every reply "
