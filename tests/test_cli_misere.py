@@ -109,3 +109,14 @@ def test_play_as_second_against_delayed_take_even(capsys, monkeypatch):
     assert code == 0
     assert "you are White (O), kinarow is Black (X)" in out
     assert out.splitlines()[-1] == "Game over: Black (X) wins. kinarow wins."
+
+
+def test_check_rejects_a_certificate_for_a_board_the_strategy_does_not_fit(capsys, tmp_path: Path):
+    path = tmp_path / "bad.json"
+    data = {"format": "kinarow.verified-strategy", "version": 1, "strategy": "take-even",
+            "game": "7x5k4:gravity,misere", "player": "second", "outcome": "win", "positions": 1}
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 1
+    assert out.startswith("REJECTED:") and "take-even" in out and "7x5k4:gravity,misere" in out
+    assert "does not apply" in out

@@ -7,7 +7,17 @@ from functools import cache
 import pytest
 
 from kinarow import reproduce
-from kinarow.misere import Budget, Cell, Settler, grid_text, published, reproduce_cylinder, reproduce_table, table
+from kinarow.misere import (
+    Budget,
+    Cell,
+    Settler,
+    grid_text,
+    published,
+    reproduce_cylinder,
+    reproduce_solver,
+    reproduce_table,
+    table,
+)
 
 
 def test_published_table_rows():
@@ -61,7 +71,14 @@ def test_small_reproduction_report():
 
 
 def test_targets_are_registered():
-    assert {"misere-table", "misere-cylinder"} <= set(reproduce.names())
+    assert {"misere-table", "misere-cylinder", "misere-solver"} <= set(reproduce.names())
+
+
+def test_small_solver_only_report():
+    report = reproduce_solver((2, 3), (1, 2, 3, 4), (1, 2, 3), Budget(solver_seconds=10))
+    assert report.agrees, report.differences
+    assert all(c["methods"] == ["solver"] for c in report.data["cells"])
+    assert "solved 24 of 24 boards" in report.text
 
 
 @cache

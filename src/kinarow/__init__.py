@@ -18,6 +18,7 @@ from kinarow.position import Position
 
 if TYPE_CHECKING:
     from kinarow.solve import Result, Searcher
+    from kinarow.strategies.verify import Verified
 
 __all__ = [
     "Game",
@@ -29,7 +30,9 @@ __all__ = [
     "Result",
     "Searcher",
     "SolverLimitError",
+    "Verified",
     "solve",
+    "verify",
 ]
 __version__ = "0.1.0"
 
@@ -41,11 +44,21 @@ def solve(target: Game | Position | str, **options: Any) -> Result:
     return search(target, **options)
 
 
+def verify(strategy: Any, game: Game | str, player: int | str | None = None, **options: Any) -> Verified:
+    """Verify a strategy against every reply: :func:`kinarow.strategies.verify.verify` (same arguments)."""
+    from kinarow.strategies.verify import verify as walk
+
+    return walk(strategy, game, player, **options)
+
+
+_LAZY = {"Result": "kinarow.solve", "Searcher": "kinarow.solve", "Verified": "kinarow.strategies.verify"}
+
+
 def __getattr__(name: str) -> Any:
-    if name in ("Result", "Searcher"):
+    if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module("kinarow.solve"), name)
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'kinarow' has no attribute {name!r}")
 
 

@@ -21,7 +21,7 @@ def add_commands(commands: Any) -> None:
                    help="the player the strategy plays (default: the one it is defined for)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--max-positions", metavar="N", default=None,
-                   help="stop after N positions (outcome 'unknown'; default 6,000,000)")
+                   help="stop after N positions (outcome 'unknown'; default 3,000,000)")
     p.add_argument("--out", metavar="FILE", default=None,
                    help="write a verified-strategy certificate to FILE (when the outcome is win or draw)")
     p.set_defaults(run=cmd_verify)

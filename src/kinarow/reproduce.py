@@ -52,6 +52,7 @@ class Target:
 # Keep one entry per line, sorted by name.
 TARGETS: tuple[Target, ...] = (
     Target("misere-cylinder", "Steele & Larremore", "open problem: cylinders", "kinarow.misere:reproduce_cylinder"),
+    Target("misere-solver", "Steele & Larremore", "the table, solver only", "kinarow.misere:reproduce_solver"),
     Target("misere-table", "Steele & Larremore", "misere Connect-k table, k = 2-6", "kinarow.misere:reproduce_table"),
     Target("set-matching-proofs", "Uiterwijk, Set Matching (ACG 2017)",
            "the 4x4 board, H-heptomino and Zetters block proofs", "kinarow.matching_table:set_matching_proofs"),

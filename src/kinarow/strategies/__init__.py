@@ -55,7 +55,7 @@ class Strategy:
         if self.code == rules.DELAYED_TAKE_EVEN:
             return ((2,) if m % 2 == 0 else (1,)) if n % 2 == 1 and n >= 3 and k >= 3 else ()
         if self.code == rules.DELAYED_TALLY:
-            return (2,) if n % 2 == 1 and n >= 3 and k == 2 else ()
+            return (2,) if n % 2 == 1 and n >= 3 and k == 2 and m >= 2 else ()
         if self.code == rules.PAIR_ROW:
             return (1, 2) if n == 1 and k >= 3 else ()
         if self.code == rules.TALLY:
@@ -108,7 +108,7 @@ class Strategy:
 WHERE = {
     "take-even": "even heights (the second player)",
     "delayed-take-even": "odd heights >= 3 with k >= 3 (the second player on even widths, the first on odd widths)",
-    "delayed-tally": "odd heights >= 3 with k = 2 (the second player)",
+    "delayed-tally": "odd heights >= 3 with k = 2 and width >= 2 (the second player)",
     "pair-row": "height 1 with k >= 3 (either player)",
     "tally": "height 1 with k = 2 (the second player)",
     "canonical-boards": "height 1 with k = 3 (the first player)",

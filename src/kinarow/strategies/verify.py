@@ -32,7 +32,7 @@ from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.strategies import Strategy, get
 
-DEFAULT_MAX_POSITIONS = 6_000_000
+DEFAULT_MAX_POSITIONS = 3_000_000
 _OUTCOMES = {VK.WIN: "win", VK.DRAW: "draw", VK.LOSS: "fails", VK.FAIL: "fails"}
 
 
@@ -104,6 +104,7 @@ def verify(
     moves = np.zeros(m * n + 1, np.int64)
     key = np.zeros(kw, np.uint64)
     _reset(board, heights, key, n)
+    _warm_up()
     ctrl = np.zeros(VK.N_CTRL, np.int64)
     cex = np.zeros(m * n + 1, np.int64)
     cyl = game.topology == "cylinder"
@@ -160,6 +161,27 @@ def verify(
         result.counterexample = pos.move_text()
         result.reason = _failure_reason(strat, pos, value, me)
     return result
+
+
+_warm = False
+
+
+def _warm_up() -> None:
+    """Load the compiled kernel (numba's cache) once per process, so that it is not counted as verification time."""
+    global _warm
+    if _warm:
+        return
+    board = np.zeros(2, np.int8)
+    heights = np.zeros(1, np.int64)
+    moves = np.zeros(3, np.int64)
+    key = np.zeros(1, np.uint64)
+    _reset(board, heights, key, 2)
+    ctrl = np.zeros(VK.N_CTRL, np.int64)
+    ctrl[VK.C_CEX_LEN] = -1
+    ctrl[VK.C_MAX_ROWS] = 10
+    tt = np.zeros((16, 3), np.uint64)
+    VK.verify(1, 2, 3, False, True, 1, 2, board, heights, moves, key, tt, ctrl, np.zeros(3, np.int64))
+    _warm = True
 
 
 def _reset(board: np.ndarray, heights: np.ndarray, key: np.ndarray, n: int) -> None:
