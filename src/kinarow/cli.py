@@ -352,6 +352,10 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_REJECTED
     if isinstance(data, dict) and data.get("format") == pairing.FORMAT:
         return _check_pairing(path, data, out, err)
+    if isinstance(data, dict) and data.get("format") in ("kinarow.torus", "kinarow.tiling"):
+        from kinarow import cli_infinite
+
+        return cli_infinite.check_certificate(path, data, out, err)
     try:
         tree = StrategyTree.from_json(data)
     except KinarowError as error:
@@ -444,7 +448,9 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- entry point -------------------------------------------------------------------------
 # Modules that add commands of their own (see the module docstring); one per line.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "kinarow.cli_infinite",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -50,7 +50,10 @@ class Target:
 
 
 # Keep one entry per line, sorted by name.
-TARGETS: tuple[Target, ...] = ()
+TARGETS: tuple[Target, ...] = (
+    Target("torus-9", "Gyorffy, London & Makay 2017", "194,543 T8 pairing classes", "kinarow.torus:reproduce_torus_9"),
+    Target("torus-hex7", "Gyorffy, London & Makay 2017", "26 hex classes", "kinarow.torus:reproduce_torus_hex7"),
+)
 
 
 def names() -> list[str]:

@@ -636,3 +636,73 @@ def check(data: dict[str, Any], base: str | Path = ".") -> Verdict:
     if header.get("group") != data.get("group"):
         return Verdict(False, "the class file uses another symmetry group than the certificate")
     return check_classes(header, codes)
+
+
+# -- pictures ------------------------------------------------------------------------
+def dominoes_xy(g: TorusGeometry, code: np.ndarray) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The dominoes of a pairing as ((x, y), (dx, dy)) with y up (row 1 at the bottom), one per forward end."""
+    half = g.ncodes // 2
+    found = []
+    for c in range(g.ncells):
+        if int(code[c]) < half:
+            x, r = g.xr(c)
+            dx, dr = g.vectors[int(code[c])]
+            found.append(((x, g.n - 1 - r), (dx, -dr)))
+    return found
+
+
+def svg_class(result: Enumeration, index: int) -> str:
+    """An SVG picture of class ``index`` (0-based, in canonical order)."""
+    from kinarow import svg
+
+    if not 0 <= index < result.count:
+        raise TorusError(f"there is no class {index}; the classes are numbered 0 to {result.count - 1}")
+    g = result.geometry
+    title = f"class {index} of {result.count:,}: good pairing of the {g.n}x{g.n} {'hex ' if g.hexagonal else ''}torus"
+    return svg.torus_pairing(g.n, dominoes_xy(g, result.classes[index]), hexagonal=g.hexagonal, title=title)
+
+
+def text_class(g: TorusGeometry, code: np.ndarray) -> str:
+    """A pairing as rows of direction names (top row first)."""
+    names = g.code_names
+    return "\n".join(
+        " ".join(f"{names[int(code[r * g.n + x])]:>2}" for x in range(g.n)) for r in range(g.n)
+    )
+
+
+# -- reproductions -------------------------------------------------------------------
+def _reproduce(name: str) -> Any:
+    from kinarow.reproduce import Report
+
+    result = enumerate_classes(name)
+    graph = transition_graph(result)
+    published = PUBLISHED_CLASSES[name]
+    stats = {k: v for k, v in graph.stats.items() if k != "diameters"}
+    data: dict[str, Any] = {
+        "torus": name,
+        "group_order": result.geometry.order,
+        "classes": result.count,
+        "published_classes": published,
+        "seconds": round(result.seconds + graph.seconds, 3),
+        "graph": stats,
+    }
+    differences = [] if result.count == published else [f"classes: we find {result.count:,}, the paper {published:,}"]
+    g = result.geometry
+    text = (
+        f"Good pairings of the {g.n}x{g.n} {'hexagonal ' if g.hexagonal else ''}torus, classes under "
+        f"{g.order} symmetries: {result.count:,} (published {published:,}).\n"
+        f"Transition graph (our figures; the paper's are not compared): {stats['vertices']:,} vertices, "
+        f"{stats['edges']:,} edges, {len(stats['components'])} components (largest {stats['components'][0]:,}), "
+        f"diameter {stats['diameter']}, triangle-free: {stats['triangle_free']}."
+    )
+    return Report(f"torus-{name}", data, text, not differences, differences)
+
+
+def reproduce_torus_9() -> Any:
+    """Győrffy, London & Makay: 194,543 classes of good pairings of T8, and the transition graph."""
+    return _reproduce("9")
+
+
+def reproduce_torus_hex7() -> Any:
+    """Győrffy, London & Makay: 26 classes of good pairings of the hexagonal 6x6 torus, and their graph."""
+    return _reproduce("hex7")
