@@ -165,7 +165,7 @@ def add_commands(commands: Any) -> None:
     p = commands.add_parser("torus", help="every good domino pairing of the 8x8 torus (9-in-a-row) or the hex 6x6")
     p.add_argument("name", metavar="NAME", help="'9' (8x8 torus, 9-in-a-row) or 'hex7' (6x6 hex, 7-in-a-row)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--out", metavar="FILE", default=None, help="save the classes to FILE and a certificate to FILE.json")
+    p.add_argument("--out", metavar="FILE", default=None, help="save the classes to FILE, a certificate to FILE.json")
     p.add_argument("--load", metavar="FILE", default=None, help="reload the classes from FILE instead of searching")
     p.add_argument("--svg", metavar="FILE", default=None, help="draw a class (see --class) as SVG")
     p.add_argument("--class", dest="class_index", metavar="N", default=None, help="show class N (0-based)")
