@@ -71,6 +71,8 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if result.stopped:
             print(f"Interrupted (Ctrl-C): {result.count:,} classes found before the stop; nothing saved.", file=err)
             return EXIT_INTERRUPTED
+    if index is not None and not 0 <= index < result.count:
+        raise UsageError(f"there is no class {index}; the classes are numbered 0 to {result.count - 1}")
     graph = None
     if not args.no_graph:
         with progress_bar("building the transition graph", err) as tick:
