@@ -41,13 +41,16 @@ MAX_DEPTH = 64
 @njit(cache=True)
 def _is_min(code, rot, src, nsym, ncells):  # type: ignore[no-untyped-def]
     """True when ``code`` (cell 0 = East) is not larger than any of its images."""
+    ncodes = rot.shape[1]
     for s in range(nsym):
+        east = 0
+        for c in range(ncodes):
+            if rot[s, c] == 0:
+                east = c
         for p in range(ncells):
-            if rot[s, code[p]] != 0:
+            if code[p] != east or (s == 0 and p == 0):
                 continue
-            if s == 0 and p == 0:
-                continue
-            for i in range(ncells):
+            for i in range(2, ncells):
                 q = rot[s, code[src[s, p, i]]]
                 if q < code[i]:
                     return False
@@ -57,29 +60,64 @@ def _is_min(code, rot, src, nsym, ncells):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def canonical(code, rot, src, nsym, ncells, out):  # type: ignore[no-untyped-def]
-    """Write the smallest image of ``code`` into ``out``."""
-    bs = -1
-    bp = -1
-    for s in range(nsym):
-        for p in range(ncells):
-            if rot[s, code[p]] != 0:
-                continue
-            if bs < 0:
-                bs = s
-                bp = p
-                continue
-            for i in range(ncells):
-                q = rot[s, code[src[s, p, i]]]
-                b = rot[bs, code[src[bs, bp, i]]]
-                if q < b:
-                    bs = s
-                    bp = p
-                    break
-                if q > b:
-                    break
+def canonical_into(code, rot, src, east, nsym, ncells, out, cs, cp, vals):  # type: ignore[no-untyped-def]
+    """Write the smallest image of ``code`` into ``out`` (``cs``, ``cp``, ``vals``: work arrays of nsym * ncells).
+
+    Progressive elimination: list every candidate (point map s, translation
+    bringing a cell whose image code is East to cell 0; ``east[s]`` is the
+    code that s turns into East), then walk the cells in order keeping only
+    the candidates whose image is smallest so far; usually one is left after
+    two or three cells.
+    """
+    m = 0
+    for p in range(ncells):
+        c = code[p]
+        for s in range(nsym):
+            if east[s] == c:
+                cs[m] = s
+                cp[m] = p
+                m += 1
+    i = 2  # every candidate reads East, West on cells 0 and 1
+    while m > 1 and i < ncells:
+        best = 127
+        for k in range(m):
+            q = rot[cs[k], code[src[cs[k], cp[k], i]]]
+            vals[k] = q
+            if q < best:
+                best = q
+        kept = 0
+        for k in range(m):
+            if vals[k] == best:
+                cs[kept] = cs[k]
+                cp[kept] = cp[k]
+                kept += 1
+        m = kept
+        i += 1
+    bs = cs[0]
+    bp = cp[0]
     for i in range(ncells):
         out[i] = rot[bs, code[src[bs, bp, i]]]
+
+
+@njit(cache=True)
+def east_codes(rot):  # type: ignore[no-untyped-def]
+    """``east[s]``: the direction code that point map s turns into East (code 0)."""
+    east = np.zeros(rot.shape[0], dtype=np.int64)
+    for s in range(rot.shape[0]):
+        for c in range(rot.shape[1]):
+            if rot[s, c] == 0:
+                east[s] = c
+    return east
+
+
+@njit(cache=True)
+def canonical(code, rot, src, nsym, ncells, out):  # type: ignore[no-untyped-def]
+    """Write the smallest image of ``code`` into ``out``."""
+    work = nsym * ncells
+    canonical_into(
+        code, rot, src, east_codes(rot), nsym, ncells, out,
+        np.empty(work, dtype=np.int64), np.empty(work, dtype=np.int64), np.empty(work, dtype=np.int64),
+    )
 
 
 @njit(cache=True)
@@ -87,7 +125,7 @@ def _popcount(b):  # type: ignore[no-untyped-def]
     b = b - ((b >> np.uint64(1)) & np.uint64(0x5555555555555555))
     b = (b & np.uint64(0x3333333333333333)) + ((b >> np.uint64(2)) & np.uint64(0x3333333333333333))
     b = (b + (b >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (b * np.uint64(0x0101010101010101)) >> np.uint64(56)
+    return np.int64((b * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True)
@@ -164,6 +202,7 @@ def enumerate_from(  # type: ignore[no-untyped-def]
     pd = np.zeros(ncells, dtype=np.int64)
     top = 0
     places = np.zeros(half, dtype=np.uint64)
+    lone = np.zeros(half, dtype=np.uint64)
     all_lines = (1 << n) - 1
     cap = out.shape[0]
     written = counters[0]
@@ -191,6 +230,7 @@ def enumerate_from(  # type: ignore[no-untyped-def]
                 written += 1
             else:
                 free = ~covered & full
+                any_lone = False
                 once = np.uint64(0)
                 twice = np.uint64(0)
                 dead = False
@@ -200,10 +240,16 @@ def enumerate_from(  # type: ignore[no-untyped-def]
                     p = free & _shift(free, -dx, -dr, n, ncells, full, first_col, last_col) & allowed[d]
                     places[d] = p
                     unused = all_lines & ~used[d]
+                    lone[d] = np.uint64(0)
                     for l in range(n):
-                        if (unused >> l) & 1 and (p & line_mask[d, l]) == 0:
-                            dead = True
-                            break
+                        if (unused >> l) & 1:
+                            x = p & line_mask[d, l]
+                            if x == 0:
+                                dead = True
+                                break
+                            if x & (x - one) == 0:  # the line's domino has one place left
+                                lone[d] |= x
+                                any_lone = True
                     if dead:
                         break
                     twice |= once & p
@@ -218,10 +264,28 @@ def enumerate_from(  # type: ignore[no-untyped-def]
                     level += 1
                     obase[level] = top
                     opt[level] = np.uint64(0)
-                    if forced != 0:
+                    if forced != 0 or any_lone:
                         # place every forced domino now; this level has no other option
                         obranch[level] = False
                         ok = True
+                        for d in range(half):
+                            while lone[d] != 0 and ok:
+                                a = _lowbit(lone[d])
+                                lone[d] &= lone[d] - one
+                                b = nb[a, d]
+                                ab = one << np.uint64(a)
+                                bb = one << np.uint64(b)
+                                if (covered & (ab | bb)) != 0 or (used[d] >> line_index[d, a]) & 1:
+                                    ok = False
+                                    break
+                                covered |= ab | bb
+                                used[d] |= 1 << line_index[d, a]
+                                allowed[d] &= ~line_mask[d, line_index[d, a]]
+                                code[a] = d
+                                code[b] = d + half
+                                pa[top] = a
+                                pd[top] = d
+                                top += 1
                         while forced != 0 and ok:
                             f = _lowbit(forced)
                             bit = one << np.uint64(f)
@@ -433,6 +497,10 @@ def transition_edges(classes, keys, nb, linebit, ncodes, rot, src, nsym, out, lo
     res = np.empty(ncells, dtype=np.int8)
     can = np.empty(ncells, dtype=np.int8)
     key = np.empty(keys.shape[1], dtype=np.uint64)
+    east = east_codes(rot)
+    cs = np.empty(nsym * ncells, dtype=np.int64)
+    cp = np.empty(nsym * ncells, dtype=np.int64)
+    vals = np.empty(nsym * ncells, dtype=np.int64)
     written = counters[0]
     for v in range(lo, hi):
         code = classes[v]
@@ -444,7 +512,7 @@ def transition_edges(classes, keys, nb, linebit, ncodes, rot, src, nsym, out, lo
                     counters[2] += 1
                     continue
                 counters[1] += 1
-                canonical(res, rot, src, nsym, ncells, can)
+                canonical_into(res, rot, src, east, nsym, ncells, can, cs, cp, vals)
                 pack_one(can, ncells, key)
                 u = _find(keys, key)
                 if u < 0:
