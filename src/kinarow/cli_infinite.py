@@ -3,6 +3,8 @@
 ::
 
     kinarow torus 9|hex7 [--json] [--out FILE] [--load FILE] [--svg FILE] [--class N] [--no-graph]
+    kinarow tiling hj9|heptomino|zetters|hex7 [--json] [--svg FILE] [--out FILE]
+    kinarow tiling search (--zetters | --k K [--max-cells N] [--mirror]) [--json] [--svg FILE] [--out FILE]
 """
 
 from __future__ import annotations
@@ -163,6 +165,75 @@ def check_torus_certificate(path: str, data: dict[str, Any], out: TextIO, err: T
     return EXIT_REJECTED
 
 
+# -- tiling ---------------------------------------------------------------------------
+def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow import tiling
+    from kinarow.cli import EXIT_OK, EXIT_REJECTED, UsageError, _positive_int
+
+    if args.name == "search":
+        from kinarow import tiling_search
+
+        if args.zetters:
+            with progress_bar("searching for the Zetters block", err):
+                hits = tiling_search.zetters(limit=1)
+            found = hits[0] if hits else None
+        else:
+            if args.k is None:
+                raise UsageError("tiling search needs --k K (the k to prove a draw for) or --zetters")
+            k = _positive_int("--k", args.k) or 0
+            if k < 3:
+                raise UsageError(f"--k must be at least 3, not {k}")
+            cells = _positive_int("--max-cells", args.max_cells) or 12
+            with progress_bar(f"searching periodic strategies for {k}-in-a-row", err) as tick:
+                found = tiling_search.search(k, cells, mirror=args.mirror, on_progress=tick)
+        if found is None:
+            if args.json:
+                print(json.dumps({"found": False}), file=out)
+            else:
+                print("No strategy found in the range searched (the search is not exhaustive).", file=out)
+            return EXIT_OK
+        strategy = found.tiling
+    elif args.name in tiling.NAMES:
+        strategy = tiling.named(args.name)
+    else:
+        raise UsageError(f"there is no tiling called '{args.name}'; use one of {', '.join(tiling.NAMES)} or 'search'")
+    verdict = tiling.check(strategy)
+    runs = tiling.max_runs(strategy)
+    k = tiling.draw_for_k_at_least(runs)
+    if args.out:
+        if strategy.claimed_max_run is None:
+            strategy.claimed_max_run = {n: int(r) for n, r in runs.items() if r is not None}
+        _write(args.out, json.dumps(strategy.to_json()) + "\n")
+    if args.svg:
+        _write(args.svg, tiling.svg(strategy))
+    if args.json:
+        print(json.dumps({
+            "name": strategy.name,
+            "valid": verdict.ok,
+            "reason": verdict.reason,
+            "cells": len(strategy.tile),
+            "lattice": [list(v) for v in strategy.lattice],
+            "groups": len(strategy.groups),
+            "local_strategy": strategy.strategy["kind"],
+            "max_run": runs,
+            "draw_for_k_at_least": k,
+            "source": strategy.source,
+        }), file=out)
+    else:
+        print(f"{strategy.name}: {'VALID' if verdict.ok else 'REJECTED'}: {verdict.reason}.", file=out)
+        print(f"tile:     {len(strategy.tile)} cells; lattice {strategy.lattice[0]}, {strategy.lattice[1]}", file=out)
+        print(f"groups:   {len(strategy.groups)}; local strategy: {strategy.strategy['kind']}", file=out)
+        print("max runs: " + ", ".join(f"{n} {r}" for n, r in runs.items()), file=out)
+        print(f"draw for every k >= {k}", file=out)
+        if strategy.source:
+            print(f"source:   {strategy.source}", file=out)
+        if args.out:
+            print(f"Certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
+        if args.svg:
+            print(f"Picture written to {args.svg}.", file=out)
+    return EXIT_OK if verdict.ok else EXIT_REJECTED
+
+
 def add_commands(commands: Any) -> None:
     p = commands.add_parser("torus", help="every good domino pairing of the 8x8 torus (9-in-a-row) or the hex 6x6")
     p.add_argument("name", metavar="NAME", help="'9' (8x8 torus, 9-in-a-row) or 'hex7' (6x6 hex, 7-in-a-row)")
@@ -174,6 +245,17 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--group", default=None, help="hex7 only: d3-lines (default), d3-between or full (order 432)")
     p.add_argument("--no-graph", action="store_true", help="skip the transition graph")
     p.set_defaults(run=cmd_torus)
+
+    p = commands.add_parser("tiling", help="periodic strategies for the infinite board: verify a named one, or search")
+    p.add_argument("name", metavar="NAME", help="hj9, heptomino, zetters, hex7, or 'search'")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--svg", metavar="FILE", default=None, help="draw a patch with groups and longest runs")
+    p.add_argument("--out", metavar="FILE", default=None, help="write the tiling certificate (JSON) to FILE")
+    p.add_argument("--k", metavar="K", default=None, help="search: prove k-in-a-row a draw (runs <= k - 1)")
+    p.add_argument("--max-cells", metavar="N", default=None, help="search: largest block (default 12)")
+    p.add_argument("--mirror", action="store_true", help="search: tile each block together with its mirror image")
+    p.add_argument("--zetters", action="store_true", help="search: reconstruct the Zetters block (8-in-a-row)")
+    p.set_defaults(run=cmd_tiling)
 
 
 def check_tiling_certificate(path: str, data: dict[str, Any], out: TextIO, err: TextIO) -> int:

@@ -51,6 +51,7 @@ class Target:
 
 # Keep one entry per line, sorted by name.
 TARGETS: tuple[Target, ...] = (
+    Target("tilings", "Uiterwijk, Set Matching (S. 7)", "runs of 4 tilings", "kinarow.tiling:reproduce_tilings"),
     Target("torus-9", "Gyorffy, London & Makay 2017", "194,543 T8 pairing classes", "kinarow.torus:reproduce_torus_9"),
     Target("torus-hex7", "Gyorffy, London & Makay 2017", "26 hex classes", "kinarow.torus:reproduce_torus_hex7"),
 )

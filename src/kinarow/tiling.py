@@ -283,6 +283,95 @@ def max_runs(tiling: Tiling, only: Sequence[str] | None = None) -> dict[str, int
     return result
 
 
+def longest_runs(tiling: Tiling) -> dict[str, tuple[Cell, Cell] | None]:
+    """For each direction, the first and last cell of one longest run (on the plane), or None if unbounded."""
+    residues = Residues(tiling.tile, tiling.lattice)
+    found: dict[str, tuple[Cell, Cell] | None] = {}
+    best_len = max_runs(tiling)
+    for name, v in tiling.directions.items():
+        target = best_len[name]
+        found[name] = None
+        if target is None:
+            continue
+        starts: dict[Cell, list[int]] = {}
+        for g in tiling.groups:
+            if _direction_of(g, {name: v}) is not None:
+                first = min(g, key=lambda c: c[0] * v[0] + c[1] * v[1])
+                starts.setdefault(first, []).append(len(g))
+        period = _line_period(v, tiling.lattice)
+        for base in sorted(tiling.tile):
+            intervals = []
+            for t in range(period):
+                owner = residues.owner((base[0] + t * v[0], base[1] + t * v[1]))
+                intervals += [(t, t + length - 1) for length in starts.get(owner, [])]
+            spans = sorted({(s + k * period, e + k * period) for s, e in intervals for k in range(-1, 3)})
+            minimal: list[tuple[int, int]] = []
+            for s, e in sorted(spans, key=lambda x: (x[1], -x[0])):
+                if not (minimal and minimal[-1][0] >= s):
+                    minimal.append((s, e))
+            for (s1, _), (_, e2) in itertools.pairwise(minimal):
+                if e2 - s1 - 1 == target:
+                    a, b = s1 + 1, e2 - 1
+                    found[name] = ((base[0] + a * v[0], base[1] + a * v[1]), (base[0] + b * v[0], base[1] + b * v[1]))
+                    break
+            if found[name] is not None:
+                break
+    return found
+
+
+def svg(tiling: Tiling, width: int = 16, height: int = 12) -> str:
+    """A patch of the tiling: tiles shaded, chosen groups as lines, one longest run per direction dashed."""
+    from kinarow import svg as pictures
+
+    residues = Residues(tiling.tile, tiling.lattice)
+    (a1, a2), (b1, b2) = tiling.lattice
+    det = a1 * b2 - a2 * b1
+    shades = ("#f3e3b5", "#cfe3f3", "#dcefd0", "#f3d0d8", "#e6dcf3", "#f7ecd0")
+    part_of = {c: i for i, part in enumerate(tiling.parts) for c in part}
+    cells = [(x, y) for x in range(width) for y in range(height)]
+    fills: dict[Cell, str] = {}
+    for c in cells:
+        owner = residues.owner(c)
+        dx, dy = c[0] - owner[0], c[1] - owner[1]
+        i = (dx * b2 - dy * b1) // det  # the lattice coordinates of the translation
+        j = (a1 * dy - a2 * dx) // det
+        fills[c] = shades[(i + 2 * j + 3 * part_of.get(owner, 0)) % len(shades)]
+    inside = set(cells)
+    segs: list[pictures.Segment] = []
+    colours = dict(zip(tiling.directions, pictures.PALETTE, strict=False))
+    reach = range(-(width + height), width + height + 1)
+    for i in reach:
+        for j in reach:
+            dx, dy = i * a1 + j * b1, i * a2 + j * b2
+            if not (-8 <= dx <= width + 8 and -8 <= dy <= height + 8):
+                continue
+            for g in tiling.groups:
+                moved = [(x + dx, y + dy) for x, y in g]
+                if all(m in inside for m in moved):
+                    name = _direction_of(g, tiling.directions) or "horizontal"
+                    ends = sorted(moved)
+                    segs.append(pictures.Segment(ends[0], ends[-1], "group", colours[name]))
+    runs = longest_runs(tiling)
+    for name, ends in runs.items():
+        if ends is None:
+            continue
+        (x1, y1), (x2, y2) = ends
+        # bring the run into the picture by a lattice translation, if one fits
+        for i in reach:
+            for j in reach:
+                dx, dy = i * a1 + j * b1, i * a2 + j * b2
+                p, q = (x1 + dx, y1 + dy), (x2 + dx, y2 + dy)
+                if p in inside and q in inside:
+                    segs.append(pictures.Segment(p, q, "run", colours[name]))
+                    break
+            else:
+                continue
+            break
+    lengths = max_runs(tiling)
+    title = f"{tiling.name}: longest runs " + ", ".join(f"{n} {r}" for n, r in lengths.items())
+    return pictures.grid(cells, hexagonal=tiling.hexagonal, fills=fills, segments=segs, title=title)
+
+
 def _longest_gap(intervals: list[tuple[int, int]], period: int) -> int:
     """Longest stretch of a periodic line (intervals repeat with ``period``) containing no whole interval."""
     spans = sorted({(s + k * period, e + k * period) for s, e in intervals for k in range(-1, 3)})
@@ -534,3 +623,34 @@ def named(name: str) -> Tiling:
 
 
 NAMES = ("hj9", "heptomino", "zetters", "hex7")
+
+
+# -- reproduction --------------------------------------------------------------------
+def reproduce_tilings() -> Any:
+    """Uiterwijk (Set Matching, Section 7): the HJ pairing and the H-heptomino (9-in-a-row), the Zetters
+    block (8-in-a-row, runs 6 / 6 / 7 / 7), and a hexagonal 7-in-a-row pairing."""
+    from kinarow.reproduce import Report
+
+    published = {
+        "hj9": ({"horizontal": 8, "vertical": 8, "diagonal": 8, "anti": 8}, 9),
+        "heptomino": ({"horizontal": 8, "vertical": 8, "diagonal": 8, "anti": 8}, 9),
+        "zetters": ({"horizontal": 6, "vertical": 6, "diagonal": 7, "anti": 7}, 8),
+        "hex7": ({"horizontal": 6, "vertical": 6, "diagonal": 6}, 7),
+    }
+    data: dict[str, Any] = {}
+    differences: list[str] = []
+    lines = []
+    for name, (runs_published, k_published) in published.items():
+        t = named(name)
+        verdict = check(t)
+        runs = max_runs(t)
+        k = draw_for_k_at_least(runs)
+        data[name] = {"valid": verdict.ok, "max_run": runs, "draw_for_k_at_least": k}
+        if not verdict.ok:
+            differences.append(f"{name}: the checker rejects it ({verdict.reason})")
+        if runs != runs_published or k != k_published:
+            differences.append(f"{name}: runs {runs} (k >= {k}); published {runs_published} (k >= {k_published})")
+        lines.append(f"{name:<10} runs " + ", ".join(f"{n} {r}" for n, r in runs.items()) + f": draw for k >= {k}")
+    text = "Periodic strategies on the infinite board (checked from scratch):\n" + "\n".join(lines)
+    text += "\nThe Zetters block is our reconstruction from its description (its figure is lost)."
+    return Report("tilings", data, text, not differences, differences)

@@ -223,6 +223,10 @@ DIRECTIONS = {"horizontal": (1, 0), "vertical": (0, 1), "diagonal": (1, 1), "ant
 MIRROR_OF = {"horizontal": "horizontal", "vertical": "vertical", "diagonal": "anti", "anti": "diagonal"}
 
 
+def _potential(groups: tuple[tuple[Cell, ...], ...]) -> float:
+    return sum(2.0 ** -len(g) for g in groups)
+
+
 def _along(g: tuple[Cell, ...], v: Cell) -> bool:
     step = (g[1][0] - g[0][0], g[1][1] - g[0][1])
     return step in (v, (-v[0], -v[1]))
@@ -239,6 +243,8 @@ def search(
     mirror: bool = False,
     max_rows: int = 3,
     per_direction: int = 4,
+    per_option: int = 8,
+    max_games: int = 200,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> Found | None:
     """A periodic strategy proving k-in-a-row a draw: longest runs <= k - 1 in every direction.
@@ -248,8 +254,11 @@ def search(
     ``mirror``, together with their mirror images). For each block and
     lattice, each direction gets its sets of at most ``per_direction`` block
     segments (of 2 to k - 1 cells) whose translates leave runs <= k - 1;
-    the first combination over all directions that Breaker (moving second)
-    wins on the block is returned. None when nothing is found in range.
+    the combinations over all directions are tried in order of their
+    Erdos-Selfridge potential (at most ``per_option`` options per direction,
+    ``max_games`` exhaustive games per placement), and the first that Breaker
+    (moving second) wins on the block is returned. None when nothing is found
+    in range: the search is not exhaustive, so None proves nothing.
     """
     target = k - 1
     shapes = [
@@ -274,7 +283,11 @@ def search(
                 options = _direction_options(tile, lattice, segs, shift, target, per_direction, mirror)
                 if options is None:
                     continue
-                for combo in itertools.product(*options):
+                # fewest, longest groups first (the Erdos-Selfridge potential, sum of 2^-|g|): the
+                # likeliest Breaker wins; each direction keeps its best few options
+                options = [sorted(o, key=_potential)[:per_option] for o in options]
+                combos = sorted(itertools.product(*options), key=lambda c: sum(_potential(p) for p in c))
+                for combo in combos[:max_games]:
                     groups = tuple(g for part in combo for g in part)
                     if not breaker_wins(block, groups):
                         continue
