@@ -126,6 +126,20 @@ def test_cli_tiling_json_and_svg(capsys, tmp_path) -> None:
     assert main(["check", str(cert)]) == 1
 
 
+@pytest.mark.parametrize(("argv", "k"), [(["--k", "9"], 9), (["--k", "7", "--hex"], 7)])
+def test_cli_search_rediscovers_the_pairing_strategies(capsys, argv, k) -> None:
+    assert main(["tiling", "search", *argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["valid"] and data["draw_for_k_at_least"] == k
+
+
+def test_cli_search_zetters(capsys) -> None:
+    assert main(["tiling", "search", "--zetters", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["valid"] and data["draw_for_k_at_least"] == 8
+    assert data["max_run"] == {"horizontal": 6, "vertical": 6, "diagonal": 7, "anti": 7}
+
+
 def test_cli_tiling_hex_json_keys(capsys) -> None:
     assert main(["tiling", "hex7", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -4,7 +4,7 @@
 
     kinarow torus 9|hex7 [--json] [--out FILE] [--load FILE] [--svg FILE] [--class N] [--no-graph]
     kinarow tiling hj9|heptomino|zetters|hex7 [--json] [--svg FILE] [--out FILE]
-    kinarow tiling search (--zetters | --k K [--max-cells N] [--mirror]) [--json] [--svg FILE] [--out FILE]
+    kinarow tiling search (--zetters | --k K [--hex] [--max-cells N] [--mirror]) [--json] [--svg FILE] [--out FILE]
 """
 
 from __future__ import annotations
@@ -185,7 +185,14 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 raise UsageError(f"--k must be at least 3, not {k}")
             cells = _positive_int("--max-cells", args.max_cells) or 12
             with progress_bar(f"searching periodic strategies for {k}-in-a-row", err) as tick:
-                found = tiling_search.search(k, cells, mirror=args.mirror, on_progress=tick)
+                # first the Hales-Jewett family: a domino pairing with period k - 1
+                pairing = tiling_search.torus_pairing(k, args.hex)
+                if pairing is not None:
+                    found = tiling_search.Found(pairing, tiling.max_runs(pairing))
+                elif args.hex:
+                    found = None
+                else:
+                    found = tiling_search.search(k, cells, mirror=args.mirror, on_progress=tick)
         if found is None:
             if args.json:
                 print(json.dumps({"found": False}), file=out)
@@ -255,6 +262,7 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--max-cells", metavar="N", default=None, help="search: largest block (default 12)")
     p.add_argument("--mirror", action="store_true", help="search: tile each block together with its mirror image")
     p.add_argument("--zetters", action="store_true", help="search: reconstruct the Zetters block (8-in-a-row)")
+    p.add_argument("--hex", action="store_true", help="search: the hexagonal grid (pairings only)")
     p.set_defaults(run=cmd_tiling)
 
 

@@ -413,3 +413,30 @@ def _direction_options(
     if not groups_d or not groups_a:
         return None
     return [groups_h, groups_v, groups_d, groups_a]
+
+
+def torus_pairing(k: int, hexagonal: bool = False) -> Tiling | None:
+    """A periodic domino pairing with period k - 1 (the Hales-Jewett family), or None if there is none.
+
+    Searches the (k-1) x (k-1) torus (4 directions, or 3 hexagonal) for a good
+    pairing: one domino along each wrapped line. Its translates leave runs of
+    k - 1. Needs (k - 1)^2 <= 64 cells.
+    """
+    from kinarow import torus
+    from kinarow.tiling import _torus_pairing
+
+    n = k - 1
+    if n < 3 or n * n > 64:
+        return None
+    g = torus.TorusGeometry(f"{'hex' if hexagonal else 'square'}{k}", n, hexagonal, "full")
+    half = g.ncodes // 2
+    if half * n != n * n // 2:  # one domino per line must be exactly the n^2 / 2 dominoes
+        return None
+    result = torus.enumerate_classes(g.name, torus=g, max_tasks=1, workers=1)
+    if result.count == 0:
+        result = torus.enumerate_classes(g.name, torus=g, workers=1)
+    if result.count == 0:
+        return None
+    codes = "".join(str(int(c)) for c in result.classes[0])
+    source = "found by the torus pairing search"
+    return _torus_pairing(f"pairing with period {n}", codes, n, hexagonal, source)

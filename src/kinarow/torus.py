@@ -276,6 +276,7 @@ def enumerate_classes(
     max_tasks: int | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     workers: int = 2,
+    torus: TorusGeometry | None = None,
 ) -> Enumeration:
     """Enumerate one canonical pairing per class of good pairings of the torus ``name``.
 
@@ -288,7 +289,7 @@ def enumerate_classes(
     """
     from kinarow.engine import torus_kernel as tk
 
-    g = geometry(name, group)
+    g = torus if torus is not None else geometry(name, group)
     rot, src = g.tables
     args = (g.vector_array, g.neighbours, g.line_index, g.line_masks, g.ncodes, g.n, rot, src, rot.shape[0])
     t0 = time.perf_counter()
