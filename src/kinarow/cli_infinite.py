@@ -114,7 +114,7 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         verdict = "agrees" if published == result.count else "DIFFERS"
         print(f"published (Gyorffy, London & Makay 2017): {published:,} ({verdict})", file=out)
     if not args.load:
-        print(f"pairings met:  {result.candidates:,} (an East-West domino fixed on the first two cells)", file=out)
+        print(f"pairings met:  {result.candidates:,} (East-West on cells 0-1, a downward domino from cell 2)", file=out)
         print(f"search nodes:  {result.nodes:,}", file=out)
         print(f"seconds:       {result.seconds:.2f}", file=out)
     if graph is not None:
