@@ -262,29 +262,58 @@ def _start(g: TorusGeometry) -> np.ndarray:
     return start
 
 
-def _starts(g: TorusGeometry) -> list[np.ndarray]:
+def _starts(g: TorusGeometry, *, cell2_only: bool = False) -> list[np.ndarray]:
     """The partial pairings the search starts from.
 
-    Always: an East-West domino on cells 0-1. When the group holds the
-    vertical flip (x, r) -> (x, -r) (the square torus), also a downward
-    domino from cell 2: the flip fixes cells 0 and 1 and turns every other
-    code into a different one (S <-> N, SE <-> NE, SW <-> NW), so a smallest
-    image C has C[2] < flip(C[2]), that is C[2] in {SE, S, SW}. This halves
-    the search; the complete pairings it meets are then the paper's
-    6,210,560 candidates.
+    Always: an East-West domino on cells 0-1 (every smallest image starts so).
+    A symmetry that maps this domino onto itself (fixing its cells, or
+    swapping them) gives an image that also starts East-West and must not be
+    smaller: its cell 2 is ``rot[s, C[src[s, p, 2]]]``, so the smallest image
+    C has ``C[2] <= rot[s, C[src[s, p, 2]]]`` for each such symmetry. The
+    starts assign cell 2 and those source cells in every way that keeps these
+    inequalities (on the square torus: cells 2 and 7; the vertical flip alone
+    forces a downward code on cell 2, and the complete pairings the search
+    then meets are the paper's 6,210,560 candidates; the horizontal flip and
+    the half turn remove some more).
     """
     base = _start(g)
-    if (1, 0, 0, -1) not in g.point_maps:
-        return [base]
+    rot, src = g.tables
     half = g.ncodes // 2
-    starts = []
-    for c, (_, dr) in enumerate(g.vectors):
-        if dr != 1 or c == 0:
-            continue
-        start = base.copy()
-        start[2] = c
-        start[int(g.neighbours[2, c])] = (c + half) % g.ncodes
-        starts.append(start)
+    rules = []  # (s, cell whose code, mapped by s, bounds cell 2 from above)
+    for sym in range(rot.shape[0]):
+        for p in (0, 1):
+            if rot[sym, base[p]] == 0 and not (sym == 0 and p == 0):
+                rules.append((sym, int(src[sym, p, 2])))
+    if cell2_only:  # the symmetries that keep cell 2 in place only (the vertical flip)
+        rules = [r for r in rules if r[1] == 2]
+    cells = sorted({2} | {cell for _, cell in rules})
+    line_of = g.line_index
+    starts: list[np.ndarray] = []
+
+    def extend(k: int, code: np.ndarray, used: set[tuple[int, int]]) -> None:
+        if k == len(cells):
+            if all(rot[sym, code[cell]] >= code[2] for sym, cell in rules):
+                starts.append(code.copy())
+            return
+        cell = cells[k]
+        if code[cell] >= 0:
+            extend(k + 1, code, used)
+            return
+        for c in range(g.ncodes):
+            partner = int(g.neighbours[cell, c])
+            if code[partner] >= 0:
+                continue
+            first = cell if c < half else partner
+            line = (c % half, int(line_of[c % half, first]))
+            if line in used:
+                continue
+            code[cell] = c
+            code[partner] = (c + half) % g.ncodes
+            extend(k + 1, code, used | {line})
+            code[cell] = -1
+            code[partner] = -1
+
+    extend(0, base.copy(), {(0, int(line_of[0, 0]))})
     return starts
 
 
@@ -303,6 +332,7 @@ def enumerate_classes(
     on_progress: Callable[[int, int], None] | None = None,
     workers: int = 2,
     torus: TorusGeometry | None = None,
+    paper_candidates: bool = False,
 ) -> Enumeration:
     """Enumerate one canonical pairing per class of good pairings of the torus ``name``.
 
@@ -312,6 +342,8 @@ def enumerate_classes(
     smallest image. The work is split into tasks (the partial pairings when
     a few dominoes are placed), run by ``workers`` threads; ``max_tasks`` stops after that many (a
     partial run), ``on_progress(done, total)`` is called between batches.
+    ``paper_candidates`` breaks symmetry on cell 2 only (the vertical flip),
+    so that the complete pairings met are the paper's 6,210,560 candidates.
     """
     from kinarow.engine import torus_kernel as tk
 
@@ -324,7 +356,7 @@ def enumerate_classes(
     while True:
         tasks = np.zeros((cap, g.ncells), dtype=np.int8)
         counters[:] = 0
-        for start in _starts(g):
+        for start in _starts(g, cell2_only=paper_candidates):
             tk.enumerate_from(start, *args, TASK_DEPTH, tasks, counters)
         if not counters[3]:
             break
