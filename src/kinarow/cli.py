@@ -411,7 +411,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         reason = getattr(error, "strerror", None) or str(error)
         print(f"kinarow: error: cannot read '{path}': {reason}", file=err)
         return EXIT_REJECTED
-    verdict = check_text(text)
+    verdict = check_text(text, str(Path(path).parent))
     if not verdict.usable:
         print(f"kinarow: error: '{path}' is not a usable certificate: {verdict.reason}", file=err)
         return EXIT_REJECTED
@@ -520,6 +520,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kinarow.cli_ux",
     "kinarow.cli_misere",
     "kinarow.cli_matching",
+    "kinarow.cli_infinite",
 )
 
 

@@ -31,7 +31,8 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--player", choices=("first", "second", "both"), default="first",
                    help="with a GAME: whose live groups to cover (default first: 'the first player cannot win')")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--out", metavar="FILE", default=None, help="write the matching-set certificate (JSON) to FILE")
+    p.add_argument("--proof", "--out", metavar="FILE", dest="out", default=None,
+                   help="write the matching-set certificate (JSON) to FILE")
     p.set_defaults(run=cmd_matching)
 
     p = commands.add_parser(

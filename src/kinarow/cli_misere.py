@@ -22,7 +22,7 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--max-positions", metavar="N", default=None,
                    help="stop after N positions (outcome 'unknown'; default 3,000,000)")
-    p.add_argument("--out", metavar="FILE", default=None,
+    p.add_argument("--proof", "--out", metavar="FILE", dest="out", default=None,
                    help="write a verified-strategy certificate to FILE (when the outcome is win or draw)")
     p.set_defaults(run=cmd_verify)
 

@@ -59,6 +59,9 @@ TARGETS: tuple[Target, ...] = (
     Target("set-matching-table", "Uiterwijk, Set Matching (ACG 2017)",
            "table of 12 configurations: markers, groups, reduction, ratio, nodes",
            "kinarow.matching_table:set_matching_table"),
+    Target("tilings", "Uiterwijk, Set Matching (S. 7)", "runs of 4 tilings", "kinarow.tiling:reproduce_tilings"),
+    Target("torus-9", "Gyorffy, London & Makay 2017", "194,543 T8 pairing classes", "kinarow.torus:reproduce_torus_9"),
+    Target("torus-hex7", "Gyorffy, London & Makay 2017", "26 hex classes", "kinarow.torus:reproduce_torus_hex7"),
 )
 
 

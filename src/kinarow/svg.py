@@ -248,3 +248,30 @@ def save(picture: str, path: str, *, png: bool | None = None) -> None:
             handle.write(data)
     except OSError as error:
         raise KinarowError(f"cannot write the picture to '{path}': {error.strerror or error}") from None
+
+
+def torus_pairing(
+    n: int,
+    dominoes: Sequence[tuple[Cell, Cell]],
+    *,
+    hexagonal: bool = False,
+    title: str | None = None,
+) -> str:
+    """One period (n x n) of a torus pairing: each domino a bar from ``cell`` by ``step`` (a unit vector).
+
+    Cells are ``(x, y)`` with y up; a domino that wraps around an edge is drawn
+    as two stubs leaving the board. Bars are coloured by direction.
+    """
+    cells = [(x, y) for x in range(n) for y in range(n)]
+    directions: dict[Cell, str] = {}
+    segments: list[Segment] = []
+    for (x, y), (dx, dy) in dominoes:
+        key = (dx, dy) if (dx, dy) > (-dx, -dy) else (-dx, -dy)
+        colour = directions.setdefault(key, PALETTE[len(directions) % len(PALETTE)])
+        x2, y2 = x + dx, y + dy
+        if 0 <= x2 < n and 0 <= y2 < n:
+            segments.append(Segment((x, y), (x2, y2), "pair", colour))
+        else:  # wraps: a stub out of each end
+            segments.append(Segment((x, y), (x2, y2), "pair", colour))
+            segments.append(Segment((x2 % n, y2 % n), (x2 % n - dx, y2 % n - dy), "pair", colour))
+    return grid(cells, hexagonal=hexagonal, segments=segments, title=title)

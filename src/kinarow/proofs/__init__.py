@@ -40,8 +40,14 @@ CHECKERS: dict[str, str] = {
     "kinarow.matching": "kinarow.proofs.matching:check_certificate",
     "kinarow.pairing": "kinarow.proofs.pairing:check_certificate",
     "kinarow.strategy": "kinarow.proofs.tree:check_certificate",
+    "kinarow.tiling": "kinarow.tiling:check_certificate",
+    "kinarow.torus": "kinarow.torus:check_certificate",
     "kinarow.verified-strategy": "kinarow.proofs.verified:check_certificate",
 }
+
+
+# Formats whose checker also reads a file named inside the certificate (it gets ``base=``).
+NEEDS_BASE = frozenset({"kinarow.torus"})
 
 
 class CertificateError(KinarowError):
@@ -124,8 +130,12 @@ def checker(fmt: str) -> Callable[[dict[str, Any]], Any]:
     return getattr(importlib.import_module(module_name), attr)  # type: ignore[no-any-return]
 
 
-def check_data(data: Any) -> Verdict:
-    """Check a loaded certificate of any known format; every problem becomes a rejecting verdict."""
+def check_data(data: Any, base: str | None = None) -> Verdict:
+    """Check a loaded certificate of any known format; every problem becomes a rejecting verdict.
+
+    ``base`` is the folder the certificate was read from: a certificate that
+    names a data file beside it (a torus enumeration's class file) finds it there.
+    """
     if not isinstance(data, dict):
         kind = {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(data), "value")
         if data is None:
@@ -135,7 +145,8 @@ def check_data(data: Any) -> Verdict:
     if not isinstance(fmt, str):
         return Verdict(False, 'the object has no "format" field naming its kind of certificate', usable=False)
     try:
-        verdict = checker(fmt)(data)
+        function = checker(fmt)
+        verdict = function(data, base=base or ".") if fmt in NEEDS_BASE else function(data)
     except CertificateError as error:
         return Verdict(False, _sentence(error), format=fmt, usable=False)
     except KinarowError as error:
@@ -150,13 +161,13 @@ def check_data(data: Any) -> Verdict:
     return verdict
 
 
-def check_text(text: str) -> Verdict:
-    """Check a certificate given as JSON text."""
+def check_text(text: str, base: str | None = None) -> Verdict:
+    """Check a certificate given as JSON text (read from the folder ``base``, if from a file)."""
     try:
         data = json.loads(text)
     except ValueError as error:
         return Verdict(False, f"the file is not valid JSON ({error})", usable=False)
-    return check_data(data)
+    return check_data(data, base)
 
 
 def _sentence(error: Exception) -> str:

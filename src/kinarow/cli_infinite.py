@@ -1,0 +1,244 @@
+"""Commands for the infinite board: ``kinarow torus`` (all good torus pairings) and ``kinarow tiling``.
+
+::
+
+    kinarow torus 9|hex7 [--json] [--out FILE] [--load FILE] [--svg FILE] [--class N] [--no-graph]
+    kinarow tiling hj9|heptomino|zetters|hex7 [--json] [--svg FILE] [--out FILE]
+    kinarow tiling search (--zetters | --k K [--hex] [--max-cells N] [--mirror]) [--json] [--svg FILE] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+
+@contextmanager
+def progress_bar(label: str, stream: TextIO) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on ``stream`` when it is a terminal; ``None`` otherwise."""
+    if not stream.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+        console=Console(file=stream), transient=True,
+    ) as bar:
+        task = bar.add_task(f"{label} (Ctrl-C stops)", total=None)
+
+        def tick(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield tick
+
+
+def _write(path: str, text: str | bytes) -> None:
+    from kinarow.errors import KinarowError
+
+    try:
+        if isinstance(text, bytes):
+            Path(path).write_bytes(text)
+        else:
+            Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise KinarowError(f"cannot write '{path}': {error.strerror or error}") from None
+
+
+# -- torus -----------------------------------------------------------------------------
+def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow import torus
+    from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, UsageError
+
+    g = torus.geometry(args.name, args.group)
+    index = None
+    if args.class_index is not None:
+        try:
+            index = int(args.class_index)
+        except ValueError:
+            raise UsageError(f"--class must be a class number (0, 1, ...), not '{args.class_index}'") from None
+    if args.load:
+        header, codes, _ = torus.load_classes(args.load)
+        if header.get("torus") != g.name or header.get("group") != g.group:
+            raise UsageError(f"'{args.load}' holds classes of '{header.get('torus')}' ({header.get('group')} group)")
+        result = torus.Enumeration(g, codes, 0, 0, 0.0)
+    else:
+        with progress_bar(f"enumerating the {g.n}x{g.n} torus pairings", err) as tick:
+            result = torus.enumerate_classes(g.name, group=g.group, on_progress=tick)
+        if result.stopped:
+            print(f"Interrupted (Ctrl-C): {result.count:,} classes found before the stop; nothing saved.", file=err)
+            return EXIT_INTERRUPTED
+    if index is not None and not 0 <= index < result.count:
+        raise UsageError(f"there is no class {index}; the classes are numbered 0 to {result.count - 1}")
+    graph = None
+    if not args.no_graph:
+        with progress_bar("building the transition graph", err) as tick:
+            graph = torus.transition_graph(result, on_progress=tick)
+    cert = None
+    if args.out:
+        sha = torus.save_classes(result, args.out)
+        cert = torus.certificate(result, Path(args.out).name, sha, graph)
+        _write(args.out + ".json", json.dumps(cert, indent=1) + "\n")
+    if args.svg:
+        _write(args.svg, torus.svg_class(result, index or 0))
+    published = torus.PUBLISHED_CLASSES.get(g.name) if g.group == torus.GEOMETRIES[g.name].group else None
+    if args.json:
+        data: dict[str, Any] = {
+            "torus": g.name,
+            "n": g.n,
+            "hexagonal": g.hexagonal,
+            "group": g.group,
+            "group_order": g.order,
+            "classes": result.count,
+            "published_classes": published,
+            "candidates": result.candidates,
+            "nodes": result.nodes,
+            "seconds": round(result.seconds, 3),
+        }
+        if graph is not None:
+            data["graph"] = {k: v for k, v in graph.stats.items() if k != "diameters"}
+            data["graph"]["component_diameters"] = graph.stats["diameters"]
+            data["graph_seconds"] = round(graph.seconds, 3)
+        if index is not None:
+            data["class"] = {"index": index, "codes": [int(c) for c in result.classes[index]]}
+        print(json.dumps(data), file=out)
+        return EXIT_OK
+    kind = "hexagonal " if g.hexagonal else ""
+    print(f"Good pairings of the {g.n}x{g.n} {kind}torus ({g.order} symmetries): {result.count:,} classes", file=out)
+    if published is not None:
+        verdict = "agrees" if published == result.count else "DIFFERS"
+        print(f"published (Gyorffy, London & Makay 2017): {published:,} ({verdict})", file=out)
+    if not args.load:
+        print(f"pairings met:  {result.candidates:,} (East-West on cells 0-1, a downward domino from cell 2)", file=out)
+        print(f"search nodes:  {result.nodes:,}", file=out)
+        print(f"seconds:       {result.seconds:.2f}", file=out)
+    if graph is not None:
+        s = graph.stats
+        hist = ", ".join(f"{d}: {k:,}" for d, k in s["degree_histogram"].items())
+        sizes = ", ".join(f"{k} x {size}" for size, k in s["component_size_histogram"].items())
+        print(f"Transition graph: {s['vertices']:,} vertices, {s['edges']:,} edges", file=out)
+        print(f"  components:      {len(s['components'])} ({sizes})", file=out)
+        print(f"  diameters:       {s['diameters']}", file=out)
+        print(f"  degrees:         {hist}", file=out)
+        print(f"  triangle-free:   {s['triangle_free']}; bipartite: {s['bipartite']}; girth: {s['girth']}", file=out)
+        induced = " (induced cycles, as there are no triangles)" if s["triangle_free"] else ""
+        print(f"  edges on 4-cycles{induced}: {s['edges_on_4_cycles']:,}", file=out)
+        print(f"  seconds:         {graph.seconds:.2f}", file=out)
+    if index is not None:
+        print(f"class {index}:", file=out)
+        print(torus.text_class(g, result.classes[index]), file=out)
+    if args.out:
+        print(f"Classes written to {args.out}, certificate to {args.out}.json (check: kinarow check {args.out}.json)",
+              file=out)
+    if args.svg:
+        print(f"Picture of class {index or 0} written to {args.svg}.", file=out)
+    return EXIT_OK
+
+
+# -- tiling ---------------------------------------------------------------------------
+def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow import tiling
+    from kinarow.cli import EXIT_OK, EXIT_REJECTED, UsageError, _positive_int
+
+    if args.name == "search":
+        from kinarow import tiling_search
+
+        if args.zetters:
+            with progress_bar("searching for the Zetters block", err):
+                hits = tiling_search.zetters(limit=1)
+            found = hits[0] if hits else None
+        else:
+            if args.k is None:
+                raise UsageError("tiling search needs --k K (the k to prove a draw for) or --zetters")
+            k = _positive_int("--k", args.k) or 0
+            if k < 3:
+                raise UsageError(f"--k must be at least 3, not {k}")
+            cells = _positive_int("--max-cells", args.max_cells) or 12
+            with progress_bar(f"searching periodic strategies for {k}-in-a-row", err) as tick:
+                # first the Hales-Jewett family: a domino pairing with period k - 1
+                pairing = tiling_search.torus_pairing(k, args.hex)
+                if pairing is not None:
+                    found = tiling_search.Found(pairing, tiling.max_runs(pairing))
+                elif args.hex:
+                    found = None
+                else:
+                    found = tiling_search.search(k, cells, mirror=args.mirror, on_progress=tick)
+        if found is None:
+            if args.json:
+                print(json.dumps({"found": False}), file=out)
+            else:
+                print("No strategy found in the range searched (the search is not exhaustive).", file=out)
+            return EXIT_OK
+        strategy = found.tiling
+    elif args.name in tiling.NAMES:
+        strategy = tiling.named(args.name)
+    else:
+        raise UsageError(f"there is no tiling called '{args.name}'; use one of {', '.join(tiling.NAMES)} or 'search'")
+    verdict = tiling.check(strategy)
+    runs = tiling.max_runs(strategy)
+    k = tiling.draw_for_k_at_least(runs)
+    if args.out:
+        if strategy.claimed_max_run is None:
+            strategy.claimed_max_run = {n: int(r) for n, r in runs.items() if r is not None}
+        _write(args.out, json.dumps(strategy.to_json()) + "\n")
+    if args.svg:
+        _write(args.svg, tiling.svg(strategy))
+    if args.json:
+        print(json.dumps({
+            "name": strategy.name,
+            "valid": verdict.ok,
+            "reason": verdict.reason,
+            "cells": len(strategy.tile),
+            "lattice": [list(v) for v in strategy.lattice],
+            "groups": len(strategy.groups),
+            "local_strategy": strategy.strategy["kind"],
+            "max_run": runs,
+            "draw_for_k_at_least": k,
+            "source": strategy.source,
+        }), file=out)
+    else:
+        print(f"{strategy.name}: {'VALID' if verdict.ok else 'REJECTED'}: {verdict.reason}.", file=out)
+        print(f"tile:     {len(strategy.tile)} cells; lattice {strategy.lattice[0]}, {strategy.lattice[1]}", file=out)
+        print(f"groups:   {len(strategy.groups)}; local strategy: {strategy.strategy['kind']}", file=out)
+        print("max runs: " + ", ".join(f"{n} {r}" for n, r in runs.items()), file=out)
+        print(f"draw for every k >= {k}", file=out)
+        if strategy.source:
+            print(f"source:   {strategy.source}", file=out)
+        if args.out:
+            print(f"Certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
+        if args.svg:
+            print(f"Picture written to {args.svg}.", file=out)
+    return EXIT_OK if verdict.ok else EXIT_REJECTED
+
+
+def add_commands(commands: Any) -> None:
+    p = commands.add_parser("torus", help="every good domino pairing of the 8x8 torus (9-in-a-row) or the hex 6x6")
+    p.add_argument("name", metavar="NAME", help="'9' (8x8 torus, 9-in-a-row) or 'hex7' (6x6 hex, 7-in-a-row)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--out", metavar="FILE", default=None, help="save the classes to FILE, a certificate to FILE.json")
+    p.add_argument("--load", metavar="FILE", default=None, help="reload the classes from FILE instead of searching")
+    p.add_argument("--svg", metavar="FILE", default=None, help="draw a class (see --class) as SVG")
+    p.add_argument("--class", dest="class_index", metavar="N", default=None, help="show class N (0-based)")
+    p.add_argument("--group", default=None, help="hex7 only: d3-lines (default), d3-between or full (order 432)")
+    p.add_argument("--no-graph", action="store_true", help="skip the transition graph")
+    p.set_defaults(run=cmd_torus)
+
+    p = commands.add_parser("tiling", help="periodic strategies for the infinite board: verify a named one, or search")
+    p.add_argument("name", metavar="NAME", help="hj9, heptomino, zetters, hex7, or 'search'")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--svg", metavar="FILE", default=None, help="draw a patch with groups and longest runs")
+    p.add_argument("--proof", "--out", metavar="FILE", dest="out", default=None,
+                   help="write the tiling certificate (JSON) to FILE")
+    p.add_argument("--k", metavar="K", default=None, help="search: prove k-in-a-row a draw (runs <= k - 1)")
+    p.add_argument("--max-cells", metavar="N", default=None, help="search: largest block (default 12)")
+    p.add_argument("--mirror", action="store_true", help="search: tile each block together with its mirror image")
+    p.add_argument("--zetters", action="store_true", help="search: reconstruct the Zetters block (8-in-a-row)")
+    p.add_argument("--hex", action="store_true", help="search: the hexagonal grid (pairings only)")
+    p.set_defaults(run=cmd_tiling)
+
+

@@ -1,0 +1,776 @@
+"""Every good domino pairing of the 8 x 8 torus (9-in-a-row) and of the hexagonal 6 x 6 torus (7-in-a-row).
+
+Győrffy, London & Makay ("The structure of pairing strategies for k-in-a-row
+type games", Acta Cybernetica 2017) showed that a good pairing of the
+infinite board for 9-in-a-row is 8-toric or 16-toric (and the 16-toric ones
+combine 8-toric ones), and counted the 8-toric ones: **194,543** classes
+under the 512 symmetries of the 8 x 8 torus. On the hexagonal grid, a good
+pairing for 7-in-a-row is 6-toric, with **26** classes.
+
+A good pairing of the torus ``T_n`` is a set of dominoes covering every cell,
+each domino joining two neighbours along one of the line directions, such
+that every wrapped line holds exactly one domino lying along it.
+
+>>> result = enumerate_classes("hex7")
+>>> result.count
+26
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kinarow.errors import KinarowError
+
+FORMAT = "kinarow.torus"
+VERSION = 1
+FILE_MAGIC = b"KINAROW-TORUS-PAIRINGS\n"
+
+# Published class counts (Győrffy, London & Makay 2017).
+PUBLISHED_CLASSES = {"9": 194_543, "hex7": 26}
+
+# Direction vectors (dx, dr) in reading coordinates (r counts rows downwards),
+# numbered clockwise from East; the first half are the "forward" codes.
+SQUARE_CODES = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+SQUARE_NAMES = ("E", "SE", "S", "SW", "W", "NW", "N", "NE")
+# The hexagonal grid's three directions (1, 0), (0, 1), (1, -1) of kinarow's hex
+# geometry (y up) are, in reading coordinates, E, N-S and SE-NW.
+HEX_CODES = ((1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1))
+HEX_NAMES = ("E", "SE", "S", "W", "NW", "N")
+
+
+class TorusError(KinarowError):
+    """A torus pairing request or file that cannot be used."""
+
+
+@dataclass(frozen=True)
+class TorusGeometry:
+    """The n x n torus with its line directions and the symmetry group used for classes."""
+
+    name: str
+    n: int
+    hexagonal: bool
+    group: str  # "full" (all point symmetries), or for hex also "d3-lines" / "d3-between"
+
+    @property
+    def vectors(self) -> tuple[tuple[int, int], ...]:
+        return HEX_CODES if self.hexagonal else SQUARE_CODES
+
+    @property
+    def code_names(self) -> tuple[str, ...]:
+        return HEX_NAMES if self.hexagonal else SQUARE_NAMES
+
+    @property
+    def ncodes(self) -> int:
+        return len(self.vectors)
+
+    @property
+    def ncells(self) -> int:
+        return self.n * self.n
+
+    def xr(self, cell: int) -> tuple[int, int]:
+        """Column and row (counted from the top) of a cell."""
+        return cell % self.n, cell // self.n
+
+    def cell(self, x: int, r: int) -> int:
+        return (r % self.n) * self.n + (x % self.n)
+
+    @cached_property
+    def neighbours(self) -> np.ndarray:
+        nb = np.zeros((self.ncells, self.ncodes), dtype=np.int64)
+        for c in range(self.ncells):
+            x, r = self.xr(c)
+            for k, (dx, dr) in enumerate(self.vectors):
+                nb[c, k] = self.cell(x + dx, r + dr)
+        return nb
+
+    @cached_property
+    def line_index(self) -> np.ndarray:
+        """``line_index[d, cell]``: which of the n lines of direction d holds the cell."""
+        half = self.ncodes // 2
+        index = -np.ones((half, self.ncells), dtype=np.int64)
+        for d in range(half):
+            count = 0
+            for c in range(self.ncells):
+                if index[d, c] >= 0:
+                    continue
+                cur = c
+                while index[d, cur] < 0:
+                    index[d, cur] = count
+                    cur = int(self.neighbours[cur, d])
+                count += 1
+            if count != self.n:
+                raise AssertionError("every direction has n wrapped lines")
+        return index
+
+    @cached_property
+    def line_masks(self) -> np.ndarray:
+        """``line_masks[d, l]``: the cells of line l of direction d as a bitmask."""
+        half = self.ncodes // 2
+        masks = np.zeros((half, self.n), dtype=np.uint64)
+        for d in range(half):
+            for c in range(self.ncells):
+                masks[d, int(self.line_index[d, c])] |= np.uint64(1) << np.uint64(c)
+        return masks
+
+    @cached_property
+    def vector_array(self) -> np.ndarray:
+        return np.array(self.vectors, dtype=np.int64)
+
+    @cached_property
+    def line_bits(self) -> np.ndarray:
+        """``line_bits[code, cell]``: the bit of the line a domino from ``cell`` in direction ``code`` lies on."""
+        half = self.ncodes // 2
+        bits = np.zeros((self.ncodes, self.ncells), dtype=np.uint64)
+        for k in range(self.ncodes):
+            d = k % half
+            for c in range(self.ncells):
+                bits[k, c] = np.uint64(1) << np.uint64(d * self.n + int(self.line_index[d, c]))
+        return bits
+
+    @cached_property
+    def point_maps(self) -> list[tuple[int, int, int, int]]:
+        """The linear maps (a, b, c, d): (x, r) -> (a x + b r, c x + d r) of the group, identity first."""
+        vecs = set(self.vectors)
+        found = []
+        for a in (-1, 0, 1):
+            for b in (-1, 0, 1):
+                for c in (-1, 0, 1):
+                    for d in (-1, 0, 1):
+                        if a * d - b * c not in (1, -1):
+                            continue
+                        if all((a * x + b * y, c * x + d * y) in vecs for x, y in vecs):
+                            found.append((a, b, c, d))
+        found.sort(key=lambda m: m != (1, 0, 0, 1))
+        if self.group == "full":
+            return found
+        # Hexagonal D3 subgroups: the rotations by 0, 120 and 240 degrees and the three
+        # reflections whose mirror runs along a line direction ("d3-lines") or
+        # between two line directions ("d3-between").
+        chosen = []
+        for m in found:
+            a, b, c, d = m
+            det = a * d - b * c
+            if det == 1:
+                square = (a * a + b * c, a * b + b * d, c * a + d * c, c * b + d * d)
+                cube = (
+                    square[0] * a + square[1] * c,
+                    square[0] * b + square[1] * d,
+                    square[2] * a + square[3] * c,
+                    square[2] * b + square[3] * d,
+                )
+                if cube == (1, 0, 0, 1):
+                    chosen.append(m)
+            else:
+                fixes_line = any((a * x + b * y, c * x + d * y) == (x, y) for x, y in self.vectors)
+                if fixes_line == (self.group == "d3-lines"):
+                    chosen.append(m)
+        return chosen
+
+    @property
+    def order(self) -> int:
+        """The order of the symmetry group (translations times point maps)."""
+        return self.ncells * len(self.point_maps)
+
+    @cached_property
+    def tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """``rot[s, code]`` (image of a direction code) and ``src[s, p, i]`` (see the kernel)."""
+        maps = self.point_maps
+        code_of = {v: k for k, v in enumerate(self.vectors)}
+        rot = np.zeros((len(maps), self.ncodes), dtype=np.int8)
+        src = np.zeros((len(maps), self.ncells, self.ncells), dtype=np.int16)
+        for s, (a, b, c, d) in enumerate(maps):
+            det = a * d - b * c
+            ia, ib, ic, id_ = d * det, -b * det, -c * det, a * det  # inverse (det is +-1)
+            for k, (x, y) in enumerate(self.vectors):
+                rot[s, k] = code_of[(a * x + b * y, c * x + d * y)]
+            for p in range(self.ncells):
+                px, pr = self.xr(p)
+                for i in range(self.ncells):
+                    ix, ir = self.xr(i)
+                    src[s, p, i] = self.cell(px + ia * ix + ib * ir, pr + ic * ix + id_ * ir)
+        return rot, src
+
+
+GEOMETRIES = {
+    "9": TorusGeometry("9", 8, False, "full"),
+    "hex7": TorusGeometry("hex7", 6, True, "d3-lines"),
+}
+
+
+def geometry(name: str, group: str | None = None) -> TorusGeometry:
+    """The torus for ``name`` ('9' = 8 x 8 square, 'hex7' = 6 x 6 hexagonal), optionally with another group."""
+    if name not in GEOMETRIES:
+        raise TorusError(f"there is no torus enumeration called '{name}'; use '9' (8x8, 9-in-a-row) or 'hex7'")
+    g = GEOMETRIES[name]
+    if group is None or group == g.group:
+        return g
+    allowed = ("full",) if not g.hexagonal else ("full", "d3-lines", "d3-between")
+    if group not in allowed:
+        raise TorusError(f"the symmetry group '{group}' is not known for '{name}'; use one of {', '.join(allowed)}")
+    return TorusGeometry(g.name, g.n, g.hexagonal, group)
+
+
+# -- enumeration ---------------------------------------------------------------------
+@dataclass
+class Enumeration:
+    """The classes of good pairings found on a torus."""
+
+    geometry: TorusGeometry
+    classes: np.ndarray  # (count, ncells) int8 canonical codes, sorted
+    candidates: int  # complete pairings with an East domino at cell 0 that the search met
+    nodes: int
+    seconds: float
+    stopped: bool = False
+
+    @property
+    def count(self) -> int:
+        return int(self.classes.shape[0])
+
+    @cached_property
+    def keys(self) -> np.ndarray:
+        return pack_keys(self.classes)
+
+
+def pack_keys(classes: np.ndarray) -> np.ndarray:
+    from kinarow.engine import torus_kernel as tk
+
+    nwords = -(-classes.shape[1] // 21)
+    keys = np.zeros((classes.shape[0], nwords), dtype=np.uint64)
+    tk.pack(classes, keys)
+    return keys
+
+
+TASK_DEPTH = 3  # placements after the fixed domino that make one task
+
+
+def _start(g: TorusGeometry) -> np.ndarray:
+    start = -np.ones(g.ncells, dtype=np.int8)
+    start[0] = 0
+    start[int(g.neighbours[0, 0])] = g.ncodes // 2
+    return start
+
+
+def _starts(g: TorusGeometry, *, cell2_only: bool = False) -> list[np.ndarray]:
+    """The partial pairings the search starts from.
+
+    Always: an East-West domino on cells 0-1 (every smallest image starts so).
+    A symmetry that maps this domino onto itself (fixing its cells, or
+    swapping them) gives an image that also starts East-West and must not be
+    smaller: its cell 2 is ``rot[s, C[src[s, p, 2]]]``, so the smallest image
+    C has ``C[2] <= rot[s, C[src[s, p, 2]]]`` for each such symmetry. The
+    starts assign cell 2 and those source cells in every way that keeps these
+    inequalities (on the square torus: cells 2 and 7; the vertical flip alone
+    forces a downward code on cell 2, and the complete pairings the search
+    then meets are the paper's 6,210,560 candidates; the horizontal flip and
+    the half turn remove some more).
+    """
+    base = _start(g)
+    rot, src = g.tables
+    half = g.ncodes // 2
+    rules = []  # (s, cell whose code, mapped by s, bounds cell 2 from above)
+    for sym in range(rot.shape[0]):
+        for p in (0, 1):
+            if rot[sym, base[p]] == 0 and not (sym == 0 and p == 0):
+                rules.append((sym, int(src[sym, p, 2])))
+    if cell2_only:  # the symmetries that keep cell 2 in place only (the vertical flip)
+        rules = [r for r in rules if r[1] == 2]
+    cells = sorted({2} | {cell for _, cell in rules})
+    line_of = g.line_index
+    starts: list[np.ndarray] = []
+
+    def extend(k: int, code: np.ndarray, used: set[tuple[int, int]]) -> None:
+        if k == len(cells):
+            if all(rot[sym, code[cell]] >= code[2] for sym, cell in rules):
+                starts.append(code.copy())
+            return
+        cell = cells[k]
+        if code[cell] >= 0:
+            extend(k + 1, code, used)
+            return
+        for c in range(g.ncodes):
+            partner = int(g.neighbours[cell, c])
+            if code[partner] >= 0:
+                continue
+            first = cell if c < half else partner
+            line = (c % half, int(line_of[c % half, first]))
+            if line in used:
+                continue
+            code[cell] = c
+            code[partner] = (c + half) % g.ncodes
+            extend(k + 1, code, used | {line})
+            code[cell] = -1
+            code[partner] = -1
+
+    extend(0, base.copy(), {(0, int(line_of[0, 0]))})
+    return starts
+
+
+def _sort_rows(codes: np.ndarray) -> np.ndarray:
+    if codes.shape[0] == 0:
+        return codes
+    order = np.lexsort(codes.T[::-1])
+    return np.ascontiguousarray(codes[order])
+
+
+def enumerate_classes(
+    name: str = "9",
+    *,
+    group: str | None = None,
+    max_tasks: int | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    workers: int = 2,
+    torus: TorusGeometry | None = None,
+    paper_candidates: bool = False,
+) -> Enumeration:
+    """Enumerate one canonical pairing per class of good pairings of the torus ``name``.
+
+    The search fixes an East-West domino on cells 0-1 (every good pairing has
+    one in each row, so its smallest image starts with it), fills cells in
+    reading order, and keeps a complete pairing only when it is its own
+    smallest image. The work is split into tasks (the partial pairings when
+    a few dominoes are placed), run by ``workers`` threads; ``max_tasks`` stops after that many (a
+    partial run), ``on_progress(done, total)`` is called between batches.
+    ``paper_candidates`` breaks symmetry on cell 2 only (the vertical flip),
+    so that the complete pairings met are the paper's 6,210,560 candidates.
+    """
+    from kinarow.engine import torus_kernel as tk
+
+    g = torus if torus is not None else geometry(name, group)
+    rot, src = g.tables
+    args = (g.vector_array, g.neighbours, g.line_index, g.line_masks, g.ncodes, g.n, rot, src, rot.shape[0])
+    t0 = time.perf_counter()
+    counters = np.zeros(4, dtype=np.int64)
+    cap = 1 << 12
+    while True:
+        tasks = np.zeros((cap, g.ncells), dtype=np.int8)
+        counters[:] = 0
+        for start in _starts(g, cell2_only=paper_candidates):
+            tk.enumerate_from(start, *args, TASK_DEPTH, tasks, counters)
+        if not counters[3]:
+            break
+        cap *= 4
+    ntasks = int(counters[0])
+    tasks = tasks[:ntasks]
+    total = ntasks if max_tasks is None else min(ntasks, max_tasks)
+    nodes = int(counters[2])
+    candidates = 0
+    found: list[np.ndarray] = []
+    batch = max(1, min(2000, total // 200))
+    bounds = [(lo, min(total, lo + batch)) for lo in range(0, total, batch)]
+
+    def work(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        size = 1 << 14
+        while True:
+            out = np.zeros((size, g.ncells), dtype=np.int8)
+            c = np.zeros(4, dtype=np.int64)
+            tk.enumerate_tasks(tasks, lo, hi, *args, out, c)
+            if not c[3]:
+                return out[: int(c[0])].copy(), c
+            size *= 4
+
+    done = 0
+    stopped = False
+    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    try:
+        futures = [pool.submit(work, lo, hi) for lo, hi in bounds]
+        for future in as_completed(futures):
+            part, c = future.result()
+            found.append(part)
+            candidates += int(c[1])
+            nodes += int(c[2])
+            done += 1
+            if on_progress is not None:
+                on_progress(done, len(bounds))
+    except KeyboardInterrupt:
+        stopped = True
+        for f in futures:
+            f.cancel()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    out = np.concatenate(found) if found else np.zeros((0, g.ncells), dtype=np.int8)
+    classes = _sort_rows(out)
+    return Enumeration(g, classes, candidates, nodes, time.perf_counter() - t0, stopped or total < ntasks)
+
+
+# -- the transition graph --------------------------------------------------------------
+@dataclass
+class TransitionGraph:
+    """Classes joined by a moving transition, with the figures the paper lists."""
+
+    vertices: int
+    edges: np.ndarray  # (count, 2) int64, u < v, sorted, unique
+    transitions: int  # (class, start) pairs whose transition exists
+    seconds: float
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def csr(self) -> tuple[np.ndarray, np.ndarray]:
+        both = np.concatenate([self.edges, self.edges[:, ::-1]])
+        order = np.lexsort((both[:, 1], both[:, 0]))
+        both = both[order]
+        indptr = np.zeros(self.vertices + 1, dtype=np.int64)
+        np.add.at(indptr, both[:, 0] + 1, 1)
+        return np.cumsum(indptr), np.ascontiguousarray(both[:, 1])
+
+
+def transition_graph(
+    result: Enumeration, *, workers: int = 2, on_progress: Callable[[int, int], None] | None = None
+) -> TransitionGraph:
+    """The graph of classes: an edge when a moving transition turns one class into another.
+
+    From each class and each start (one of its dominoes, shifted forward or
+    backward along its line) the transition (if any) is applied, the result
+    brought to canonical form and looked up among the classes.
+    """
+    from kinarow.engine import torus_kernel as tk
+
+    g = result.geometry
+    rot, src = g.tables
+    classes, keys = result.classes, result.keys
+    t0 = time.perf_counter()
+    nv = result.count
+    batch = max(1, min(5000, nv // 100 + 1))
+    bounds = [(lo, min(nv, lo + batch)) for lo in range(0, nv, batch)]
+
+    def work(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        out = np.zeros(((hi - lo) * g.ncells, 2), dtype=np.int64)
+        c = np.zeros(4, dtype=np.int64)
+        tk.transition_edges(classes, keys, g.neighbours, g.line_bits, g.ncodes, rot, src, rot.shape[0], out, lo, hi, c)
+        if c[3]:
+            raise AssertionError("a transition led outside the enumerated classes")
+        return out[: int(c[0])], c
+
+    parts: list[np.ndarray] = []
+    transitions = 0
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = [pool.submit(work, lo, hi) for lo, hi in bounds]
+        for done, future in enumerate(as_completed(futures), start=1):
+            part, c = future.result()
+            parts.append(part)
+            transitions += int(c[1])
+            if on_progress is not None:
+                on_progress(done, len(bounds))
+    pairs = np.concatenate(parts) if parts else np.zeros((0, 2), dtype=np.int64)
+    packed = np.unique(pairs[:, 0] * nv + pairs[:, 1])
+    edges = np.stack([packed // nv, packed % nv], axis=1) if nv else np.zeros((0, 2), dtype=np.int64)
+    graph = TransitionGraph(nv, edges, transitions, 0.0)
+    graph.stats = graph_statistics(graph)
+    graph.seconds = time.perf_counter() - t0
+    return graph
+
+
+def graph_statistics(graph: TransitionGraph) -> dict[str, Any]:
+    """Vertices, edges, component sizes, degree histogram, diameters, triangles, 4-cycles, odd cycles."""
+    from kinarow.engine import graph_kernel as gk
+
+    nv = graph.vertices
+    indptr, indices = graph.csr
+    label = np.zeros(nv, dtype=np.int64)
+    ncomp = int(gk.components(indptr, indices, label)) if nv else 0
+    sizes = np.bincount(label, minlength=ncomp) if nv else np.zeros(0, dtype=np.int64)
+    diam = np.zeros(ncomp, dtype=np.int64)
+    runs = np.zeros(ncomp, dtype=np.int64)
+    gk.diameters(indptr, indices, label, ncomp, diam, runs)
+    degrees = np.diff(indptr)
+    hist = np.bincount(degrees)
+    on_tri = np.zeros(indices.shape[0], dtype=np.bool_)
+    on_sq = np.zeros(indices.shape[0], dtype=np.bool_)
+    gk.triangle_and_square_edges(indptr, indices, on_tri, on_sq)
+    upper = np.repeat(np.arange(nv), degrees) < indices  # each edge once, as u < w
+    odd = np.zeros(ncomp, dtype=np.bool_)
+    gk.odd_cycle_components(indptr, indices, label, ncomp, odd)
+    order = np.argsort(-sizes, kind="stable")
+    comps = [{"size": int(sizes[c]), "diameter": int(diam[c]), "bipartite": not bool(odd[c])} for c in order]
+    size_hist: dict[str, int] = {}
+    for c in comps:
+        size_hist[str(c["size"])] = size_hist.get(str(c["size"]), 0) + 1
+    triangle_free = not bool(on_tri[upper].any())
+    return {
+        "vertices": nv,
+        "edges": int(graph.edges.shape[0]),
+        "components": [c["size"] for c in comps],
+        "component_size_histogram": size_hist,
+        "diameters": [c["diameter"] for c in comps],
+        "diameter": comps[0]["diameter"] if comps else 0,
+        "degree_histogram": {str(d): int(k) for d, k in enumerate(hist) if k},
+        "triangle_free": triangle_free,
+        "bipartite": not bool(odd.any()),
+        "edges_on_4_cycles": int(on_sq[upper].sum()),
+        "girth": _girth(triangle_free, bool(on_sq[upper].any()), bool(odd.any())),
+        "diameter_bfs_runs": int(runs.sum()),
+        "transitions": graph.transitions,
+    }
+
+
+def _girth(triangle_free: bool, has_square: bool, has_odd: bool) -> int | None:
+    """3 or 4 when a triangle or a 4-cycle exists; None (unknown, >= 5) otherwise."""
+    if not triangle_free:
+        return 3
+    if has_square:
+        return 4
+    return None
+
+
+# -- the class file ------------------------------------------------------------------
+def _file_header(result: Enumeration) -> dict[str, Any]:
+    g = result.geometry
+    return {
+        "format": "kinarow.torus-classes",
+        "version": VERSION,
+        "torus": g.name,
+        "n": g.n,
+        "hexagonal": g.hexagonal,
+        "group": g.group,
+        "group_order": g.order,
+        "codes": list(g.code_names),
+        "cell_order": "rows from the top, each row from the left",
+        "count": result.count,
+        "bytes_per_class": _bytes_per_class(g),
+    }
+
+
+def _bytes_per_class(g: TorusGeometry) -> int:
+    return -(-3 * g.ncells // 8)
+
+
+def dumps_classes(result: Enumeration) -> bytes:
+    """The class file: a magic line, a JSON header line, then 3 bits per cell (first cell first)."""
+    header = json.dumps(_file_header(result), sort_keys=True).encode() + b"\n"
+    bits = np.unpackbits(result.classes.astype(np.uint8)[:, :, None], axis=2)[:, :, 5:]  # 3 low bits, MSB first
+    packed = np.packbits(bits.reshape(result.count, -1), axis=1)
+    return FILE_MAGIC + header + packed.tobytes()
+
+
+def save_classes(result: Enumeration, path: str | Path) -> str:
+    """Write the class file to ``path``; returns its SHA-256 (hex)."""
+    data = dumps_classes(result)
+    try:
+        Path(path).write_bytes(data)
+    except OSError as error:
+        raise TorusError(f"cannot write the class file '{path}': {error.strerror or error}") from None
+    return hashlib.sha256(data).hexdigest()
+
+
+def load_classes(path: str | Path) -> tuple[dict[str, Any], np.ndarray, str]:
+    """Read a class file: (header, codes array (count, cells) int8, SHA-256 of the file)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise TorusError(f"cannot read the class file '{path}': {error.strerror or error}") from None
+    return (*parse_classes(data, str(path)), hashlib.sha256(data).hexdigest())
+
+
+def parse_classes(data: bytes, name: str = "the class file") -> tuple[dict[str, Any], np.ndarray]:
+    if not data.startswith(FILE_MAGIC):
+        raise TorusError(f"'{name}' is not a torus class file (it must start with {FILE_MAGIC.strip().decode()})")
+    stream = io.BytesIO(data[len(FILE_MAGIC) :])
+    try:
+        header = json.loads(stream.readline())
+        count, n, width = int(header["count"]), int(header["n"]), int(header["bytes_per_class"])
+    except (ValueError, KeyError, TypeError):
+        raise TorusError(f"'{name}' has a damaged header line") from None
+    body = stream.read()
+    if len(body) != count * width or width != -(-3 * n * n // 8):
+        raise TorusError(f"'{name}' should hold {count} classes of {width} bytes but its size does not match")
+    bits = np.unpackbits(np.frombuffer(body, dtype=np.uint8).reshape(count, width), axis=1)[:, : 3 * n * n]
+    triples = bits.reshape(count, n * n, 3)
+    codes = (triples[:, :, 0] * 4 + triples[:, :, 1] * 2 + triples[:, :, 2]).astype(np.int8)
+    return header, codes
+
+
+# -- certificate and checker ---------------------------------------------------------
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    reason: str
+
+
+def certificate(result: Enumeration, class_file: str, sha256: str, graph: TransitionGraph | None) -> dict[str, Any]:
+    """The enumeration certificate: counts, the class file's name and SHA-256, and the graph figures."""
+    g = result.geometry
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "torus": g.name,
+        "n": g.n,
+        "hexagonal": g.hexagonal,
+        "group": g.group,
+        "group_order": g.order,
+        "classes": result.count,
+        "candidates": result.candidates,
+        "class_file": class_file,
+        "sha256": sha256,
+    }
+    if graph is not None:
+        data["graph"] = {k: v for k, v in graph.stats.items() if k != "diameters"}
+    return data
+
+
+def check_classes(header: dict[str, Any], codes: np.ndarray, chunk: int = 4096) -> Verdict:
+    """Re-verify a class file with the rules only: every entry a good pairing, its own canonical form, all distinct.
+
+    This shows that the file lists that many distinct classes; that no class
+    is missing rests on the enumeration (run it again to compare).
+    """
+    try:
+        g = geometry(str(header["torus"]), str(header["group"]))
+    except KinarowError as error:
+        return Verdict(False, str(error))
+    if codes.ndim != 2 or codes.shape[1] != g.ncells:
+        return Verdict(False, f"each class must have {g.ncells} cells")
+    count = codes.shape[0]
+    if count != int(header["count"]):
+        return Verdict(False, f"the header says {header['count']} classes but the file holds {count}")
+    if count and ((codes < 0).any() or (codes >= g.ncodes).any()):
+        return Verdict(False, f"a direction code lies outside 0..{g.ncodes - 1}")
+    half = g.ncodes // 2
+    nb = g.neighbours
+    cells = np.arange(g.ncells)
+    c64 = codes.astype(np.int64)
+    partner = nb[cells[None, :], c64]
+    back = np.take_along_axis(c64, partner, axis=1)
+    if not (back == (c64 + half) % g.ncodes).all():
+        return Verdict(False, "some cell's partner does not point back to it (the dominoes do not cover the torus)")
+    # every line holds exactly one domino along it: count the forward ends per (direction, line)
+    for d in range(half):
+        ends = c64 == d
+        line_of = g.line_index[d][None, :].repeat(count, axis=0)
+        per_line = np.zeros((count, g.n), dtype=np.int64)
+        np.add.at(per_line, (np.nonzero(ends)[0], line_of[ends]), 1)
+        if not (per_line == 1).all():
+            return Verdict(False, f"a line of direction {g.code_names[d]} does not hold exactly one domino")
+    if count > 1:
+        diff = c64[1:] != c64[:-1]
+        first = diff.argmax(axis=1)
+        idx = np.arange(count - 1)
+        if not (diff.any(axis=1) & (c64[1:][idx, first] > c64[:-1][idx, first])).all():
+            return Verdict(False, "the classes are not listed in strictly increasing order (a repeat?)")
+    rot, src = g.tables
+    for lo in range(0, count, chunk):
+        block = c64[lo : lo + chunk]
+        for s in range(rot.shape[0]):
+            image_codes = rot[s].astype(np.int64)[block]  # code of each cell after the point map
+            for p in range(g.ncells):
+                use = image_codes[:, p] == 0
+                if not use.any():
+                    continue
+                image = image_codes[use][:, src[s, p]]
+                own = block[use]
+                diff = image != own
+                first = diff.argmax(axis=1)
+                rows_idx = np.arange(image.shape[0])
+                smaller = diff.any(axis=1) & (image[rows_idx, first] < own[rows_idx, first])
+                if smaller.any():
+                    bad = lo + int(np.nonzero(use)[0][np.argmax(smaller)])
+                    return Verdict(False, f"class {bad} is not in canonical form")
+    torus = f"{g.n}x{g.n} {'hexagonal ' if g.hexagonal else ''}torus"
+    return Verdict(True, f"{count:,} distinct classes of good pairings of the {torus}, each in canonical form")
+
+
+def check(data: dict[str, Any], base: str | Path = ".") -> Verdict:
+    """Check an enumeration certificate: the class file's hash, its count, and every class in it."""
+    from kinarow.proofs import require_format
+
+    require_format(data, FORMAT, VERSION, "torus enumeration")
+    path = Path(base) / str(data.get("class_file", ""))
+    try:
+        header, codes, sha = load_classes(path)
+    except TorusError as error:
+        return Verdict(False, str(error))
+    if sha != data.get("sha256"):
+        return Verdict(False, f"the SHA-256 of '{path.name}' is not the one in the certificate")
+    if int(header.get("count", -1)) != data.get("classes") or header.get("torus") != data.get("torus"):
+        return Verdict(False, "the class file's header does not match the certificate's counts")
+    if header.get("group") != data.get("group"):
+        return Verdict(False, "the class file uses another symmetry group than the certificate")
+    return check_classes(header, codes)
+
+
+# -- pictures ------------------------------------------------------------------------
+def dominoes_xy(g: TorusGeometry, code: np.ndarray) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The dominoes of a pairing as ((x, y), (dx, dy)) with y up (row 1 at the bottom), one per forward end."""
+    half = g.ncodes // 2
+    found = []
+    for c in range(g.ncells):
+        if int(code[c]) < half:
+            x, r = g.xr(c)
+            dx, dr = g.vectors[int(code[c])]
+            found.append(((x, g.n - 1 - r), (dx, -dr)))
+    return found
+
+
+def svg_class(result: Enumeration, index: int) -> str:
+    """An SVG picture of class ``index`` (0-based, in canonical order)."""
+    from kinarow import svg
+
+    if not 0 <= index < result.count:
+        raise TorusError(f"there is no class {index}; the classes are numbered 0 to {result.count - 1}")
+    g = result.geometry
+    title = f"class {index} of {result.count:,}: good pairing of the {g.n}x{g.n} {'hex ' if g.hexagonal else ''}torus"
+    return svg.torus_pairing(g.n, dominoes_xy(g, result.classes[index]), hexagonal=g.hexagonal, title=title)
+
+
+def text_class(g: TorusGeometry, code: np.ndarray) -> str:
+    """A pairing as rows of direction names (top row first)."""
+    names = g.code_names
+    return "\n".join(
+        " ".join(f"{names[int(code[r * g.n + x])]:>2}" for x in range(g.n)) for r in range(g.n)
+    )
+
+
+# -- reproductions -------------------------------------------------------------------
+def _reproduce(name: str) -> Any:
+    from kinarow.reproduce import Report
+
+    result = enumerate_classes(name)
+    graph = transition_graph(result)
+    published = PUBLISHED_CLASSES[name]
+    stats = {k: v for k, v in graph.stats.items() if k != "diameters"}
+    data: dict[str, Any] = {
+        "torus": name,
+        "group_order": result.geometry.order,
+        "classes": result.count,
+        "published_classes": published,
+        "seconds": round(result.seconds + graph.seconds, 3),
+        "graph": stats,
+    }
+    differences = [] if result.count == published else [f"classes: we find {result.count:,}, the paper {published:,}"]
+    g = result.geometry
+    text = (
+        f"Good pairings of the {g.n}x{g.n} {'hexagonal ' if g.hexagonal else ''}torus, classes under "
+        f"{g.order} symmetries: {result.count:,} (published {published:,}).\n"
+        f"Transition graph (our figures; the paper's are not compared): {stats['vertices']:,} vertices, "
+        f"{stats['edges']:,} edges, {len(stats['components'])} components (largest {stats['components'][0]:,}), "
+        f"diameter {stats['diameter']}, triangle-free: {stats['triangle_free']}."
+    )
+    return Report(f"torus-{name}", data, text, not differences, differences)
+
+
+def reproduce_torus_9() -> Any:
+    """Győrffy, London & Makay: 194,543 classes of good pairings of T8, and the transition graph."""
+    return _reproduce("9")
+
+
+def reproduce_torus_hex7() -> Any:
+    """Győrffy, London & Makay: 26 classes of good pairings of the hexagonal 6x6 torus, and their graph."""
+    return _reproduce("hex7")
+
+
+def check_certificate(data: dict[str, Any], base: str | Path = ".") -> Verdict:
+    """The ``kinarow.torus`` checker for :mod:`kinarow.proofs` (the class file is looked for in ``base``)."""
+    verdict = check(data, base)
+    if verdict.ok:
+        return Verdict(True, f"{verdict.reason}; the class file matches its SHA-256")
+    return verdict

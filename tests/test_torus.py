@@ -1,0 +1,243 @@
+"""Torus pairings: enumeration, canonical forms, transitions, class files, graph statistics, CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from kinarow import Game, torus
+from kinarow.cli import main
+from kinarow.engine import torus_kernel as tk
+
+
+def brute_force_pairings(game: Game) -> list[frozenset[frozenset[int]]]:
+    """Every good pairing of a k = n torus game from its groups alone: a domino of consecutive
+    cells of each wrapped line, all cells covered once."""
+    geo = game.geometry
+    groups = [tuple(g) for g in geo.groups]
+    options = []  # (cells, group index)
+    for gi, g in enumerate(groups):
+        for i in range(len(g)):
+            options.append((frozenset((g[i], g[(i + 1) % len(g)])), gi))
+    by_cell: dict[int, list[int]] = {c: [] for c in range(geo.size)}
+    for k, (cells, _) in enumerate(options):
+        for c in cells:
+            by_cell[c].append(k)
+    found: list[frozenset[frozenset[int]]] = []
+
+    def extend(covered: set[int], used: set[int], chosen: list[frozenset[int]]) -> None:
+        free = [c for c in range(geo.size) if c not in covered]
+        if not free:
+            if len(used) == len(groups):
+                found.append(frozenset(chosen))
+            return
+        cell = free[0]
+        for k in by_cell[cell]:
+            cells, gi = options[k]
+            if gi in used or cells & covered:
+                continue
+            extend(covered | cells, used | {gi}, [*chosen, cells])
+
+    extend(set(), set(), [])
+    return found
+
+
+def kernel_pairing_as_game_pairs(g: torus.TorusGeometry, code: np.ndarray) -> frozenset[frozenset[int]]:
+    pairs = set()
+    for (x, y), (dx, dy) in torus.dominoes_xy(g, code):
+        a = x * g.n + y
+        b = ((x + dx) % g.n) * g.n + (y + dy) % g.n
+        pairs.add(frozenset((a, b)))
+    return frozenset(pairs)
+
+
+def orbit_key(pairing: frozenset[frozenset[int]], symmetries: tuple[tuple[int, ...], ...]) -> tuple:
+    return min(tuple(sorted(tuple(sorted(s[c] for c in p)) for p in pairing)) for s in symmetries)
+
+
+def test_hex_classes_agree_with_a_brute_force_count_under_all_432_symmetries() -> None:
+    game = Game("6x6k6:torus,hex")
+    syms = game.geometry.symmetries
+    assert len(syms) == 432
+    every = set(brute_force_pairings(game))
+    orbit_of: dict[frozenset[frozenset[int]], int] = {}
+    for p in sorted(every, key=lambda q: sorted(tuple(sorted(d)) for d in q)):
+        if p in orbit_of:
+            continue
+        number = len(set(orbit_of.values()))
+        for s in syms:
+            orbit_of[frozenset(frozenset(s[c] for c in d) for d in p)] = number
+    assert set(orbit_of) == every  # the symmetries map good pairings to good pairings
+    orbits = len(set(orbit_of.values()))
+    result = torus.enumerate_classes("hex7", group="full")
+    assert result.geometry.order == 432
+    mine = [orbit_of[kernel_pairing_as_game_pairs(result.geometry, c)] for c in result.classes]
+    assert len(set(mine)) == len(mine) == result.count  # distinct classes, each a real orbit
+    assert result.count == orbits == 16
+
+
+def test_both_hexagonal_d3_groups_have_order_216_and_give_26_classes() -> None:
+    for group in ("d3-lines", "d3-between"):
+        result = torus.enumerate_classes("hex7", group=group)
+        assert result.geometry.order == 216
+        assert result.count == 26
+
+
+def test_every_class_starts_with_an_east_west_domino_and_passes_the_checker() -> None:
+    result = torus.enumerate_classes("hex7")
+    assert (result.classes[:, 0] == 0).all()
+    header = torus._file_header(result)
+    assert torus.check_classes(header, result.classes).ok
+
+
+def test_partial_t8_run_gives_valid_distinct_classes() -> None:
+    result = torus.enumerate_classes("9", max_tasks=2)
+    assert result.stopped  # a partial run says so
+    assert 0 < result.count <= result.candidates
+    assert torus.check_classes(torus._file_header(result), result.classes).ok
+    # independent: no two classes are images of each other under the game's 512 symmetries
+    game = Game("8x8k8:torus")
+    syms = game.geometry.symmetries
+    assert len(syms) == 512
+    sample = result.classes[:40]
+    keys = {orbit_key(kernel_pairing_as_game_pairs(result.geometry, c), syms) for c in sample}
+    assert len(keys) == len(sample)
+
+
+def test_canonical_form_is_the_same_for_every_image() -> None:
+    g = torus.geometry("9")
+    result = torus.enumerate_classes("9", max_tasks=1)
+    rot, src = g.tables
+    rng = np.random.default_rng(7)
+    out = np.empty(g.ncells, dtype=np.int8)
+    for code in result.classes[rng.choice(result.count, size=10, replace=False)]:
+        for _ in range(5):
+            s = int(rng.integers(rot.shape[0]))
+            p = int(rng.integers(g.ncells))
+            image = rot[s][code[src[s, p]]]  # any image: point map s, then a translation
+            tk.canonical(image.astype(np.int8), rot, src, rot.shape[0], g.ncells, out)
+            assert (out == code).all()
+
+
+def test_transitions_are_undone_by_the_reverse_transition() -> None:
+    g = torus.geometry("9")
+    result = torus.enumerate_classes("9", max_tasks=1)
+    res = np.empty(g.ncells, dtype=np.int8)
+    back = np.empty(g.ncells, dtype=np.int8)
+    half = g.ncodes // 2
+    seen = 0
+    for code in result.classes[:30]:
+        for a in range(g.ncells):
+            if code[a] >= half:
+                continue
+            for forward in (True, False):
+                if not tk.transition(code, a, forward, g.neighbours, g.line_bits, g.ncodes, res):
+                    continue
+                seen += 1
+                assert torus.check_classes({"torus": "9", "group": "full", "count": 1}, res[None, :]).reason != (
+                    "some cell's partner does not point back to it (the dominoes do not cover the torus)"
+                )
+                # the domino moved from a: shift it back the other way
+                start = int(g.neighbours[a, code[a]]) if forward else int(g.neighbours[a, code[a] + half])
+                assert res[start] == code[a]
+                assert tk.transition(res, start, not forward, g.neighbours, g.line_bits, g.ncodes, back)
+                assert (back == code).all()
+    assert seen > 0
+
+
+def test_transition_keeps_a_good_pairing() -> None:
+    g = torus.geometry("hex7")
+    result = torus.enumerate_classes("hex7")
+    res = np.empty(g.ncells, dtype=np.int8)
+    for code in result.classes:
+        for a in range(g.ncells):
+            if code[a] < g.ncodes // 2:
+                for forward in (True, False):
+                    if tk.transition(code, a, forward, g.neighbours, g.line_bits, g.ncodes, res):
+                        header = {"torus": "hex7", "group": "d3-lines", "count": 1}
+                        verdict = torus.check_classes(header, res[None, :])
+                        assert verdict.ok or "canonical" in verdict.reason
+
+
+def test_class_file_round_trip_and_tampering(tmp_path) -> None:
+    result = torus.enumerate_classes("hex7")
+    path = tmp_path / "hex7.bin"
+    sha = torus.save_classes(result, path)
+    assert path.stat().st_size < 100 + 26 * 14 + 300
+    header, codes, sha2 = torus.load_classes(path)
+    assert sha == sha2 and (codes == result.classes).all()
+    cert = torus.certificate(result, path.name, sha, None)
+    assert torus.check(cert, tmp_path).ok
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 0xFF
+    path.write_bytes(bytes(data))
+    assert not torus.check(cert, tmp_path).ok
+    header, codes, _ = torus.load_classes(path)
+    assert not torus.check_classes(header, codes).ok
+
+
+def test_graph_statistics_on_small_graphs() -> None:
+    # a 6-cycle plus a separate triangle with a pendant vertex
+    edges = np.array([[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [0, 5], [6, 7], [7, 8], [6, 8], [8, 9]])
+    graph = torus.TransitionGraph(10, edges, 0, 0.0)
+    s = torus.graph_statistics(graph)
+    assert s["components"] == [6, 4]
+    assert s["diameters"] == [3, 2]
+    assert not s["triangle_free"] and not s["bipartite"]
+    assert s["degree_histogram"] == {"1": 1, "2": 8, "3": 1}
+    square = torus.TransitionGraph(4, np.array([[0, 1], [1, 2], [2, 3], [0, 3]]), 0, 0.0)
+    s = torus.graph_statistics(square)
+    assert s["triangle_free"] and s["bipartite"] and s["girth"] == 4 and s["diameter"] == 2
+
+
+def test_diameter_matches_all_pairs_bfs_on_the_hex_graph() -> None:
+    import networkx as nx
+
+    result = torus.enumerate_classes("hex7")
+    graph = torus.transition_graph(result, workers=1)
+    h = nx.Graph()
+    h.add_nodes_from(range(graph.vertices))
+    h.add_edges_from(map(tuple, graph.edges.tolist()))
+    comps = sorted((h.subgraph(c) for c in nx.connected_components(h)), key=len, reverse=True)
+    assert graph.stats["components"] == [len(c) for c in comps]
+    assert graph.stats["diameters"] == [nx.diameter(c) for c in comps]
+    triangles = sum(nx.triangles(h).values()) // 3
+    assert graph.stats["triangle_free"] == (triangles == 0)
+
+
+def test_cli_torus_hex7_json(capsys) -> None:
+    assert main(["torus", "hex7", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["classes"] == 26 and data["group_order"] == 216
+    assert {"vertices", "edges", "components", "degree_histogram", "diameter", "triangle_free"} <= data["graph"].keys()
+    assert data["graph"]["vertices"] == 26
+    assert sum(data["graph"]["degree_histogram"].values()) == 26
+
+
+def test_cli_torus_out_load_svg_and_check(capsys, tmp_path) -> None:
+    out = tmp_path / "h.bin"
+    svg = tmp_path / "h.svg"
+    assert main(["torus", "hex7", "--out", str(out), "--svg", str(svg), "--class", "2", "--no-graph"]) == 0
+    assert svg.read_text().startswith("<svg")
+    assert main(["check", str(out) + ".json"]) == 0
+    assert "VALID" in capsys.readouterr().out
+    assert main(["torus", "hex7", "--load", str(out), "--json", "--no-graph"]) == 0
+    assert json.loads(capsys.readouterr().out)["classes"] == 26
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["torus", "10"], "no torus enumeration called '10'"),
+        (["torus", "hex7", "--class", "99", "--no-graph"], "no class 99"),
+        (["torus", "hex7", "--class", "x", "--no-graph"], "--class must be"),
+        (["torus", "9", "--group", "d3-lines"], "not known for '9'"),
+        (["torus", "hex7", "--load", "/nonexistent/file"], "cannot read"),
+    ],
+)
+def test_cli_torus_bad_input_is_one_sentence(capsys, argv, words) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
