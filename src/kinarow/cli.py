@@ -387,7 +387,8 @@ def _check_pairing(path: str, data: dict[str, object], out: TextIO, err: TextIO)
 
 
 def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    result = pairing.find(args.game, moves=args.moves, minimise=args.minimise)
+    budget = _positive_int("--max-conflicts", args.max_conflicts)
+    result = pairing.find(args.game, moves=args.moves, minimise=args.minimise, max_conflicts=budget)
     if args.out and result.pairing is not None:
         Path(args.out).write_text(json.dumps(result.pairing.to_json()) + "\n", encoding="utf-8")
     if args.json:
@@ -399,6 +400,11 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         pairs = " ".join(f"{a}-{b}" for a, b in result.pairing.pairs)
         print(f"pairs ({len(result.pairing.pairs)}): {pairs}", file=out)
         print(f"unpaired:  {' '.join(result.unpaired) or '(none)'}", file=out)
+        print(f"found by:  {result.method}", file=out)
+    elif result.exists is None:
+        print(f"Not settled for {result.game}{after}: {result.method}; try a larger --max-conflicts.", file=out)
+    elif result.proved_by in (pairing.BY_THEOREM_10, pairing.BY_PROPOSITION_1):
+        print(f"No good pairing exists for {result.game}{after}: {result.method}.", file=out)
     else:
         print(f"No good pairing exists for {result.game}{after} ({result.method}).", file=out)
     print(f"live groups: {result.live_groups}", file=out)
@@ -409,9 +415,18 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    side = int(_positive_float("--max-side", args.max_side) or 12)
-    budget = int(_positive_float("--max-conflicts", args.max_conflicts) or 1_000_000)
-    rows = pairing.existence_table(side, budget)
+    side = _positive_int("--max-side", args.max_side) or 12
+    budget = _positive_int("--max-conflicts", args.max_conflicts) or 1_000_000
+    boards = sum(max(0, m - 2) for m in range(1, side + 1) for _ in range(1, m + 1))
+    if err.isatty():
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(file=err), transient=True) as bar:
+            task = bar.add_task("pairing table (Ctrl-C stops)", total=boards)
+            rows = pairing.existence_table(side, budget, on_row=lambda row: bar.advance(task))
+    else:
+        rows = pairing.existence_table(side, budget)
     if args.json:
         print(json.dumps([vars(r) for r in rows]), file=out)
     else:
@@ -493,6 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--minimise", action="store_true", help="use as few pairs as possible")
     p.add_argument("--out", metavar="FILE", default=None, help="write the pairing certificate (JSON) to FILE")
+    p.add_argument("--max-conflicts", metavar="C", default=None, help="SAT conflicts before giving up (default: none)")
     p.set_defaults(run=cmd_pairing)
 
     p = commands.add_parser("pairing-table", help="which empty m x n boards have a good pairing, beside the bound")

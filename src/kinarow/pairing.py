@@ -7,10 +7,22 @@ White answers with the other, and no live group can ever be completed by
 Black. A good pairing therefore proves that the first player cannot win from
 the position (Tung & Lau, Section 2; see also the brief's pairing page).
 
-:func:`find` encodes the question as SAT (one variable per candidate pair --
-two empty cells of one live group --, at most one pair per cell, at least one
-pair inside every live group) and solves it with CaDiCaL through python-sat.
-An unsatisfiable formula proves that no good pairing exists.
+:func:`find` settles existence exactly, cheapest way first:
+
+1. the counting bounds (:mod:`kinarow.pairing_bounds`: Tung & Lau's Theorem 10,
+   Proposition 1) -- when one fails, no pairing exists and no search runs;
+2. on an empty board of a published family, the family's pairing
+   (:mod:`kinarow.pairing_constructions`), verified by :func:`check`;
+3. when no two live groups share two empty cells, a pair blocks at most one
+   group, and a good pairing is exactly two private cells per group: a
+   bipartite matching (networkx) decides it;
+4. otherwise SAT (CaDiCaL through python-sat): one variable per candidate
+   pair -- two empty cells of one live group --, at most one pair per cell,
+   at least one pair inside every live group, plus two families of implied
+   constraints: Lemma 9 cuts (a run of r consecutive live groups along a line
+   needs ceil(r / (k-1)) pairs lying along it) and lex-leader symmetry
+   breaking for every symmetry of the board that fixes the position.
+   An unsatisfiable formula proves that no good pairing exists.
 
 :func:`check` re-verifies a pairing from the game and its moves only.
 """
@@ -18,14 +30,38 @@ An unsatisfiable formula proves that no good pairing exists.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
+from kinarow.pairing_bounds import (
+    PROPOSITION_1,
+    THEOREM_10,
+    exclusion,
+    line_lengths,
+    paired_cells_needed,
+    theorem10_bound,
+)
+from kinarow.pairing_constructions import construct_xy, family
 from kinarow.position import Position
 from kinarow.proofs import require_format
+
+__all__ = [
+    "Pairing",
+    "PairingResult",
+    "applicable",
+    "check",
+    "construct",
+    "existence_table",
+    "find",
+    "line_lengths",
+    "live_groups",
+    "paired_cells_needed",
+    "theorem10_bound",
+]
 
 FORMAT = "kinarow.pairing"
 VERSION = 1
@@ -70,6 +106,7 @@ class PairingResult:
     unpaired: list[str] = field(default_factory=list)
     seconds: float = 0.0
     method: str = ""
+    proved_by: str = ""  # "Theorem 10", "Proposition 1", "counting", "construction", "matching" or "SAT"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -81,6 +118,7 @@ class PairingResult:
             "live_groups": self.live_groups,
             "seconds": round(self.seconds, 6),
             "method": self.method,
+            "proved_by": self.proved_by,
         }
 
 
@@ -112,34 +150,187 @@ def _position(target: Game | Position | str, moves: str | None) -> Position:
     return position
 
 
+#: How a result was settled (``PairingResult.proved_by``).
+BY_THEOREM_10, BY_PROPOSITION_1 = THEOREM_10, PROPOSITION_1
+BY_COUNTING, BY_CONSTRUCTION, BY_MATCHING, BY_SAT = "counting", "construction", "matching", "SAT"
+
+
 def find(
     target: Game | Position | str,
     *,
     moves: str | None = None,
     minimise: bool = False,
     max_conflicts: int | None = None,
+    bounds: bool = True,
+    constructions: bool = True,
+    matching: bool = True,
+    symmetry: bool = True,
+    cuts: bool = True,
 ) -> PairingResult:
     """A good pairing for the groups still live for the first player, or a proof that none exists.
 
     ``max_conflicts`` bounds the SAT search (CaDiCaL's conflict budget);
-    when it runs out, ``exists`` is None (open). With ``minimise=True`` the number of pairs is made as small as possible
-    (by tightening a cardinality bound until the formula becomes unsatisfiable).
-    """
-    from pysat.card import CardEnc, EncType
-    from pysat.formula import IDPool
-    from pysat.solvers import Solver
+    when it runs out, ``exists`` is None (open). With ``minimise=True`` the
+    number of pairs is made as small as possible (SAT with a totalizer bound
+    tightened until unsatisfiable, stopping early at the Lemma 9 lower bound).
+    ``bounds``, ``constructions``, ``matching``, ``symmetry`` and ``cuts`` switch
+    the steps of the module docstring on or off; the answer never depends on
+    them, only the time and the method that settles it.
 
+    >>> find("8x8k6").proved_by
+    'SAT'
+    >>> find("6x6k5").proved_by
+    'Theorem 10'
+    """
     start = time.perf_counter()
     position = _position(target, moves)
     game = position.game
     board = position.board
     groups = live_groups(position)
-    empty_of = [[c for c in g if board[c] == 0] for g in groups]
+    empty_of = [tuple(c for c in g if board[c] == 0) for g in groups]
     game_text, moves_text = str(game), position.move_text()
-    if any(len(e) < 2 for e in empty_of):
-        # a live group with fewer than two empty cells cannot hold a pair
-        return PairingResult(game_text, moves_text, False, None, len(groups), seconds=time.perf_counter() - start,
-                             method="a live group has fewer than two empty cells")
+
+    def result(exists: bool | None, chosen: list[tuple[int, int]] | None, method: str, by: str) -> PairingResult:
+        pairing, unpaired = None, []
+        if chosen is not None:
+            name = position.geometry.name
+            pairing = Pairing(game_text, [name(c) for c in position.moves], [(name(a), name(b)) for a, b in chosen])
+            paired = {c for p in chosen for c in p}
+            unpaired = [name(c) for c in range(game.cells) if board[c] == 0 and c not in paired]
+        return PairingResult(game_text, moves_text, exists, pairing, len(groups), unpaired=unpaired,
+                             seconds=time.perf_counter() - start, method=method, proved_by=by)
+
+    short = next((g for g, e in zip(groups, empty_of, strict=False) if len(e) < 2), None)
+    if short is not None:
+        where = " ".join(position.geometry.name(c) for c in short)
+        return result(False, None, f"the live group {where} has fewer than two empty cells", BY_COUNTING)
+    if not groups:
+        return result(True, [], "no live groups", BY_COUNTING)
+    if bounds:
+        excluded = exclusion(position, groups)
+        if excluded is not None:
+            return result(False, None, str(excluded), excluded.bound)
+    if constructions and not position.moves and game.topology == "rect" and not game.hex and not minimise:
+        built = _construction(game)
+        if built is not None:
+            return result(True, built, f"construction: Tung & Lau family {family(game.m, game.n, game.k)}",
+                          BY_CONSTRUCTION)
+    if matching and _share_at_most_one_cell(empty_of):
+        chosen, placed = _matching(empty_of)
+        if chosen is None:
+            return result(False, None, f"matching: the live groups share at most one empty cell, so each needs two "
+                          f"cells of its own, and only {placed} of the {2 * len(groups)} can be given", BY_MATCHING)
+        return result(True, sorted(chosen), "matching (the live groups share at most one empty cell)", BY_MATCHING)
+    exists, found, method = _sat(position, groups, empty_of, minimise, max_conflicts, symmetry, cuts)
+    return result(exists, found, method, BY_SAT)
+
+
+def _construction(game: Game) -> list[tuple[int, int]] | None:
+    """The family pairing of an empty rect board, if one applies (and passes the checker)."""
+    if family(game.m, game.n, game.k) is None:
+        return None
+    geo = game.geometry
+    chosen = sorted(_ordered(geo.cell(*a), geo.cell(*b)) for a, b in construct_xy(game.m, game.n, game.k))
+    names = [(geo.name(a), geo.name(b)) for a, b in chosen]
+    if not check(Pairing(str(game), [], names)):  # pragma: no cover - the tests check every family
+        return None
+    return chosen
+
+
+def _ordered(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)
+
+
+def _share_at_most_one_cell(empty_of: list[tuple[int, ...]]) -> bool:
+    """Does every pair of cells lie together in at most one live group? (Then a pair blocks at most one group.)"""
+    seen: set[tuple[int, int]] = set()
+    for empties in empty_of:
+        for pair in combinations(sorted(empties), 2):
+            if pair in seen:
+                return False
+            seen.add(pair)
+    return True
+
+
+def _matching(empty_of: list[tuple[int, ...]]) -> tuple[list[tuple[int, int]] | None, int]:
+    """Two private cells for every group by a maximum bipartite matching.
+
+    Each group appears twice on one side, the cells on the other.
+
+    Exact when no two groups share two cells: a pair then blocks at most one
+    group, so a good pairing is the same thing as such an assignment.
+    """
+    import networkx as nx
+    from networkx.algorithms.bipartite import hopcroft_karp_matching
+
+    graph = nx.Graph()
+    slots = [("slot", gi, half) for gi in range(len(empty_of)) for half in (0, 1)]
+    graph.add_nodes_from(slots)
+    for gi, empties in enumerate(empty_of):
+        for half in (0, 1):
+            graph.add_edges_from((("slot", gi, half), ("cell", c)) for c in empties)
+    matching = hopcroft_karp_matching(graph, top_nodes=slots)
+    placed = sum(1 for s in slots if s in matching)
+    if placed < len(slots):
+        return None, placed
+    chosen = [_ordered(matching[("slot", gi, 0)][1], matching[("slot", gi, 1)][1]) for gi in range(len(empty_of))]
+    return chosen, placed
+
+
+def _line_runs(position: Position, groups: list[tuple[int, ...]]) -> list[tuple[list[int], int]]:
+    """Runs of consecutive live groups along the board's lines: (cells of the run, number of groups).
+
+    Only on boards without wrapping. A pair blocks live groups of one run only
+    (two runs of a line are separated by windows holding a White stone, and a
+    pair lying in groups on both sides would lie in more than k - 1 consecutive
+    ones), at most k - 1 of them, so a run of r groups needs ceil(r / (k - 1))
+    pairs lying inside it (Tung & Lau, Lemma 9, for a line broken by White stones).
+    """
+    game, geo = position.game, position.geometry
+    if game.topology != "rect":
+        return []
+    k, live = game.k, set(groups)
+    runs = []
+    for dx, dy in geo.directions:
+        for x in range(game.m):
+            for y in range(game.n):
+                if 0 <= x - dx < game.m and 0 <= y - dy < game.n:
+                    continue  # not the first cell of its line
+                line: list[int] = []
+                while 0 <= x + len(line) * dx < game.m and 0 <= y + len(line) * dy < game.n:
+                    line.append(geo.cell(x + len(line) * dx, y + len(line) * dy))
+                run_start, count = 0, 0
+                for s in range(len(line) - k + 2):
+                    if s <= len(line) - k and tuple(sorted(line[s:s + k])) in live:
+                        if count == 0:
+                            run_start = s
+                        count += 1
+                    elif count:
+                        runs.append((line[run_start:run_start + count + k - 1], count))
+                        count = 0
+    return runs
+
+
+def _position_symmetries(position: Position) -> list[tuple[int, ...]]:
+    """The board's symmetries (not the identity) that map the position onto itself."""
+    board = position.board
+    return [s for s in position.geometry.symmetries[1:] if all(board[s[c]] == board[c] for c in range(len(s)))]
+
+
+def _sat(
+    position: Position,
+    groups: list[tuple[int, ...]],
+    empty_of: list[tuple[int, ...]],
+    minimise: bool,
+    max_conflicts: int | None,
+    symmetry: bool,
+    cuts: bool,
+) -> tuple[bool | None, list[tuple[int, int]] | None, str]:
+    from pysat.card import CardEnc, EncType, ITotalizer
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+    k = position.game.k
     pool = IDPool()
     candidates: dict[tuple[int, int], int] = {}
     clauses: list[list[int]] = []
@@ -155,82 +346,105 @@ def find(
     for lits in by_cell.values():
         if len(lits) > 1:
             clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
+    lower = 0  # pairs every good pairing needs (the sum of the cuts)
+    notes = []
+    if cuts and k >= 2:
+        for cells, count in _line_runs(position, groups):
+            need = -(-count // (k - 1))
+            lower += need
+            if need < 2:
+                continue  # already implied by the clause of any one group of the run
+            inside = set(cells)
+            lits = [v for (a, b), v in candidates.items() if a in inside and b in inside]
+            clauses.extend(CardEnc.atleast(lits, need, vpool=pool, encoding=EncType.seqcounter).clauses)
+        notes.append("Lemma 9 cuts")
+    if symmetry:
+        order = list(candidates)
+        syms = _position_symmetries(position)
+        for perm in syms:
+            image = [candidates[_ordered(perm[a], perm[b])] for a, b in order]
+            clauses.extend(_lex_leader([candidates[p] for p in order], image, pool))
+        if syms:
+            notes.append(f"{len(syms)} symmetries broken")
+    label = "SAT (CaDiCaL" + "".join(f", {n}" for n in notes) + ")"
     with Solver(name="cadical153", bootstrap_with=clauses) as solver:
         if max_conflicts:
             solver.conf_budget(max_conflicts)
         answer = solver.solve_limited() if max_conflicts else solver.solve()
         if answer is None:
-            return PairingResult(game_text, moves_text, None, None, len(groups), seconds=time.perf_counter() - start,
-                                 method=f"SAT (CaDiCaL): no answer within {max_conflicts:,} conflicts")
+            return None, None, f"{label}: no answer within {max_conflicts:,} conflicts"
         if not answer:
-            return PairingResult(game_text, moves_text, False, None, len(groups), seconds=time.perf_counter() - start,
-                                 method="SAT (CaDiCaL): unsatisfiable")
+            return False, None, f"{label}: unsatisfiable"
         model = set(x for x in solver.get_model() if x > 0)
     chosen = _drop_unneeded([pair for pair, var in candidates.items() if var in model], groups)
-    method = "SAT (CaDiCaL)"
-    if minimise:
-        while chosen:
-            bound = CardEnc.atmost(list(candidates.values()), len(chosen) - 1, vpool=pool, encoding=EncType.seqcounter)
-            with Solver(name="cadical153", bootstrap_with=clauses + bound.clauses) as solver:
-                if not solver.solve():
-                    break
-                model = set(x for x in solver.get_model() if x > 0)
-            chosen = [pair for pair, var in candidates.items() if var in model]
-        method = "SAT (CaDiCaL), fewest pairs"
-    name = position.geometry.name
-    pairs = [(name(a), name(b)) for a, b in sorted(chosen)]
-    paired = {c for p in chosen for c in p}
-    unpaired = [name(c) for c in range(game.cells) if board[c] == 0 and c not in paired]
-    pairing = Pairing(str(game), [name(c) for c in position.moves], pairs)
-    return PairingResult(game_text, moves_text, True, pairing, len(groups), unpaired=unpaired,
-                         seconds=time.perf_counter() - start, method=method)
+    if not minimise:
+        return True, sorted(chosen), label
+    # Fewest pairs: tighten a totalizer bound on the number of pairs until unsatisfiable.
+    total = ITotalizer(lits=list(candidates.values()), ubound=len(chosen), top_id=pool.top)
+    with Solver(name="cadical153", bootstrap_with=clauses + total.cnf.clauses) as solver:
+        while len(chosen) > lower:
+            if not solver.solve(assumptions=[-total.rhs[len(chosen) - 1]]):
+                break
+            model = set(x for x in solver.get_model() if x > 0)
+            chosen = _drop_unneeded([p for p, v in candidates.items() if v in model], groups)
+    return True, sorted(chosen), f"{label}, fewest pairs ({len(chosen)})"
+
+
+def _lex_leader(xs: list[int], ys: list[int], pool: Any) -> list[list[int]]:
+    """Clauses for xs <=lex ys (false < true), with one 'equal so far' variable per position.
+
+    With ys the variables permuted by a symmetry of the formula, every orbit of
+    solutions keeps its lexicographically smallest member, so satisfiability is
+    unchanged. The 'equal so far' variables are only forced up, never down.
+    """
+    clauses: list[list[int]] = []
+    guard: list[int] = []  # empty: the empty prefix is always equal
+    for x, y in zip(xs, ys, strict=False):
+        if x == y:
+            continue
+        clauses.append([*guard, -x, y])  # prefix equal -> x <= y
+        equal = pool.id(("lex", pool.top + 1))
+        clauses.append([*guard, x, y, equal])  # prefix equal and both false -> still equal
+        clauses.append([*guard, -x, -y, equal])  # prefix equal and both true -> still equal
+        guard = [-equal]
+    return clauses
 
 
 def _drop_unneeded(pairs: list[tuple[int, int]], groups: list[tuple[int, ...]]) -> list[tuple[int, int]]:
     """Remove pairs that no live group needs (the solver may switch on extra ones)."""
-    kept = list(pairs)
-    for pair in list(kept):
-        rest = [p for p in kept if p != pair]
-        if all(any(a in g and b in g for a, b in rest) for g in map(set, groups)):
-            kept = rest
+    blocks: dict[tuple[int, int], list[int]] = {p: [] for p in pairs}
+    partner = {a: (a, b) for a, b in pairs} | {b: (a, b) for a, b in pairs}
+    count = [0] * len(groups)
+    for gi, g in enumerate(groups):
+        members = set(g)
+        for c in g:
+            p = partner.get(c)
+            if p is not None and c == p[0] and p[1] in members:
+                blocks[p].append(gi)
+                count[gi] += 1
+    kept = []
+    for p in pairs:
+        if blocks[p] and all(count[gi] > 1 for gi in blocks[p]):
+            for gi in blocks[p]:
+                count[gi] -= 1
+        elif blocks[p]:
+            kept.append(p)
     return kept
 
 
-def line_lengths(game: Game) -> list[int]:
-    """Lengths of the board's maximal lines (every direction), counted cell by cell on a rect board."""
-    geo = game.geometry
-    lengths = []
-    for dx, dy in geo.directions:
-        for x in range(game.m):
-            for y in range(game.n):
-                if 0 <= x - dx < game.m and 0 <= y - dy < game.n:
-                    continue  # not the first cell of its line
-                length = 0
-                while 0 <= x + length * dx < game.m and 0 <= y + length * dy < game.n:
-                    length += 1
-                lengths.append(length)
-    return lengths
+def construct(m: int, n: int, k: int) -> Pairing:
+    """The pairing of Tung & Lau's family for the empty m x n board with k in a row.
 
+    The rules are in :mod:`kinarow.pairing_constructions`; one clear sentence
+    when no family covers the board.
 
-def paired_cells_needed(game: Game) -> int:
-    """Cells a good pairing must use, counted line by line (Tung & Lau, Lemma 9).
-
-    A pair blocks only groups of the line holding both its cells, at most
-    k - 1 consecutive ones, so a line of l >= k cells needs at least
-    2 * floor((l - 1) / (k - 1)) paired cells of its own.
+    >>> bool(check(construct(30, 30, 30)))
+    True
     """
-    k = game.k
-    if k < 2:
-        return game.cells + 1  # a group of one cell holds no pair: impossible
-    return sum(2 * ((length - 1) // (k - 1)) for length in line_lengths(game) if length >= k)
-
-
-def theorem10_bound(m: int, n: int, k: int) -> int:
-    """Right-hand side of Tung & Lau's Theorem 10 as the brief states it (m >= n; a pairing needs mn >= it)."""
-    if m < n:
-        m, n = n, m
-    f = lambda x: x // (k - 1)  # noqa: E731
-    return 2 * (n * f(m - 1) + m * f(n - 1) + 4 * sum(f(i - 1) for i in range(1, n)) + 2 * (m - n + 1) * f(n - 1))
+    game = Game(f"{m}x{n}k{k}")
+    geo = game.geometry
+    pairs = [(geo.name(geo.cell(*a)), geo.name(geo.cell(*b))) for a, b in construct_xy(m, n, k)]
+    return Pairing(str(game), [], pairs)
 
 
 @dataclass
@@ -269,9 +483,10 @@ def check(pairing: Pairing) -> PairingCheck:
         if a == b:
             return PairingCheck(False, f"pair {a_name}-{b_name} pairs a cell with itself")
         cells.append((a, b))
+    partner = {a: b for a, b in cells} | {b: a for a, b in cells}
     for g in live_groups(position):
         members = set(g)
-        if not any(a in members and b in members for a, b in cells):
+        if not any(partner.get(c, -1) in members for c in g):
             return PairingCheck(False, f"the live group {' '.join(geo.name(c) for c in g)} holds no pair")
     return PairingCheck(True, f"every live group of {game} holds a pair ({len(cells)} pairs)")
 
@@ -282,31 +497,46 @@ class TableRow:
     n: int
     k: int
     groups: int
-    cells_needed: int
-    bound_allows: bool
+    cells_needed: int  # paired cells Lemma 9 asks for, summed over the lines (= Theorem 10)
+    bound_allows: bool  # Theorem 10
+    proposition1_allows: bool  # Proposition 1 on every sub-rectangle
+    family: str  # Tung & Lau's family that covers the board, or ""
     exists: bool | None
+    proved_by: str
     pairs: int
     seconds: float
     method: str
 
 
-def existence_table(max_side: int = 12, max_conflicts: int = 1_000_000) -> list[TableRow]:
+def existence_table(
+    max_side: int = 12,
+    max_conflicts: int = 1_000_000,
+    on_row: Callable[[TableRow], None] | None = None,
+) -> list[TableRow]:
     """For every m >= n <= max_side and 3 <= k <= m: is there a good pairing of the empty m x n board?
 
     Boards n x m are the transposes of m x n and have the same answer. The
-    counting bound (Lemma 9 / Theorem 10) is reported beside the SAT answer;
-    a case the solver does not settle within ``max_conflicts`` conflicts is open.
+    counting bounds settle what they can (no search runs then); the rest is
+    settled by the matching path or SAT -- never by the family constructions,
+    so that the table confirms the families independently. A case the solver
+    does not settle within ``max_conflicts`` conflicts is open.
     """
+    from kinarow.pairing_bounds import proposition1_rect
+
     rows = []
     for m in range(1, max_side + 1):
         for n in range(1, m + 1):
             for k in range(3, m + 1):
                 game = Game(f"{m}x{n}k{k}")
                 needed = paired_cells_needed(game)
-                result = find(game, max_conflicts=max_conflicts)
+                result = find(game, max_conflicts=max_conflicts, constructions=False)
                 pairs = len(result.pairing.pairs) if result.pairing else 0
-                rows.append(TableRow(m, n, k, len(game.geometry.groups), needed, needed <= game.cells,
-                                     result.exists, pairs, result.seconds, result.method))
+                row = TableRow(m, n, k, len(game.geometry.groups), needed, needed <= game.cells,
+                               proposition1_rect(game) is None, family(m, n, k) or "", result.exists,
+                               result.proved_by, pairs, result.seconds, result.method)
+                rows.append(row)
+                if on_row is not None:
+                    on_row(row)
     return rows
 
 
@@ -315,27 +545,47 @@ def table_markdown(rows: list[TableRow], command: str) -> str:
     out = [
         "# Good pairings of the empty m x n board, k in a row",
         "",
-        f"Generated by `{command}`. One row per m >= n (an n x m board is the transpose of m x n)",
-        "and 3 <= k <= m. *cells needed*: paired cells the counting bound asks for (Tung & Lau,",
-        "Lemma 9 summed over the lines; equal to their Theorem 10 for every board here); *bound*:",
-        "whether that fits on the board; *SAT*: whether a good pairing exists (yes, no = unsatisfiable,",
-        "open = not settled within the conflict budget); *pairs*: the pairs of the pairing found (not minimised).",
+        f"Generated by `{command}`.",
         "",
-        "| m | n | k | groups | cells needed | bound | SAT | pairs | seconds |",
-        "|---:|---:|---:|---:|---:|---|---|---:|---:|",
+        "One row per m >= n (an n x m board is the transpose of m x n) and 3 <= k <= m.",
+        "*cells needed*: paired cells the lines ask for (Tung & Lau, Lemma 9 summed over the lines;",
+        "equal to their Theorem 10 for every board here); *Thm 10*: whether that fits on the board;",
+        "*Prop 1*: whether Proposition 1 holds for every sub-rectangle; *family*: the Tung & Lau",
+        "family that covers the board (kk: (k,k,k); k+1: (k+1,k+1,k); 2k-1: (2k-1,k,k); n<k);",
+        "*exists*: yes, no, or open (not settled within the conflict budget -- never guessed);",
+        "*settled by*: the bound that excludes the board (no search runs then), `matching` (the",
+        "groups share at most one cell, so a bipartite matching decides), or `SAT` (CaDiCaL with",
+        "Lemma 9 cuts and symmetry breaking); *pairs*: the pairs of the pairing found (not minimised);",
+        "*seconds*: wall time on a shared 2-core machine.",
+        "",
+        "| m | n | k | groups | cells needed | Thm 10 | Prop 1 | family | exists | settled by | pairs | seconds |",
+        "|---:|---:|---:|---:|---:|---|---|---|---|---|---:|---:|",
     ]
     word = {True: "yes", False: "no", None: "open"}
+    short = {"(k,k,k), k >= 5": "kk", "(k+1,k+1,k), k >= 6": "k+1", "(2k-1,k,k), k >= 7": "2k-1",
+             "(m,n,k) with n < k or m < k": "n<k"}
     for r in rows:
         out.append(
             f"| {r.m} | {r.n} | {r.k} | {r.groups} | {r.cells_needed} | {'allows' if r.bound_allows else 'excludes'} "
-            f"| {word[r.exists]} | {r.pairs or ''} | {r.seconds:.3f} |"
+            f"| {'allows' if r.proposition1_allows else 'excludes'} | {short.get(r.family, '')} | {word[r.exists]} "
+            f"| {r.proved_by} | {r.pairs or ''} | {r.seconds:.3f} |"
         )
-    agree = sum(1 for r in rows if r.exists is not None and (r.exists is False or r.bound_allows))
-    beyond = sum(1 for r in rows if r.bound_allows and r.exists is False)
+    settled = [r for r in rows if r.exists is not None]
+    by: dict[str, int] = {}
+    for r in rows:
+        by[r.proved_by] = by.get(r.proved_by, 0) + 1
+    beyond = [r for r in rows if r.bound_allows and r.proposition1_allows and r.exists is False]
+    opened = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.exists is None]
+    family_fails = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.family and r.exists is not True]
+    p1_only = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.bound_allows and not r.proposition1_allows]
     out += [
         "",
-        f"{len(rows)} boards; every pairing found respects the bound ({agree} settled cases consistent);",
-        f"{beyond} boards pass the bound but have no good pairing (the bound is necessary, not sufficient).",
+        f"{len(rows)} boards: {len(settled)} settled, {len(opened)} open ({', '.join(opened) or 'none'}).",
+        "Settled by: " + ", ".join(f"{name} {count}" for name, count in sorted(by.items())) + ".",
+        f"{sum(1 for r in rows if r.exists)} have a good pairing; {len(beyond)} pass both bounds yet have none "
+        "(the bounds are necessary, not sufficient).",
+        f"Boards Proposition 1 excludes but Theorem 10 allows: {', '.join(p1_only) or 'none'}.",
+        f"Boards of a Tung & Lau family without a pairing found here: {', '.join(family_fails) or 'none'}.",
         "",
     ]
     return "\n".join(out)
