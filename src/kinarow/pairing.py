@@ -154,6 +154,9 @@ def _position(target: Game | Position | str, moves: str | None) -> Position:
 BY_THEOREM_10, BY_PROPOSITION_1 = THEOREM_10, PROPOSITION_1
 BY_COUNTING, BY_CONSTRUCTION, BY_MATCHING, BY_SAT = "counting", "construction", "matching", "SAT"
 
+#: Conflicts the SAT search spends before it adds the symmetry-breaking constraints.
+QUICK_CONFLICTS = 20_000
+
 
 def find(
     target: Game | Position | str,
@@ -358,19 +361,30 @@ def _sat(
             lits = [v for (a, b), v in candidates.items() if a in inside and b in inside]
             clauses.extend(CardEnc.atleast(lits, need, vpool=pool, encoding=EncType.seqcounter).clauses)
         notes.append("Lemma 9 cuts")
+    symmetry_clauses: list[list[int]] = []
     if symmetry:
         order = list(candidates)
         syms = _position_symmetries(position)
         for perm in syms:
             image = [candidates[_ordered(perm[a], perm[b])] for a, b in order]
-            clauses.extend(_lex_leader([candidates[p] for p in order], image, pool))
-        if syms:
-            notes.append(f"{len(syms)} symmetries broken")
-    label = "SAT (CaDiCaL" + "".join(f", {n}" for n in notes) + ")"
+            symmetry_clauses.extend(_lex_leader([candidates[p] for p in order], image, pool))
     with Solver(name="cadical153", bootstrap_with=clauses) as solver:
-        if max_conflicts:
-            solver.conf_budget(max_conflicts)
-        answer = solver.solve_limited() if max_conflicts else solver.solve()
+        # A short run without symmetry breaking first: lex-leader constraints slow down
+        # finding a pairing that exists, and help mostly to prove that none does.
+        answer: bool | None = None
+        spent = 0
+        if symmetry_clauses:
+            spent = QUICK_CONFLICTS if max_conflicts is None else min(QUICK_CONFLICTS, max_conflicts)
+            solver.conf_budget(spent)
+            answer = solver.solve_limited()
+            if answer is None:
+                solver.append_formula(symmetry_clauses)
+                notes.append(f"{len(syms)} symmetries broken after {spent:,} conflicts")
+        label = "SAT (CaDiCaL" + "".join(f", {n}" for n in notes) + ")"
+        if answer is None and (max_conflicts is None or max_conflicts > spent):
+            if max_conflicts:
+                solver.conf_budget(max_conflicts - spent)
+            answer = solver.solve_limited() if max_conflicts else solver.solve()
         if answer is None:
             return None, None, f"{label}: no answer within {max_conflicts:,} conflicts"
         if not answer:
