@@ -210,11 +210,14 @@ def test_every_bound_exclusion_is_confirmed_by_sat():
 
 
 def test_proposition_1_on_a_position_and_on_sub_rectangles():
+    from kinarow.pairing import paired_cells_needed
     from kinarow.pairing_bounds import PROPOSITION_1, exclusion, proposition1_rect, rect_counts
 
     # a 4x4 rhombus of the hexagonal grid holds 9 groups of 4 (3 + 4 + 2), d2 = 1, and 8 pairs at most
     assert rect_counts(4, 4, 4, ((1, 0), (0, 1), (1, -1))) == (9, 1)
     assert proposition1_rect(Game("6x6k4:hex")).bound == PROPOSITION_1
+    assert paired_cells_needed(Game("6x6k4:hex")) <= 36  # Theorem 10 alone allows it
+    assert find("6x6k4:hex", bounds=False, constructions=False, matching=False).exists is False
     assert proposition1_rect(Game("9x9k9")) is None
     # after moves: only Proposition 1 with X = the empty cells applies
     position = Game("4x4k3").position("a1")

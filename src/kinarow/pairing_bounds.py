@@ -130,7 +130,7 @@ def proposition1_rect(game: Game) -> Exclusion | None:
     return None
 
 
-def proposition1_cells(groups: list[tuple[int, ...]], cells: set[int]) -> Exclusion | None:
+def proposition1_cells(groups: list[tuple[int, ...]], cells: set[int], what: str = "cells") -> Exclusion | None:
     """Proposition 1 with X = ``cells`` for the given groups (those lying inside X count)."""
     inside = [g for g in groups if all(c in cells for c in g)]
     if not inside:
@@ -142,7 +142,7 @@ def proposition1_cells(groups: list[tuple[int, ...]], cells: set[int]) -> Exclus
     if d2 * (len(cells) // 2) < len(inside):
         return Exclusion(
             PROPOSITION_1,
-            f"the {len(cells)} cells give at most {len(cells) // 2} pairs, each blocking at most "
+            f"the {len(cells)} {what} give at most {len(cells) // 2} pairs, each blocking at most "
             f"d2 = {d2} of the {len(inside)} groups",
         )
     return None
@@ -174,7 +174,7 @@ def exclusion(position: Position, live: list[tuple[int, ...]] | None = None) -> 
         live = [g for g in position.geometry.groups if all(board[c] != 2 for c in g)]
     empty = {c for c in range(game.cells) if board[c] == 0}
     empty_parts = [tuple(c for c in g if board[c] == 0) for g in live]
-    return proposition1_cells(empty_parts, empty)
+    return proposition1_cells(empty_parts, empty, "empty cells")
 
 
 # -- the infinite board ------------------------------------------------------------------
