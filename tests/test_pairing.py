@@ -193,6 +193,21 @@ def test_small_existence_table():
 
 
 # -- bounds ----------------------------------------------------------------------------------
+def test_theorem_10_on_a_sub_board():
+    """7x7k5 passes Theorem 10 as a whole, but its 5x7 sub-board does not; SAT agrees there is no pairing."""
+    from kinarow.pairing import paired_cells_needed
+    from kinarow.pairing_bounds import theorem10_sub_board
+
+    game = Game("7x7k5")
+    assert paired_cells_needed(game) <= game.cells
+    assert theorem10_sub_board(game) == (5, 7)
+    assert paired_cells_needed(Game("5x7k5")) > 35
+    result = find(game)
+    assert result.proved_by == "Theorem 10" and "5x7 sub-board" in result.method
+    assert find(game, bounds=False, constructions=False, matching=False).exists is False
+    assert theorem10_sub_board(Game("4x4k4")) == (4, 4)  # the whole board is named first
+
+
 def test_every_bound_exclusion_is_confirmed_by_sat():
     """Whatever Theorem 10 or Proposition 1 excludes, the plain SAT encoding finds unsatisfiable."""
     excluded = 0

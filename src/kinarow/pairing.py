@@ -512,7 +512,8 @@ class TableRow:
     k: int
     groups: int
     cells_needed: int  # paired cells Lemma 9 asks for, summed over the lines (= Theorem 10)
-    bound_allows: bool  # Theorem 10
+    bound_allows: bool  # Theorem 10, on the board and on every sub-board
+    theorem10_where: str  # "" (allows), "board", or the excluding sub-board "WxH"
     proposition1_allows: bool  # Proposition 1 on every sub-rectangle
     family: str  # Tung & Lau's family that covers the board, or ""
     exists: bool | None
@@ -535,7 +536,7 @@ def existence_table(
     so that the table confirms the families independently. A case the solver
     does not settle within ``max_conflicts`` conflicts is open.
     """
-    from kinarow.pairing_bounds import proposition1_rect
+    from kinarow.pairing_bounds import proposition1_rect, theorem10_sub_board
 
     rows = []
     for m in range(1, max_side + 1):
@@ -545,13 +546,19 @@ def existence_table(
                 needed = paired_cells_needed(game)
                 result = find(game, max_conflicts=max_conflicts, constructions=False)
                 pairs = len(result.pairing.pairs) if result.pairing else 0
-                row = TableRow(m, n, k, len(game.geometry.groups), needed, needed <= game.cells,
+                sub = theorem10_sub_board(game)
+                where = "" if sub is None else "board" if sub == (m, n) else f"{sub[0]}x{sub[1]}"
+                row = TableRow(m, n, k, len(game.geometry.groups), needed, sub is None, where,
                                proposition1_rect(game) is None, family(m, n, k) or "", result.exists,
                                result.proved_by, pairs, result.seconds, result.method)
                 rows.append(row)
                 if on_row is not None:
                     on_row(row)
     return rows
+
+
+def _thm10_word(where: str) -> str:
+    return "allows" if not where else "excludes" if where == "board" else f"excludes ({where})"
 
 
 def table_markdown(rows: list[TableRow], command: str) -> str:
@@ -563,7 +570,9 @@ def table_markdown(rows: list[TableRow], command: str) -> str:
         "",
         "One row per m >= n (an n x m board is the transpose of m x n) and 3 <= k <= m.",
         "*cells needed*: paired cells the lines ask for (Tung & Lau, Lemma 9 summed over the lines;",
-        "equal to their Theorem 10 for every board here); *Thm 10*: whether that fits on the board;",
+        "equal to their Theorem 10 for every board here); *Thm 10*: whether that fits on the board,",
+        "and on every sub-board (a w x h rectangle of it: a good pairing of the board gives one of each",
+        "sub-board, so an excluded sub-board, named in brackets, excludes the board);",
         "*Prop 1*: whether Proposition 1 holds for every sub-rectangle; *family*: the Tung & Lau",
         "family that covers the board (kk: (k,k,k); k+1: (k+1,k+1,k); 2k-1: (2k-1,k,k); n<k);",
         "*exists*: yes, no, or open (not settled within the conflict budget -- never guessed);",
@@ -580,7 +589,7 @@ def table_markdown(rows: list[TableRow], command: str) -> str:
              "(m,n,k) with n < k or m < k": "n<k"}
     for r in rows:
         out.append(
-            f"| {r.m} | {r.n} | {r.k} | {r.groups} | {r.cells_needed} | {'allows' if r.bound_allows else 'excludes'} "
+            f"| {r.m} | {r.n} | {r.k} | {r.groups} | {r.cells_needed} | {_thm10_word(r.theorem10_where)} "
             f"| {'allows' if r.proposition1_allows else 'excludes'} | {short.get(r.family, '')} | {word[r.exists]} "
             f"| {r.proved_by} | {r.pairs or ''} | {r.seconds:.3f} |"
         )
@@ -592,13 +601,15 @@ def table_markdown(rows: list[TableRow], command: str) -> str:
     opened = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.exists is None]
     family_fails = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.family and r.exists is not True]
     p1_only = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.bound_allows and not r.proposition1_allows]
+    subs = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.theorem10_where not in ("", "board")]
     out += [
         "",
         f"{len(rows)} boards: {len(settled)} settled, {len(opened)} open ({', '.join(opened) or 'none'}).",
         "Settled by: " + ", ".join(f"{name} {count}" for name, count in sorted(by.items())) + ".",
         f"{sum(1 for r in rows if r.exists)} have a good pairing; {len(beyond)} pass both bounds yet have none "
-        "(the bounds are necessary, not sufficient).",
+        f"(the bounds are necessary, not sufficient): {', '.join(f'{r.m}x{r.n}k{r.k}' for r in beyond) or 'none'}.",
         f"Boards Proposition 1 excludes but Theorem 10 allows: {', '.join(p1_only) or 'none'}.",
+        f"Boards Theorem 10 excludes only through a sub-board: {', '.join(subs) or 'none'}.",
         f"Boards of a Tung & Lau family without a pairing found here: {', '.join(family_fails) or 'none'}.",
         "",
     ]

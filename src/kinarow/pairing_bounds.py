@@ -96,6 +96,48 @@ def theorem10_bound(m: int, n: int, k: int) -> int:
     return 2 * (n * f(m - 1) + m * f(n - 1) + 4 * sum(f(i - 1) for i in range(1, n)) + 2 * (m - n + 1) * f(n - 1))
 
 
+def theorem10_rect(game: Game) -> Exclusion | None:
+    """Theorem 10 on the empty board, then on every sub-board (a w x h rectangle of it).
+
+    A good pairing of the board, cut down to the pairs inside a sub-board, is a
+    good pairing of the sub-board (its groups are groups of the board, and a
+    pair blocking one lies inside it), so a sub-board that Theorem 10 excludes
+    excludes the board too.
+    """
+    needed = paired_cells_needed(game)
+    if needed > game.cells:
+        return Exclusion(
+            THEOREM_10,
+            f"the lines of {game} need {needed} paired cells (Lemma 9 summed over its lines), "
+            f"more than its {game.cells} cells",
+        )
+    sub = theorem10_sub_board(game)
+    if sub is None:
+        return None
+    width, height = sub
+    lengths = rect_line_lengths(width, height, game.geometry.directions)
+    needed = sum(2 * pairs_needed_on_line(n, game.k) for n in lengths)
+    return Exclusion(
+        THEOREM_10,
+        f"its {width}x{height} sub-board alone needs {needed} paired cells (Lemma 9 summed over the "
+        f"sub-board's lines), more than its {width * height} cells, and a good pairing of the board "
+        "would give one of the sub-board",
+    )
+
+
+def theorem10_sub_board(game: Game) -> tuple[int, int] | None:
+    """The first sub-board (width, height) that Theorem 10 excludes, the whole board included; None if none."""
+    k, directions = game.k, game.geometry.directions
+    if paired_cells_needed(game) > game.cells:
+        return game.m, game.n
+    for width in range(1, game.m + 1):
+        for height in range(1, game.n + 1):
+            needed = sum(2 * pairs_needed_on_line(n, k) for n in rect_line_lengths(width, height, directions))
+            if needed > width * height:
+                return width, height
+    return None
+
+
 # -- Proposition 1 on rectangles ------------------------------------------------------
 def rect_counts(width: int, height: int, k: int, directions: tuple[tuple[int, int], ...]) -> tuple[int, int]:
     """(groups inside a width x height rectangle, d2 of those groups) for k in a row.
@@ -161,14 +203,7 @@ def exclusion(position: Position, live: list[tuple[int, ...]] | None = None) -> 
     if game.k < 2:
         return None
     if not position.moves and game.topology == "rect":
-        needed = paired_cells_needed(game)
-        if needed > game.cells:
-            return Exclusion(
-                THEOREM_10,
-                f"the lines of {game} need {needed} paired cells (Lemma 9 summed over its lines), "
-                f"more than its {game.cells} cells",
-            )
-        return proposition1_rect(game)
+        return theorem10_rect(game) or proposition1_rect(game)
     board = position.board
     if live is None:
         live = [g for g in position.geometry.groups if all(board[c] != 2 for c in g)]
