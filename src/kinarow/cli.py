@@ -388,7 +388,13 @@ def _check_pairing(path: str, data: dict[str, object], out: TextIO, err: TextIO)
 
 def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     budget = _positive_int("--max-conflicts", args.max_conflicts)
-    result = pairing.find(args.game, moves=args.moves, minimise=args.minimise, max_conflicts=budget)
+    if err.isatty():
+        from rich.console import Console
+
+        with Console(file=err).status(f"deciding whether {args.game} has a good pairing (Ctrl-C stops)"):
+            result = pairing.find(args.game, moves=args.moves, minimise=args.minimise, max_conflicts=budget)
+    else:
+        result = pairing.find(args.game, moves=args.moves, minimise=args.minimise, max_conflicts=budget)
     if args.out and result.pairing is not None:
         Path(args.out).write_text(json.dumps(result.pairing.to_json()) + "\n", encoding="utf-8")
     if args.json:

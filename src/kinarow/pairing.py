@@ -380,7 +380,7 @@ def _sat(
         if symmetry_clauses:
             spent = QUICK_CONFLICTS if max_conflicts is None else min(QUICK_CONFLICTS, max_conflicts)
             solver.conf_budget(spent)
-            answer = solver.solve_limited()
+            answer = _solve(solver, limited=True)
             if answer is None:
                 solver.append_formula(symmetry_clauses)
                 notes.append(f"{len(syms)} symmetries broken after {spent:,} conflicts")
@@ -388,7 +388,7 @@ def _sat(
         if answer is None and (max_conflicts is None or max_conflicts > spent):
             if max_conflicts:
                 solver.conf_budget(max_conflicts - spent)
-            answer = solver.solve_limited() if max_conflicts else solver.solve()
+            answer = _solve(solver, limited=bool(max_conflicts))
         if answer is None:
             return None, None, f"{label}: no answer within {max_conflicts:,} conflicts"
         if not answer:
@@ -401,11 +401,23 @@ def _sat(
     total = ITotalizer(lits=list(candidates.values()), ubound=len(chosen), top_id=pool.top)
     with Solver(name=SAT_SOLVER, bootstrap_with=clauses + total.cnf.clauses) as solver:
         while len(chosen) > lower:
-            if not solver.solve(assumptions=[-total.rhs[len(chosen) - 1]]):
+            if not _solve(solver, assumptions=[-total.rhs[len(chosen) - 1]]):
                 break
             model = set(x for x in solver.get_model() if x > 0)
             chosen = _drop_unneeded([p for p, v in candidates.items() if v in model], groups)
     return True, sorted(chosen), f"{label}, fewest pairs ({len(chosen)})"
+
+
+def _solve(solver: Any, limited: bool = False, assumptions: list[int] | None = None) -> bool | None:
+    """Run the solver; Ctrl-C (which python-sat reports as its own error) becomes KeyboardInterrupt."""
+    try:
+        if limited:
+            return solver.solve_limited(assumptions=assumptions or [])  # type: ignore[no-any-return]
+        return solver.solve(assumptions=assumptions or [])  # type: ignore[no-any-return]
+    except Exception as err:  # python-sat raises pysolvers.error("Caught keyboard interrupt")
+        if "keyboard interrupt" in str(err).lower():
+            raise KeyboardInterrupt from None
+        raise
 
 
 def _lex_leader(xs: list[int], ys: list[int], pool: Any) -> list[list[int]]:
