@@ -153,6 +153,7 @@ def _position(target: Game | Position | str, moves: str | None) -> Position:
 #: How a result was settled (``PairingResult.proved_by``).
 BY_THEOREM_10, BY_PROPOSITION_1 = THEOREM_10, PROPOSITION_1
 BY_COUNTING, BY_CONSTRUCTION, BY_MATCHING, BY_SAT = "counting", "construction", "matching", "SAT"
+BY_SUB_BOARD = "sub-board"  # only in the existence table: a sub-board already proved to have none
 
 #: The python-sat solver: CaDiCaL 3.0 (the 1.5.3 build took 4.1 s on 8x8k6 where this takes 3.0-3.6 s,
 #: and about 3x as long on 12x9k7, both on a loaded 2-core machine).
@@ -555,12 +556,24 @@ def existence_table(
     from kinarow.pairing_bounds import proposition1_rect, theorem10_sub_board
 
     rows = []
+    none: dict[int, list[tuple[int, int]]] = {}  # k -> boards (m, n) proved to have no good pairing
     for m in range(1, max_side + 1):
         for n in range(1, m + 1):
             for k in range(3, m + 1):
                 game = Game(f"{m}x{n}k{k}")
                 needed = paired_cells_needed(game)
-                result = find(game, max_conflicts=max_conflicts, constructions=False)
+                inside = next(((a, b) for a, b in none.get(k, []) if (a <= m and b <= n) or (b <= m and a <= n)), None)
+                if inside is not None and exclusion(game.start()) is None:
+                    # a good pairing of the board would give one of this sub-board, which has none
+                    a, b = inside
+                    how = rows[_row_index(rows, a, b, k)].proved_by
+                    result = PairingResult(str(game), "", False, None, len(game.geometry.groups),
+                                           method=f"its {a}x{b} sub-board has no good pairing ({how}, row above)",
+                                           proved_by=BY_SUB_BOARD)
+                else:
+                    result = find(game, max_conflicts=max_conflicts, constructions=False)
+                if result.exists is False and result.proved_by in (BY_SAT, BY_MATCHING):
+                    none.setdefault(k, []).append((m, n))
                 pairs = len(result.pairing.pairs) if result.pairing else 0
                 sub = theorem10_sub_board(game)
                 where = "" if sub is None else "board" if sub == (m, n) else f"{sub[0]}x{sub[1]}"
@@ -571,6 +584,10 @@ def existence_table(
                 if on_row is not None:
                     on_row(row)
     return rows
+
+
+def _row_index(rows: list[TableRow], m: int, n: int, k: int) -> int:
+    return next(i for i, r in enumerate(rows) if (r.m, r.n, r.k) == (m, n, k))
 
 
 def _thm10_word(where: str) -> str:
@@ -592,9 +609,11 @@ def table_markdown(rows: list[TableRow], command: str) -> str:
         "*Prop 1*: whether Proposition 1 holds for every sub-rectangle; *family*: the Tung & Lau",
         "family that covers the board (kk: (k,k,k); k+1: (k+1,k+1,k); 2k-1: (2k-1,k,k); n<k);",
         "*exists*: yes, no, or open (not settled within the conflict budget -- never guessed);",
-        "*settled by*: the bound that excludes the board (no search runs then), `matching` (the",
-        "groups share at most one cell, so a bipartite matching decides), or `SAT` (CaDiCaL with",
-        "Lemma 9 cuts and symmetry breaking); *pairs*: the pairs of the pairing found (not minimised);",
+        "*settled by*: the bound that excludes the board (no search runs then), `sub-board` (a smaller",
+        "board of the table, proved by search to have no good pairing, fits inside it: a good pairing of",
+        "the board would give one of the sub-board), `matching` (the groups share at most one cell, so",
+        "a bipartite matching decides), or `SAT` (CaDiCaL with Lemma 9 cuts and symmetry breaking);",
+        "*pairs*: the pairs of the pairing found (not minimised);",
         "*seconds*: wall time on a shared 2-core machine.",
         "",
         "| m | n | k | groups | cells needed | Thm 10 | Prop 1 | family | exists | settled by | pairs | seconds |",
