@@ -185,10 +185,12 @@ def find(
     the steps of the module docstring on or off; the answer never depends on
     them, only the time and the method that settles it.
 
-    >>> find("8x8k6").proved_by
-    'SAT'
     >>> find("6x6k5").proved_by
+    'SAT'
+    >>> find("5x5k4").proved_by
     'Theorem 10'
+    >>> find("7x7k6").proved_by
+    'construction'
     """
     start = time.perf_counter()
     position = _position(target, moves)
