@@ -79,3 +79,9 @@ def test_reproduction_targets():
     bounds = reproduce_bounds(max_side=12, max_region=120)
     assert bounds.data["mismatches"] == []
     assert bounds.data["infinite"]["square"][8] == 82
+
+
+def test_fewer_columns_than_k_pairs_along_the_columns():
+    for m, n, k in ((3, 9, 4), (4, 12, 5), (1, 7, 3), (2, 2, 3)):
+        assert check(construct(m, n, k)).ok, (m, n, k)
+    assert construct(2, 2, 3).pairs == []  # no group at all
