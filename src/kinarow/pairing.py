@@ -223,8 +223,8 @@ def find(
     if constructions and not position.moves and game.topology == "rect" and not game.hex and not minimise:
         built = _construction(game)
         if built is not None:
-            return result(True, built, f"construction: our rule for Tung & Lau's family {family(game.m, game.n, game.k)}",
-                          BY_CONSTRUCTION)
+            name = family(game.m, game.n, game.k)
+            return result(True, built, f"construction: our rule for Tung & Lau's family {name}", BY_CONSTRUCTION)
     if matching and _share_at_most_one_cell(empty_of):
         chosen, placed = _matching(empty_of)
         if chosen is None:
