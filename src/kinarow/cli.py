@@ -422,8 +422,9 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow import cli_ux, svg
 
-    with cli_ux.spinner(f"looking for a good pairing of {args.game}", err):
-        result = pairing.find(args.game, moves=args.moves, minimise=args.minimise)
+    budget = _positive_int("--max-conflicts", args.max_conflicts)
+    with cli_ux.spinner(f"deciding whether {args.game} has a good pairing", err):
+        result = pairing.find(args.game, moves=args.moves, minimise=args.minimise, max_conflicts=budget)
     if args.out and result.pairing is not None:
         Path(args.out).write_text(json.dumps(result.pairing.to_json()) + "\n", encoding="utf-8")
     position = Game(args.game).position(args.moves)
@@ -440,6 +441,11 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         pairs = " ".join(f"{a}-{b}" for a, b in result.pairing.pairs)
         print(f"pairs ({len(result.pairing.pairs)}): {pairs}", file=out)
         print(f"unpaired:  {' '.join(result.unpaired) or '(none)'}", file=out)
+        print(f"found by:  {result.method}", file=out)
+    elif result.exists is None:
+        print(f"Not settled for {result.game}{after}: {result.method}; try a larger --max-conflicts.", file=out)
+    elif result.proved_by in (pairing.BY_THEOREM_10, pairing.BY_PROPOSITION_1):
+        print(f"No good pairing exists for {result.game}{after}: {result.method}.", file=out)
     else:
         print(f"No good pairing exists for {result.game}{after} ({result.method}).", file=out)
     print(f"live groups: {result.live_groups}", file=out)
@@ -453,14 +459,15 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    side = int(_positive_float("--max-side", args.max_side) or 12)
-    budget = int(_positive_float("--max-conflicts", args.max_conflicts) or 1_000_000)
+    side = _positive_int("--max-side", args.max_side) or 12
+    budget = _positive_int("--max-conflicts", args.max_conflicts) or 1_000_000
     from kinarow import cli_ux
 
     store = cli_ux.open_store(args)
-    job = f"pairing-table/max-conflicts={budget}"
+    job = f"pairing-table/v2/max-conflicts={budget}"  # v2: rows with the bounds' columns
     boards = pairing.table_boards(side)
-    saved = [pairing.TableRow(**row) for row in store.job_rows(job).values()] if store else []
+    saved = [pairing.TableRow(**row) for row in store.job_rows(job).values()
+             if set(row) == set(pairing.TableRow.__dataclass_fields__)] if store else []
     done = {(r.m, r.n, r.k): r for r in saved if (r.m, r.n, r.k) in set(boards)}
     finished = [len(done)]
     with cli_ux.progress_bar("pairing table", len(boards), err, len(done)) as update:
@@ -588,6 +595,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", "--proof", metavar="FILE", dest="out", default=None,
                    help="write the pairing certificate (JSON) to FILE")
     cli_ux.add_picture_options(p)
+    p.add_argument("--max-conflicts", metavar="C", default=None, help="SAT conflicts before giving up (default: none)")
     p.set_defaults(run=cmd_pairing)
 
     p = commands.add_parser("pairing-table", help="which empty m x n boards have a good pairing, beside the bound")

@@ -7,10 +7,22 @@ White answers with the other, and no live group can ever be completed by
 Black. A good pairing therefore proves that the first player cannot win from
 the position (Tung & Lau, Section 2; see also the brief's pairing page).
 
-:func:`find` encodes the question as SAT (one variable per candidate pair --
-two empty cells of one live group --, at most one pair per cell, at least one
-pair inside every live group) and solves it with CaDiCaL through python-sat.
-An unsatisfiable formula proves that no good pairing exists.
+:func:`find` settles existence exactly, cheapest way first:
+
+1. the counting bounds (:mod:`kinarow.pairing_bounds`: Tung & Lau's Theorem 10,
+   Proposition 1) -- when one fails, no pairing exists and no search runs;
+2. on an empty board of a published family, the family's pairing
+   (:mod:`kinarow.pairing_constructions`), verified by :func:`check`;
+3. when no two live groups share two empty cells, a pair blocks at most one
+   group, and a good pairing is exactly two private cells per group: a
+   bipartite matching (networkx) decides it;
+4. otherwise SAT (CaDiCaL through python-sat): one variable per candidate
+   pair -- two empty cells of one live group --, at most one pair per cell,
+   at least one pair inside every live group, plus two families of implied
+   constraints: Lemma 9 cuts (a run of r consecutive live groups along a line
+   needs ceil(r / (k-1)) pairs lying along it) and lex-leader symmetry
+   breaking for every symmetry of the board that fixes the position.
+   An unsatisfiable formula proves that no good pairing exists.
 
 :func:`check` re-verifies a pairing from the game and its moves only.
 """
@@ -25,8 +37,31 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
+from kinarow.pairing_bounds import (
+    PROPOSITION_1,
+    THEOREM_10,
+    exclusion,
+    line_lengths,
+    paired_cells_needed,
+    theorem10_bound,
+)
+from kinarow.pairing_constructions import construct_xy, family
 from kinarow.position import Position
 from kinarow.proofs import envelope, require_format
+
+__all__ = [
+    "Pairing",
+    "PairingResult",
+    "applicable",
+    "check",
+    "construct",
+    "existence_table",
+    "find",
+    "line_lengths",
+    "live_groups",
+    "paired_cells_needed",
+    "theorem10_bound",
+]
 
 FORMAT = "kinarow.pairing"
 VERSION = 1
@@ -66,6 +101,7 @@ class PairingResult:
     unpaired: list[str] = field(default_factory=list)
     seconds: float = 0.0
     method: str = ""
+    proved_by: str = ""  # "Theorem 10", "Proposition 1", "counting", "construction", "matching" or "SAT"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +113,7 @@ class PairingResult:
             "live_groups": self.live_groups,
             "seconds": round(self.seconds, 6),
             "method": self.method,
+            "proved_by": self.proved_by,
         }
 
 
@@ -108,34 +145,197 @@ def _position(target: Game | Position | str, moves: str | None) -> Position:
     return position
 
 
+#: How a result was settled (``PairingResult.proved_by``).
+BY_THEOREM_10, BY_PROPOSITION_1 = THEOREM_10, PROPOSITION_1
+BY_COUNTING, BY_CONSTRUCTION, BY_MATCHING, BY_SAT = "counting", "construction", "matching", "SAT"
+BY_SUB_BOARD = "sub-board"  # only in the existence table: a sub-board already proved to have none
+
+#: The python-sat solver: CaDiCaL 3.0 (the 1.5.3 build took 4.1 s on 8x8k6 where this takes 3.0-3.6 s,
+#: and about 3x as long on 12x9k7, both on a loaded 2-core machine).
+SAT_SOLVER = "cadical300"
+
+#: Conflicts the SAT search spends before it adds the symmetry-breaking constraints.
+QUICK_CONFLICTS = 20_000
+
+
 def find(
     target: Game | Position | str,
     *,
     moves: str | None = None,
     minimise: bool = False,
     max_conflicts: int | None = None,
+    bounds: bool = True,
+    constructions: bool = True,
+    matching: bool = True,
+    symmetry: bool = True,
+    cuts: bool = True,
 ) -> PairingResult:
     """A good pairing for the groups still live for the first player, or a proof that none exists.
 
     ``max_conflicts`` bounds the SAT search (CaDiCaL's conflict budget);
-    when it runs out, ``exists`` is None (open). With ``minimise=True`` the number of pairs is made as small as possible
-    (by tightening a cardinality bound until the formula becomes unsatisfiable).
-    """
-    from pysat.card import CardEnc, EncType
-    from pysat.formula import IDPool
-    from pysat.solvers import Solver
+    when it runs out, ``exists`` is None (open). With ``minimise=True`` the
+    number of pairs is made as small as possible (SAT with a totalizer bound
+    tightened until unsatisfiable, stopping early at the Lemma 9 lower bound).
+    ``bounds``, ``constructions``, ``matching``, ``symmetry`` and ``cuts`` switch
+    the steps of the module docstring on or off; the answer never depends on
+    them, only the time and the method that settles it.
 
+    >>> find("6x6k5").proved_by
+    'SAT'
+    >>> find("5x5k4").proved_by
+    'Theorem 10'
+    >>> find("7x7k6").proved_by
+    'construction'
+    """
     start = time.perf_counter()
     position = _position(target, moves)
     game = position.game
     board = position.board
     groups = live_groups(position)
-    empty_of = [[c for c in g if board[c] == 0] for g in groups]
+    empty_of = [tuple(c for c in g if board[c] == 0) for g in groups]
     game_text, moves_text = str(game), position.move_text()
-    if any(len(e) < 2 for e in empty_of):
-        # a live group with fewer than two empty cells cannot hold a pair
-        return PairingResult(game_text, moves_text, False, None, len(groups), seconds=time.perf_counter() - start,
-                             method="a live group has fewer than two empty cells")
+
+    def result(exists: bool | None, chosen: list[tuple[int, int]] | None, method: str, by: str) -> PairingResult:
+        pairing, unpaired = None, []
+        if chosen is not None:
+            name = position.geometry.name
+            pairing = Pairing(game_text, [name(c) for c in position.moves], [(name(a), name(b)) for a, b in chosen])
+            paired = {c for p in chosen for c in p}
+            unpaired = [name(c) for c in range(game.cells) if board[c] == 0 and c not in paired]
+        return PairingResult(game_text, moves_text, exists, pairing, len(groups), unpaired=unpaired,
+                             seconds=time.perf_counter() - start, method=method, proved_by=by)
+
+    short = next((g for g, e in zip(groups, empty_of, strict=False) if len(e) < 2), None)
+    if short is not None:
+        where = " ".join(position.geometry.name(c) for c in short)
+        return result(False, None, f"the live group {where} has fewer than two empty cells", BY_COUNTING)
+    if not groups:
+        return result(True, [], "no live groups", BY_COUNTING)
+    if bounds:
+        excluded = exclusion(position, groups)
+        if excluded is not None:
+            return result(False, None, str(excluded), excluded.bound)
+    if constructions and not position.moves and game.topology == "rect" and not game.hex and not minimise:
+        built = _construction(game)
+        if built is not None:
+            name = family(game.m, game.n, game.k)
+            return result(True, built, f"construction: our rule for Tung & Lau's family {name}", BY_CONSTRUCTION)
+    if matching and _share_at_most_one_cell(empty_of):
+        chosen, placed = _matching(empty_of)
+        if chosen is None:
+            return result(False, None, f"matching: the live groups share at most one empty cell, so each needs two "
+                          f"cells of its own, and only {placed} of the {2 * len(groups)} can be given", BY_MATCHING)
+        return result(True, sorted(chosen), "matching (the live groups share at most one empty cell)", BY_MATCHING)
+    exists, found, method = _sat(position, groups, empty_of, minimise, max_conflicts, symmetry, cuts)
+    return result(exists, found, method, BY_SAT)
+
+
+def _construction(game: Game) -> list[tuple[int, int]] | None:
+    """The family pairing of an empty rect board, if one applies (and passes the checker)."""
+    if family(game.m, game.n, game.k) is None:
+        return None
+    geo = game.geometry
+    chosen = sorted(_ordered(geo.cell(*a), geo.cell(*b)) for a, b in construct_xy(game.m, game.n, game.k))
+    names = [(geo.name(a), geo.name(b)) for a, b in chosen]
+    if not check(Pairing(str(game), [], names)):  # pragma: no cover - the tests check every family
+        return None
+    return chosen
+
+
+def _ordered(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)
+
+
+def _share_at_most_one_cell(empty_of: list[tuple[int, ...]]) -> bool:
+    """Does every pair of cells lie together in at most one live group? (Then a pair blocks at most one group.)"""
+    seen: set[tuple[int, int]] = set()
+    for empties in empty_of:
+        for pair in combinations(sorted(empties), 2):
+            if pair in seen:
+                return False
+            seen.add(pair)
+    return True
+
+
+def _matching(empty_of: list[tuple[int, ...]]) -> tuple[list[tuple[int, int]] | None, int]:
+    """Two private cells for every group by a maximum bipartite matching.
+
+    Each group appears twice on one side, the cells on the other.
+
+    Exact when no two groups share two cells: a pair then blocks at most one
+    group, so a good pairing is the same thing as such an assignment.
+    """
+    import networkx as nx
+    from networkx.algorithms.bipartite import hopcroft_karp_matching
+
+    graph = nx.Graph()
+    slots = [("slot", gi, half) for gi in range(len(empty_of)) for half in (0, 1)]
+    graph.add_nodes_from(slots)
+    for gi, empties in enumerate(empty_of):
+        for half in (0, 1):
+            graph.add_edges_from((("slot", gi, half), ("cell", c)) for c in empties)
+    matching = hopcroft_karp_matching(graph, top_nodes=slots)
+    placed = sum(1 for s in slots if s in matching)
+    if placed < len(slots):
+        return None, placed
+    chosen = [_ordered(matching[("slot", gi, 0)][1], matching[("slot", gi, 1)][1]) for gi in range(len(empty_of))]
+    return chosen, placed
+
+
+def _line_runs(position: Position, groups: list[tuple[int, ...]]) -> list[tuple[list[int], int]]:
+    """Runs of consecutive live groups along the board's lines: (cells of the run, number of groups).
+
+    Only on boards without wrapping. A pair blocks live groups of one run only
+    (two runs of a line are separated by windows holding a White stone, and a
+    pair lying in groups on both sides would lie in more than k - 1 consecutive
+    ones), at most k - 1 of them, so a run of r groups needs ceil(r / (k - 1))
+    pairs lying inside it (Tung & Lau, Lemma 9, for a line broken by White stones).
+    """
+    game, geo = position.game, position.geometry
+    if game.topology != "rect":
+        return []
+    k, live = game.k, set(groups)
+    runs = []
+    for dx, dy in geo.directions:
+        for x in range(game.m):
+            for y in range(game.n):
+                if 0 <= x - dx < game.m and 0 <= y - dy < game.n:
+                    continue  # not the first cell of its line
+                line: list[int] = []
+                while 0 <= x + len(line) * dx < game.m and 0 <= y + len(line) * dy < game.n:
+                    line.append(geo.cell(x + len(line) * dx, y + len(line) * dy))
+                run_start, count = 0, 0
+                for s in range(len(line) - k + 2):
+                    if s <= len(line) - k and tuple(sorted(line[s:s + k])) in live:
+                        if count == 0:
+                            run_start = s
+                        count += 1
+                    elif count:
+                        runs.append((line[run_start:run_start + count + k - 1], count))
+                        count = 0
+    return runs
+
+
+def _position_symmetries(position: Position) -> list[tuple[int, ...]]:
+    """The board's symmetries (not the identity) that map the position onto itself."""
+    board = position.board
+    return [s for s in position.geometry.symmetries[1:] if all(board[s[c]] == board[c] for c in range(len(s)))]
+
+
+def _sat(
+    position: Position,
+    groups: list[tuple[int, ...]],
+    empty_of: list[tuple[int, ...]],
+    minimise: bool,
+    max_conflicts: int | None,
+    symmetry: bool,
+    cuts: bool,
+) -> tuple[bool | None, list[tuple[int, int]] | None, str]:
+    from pysat.card import CardEnc, EncType, ITotalizer
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+    k = position.game.k
     pool = IDPool()
     candidates: dict[tuple[int, int], int] = {}
     clauses: list[list[int]] = []
@@ -151,82 +351,128 @@ def find(
     for lits in by_cell.values():
         if len(lits) > 1:
             clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
-    with Solver(name="cadical153", bootstrap_with=clauses) as solver:
-        if max_conflicts:
-            solver.conf_budget(max_conflicts)
-        answer = solver.solve_limited() if max_conflicts else solver.solve()
+    lower = 0  # pairs every good pairing needs (the sum of the cuts)
+    notes = []
+    if cuts and k >= 2:
+        for cells, count in _line_runs(position, groups):
+            need = -(-count // (k - 1))
+            lower += need
+            if need < 2:
+                continue  # already implied by the clause of any one group of the run
+            inside = set(cells)
+            lits = [v for (a, b), v in candidates.items() if a in inside and b in inside]
+            clauses.extend(CardEnc.atleast(lits, need, vpool=pool, encoding=EncType.seqcounter).clauses)
+        notes.append("Lemma 9 cuts")
+    symmetry_clauses: list[list[int]] = []
+    if symmetry:
+        order = list(candidates)
+        syms = _position_symmetries(position)
+        for perm in syms:
+            image = [candidates[_ordered(perm[a], perm[b])] for a, b in order]
+            symmetry_clauses.extend(_lex_leader([candidates[p] for p in order], image, pool))
+    with Solver(name=SAT_SOLVER, bootstrap_with=clauses) as solver:
+        # A short run without symmetry breaking first: lex-leader constraints slow down
+        # finding a pairing that exists, and help mostly to prove that none does.
+        answer: bool | None = None
+        spent = 0
+        if symmetry_clauses:
+            spent = QUICK_CONFLICTS if max_conflicts is None else min(QUICK_CONFLICTS, max_conflicts)
+            solver.conf_budget(spent)
+            answer = _solve(solver, limited=True)
+            if answer is None:
+                solver.append_formula(symmetry_clauses)
+                notes.append(f"{len(syms)} symmetries broken after {spent:,} conflicts")
+        label = "SAT (CaDiCaL" + "".join(f", {n}" for n in notes) + ")"
+        if answer is None and (max_conflicts is None or max_conflicts > spent):
+            if max_conflicts:
+                solver.conf_budget(max_conflicts - spent)
+            answer = _solve(solver, limited=bool(max_conflicts))
         if answer is None:
-            return PairingResult(game_text, moves_text, None, None, len(groups), seconds=time.perf_counter() - start,
-                                 method=f"SAT (CaDiCaL): no answer within {max_conflicts:,} conflicts")
+            return None, None, f"{label}: no answer within {max_conflicts:,} conflicts"
         if not answer:
-            return PairingResult(game_text, moves_text, False, None, len(groups), seconds=time.perf_counter() - start,
-                                 method="SAT (CaDiCaL): unsatisfiable")
+            return False, None, f"{label}: unsatisfiable"
         model = set(x for x in solver.get_model() if x > 0)
     chosen = _drop_unneeded([pair for pair, var in candidates.items() if var in model], groups)
-    method = "SAT (CaDiCaL)"
-    if minimise:
-        while chosen:
-            bound = CardEnc.atmost(list(candidates.values()), len(chosen) - 1, vpool=pool, encoding=EncType.seqcounter)
-            with Solver(name="cadical153", bootstrap_with=clauses + bound.clauses) as solver:
-                if not solver.solve():
-                    break
-                model = set(x for x in solver.get_model() if x > 0)
-            chosen = [pair for pair, var in candidates.items() if var in model]
-        method = "SAT (CaDiCaL), fewest pairs"
-    name = position.geometry.name
-    pairs = [(name(a), name(b)) for a, b in sorted(chosen)]
-    paired = {c for p in chosen for c in p}
-    unpaired = [name(c) for c in range(game.cells) if board[c] == 0 and c not in paired]
-    pairing = Pairing(str(game), [name(c) for c in position.moves], pairs)
-    return PairingResult(game_text, moves_text, True, pairing, len(groups), unpaired=unpaired,
-                         seconds=time.perf_counter() - start, method=method)
+    if not minimise:
+        return True, sorted(chosen), label
+    # Fewest pairs: tighten a totalizer bound on the number of pairs until unsatisfiable.
+    total = ITotalizer(lits=list(candidates.values()), ubound=len(chosen), top_id=pool.top)
+    with Solver(name=SAT_SOLVER, bootstrap_with=clauses + total.cnf.clauses) as solver:
+        while len(chosen) > lower:
+            if not _solve(solver, assumptions=[-total.rhs[len(chosen) - 1]]):
+                break
+            model = set(x for x in solver.get_model() if x > 0)
+            chosen = _drop_unneeded([p for p, v in candidates.items() if v in model], groups)
+    return True, sorted(chosen), f"{label}, fewest pairs ({len(chosen)})"
+
+
+def _solve(solver: Any, limited: bool = False, assumptions: list[int] | None = None) -> bool | None:
+    """Run the solver; Ctrl-C (which python-sat reports as its own error) becomes KeyboardInterrupt."""
+    try:
+        if limited:
+            return solver.solve_limited(assumptions=assumptions or [])  # type: ignore[no-any-return]
+        return solver.solve(assumptions=assumptions or [])  # type: ignore[no-any-return]
+    except Exception as err:  # python-sat raises pysolvers.error("Caught keyboard interrupt")
+        if "keyboard interrupt" in str(err).lower():
+            raise KeyboardInterrupt from None
+        raise
+
+
+def _lex_leader(xs: list[int], ys: list[int], pool: Any) -> list[list[int]]:
+    """Clauses for xs <=lex ys (false < true), with one 'equal so far' variable per position.
+
+    With ys the variables permuted by a symmetry of the formula, every orbit of
+    solutions keeps its lexicographically smallest member, so satisfiability is
+    unchanged. The 'equal so far' variables are only forced up, never down.
+    """
+    clauses: list[list[int]] = []
+    guard: list[int] = []  # empty: the empty prefix is always equal
+    for x, y in zip(xs, ys, strict=False):
+        if x == y:
+            continue
+        clauses.append([*guard, -x, y])  # prefix equal -> x <= y
+        equal = pool.id(("lex", pool.top + 1))
+        clauses.append([*guard, x, y, equal])  # prefix equal and both false -> still equal
+        clauses.append([*guard, -x, -y, equal])  # prefix equal and both true -> still equal
+        guard = [-equal]
+    return clauses
 
 
 def _drop_unneeded(pairs: list[tuple[int, int]], groups: list[tuple[int, ...]]) -> list[tuple[int, int]]:
     """Remove pairs that no live group needs (the solver may switch on extra ones)."""
-    kept = list(pairs)
-    for pair in list(kept):
-        rest = [p for p in kept if p != pair]
-        if all(any(a in g and b in g for a, b in rest) for g in map(set, groups)):
-            kept = rest
+    blocks: dict[tuple[int, int], list[int]] = {p: [] for p in pairs}
+    partner = {a: (a, b) for a, b in pairs} | {b: (a, b) for a, b in pairs}
+    count = [0] * len(groups)
+    for gi, g in enumerate(groups):
+        members = set(g)
+        for c in g:
+            p = partner.get(c)
+            if p is not None and c == p[0] and p[1] in members:
+                blocks[p].append(gi)
+                count[gi] += 1
+    kept = []
+    for p in pairs:
+        if blocks[p] and all(count[gi] > 1 for gi in blocks[p]):
+            for gi in blocks[p]:
+                count[gi] -= 1
+        elif blocks[p]:
+            kept.append(p)
     return kept
 
 
-def line_lengths(game: Game) -> list[int]:
-    """Lengths of the board's maximal lines (every direction), counted cell by cell on a rect board."""
-    geo = game.geometry
-    lengths = []
-    for dx, dy in geo.directions:
-        for x in range(game.m):
-            for y in range(game.n):
-                if 0 <= x - dx < game.m and 0 <= y - dy < game.n:
-                    continue  # not the first cell of its line
-                length = 0
-                while 0 <= x + length * dx < game.m and 0 <= y + length * dy < game.n:
-                    length += 1
-                lengths.append(length)
-    return lengths
+def construct(m: int, n: int, k: int) -> Pairing:
+    """The pairing of Tung & Lau's family for the empty m x n board with k in a row.
 
+    The rules are in :mod:`kinarow.pairing_constructions`; one clear sentence
+    when no family covers the board.
 
-def paired_cells_needed(game: Game) -> int:
-    """Cells a good pairing must use, counted line by line (Tung & Lau, Lemma 9).
-
-    A pair blocks only groups of the line holding both its cells, at most
-    k - 1 consecutive ones, so a line of l >= k cells needs at least
-    2 * floor((l - 1) / (k - 1)) paired cells of its own.
+    >>> bool(check(construct(30, 30, 30)))
+    True
     """
-    k = game.k
-    if k < 2:
-        return game.cells + 1  # a group of one cell holds no pair: impossible
-    return sum(2 * ((length - 1) // (k - 1)) for length in line_lengths(game) if length >= k)
-
-
-def theorem10_bound(m: int, n: int, k: int) -> int:
-    """Right-hand side of Tung & Lau's Theorem 10 as the brief states it (m >= n; a pairing needs mn >= it)."""
-    if m < n:
-        m, n = n, m
-    f = lambda x: x // (k - 1)  # noqa: E731
-    return 2 * (n * f(m - 1) + m * f(n - 1) + 4 * sum(f(i - 1) for i in range(1, n)) + 2 * (m - n + 1) * f(n - 1))
+    game = Game(f"{m}x{n}k{k}")
+    geo = game.geometry
+    pairs = [(geo.name(geo.cell(*a)), geo.name(geo.cell(*b))) for a, b in construct_xy(m, n, k)]
+    return Pairing(str(game), [], pairs)
 
 
 @dataclass
@@ -239,37 +485,14 @@ class PairingCheck:
 
 
 def check(pairing: Pairing) -> PairingCheck:
-    """Is ``pairing`` a good pairing for its position? (Rules only; no solver, no search.)"""
+    """Is ``pairing`` a good pairing for its position? (Rules only: :mod:`kinarow.proofs.pairing`.)"""
+    from kinarow.proofs.pairing import check_certificate
+
     try:
-        game = Game(pairing.game)
-        position = game.position(" ".join(pairing.moves))
+        verdict = check_certificate(pairing.to_json())
     except KinarowError as err:
-        return PairingCheck(False, f"the certificate's game or moves are invalid: {err}")
-    reason = applicable(game)
-    if reason is not None:
-        return PairingCheck(False, f"a pairing proves nothing here: {reason}")
-    geo = position.geometry
-    used: set[int] = set()
-    cells: list[tuple[int, int]] = []
-    for a_name, b_name in pairing.pairs:
-        try:
-            a, b = geo.parse_cell(a_name), geo.parse_cell(b_name)
-        except KinarowError as err:
-            return PairingCheck(False, f"pair {a_name}-{b_name}: {err}")
-        for c in (a, b):
-            if position.board[c] != 0:
-                return PairingCheck(False, f"pair {a_name}-{b_name} uses {geo.name(c)}, which is not empty")
-            if c in used:
-                return PairingCheck(False, f"cell {geo.name(c)} is in two pairs")
-            used.add(c)
-        if a == b:
-            return PairingCheck(False, f"pair {a_name}-{b_name} pairs a cell with itself")
-        cells.append((a, b))
-    for g in live_groups(position):
-        members = set(g)
-        if not any(a in members and b in members for a, b in cells):
-            return PairingCheck(False, f"the live group {' '.join(geo.name(c) for c in g)} holds no pair")
-    return PairingCheck(True, f"every live group of {game} holds a pair ({len(cells)} pairs)")
+        return PairingCheck(False, str(err))
+    return PairingCheck(verdict.ok, verdict.reason)
 
 
 @dataclass
@@ -278,9 +501,13 @@ class TableRow:
     n: int
     k: int
     groups: int
-    cells_needed: int
-    bound_allows: bool
+    cells_needed: int  # paired cells Lemma 9 asks for, summed over the lines (= Theorem 10)
+    bound_allows: bool  # Theorem 10, on the board and on every sub-board
+    theorem10_where: str  # "" (allows), "board", or the excluding sub-board "WxH"
+    proposition1_allows: bool  # Proposition 1 on every sub-rectangle
+    family: str  # Tung & Lau's family that covers the board, or ""
     exists: bool | None
+    proved_by: str
     pairs: int
     seconds: float
     method: str
@@ -301,26 +528,53 @@ def existence_table(
     """For every m >= n <= max_side and 3 <= k <= m: is there a good pairing of the empty m x n board?
 
     Boards n x m are the transposes of m x n and have the same answer. The
-    counting bound (Lemma 9 / Theorem 10) is reported beside the SAT answer;
-    a case the solver does not settle within ``max_conflicts`` conflicts is open.
-    Rows in ``done`` (finished earlier, by (m, n, k)) are taken as they are;
-    ``on_row`` is told of each row as soon as it is computed (to save it).
+    counting bounds settle what they can (no search runs then); the rest is
+    settled by the matching path or SAT -- never by the family constructions,
+    so that the table confirms the families independently. A case the solver
+    does not settle within ``max_conflicts`` conflicts is open. Rows in ``done``
+    (finished earlier, by (m, n, k)) are taken as they are; ``on_row`` is told of
+    each row as soon as it is computed (to save it).
     """
+    from kinarow.pairing_bounds import proposition1_rect, theorem10_sub_board
+
     rows = []
+    none: dict[int, list[tuple[int, int]]] = {}  # k -> boards (m, n) proved to have no good pairing
     for m, n, k in table_boards(max_side):
         if done is not None and (m, n, k) in done:
-            rows.append(done[(m, n, k)])
-            continue
-        game = Game(f"{m}x{n}k{k}")
-        needed = paired_cells_needed(game)
-        result = find(game, max_conflicts=max_conflicts)
-        pairs = len(result.pairing.pairs) if result.pairing else 0
-        row = TableRow(m, n, k, len(game.geometry.groups), needed, needed <= game.cells,
-                       result.exists, pairs, result.seconds, result.method)
+            row = done[(m, n, k)]
+        else:
+            game = Game(f"{m}x{n}k{k}")
+            needed = paired_cells_needed(game)
+            inside = next(((a, b) for a, b in none.get(k, []) if (a <= m and b <= n) or (b <= m and a <= n)), None)
+            if inside is not None and exclusion(game.start()) is None:
+                # a good pairing of the board would give one of this sub-board, which has none
+                a, b = inside
+                how = rows[_row_index(rows, a, b, k)].proved_by
+                result = PairingResult(str(game), "", False, None, len(game.geometry.groups),
+                                       method=f"its {a}x{b} sub-board has no good pairing ({how}, row above)",
+                                       proved_by=BY_SUB_BOARD)
+            else:
+                result = find(game, max_conflicts=max_conflicts, constructions=False)
+            pairs = len(result.pairing.pairs) if result.pairing else 0
+            sub = theorem10_sub_board(game)
+            where = "" if sub is None else "board" if sub == (m, n) else f"{sub[0]}x{sub[1]}"
+            row = TableRow(m, n, k, len(game.geometry.groups), needed, sub is None, where,
+                           proposition1_rect(game) is None, family(m, n, k) or "", result.exists,
+                           result.proved_by, pairs, result.seconds, result.method)
+            if on_row is not None:
+                on_row(row)
         rows.append(row)
-        if on_row is not None:
-            on_row(row)
+        if row.exists is False and row.proved_by in (BY_SAT, BY_MATCHING):
+            none.setdefault(k, []).append((m, n))
     return rows
+
+
+def _row_index(rows: list[TableRow], m: int, n: int, k: int) -> int:
+    return next(i for i, r in enumerate(rows) if (r.m, r.n, r.k) == (m, n, k))
+
+
+def _thm10_word(where: str) -> str:
+    return "allows" if not where else "excludes" if where == "board" else f"excludes ({where})"
 
 
 def table_markdown(rows: list[TableRow], command: str) -> str:
@@ -328,27 +582,147 @@ def table_markdown(rows: list[TableRow], command: str) -> str:
     out = [
         "# Good pairings of the empty m x n board, k in a row",
         "",
-        f"Generated by `{command}`. One row per m >= n (an n x m board is the transpose of m x n)",
-        "and 3 <= k <= m. *cells needed*: paired cells the counting bound asks for (Tung & Lau,",
-        "Lemma 9 summed over the lines; equal to their Theorem 10 for every board here); *bound*:",
-        "whether that fits on the board; *SAT*: whether a good pairing exists (yes, no = unsatisfiable,",
-        "open = not settled within the conflict budget); *pairs*: the pairs of the pairing found (not minimised).",
+        f"Generated by `{command}`.",
         "",
-        "| m | n | k | groups | cells needed | bound | SAT | pairs | seconds |",
-        "|---:|---:|---:|---:|---:|---|---|---:|---:|",
+        "One row per m >= n (an n x m board is the transpose of m x n) and 3 <= k <= m.",
+        "*cells needed*: paired cells the lines ask for (Tung & Lau, Lemma 9 summed over the lines;",
+        "equal to their Theorem 10 for every board here); *Thm 10*: whether that fits on the board,",
+        "and on every sub-board (a w x h rectangle of it: a good pairing of the board gives one of each",
+        "sub-board, so an excluded sub-board, named in brackets, excludes the board);",
+        "*Prop 1*: whether Proposition 1 holds for every sub-rectangle; *family*: the Tung & Lau",
+        "family that covers the board (kk: (k,k,k); k+1: (k+1,k+1,k); 2k-1: (2k-1,k,k); n<k);",
+        "*exists*: yes, no, or open (not settled within the conflict budget -- never guessed);",
+        "*settled by*: the bound that excludes the board (no search runs then), `sub-board` (a smaller",
+        "board of the table, proved by search to have no good pairing, fits inside it: a good pairing of",
+        "the board would give one of the sub-board), `matching` (the groups share at most one cell, so",
+        "a bipartite matching decides), or `SAT` (CaDiCaL with Lemma 9 cuts and symmetry breaking);",
+        "*pairs*: the pairs of the pairing found (not minimised);",
+        "*seconds*: wall time on a shared 2-core machine.",
+        "",
+        "| m | n | k | groups | cells needed | Thm 10 | Prop 1 | family | exists | settled by | pairs | seconds |",
+        "|---:|---:|---:|---:|---:|---|---|---|---|---|---:|---:|",
     ]
     word = {True: "yes", False: "no", None: "open"}
+    short = {"(k,k,k), k >= 5": "kk", "(k+1,k+1,k), k >= 6": "k+1", "(2k-1,k,k), k >= 7": "2k-1",
+             "(m,n,k) with n < k or m < k": "n<k"}
     for r in rows:
         out.append(
-            f"| {r.m} | {r.n} | {r.k} | {r.groups} | {r.cells_needed} | {'allows' if r.bound_allows else 'excludes'} "
-            f"| {word[r.exists]} | {r.pairs or ''} | {r.seconds:.3f} |"
+            f"| {r.m} | {r.n} | {r.k} | {r.groups} | {r.cells_needed} | {_thm10_word(r.theorem10_where)} "
+            f"| {'allows' if r.proposition1_allows else 'excludes'} | {short.get(r.family, '')} | {word[r.exists]} "
+            f"| {r.proved_by} | {r.pairs or ''} | {r.seconds:.3f} |"
         )
-    agree = sum(1 for r in rows if r.exists is not None and (r.exists is False or r.bound_allows))
-    beyond = sum(1 for r in rows if r.bound_allows and r.exists is False)
+    settled = [r for r in rows if r.exists is not None]
+    by: dict[str, int] = {}
+    for r in rows:
+        by[r.proved_by] = by.get(r.proved_by, 0) + 1
+    beyond = [r for r in rows if r.bound_allows and r.proposition1_allows and r.exists is False]
+    opened = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.exists is None]
+    family_fails = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.family and r.exists is not True]
+    p1_only = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.bound_allows and not r.proposition1_allows]
+    subs = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.theorem10_where not in ("", "board")]
     out += [
         "",
-        f"{len(rows)} boards; every pairing found respects the bound ({agree} settled cases consistent);",
-        f"{beyond} boards pass the bound but have no good pairing (the bound is necessary, not sufficient).",
+        f"{len(rows)} boards: {len(settled)} settled, {len(opened)} open ({', '.join(opened) or 'none'}).",
+        "Settled by: " + ", ".join(f"{name} {count}" for name, count in sorted(by.items())) + ".",
+        f"{sum(1 for r in rows if r.exists)} have a good pairing; {len(beyond)} pass both bounds yet have none "
+        f"(the bounds are necessary, not sufficient): {', '.join(f'{r.m}x{r.n}k{r.k}' for r in beyond) or 'none'}.",
+        f"Boards Proposition 1 excludes but Theorem 10 allows: {', '.join(p1_only) or 'none'}.",
+        f"Boards Theorem 10 excludes only through a sub-board: {', '.join(subs) or 'none'}.",
+        f"Boards of a Tung & Lau family without a pairing found here: {', '.join(family_fails) or 'none'}.",
         "",
     ]
     return "\n".join(out)
+
+
+# -- reproductions (kinarow reproduce) ----------------------------------------------------------
+PAPER = 'Tung & Lau, "Two methods for investigating the generalized tic-tac-toe"'
+
+
+def _family_boards(max_k: int) -> list[tuple[str, int, int, int]]:
+    """(family, m, n, k) for every family and k up to ``max_k`` (a few boards with n < k per k)."""
+    from kinarow.pairing_constructions import FAMILIES
+
+    boards = []
+    for k in range(3, max_k + 1):
+        if k >= 5:
+            boards.append((FAMILIES[0], k, k, k))
+        if k >= 6:
+            boards.append((FAMILIES[1], k + 1, k + 1, k))
+        if k >= 7:
+            boards.append((FAMILIES[2], 2 * k - 1, k, k))
+        for m in (k, 2 * k + 1):
+            for n in sorted({1, (k + 1) // 2, k - 1}):
+                boards.append((FAMILIES[3], m, n, k))
+    return boards
+
+
+def reproduce_constructions(max_k: int = 30) -> Any:
+    """Every Tung & Lau pairing family built by rule and verified by the checker, for k up to ``max_k``.
+
+    Also the paper's remark that the counting bound leaves k = 5 out of the
+    (k+1, k+1, k) family: computed, not assumed.
+    """
+    from kinarow.reproduce import Report
+
+    rows, failures = [], []
+    for name, m, n, k in _family_boards(max_k):
+        verdict = check(construct(m, n, k))
+        rows.append({"family": name, "m": m, "n": n, "k": k, "valid": verdict.ok})
+        if not verdict.ok:
+            failures.append(f"{m}x{n}k{k} ({name}): {verdict.reason}")
+    six = Game("6x6k5")
+    needed = paired_cells_needed(six)
+    sat = find(six, bounds=False, constructions=False, matching=False)
+    differences = list(failures)
+    if needed <= six.cells:
+        differences.append(
+            f"Tung & Lau say the counting bound excludes (6,6,5); Theorem 10 as stated asks for {needed} paired "
+            f"cells on its {six.cells} cells, which fits (with no cell to spare), so the bound alone does not "
+            f"exclude it; SAT proves no good pairing exists ({sat.method}, {sat.seconds:.2f} s)"
+        )
+    by_family: dict[str, list[int]] = {}
+    for row in rows:
+        by_family.setdefault(str(row["family"]), []).append(int(row["k"]))
+    lines = [f"Pairing families of {PAPER}, built by rule and checked by the rules-only checker:"]
+    for name, ks in by_family.items():
+        valid = sum(1 for r in rows if r["family"] == name and r["valid"])
+        lines.append(f"  {name:<30} k = {min(ks)}..{max(ks)}: {valid} of {len(ks)} boards valid")
+    lines.append(f"(6,6,5): Theorem 10 needs {needed} paired cells of {six.cells}; "
+                 f"SAT: {'a pairing exists' if sat.exists else 'no good pairing'}.")
+    return Report("pairing-constructions", {"paper": PAPER, "boards": rows, "six_six_five": {
+        "cells_needed": needed, "cells": six.cells, "exists": sat.exists, "method": sat.method}},
+        "\n".join(lines), agrees=not differences, differences=differences)
+
+
+def reproduce_bounds(max_side: int = 30, max_region: int = 400) -> Any:
+    """Theorem 10's formula against direct counting of lines, and Proposition 1 on the infinite board."""
+    from kinarow.pairing_bounds import infinite_exclusion
+    from kinarow.reproduce import Report
+
+    mismatches = []
+    checked = 0
+    for m in range(1, max_side + 1):
+        for n in range(1, max_side + 1):
+            for k in range(2, max(m, n) + 1):
+                checked += 1
+                direct = paired_cells_needed(Game(f"{m}x{n}k{k}"))
+                if direct != theorem10_bound(m, n, k):
+                    mismatches.append(f"{m}x{n}k{k}: formula {theorem10_bound(m, n, k)}, lines {direct}")
+    infinite = {}
+    differences = [f"Theorem 10 differs from direct counting on {x}" for x in mismatches[:10]]
+    for grid, claimed in (("square", 8), ("hex", 6)):
+        excluded = [k for k in range(3, claimed + 3) if infinite_exclusion(k, grid, max_region).side is not None]
+        infinite[grid] = {k: infinite_exclusion(k, grid, max_region).side for k in range(3, claimed + 3)}
+        if max(excluded, default=0) != claimed or excluded != list(range(3, claimed + 1)):
+            differences.append(f"Proposition 1 on the {grid} grid excludes k in {excluded}, not k <= {claimed}")
+    lines = [
+        f"Theorem 10 ({PAPER}) against the line-by-line count (Lemma 9): {checked} boards with m, n <= {max_side}, "
+        f"{len(mismatches)} differences.",
+        "Proposition 1 on s x s regions of the infinite board (first side where it fails; - = not up to "
+        f"{max_region}):",
+    ]
+    for grid, sides in infinite.items():
+        lines.append(f"  {grid:<6} " + "  ".join(f"k={k}: {s if s else '-'}" for k, s in sides.items()))
+    return Report("pairing-bounds", {"paper": PAPER, "boards_checked": checked, "mismatches": mismatches,
+                                     "infinite": infinite}, "\n".join(lines), agrees=not differences,
+                  differences=differences)

@@ -51,6 +51,8 @@ class Target:
 
 # Keep one entry per line, sorted by name.
 TARGETS: tuple[Target, ...] = (
+    Target("pairing-bounds", "Tung & Lau", "Thm 10; Prop 1 on the infinite board", "kinarow.pairing:reproduce_bounds"),
+    Target("pairing-constructions", "Tung & Lau", "pairing families k<=30", "kinarow.pairing:reproduce_constructions"),
     Target("misere-cylinder", "Steele & Larremore", "open problem: cylinders", "kinarow.misere:reproduce_cylinder"),
     Target("misere-solver", "Steele & Larremore", "the table, solver only", "kinarow.misere:reproduce_solver"),
     Target("misere-table", "Steele & Larremore", "misere Connect-k table, k = 2-6", "kinarow.misere:reproduce_table"),

@@ -64,9 +64,10 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
             used.add(c)
         cells.append((a, b))
     live = [g for g in geo.groups if all(position.board[c] != 2 for c in g)]
+    partner = {a: b for a, b in cells} | {b: a for a, b in cells}
     for group in live:
         members = set(group)
-        if not any(a in members and b in members for a, b in cells):
+        if not any(partner.get(c, -1) in members for c in group):
             names = " ".join(geo.name(c) for c in group)
             return Verdict(False, f"the pairing for {game}{after} fails: the live group {names} holds no pair", details)
     details["live_groups"] = len(live)
