@@ -21,6 +21,7 @@ search or a game.
 from __future__ import annotations
 
 import argparse
+import gzip
 import importlib
 import json
 import sys
@@ -30,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal, TextIO
 
-from kinarow import __version__, pairing, reproduce
+from kinarow import __version__, cli_scale, pairing, reproduce
 from kinarow.errors import KinarowError, MoveError
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position, split_turns
@@ -140,6 +141,8 @@ def _progress(label: str, stream: TextIO) -> Iterator[Callable[[int], None] | No
 
 # -- solve -----------------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if cli_scale.wants_parallel(args):  # --workers N > 1, --cluster or --checkpoint: frontier jobs
+        return cli_scale.cmd_solve_parallel(args, out, err)
     max_nodes = _positive_int("--max-nodes", args.max_nodes)
     time_limit = _positive_float("--time-limit", args.time_limit)
     tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
@@ -340,8 +343,9 @@ def _undo_exchange(position: Position, human: int, out: TextIO) -> bool:
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     path = args.file
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        raw = Path(path).read_bytes()
+        text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")  # .json or .json.gz
+    except (OSError, UnicodeDecodeError, EOFError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         print(f"kinarow: error: cannot read '{path}': {reason}", file=err)
         return EXIT_REJECTED
@@ -352,6 +356,9 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_REJECTED
     if isinstance(data, dict) and data.get("format") == pairing.FORMAT:
         return _check_pairing(path, data, out, err)
+    if isinstance(data, dict) and data.get("format") == cli_scale.SEARCHLOG_FORMAT:
+        print(f"kinarow: error: '{path}' is a search log (evidence of a search), not a certificate", file=err)
+        return EXIT_REJECTED
     try:
         tree = StrategyTree.from_json(data)
     except KinarowError as error:
@@ -444,7 +451,9 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- entry point -------------------------------------------------------------------------
 # Modules that add commands of their own (see the module docstring); one per line.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "kinarow.cli_scale",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -468,6 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help)
     p.add_argument("--strategy", metavar="FILE", default=None, help="write the winner's strategy certificate to FILE")
+    cli_scale.add_solve_options(p)
     p.set_defaults(run=cmd_solve)
 
     p = commands.add_parser("show", help="print the board after some moves")
