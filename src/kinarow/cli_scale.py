@@ -76,11 +76,13 @@ def add_solve_options(p: argparse.ArgumentParser) -> None:
 
 
 def wants_parallel(args: argparse.Namespace) -> bool:
-    """Does this ``solve`` go through the frontier jobs (workers > 1, a cluster or a checkpoint)?"""
+    """Does this ``solve`` go through the frontier jobs (workers > 1, --jobs, a cluster or a checkpoint)?"""
     from kinarow.cli import _positive_int
 
     workers = _positive_int("--workers", getattr(args, "workers", None))
-    return (workers or 1) > 1 or bool(getattr(args, "cluster", None)) or bool(getattr(args, "checkpoint", None))
+    jobs = _positive_int("--jobs", getattr(args, "jobs", None))
+    cluster, checkpoint = getattr(args, "cluster", None), getattr(args, "checkpoint", None)
+    return (workers or 1) > 1 or bool(jobs) or bool(cluster) or bool(checkpoint)
 
 
 def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

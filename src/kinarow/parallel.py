@@ -73,6 +73,8 @@ JOBS_PER_WORKER = 24
 POLL_SECONDS = 0.05
 #: How often (seconds) a Dask job asks the scheduler whether it should stop.
 DASK_POLL_SECONDS = 0.5
+#: How long to try reaching a Dask scheduler.
+CONNECT_TIMEOUT = "10s"
 
 # Job questions
 EXACT, FIRST_WINS, SECOND_WINS = "exact", "first-wins", "second-wins"
@@ -207,6 +209,7 @@ class Node:
     hi: int = FIRST
     children: list[int] = field(default_factory=list)
     parents: list[int] = field(default_factory=list)
+    stored: bool = False  # bounds read from the checkpoint
 
     @property
     def resolved(self) -> bool:
@@ -276,6 +279,7 @@ class Frontier:
             stored = self.store.get(self.game_text, key) if self.store is not None else None
             if stored is not None:
                 node.lo, node.hi = stored
+                node.stored = True
                 if node.resolved:
                     node.kind = STORED
             if not node.resolved and (win := _immediate_win(pos)) is not None:
@@ -743,7 +747,7 @@ class _DaskBackend(_Backend):
         self._Event = Event
         if isinstance(cluster, str):
             try:
-                self.client = Client(cluster, timeout="10s")
+                self.client = Client(cluster, timeout=CONNECT_TIMEOUT)
             except (OSError, TimeoutError, ValueError) as err:
                 raise ClusterError(
                     f"cannot reach a Dask scheduler at '{cluster}' ({err}); give ADDRESS as tcp://HOST:PORT"
@@ -885,7 +889,7 @@ def solve(
         jobs=sum(1 for n in frontier.nodes if n.kind == JOB),
         jobs_solved=run.solved,
         jobs_stopped=run.stopped_jobs,
-        jobs_from_checkpoint=sum(1 for n in frontier.nodes if n.kind == STORED),
+        jobs_from_checkpoint=sum(1 for n in frontier.nodes if n.stored),
         job_seconds=run.job_seconds,
         peak_rss_mb=peak_kb / 1024,
         log=run.log,
