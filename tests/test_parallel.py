@@ -188,7 +188,7 @@ def test_checkpoint_keeps_finished_jobs_and_resumes(tmp_path):
     store = par.JobStore(db)
     stored = store.count("5x4k4")
     store.close()
-    assert stored == first.jobs_solved > 0
+    assert 0 < stored <= first.jobs_solved  # one row per position; a second answer narrows the first
     again = par.solve("5x4k4", workers=2, checkpoint=db)
     assert again.value == "draw"
     assert again.jobs_from_checkpoint > 0

@@ -16,11 +16,17 @@ can win with this stone, or a position found in the checkpoint file.
 
 Each node keeps bounds ``lo <= value <= hi`` on its value from the first
 player's view (``+1`` first player / Maker wins, ``0`` draw, ``-1`` second
-player / Breaker wins). A finished job fixes its leaf; bounds then flow up
+player / Breaker wins). The empty board of a normal game without gravity and
+with ``p <= q`` starts at ``lo = 0``: by strategy stealing the second player
+cannot force a win there, so only "can the first player win?" is asked.
+A finished job fixes (or narrows) its leaf's bounds; bounds then flow up
 (the first player's nodes take the maximum of their children, the second
 player's the minimum). Which jobs are still worth running is decided by an
 alpha-beta walk over the bounds: a job whose value can no longer change the
-root's is skipped, and if already running it is told to stop. Jobs are handed
+root's is skipped, and if already running it is told to stop. The walk's
+window also says what a job must answer: the exact value (both of the
+solver's win tests), or just one of "can the first player win?" / "can the
+second player win?" (one win test, about half the work). Jobs are handed
 out in the order of that walk (centre moves first), a few at a time, so the
 most promising lines are solved first -- the job-level counterpart of the
 kernel's move ordering.
@@ -58,7 +64,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kinarow.errors import KinarowError
-from kinarow.game import MAKER_BREAKER, Game
+from kinarow.game import MAKER_BREAKER, NORMAL, Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.tree import StrategyTree, board_key
 from kinarow.solve import Result
@@ -210,6 +216,8 @@ class Node:
     children: list[int] = field(default_factory=list)
     parents: list[int] = field(default_factory=list)
     stored: bool = False  # bounds read from the checkpoint
+    prior_lo: int = SECOND  # bounds known without search (a theorem), kept by every back-up
+    prior_hi: int = FIRST
 
     @property
     def resolved(self) -> bool:
@@ -230,6 +238,11 @@ class Frontier:
         self.by_key: dict[str, int] = {}
         self.depth = 0
         self.root = self._node_for(position)
+        root = self.nodes[self.root]
+        if position.stones == 0 and self.game.goal == NORMAL and not self.game.gravity and self.game.p <= self.game.q:
+            # strategy stealing: an extra stone never hurts, so the second player cannot force a win
+            root.prior_lo = max(root.prior_lo, DRAW)
+            root.lo = max(root.lo, DRAW)
 
     # canonical frames
     def canonical(self, board: list[int]) -> tuple[str, tuple[int, ...]]:
@@ -323,12 +336,17 @@ class Frontier:
                 self._recompute(node)
 
     # bounds
+    def recompute(self, node: Node) -> bool:
+        """Recompute an inner node's bounds from its children (and its prior); True if they changed."""
+        return self._recompute(node)
+
     def _recompute(self, node: Node) -> bool:
         kids = [self.nodes[c] for c in node.children]
         if node.to_move == 1:
             lo, hi = max(k.lo for k in kids), max(k.hi for k in kids)
         else:
             lo, hi = min(k.lo for k in kids), min(k.hi for k in kids)
+        lo, hi = max(lo, node.prior_lo), min(hi, node.prior_hi)
         changed = (lo, hi) != (node.lo, node.hi)
         node.lo, node.hi = lo, hi
         return changed
@@ -383,9 +401,9 @@ class Frontier:
             for i, kid in enumerate(kids):
                 other = second if i == top else bounds[top]
                 if maximise:
-                    walk(kid, max(alpha, other), beta)
+                    walk(kid, max(alpha, other, node.prior_lo), beta)
                 else:
-                    walk(kid, alpha, min(beta, other))
+                    walk(kid, alpha, min(beta, other, node.prior_hi))
 
         walk(self.nodes[self.root], SECOND - 1, FIRST + 1)
         return out
@@ -813,6 +831,7 @@ def solve(
     strategy: bool = False,
     checkpoint: str | os.PathLike[str] | None = None,
     on_tick: Callable[[int], None] | None = None,
+    best_move: bool = True,
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
 
@@ -822,7 +841,9 @@ def solve(
     make (default :data:`JOBS_PER_WORKER` per worker). ``checkpoint`` is an
     SQLite file that keeps finished jobs: run the same call again to resume.
     ``max_nodes``, ``time_limit``, ``tt_mb`` (per worker), ``strategy`` and
-    ``on_tick`` mean what they mean for :func:`kinarow.solve`.
+    ``on_tick`` mean what they mean for :func:`kinarow.solve`. When the value
+    comes from strategy stealing (a draw of an empty board), finding a move
+    that keeps it takes more search; ``best_move=False`` skips that search.
     """
     if workers is not None and workers < 1:
         raise KinarowError(f"workers = {workers} is not allowed; give a positive number of worker processes")
@@ -859,6 +880,11 @@ def solve(
         run = _Run(frontier, backend, tt_mb, store, max_nodes, deadline, on_tick, n_workers)
         stopped = run.values()
         root = frontier.nodes[frontier.root]
+        if not stopped and best_move and root.kind == INNER and _best_move(frontier, position) is None:
+            # the value rests on strategy stealing; prove a move that keeps it
+            root.prior_lo = SECOND
+            frontier.recompute(root)
+            stopped = run.values()
         tree: StrategyTree | None = None
         if not stopped and strategy and root.lo != DRAW:
             tree, stopped = run.strategy(position)
