@@ -204,6 +204,7 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 strategy=True,
                 checkpoint=args.checkpoint,
                 on_tick=tick,
+                best_move=False,
             )
         written = _write_case(out_dir, c, result) if out_dir is not None else None
         row = settle_row(c, result, written)
@@ -230,6 +231,8 @@ def settle_row(c: Case, result: Any, written: str | None) -> dict[str, Any]:
         data["agrees"] = None
     if result.strategy is not None:
         data["strategy_positions"] = result.strategy.size
+    if result.value in ("draw", "unknown"):
+        data.pop("best_move", None)  # not searched for (best_move=False)
     return data
 
 
@@ -249,6 +252,8 @@ def _settle_text(row: dict[str, Any]) -> str:
         f"  {row['nodes_per_second']:,} nodes/s on {row['workers']} workers ({row['backend']}); "
         f"{row['jobs']:,} jobs, {row['jobs_solved']:,} answered; peak RSS {row['peak_rss_mb']:,.0f} MiB",
     ]
+    if row.get("strategy_stopped"):
+        lines.append(f"  the winning strategy was not finished ({row['strategy_stopped']}): no certificate")
     if row.get("written"):
         lines.append(f"  wrote {row['written']}")
     return "\n".join(lines)

@@ -113,6 +113,7 @@ class ParallelResult(Result):
     jobs_from_checkpoint: int = 0
     job_seconds: float = 0.0
     peak_rss_mb: float = 0.0
+    strategy_stopped: str | None = None  # the value is proved but its strategy was not finished (why)
     log: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -131,6 +132,8 @@ class ParallelResult(Result):
                 "peak_rss_mb": round(self.peak_rss_mb, 1),
             }
         )
+        if self.strategy_stopped:
+            out["strategy_stopped"] = self.strategy_stopped
         return out
 
 
@@ -880,14 +883,17 @@ def solve(
         run = _Run(frontier, backend, tt_mb, store, max_nodes, deadline, on_tick, n_workers)
         stopped = run.values()
         root = frontier.nodes[frontier.root]
+        strategy_stopped: str | None = None
         if not stopped and best_move and root.kind == INNER and _best_move(frontier, position) is None:
-            # the value rests on strategy stealing; prove a move that keeps it
+            # the value rests on strategy stealing; prove a move that keeps it (the value stands if this stops)
             root.prior_lo = SECOND
             frontier.recompute(root)
-            stopped = run.values()
+            if run.values() is not None:
+                root.prior_lo = DRAW
+                frontier.recompute(root)
         tree: StrategyTree | None = None
         if not stopped and strategy and root.lo != DRAW:
-            tree, stopped = run.strategy(position)
+            tree, strategy_stopped = run.strategy(position)
     finally:
         if backend is not None:
             backend.close()
@@ -918,6 +924,7 @@ def solve(
         jobs_from_checkpoint=sum(1 for n in frontier.nodes if n.stored),
         job_seconds=run.job_seconds,
         peak_rss_mb=peak_kb / 1024,
+        strategy_stopped=strategy_stopped,
         log=run.log,
     )
 
