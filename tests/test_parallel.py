@@ -148,6 +148,20 @@ def test_certificate_maps_leaves_through_symmetries():
     assert check(result.strategy).ok
 
 
+@pytest.mark.parametrize(
+    ("game", "moves"), [("5x4k4", None), ("6x6k4p2q1", None), ("4x4k3p2q1", None), ("5x4k4:gravity", None),
+                        ("6x6k4", "d4 c3 d3")]
+)
+def test_jobs_split_while_they_run_keep_the_value_and_certificate(monkeypatch, game, moves):
+    monkeypatch.setattr(par, "SPLIT_AFTER_SECONDS", 0.0)  # split whenever a worker is idle
+    result = par.solve(game, moves=moves, workers=2, jobs=1, strategy=True)
+    assert result.value == solve(game, moves=moves).value
+    assert result.splits > 0
+    if result.value != "draw":
+        verdict = check(result.strategy)
+        assert verdict.ok, verdict.reason
+
+
 def test_a_draw_has_no_strategy():
     result = par.solve("4x4k4", workers=2, strategy=True)
     assert result.value == "draw" and result.strategy is None

@@ -59,7 +59,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -74,9 +74,13 @@ __all__ = ["JobStore", "ParallelResult", "expand", "solve"]
 FIRST, DRAW, SECOND = 1, 0, -1
 _SYMBOLS = ".xo"
 #: Open positions per worker that the frontier aims for when ``jobs`` is not given.
-JOBS_PER_WORKER = 24
+JOBS_PER_WORKER = 2
 #: How often (seconds) the coordinator looks at the clock, the node count and Ctrl-C.
 POLL_SECONDS = 0.05
+#: Frontier positions a local pool can track (shared stop flags and node counters; splits stop at this).
+LOCAL_JOB_SLOTS = 1 << 16
+#: A job that has run this long (seconds) is split into its children when a worker has nothing to do.
+SPLIT_AFTER_SECONDS = 1.0
 #: How often (seconds) a Dask job asks the scheduler whether it should stop.
 DASK_POLL_SECONDS = 0.5
 #: How long to try reaching a Dask scheduler.
@@ -111,6 +115,7 @@ class ParallelResult(Result):
     jobs_solved: int = 0
     jobs_stopped: int = 0
     jobs_from_checkpoint: int = 0
+    splits: int = 0
     job_seconds: float = 0.0
     peak_rss_mb: float = 0.0
     strategy_stopped: str | None = None  # the value is proved but its strategy was not finished (why)
@@ -128,6 +133,7 @@ class ParallelResult(Result):
                 "jobs_solved": self.jobs_solved,
                 "jobs_stopped": self.jobs_stopped,
                 "jobs_from_checkpoint": self.jobs_from_checkpoint,
+                "splits": self.splits,
                 "job_seconds": round(self.job_seconds, 3),
                 "peak_rss_mb": round(self.peak_rss_mb, 1),
             }
@@ -221,6 +227,8 @@ class Node:
     stored: bool = False  # bounds read from the checkpoint
     prior_lo: int = SECOND  # bounds known without search (a theorem), kept by every back-up
     prior_hi: int = FIRST
+    own_lo: int = SECOND  # bounds proved for this position itself (a job, the checkpoint, the rules)
+    own_hi: int = FIRST
 
     @property
     def resolved(self) -> bool:
@@ -244,8 +252,8 @@ class Frontier:
         root = self.nodes[self.root]
         if position.stones == 0 and self.game.goal == NORMAL and not self.game.gravity and self.game.p <= self.game.q:
             # strategy stealing: an extra stone never hurts, so the second player cannot force a win
-            root.prior_lo = max(root.prior_lo, DRAW)
-            root.lo = max(root.lo, DRAW)
+            root.prior_lo = DRAW
+            self._recompute(root)
 
     # canonical frames
     def canonical(self, board: list[int]) -> tuple[str, tuple[int, ...]]:
@@ -301,6 +309,7 @@ class Frontier:
             if not node.resolved and (win := _immediate_win(pos)) is not None:
                 node.kind = IMMEDIATE
                 node.lo = node.hi = self.score(str(win))
+        node.own_lo, node.own_hi = node.lo, node.hi
         self.nodes.append(node)
         self.by_key[key] = node.id
         return node.id
@@ -320,56 +329,75 @@ class Frontier:
         while level and len(level) < target and (max_depth is None or self.depth < max_depth):
             next_level: list[Node] = []
             for node in level:
-                node.kind = INNER
-                pos = self.position(node)
-                for cell in _ordered_moves(pos):
-                    pos.play(cell)
-                    child_id = self._node_for(pos)
-                    pos.undo()
-                    child = self.nodes[child_id]
-                    if child_id not in node.children:
-                        node.children.append(child_id)
-                        child.parents.append(node.id)
-                    if child.kind == JOB and len(child.parents) == 1:
-                        next_level.append(child)
+                next_level.extend(self._expand_node(node))
             self.depth += 1
             level = next_level
         for node in sorted(self.nodes, key=lambda n: -len(n.moves)):
             if node.kind == INNER:
                 self._recompute(node)
 
+    def split(self, node_id: int) -> list[int]:
+        """Expand one open leaf by a stone (its children become jobs); returns the new open leaves."""
+        node = self.nodes[node_id]
+        fresh = self._expand_node(node)
+        self.depth = max(self.depth, len(node.moves) - len(self.nodes[self.root].moves) + 1)
+        self._carry_up(node)
+        return [n.id for n in fresh]
+
+    def _expand_node(self, node: Node) -> list[Node]:
+        node.kind = INNER
+        pos = self.position(node)
+        fresh: list[Node] = []
+        for cell in _ordered_moves(pos):
+            pos.play(cell)
+            child_id = self._node_for(pos)
+            pos.undo()
+            child = self.nodes[child_id]
+            if child_id in node.children:
+                continue  # a symmetric move: the same canonical child
+            node.children.append(child_id)
+            child.parents.append(node.id)
+            if child.kind == JOB and len(child.parents) == 1:
+                fresh.append(child)
+        return fresh
+
     # bounds
     def recompute(self, node: Node) -> bool:
-        """Recompute an inner node's bounds from its children (and its prior); True if they changed."""
+        """Recompute a node's bounds from its children, its own facts and its prior; True if they changed."""
         return self._recompute(node)
 
     def _recompute(self, node: Node) -> bool:
-        kids = [self.nodes[c] for c in node.children]
-        if node.to_move == 1:
-            lo, hi = max(k.lo for k in kids), max(k.hi for k in kids)
-        else:
-            lo, hi = min(k.lo for k in kids), min(k.hi for k in kids)
-        lo, hi = max(lo, node.prior_lo), min(hi, node.prior_hi)
+        lo, hi = max(node.own_lo, node.prior_lo), min(node.own_hi, node.prior_hi)
+        if node.children:
+            kids = [self.nodes[c] for c in node.children]
+            if node.to_move == 1:
+                lo, hi = max(lo, max(k.lo for k in kids)), min(hi, max(k.hi for k in kids))
+            else:
+                lo, hi = max(lo, min(k.lo for k in kids)), min(hi, min(k.hi for k in kids))
         changed = (lo, hi) != (node.lo, node.hi)
         node.lo, node.hi = lo, hi
         return changed
 
     def settle(self, node_id: int, lo: int, hi: int) -> None:
-        """Narrow a leaf's bounds to ``[lo, hi]`` and carry them up."""
+        """Add a fact ``lo <= value <= hi`` about a position (a job's answer) and carry the bounds up."""
         node = self.nodes[node_id]
-        node.lo, node.hi = max(node.lo, lo), min(node.hi, hi)
+        node.own_lo, node.own_hi = max(node.own_lo, lo), min(node.own_hi, hi)
         if self.no_draws:  # Maker-Breaker: "not a Maker win" is a Breaker win
-            if node.hi <= DRAW:
-                node.lo = node.hi = SECOND
-            elif node.lo >= DRAW:
-                node.lo = node.hi = FIRST
+            if node.own_hi <= DRAW:
+                node.own_lo = node.own_hi = SECOND
+            elif node.own_lo >= DRAW:
+                node.own_lo = node.own_hi = FIRST
+        self._recompute(node)
+        self._carry_up(node)
+
+    def _carry_up(self, node: Node) -> None:
         todo = list(node.parents)
         while todo:
             parent = self.nodes[todo.pop()]
             if self._recompute(parent):
                 todo.extend(parent.parents)
 
-    def needed(self) -> list[tuple[int, str]]:
+    def needed(self, running: Container[int] = ()) -> list[tuple[int, str]]:
         """Open jobs whose value can still change the root's, with their question, in the order they should run.
 
         An alpha-beta walk over the bounds: a child of the first player's node
@@ -377,7 +405,8 @@ class Frontier:
         guarantees (and symmetrically for the second player). At a leaf the
         window says which question matters: only "does the first player win?"
         (its value against a draw), only "does the second player win?", or both
-        (the exact value).
+        (the exact value). An inner node listed in ``running`` (a job that was
+        split while it ran) is listed too, ahead of its children, while it matters.
         """
         out: list[tuple[int, str]] = []
         seen: set[int] = set()
@@ -386,14 +415,15 @@ class Frontier:
             if node.resolved or node.hi <= alpha or node.lo >= beta or node.id in seen:
                 return
             seen.add(node.id)
-            if node.kind == JOB:
+            if node.kind == JOB or node.id in running:
                 first_matters = beta > DRAW and alpha < FIRST and node.hi > DRAW
                 second_matters = alpha < DRAW and beta > SECOND and node.lo < DRAW
                 if first_matters and second_matters:
                     out.append((node.id, EXACT))
                 else:
                     out.append((node.id, FIRST_WINS if first_matters else SECOND_WINS))
-                return
+                if node.kind == JOB:
+                    return
             kids = [self.nodes[c] for c in node.children]
             # the best bound among the other children, from the best two (no quadratic scan)
             maximise = node.to_move == 1
@@ -404,9 +434,9 @@ class Frontier:
             for i, kid in enumerate(kids):
                 other = second if i == top else bounds[top]
                 if maximise:
-                    walk(kid, max(alpha, other, node.prior_lo), beta)
+                    walk(kid, max(alpha, other, node.prior_lo, node.own_lo), beta)
                 else:
-                    walk(kid, alpha, min(beta, other, node.prior_hi))
+                    walk(kid, alpha, min(beta, other, node.prior_hi, node.own_hi))
 
         walk(self.nodes[self.root], SECOND - 1, FIRST + 1)
         return out
@@ -684,6 +714,7 @@ def _extract(position: Position, searcher: Any, should_stop: Callable[[], bool])
 class _Backend:
     workers = 1
     name = "local"
+    max_jobs = 1 << 62  # frontier positions it can track
 
     def submit(self, spec: JobSpec) -> Any:
         raise NotImplementedError
@@ -716,6 +747,7 @@ class _LocalBackend(_Backend):
         # fork where there is one: workers start at once and a user's script needs no main guard
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         self.workers = workers
+        self.max_jobs = n_jobs
         # [0]: stop everything; [j + 1]: generation of node j's current job (a job of another generation stops)
         self.flags = ctx.Array("i", n_jobs + 1, lock=False)
         self.live = ctx.Array("q", max(n_jobs, 1), lock=False)  # nodes of each running job so far
@@ -879,7 +911,7 @@ def solve(
             n_workers = backend.workers
         frontier.expand(jobs or JOBS_PER_WORKER * n_workers)
         if backend is None and any(n.kind in (JOB, STORED) for n in frontier.nodes):
-            backend = _LocalBackend(n_workers, len(frontier.nodes))
+            backend = _LocalBackend(n_workers, max(4 * len(frontier.nodes), LOCAL_JOB_SLOTS))
         run = _Run(frontier, backend, tt_mb, store, max_nodes, deadline, on_tick, n_workers)
         stopped = run.values()
         root = frontier.nodes[frontier.root]
@@ -922,6 +954,7 @@ def solve(
         jobs_solved=run.solved,
         jobs_stopped=run.stopped_jobs,
         jobs_from_checkpoint=sum(1 for n in frontier.nodes if n.stored),
+        splits=run.splits,
         job_seconds=run.job_seconds,
         peak_rss_mb=peak_kb / 1024,
         strategy_stopped=strategy_stopped,
@@ -942,6 +975,17 @@ def _best_move(frontier: Frontier, position: Position) -> str | None:
         if score == root.lo:
             return pos.name(cell)
     return None
+
+
+def _children_prove(fr: Frontier, pos: Position, winner: int, win: int) -> bool:
+    """Do the children's values prove the win (one winning move, or every reply still a win)?"""
+    name = fr.result_name(win)
+    oks = []
+    for cell in pos.legal_moves():
+        pos.play(cell)
+        oks.append(pos.result == name if pos.is_over else _child_score(fr, pos) == win)
+        pos.undo()
+    return any(oks) if pos.to_move == winner else all(oks)
 
 
 def _child_score(fr: Frontier, pos: Position) -> int | None:
@@ -983,6 +1027,8 @@ class _Run:
         self.deadline = deadline
         self.on_tick = on_tick
         self.capacity = workers
+        self.split_after = SPLIT_AFTER_SECONDS
+        self.splits = 0
         self.nodes = 0
         self.solved = 0
         self.stopped_jobs = 0
@@ -1035,9 +1081,10 @@ class _Run:
             return None
         running: dict[int, Any] = {}
         asked: dict[int, str] = {}  # the question each running job answers
+        started: dict[int, float] = {}
         try:
             while not root.resolved:
-                needed = fr.needed()
+                needed = fr.needed(running)
                 wanted = dict(needed)
                 for job, handle in list(running.items()):
                     question = wanted.get(job)
@@ -1055,6 +1102,17 @@ class _Run:
                         spec = JobSpec(job, fr.game_text, fr.nodes[job].moves, self.tt_mb, question=question)
                         running[job] = backend.submit(spec)
                         asked[job] = question
+                        started[job] = time.monotonic()
+                if len(running) < self.capacity and all(job in running for job, _ in needed):
+                    # a worker is idle and nothing else is needed: split the oldest long-running job
+                    now = time.monotonic()
+                    splittable = [
+                        j for j in running if fr.nodes[j].kind == JOB and now - started[j] >= self.split_after
+                    ]
+                    if splittable and len(fr.nodes) + fr.game.cells <= backend.max_jobs:
+                        fr.split(min(splittable, key=lambda j: started[j]))
+                        self.splits += 1
+                        continue
                 for out in self._collect(backend, running, POLL_SECONDS):
                     self._record(out)
                 self._tick(backend)
@@ -1117,7 +1175,8 @@ class _Run:
             seen.add(key)
             ckey, sym = fr.canonical(pos.board)
             node = fr.nodes[fr.by_key[ckey]]
-            if node.kind in (JOB, STORED):
+            proved_here = node.own_lo == node.own_hi == win  # by its own job (a job split while it ran)
+            if node.kind in (JOB, STORED) or (proved_here and not _children_prove(fr, pos, winner, win)):
                 if sym not in uses.setdefault(node.id, []):
                     uses[node.id].append(sym)
                 return
