@@ -149,8 +149,7 @@ def test_certificate_maps_leaves_through_symmetries():
 
 
 @pytest.mark.parametrize(
-    ("game", "moves"), [("5x4k4", None), ("6x6k4p2q1", None), ("4x4k3p2q1", None), ("5x4k4:gravity", None),
-                        ("6x6k4", "d4 c3 d3")]
+    ("game", "moves"), [("5x4k4", None), ("4x4k3p2q1", None), ("5x4k4:gravity", None), ("6x6k4", "d4 c3 d3")]
 )
 def test_jobs_split_while_they_run_keep_the_value_and_certificate(monkeypatch, game, moves):
     monkeypatch.setattr(par, "SPLIT_AFTER_SECONDS", 0.0)  # split whenever a worker is idle
