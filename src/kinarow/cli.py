@@ -3,6 +3,7 @@
 Commands::
 
     kinarow solve GAME [--moves MOVES] [--json] [--max-nodes N] [--time-limit S] [--tt-mb MB] [--strategy FILE]
+                       [--workers N] [--cluster ADDRESS] [--jobs N] [--checkpoint FILE]
     kinarow show GAME [--moves MOVES]
     kinarow play GAME [--first | --second] [--think S] [--tt-mb MB]
     kinarow check FILE
@@ -512,7 +513,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_pairing_table)
 
     p = commands.add_parser("check", help="verify a certificate (strategy or pairing, JSON) with the rules only")
-    p.add_argument("file", metavar="FILE", help="certificate written by 'solve --strategy' or 'pairing --out'")
+    p.add_argument(
+        "file", metavar="FILE", help="certificate written by 'solve --strategy' or 'pairing --out' (.json or .json.gz)"
+    )
     p.set_defaults(run=cmd_check)
 
     p = commands.add_parser("reproduce", help="reproduce a published table or figure and compare with the paper")
