@@ -587,7 +587,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
             bounds = (score_of(tree.winner), score_of(tree.winner))
         except _StopRequestedError:
             bounds = None
-    elif spec.question == EXACT:
+    elif spec.question == EXACT or not hasattr(searcher, "_win_test"):  # no one-sided test: the exact value
         result = solve_one(pos, searcher=searcher, on_tick=tick)
         nodes = result.nodes
         bounds = None if result.value == "unknown" else (score_of(result.value), score_of(result.value))
