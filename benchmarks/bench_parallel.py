@@ -3,7 +3,7 @@
 Run from the repository root::
 
     python benchmarks/bench_parallel.py                 # the quick games (about a minute)
-    python benchmarks/bench_parallel.py --games 6x6k4:gravity --max-seconds 600
+    python benchmarks/bench_parallel.py --games 6x6k4:gravity "7x6k4:gravity@d d" --max-seconds 600
     python benchmarks/bench_parallel.py --json
 
 Each measurement runs in a fresh Python process, so that its peak resident
@@ -34,7 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-GAMES: tuple[str, ...] = ("5x4k4", "6x6k4", "6x5k4:gravity", "4x4k4", "6x6k4p2q1")
+#: A game, or GAME@MOVES for a position.
+GAMES: tuple[str, ...] = ("5x4k4", "6x6k4", "6x5k4:gravity", "7x5k4", "6x6k4:gravity@c d c", "6x6k4p2q1")
 MODES: tuple[str, ...] = ("solve", "jobs-1", "jobs-2")
 
 
@@ -43,21 +44,22 @@ def measure(game: str, mode: str, max_seconds: float, tt_mb: float | None) -> di
     from kinarow import parallel, solve
 
     solve("3x3k3")  # load the compiled kernel before the clock
+    game, _, moves = game.partition("@")
     start = time.perf_counter()
     if mode == "solve":
-        result = solve(game, time_limit=max_seconds, tt_mb=tt_mb)
+        result = solve(game, moves=moves or None, time_limit=max_seconds, tt_mb=tt_mb)
         workers = 1
         jobs = 0
     else:
         workers = int(mode.split("-")[1])
-        result = parallel.solve(game, workers=workers, time_limit=max_seconds, tt_mb=tt_mb)
+        result = parallel.solve(game, moves=moves or None, workers=workers, time_limit=max_seconds, tt_mb=tt_mb)
         jobs = result.jobs_solved
     wall = time.perf_counter() - start
     peak_kb = max(
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     )
     return {
-        "game": game,
+        "game": f"{game}@{moves}" if moves else game,
         "mode": mode,
         "workers": workers,
         "value": result.value,
@@ -111,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"budget {args.max_seconds:g} s per measurement; each in a fresh process")
         print()
         header = (
-            f"{'game':<15} {'mode':<7} {'value':<8} {'nodes':>13} {'seconds':>8} {'nodes/s':>11} "
+            f"{'game':<22} {'mode':<7} {'value':<8} {'nodes':>13} {'seconds':>8} {'nodes/s':>11} "
             f"{'peak MiB':>9} {'jobs':>5}"
         )
         print(header)
@@ -123,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps(row))
             else:
                 print(
-                    f"{row['game']:<15} {row['mode']:<7} {row['value']:<8} {row['nodes']:>13,} {row['seconds']:>8.2f} "
+                    f"{row['game']:<22} {row['mode']:<7} {row['value']:<8} {row['nodes']:>13,} {row['seconds']:>8.2f} "
                     f"{row['nodes_per_second']:>11,} {row['peak_rss_mib']:>9.1f} {row['jobs_answered']:>5}"
                 )
             sys.stdout.flush()
