@@ -831,7 +831,14 @@ class _DaskBackend(_Backend):
             time.sleep(min(0.01, timeout))
 
     def outcome(self, handle: Any) -> JobOutcome:
-        return handle.result()  # type: ignore[no-any-return]
+        try:
+            return handle.result()  # type: ignore[no-any-return]
+        except KinarowError:
+            raise
+        except Exception as err:
+            raise ClusterError(
+                f"a job failed on the cluster ({type(err).__name__}: {err}); every worker needs kinarow installed"
+            ) from None
 
     def stop_job(self, job: int, handle: Any) -> None:
         event = self._Event(f"{self.run}-stop-{job}-{self.gens.get(job, 0)}", client=self.client)
