@@ -52,9 +52,10 @@ def _answer(leaf_value: int, question: str) -> tuple[int, int]:
     return (par.SECOND, par.SECOND) if leaf_value == par.SECOND else (par.DRAW, par.FIRST)
 
 
-def _backed_up(game: str, moves: str | None, jobs: int) -> tuple[str, int, int]:
+def _backed_up(game: str, moves: str | None, jobs: int, eldest_first: bool = False) -> tuple[str, int, int]:
     """Run the coordinator's loop in-process, answering each needed job from a one-process solve."""
     frontier = par.expand(game, moves=moves, jobs=jobs)
+    frontier.eldest_first = eldest_first
     searcher = Searcher(Game(game), tt_mb=8)
     root = frontier.nodes[frontier.root]
     asked = 0
@@ -90,8 +91,9 @@ def test_back_up_skips_jobs_that_cannot_change_the_root():
     seed=st.integers(0, 10_000),
     plies=st.integers(0, 4),
     jobs=st.integers(1, 30),
+    eldest_first=st.booleans(),
 )
-def test_back_up_matches_solve_on_random_positions(game, seed, plies, jobs):
+def test_back_up_matches_solve_on_random_positions(game, seed, plies, jobs, eldest_first):
     import random
 
     rng = random.Random(seed)
@@ -103,7 +105,7 @@ def test_back_up_matches_solve_on_random_positions(game, seed, plies, jobs):
     if pos.is_over:
         return
     moves = " ".join(pos.name(c) for c in pos.moves) or None
-    value, _, _ = _backed_up(game, moves, jobs)
+    value, _, _ = _backed_up(game, moves, jobs, eldest_first)
     assert value == solve(game, moves=moves).value
 
 
@@ -153,12 +155,21 @@ def test_certificate_maps_leaves_through_symmetries():
 )
 def test_jobs_split_while_they_run_keep_the_value_and_certificate(monkeypatch, game, moves):
     monkeypatch.setattr(par, "SPLIT_AFTER_SECONDS", 0.0)  # split whenever a worker is idle
+    monkeypatch.setattr(par, "_splits_well", lambda node, question: True)  # any job, any question
     result = par.solve(game, moves=moves, workers=2, jobs=1, strategy=True)
     assert result.value == solve(game, moves=moves).value
     assert result.splits > 0
     if result.value != "draw":
         verdict = check(result.strategy)
         assert verdict.ok, verdict.reason
+
+
+def test_only_one_sided_tests_where_the_other_player_moves_are_split():
+    frontier = par.expand("5x4k4", jobs=4)
+    white_to_move = next(n for n in frontier.nodes if n.kind == par.JOB and n.to_move == 2)
+    assert par._splits_well(white_to_move, par.FIRST_WINS)
+    assert not par._splits_well(white_to_move, par.SECOND_WINS)
+    assert not par._splits_well(white_to_move, par.EXACT)
 
 
 def test_a_draw_has_no_strategy():

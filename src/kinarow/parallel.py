@@ -244,6 +244,9 @@ class Frontier:
         self.syms = self.game.geometry.symmetries
         self.first_name, self.second_name = value_names(self.game)
         self.no_draws = self.game.goal == MAKER_BREAKER
+        #: "young brothers wait": a node's other children are jobs only once its first child is decided
+        #: (off: on two workers it left one idle and forced splits of positions the kernel orders better)
+        self.eldest_first = False
         self.store = store
         self.nodes: list[Node] = []
         self.by_key: dict[str, int] = {}
@@ -341,7 +344,8 @@ class Frontier:
         node = self.nodes[node_id]
         fresh = self._expand_node(node)
         self.depth = max(self.depth, len(node.moves) - len(self.nodes[self.root].moves) + 1)
-        self._carry_up(node)
+        if self._recompute(node):
+            self._carry_up(node)
         return [n.id for n in fresh]
 
     def _expand_node(self, node: Node) -> list[Node]:
@@ -434,9 +438,13 @@ class Frontier:
             for i, kid in enumerate(kids):
                 other = second if i == top else bounds[top]
                 if maximise:
-                    walk(kid, max(alpha, other, node.prior_lo, node.own_lo), beta)
+                    a, b = max(alpha, other, node.prior_lo, node.own_lo), beta
                 else:
-                    walk(kid, alpha, min(beta, other, node.prior_hi, node.own_hi))
+                    a, b = alpha, min(beta, other, node.prior_hi, node.own_hi)
+                open_kid = not (kid.resolved or kid.hi <= a or kid.lo >= b)
+                walk(kid, a, b)
+                if i == 0 and open_kid and self.eldest_first:
+                    break  # the younger brothers wait until the eldest is decided
 
         walk(self.nodes[self.root], SECOND - 1, FIRST + 1)
         return out
@@ -995,6 +1003,21 @@ def _children_prove(fr: Frontier, pos: Position, winner: int, win: int) -> bool:
     return any(oks) if pos.to_move == winner else all(oks)
 
 
+def _splits_well(node: Node, question: str) -> bool:
+    """Is splitting this job likely to pay: a one-sided win test where the *other* player moves?
+
+    Then a "yes" needs every child (no speculation), and a "no" needs one.
+    Where the tested player moves, the kernel's own move order finds a win far
+    faster than children tried in the frontier's static order, so such jobs
+    (and exact-value jobs) are left whole.
+    """
+    if question == FIRST_WINS:
+        return node.to_move == 2
+    if question == SECOND_WINS:
+        return node.to_move == 1
+    return False
+
+
 def _child_score(fr: Frontier, pos: Position) -> int | None:
     """The exact value of a position of the frontier (None if not known or not in the frontier)."""
     node_id = fr.by_key.get(fr.canonical(pos.board)[0])
@@ -1114,10 +1137,15 @@ class _Run:
                     # a worker is idle and nothing else is needed: split the oldest long-running job
                     now = time.monotonic()
                     splittable = [
-                        j for j in running if fr.nodes[j].kind == JOB and now - started[j] >= self.split_after
+                        j for j in running
+                        if fr.nodes[j].kind == JOB and now - started[j] >= self.split_after
+                        and _splits_well(fr.nodes[j], asked[j])
                     ]
                     if splittable and len(fr.nodes) + fr.game.cells <= backend.max_jobs:
-                        fr.split(min(splittable, key=lambda j: started[j]))
+                        oldest = min(splittable, key=lambda j: started[j])
+                        fr.split(oldest)  # its children take over: stop the job itself
+                        backend.stop_job(oldest, running.pop(oldest))
+                        self.stopped_jobs += 1
                         self.splits += 1
                         continue
                 for out in self._collect(backend, running, POLL_SECONDS):
