@@ -590,7 +590,8 @@ def run_job(spec: JobSpec) -> JobOutcome:
     nodes = 0
     if spec.strategy:
         try:
-            tree = _extract(pos, searcher, should_stop)
+            known = {FIRST_WINS: 1, SECOND_WINS: 2}.get(spec.question)
+            tree = _extract(pos, searcher, should_stop, known)
             choices = tree.choices
             bounds = (score_of(tree.winner), score_of(tree.winner))
         except _StopRequestedError:
@@ -664,7 +665,9 @@ def _win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], N
     return (out[0] if out else None), int(ctrl[K.C_NODES])
 
 
-def _extract(position: Position, searcher: Any, should_stop: Callable[[], bool]) -> StrategyTree:
+def _extract(
+    position: Position, searcher: Any, should_stop: Callable[[], bool], winner: int | None = None
+) -> StrategyTree:
     """The winner's strategy from a won ``position``, stopping between positions when asked.
 
     Same walk as :func:`kinarow.solve.extract_strategy`: the kernel names a
@@ -674,10 +677,11 @@ def _extract(position: Position, searcher: Any, should_stop: Callable[[], bool])
     from kinarow.solve import winner_of
 
     game = position.game
-    value, _ = searcher.best_move(position)
-    if value == K.DRAW:
-        raise KinarowError("internal error: a strategy job was given a drawn position")
-    winner = position.to_move if value == K.WIN else 3 - position.to_move
+    if winner is None:  # not told who wins: one exact solve first
+        value, _ = searcher.best_move(position)
+        if value == K.DRAW:
+            raise KinarowError("internal error: a strategy job was given a drawn position")
+        winner = position.to_move if value == K.WIN else 3 - position.to_move
     tree = StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), {})
     seen: set[str] = set()
     pos = position.copy()
@@ -1237,7 +1241,8 @@ class _Run:
             return tree, None
         if backend is None:
             raise KinarowError("internal error: frontier leaves to extract but no workers")
-        pending = [JobSpec(n, fr.game_text, fr.nodes[n].moves, self.tt_mb, strategy=True) for n in uses]
+        who = FIRST_WINS if win == FIRST else SECOND_WINS  # the winner, known from the frontier
+        pending = [JobSpec(n, fr.game_text, fr.nodes[n].moves, self.tt_mb, strategy=True, question=who) for n in uses]
         running: dict[int, Any] = {}
         try:
             while pending or running:
