@@ -5,6 +5,8 @@ Commands::
     kinarow solve GAME [--moves MOVES] [--json] [--max-nodes N] [--time-limit S] [--tt-mb MB] [--strategy FILE]
                   [--proof FILE] [--store FILE | --no-store]
                   [--knowledge none|pairing|matching]
+                  [--workers N] [--cluster ADDRESS] [--jobs N] [--checkpoint FILE]   (cli_scale)
+    kinarow settle [CASE ...] [--list] [--workers N] [--cluster ADDRESS] [--time-limit S] [--out DIR] [--json]
     kinarow show GAME [--moves MOVES] [--svg FILE] [--png FILE]
     kinarow play GAME [--first | --second] [--think S] [--tt-mb MB] [--engine STRATEGY]
     kinarow verify STRATEGY GAME [--as first|second] [--json] [--max-positions N] [--out FILE]  (cli_misere)
@@ -27,6 +29,7 @@ search or a game.
 from __future__ import annotations
 
 import argparse
+import gzip
 import importlib
 import json
 import sys
@@ -36,7 +39,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal, TextIO
 
-from kinarow import __version__, pairing, reproduce
+from kinarow import __version__, cli_scale, pairing, reproduce
 from kinarow.errors import KinarowError, MoveError
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position, split_turns
@@ -154,6 +157,8 @@ def _progress(label: str, stream: TextIO) -> Iterator[Callable[[int], None] | No
 
 # -- solve -----------------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if cli_scale.wants_parallel(args):  # --workers N > 1, --cluster or --checkpoint: frontier jobs
+        return cli_scale.cmd_solve_parallel(args, out, err)
     from kinarow import cli_ux
 
     max_nodes = _positive_int("--max-nodes", args.max_nodes)
@@ -406,8 +411,9 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     path = args.file
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        raw = Path(path).read_bytes()
+        text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")  # .json or .json.gz
+    except (OSError, UnicodeDecodeError, EOFError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         print(f"kinarow: error: cannot read '{path}': {reason}", file=err)
         return EXIT_REJECTED
@@ -528,6 +534,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kinarow.cli_misere",
     "kinarow.cli_matching",
     "kinarow.cli_infinite",
+    "kinarow.cli_scale",
 )
 
 
@@ -563,6 +570,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="cut nodes where a pairing or a matching set proves a player cannot win "
         f"(free placement, one stone a turn, normal or Maker-Breaker goal; default {DEFAULT_KNOWLEDGE})",
     )
+    cli_scale.add_solve_options(p)
     p.set_defaults(run=cmd_solve)
 
     p = commands.add_parser("show", help="print the board after some moves")
@@ -606,7 +614,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_pairing_table)
 
     p = commands.add_parser("check", help="verify a certificate (any kind kinarow writes, JSON) with the rules only")
-    p.add_argument("file", metavar="FILE", help="certificate written by 'solve --proof', 'pairing --proof', ...")
+    p.add_argument("file", metavar="FILE",
+                   help="certificate written by 'solve --proof', 'pairing --proof', ... (.json or .json.gz)")
     p.set_defaults(run=cmd_check)
 
     p = commands.add_parser("reproduce", help="reproduce a published table or figure and compare with the paper")

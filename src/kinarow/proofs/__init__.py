@@ -46,6 +46,9 @@ CHECKERS: dict[str, str] = {
 }
 
 
+# What ``kinarow settle`` writes for a value it has no certificate for: never accepted as a proof.
+SEARCH_LOG_FORMAT = "kinarow.searchlog"
+
 # Formats whose checker also reads a file named inside the certificate (it gets ``base=``).
 NEEDS_BASE = frozenset({"kinarow.torus"})
 
@@ -144,6 +147,9 @@ def check_data(data: Any, base: str | None = None) -> Verdict:
     fmt = data.get("format")
     if not isinstance(fmt, str):
         return Verdict(False, 'the object has no "format" field naming its kind of certificate', usable=False)
+    if fmt == SEARCH_LOG_FORMAT:
+        return Verdict(False, "it is a search log (evidence of a search: node counts, times), not a certificate",
+                       format=fmt, usable=False)
     try:
         function = checker(fmt)
         verdict = function(data, base=base or ".") if fmt in NEEDS_BASE else function(data)

@@ -1,0 +1,302 @@
+"""Command-line parts of parallel solving: ``solve --workers/--cluster/--checkpoint`` and ``kinarow settle``.
+
+``kinarow settle [CASE ...]`` runs the long cases (open or recently solved
+games) on every core or a Dask cluster, each with a time limit, and writes
+what it found: a winning strategy (a certificate ``kinarow check`` verifies)
+for a win, a search log for a draw (the jobs, their answers and node counts:
+evidence, not a certificate), nothing but the figures for a case that did not
+finish.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from kinarow.errors import KinarowError
+from kinarow.proofs import SEARCH_LOG_FORMAT
+
+SEARCHLOG_FORMAT = SEARCH_LOG_FORMAT
+SEARCHLOG_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Case:
+    """A long case to settle or measure: the game, what the literature says, and where it says it."""
+
+    name: str
+    game: str
+    literature: str
+    source: str
+
+
+CASES: tuple[Case, ...] = (
+    Case("7x4k4", "7x4k4", "draw", "known draw in the literature"),
+    Case("8x4k4", "8x4k4", "draw", "known draw in the literature"),
+    Case(
+        "9x4k4", "9x4k4", "open",
+        "Tung & Lau conjectured a draw; a 2017 bachelor thesis (not peer reviewed) reports a first-player win",
+    ),
+    Case("10x4k4", "10x4k4", "open", "as 9x4k4: conjectured draw, unreviewed first-player win claim"),
+    Case("7x7k5", "7x7k5", "draw", "Hsu et al. (Theoretical Computer Science, 2020): about 2.5 s"),
+    Case("8x8k5", "8x8k5", "draw", "Hsu et al. (2020): about 17.4 hours"),
+    Case("connect4", "7x6k4:gravity", "first", "Allen; Allis (1988): first-player win"),
+)
+
+
+def case(name: str) -> Case:
+    for c in CASES:
+        if c.name == name:
+            return c
+    raise KinarowError(f"there is no case called '{name}'; the cases are: {', '.join(c.name for c in CASES)}")
+
+
+# -- options on `kinarow solve` ------------------------------------------------------------
+def add_solve_options(p: argparse.ArgumentParser) -> None:
+    """The parallel options of ``kinarow solve``."""
+    p.add_argument(
+        "--workers", metavar="N", default=None,
+        help="solve on N local processes: the tree is split at a frontier into jobs (default 1: one process)",
+    )
+    p.add_argument(
+        "--cluster", metavar="ADDRESS", default=None,
+        help="run the jobs on a Dask cluster, e.g. tcp://HOST:8786 (needs 'pip install kinarow[cluster]')",
+    )
+    p.add_argument(
+        "--jobs", metavar="N", default=None, help="aim for about N frontier positions (default 24 per worker)"
+    )
+    p.add_argument(
+        "--checkpoint", metavar="FILE", default=None,
+        help="keep finished jobs in this SQLite file; run the same command again to resume",
+    )
+
+
+def wants_parallel(args: argparse.Namespace) -> bool:
+    """Does this ``solve`` go through the frontier jobs (workers > 1, --jobs, a cluster or a checkpoint)?"""
+    from kinarow.cli import _positive_int
+
+    workers = _positive_int("--workers", getattr(args, "workers", None))
+    jobs = _positive_int("--jobs", getattr(args, "jobs", None))
+    cluster, checkpoint = getattr(args, "cluster", None), getattr(args, "checkpoint", None)
+    return (workers or 1) > 1 or bool(jobs) or bool(cluster) or bool(checkpoint)
+
+
+def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow import parallel
+    from kinarow.cli import (
+        EXIT_INTERRUPTED,
+        EXIT_OK,
+        MAX_TT_MB,
+        _positive_float,
+        _positive_int,
+        _print_result,
+        _progress,
+        _write_strategy,
+    )
+    from kinarow.game import Game
+
+    max_nodes = _positive_int("--max-nodes", args.max_nodes)
+    time_limit = _positive_float("--time-limit", args.time_limit)
+    tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
+    workers = _positive_int("--workers", args.workers)
+    jobs = _positive_int("--jobs", args.jobs)
+    position = Game(args.game).position(args.moves)
+    where = f"on the cluster at {args.cluster}" if args.cluster else f"on {workers or 1} workers"
+    with _progress(f"solving {position.game} {where}", err) as tick:
+        result = parallel.solve(
+            position,
+            workers=workers or 1,
+            cluster=args.cluster,
+            jobs=jobs,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            tt_mb=tt_mb,
+            strategy=args.strategy is not None,
+            checkpoint=args.checkpoint,
+            on_tick=tick,
+        )
+    note = _write_strategy(result, args.strategy) if args.strategy is not None else None
+    if args.json:
+        data = result.to_dict()
+        if args.strategy is not None:
+            data["strategy_file"] = args.strategy if result.strategy is not None else None
+            data["strategy_positions"] = result.strategy.size if result.strategy is not None else None
+        print(json.dumps(data), file=out)
+        if note and result.strategy is None:
+            print(note, file=err)
+    else:
+        _print_result(position, result, out)
+        for key, value in _parallel_rows(result):
+            print(f"{key + ':':<10} {value}", file=out)
+        if note:
+            print(note, file=out)
+    if result.stopped == "interrupted":
+        print("Interrupted (Ctrl-C): the workers were stopped before the search had an answer.", file=err)
+        if args.checkpoint:
+            print(f"Finished jobs are kept in {args.checkpoint}; run the same command to resume.", file=err)
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def _parallel_rows(result: Any) -> list[tuple[str, str]]:
+    rows = [
+        ("workers", f"{result.workers} ({result.backend})"),
+        (
+            "jobs",
+            f"{result.jobs:,} frontier positions (depth {result.frontier_depth}); {result.jobs_solved:,} answered, "
+            f"{result.jobs_stopped:,} stopped as not needed",
+        ),
+        ("peak RSS", f"{result.peak_rss_mb:,.0f} MiB (largest process)"),
+    ]
+    if result.jobs_from_checkpoint:
+        rows.append(("resumed", f"{result.jobs_from_checkpoint:,} positions read from the checkpoint"))
+    return rows
+
+
+# -- kinarow settle ------------------------------------------------------------------------
+def add_commands(commands: Any) -> None:
+    p = commands.add_parser(
+        "settle", help="solve the long cases (7x4k4 ... 8x8k5, Connect Four) in parallel, each with a time limit"
+    )
+    p.add_argument("cases", metavar="CASE", nargs="*", help="cases to run (default: --list shows them)")
+    p.add_argument("--list", action="store_true", help="list the cases with what the literature says")
+    p.add_argument("--workers", metavar="N", default=None, help="local worker processes (default: every core)")
+    p.add_argument("--cluster", metavar="ADDRESS", default=None, help="run on a Dask cluster (tcp://HOST:PORT)")
+    p.add_argument("--time-limit", metavar="S", default="600", help="seconds per case (default 600)")
+    p.add_argument("--jobs", metavar="N", default=None, help="frontier positions per case (default 24 per worker)")
+    p.add_argument("--tt-mb", metavar="MB", default=None, help="transposition table per worker in MiB")
+    p.add_argument("--checkpoint", metavar="FILE", default=None, help="SQLite file of finished jobs (resumable)")
+    p.add_argument("--out", metavar="DIR", default=None, help="write certificates (wins) and search logs (draws) here")
+    p.add_argument("--json", action="store_true", help="print one JSON object per case")
+    p.set_defaults(run=cmd_settle)
+
+
+def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow import parallel
+    from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, MAX_TT_MB, UsageError, _positive_float, _positive_int, _progress
+
+    if args.list or not args.cases:
+        for c in CASES:
+            print(f"{c.name:<9} {c.game:<14} literature: {c.literature:<6} {c.source}", file=out)
+        return EXIT_OK
+    cases = [case(name) for name in args.cases]
+    workers = _positive_int("--workers", args.workers)
+    time_limit = _positive_float("--time-limit", args.time_limit)
+    jobs = _positive_int("--jobs", args.jobs)
+    tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
+    out_dir = Path(args.out) if args.out else None
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(f"--out {args.out} is a file; give a directory for the certificates and logs")
+    status = EXIT_OK
+    for c in cases:
+        with _progress(f"{c.name}", err) as tick:
+            result = parallel.solve(
+                c.game,
+                workers=workers or os.cpu_count() or 1,
+                cluster=args.cluster,
+                jobs=jobs,
+                time_limit=time_limit,
+                tt_mb=tt_mb,
+                strategy=True,
+                checkpoint=args.checkpoint,
+                on_tick=tick,
+                best_move=False,
+            )
+        written = _write_case(out_dir, c, result) if out_dir is not None else None
+        row = settle_row(c, result, written)
+        if args.json:
+            print(json.dumps(row), file=out)
+        else:
+            print(_settle_text(row), file=out)
+        out.flush()
+        if result.stopped == "interrupted":
+            print("Interrupted (Ctrl-C): the workers were stopped.", file=err)
+            status = EXIT_INTERRUPTED
+            break
+    return status
+
+
+def settle_row(c: Case, result: Any, written: str | None) -> dict[str, Any]:
+    data = result.to_dict()
+    data.update({"case": c.name, "literature": c.literature, "source": c.source, "written": written})
+    if result.value == "unknown":
+        data["agrees"] = None
+    elif c.literature in ("draw", "first", "second"):
+        data["agrees"] = result.value == c.literature
+    else:
+        data["agrees"] = None
+    if result.strategy is not None:
+        data["strategy_positions"] = result.strategy.size
+    if result.value in ("draw", "unknown"):
+        data.pop("best_move", None)  # not searched for (best_move=False)
+    return data
+
+
+def _settle_text(row: dict[str, Any]) -> str:
+    if row["value"] == "unknown":
+        head = (
+            f"{row['case']}: measured: not finished in {row['seconds']:.0f} s ({row.get('stopped')}), "
+            f"{row['nodes']:,} nodes"
+        )
+    else:
+        head = f"{row['case']}: {row['value']} ({row['nodes']:,} nodes, {row['seconds']:.1f} s)"
+        if row["agrees"] is False:
+            head += f"  DIFFERS from the literature ({row['literature']})"
+    lines = [
+        head,
+        f"  {row['game']}; literature: {row['literature']} ({row['source']})",
+        f"  {row['nodes_per_second']:,} nodes/s on {row['workers']} workers ({row['backend']}); "
+        f"{row['jobs']:,} jobs, {row['jobs_solved']:,} answered; peak RSS {row['peak_rss_mb']:,.0f} MiB",
+    ]
+    if row.get("strategy_stopped"):
+        lines.append(f"  the winning strategy was not finished ({row['strategy_stopped']}): no certificate")
+    if row.get("written"):
+        lines.append(f"  wrote {row['written']}")
+    return "\n".join(lines)
+
+
+def _write_case(out_dir: Path, c: Case, result: Any) -> str | None:
+    """A win's strategy (certificate) or a draw's search log, gzip-compressed JSON; nothing when unknown."""
+    if result.value == "unknown":
+        return None
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if result.strategy is not None:
+        path = out_dir / f"{c.name}.strategy.json.gz"
+        data: dict[str, Any] = result.strategy.to_json()
+    else:
+        path = out_dir / f"{c.name}.searchlog.json.gz"
+        data = searchlog(result)
+    try:
+        with gzip.open(path, "wt", encoding="utf-8") as fh:
+            json.dump(data, fh, separators=(",", ":"))
+    except OSError as error:
+        raise KinarowError(f"cannot write '{path}': {error.strerror or error}") from None
+    return str(path)
+
+
+def searchlog(result: Any) -> dict[str, Any]:
+    """A draw's evidence: every job with its question, answer and node count. Not a certificate."""
+    return {
+        "format": SEARCHLOG_FORMAT,
+        "version": SEARCHLOG_VERSION,
+        "note": "a search log: the frontier jobs of a parallel solve and what each answered; "
+        "it is evidence, not a certificate that a rules-only checker can verify",
+        "game": result.game,
+        "moves": result.moves,
+        "value": result.value,
+        "summary": {k: v for k, v in result.to_dict().items() if k not in ("game", "moves", "value")},
+        "jobs": result.log,
+    }
+
+
+def read_json(path: str) -> Any:
+    """Read a JSON file, gzip-compressed or not (certificates may ship as ``.json.gz``)."""
+    raw = Path(path).read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    return json.loads(raw.decode("utf-8"))

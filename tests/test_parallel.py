@@ -1,0 +1,360 @@
+"""Parallel solving (kinarow.parallel): the same values and valid certificates as one process.
+
+Covers the frontier and its bounds back-up (in-process, against ``solve``),
+the local process pool with two workers, checkpoints (stop and resume),
+Ctrl-C, bad input, and the command line. The Dask cluster back-end has its
+own module, tests/test_parallel_cluster.py.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kinarow import Game, KinarowError, Searcher, solve
+from kinarow import parallel as par
+from kinarow.cli import main
+from kinarow.proofs.tree import check
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+# Games and positions with their single-process values computed in the test (never typed in).
+CASES = [
+    ("4x4k4", None),
+    ("5x4k4", None),
+    ("6x6k4p2q1", None),
+    ("5x4k4:gravity", None),
+    ("4x3k3", None),
+    ("3x3k3:maker-breaker", None),
+    ("4x3k3:gravity,misere", None),
+    ("4x4k4", "b2 c3"),
+    ("6x6k4", "d4 c3 d3"),
+    ("5x4k4:gravity", "c c d"),
+]
+
+
+def _answer(leaf_value: int, question: str) -> tuple[int, int]:
+    """What a job asking ``question`` reports about a leaf whose exact value is ``leaf_value``."""
+    if question == par.EXACT:
+        return leaf_value, leaf_value
+    if question == par.FIRST_WINS:
+        return (par.FIRST, par.FIRST) if leaf_value == par.FIRST else (par.SECOND, par.DRAW)
+    return (par.SECOND, par.SECOND) if leaf_value == par.SECOND else (par.DRAW, par.FIRST)
+
+
+def _backed_up(game: str, moves: str | None, jobs: int, eldest_first: bool = False) -> tuple[str, int, int]:
+    """Run the coordinator's loop in-process, answering each needed job from a one-process solve."""
+    frontier = par.expand(game, moves=moves, jobs=jobs)
+    frontier.eldest_first = eldest_first
+    searcher = Searcher(Game(game), tt_mb=8)
+    root = frontier.nodes[frontier.root]
+    asked = 0
+    while not root.resolved:
+        needed = frontier.needed()
+        assert needed, "the root is open, so some job must be needed"
+        node_id, question = needed[0]
+        node = frontier.nodes[node_id]
+        exact = frontier.score(solve(frontier.position(node), searcher=searcher).value)
+        assert node.lo <= exact <= node.hi, "bounds never exclude the true value"
+        frontier.settle(node_id, *_answer(exact, question))
+        asked += 1
+    return frontier.result_name(root.lo), asked, len(frontier.open_jobs()) + asked
+
+
+@pytest.mark.parametrize(("game", "moves"), [c for c in CASES if c[0] != "5x4k4" and c[0] != "6x6k4"])
+def test_frontier_back_up_gives_the_solver_value(game, moves):
+    value, _, _ = _backed_up(game, moves, jobs=40)
+    assert value == solve(game, moves=moves).value
+
+
+def test_back_up_skips_jobs_that_cannot_change_the_root():
+    frontier = par.expand("5x4k4", jobs=60)
+    total = len(frontier.open_jobs())
+    value, asked, _ = _backed_up("5x4k4", None, jobs=60)
+    assert value == "draw"
+    assert asked < total / 2, f"asked {asked} of {total} frontier jobs"
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    game=st.sampled_from(["4x4k4", "4x4k3:gravity", "3x3k3:misere", "4x3k3p2q1"]),
+    seed=st.integers(0, 10_000),
+    plies=st.integers(0, 4),
+    jobs=st.integers(1, 30),
+    eldest_first=st.booleans(),
+)
+def test_back_up_matches_solve_on_random_positions(game, seed, plies, jobs, eldest_first):
+    import random
+
+    rng = random.Random(seed)
+    pos = Game(game).start()
+    for _ in range(plies):
+        if pos.is_over:
+            break
+        pos.play(rng.choice(pos.legal_moves()))
+    if pos.is_over:
+        return
+    moves = " ".join(pos.name(c) for c in pos.moves) or None
+    value, _, _ = _backed_up(game, moves, jobs, eldest_first)
+    assert value == solve(game, moves=moves).value
+
+
+def test_frontier_merges_symmetric_positions():
+    frontier = par.expand("4x4k4", jobs=30)
+    keys = [n.key for n in frontier.nodes]
+    assert len(keys) == len(set(keys))
+    depth_one = [n for n in frontier.nodes if len(n.moves) == 1]
+    assert len(depth_one) == 3  # corner, edge, centre of the 4x4 board under its 8 symmetries
+    for node in frontier.nodes:  # each node's line of play reaches exactly its canonical board
+        assert "".join(".xo"[v] for v in frontier.position(node).board) == node.key
+
+
+# -- two local workers -------------------------------------------------------------------
+@pytest.mark.parametrize(("game", "moves"), CASES)
+def test_two_workers_agree_with_one_process(game, moves):
+    single = solve(game, moves=moves)
+    result = par.solve(game, moves=moves, workers=2)
+    assert result.value == single.value
+    assert result.workers == 2 and result.backend == "local"
+    assert result.stopped is None
+    # the best move keeps the value
+    after = f"{moves or ''} {result.best_move}".strip()
+    assert solve(game, moves=after).value == single.value
+
+
+@pytest.mark.parametrize(("game", "moves"), [("4x3k3", None), ("4x4k3p2q1", None), ("3x3k3:torus", None),
+                                             ("4x3k3:gravity,misere", None), ("3x3k3", "b2 b1"),
+                                             ("3x3k3:maker-breaker", None)])
+def test_two_workers_win_certificates_pass_the_checker(game, moves):
+    result = par.solve(game, moves=moves, workers=2, jobs=20, strategy=True)
+    assert result.value == solve(game, moves=moves).value
+    assert result.strategy is not None
+    verdict = check(result.strategy)
+    assert verdict.ok, verdict.reason
+
+
+def test_certificate_maps_leaves_through_symmetries():
+    # 4x4k3p2q1 has 8 symmetries and a frontier deep enough that leaves are reached in other frames
+    result = par.solve("4x4k3p2q1", workers=2, jobs=60, strategy=True)
+    assert result.frontier_depth >= 2
+    assert check(result.strategy).ok
+
+
+@pytest.mark.parametrize(
+    ("game", "moves"), [("5x4k4", None), ("4x4k3p2q1", None), ("5x4k4:gravity", None), ("6x6k4", "d4 c3 d3")]
+)
+def test_jobs_split_while_they_run_keep_the_value_and_certificate(monkeypatch, game, moves):
+    monkeypatch.setattr(par, "SPLIT_AFTER_SECONDS", 0.0)  # split whenever a worker is idle
+    monkeypatch.setattr(par, "_splits_well", lambda node, question: True)  # any job, any question
+    result = par.solve(game, moves=moves, workers=2, jobs=1, strategy=True)
+    assert result.value == solve(game, moves=moves).value
+    assert result.splits > 0
+    if result.value != "draw":
+        verdict = check(result.strategy)
+        assert verdict.ok, verdict.reason
+
+
+def test_only_one_sided_tests_where_the_other_player_moves_are_split():
+    frontier = par.expand("5x4k4", jobs=4)
+    white_to_move = next(n for n in frontier.nodes if n.kind == par.JOB and n.to_move == 2)
+    assert par._splits_well(white_to_move, par.FIRST_WINS)
+    assert not par._splits_well(white_to_move, par.SECOND_WINS)
+    assert not par._splits_well(white_to_move, par.EXACT)
+
+
+def test_a_draw_has_no_strategy():
+    result = par.solve("4x4k4", workers=2, strategy=True)
+    assert result.value == "draw" and result.strategy is None
+
+
+def test_finished_game_needs_no_workers():
+    result = par.solve("3x3k3", moves="a1 b1 a2 b2 a3", workers=2)
+    assert result.value == "first" and result.jobs == 0 and result.nodes == 0
+
+
+def test_limits_give_unknown():
+    result = par.solve("7x6k4:gravity", workers=2, max_nodes=200_000)
+    assert result.value == "unknown" and result.stopped == "node limit"
+    result = par.solve("7x6k4:gravity", workers=2, time_limit=0.5)
+    assert result.value == "unknown" and result.stopped == "time limit"
+    assert result.seconds < 20
+
+
+@pytest.mark.parametrize(
+    "options", [{"workers": 0}, {"jobs": 0}, {"max_nodes": 0}, {"time_limit": -1.0}]
+)
+def test_bad_options_are_one_sentence(options):
+    with pytest.raises(KinarowError) as err:
+        par.solve("4x4k4", **options)
+    assert "\n" not in str(err.value)
+
+
+def test_too_large_board():
+    with pytest.raises(KinarowError, match="at most 64 cells"):
+        par.solve("9x9k5", workers=2)
+
+
+# -- checkpoints ------------------------------------------------------------------------
+def test_checkpoint_keeps_finished_jobs_and_resumes(tmp_path):
+    db = tmp_path / "jobs.sqlite"
+    first = par.solve("5x4k4", workers=2, checkpoint=db)
+    assert first.value == "draw"
+    store = par.JobStore(db)
+    stored = store.count("5x4k4")
+    store.close()
+    assert 0 < stored <= first.jobs_solved  # one row per position; a second answer narrows the first
+    again = par.solve("5x4k4", workers=2, checkpoint=db)
+    assert again.value == "draw"
+    assert again.jobs_from_checkpoint > 0
+    assert again.nodes < first.nodes
+
+
+def test_stopped_solve_resumes_from_its_checkpoint(tmp_path):
+    db = tmp_path / "jobs.sqlite"
+    stopped = par.solve("5x4k4", workers=2, jobs=100, checkpoint=db, max_nodes=300_000)
+    assert stopped.value == "unknown"
+    store = par.JobStore(db)
+    kept = store.count()
+    store.close()
+    assert kept > 0, "jobs that finished before the stop are kept"
+    resumed = par.solve("5x4k4", workers=2, jobs=100, checkpoint=db)
+    assert resumed.value == "draw"
+    assert resumed.jobs_from_checkpoint == kept
+
+
+def test_checkpoint_file_that_is_not_sqlite(tmp_path):
+    bad = tmp_path / "not.sqlite"
+    bad.write_text("this is not a database\n" * 100)
+    with pytest.raises(KinarowError, match="checkpoint"):
+        par.solve("4x4k4", workers=2, checkpoint=bad)
+
+
+# -- Ctrl-C -----------------------------------------------------------------------------------
+def _session_processes(sid: int) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":
+            pids.append(int(entry.name))
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc to find the workers")
+def test_ctrl_c_stops_the_workers_cleanly(tmp_path):
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kinarow", "solve", "7x6k4:gravity", "--workers", "2",
+         "--checkpoint", str(tmp_path / "c4.sqlite")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while len(_session_processes(proc.pid)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)  # wait for the two workers
+    time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert "Interrupted" in err
+    time.sleep(0.5)
+    assert _session_processes(proc.pid) == [], "worker processes were left behind"
+    assert "Unknown" in out
+
+
+# -- command line -----------------------------------------------------------------------------
+def run(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_cli_solve_with_workers(capsys):
+    code, out, _ = run(capsys, "solve", "5x4k4:gravity", "--workers", "2")
+    assert code == 0
+    assert out.splitlines()[0] == "Draw with perfect play."
+    assert any(line.startswith("workers:") and "2 (local)" in line for line in out.splitlines())
+
+
+def test_cli_solve_json_with_workers_and_strategy(capsys, tmp_path):
+    path = tmp_path / "s.json"
+    code, out, _ = run(capsys, "solve", "4x3k3", "--workers", "2", "--json", "--strategy", str(path))
+    assert code == 0
+    data = json.loads(out)
+    assert data["value"] == "first" and data["workers"] == 2 and data["jobs"] > 0
+    assert data["strategy_positions"] > 0
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and out.startswith("VALID")
+
+
+def test_cli_check_reads_gzip(capsys, tmp_path):
+    path = tmp_path / "s.json"
+    run(capsys, "solve", "4x3k3", "--workers", "2", "--strategy", str(path))
+    gz = tmp_path / "s.json.gz"
+    gz.write_bytes(gzip.compress(path.read_bytes()))
+    code, out, _ = run(capsys, "check", str(gz))
+    assert code == 0 and out.startswith("VALID")
+    broken = tmp_path / "broken.json.gz"
+    broken.write_bytes(gzip.compress(path.read_bytes())[:40])
+    code, _, err = run(capsys, "check", str(broken))
+    assert code == 1 and err.startswith("kinarow: error:") and "\n" not in err.strip()
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--workers", "0"), ("--workers", "two"), ("--jobs", "-3")]
+)
+def test_cli_bad_parallel_options(capsys, option, value):
+    code, _, err = run(capsys, "solve", "4x4k4", option, value)
+    assert code == 2
+    assert err.startswith("kinarow: error:") and option in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_cli_checkpoint_resume_message(capsys, tmp_path):
+    db = tmp_path / "c.sqlite"
+    code, out, _ = run(capsys, "solve", "4x4k4", "--checkpoint", str(db))
+    assert code == 0 and "Draw" in out
+    code, out, _ = run(capsys, "solve", "4x4k4", "--checkpoint", str(db))
+    assert code == 0 and "resumed:" in out
+
+
+def test_settle_lists_the_cases(capsys):
+    code, out, _ = run(capsys, "settle", "--list")
+    assert code == 0
+    for name in ("7x4k4", "8x4k4", "9x4k4", "10x4k4", "7x7k5", "8x8k5", "connect4"):
+        assert name in out
+
+
+def test_settle_writes_certificates_and_logs(capsys, monkeypatch, tmp_path):
+    from kinarow import cli_scale
+
+    small = (cli_scale.Case("t-win", "4x3k3", "first", "test"), cli_scale.Case("t-draw", "4x4k4", "draw", "test"))
+    monkeypatch.setattr(cli_scale, "CASES", small)
+    code, out, _ = run(capsys, "settle", "t-win", "t-draw", "--workers", "2", "--out", str(tmp_path), "--json")
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["value"] for r in rows] == ["first", "draw"]
+    assert all(r["agrees"] for r in rows)
+    code, out, _ = run(capsys, "check", str(tmp_path / "t-win.strategy.json.gz"))
+    assert code == 0 and out.startswith("VALID")
+    code, _, err = run(capsys, "check", str(tmp_path / "t-draw.searchlog.json.gz"))
+    assert code == 1 and "search log" in err
+
+
+def test_settle_unknown_case(capsys):
+    code, _, err = run(capsys, "settle", "11x4k4")
+    assert code == 2 and "no case called" in err
