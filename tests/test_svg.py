@@ -39,3 +39,23 @@ def test_grid_escapes_text_and_needs_cells() -> None:
     assert "&lt;&amp;&gt;" in text
     with pytest.raises(ValueError):
         svg.grid([])
+
+
+def test_matching_set_letters_markers_and_draws_groups() -> None:
+    position = Game("4x4k4").start()
+    root = parse(svg.matching_set(position, ["a1", "b1", "c1"], [["a1", "b1", "c1", "d1"], ["a1", "b2", "c3", "d4"]],
+                                  title="a long title that is wider than the board itself"))
+    texts = [t.text for t in root.iter(f"{NS}text")]
+    assert {"a", "b", "c"} <= set(texts)
+    assert len(list(root.iter(f"{NS}line"))) == 2
+    assert float(root.get("width")) > 8 * len("a long title that is wider than the board itself")
+
+
+def test_matching_command_draws_a_position(tmp_path) -> None:
+    from kinarow.cli import main
+
+    path = tmp_path / "m.svg"
+    assert main(["matching", "4x4k4", "--svg", str(path)]) == 0
+    root = parse(path.read_text())
+    assert len(list(root.iter(f"{NS}line"))) == 10  # the ten groups of the empty 4x4 board
+    assert main(["matching", "ab acd", "--svg", str(path)]) == 2  # abstract groups: nothing to draw on

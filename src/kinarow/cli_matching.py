@@ -33,6 +33,9 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--proof", "--out", metavar="FILE", dest="out", default=None,
                    help="write the matching-set certificate (JSON) to FILE")
+    p.add_argument("--svg", metavar="FILE", default=None,
+                   help="with a GAME: draw the board with the markers lettered and the groups as lines")
+    p.add_argument("--png", metavar="FILE", default=None, help="with a GAME: the same picture as PNG (needs cairosvg)")
     p.set_defaults(run=cmd_matching)
 
     p = commands.add_parser(
@@ -56,6 +59,8 @@ def cmd_matching(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _position(args, out)
     if args.moves is not None:
         raise UsageError("--moves needs a GAME (like 4x4k4) as the first argument, not groups")
+    if args.svg is not None or args.png is not None:
+        raise UsageError("--svg and --png need a GAME (like 4x4k4): abstract groups have no board to draw on")
     from kinarow import matching
 
     result = matching.find(" ".join(args.target))
@@ -120,7 +125,23 @@ def _position(args: argparse.Namespace, out: TextIO) -> int:
             print("  " + line, file=out)
     if args.out:
         print(f"Certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
+    _save_picture(args, proof, out)
     return EXIT_OK
+
+
+def _save_picture(args: argparse.Namespace, proof: Any, out: TextIO) -> None:
+    """``--svg`` / ``--png``: the position with every cover's markers lettered and its groups drawn."""
+    from kinarow import cli_ux, svg
+    from kinarow.game import Game
+
+    def picture() -> str:
+        position = Game(args.target[0]).position(args.moves)
+        markers = [m for _, ms in proof.covers for m in ms.markers]
+        groups = [g for _, ms in proof.covers for g in ms.groups]
+        title = f"{position.game}: {proof.conclusion()}"
+        return svg.matching_set(position, list(dict.fromkeys(markers)), groups, title=title)
+
+    cli_ux.save_pictures(picture, args, out)
 
 
 def cmd_matching_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -102,9 +102,13 @@ def grid(
     axis = 0.5 if coordinates else 0.0  # room for column letters below and row numbers on the left
     width = (right - left + 2 * pad + axis) * CELL
     height = (top - bottom + 2 * pad + axis + extra_top) * CELL
+    shift = 0.0  # a title wider than the board widens the picture; the board stays centred
+    if title and 8.6 * len(title) + 2 * MARGIN > width:
+        shift = (8.6 * len(title) + 2 * MARGIN - width) / 2
+        width += 2 * shift
 
     def px(point: tuple[float, float]) -> tuple[float, float]:
-        return (point[0] - left + pad + axis) * CELL, (top - point[1] + pad + extra_top) * CELL
+        return (point[0] - left + pad + axis) * CELL + shift, (top - point[1] + pad + extra_top) * CELL
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
@@ -275,3 +279,26 @@ def torus_pairing(
             segments.append(Segment((x, y), (x2, y2), "pair", colour))
             segments.append(Segment((x2 % n, y2 % n), (x2 % n - dx, y2 % n - dy), "pair", colour))
     return grid(cells, hexagonal=hexagonal, segments=segments, title=title)
+
+
+def matching_set(position: Position, markers: Sequence[str], groups: Sequence[Sequence[str]], *,
+                 title: str | None = None) -> str:
+    """A matching set over a position: each marker cell lettered (a, b, c, ...), each group a line through it.
+
+    ``markers`` and ``groups`` are cell names, as in a matching-set certificate;
+    a group is drawn from its first to its last cell along the board.
+    """
+    geometry = position.game.geometry
+    letters = {geometry.parse_cell(name): _letter(i) for i, name in enumerate(markers)}
+    cells = [[geometry.parse_cell(name) for name in group] for group in groups]
+    return board(position, move_numbers=False, labels=letters, groups=cells, title=title)
+
+
+def _letter(i: int) -> str:
+    """a, b, ..., z, then aa, ab, ... for the i-th marker."""
+    word = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        word = chr(97 + r) + word
+    return word
