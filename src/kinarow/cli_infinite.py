@@ -128,6 +128,14 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"  triangle-free:   {s['triangle_free']}; bipartite: {s['bipartite']}; girth: {s['girth']}", file=out)
         induced = " (induced cycles, as there are no triangles)" if s["triangle_free"] else ""
         print(f"  edges on 4-cycles{induced}: {s['edges_on_4_cycles']:,}", file=out)
+        bound = s["induced_cycle_bound"]
+        if s["induced_cycle_search_complete"] and bound >= s["vertices"]:
+            scope = "all of them"
+        elif s["induced_cycle_search_complete"]:
+            scope = f"lengths above {bound} not searched"
+        else:
+            scope = f"the search stopped at its budget: lengths up to {bound} not listed may still occur"
+        print(f"  induced cycles:  lengths {torus.lengths_text(s['induced_cycle_lengths'])}; {scope}", file=out)
         print(f"  seconds:         {graph.seconds:.2f}", file=out)
     if index is not None:
         print(f"class {index}:", file=out)
