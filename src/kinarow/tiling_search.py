@@ -311,7 +311,7 @@ def search(
         if on_progress is not None:
             on_progress(done, len(shapes))
         size = rows * width
-        for rest in itertools.product(range(-(width - 1), width), repeat=rows - 1):
+        for rest in _offsets_in_order(rows, width):
             block = ragged_block((0, *rest), width)
             segs = {
                 name: [g for length in range(2, k) for g in segments(block, v, length)]
@@ -341,6 +341,20 @@ def search(
                     if all(r is not None and r <= target for r in runs.values()):
                         return Found(t, runs)
     return None
+
+
+def _offsets_in_order(rows: int, width: int) -> list[tuple[int, ...]]:
+    """Row offsets of the ragged blocks, the most regular first: parallelograms (a constant shift from
+    row to row) by the size of the shift, then the others by their largest shift between rows."""
+    every = list(itertools.product(range(-(width - 1), width), repeat=rows - 1))
+
+    def key(rest: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
+        offsets = (0, *rest)
+        steps = [b - a for a, b in itertools.pairwise(offsets)]
+        regular = all(s == steps[0] for s in steps)
+        return (0 if regular else 1, max((abs(s) for s in steps), default=0), rest)
+
+    return sorted(every, key=key)
 
 
 Placement = tuple[tuple[Cell, ...], tuple[Cell, Cell], Cell | None]
