@@ -140,6 +140,36 @@ def test_cli_search_zetters(capsys) -> None:
     assert data["max_run"] == {"horizontal": 6, "vertical": 6, "diagonal": 7, "anti": 7}
 
 
+@pytest.mark.slow
+def test_cli_search_k8_without_group_counts_matches_the_zetters_bound(capsys) -> None:
+    """Zetters (1980), via Uiterwijk (Set Matching, Section 7): 8-in-a-row is a draw. The search is told
+    only the block shape (3 rows of 4, tiled with its mirror image), not the groups."""
+    assert main(["tiling", "search", "--k", "8", "--shape", "3x4", "--mirror", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["valid"] and data["draw_for_k_at_least"] == 8
+    assert max(data["max_run"].values()) <= 7
+
+
+def test_fast_game_agrees_with_the_rules_only_game() -> None:
+    from kinarow import tiling_search
+    from kinarow.tiling import breaker_wins
+
+    game = tiling_search.FastGame()
+    block = tiling_search.ragged_block((0, -1, -2), 4)
+    rows = [tuple((x - y, y) for x in range(4)) for y in range(3)]
+    columns = [tuple((x - y, y) for y in (2, 1, 0)) for x in range(4)]
+    for groups in (rows, rows + columns, rows + columns + [((-1, 1), (-1, 2)), ((1, 1), (1, 2))],
+                   rows + columns + [((0, 0), (0, 1)), ((0, 1), (0, 2))], [((0, 0), (1, 0))]):
+        assert game.breaker_wins(block, groups) == breaker_wins(block, groups)
+
+
+def test_offsets_start_with_the_parallelograms() -> None:
+    from kinarow import tiling_search
+
+    order = tiling_search._offsets_in_order(3, 4)
+    assert order[:3] == [(0, 0), (-1, -2), (1, 2)] and len(order) == len(set(order)) == 49
+
+
 def test_cli_tiling_hex_json_keys(capsys) -> None:
     assert main(["tiling", "hex7", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -154,6 +184,8 @@ def test_cli_tiling_hex_json_keys(capsys) -> None:
         (["tiling", "search"], "needs --k"),
         (["tiling", "search", "--k", "2"], "at least 3"),
         (["tiling", "search", "--k", "x"], "--k must be"),
+        (["tiling", "search", "--k", "8", "--shape", "3by4"], "--shape must be ROWSxWIDTH"),
+        (["tiling", "search", "--k", "8", "--shape", "4x3"], "1 to 3 rows"),
     ],
 )
 def test_cli_tiling_bad_input_is_one_sentence(capsys, argv, words) -> None:

@@ -6,6 +6,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kinarow import Game, torus
 from kinarow.cli import main
@@ -207,6 +209,77 @@ def test_diameter_matches_all_pairs_bfs_on_the_hex_graph() -> None:
     assert graph.stats["triangle_free"] == (triangles == 0)
 
 
+def _is_induced_cycle(edges: set[tuple[int, int]], cycle: list[int]) -> bool:
+    n = len(cycle)
+    if n < 3 or len(set(cycle)) != n:
+        return False
+    for i in range(n):
+        for j in range(i + 1, n):
+            adjacent = (min(cycle[i], cycle[j]), max(cycle[i], cycle[j])) in edges
+            if adjacent != (j == i + 1 or (i == 0 and j == n - 1)):
+                return False
+    return True
+
+
+def test_induced_cycle_lengths_of_the_hex_graph_agree_with_networkx() -> None:
+    import networkx as nx
+
+    graph = torus.transition_graph(torus.enumerate_classes("hex7"), workers=1)
+    h = nx.Graph(map(tuple, graph.edges.tolist()))
+    expected = sorted({len(c) for c in nx.chordless_cycles(h)})
+    s = graph.stats
+    assert s["induced_cycle_lengths"] == expected
+    assert s["induced_cycle_bound"] == 26 and s["induced_cycle_search_complete"]
+    found = torus.induced_cycle_lengths(graph)
+    edges = set(map(tuple, graph.edges.tolist()))
+    assert all(_is_induced_cycle(edges, c) and len(c) == int(L) for L, c in found["induced_cycle_witnesses"].items())
+    assert all(torus.is_induced_cycle(graph.edges, c) for c in found["induced_cycle_witnesses"].values())
+    assert not torus.is_induced_cycle(graph.edges, found["induced_cycle_witnesses"]["4"][::2])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(4, 11).flatmap(
+    lambda n: st.tuples(st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))))
+def test_induced_cycle_lengths_agree_with_networkx_on_small_graphs(case) -> None:
+    import networkx as nx
+
+    n, pairs = case
+    edges = sorted({(min(a, b), max(a, b)) for a, b in pairs if a != b})
+    h = nx.Graph()
+    h.add_nodes_from(range(n))
+    h.add_edges_from(edges)
+    graph = torus.TransitionGraph(n, np.array(edges, dtype=np.int64).reshape(-1, 2), 0, 0.0)
+    found = torus.induced_cycle_lengths(graph)
+    assert found["induced_cycle_lengths"] == sorted({len(c) for c in nx.chordless_cycles(h) if len(c) >= 3})
+    assert found["induced_cycle_search_complete"]
+    assert all(_is_induced_cycle(set(edges), c) for c in found["induced_cycle_witnesses"].values())
+    arr = np.array(edges, dtype=np.int64).reshape(-1, 2)
+    for c in nx.simple_cycles(h, length_bound=6):
+        if len(c) >= 3:
+            assert torus.is_induced_cycle(arr, c) == _is_induced_cycle(set(edges), c)
+
+
+def test_induced_cycle_bound_and_budget_are_honest() -> None:
+    # a 20-cycle with a pendant path: its only induced cycle has length 20
+    edges = np.array([[i, (i + 1) % 20] for i in range(20)] + [[0, 20], [20, 21]])
+    edges = np.sort(edges, axis=1)
+    graph = torus.TransitionGraph(22, edges, 0, 0.0)
+    short = torus.induced_cycle_lengths(graph, bound=12)
+    assert short["induced_cycle_lengths"] == [] and short["induced_cycle_search_complete"]
+    assert short["induced_cycle_bound"] == 12
+    assert torus.induced_cycle_lengths(graph)["induced_cycle_lengths"] == [20]
+    # a 7x7 grid holds induced cycles of every even length from 8 to 32 and 4, never 6
+    grid = [(7 * x + y, 7 * x + y + 1) for x in range(7) for y in range(6)]
+    grid += [(7 * x + y, 7 * x + y + 7) for x in range(6) for y in range(7)]
+    g = torus.TransitionGraph(49, np.array(grid), 0, 0.0)
+    found = torus.induced_cycle_lengths(g, bipartite=True, bound=12, budget=10**6)
+    assert found["induced_cycle_lengths"] == [4, 8, 10, 12] and found["induced_cycle_search_complete"]
+    starved = torus.induced_cycle_lengths(g, bipartite=True, bound=12, budget=3)
+    assert not starved["induced_cycle_search_complete"]
+    assert torus.lengths_text([4, 6, 8, 10]) == "4-10 (every even length)"
+    assert torus.lengths_text([4, 8, 10, 12]) == "4, 8, 10, 12"
+
+
 def test_cli_torus_hex7_json(capsys) -> None:
     assert main(["torus", "hex7", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -214,6 +287,8 @@ def test_cli_torus_hex7_json(capsys) -> None:
     assert {"vertices", "edges", "components", "degree_histogram", "diameter", "triangle_free"} <= data["graph"].keys()
     assert data["graph"]["vertices"] == 26
     assert sum(data["graph"]["degree_histogram"].values()) == 26
+    assert data["graph"]["induced_cycle_lengths"] == list(range(3, 13))
+    assert data["graph"]["induced_cycle_bound"] == 26
 
 
 def test_cli_torus_out_load_svg_and_check(capsys, tmp_path) -> None:
@@ -241,3 +316,11 @@ def test_cli_torus_bad_input_is_one_sentence(capsys, argv, words) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_t8_graph_has_induced_cycles_of_every_even_length_up_to_the_bound() -> None:
+    graph = torus.transition_graph(torus.enumerate_classes("9"))
+    found = torus.induced_cycle_lengths(graph, bipartite=True)
+    assert found["induced_cycle_lengths"] == list(range(4, torus.INDUCED_CYCLE_BOUND + 1, 2))
+    assert all(torus.is_induced_cycle(graph.edges, c) for c in found["induced_cycle_witnesses"].values())

@@ -4,7 +4,8 @@
 
     kinarow torus 9|hex7 [--json] [--out FILE] [--load FILE] [--svg FILE] [--class N] [--no-graph]
     kinarow tiling hj9|heptomino|zetters|hex7 [--json] [--svg FILE] [--out FILE]
-    kinarow tiling search (--zetters | --k K [--hex] [--max-cells N] [--mirror]) [--json] [--svg FILE] [--out FILE]
+    kinarow tiling search (--zetters | --k K [--hex] [--max-cells N] [--shape RxW] [--mirror])
+                          [--json] [--svg FILE] [--out FILE]
 """
 
 from __future__ import annotations
@@ -128,6 +129,14 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"  triangle-free:   {s['triangle_free']}; bipartite: {s['bipartite']}; girth: {s['girth']}", file=out)
         induced = " (induced cycles, as there are no triangles)" if s["triangle_free"] else ""
         print(f"  edges on 4-cycles{induced}: {s['edges_on_4_cycles']:,}", file=out)
+        bound = s["induced_cycle_bound"]
+        if s["induced_cycle_search_complete"] and bound >= s["vertices"]:
+            scope = "all of them"
+        elif s["induced_cycle_search_complete"]:
+            scope = f"lengths above {bound} not searched"
+        else:
+            scope = f"the search stopped at its budget: lengths up to {bound} not listed may still occur"
+        print(f"  induced cycles:  lengths {torus.lengths_text(s['induced_cycle_lengths'])}; {scope}", file=out)
         print(f"  seconds:         {graph.seconds:.2f}", file=out)
     if index is not None:
         print(f"class {index}:", file=out)
@@ -159,6 +168,16 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if k < 3:
                 raise UsageError(f"--k must be at least 3, not {k}")
             cells = _positive_int("--max-cells", args.max_cells) or 12
+            shapes = None
+            if args.shape is not None:
+                parts = args.shape.lower().split("x")
+                if len(parts) != 2 or not all(p.isdigit() and 1 <= int(p) <= 3 * cells for p in parts):
+                    raise UsageError(f"--shape must be ROWSxWIDTH (such as 3x4), not '{args.shape}'")
+                rows, width = int(parts[0]), int(parts[1])
+                if rows > 3 or rows * width > cells or rows * width < 2:
+                    raise UsageError(f"--shape {args.shape} is not searched: blocks have 1 to 3 rows and 2 to "
+                                     f"{cells} cells (--max-cells)")
+                shapes = [(rows, width)]
             with progress_bar(f"searching periodic strategies for {k}-in-a-row", err) as tick:
                 # first the Hales-Jewett family: a domino pairing with period k - 1
                 pairing = tiling_search.torus_pairing(k, args.hex)
@@ -167,7 +186,7 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 elif args.hex:
                     found = None
                 else:
-                    found = tiling_search.search(k, cells, mirror=args.mirror, on_progress=tick)
+                    found = tiling_search.search(k, cells, mirror=args.mirror, shapes=shapes, on_progress=tick)
         if found is None:
             if args.json:
                 print(json.dumps({"found": False}), file=out)
@@ -236,6 +255,8 @@ def add_commands(commands: Any) -> None:
                    help="write the tiling certificate (JSON) to FILE")
     p.add_argument("--k", metavar="K", default=None, help="search: prove k-in-a-row a draw (runs <= k - 1)")
     p.add_argument("--max-cells", metavar="N", default=None, help="search: largest block (default 12)")
+    p.add_argument("--shape", metavar="RxW", default=None,
+                   help="search: only blocks of R rows of W cells (such as 3x4)")
     p.add_argument("--mirror", action="store_true", help="search: tile each block together with its mirror image")
     p.add_argument("--zetters", action="store_true", help="search: reconstruct the Zetters block (8-in-a-row)")
     p.add_argument("--hex", action="store_true", help="search: the hexagonal grid (pairings only)")

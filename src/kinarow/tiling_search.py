@@ -236,6 +236,39 @@ def _mirror(groups: tuple[tuple[Cell, ...], ...], shift: Cell) -> tuple[tuple[Ce
     return tuple(tuple((-x + shift[0], y + shift[1]) for x, y in g) for g in groups)
 
 
+class FastGame:
+    """The Maker-Breaker game on a block, by the numba kernel (``engine.breaker``); one memo, a stamp per game.
+
+    Used to sift candidates in the search; the strategy returned is re-verified
+    by the rules-only checker of :mod:`kinarow.tiling`.
+    """
+
+    def __init__(self, max_cells: int = 64, max_groups: int = 256) -> None:
+        import numpy as np
+
+        from kinarow.engine import breaker as BK
+
+        self.np = np
+        self.BK = BK
+        self.buf = BK.new_buffers(max_cells, max_groups)
+        self.memo = BK.new_memo(18)
+        self.ctrl = np.zeros(BK.N_CTRL, np.int64)
+        self.stamp = 0
+
+    def breaker_wins(self, cells: Sequence[Cell], groups: Sequence[Sequence[Cell]]) -> bool:
+        np = self.np
+        index = {c: i for i, c in enumerate(sorted(set(cells)))}
+        masks = [sum(1 << index[c] for c in g) for g in groups]
+        if len(index) > self.buf.shape[0] - 2 or len(masks) > self.buf.shape[1] - self.BK.N_FRAME:
+            return breaker_wins(cells, groups)
+        self.stamp += 1
+        self.ctrl[self.BK.C_STAMP] = self.stamp
+        self.ctrl[self.BK.C_NODES] = 0
+        r = self.BK.breaker_wins(np.array(masks, np.uint64), np.uint64(0), np.uint64(0), True,
+                                 self.buf, self.memo, self.ctrl)
+        return bool(r == self.BK.BREAKER)
+
+
 def search(
     k: int,
     max_cells: int,
@@ -245,6 +278,7 @@ def search(
     per_direction: int = 4,
     per_option: int = 8,
     max_games: int = 200,
+    shapes: Sequence[tuple[int, int]] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> Found | None:
     """A periodic strategy proving k-in-a-row a draw: longest runs <= k - 1 in every direction.
@@ -259,8 +293,11 @@ def search(
     ``max_games`` exhaustive games per placement), and the first that Breaker
     (moving second) wins on the block is returned. None when nothing is found
     in range: the search is not exhaustive, so None proves nothing.
+    ``shapes`` restricts the blocks to these (rows, width) shapes.
     """
     target = k - 1
+    game = FastGame()
+    only = shapes
     shapes = [
         (rows, width)
         for rows in range(1, max_rows + 1)
@@ -268,11 +305,13 @@ def search(
         if rows * width >= 2
     ]
     shapes.sort(key=lambda s: (s[0] * s[1], s[0]))
+    if only is not None:
+        shapes = [s for s in shapes if s in set(only)]
     for done, (rows, width) in enumerate(shapes, start=1):
         if on_progress is not None:
             on_progress(done, len(shapes))
         size = rows * width
-        for rest in itertools.product(range(-(width - 1), width), repeat=rows - 1):
+        for rest in _offsets_in_order(rows, width):
             block = ragged_block((0, *rest), width)
             segs = {
                 name: [g for length in range(2, k) for g in segments(block, v, length)]
@@ -289,7 +328,7 @@ def search(
                 combos = sorted(itertools.product(*options), key=lambda c: sum(_potential(p) for p in c))
                 for combo in combos[:max_games]:
                     groups = tuple(g for part in combo for g in part)
-                    if not breaker_wins(block, groups):
+                    if not game.breaker_wins(block, groups):
                         continue
                     all_groups = groups + (_mirror(groups, shift) if mirror and shift is not None else ())
                     blocks = (block, tuple(c for c in tile if c not in set(block))) if mirror else None
@@ -302,6 +341,20 @@ def search(
                     if all(r is not None and r <= target for r in runs.values()):
                         return Found(t, runs)
     return None
+
+
+def _offsets_in_order(rows: int, width: int) -> list[tuple[int, ...]]:
+    """Row offsets of the ragged blocks, the most regular first: parallelograms (a constant shift from
+    row to row) by the size of the shift, then the others by their largest shift between rows."""
+    every = list(itertools.product(range(-(width - 1), width), repeat=rows - 1))
+
+    def key(rest: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
+        offsets = (0, *rest)
+        steps = [b - a for a, b in itertools.pairwise(offsets)]
+        regular = all(s == steps[0] for s in steps)
+        return (0 if regular else 1, max((abs(s) for s in steps), default=0), rest)
+
+    return sorted(every, key=key)
 
 
 Placement = tuple[tuple[Cell, ...], tuple[Cell, Cell], Cell | None]
@@ -389,6 +442,8 @@ def _direction_options(
 
     def minimal_sets(pool: list[tuple[Cell, ...]], names: tuple[str, ...]) -> list[tuple[tuple[Cell, ...], ...]]:
         kept: list[tuple[tuple[Cell, ...], ...]] = []
+        if not pool or not ok(tuple(pool), names):
+            return kept  # not even every segment at once keeps the runs short: no subset does
         for count in range(1, per_direction + 1):
             for combo in itertools.combinations(pool, count):
                 if any(set(k) <= set(combo) for k in kept):

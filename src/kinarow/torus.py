@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import time
 from collections.abc import Callable
@@ -497,6 +498,7 @@ def graph_statistics(graph: TransitionGraph) -> dict[str, Any]:
     for c in comps:
         size_hist[str(c["size"])] = size_hist.get(str(c["size"]), 0) + 1
     triangle_free = not bool(on_tri[upper].any())
+    induced = induced_cycle_lengths(graph, bipartite=not bool(odd.any()))
     return {
         "vertices": nv,
         "edges": int(graph.edges.shape[0]),
@@ -509,9 +511,82 @@ def graph_statistics(graph: TransitionGraph) -> dict[str, Any]:
         "bipartite": not bool(odd.any()),
         "edges_on_4_cycles": int(on_sq[upper].sum()),
         "girth": _girth(triangle_free, bool(on_sq[upper].any()), bool(odd.any())),
+        **{k: v for k, v in induced.items() if k != "induced_cycle_witnesses"},
         "diameter_bfs_runs": int(runs.sum()),
         "transitions": graph.transitions,
     }
+
+
+INDUCED_CYCLE_BOUND = 1000  # longest induced cycle sought in a large graph
+INDUCED_CYCLE_EXACT = 64  # graphs up to this many vertices: every length is sought
+INDUCED_CYCLE_BUDGET = 20_000_000  # path extensions before a large graph's search gives up
+
+
+def induced_cycle_lengths(
+    graph: TransitionGraph, *, bipartite: bool | None = None, bound: int | None = None, budget: int | None = None
+) -> dict[str, Any]:
+    """The lengths of the induced (chordless) cycles of the graph, up to a bound.
+
+    A graph of at most ``INDUCED_CYCLE_EXACT`` vertices is searched for every
+    length (bound = its vertex count, so the list is exact); a larger one for
+    lengths up to ``INDUCED_CYCLE_BOUND``, even lengths only when it is
+    bipartite. Every length listed comes with a witness cycle
+    (``induced_cycle_witnesses``). ``induced_cycle_search_complete`` is True when
+    every start was searched within the budget, so a length up to the bound
+    that is not listed does not occur; lengths above the bound are not sought.
+    """
+    from kinarow.engine import graph_kernel as gk
+
+    nv = graph.vertices
+    indptr, indices = graph.csr
+    if bound is None:
+        bound = nv if nv <= INDUCED_CYCLE_EXACT else INDUCED_CYCLE_BOUND
+    if budget is None:
+        budget = 0 if nv <= INDUCED_CYCLE_EXACT else INDUCED_CYCLE_BUDGET
+    bound = max(3, min(bound, nv))
+    wanted = np.zeros(bound + 1, dtype=np.bool_)
+    wanted[3:] = True
+    if bipartite:
+        wanted[1::2] = False
+    found = np.zeros(bound + 1, dtype=np.bool_)
+    witness = np.zeros((bound + 1, bound), dtype=np.int64)
+    counters = np.zeros(2, dtype=np.int64)
+    t0 = time.perf_counter()
+    complete = bool(gk.induced_cycles(indptr, indices, wanted, bound, 0, nv, budget, found, witness, counters))
+    lengths = [int(L) for L in np.flatnonzero(found)]
+    return {
+        "induced_cycle_lengths": lengths,
+        "induced_cycle_bound": int(bound),
+        "induced_cycle_search_complete": complete or bool(found[wanted].all()),
+        "induced_cycle_witnesses": {str(L): [int(v) for v in witness[L, :L]] for L in lengths},
+        "induced_cycle_extensions": int(counters[0]),
+        "induced_cycle_seconds": round(time.perf_counter() - t0, 3),
+    }
+
+
+def is_induced_cycle(edges: np.ndarray, cycle: list[int]) -> bool:
+    """Whether ``cycle`` (distinct vertices, at least 3) is a chordless cycle of the graph with these edges (u < v).
+
+    The subgraph induced by the cycle's vertices must hold exactly its
+    ``len(cycle)`` consecutive pairs (the last joined to the first) as edges.
+    """
+    n = len(cycle)
+    vs = np.asarray(cycle, dtype=np.int64)
+    if n < 3 or np.unique(vs).shape[0] != n:
+        return False
+    inside = np.isin(edges[:, 0], vs) & np.isin(edges[:, 1], vs)
+    present = {(int(u), int(v)) for u, v in edges[inside]}
+    ring = {(min(a, b), max(a, b)) for a, b in zip(cycle, cycle[1:] + cycle[:1], strict=True)}
+    return present == ring
+
+
+def lengths_text(lengths: list[int]) -> str:
+    """'3-12' / '4-1000 (even)' for runs of consecutive (or consecutive even) lengths, else the list."""
+    if len(lengths) >= 4:
+        step = lengths[1] - lengths[0]
+        if step in (1, 2) and all(b - a == step for a, b in itertools.pairwise(lengths)):
+            return f"{lengths[0]}-{lengths[-1]}" + (" (every even length)" if step == 2 else " (every length)")
+    return ", ".join(map(str, lengths)) or "none"
 
 
 def _girth(triangle_free: bool, has_square: bool, has_odd: bool) -> int | None:

@@ -224,3 +224,113 @@ def odd_cycle_components(indptr, indices, label, ncomp, odd):  # type: ignore[no
                     tail += 1
                 elif side[w] == side[v]:
                     odd[label[v]] = True
+
+
+@njit(cache=True, nogil=True)
+def induced_cycles(indptr, indices, wanted, max_len, s_lo, s_hi, budget, found, witness, counters):  # type: ignore[no-untyped-def]
+    """Which lengths of induced (chordless) cycles occur, by a depth-bounded search for induced paths.
+
+    For each start ``s`` in ``[s_lo, s_hi)`` the search grows induced paths
+    ``s = p[0], p[1], ..., p[j]`` over vertices larger than ``s`` (so each
+    cycle is met from its smallest vertex). ``near[x]`` counts the path
+    vertices adjacent to ``x``: a new end ``w`` (a neighbour of ``p[j]``) keeps
+    the path induced when ``near[w] == 1``; it closes an induced cycle of length
+    ``j + 2`` when ``near[w] == 2`` and ``w`` is adjacent to ``s`` (``j >= 1``).
+    ``wanted[L]`` marks the lengths still sought (``L <= max_len``); a length
+    found is set in ``found`` with the cycle in ``witness[L, :L]`` and is no
+    longer sought. Paths are pruned by the distance back to ``s`` (a BFS from
+    ``s`` over vertices > s, to depth max_len // 2): an end ``w`` at path length
+    ``j + 1`` needs ``j + 1 + dist(w) <= longest length still sought``.
+    ``counters[0]`` counts path extensions; the search stops when it passes
+    ``budget`` (0 = no limit) and ``counters[1]`` then holds the next start not
+    finished (otherwise ``s_hi``). Returns True when every start was finished.
+    """
+    nv = indptr.shape[0] - 1
+    near = np.zeros(nv, dtype=np.int32)
+    onpath = np.zeros(nv, dtype=np.bool_)
+    dist = -np.ones(nv, dtype=np.int32)
+    queue = np.empty(nv, dtype=np.int64)
+    path = np.empty(max_len + 1, dtype=np.int64)
+    ptr = np.empty(max_len + 1, dtype=np.int64)
+    top = -1
+    for L in range(max_len, 2, -1):
+        if wanted[L] and not found[L]:
+            top = L
+            break
+    for s in range(s_lo, s_hi):
+        if top < 0:
+            counters[1] = s_hi
+            return True
+        if budget > 0 and counters[0] >= budget:
+            counters[1] = s
+            return False
+        # distances from s over vertices > s, to depth top // 2
+        dist[s] = 0
+        queue[0] = s
+        head = 0
+        tail = 1
+        while head < tail:
+            v = queue[head]
+            head += 1
+            if dist[v] >= top // 2:
+                continue
+            for k in range(indptr[v], indptr[v + 1]):
+                w = indices[k]
+                if w > s and dist[w] < 0:
+                    dist[w] = dist[v] + 1
+                    queue[tail] = w
+                    tail += 1
+        path[0] = s
+        ptr[0] = indptr[s]
+        onpath[s] = True
+        for k in range(indptr[s], indptr[s + 1]):
+            near[indices[k]] += 1
+        j = 0
+        while j >= 0:
+            v = path[j]
+            if ptr[j] < indptr[v + 1] and top > 0:
+                w = indices[ptr[j]]
+                ptr[j] += 1
+                if w <= s or onpath[w] or dist[w] < 0 or j + 1 + dist[w] > top:
+                    continue
+                if near[w] == 2 and j >= 1 and dist[w] == 1:
+                    # w closes a cycle when its two path neighbours are p[j] and s
+                    closes = False
+                    for k in range(indptr[w], indptr[w + 1]):
+                        if indices[k] == s:
+                            closes = True
+                    if closes and wanted[j + 2] and not found[j + 2]:
+                        found[j + 2] = True
+                        for i in range(j + 1):
+                            witness[j + 2, i] = path[i]
+                        witness[j + 2, j + 1] = w
+                        top = -1
+                        for L in range(max_len, 2, -1):
+                            if wanted[L] and not found[L]:
+                                top = L
+                                break
+                    continue
+                if near[w] != 1 or j + 1 >= top - 1:
+                    continue
+                counters[0] += 1
+                if budget > 0 and counters[0] >= budget:
+                    top = 0  # unwind, then stop before the next start
+                    continue
+                j += 1
+                onpath[w] = True
+                path[j] = w
+                ptr[j] = indptr[w]
+                for k in range(indptr[w], indptr[w + 1]):
+                    near[indices[k]] += 1
+            else:
+                for k in range(indptr[v], indptr[v + 1]):
+                    near[indices[k]] -= 1
+                onpath[v] = False
+                j -= 1
+        for i in range(tail):
+            dist[queue[i]] = -1
+        if top == 0:
+            counters[1] = s
+            return False
+    counters[1] = s_hi
+    return True
