@@ -97,6 +97,9 @@ def test_matching_set_is_drawn_and_its_certificate_checks(app):
     none = app.handle("/api/matching", {"game": "3x3k3", "moves": []})["matching"]
     assert none["exists"] is False and none["certificate"] is None
     assert none["message"].startswith("No matching set") and "Maker wins" in none["message"]
+    # a search too big for a page request stops at its node budget and says so, rather than hang
+    big = app.handle("/api/matching", {"game": "5x5k4", "moves": ["c3"]})["matching"]
+    assert big["exists"] is False and "ran out of budget" in big["message"] and "million nodes" in big["message"]
 
 
 def test_proven_strategy_engine_plays_its_rule(app):

@@ -49,6 +49,7 @@ MAX_BODY = 32 * 2**20  # bytes; strategy certificates of small boards are well b
 EXAMPLES = ("3x3k3", "4x4k4", "4x3k3", "5x4k4", "4x4k3:gravity", "5x5k4:maker-breaker", "7x6k4:gravity",
             "6x6k4p2q1", "5x5k5")
 HIGHLIGHT = "#9be39b"
+MATCHING_BUDGET = 30_000_000  # search nodes per matching-set search: a few seconds, so no request hangs
 
 
 class RequestError(KinarowError):
@@ -285,11 +286,15 @@ class App:
                                f"goal, but {reason}")
         if position.is_over:
             raise RequestError("the game is over, so there are no live groups to cover; take back a move")
-        proof, why = find_position(position, players=(1,))
+        # with White to move, the search may try each opening cell: share the budget among them
+        budget = MATCHING_BUDGET if position.to_move == 1 else MATCHING_BUDGET // (1 + len(position.legal_moves()))
+        proof, why = find_position(position, players=(1,), budget=budget)
         view = self._view(position)
         if proof is None:
             view["matching"] = {"exists": False, "markers": [], "groups": [], "certificate": None,
-                                "message": f"No matching set: {why}."}
+                                "message": f"No matching set: {why}" + (
+                                    f" (the page searches at most {MATCHING_BUDGET // 10**6} million nodes)."
+                                    if "budget" in why else ".")}
             return view
         _, found = proof.covers[0]
         opening = proof.openings[0] if proof.openings else None
