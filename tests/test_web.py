@@ -85,6 +85,49 @@ def test_certificate_engine_follows_the_strategy(app):
     assert view["moves"] == [proof["certificate"]["choices"]["." * 12]]
 
 
+def test_matching_set_is_drawn_and_its_certificate_checks(app):
+    from kinarow.proofs import check_data
+
+    view = app.handle("/api/matching", {"game": "4x4k4", "moves": []})
+    found = view["matching"]
+    assert found["exists"] is True and "the first player cannot win" in found["message"]
+    assert len(found["markers"]) == 16 and len(found["groups"]) == 10  # every line of 4x4k4 is live
+    assert "a matching set for Black" in view["svg"] and view["svg"].count("<line") >= len(found["groups"])
+    assert check_data(found["certificate"]).ok
+    none = app.handle("/api/matching", {"game": "3x3k3", "moves": []})["matching"]
+    assert none["exists"] is False and none["certificate"] is None
+    assert none["message"].startswith("No matching set") and "Maker wins" in none["message"]
+    # a search too big for a page request stops at its node budget and says so, rather than hang
+    big = app.handle("/api/matching", {"game": "5x5k4", "moves": ["c3"]})["matching"]
+    assert big["exists"] is False and "ran out of budget" in big["message"] and "million nodes" in big["message"]
+
+
+def test_proven_strategy_engine_plays_its_rule(app):
+    view = app.handle("/api/engine", {"game": "4x2k3:gravity,misere", "moves": ["b"], "engine": "strategy:take-even"})
+    assert view["moves"] == ["b1", "b2"]
+    assert view["engine"]["sentence"] == "White (engine) plays b2; by take-even: directly on top of b1."
+    rule = app.handle("/api/strategy", {"game": "7x6k4:gravity,misere", "strategy": "take-even"})
+    assert rule["player"] == 2 and rule["player_name"] == "White"
+    # delayed-take-even opens as the first player on an odd width, by its pair rule
+    view = app.handle("/api/engine", {"game": "5x3k3:gravity,misere", "moves": [],
+                                      "engine": "strategy:delayed-take-even"})
+    assert len(view["moves"]) == 1 and "pair rule" in view["engine"]["sentence"]
+    names = [s["name"] for s in app.info()["strategies"]]
+    assert names[0] == "take-even" and "delayed-tally" in names
+
+
+def test_take_even_wins_misere_connect_four_rows(app):
+    """Against a first player who always takes the leftmost free column, take-even wins: Black makes three."""
+    moves: list[str] = []
+    game = "4x2k3:gravity,misere"
+    view = app.handle("/api/state", {"game": game, "moves": moves})
+    while not view["over"]:
+        view = app.handle("/api/play", {"game": game, "moves": view["moves"], "move": view["legal"][0]})
+        if not view["over"]:
+            view = app.handle("/api/engine", {"game": game, "moves": view["moves"], "engine": "strategy:take-even"})
+    assert view["moves"] == ["a1", "a2", "b1", "b2", "c1"] and view["message"] == "Game over: White wins."
+
+
 def test_check_draws_the_certificate(app):
     proof = app.handle("/api/proof", {"game": "4x3k3", "moves": ["b2", "a1"]})["proof"]
     answer = app.handle("/api/check", {"certificate": proof["certificate"]})
@@ -109,6 +152,16 @@ def test_check_draws_the_certificate(app):
         ("/api/engine", {"game": "3x3k3", "moves": ["b2"], "engine": "pairing"}, 400),
         ("/api/engine", {"game": "3x3k3", "moves": [], "engine": "certificate", "strategy": {}}, 400),
         ("/api/pairing", {"game": "4x4k3:gravity", "moves": []}, 400),
+        ("/api/matching", {"game": "4x4k3:gravity", "moves": []}, 400),
+        ("/api/matching", {"game": "4x4k4:misere", "moves": []}, 400),
+        ("/api/matching", {"game": "5x5k4p2q1", "moves": []}, 400),
+        ("/api/matching", {"game": "3x3k3", "moves": ["a1", "b1", "a2", "b2", "a3"]}, 400),
+        ("/api/engine", {"game": "4x2k3:gravity,misere", "moves": [], "engine": "strategy:take-even"}, 400),
+        ("/api/engine", {"game": "4x3k3:gravity,misere", "moves": ["a"], "engine": "strategy:take-even"}, 400),
+        ("/api/engine", {"game": "3x3k3", "moves": ["a1"], "engine": "strategy:take-even"}, 400),
+        ("/api/engine", {"game": "4x2k3:gravity,misere", "moves": ["a"], "engine": "strategy:best"}, 400),
+        ("/api/strategy", {"game": "4x2k3:gravity,misere"}, 400),
+        ("/api/strategy", {"game": "4x2k3:gravity,misere", "strategy": "tally"}, 400),
         ("/api/engine", {"game": "9x9k5", "moves": []}, 400),
         ("/api/nothing", {}, 404),
         ("/api/state", [1, 2], 400),
@@ -285,6 +338,50 @@ def test_browser_pairing_overlay_and_errors(browser, server):
     assert "gravity" in _text(driver, "engine-msg")
     driver.find_element(By.CSS_SELECTOR, "#board [data-cell='b1']").click()
     _wait(driver, lambda d: len(d.find_element(By.ID, "board").get_attribute("data-moves").split()) == 2)
+
+
+def test_browser_matching_set_and_a_proven_strategy(browser, server):
+    """Show a matching set over 4x4k4; then play misère Connect-3 on 4x2 against take-even."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver = browser
+    driver.get(server + "/")
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='b2']"))
+    game = driver.find_element(By.ID, "game")
+    game.clear()
+    game.send_keys("4x4k4")
+    Select(driver.find_element(By.ID, "engine")).select_by_value("none")
+    driver.find_element(By.ID, "new").click()
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='d4']"))
+    driver.find_element(By.ID, "show-matching").click()
+    _wait(driver, lambda d: "A matching set" in _text(d, "matching-msg"))
+    assert "the first player cannot win" in _text(driver, "matching-msg")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#board svg line")) >= 10
+    shot = os.environ.get("KINAROW_SCREENSHOT_MATCHING")
+    if shot:
+        driver.save_screenshot(shot)
+    # a game where matching sets do not apply: one sentence in the error line
+    game.clear()
+    game.send_keys("4x4k3:gravity")
+    driver.find_element(By.ID, "new").click()
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='d4']"))
+    driver.find_element(By.ID, "show-matching").click()
+    _wait(driver, lambda d: "has gravity" in _text(d, "error"))
+    # take-even plays White, so the page seats the user as Black
+    game.clear()
+    game.send_keys("4x2k3:gravity,misere")
+    Select(driver.find_element(By.ID, "side")).select_by_value("2")
+    Select(driver.find_element(By.ID, "engine")).select_by_value("strategy:take-even")
+    driver.find_element(By.ID, "new").click()
+    _wait(driver, lambda d: "proven strategy take-even" in _text(d, "engine-msg"))
+    assert Select(driver.find_element(By.ID, "side")).first_selected_option.get_attribute("value") == "1"
+    driver.find_element(By.CSS_SELECTOR, "#board [data-cell='c1']").click()
+    _wait(driver, lambda d: "White (engine) plays c2; by take-even: directly on top of c1" in _text(d, "engine-msg"))
+    assert driver.find_element(By.ID, "board").get_attribute("data-moves").split() == ["c1", "c2"]
+    shot = os.environ.get("KINAROW_SCREENSHOT_STRATEGY")
+    if shot:
+        driver.save_screenshot(shot)
 
 
 def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):

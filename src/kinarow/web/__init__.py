@@ -11,8 +11,12 @@ Endpoints (all ``POST`` with a JSON object, answering a JSON object):
 ``/api/play``     ``{game, moves, move}`` -> the position after ``move`` (a cell, or a column under gravity)
 ``/api/engine``   ``{game, moves, engine, pairs?, strategy?}`` -> the engine's whole turn played;
                   ``engine`` is ``solver`` (search within the think time), ``pairing`` (White answers
-                  each Black stone in a pair with its partner) or ``certificate`` (follow a strategy)
+                  each Black stone in a pair with its partner), ``certificate`` (follow a strategy) or
+                  ``strategy:NAME`` (a proven strategy of :mod:`kinarow.strategies`, e.g. ``strategy:take-even``)
+``/api/strategy`` ``{game, strategy}`` -> the player a proven strategy plays in the game, or why it does not apply
 ``/api/pairing``  ``{game, moves}`` -> a good pairing (SAT) drawn over the board, or why there is none
+``/api/matching`` ``{game, moves}`` -> a matching set for the first player's live groups drawn over the board,
+                  or why there is none
 ``/api/proof``    ``{game, moves}`` -> the value and its certificate (as ``kinarow solve --proof``)
 ``/api/check``    ``{certificate}`` -> the checker's verdict and the certificate drawn
 
@@ -45,6 +49,7 @@ MAX_BODY = 32 * 2**20  # bytes; strategy certificates of small boards are well b
 EXAMPLES = ("3x3k3", "4x4k4", "4x3k3", "5x4k4", "4x4k3:gravity", "5x5k4:maker-breaker", "7x6k4:gravity",
             "6x6k4p2q1", "5x5k5")
 HIGHLIGHT = "#9be39b"
+MATCHING_BUDGET = 30_000_000  # search nodes per matching-set search: a few seconds, so no request hangs
 
 
 class RequestError(KinarowError):
@@ -71,7 +76,9 @@ class App:
             "/api/state": self.state,
             "/api/play": self.play,
             "/api/engine": self.engine,
+            "/api/strategy": self.strategy,
             "/api/pairing": self.pairing,
+            "/api/matching": self.matching,
             "/api/proof": self.proof,
             "/api/check": self.check,
         }
@@ -84,7 +91,10 @@ class App:
         return route(body)
 
     def info(self) -> dict[str, Any]:
-        return {"version": __version__, "examples": list(EXAMPLES), "think": self.think}
+        from kinarow.strategies import STRATEGIES
+
+        return {"version": __version__, "examples": list(EXAMPLES), "think": self.think,
+                "strategies": [{"name": s.name, "summary": s.summary, "where": s.where()} for s in STRATEGIES]}
 
     # -- positions ---------------------------------------------------------------------
     @staticmethod
@@ -163,6 +173,8 @@ class App:
         mover = position.to_move
         placed: list[str] = []
         note = ""
+        rule = _proven_strategy(kind, position.game, mover) if isinstance(kind, str) and kind.startswith(
+            "strategy:") else None
         while not position.is_over and position.to_move == mover:
             if kind == "solver":
                 cell, note = self._solver_move(position)
@@ -170,8 +182,11 @@ class App:
                 cell, note = self._pairing_move(position, body.get("pairs"))
             elif kind == "certificate":
                 cell, note = self._certificate_move(position, body.get("strategy"))
+            elif rule is not None:
+                cell, note = _strategy_move(rule, position)
             else:
-                raise RequestError(f"unknown engine '{kind}'; use 'solver', 'pairing' or 'certificate'")
+                raise RequestError(f"unknown engine '{kind}'; use 'solver', 'pairing', 'certificate' or "
+                                   "'strategy:NAME' (e.g. 'strategy:take-even')")
             position.play(cell)
             placed.append(position.name(cell))
         sentence = f"{PLAYER_NAMES[mover]} (engine) plays {', '.join(placed)}; {note}."
@@ -228,6 +243,16 @@ class App:
                                "turn in a position the strategy reaches)")
         return position.geometry.parse_cell(name), "the move the winning strategy prescribes"
 
+    def strategy(self, body: dict[str, Any]) -> dict[str, Any]:
+        position = self._position(body)
+        name = body.get("strategy")
+        if not isinstance(name, str) or not name.strip():
+            raise RequestError('the request needs "strategy", the name of a proven strategy such as "take-even"')
+        rule = _proven_strategy(f"strategy:{name.strip()}", position.game, None)
+        player = rule.check_applies(position.game)
+        return {"strategy": rule.name, "player": player, "player_name": PLAYER_NAMES[player],
+                "summary": rule.summary, "where": rule.where()}
+
     # -- proofs ------------------------------------------------------------------------
     def pairing(self, body: dict[str, Any]) -> dict[str, Any]:
         from kinarow import pairing
@@ -248,6 +273,41 @@ class App:
         return self._view(position, pairs=cells, pairing={"exists": found.exists, "pairs": [list(p) for p in pairs],
                                                           "certificate": found.pairing.to_json() if found.pairing
                                                           else None, "message": message})
+
+    def matching(self, body: dict[str, Any]) -> dict[str, Any]:
+        from kinarow import svg
+        from kinarow.matching import find_position
+        from kinarow.proofs.matching import applicable
+
+        position = self._position(body)
+        reason = applicable(position.game)
+        if reason is not None:
+            raise RequestError(f"matching sets need free placement, one stone a turn and a normal or Maker-Breaker "
+                               f"goal, but {reason}")
+        if position.is_over:
+            raise RequestError("the game is over, so there are no live groups to cover; take back a move")
+        # with White to move, the search may try each opening cell: share the budget among them
+        budget = MATCHING_BUDGET if position.to_move == 1 else MATCHING_BUDGET // (1 + len(position.legal_moves()))
+        proof, why = find_position(position, players=(1,), budget=budget)
+        view = self._view(position)
+        if proof is None:
+            view["matching"] = {"exists": False, "markers": [], "groups": [], "certificate": None,
+                                "message": f"No matching set: {why}" + (
+                                    f" (the page searches at most {MATCHING_BUDGET // 10**6} million nodes)."
+                                    if "budget" in why else ".")}
+            return view
+        _, found = proof.covers[0]
+        opening = proof.openings[0] if proof.openings else None
+        move = f" after White opens on {opening}" if opening else ""
+        message = (f"A matching set{move}: {len(found.markers)} lettered markers and {len(found.groups)} groups "
+                   f"({found.kind}): White answering Black on the markers leaves every live group of Black blocked, so "
+                   f"{proof.conclusion()}.")
+        view["svg"] = svg.matching_set(position, found.markers, found.groups,
+                                       title=f"{position.game}: a matching set for Black's groups")
+        view["matching"] = {"exists": True, "markers": list(found.markers),
+                            "groups": [list(g) for g in found.groups], "opening": opening,
+                            "certificate": proof.to_json(), "message": message}
+        return view
 
     def proof(self, body: dict[str, Any]) -> dict[str, Any]:
         from kinarow.cli_ux import proof_certificate, save_result, stored_result
@@ -298,6 +358,38 @@ class App:
                 cell = geo.parse_cell(first)
                 fills[cell], labels[cell] = HIGHLIGHT, "★"
         return self._view(position, pairs=pairs, fills=fills, labels=labels)
+
+
+def _proven_strategy(kind: str, game: Game, player: int | None) -> Any:
+    """The proven strategy named by ``strategy:NAME``, checked to apply to ``game`` for ``player``."""
+    from kinarow.strategies import get
+
+    rule = get(kind.split(":", 1)[1].strip())
+    rule.check_applies(game, player)
+    return rule
+
+
+def _strategy_move(rule: Any, position: Position) -> tuple[int, str]:
+    """The strategy's move and which of its rules chose it."""
+    from kinarow.strategies import rules
+
+    cell = rule.move(position)
+    if cell is None:
+        return position.legal_moves()[0], f"{rule.name} prescribes nothing here, so the leftmost legal move"
+    n = position.game.n
+    last = position.moves[-1] if position.moves else None
+    if last is not None and cell == last + 1 and cell // n == last // n:
+        why = f"directly on top of {position.name(last)}"
+    elif rule.code in (rules.DELAYED_TAKE_EVEN, rules.PAIR_ROW) and (last is None or last % n == 0):
+        why = ("the pair rule opens on the rightmost cell of row 1" if last is None else
+               f"the pair rule answers {position.name(last)} in row 1")
+    elif rule.code in (rules.TALLY, rules.DELAYED_TALLY):
+        why = "the tally rule in row 1"
+    elif rule.code == rules.CANONICAL_BOARDS:
+        why = "the canonical-boards segment rule"
+    else:
+        why = rule.summary
+    return cell, f"by {rule.name}: {why}"
 
 
 def _status_sentence(position: Position) -> str:
