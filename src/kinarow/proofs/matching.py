@@ -359,12 +359,12 @@ def check_certificate(data: dict[str, Any]) -> Any:
         proof = MatchingProof.from_json(data)
         verdict = check_proof(proof)
         where = f"in {proof.game}" + (f" after {' '.join(proof.moves)}" if proof.moves else "")
-        claim = proof.conclusion()
+        claim = ""  # the position-level reason already says what is proved
     else:
         ms = MatchingSet.from_json(data)
         verdict = check(ms)
         where = f"for {len(ms.groups)} groups on {len(ms.markers)} markers"
-        claim = "Breaker wins"
+        claim = " (Breaker wins)"
     if verdict.ok:
-        return Verdict(True, f"matching set {where}: {verdict.reason} ({claim})", {"lines": verdict.lines})
+        return Verdict(True, f"matching set {where}: {verdict.reason}{claim}", {"lines": verdict.lines})
     return Verdict(False, f"the matching set {where} fails: {verdict.reason}", {"lines": verdict.lines})
