@@ -66,7 +66,7 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import MAKER_BREAKER, NORMAL, Game
 from kinarow.position import Position, value_names
-from kinarow.proofs.tree import StrategyTree, board_key
+from kinarow.proofs.tree import StrategyTree, board_key, follow
 from kinarow.solve import Result
 
 __all__ = ["JobStore", "ParallelResult", "expand", "solve"]
@@ -1269,30 +1269,7 @@ class _Run:
 def _prune(tree: StrategyTree, position: Position) -> StrategyTree:
     """Keep only the prescribed moves that play against some defence reaches (merged job trees overlap)."""
     winner = 1 if tree.winner == value_names(position.game)[0] else 2
-    kept: dict[str, str] = {}
-    seen: set[str] = set()
-    pos = position.copy()
-
-    def visit() -> None:
-        if pos.is_over:
-            return
-        key = board_key(pos)
-        if key in seen:
-            return
-        seen.add(key)
-        if pos.to_move == winner:
-            move = tree.choices[key]
-            kept[key] = move
-            pos.play(pos.geometry.parse_cell(move))
-            visit()
-            pos.undo()
-        else:
-            for cell in pos.legal_moves():
-                pos.play(cell)
-                visit()
-                pos.undo()
-
-    visit()
+    kept = follow(position, winner, lambda pos: pos.geometry.parse_cell(tree.choices[board_key(pos)]))
     return StrategyTree(tree.game, tree.moves, tree.winner, kept)
 
 

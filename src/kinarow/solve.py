@@ -22,7 +22,7 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.matching import applicable as blocking_applicable
-from kinarow.proofs.tree import StrategyTree, board_key
+from kinarow.proofs.tree import StrategyTree, follow
 
 KNOWLEDGE_LEVELS = ("none", "pairing", "matching")
 DEFAULT_KNOWLEDGE = "matching"
@@ -441,30 +441,12 @@ def extract_strategy(position: Position, searcher: Searcher) -> StrategyTree:
     if value == K.DRAW:
         raise KinarowError("the position is a draw; there is no winning strategy to extract")
     winner = position.to_move if value == K.WIN else 3 - position.to_move
-    tree = StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), {})
-    seen: set[str] = set()
-    pos = position.copy()
 
-    def visit() -> None:
-        if pos.is_over:
-            return
-        key = board_key(pos)
-        if key in seen:
-            return
-        seen.add(key)
-        if pos.to_move == winner:
-            cell = searcher.winning_move(pos)
-            if cell is None:
-                raise KinarowError(f"internal error: the winner has no winning move after {pos.move_text()}")
-            tree.choices[key] = pos.name(cell)
-            pos.play(cell)
-            visit()
-            pos.undo()
-        else:
-            for cell in pos.legal_moves():
-                pos.play(cell)
-                visit()
-                pos.undo()
+    def choose(pos: Position) -> int:
+        cell = searcher.winning_move(pos)
+        if cell is None:
+            raise KinarowError(f"internal error: the winner has no winning move after {pos.move_text()}")
+        return cell
 
-    visit()
-    return tree
+    choices = follow(position, winner, choose)
+    return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), choices)

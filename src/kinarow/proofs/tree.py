@@ -14,6 +14,7 @@ rules (:mod:`kinarow.position`); it imports nothing from the search code.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,39 @@ _SYMBOLS = ".xo"
 
 def board_key(position: Position) -> str:
     return "".join(_SYMBOLS[v] for v in position.board)
+
+
+def follow(position: Position, winner: int, choose: Callable[[Position], int]) -> dict[str, str]:
+    """The winner's prescribed moves from ``position``: ``choose(pos)`` names the winner's cell at each of
+    its turns, and every legal reply of the other player is followed (transpositions once).
+
+    The result maps :func:`board_key` of each position where the winner moves to the chosen cell's name.
+    """
+    choices: dict[str, str] = {}
+    seen: set[str] = set()
+    pos = position.copy()
+
+    def visit() -> None:
+        if pos.is_over:
+            return
+        key = board_key(pos)
+        if key in seen:
+            return
+        seen.add(key)
+        if pos.to_move == winner:
+            cell = choose(pos)
+            choices[key] = pos.name(cell)
+            pos.play(cell)
+            visit()
+            pos.undo()
+        else:
+            for cell in pos.legal_moves():
+                pos.play(cell)
+                visit()
+                pos.undo()
+
+    visit()
+    return choices
 
 
 @dataclass
