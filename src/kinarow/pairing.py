@@ -47,7 +47,7 @@ from kinarow.pairing_bounds import (
 )
 from kinarow.pairing_constructions import construct_xy, family
 from kinarow.position import Position
-from kinarow.proofs import envelope, require_format
+from kinarow.proofs import blocking_applies, envelope, require_format
 
 __all__ = [
     "Pairing",
@@ -125,13 +125,7 @@ def live_groups(position: Position) -> list[tuple[int, ...]]:
 
 def applicable(game: Game) -> str | None:
     """Why a pairing strategy does not apply to ``game`` (None when it does)."""
-    if game.gravity:
-        return f"{game} has gravity, where the partner cell of a pair may not be playable"
-    if game.goal == "misere":
-        return f"{game} is misere, where owning a group loses, so blocking Black's groups is no defence"
-    if (game.p, game.q) != (1, 1):
-        return f"{game} places more than one stone a turn, so both cells of a pair can be taken at once"
-    return None
+    return blocking_applies(game)
 
 
 def _position(target: Game | Position | str, moves: str | None) -> Position:

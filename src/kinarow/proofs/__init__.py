@@ -79,6 +79,18 @@ class Verdict:
                 "details": self.details}
 
 
+def blocking_applies(game: Any) -> str | None:
+    """Why a blocking strategy (a pairing or a matching set: White answers each Black stone inside a
+    group) proves nothing in ``game``, or None when it is sound there."""
+    if game.gravity:
+        return f"{game} has gravity, where White's prescribed reply may not be playable"
+    if game.goal == "misere":
+        return f"{game} is misere, where owning a group loses, so blocking Black's groups is no defence"
+    if (game.p, game.q) != (1, 1):
+        return f"{game} places more than one stone a turn, so Black may take both cells White would block with"
+    return None
+
+
 def created_by() -> str:
     """The ``created_by`` value written into every certificate."""
     from kinarow import __version__

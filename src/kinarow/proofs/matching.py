@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kinarow.errors import KinarowError
-from kinarow.game import MAKER_BREAKER, MISERE, Game
-from kinarow.proofs import require_format
+from kinarow.game import MAKER_BREAKER, Game
+from kinarow.proofs import blocking_applies, require_format
 
 FORMAT = "kinarow.matching"
 VERSION = 1
@@ -229,13 +229,7 @@ def _check_level(ms: MatchingSet, path: str, counter: list[int]) -> str | None:
 # -- position-level certificate ------------------------------------------------------------
 def applicable(game: Game) -> str | None:
     """Why a blocking (Breaker) argument proves nothing in ``game`` (None when it does)."""
-    if game.gravity:
-        return f"{game} has gravity, where White's prescribed reply may not be playable"
-    if game.goal == MISERE:
-        return f"{game} is misere, where owning a group loses, so blocking groups is no defence"
-    if (game.p, game.q) != (1, 1):
-        return f"{game} places more than one stone a turn, so Black may take a marker and its reply at once"
-    return None
+    return blocking_applies(game)
 
 
 @dataclass

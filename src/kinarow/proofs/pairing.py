@@ -20,7 +20,7 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.proofs import CertificateError, Verdict, require_claim, require_envelope
+from kinarow.proofs import CertificateError, Verdict, blocking_applies, require_claim, require_envelope
 
 FORMAT = "kinarow.pairing"
 VERSION = 1
@@ -43,9 +43,9 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
         position = game.position(" ".join(moves))
     except KinarowError as err:
         return Verdict(False, f"the certificate's game or moves are invalid: {err}", details)
-    why_not = _not_applicable(game)
+    why_not = blocking_applies(game)
     if why_not is not None:
-        return Verdict(False, f"a pairing proves nothing in {game}: {why_not}", details)
+        return Verdict(False, f"a pairing proves nothing here: {why_not}", details)
     geo = position.geometry
     used: set[int] = set()
     cells: list[tuple[int, int]] = []
@@ -77,13 +77,3 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
         "the first player cannot win",
         details,
     )
-
-
-def _not_applicable(game: Game) -> str | None:
-    if game.gravity:
-        return "under gravity the partner cell of a pair may not be playable"
-    if game.goal == "misere":
-        return "it is misere, where owning a group loses"
-    if (game.p, game.q) != (1, 1):
-        return "more than one stone is placed a turn, so both cells of a pair can be taken at once"
-    return None
