@@ -1202,40 +1202,28 @@ class _Run:
         winner = 1 if win == FIRST else 2
         tree = StrategyTree(fr.game_text, [position.name(c) for c in position.moves], fr.result_name(win), {})
         uses: dict[int, list[tuple[int, ...]]] = {}  # leaf node -> symmetries that map a real board onto it
-        seen: set[str] = set()
-        pos = position.copy()
 
-        def visit() -> None:
-            if pos.is_over:
-                return
-            key = board_key(pos)
-            if key in seen:
-                return
-            seen.add(key)
+        def leaf(pos: Position) -> bool:
+            """A job's (or stored) position: its part of the strategy comes from an extraction job."""
             ckey, sym = fr.canonical(pos.board)
             node = fr.nodes[fr.by_key[ckey]]
             proved_here = node.own_lo == node.own_hi == win  # by its own job (a job split while it ran)
             if node.kind in (JOB, STORED) or (proved_here and not _children_prove(fr, pos, winner, win)):
                 if sym not in uses.setdefault(node.id, []):
                     uses[node.id].append(sym)
-                return
-            if pos.to_move == winner:
-                for cell in _ordered_moves(pos):
-                    pos.play(cell)
-                    ok = pos.result == tree.winner if pos.is_over else _child_score(fr, pos) == win
-                    if ok:
-                        tree.choices[key] = pos.name(cell)
-                        visit()
-                    pos.undo()
-                    if ok:
-                        return
-                raise KinarowError(f"internal error: no winning move after {pos.move_text() or '(start)'}")
-            for cell in pos.legal_moves():
-                pos.play(cell)
-                visit()
-                pos.undo()
+                return True
+            return False
 
-        visit()
+        def choose(pos: Position) -> int:
+            for cell in _ordered_moves(pos):
+                pos.play(cell)
+                ok = pos.result == tree.winner if pos.is_over else _child_score(fr, pos) == win
+                pos.undo()
+                if ok:
+                    return cell
+            raise KinarowError(f"internal error: no winning move after {pos.move_text() or '(start)'}")
+
+        tree.choices.update(follow(position, winner, choose, leaf))
         backend = self.backend
         if not uses:
             return tree, None

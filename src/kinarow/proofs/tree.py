@@ -32,9 +32,15 @@ def board_key(position: Position) -> str:
     return "".join(_SYMBOLS[v] for v in position.board)
 
 
-def follow(position: Position, winner: int, choose: Callable[[Position], int]) -> dict[str, str]:
+def follow(
+    position: Position,
+    winner: int,
+    choose: Callable[[Position], int],
+    stop: Callable[[Position], bool] | None = None,
+) -> dict[str, str]:
     """The winner's prescribed moves from ``position``: ``choose(pos)`` names the winner's cell at each of
-    its turns, and every legal reply of the other player is followed (transpositions once).
+    its turns, and every legal reply of the other player is followed (transpositions once). A position
+    where ``stop(pos)`` is true is not expanded (another part of the strategy covers it).
 
     The result maps :func:`board_key` of each position where the winner moves to the chosen cell's name.
     """
@@ -49,6 +55,8 @@ def follow(position: Position, winner: int, choose: Callable[[Position], int]) -
         if key in seen:
             return
         seen.add(key)
+        if stop is not None and stop(pos):
+            return
         if pos.to_move == winner:
             cell = choose(pos)
             choices[key] = pos.name(cell)
