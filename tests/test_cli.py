@@ -345,3 +345,12 @@ def test_play_bad_think_time_is_one_line_exit_2(capsys, think):
     assert code == 2
     assert err.startswith("kinarow: error: ")
     assert err.count("\n") == 1
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    # 'kinarow solve ... | head -1' must not print a traceback when head closes the pipe
+    command = [sys.executable, "-m", "kinarow", "solve", "3x3k3", "--no-store"]
+    shell = f"{' '.join(command)} | head -1"
+    done = subprocess.run(shell, shell=True, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "Draw with perfect play."
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr

@@ -638,7 +638,9 @@ def main(argv: list[str] | None = None) -> int:
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     out, err = sys.stdout, sys.stderr
     try:
-        return int(args.run(args, out, err))
+        code = int(args.run(args, out, err))
+        out.flush()  # inside the try: a closed pipe is reported here, not at exit
+        return code
     except KinarowError as error:
         message = " ".join(str(error).split())
         print(f"kinarow: error: {message}", file=err)
@@ -646,6 +648,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nInterrupted (Ctrl-C).", file=err)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader went away (e.g. '| head'): stop quietly, as other tools do
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except Exception as error:  # the SAT solver reports Ctrl-C as its own error
         from kinarow.cli_ux import is_interrupt
 
