@@ -38,8 +38,8 @@ import numpy as np
 from numba import njit
 
 MAKER, BREAKER, UNKNOWN = 0, 1, -1
-C_NODES, C_BUDGET, C_STAMP = 0, 1, 2
-N_CTRL = 3
+C_NODES, C_BUDGET, C_STAMP, C_DEPTH = 0, 1, 2, 3
+N_CTRL = 4
 N_FRAME = 10  # per-depth frame fields kept in the last columns of a search buffer
 
 _H1 = np.uint64(0x9E3779B97F4A7C15)
@@ -309,6 +309,7 @@ def _pair_search(pbuf, ng0, used0, ctrl):
                 return UNKNOWN
             ng = np.int64(pbuf[d, F + 0])
             if ng == 0:
+                ctrl[C_DEPTH] = d  # the pairs are pbuf[i + 1, F + 1] ^ pbuf[i, F + 1] for i < d
                 return 1
             used = pbuf[d, F + 1]
             best = -1
@@ -393,6 +394,22 @@ def pairing_exists(groups, M, B, breaker_first, pbuf, ctrl):
     return _pair_search(pbuf, ng, used, ctrl)
 
 
+@njit(cache=True)
+def pairing_pairs(groups, M, B, pbuf, ctrl, out):
+    """A pairing of state (M, B) as pair masks in ``out[0:n]``; returns n, or -1 (none) or -2 (budget ran out).
+
+    Maker's stones are ``M``; any side may move first (no forced block is made).
+    """
+    r = pairing_exists(groups, M, B, False, pbuf, ctrl)
+    if r != 1:
+        return -1 if r == 0 else -2
+    F = pbuf.shape[1] - N_FRAME
+    d = ctrl[C_DEPTH]
+    for i in range(d):
+        out[i] = pbuf[i + 1, F + 1] ^ pbuf[i, F + 1]
+    return d
+
+
 def new_memo(bits: int = 16) -> np.ndarray:
     """An empty memo table of ``2**bits`` entries."""
     return np.zeros((1 << bits, 3), np.uint64)
@@ -404,3 +421,98 @@ def new_buffers(vertices: int, groups: int) -> np.ndarray:
     Row d holds the group list of depth d, then the ``N_FRAME`` fields of that depth's frame.
     """
     return np.zeros((vertices + 2, max(groups, 1) + N_FRAME), np.uint64)
+
+
+# -- blocking trees (draw certificates) ---------------------------------------------------------------
+# The defender (Breaker) answers the attacker (Maker) so that a pairing of the attacker's live groups
+# appears soon. Boards are cell bitmasks as above: ``M`` the attacker's stones, ``B`` the defender's.
+
+
+@njit(cache=True)
+def completes(groups, own, cell):
+    """Does a stone on ``cell`` complete one of ``groups`` for the player owning ``own``?"""
+    bit = np.uint64(1) << np.uint64(cell)
+    mine = own | bit
+    for i in range(groups.shape[0]):
+        g = groups[i]
+        if (g & bit) != np.uint64(0) and (g & mine) == g:
+            return True
+    return False
+
+
+@njit(cache=True)
+def pairing_covers(groups, M, B, pairs, n):
+    """Does the pairing ``pairs[0:n]`` (pair masks) hold, on empty cells, a pair inside every live group?"""
+    empty = ~(M | B)
+    for i in range(groups.shape[0]):
+        g = groups[i]
+        if (g & B) != np.uint64(0):
+            continue
+        found = False
+        for j in range(n):
+            p = pairs[j]
+            if (p & empty) == p and (g & p) == p:
+                found = True
+                break
+        if not found:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _pairing_or_over(groups, M, B, cell, pbuf, ctrl, budget):
+    """After the defender takes ``cell``: has it completed a group, or does a pairing hold? (budgeted)"""
+    if completes(groups, B, cell):
+        return True
+    ctrl[C_NODES] = 0
+    ctrl[C_BUDGET] = budget
+    return pairing_exists(groups, M, B | (np.uint64(1) << np.uint64(cell)), False, pbuf, ctrl) == 1
+
+
+@njit(cache=True)
+def reply_scores(groups, M, B, cells, pbuf, ctrl, budget, scores):
+    """Score each defender move ``c`` among ``cells`` (a mask of empty cells), the defender to move.
+
+    ``scores[c]`` = -1 if the attacker then completes a group at once; 1 << 20 if the move itself
+    completes a defender group or leaves a pairing (a leaf at once); else the number of attacker
+    replies after which some defender answer completes a group or leaves a pairing.
+    """
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    rest = cells
+    while rest != zero:
+        low = rest & (~rest + one)
+        rest ^= low
+        c = 0
+        while (low >> np.uint64(c)) != one:
+            c += 1
+        scores[c] = 0
+        if _pairing_or_over(groups, M, B, c, pbuf, ctrl, budget):
+            scores[c] = 1 << 20
+            continue
+        B1 = B | low
+        replies = cells ^ low
+        lost = False
+        score = 0
+        r1 = replies
+        while r1 != zero:
+            la = r1 & (~r1 + one)
+            r1 ^= la
+            a = 0
+            while (la >> np.uint64(a)) != one:
+                a += 1
+            if completes(groups, M, a):
+                lost = True
+                break
+            M1 = M | la
+            r2 = replies ^ la
+            while r2 != zero:
+                ld = r2 & (~r2 + one)
+                r2 ^= ld
+                d = 0
+                while (ld >> np.uint64(d)) != one:
+                    d += 1
+                if _pairing_or_over(groups, M1, B1, d, pbuf, ctrl, budget):
+                    score += 1
+                    break
+        scores[c] = -1 if lost else score

@@ -37,6 +37,7 @@ from kinarow.errors import KinarowError
 
 # One line per certificate format, sorted: format -> "module:function" of its checker.
 CHECKERS: dict[str, str] = {
+    "kinarow.draw": "kinarow.proofs.draw:check_certificate",
     "kinarow.matching": "kinarow.proofs.matching:check_certificate",
     "kinarow.pairing": "kinarow.proofs.pairing:check_certificate",
     "kinarow.strategy": "kinarow.proofs.tree:check_certificate",

@@ -1,0 +1,221 @@
+"""Draw certificates from search: blocking trees with pairing leaves (checked by :mod:`kinarow.proofs.draw`).
+
+To show that the *attacker* cannot win, the defender's strategy is written
+out as a tree (see :mod:`kinarow.proofs.draw` for the format). The tree is
+built by a walk that follows every attacker move and, at each defender turn,
+picks one move:
+
+1. a move after which a pairing of the attacker's live groups holds, or that
+   completes a defender group, ends the branch at once;
+2. otherwise the moves are ranked by a two-stone look-ahead (how many
+   attacker replies leave the defender such a move; compiled, in
+   :func:`kinarow.engine.breaker.reply_scores`) and the best one that the
+   solver proves safe (the attacker, to move, cannot win) is played.
+
+Pairings found at leaves are kept and tried first at later leaves, so one
+pairing serves many leaves. Positions already proved, or symmetric to one,
+are skipped, exactly as the checker skips them.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kinarow.engine import breaker as BK
+from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.position import Position
+from kinarow.proofs import blocking_applies, envelope
+from kinarow.proofs.draw import EXPAND, FORMAT, HALVES, LEAF, STEALING, TREE, VERSION, Canon, claim_for
+from kinarow.proofs.draw import stealing_applies as stealing_applies
+
+#: node budget of one pairing search at a node of the walk
+PAIR_BUDGET = 4096
+#: pairings tried from the cache before a new search (most recent first)
+CACHE_TRIES = 256
+LEAF_SCORE = 1 << 20
+
+
+class StoppedError(KinarowError):
+    """The walk was stopped (time limit or Ctrl-C) before the tree was complete."""
+
+
+@dataclass
+class TreeStats:
+    positions: int = 0
+    leaves: int = 0
+    defender_moves: int = 0
+    safety_tests: int = 0
+    refuted_candidates: int = 0
+    pairings: int = 0
+    seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class _Walk:
+    def __init__(self, position: Position, attacker: int, searcher: Any, budget: int,
+                 tick: Callable[[int], None] | None, deadline: float | None) -> None:
+        self.position = position
+        self.attacker, self.defender = attacker, 3 - attacker
+        self.searcher = searcher
+        game = position.game
+        geo = position.geometry
+        self.masks = np.array([sum(1 << c for c in g) for g in geo.groups], np.uint64)
+        self.pbuf = BK.new_buffers(game.cells, max(int(self.masks.size), 1))
+        self.kctrl = np.zeros(BK.N_CTRL, np.int64)
+        self.out = np.zeros(game.cells, np.uint64)
+        self.scores = np.zeros(game.cells, np.int64)
+        self.budget = budget
+        self.cache: list[np.ndarray] = []  # pair masks of each pairing found so far
+        self.texts: list[str] = []
+        self.recent: list[int] = []
+        self.tokens: list[str] = []
+        self.canon = Canon(position)
+        self.proved: set[bytes] = set()
+        self.stats = TreeStats()
+        self.tick = tick
+        self.deadline = deadline
+
+    def _bits(self, pos: Position) -> tuple[np.uint64, np.uint64]:
+        return np.uint64(pos.bits[self.attacker]), np.uint64(pos.bits[self.defender])
+
+    def _pairing(self, pos: Position) -> int | None:
+        """Index of a pairing that holds at ``pos`` (from the cache, or found now), or None."""
+        M, B = self._bits(pos)
+        for i in self.recent[:CACHE_TRIES]:
+            pairs = self.cache[i]
+            if BK.pairing_covers(self.masks, M, B, pairs, pairs.size):
+                self.recent.remove(i)
+                self.recent.insert(0, i)
+                return i
+        self.kctrl[:] = 0
+        self.kctrl[BK.C_BUDGET] = self.budget
+        n = BK.pairing_pairs(self.masks, M, B, self.pbuf, self.kctrl, self.out)
+        if n < 0:
+            return None
+        pairs = self.out[:n].copy()
+        names = []
+        for p in pairs:
+            a, b = (c for c in range(pos.geometry.size) if int(p) >> c & 1)
+            names.append(f"{pos.name(a)}-{pos.name(b)}")
+        self.cache.append(pairs)
+        self.texts.append(" ".join(names))
+        self.recent.insert(0, len(self.cache) - 1)
+        return len(self.cache) - 1
+
+    def _safe(self, pos: Position) -> bool:
+        """After the defender's move: the attacker (to move) cannot win, by the solver."""
+        self.stats.safety_tests += 1
+        return pos.is_over or self.searcher.winning_move(pos) is None
+
+    def _defender_move(self, pos: Position) -> int:
+        M, B = self._bits(pos)
+        empty = np.uint64(0)
+        for c in pos.legal_moves():
+            empty |= np.uint64(1 << c)
+        BK.reply_scores(self.masks, M, B, empty, self.pbuf, self.kctrl, self.budget, self.scores)
+        order = sorted(pos.legal_moves(), key=lambda c: -int(self.scores[c]))
+        for c in order:
+            score = int(self.scores[c])
+            if score < 0:
+                break
+            pos.play(c)
+            safe = score >= LEAF_SCORE or self._safe(pos)
+            pos.undo()
+            if safe:
+                return c
+            self.stats.refuted_candidates += 1
+        raise KinarowError(f"the defender has no move that stops the attacker after {pos.move_text() or '(start)'}; "
+                           "the position is not one the attacker cannot win")
+
+    def visit(self, pos: Position) -> None:
+        if pos.is_over:
+            return
+        key = self.canon.key(pos.board)
+        if key in self.proved:
+            return
+        index = self._pairing(pos)
+        if index is not None:
+            self.tokens.append(f"{LEAF}{index}")
+            self.stats.leaves += 1
+        elif pos.to_move == self.attacker:
+            self.tokens.append(EXPAND)
+            for cell in pos.legal_moves():
+                pos.play(cell)
+                self.visit(pos)
+                pos.undo()
+        else:
+            cell = self._defender_move(pos)
+            self.tokens.append(pos.name(cell))
+            self.stats.defender_moves += 1
+            pos.play(cell)
+            self.visit(pos)
+            pos.undo()
+        self.proved.add(key)
+        if len(self.proved) % 1024 == 0:
+            if self.tick is not None:
+                self.tick(len(self.proved))
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise StoppedError("the time limit ran out before the blocking tree was complete")
+
+
+def blocking_tree(
+    position: Position,
+    attacker: int,
+    searcher: Any,
+    *,
+    budget: int = PAIR_BUDGET,
+    tick: Callable[[int], None] | None = None,
+    deadline: float | None = None,
+) -> tuple[dict[str, Any], TreeStats]:
+    """The defender's blocking tree showing that ``attacker`` (1 or 2) cannot win from ``position``.
+
+    ``searcher`` is a :class:`kinarow.solve.Searcher` of the game (knowledge
+    ``pairing`` is fastest); it proves each chosen defender move safe.
+    Raises :class:`KinarowError` if the attacker can in fact win.
+    """
+    why_not = blocking_applies(position.game)
+    if why_not is not None:
+        raise KinarowError(f"a blocking tree proves nothing here: {why_not}")
+    start = time.perf_counter()
+    walk = _Walk(position, attacker, searcher, budget, tick, deadline)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * position.game.cells + 200))
+    try:
+        walk.visit(position.copy())
+    finally:
+        sys.setrecursionlimit(limit)
+    stats = walk.stats
+    stats.positions = len(walk.proved)
+    stats.pairings = len(walk.texts)
+    stats.seconds = time.perf_counter() - start
+    return {"method": TREE, "pairings": walk.texts, "tokens": " ".join(walk.tokens)}, stats
+
+
+def draw_certificate(
+    position: Position,
+    searcher: Any,
+    *,
+    tick: Callable[[int], None] | None = None,
+    deadline: float | None = None,
+) -> tuple[dict[str, Any], dict[str, TreeStats]]:
+    """A ``kinarow.draw`` certificate for a position whose value is a draw (or for its halves the
+    solver can prove: the first player's side always, the second by strategy stealing or a tree)."""
+    game: Game = position.game
+    moves = [position.name(c) for c in position.moves]
+    halves: dict[str, Any] = {}
+    stats: dict[str, TreeStats] = {}
+    for player in (1, 2):
+        name = HALVES[player]
+        if player == 2 and stealing_applies(game, moves) is None:
+            halves[name] = {"method": STEALING}
+            continue
+        halves[name], stats[name] = blocking_tree(position, player, searcher, tick=tick, deadline=deadline)
+    data = {**envelope(FORMAT, VERSION, str(game), moves, claim_for(game, {1, 2})), **halves}
+    return data, stats

@@ -1,0 +1,246 @@
+"""The ``kinarow.draw`` checker: blocking trees and strategy stealing, from the rules alone.
+
+A draw is two facts: the first player cannot win, and the second player
+cannot win. A certificate proves each *half* in one of two ways:
+
+* ``strategy-stealing`` (only "the second player cannot win", only on the
+  empty board of a normal game with free placement and one stone a turn):
+  an extra stone never hurts, so a winning strategy for the second player
+  would give the first player one too.
+* ``blocking-tree``: a strategy for the *defender* that keeps the *attacker*
+  from completing a group. At each of the defender's turns it names a move;
+  every move of the attacker is followed; a branch ends when the game is over
+  without an attacker win, or at a *leaf* where a Hales-Jewett pairing holds
+  (every group the attacker can still complete contains a pair of empty
+  cells, the pairs disjoint), after which the defender answers each attacker
+  stone in a pair with its partner.
+
+A blocking tree is written as the walk that checks it, so it needs no
+position keys. The walk is depth first from the certificate's position,
+trying the attacker's moves in ascending cell order and skipping every
+position already proved (also when it is a symmetry image of one: the board's
+symmetries are checked to map the groups onto the groups). Each new position
+that is not over reads one token:
+
+* ``+`` the attacker is to move: every legal move is followed;
+* a cell name (``c2``) the defender is to move and plays there;
+* ``=N`` a leaf, proved by pairing number ``N`` of the list ``pairings``
+  (pairs whose cells are not both empty are ignored there).
+
+The certificate::
+
+    {"format": "kinarow.draw", "version": 1, "game": "7x4k4", "moves": [], "claim": "draw",
+     "first_cannot_win": {"method": "blocking-tree", "pairings": ["a1-a2 b1-c2 ...", ...],
+                          "tokens": "d2 + c1 =0 ..."},
+     "second_cannot_win": {"method": "strategy-stealing"}}
+
+With only one half present, the claim is "first cannot win" (Maker-Breaker:
+"breaker wins") or "second cannot win".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.position import Position, value_names
+from kinarow.proofs import CertificateError, Verdict, blocking_applies, require_claim, require_envelope
+
+FORMAT = "kinarow.draw"
+VERSION = 1
+HALVES = {1: "first_cannot_win", 2: "second_cannot_win"}
+EXPAND = "+"
+LEAF = "="
+STEALING = "strategy-stealing"
+TREE = "blocking-tree"
+
+
+def stealing_applies(game: Game, moves: list[str] | list[int]) -> str | None:
+    """Why strategy stealing does not show that the second player cannot win here, or None when it does."""
+    if moves:
+        return "strategy stealing speaks of the empty board, and this position has stones on it"
+    if game.gravity:
+        return f"{game} has gravity, where a stone can take away a move the stolen strategy needs"
+    if game.goal != "normal":
+        return f"{game} is not a normal game (its goal is {game.goal}), where an extra stone may hurt"
+    if (game.p, game.q) != (1, 1):
+        return f"{game} places more than one stone a turn"
+    return None
+
+
+def claim_for(game: Game, halves: set[int]) -> str:
+    """The claim a certificate with these halves (1: first cannot win, 2: second cannot win) proves."""
+    if halves == {1, 2}:
+        return "draw"
+    (player,) = halves
+    first, second = value_names(game)
+    if game.goal == "maker-breaker" and player == 1:
+        return "breaker wins"
+    return f"{first if player == 1 else second} cannot win"
+
+
+def parse_pairing(text: str, position: Position) -> list[tuple[int, int]]:
+    """Cells of a pairing written ``"a1-b2 c3-d4"``; one clear sentence if malformed or not disjoint."""
+    pairs: list[tuple[int, int]] = []
+    used: set[int] = set()
+    for token in text.split():
+        a_name, sep, b_name = token.partition("-")
+        if not sep:
+            raise CertificateError(f"the pair '{token}' is not two cell names joined by '-', like 'a1-b2'")
+        a, b = position.geometry.parse_cell(a_name), position.geometry.parse_cell(b_name)
+        if a == b or a in used or b in used:
+            raise CertificateError(f"the pairing '{text[:60]}' is not a set of disjoint pairs of two cells")
+        used.update((a, b))
+        pairs.append((a, b))
+    return pairs
+
+
+class Canon:
+    """Keys of positions up to the board's symmetries (each checked to map the groups onto the groups)."""
+
+    def __init__(self, position: Position) -> None:
+        geo = position.geometry
+        groups = {frozenset(g) for g in geo.groups}
+        self.inverses: list[list[int]] = []
+        for perm in geo.symmetries:
+            if sorted(perm) != list(range(geo.size)) or {frozenset(perm[c] for c in g) for g in groups} != groups:
+                continue  # not an automorphism of the groups: never used (a correct geometry has none)
+            inverse = [0] * geo.size
+            for c, image in enumerate(perm):
+                inverse[image] = c
+            self.inverses.append(inverse)
+
+    def key(self, board: list[int]) -> bytes:
+        get = board.__getitem__
+        return min(bytes(map(get, inverse)) for inverse in self.inverses) if self.inverses else bytes(board)
+
+
+class _RefutedError(Exception):
+    pass
+
+
+def check_tree(position: Position, attacker: int, half: dict[str, Any],
+               tick: Callable[[int], None] | None = None) -> tuple[int, int]:
+    """Walk a blocking tree; return (positions proved, leaves). Raises :class:`CertificateError` on failure."""
+    game = position.game
+    why_not = blocking_applies(game)
+    if why_not is not None:
+        raise CertificateError(f"a blocking tree proves nothing here: {why_not}")
+    texts, tokens_text = half.get("pairings"), half.get("tokens")
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts) or not isinstance(tokens_text, str):
+        raise CertificateError("a blocking tree needs 'pairings' (a list of strings) and 'tokens' (a string)")
+    pairings = [parse_pairing(t, position) for t in texts]
+    partners = [{**{a: b for a, b in p}, **{b: a for a, b in p}} for p in pairings]
+    defender = 3 - attacker
+    groups = [tuple(g) for g in position.geometry.groups]
+    by_cell: list[list[tuple[int, ...]]] = [[] for _ in range(position.geometry.size)]
+    for g in groups:
+        for c in g:
+            by_cell[c].append(g)
+    canon = Canon(position)
+    tokens: Iterator[str] = iter(tokens_text.split())
+    proved: set[bytes] = set()
+    leaves = 0
+    pos = position.copy()
+    board = pos.board
+    first, second = value_names(game)
+    attacker_win = first if attacker == 1 else second
+
+    def line() -> str:
+        return " ".join(pos.name(c) for c in pos.moves[len(position.moves):]) or "(start)"
+
+    def covered(index: int) -> bool:
+        partner = partners[index]
+        for g in groups:
+            if any(board[c] == defender for c in g):
+                continue
+            if not any(board[c] == 0 and c in partner and board[partner[c]] == 0 and partner[c] in g for c in g):
+                return False
+        return True
+
+    def visit() -> None:
+        nonlocal leaves
+        if pos.is_over:
+            if pos.result == attacker_win:
+                raise _RefutedError(f"the line {line()} ends in a {attacker_win} win")
+            return
+        key = canon.key(board)
+        if key in proved:
+            return
+        token = next(tokens, None)
+        if token is None:
+            raise _RefutedError(f"the tokens end before the position after {line()} is proved")
+        if token == EXPAND:
+            if pos.to_move != attacker:
+                raise _RefutedError(f"after {line()} the defender is to move, but the tree follows every move")
+            for cell in pos.legal_moves():
+                pos.play(cell)
+                visit()
+                pos.undo()
+        elif token.startswith(LEAF):
+            index = int(token[1:]) if token[1:].isdigit() else -1
+            if not 0 <= index < len(pairings):
+                raise _RefutedError(f"after {line()} the leaf names pairing '{token[1:]}', which is not in the list")
+            if not covered(index):
+                raise _RefutedError(f"after {line()} pairing {index} leaves a live group without an empty pair")
+            leaves += 1
+        else:
+            if pos.to_move != defender:
+                raise _RefutedError(f"after {line()} the attacker is to move, but the tree names one move ({token})")
+            try:
+                cell = pos.geometry.parse_cell(token)
+                pos.play(cell)
+            except KinarowError as err:
+                raise _RefutedError(f"after {line()} the defender's move {token} is illegal: {err}") from None
+            visit()
+            pos.undo()
+        proved.add(key)
+        if tick is not None and len(proved) % 4096 == 0:
+            tick(len(proved))
+
+    try:
+        visit()
+    except _RefutedError as err:
+        raise CertificateError(f"the blocking tree fails: {err}") from None
+    if next(tokens, None) is not None:
+        raise CertificateError("the blocking tree has tokens left over after its walk ended")
+    return len(proved), leaves
+
+
+def check_certificate(data: dict[str, Any], tick: Callable[[int], None] | None = None) -> Verdict:
+    """Check a ``kinarow.draw`` certificate given as its JSON object."""
+    game_text, moves = require_envelope(data, FORMAT, VERSION, "draw")
+    try:
+        game = Game(game_text)
+        position = game.position(" ".join(moves))
+    except KinarowError as err:
+        return Verdict(False, f"the certificate's game or moves are invalid: {err}", {"game": game_text})
+    present = {player for player, name in HALVES.items() if name in data}
+    if not present:
+        raise CertificateError("the draw certificate needs 'first_cannot_win' or 'second_cannot_win'")
+    require_claim(data, claim_for(game, present))
+    after = f" after {' '.join(moves)}" if moves else ""
+    details: dict[str, Any] = {"game": game_text, "moves": moves}
+    said: list[str] = []
+    for player in sorted(present):
+        half = data[HALVES[player]]
+        if not isinstance(half, dict) or half.get("method") not in (STEALING, TREE):
+            raise CertificateError(f"'{HALVES[player]}' needs a 'method': '{TREE}' or '{STEALING}'")
+        who = value_names(game)[player - 1]
+        if half["method"] == STEALING:
+            why_not = (stealing_applies(game, moves) if player == 2
+                       else "it shows only that the second player cannot win")
+            if why_not is not None:
+                return Verdict(False, f"strategy stealing does not apply: {why_not}", details)
+            said.append(f"the {who} player cannot win by strategy stealing")
+            continue
+        try:
+            proved, leaves = check_tree(position, player, half, tick)
+        except CertificateError as err:
+            return Verdict(False, f"in {game}{after}, {err}", details)
+        details[HALVES[player]] = {"positions": proved, "leaves": leaves, "pairings": len(half["pairings"])}
+        said.append(f"the {who} player cannot win against the blocking tree ({proved:,} positions, "
+                    f"{leaves:,} pairing leaves)")
+    return Verdict(True, f"in {game}{after}, " + "; ".join(said) + f": {claim_for(game, present)}", details)
