@@ -14,11 +14,14 @@ import argparse
 import gzip
 import json
 import os
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from kinarow.errors import KinarowError
+from kinarow.game import Game
 from kinarow.proofs import SEARCH_LOG_FORMAT
 
 SEARCHLOG_FORMAT = SEARCH_LOG_FORMAT
@@ -119,6 +122,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
             strategy=args.strategy is not None,
             checkpoint=args.checkpoint,
             on_tick=tick,
+            knowledge=args.knowledge,
         )
     note = _write_strategy(result, args.strategy) if args.strategy is not None else None
     if args.json:
@@ -171,7 +175,10 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--jobs", metavar="N", default=None, help="frontier positions per case (default 24 per worker)")
     p.add_argument("--tt-mb", metavar="MB", default=None, help="transposition table per worker in MiB")
     p.add_argument("--checkpoint", metavar="FILE", default=None, help="SQLite file of finished jobs (resumable)")
-    p.add_argument("--out", metavar="DIR", default=None, help="write certificates (wins) and search logs (draws) here")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="write certificates here (a win's strategy, a draw's blocking tree; else a search log)")
+    p.add_argument("--knowledge", choices=("none", "pairing", "matching"), default="pairing",
+                   help="blocking proofs as cut-offs in the workers' search (default: pairing)")
     p.add_argument("--json", action="store_true", help="print one JSON object per case")
     p.set_defaults(run=cmd_settle)
 
@@ -206,8 +213,14 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 checkpoint=args.checkpoint,
                 on_tick=tick,
                 best_move=False,
+                knowledge=args.knowledge,
             )
-        written = _write_case(out_dir, c, result) if out_dir is not None else None
+        draw = None
+        if out_dir is not None and result.value == "draw" and result.stopped is None:
+            left = None if time_limit is None else max(time_limit - result.seconds, 1.0)
+            with _progress(f"{c.name} certificate", err) as tick:
+                draw = draw_certificate_or_none(c.game, tt_mb, left, tick)
+        written = _write_case(out_dir, c, result, draw) if out_dir is not None else None
         row = settle_row(c, result, written)
         if args.json:
             print(json.dumps(row), file=out)
@@ -260,14 +273,37 @@ def _settle_text(row: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _write_case(out_dir: Path, c: Case, result: Any) -> str | None:
-    """A win's strategy (certificate) or a draw's search log, gzip-compressed JSON; nothing when unknown."""
+def draw_certificate_or_none(game_text: str, tt_mb: float | None, seconds: float | None,
+                             tick: Callable[[int], None] | None) -> dict[str, Any] | None:
+    """The ``kinarow.draw`` certificate of a game's empty board, built within ``seconds``; None if it cannot be."""
+    from kinarow.drawproof import StoppedError, draw_certificate
+    from kinarow.proofs import blocking_applies
+    from kinarow.solve import Searcher
+
+    game = Game(game_text)
+    if blocking_applies(game) is not None:
+        return None
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    try:
+        data, _ = draw_certificate(game.start(), Searcher(game, tt_mb=tt_mb, knowledge="pairing"), tick=tick,
+                                   deadline=deadline)
+    except StoppedError:
+        return None
+    return data
+
+
+def _write_case(out_dir: Path, c: Case, result: Any, draw: dict[str, Any] | None = None) -> str | None:
+    """A win's strategy or a draw's blocking tree (certificates), else a draw's search log, gzip-compressed JSON;
+    nothing when unknown."""
     if result.value == "unknown":
         return None
     out_dir.mkdir(parents=True, exist_ok=True)
     if result.strategy is not None:
         path = out_dir / f"{c.name}.strategy.json.gz"
         data: dict[str, Any] = result.strategy.to_json()
+    elif draw is not None:
+        path = out_dir / f"{c.name}.draw.json.gz"
+        data = draw
     else:
         path = out_dir / f"{c.name}.searchlog.json.gz"
         data = searchlog(result)

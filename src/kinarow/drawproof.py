@@ -8,8 +8,10 @@ picks one move:
 1. a move after which a pairing of the attacker's live groups holds, or that
    completes a defender group, ends the branch at once;
 2. otherwise the moves are ranked by a two-stone look-ahead (how many
-   attacker replies leave the defender such a move; compiled, in
-   :func:`kinarow.engine.breaker.reply_scores`) and the best one that the
+   attacker replies leave the defender such a move;
+   :func:`kinarow.engine.breaker.reply_scores`), ties broken by the
+   Erdos-Selfridge potential of the attacker's live groups (lower first;
+   :func:`kinarow.engine.breaker.potentials`), and the best one that the
    solver proves safe (the attacker, to move, cannot win) is played.
 
 Pairings found at leaves are kept and tried first at later leaves, so one
@@ -37,8 +39,8 @@ from kinarow.proofs.draw import stealing_applies as stealing_applies
 
 #: node budget of one pairing search at a node of the walk
 PAIR_BUDGET = 4096
-#: pairings tried from the cache before a new search (most recent first)
-CACHE_TRIES = 256
+#: pairings kept (most recent first) and tried at a node before a new search
+CACHE_ROWS = 256
 LEAF_SCORE = 1 << 20
 
 
@@ -71,10 +73,15 @@ class _Walk:
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
         self.out = np.zeros(game.cells, np.uint64)
         self.scores = np.zeros(game.cells, np.int64)
+        self.potential = np.zeros(game.cells, np.float64)
         self.budget = budget
-        self.cache: list[np.ndarray] = []  # pair masks of each pairing found so far
+        # a ring of the pairings found most recently (pair masks per row), tried before a new search
+        self.cache = np.zeros((CACHE_ROWS, max(game.cells // 2, 1)), np.uint64)
+        self.lengths = np.zeros(CACHE_ROWS, np.int64)
+        self.index_of = np.zeros(CACHE_ROWS, np.int64)
+        self.used = 0
+        self.newest = -1
         self.texts: list[str] = []
-        self.recent: list[int] = []
         self.tokens: list[str] = []
         self.canon = Canon(position)
         self.proved: set[bytes] = set()
@@ -86,28 +93,28 @@ class _Walk:
         return np.uint64(pos.bits[self.attacker]), np.uint64(pos.bits[self.defender])
 
     def _pairing(self, pos: Position) -> int | None:
-        """Index of a pairing that holds at ``pos`` (from the cache, or found now), or None."""
+        """Index of a pairing that holds at ``pos`` (a recent one, or one found now), or None."""
         M, B = self._bits(pos)
-        for i in self.recent[:CACHE_TRIES]:
-            pairs = self.cache[i]
-            if BK.pairing_covers(self.masks, M, B, pairs, pairs.size):
-                self.recent.remove(i)
-                self.recent.insert(0, i)
-                return i
+        if self.used:
+            row = BK.cached_pairing(self.masks, M, B, self.cache, self.lengths, self.used, self.newest)
+            if row >= 0:
+                return int(self.index_of[row])
         self.kctrl[:] = 0
         self.kctrl[BK.C_BUDGET] = self.budget
         n = BK.pairing_pairs(self.masks, M, B, self.pbuf, self.kctrl, self.out)
         if n < 0:
             return None
-        pairs = self.out[:n].copy()
         names = []
-        for p in pairs:
+        for p in self.out[:n]:
             a, b = (c for c in range(pos.geometry.size) if int(p) >> c & 1)
             names.append(f"{pos.name(a)}-{pos.name(b)}")
-        self.cache.append(pairs)
         self.texts.append(" ".join(names))
-        self.recent.insert(0, len(self.cache) - 1)
-        return len(self.cache) - 1
+        self.newest = (self.newest + 1) % CACHE_ROWS
+        self.used = min(self.used + 1, CACHE_ROWS)
+        self.cache[self.newest, :n] = self.out[:n]
+        self.lengths[self.newest] = n
+        self.index_of[self.newest] = len(self.texts) - 1
+        return len(self.texts) - 1
 
     def _safe(self, pos: Position) -> bool:
         """After the defender's move: the attacker (to move) cannot win, by the solver."""
@@ -120,7 +127,8 @@ class _Walk:
         for c in pos.legal_moves():
             empty |= np.uint64(1 << c)
         BK.reply_scores(self.masks, M, B, empty, self.pbuf, self.kctrl, self.budget, self.scores)
-        order = sorted(pos.legal_moves(), key=lambda c: -int(self.scores[c]))
+        BK.potentials(self.masks, M, B, empty, self.potential)
+        order = sorted(pos.legal_moves(), key=lambda c: (-int(self.scores[c]), float(self.potential[c])))
         for c in order:
             score = int(self.scores[c])
             if score < 0:

@@ -500,6 +500,7 @@ class JobSpec:
     gen: int = 0  # the job runs while the node's generation is this number
     dask_run: str | None = None  # name prefix of the Dask events that stop this job
     question: str = EXACT  # EXACT, or "does FIRST_WINS / SECOND_WINS hold?" (one win test)
+    knowledge: str = "none"  # the workers' solver knowledge (see kinarow.solve)
 
 
 @dataclass
@@ -529,16 +530,16 @@ def _init_local_worker(flags: Any, live: Any) -> None:
     _LOCAL["live"] = live
 
 
-def _searcher(game: str, tt_mb: float | None) -> Any:
+def _searcher(game: str, tt_mb: float | None, knowledge: str = "none") -> Any:
     """One Searcher per game and worker thread, kept between jobs (its table carries over)."""
     from kinarow.solve import Searcher
 
-    cache: dict[tuple[str, float | None], Any] = getattr(_THREAD, "searchers", None) or {}
+    cache: dict[tuple[str, float | None, str], Any] = getattr(_THREAD, "searchers", None) or {}
     _THREAD.searchers = cache
-    if (game, tt_mb) not in cache:
+    if (game, tt_mb, knowledge) not in cache:
         cache.clear()  # one table per thread at a time
-        cache[(game, tt_mb)] = Searcher(Game(game), tt_mb=tt_mb)
-    return cache[(game, tt_mb)]
+        cache[(game, tt_mb, knowledge)] = Searcher(Game(game), tt_mb=tt_mb, knowledge=knowledge)
+    return cache[(game, tt_mb, knowledge)]
 
 
 def _stop_check(spec: JobSpec) -> Callable[[], bool]:
@@ -568,7 +569,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
     from kinarow.solve import solve as solve_one
 
     start = time.perf_counter()
-    searcher = _searcher(spec.game, spec.tt_mb)
+    searcher = _searcher(spec.game, spec.tt_mb, spec.knowledge)
     should_stop = _stop_check(spec)
     live = _LOCAL.get("live") if spec.dask_run is None else None
     pos = Game(spec.game).start()
@@ -886,6 +887,7 @@ def solve(
     checkpoint: str | os.PathLike[str] | None = None,
     on_tick: Callable[[int], None] | None = None,
     best_move: bool = True,
+    knowledge: str = "none",
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
 
@@ -898,7 +900,13 @@ def solve(
     ``on_tick`` mean what they mean for :func:`kinarow.solve`. When the value
     comes from strategy stealing (a draw of an empty board), finding a move
     that keeps it takes more search; ``best_move=False`` skips that search.
+    ``knowledge`` is the workers' solver knowledge (``none``, ``pairing`` or
+    ``matching``, as for :func:`kinarow.solve`).
     """
+    from kinarow.solve import KNOWLEDGE_LEVELS
+
+    if knowledge not in KNOWLEDGE_LEVELS:
+        raise KinarowError(f"the knowledge level '{knowledge}' is unknown; allowed are {', '.join(KNOWLEDGE_LEVELS)}")
     if workers is not None and workers < 1:
         raise KinarowError(f"workers = {workers} is not allowed; give a positive number of worker processes")
     if jobs is not None and jobs < 1:
@@ -932,6 +940,7 @@ def solve(
         if backend is None and any(n.kind in (JOB, STORED) for n in frontier.nodes):
             backend = _LocalBackend(n_workers, max(4 * len(frontier.nodes), LOCAL_JOB_SLOTS))
         run = _Run(frontier, backend, tt_mb, store, max_nodes, deadline, on_tick, n_workers)
+        run.knowledge = knowledge
         stopped = run.values()
         root = frontier.nodes[frontier.root]
         strategy_stopped: str | None = None
@@ -1056,6 +1065,7 @@ class _Run:
         self.frontier = frontier
         self.backend = backend
         self.tt_mb = tt_mb
+        self.knowledge = "none"
         self.store = store
         self.max_nodes = max_nodes
         self.deadline = deadline
@@ -1133,7 +1143,8 @@ class _Run:
                     if len(running) >= self.capacity:
                         break
                     if job not in running:
-                        spec = JobSpec(job, fr.game_text, fr.nodes[job].moves, self.tt_mb, question=question)
+                        spec = JobSpec(job, fr.game_text, fr.nodes[job].moves, self.tt_mb, question=question,
+                                       knowledge=self.knowledge)
                         running[job] = backend.submit(spec)
                         asked[job] = question
                         started[job] = time.monotonic()
@@ -1230,7 +1241,8 @@ class _Run:
         if backend is None:
             raise KinarowError("internal error: frontier leaves to extract but no workers")
         who = FIRST_WINS if win == FIRST else SECOND_WINS  # the winner, known from the frontier
-        pending = [JobSpec(n, fr.game_text, fr.nodes[n].moves, self.tt_mb, strategy=True, question=who) for n in uses]
+        pending = [JobSpec(n, fr.game_text, fr.nodes[n].moves, self.tt_mb, strategy=True, question=who,
+                           knowledge=self.knowledge) for n in uses]
         running: dict[int, Any] = {}
         try:
             while pending or running:

@@ -516,3 +516,42 @@ def reply_scores(groups, M, B, cells, pbuf, ctrl, budget, scores):
                     score += 1
                     break
         scores[c] = -1 if lost else score
+
+
+@njit(cache=True)
+def cached_pairing(groups, M, B, cache, lengths, used, newest):
+    """The newest cached pairing that holds at (M, B): its row of ``cache`` (pair masks, ``lengths`` per row),
+    searching rows ``newest, newest - 1, ...`` (a ring of ``used`` rows); -1 if none holds."""
+    rows = cache.shape[0]
+    for j in range(used):
+        r = (newest - j) % rows
+        if pairing_covers(groups, M, B, cache[r], lengths[r]):
+            return r
+    return -1
+
+
+@njit(cache=True)
+def potentials(groups, M, B, cells, out):
+    """For each defender move ``c`` in ``cells``: the Erdos-Selfridge potential of the attacker's live groups
+    after it, the sum of 2^-(empty cells) over groups without a defender stone (lower is better for the defender)."""
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    empty = ~(M | B)
+    total = 0.0
+    for i in range(groups.shape[0]):
+        g = groups[i]
+        if (g & B) == zero:
+            total += 2.0 ** -popcount(g & empty)
+    rest = cells
+    while rest != zero:
+        low = rest & (~rest + one)
+        rest ^= low
+        c = 0
+        while (low >> np.uint64(c)) != one:
+            c += 1
+        killed = 0.0
+        for i in range(groups.shape[0]):
+            g = groups[i]
+            if (g & B) == zero and (g & low) != zero:
+                killed += 2.0 ** -popcount(g & empty)
+        out[c] = total - killed
