@@ -138,11 +138,22 @@ def test_solve_proof_of_a_draw_is_a_pairing_with_strategy_stealing(capsys, tmp_p
     assert run(capsys, "check", str(path))[0] == 0
 
 
-def test_solve_proof_says_plainly_when_there_is_none(capsys, tmp_path):
-    path = tmp_path / "none.json"
+def test_solve_proof_of_a_draw_without_a_pairing_is_a_draw_proof(capsys, tmp_path):
+    path = tmp_path / "draw.json"
     code, out, _ = run(capsys, "solve", "3x3k3", "--proof", str(path))
     assert code == 0
-    assert f"No certificate written to {path}: no certificate is available yet for this draw of 3x3k3" in out
+    assert "a draw proof: the first player cannot win by a blocking tree" in out
+    assert "the second by strategy stealing" in out
+    assert json.loads(path.read_text())["format"] == "kinarow.draw"
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and out.startswith("VALID: in 3x3k3, the first player cannot win")
+
+
+def test_solve_proof_says_plainly_when_there_is_none(capsys, tmp_path):
+    path = tmp_path / "none.json"
+    code, out, _ = run(capsys, "solve", "4x4k4:gravity", "--proof", str(path))
+    assert code == 0
+    assert f"No certificate written to {path}: no certificate is available yet for a draw of 4x4k4:gravity" in out
     assert not path.exists()
     code, out, _ = run(capsys, "solve", "4x4k3:gravity,misere", "--proof", str(path), "--json")
     data = json.loads(out)

@@ -342,16 +342,21 @@ def test_settle_lists_the_cases(capsys):
 def test_settle_writes_certificates_and_logs(capsys, monkeypatch, tmp_path):
     from kinarow import cli_scale
 
-    small = (cli_scale.Case("t-win", "4x3k3", "first", "test"), cli_scale.Case("t-draw", "4x4k4", "draw", "test"))
+    small = (cli_scale.Case("t-win", "4x3k3", "first", "test"), cli_scale.Case("t-draw", "5x4k4", "draw", "test"),
+             cli_scale.Case("t-log", "4x4k4:gravity", "draw", "test"))
     monkeypatch.setattr(cli_scale, "CASES", small)
-    code, out, _ = run(capsys, "settle", "t-win", "t-draw", "--workers", "2", "--out", str(tmp_path), "--json")
+    code, out, _ = run(capsys, "settle", "t-win", "t-draw", "t-log", "--workers", "2", "--out", str(tmp_path),
+                       "--json")
     assert code == 0
     rows = [json.loads(line) for line in out.splitlines()]
-    assert [r["value"] for r in rows] == ["first", "draw"]
+    assert [r["value"] for r in rows] == ["first", "draw", "draw"]
     assert all(r["agrees"] for r in rows)
     code, out, _ = run(capsys, "check", str(tmp_path / "t-win.strategy.json.gz"))
     assert code == 0 and out.startswith("VALID")
-    code, _, err = run(capsys, "check", str(tmp_path / "t-draw.searchlog.json.gz"))
+    # a draw of a free-placement game gets a blocking tree; under gravity only a search log (not a certificate)
+    code, out, _ = run(capsys, "check", str(tmp_path / "t-draw.draw.json.gz"))
+    assert code == 0 and out.startswith("VALID") and "draw" in out
+    code, _, err = run(capsys, "check", str(tmp_path / "t-log.searchlog.json.gz"))
     assert code == 1 and "search log" in err
 
 

@@ -184,7 +184,10 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if store is not None:
             cli_ux.save_result(store, position, result)
     note = _write_strategy(result, args.strategy) if args.strategy is not None else None
-    proof_note = cli_ux.write_proof(position, result, args.proof, store) if args.proof is not None else None
+    proof_note = None
+    if args.proof is not None:
+        with _progress("writing the certificate", err) as tick:
+            proof_note = cli_ux.write_proof(position, result, args.proof, store, tick)
     if args.json:
         data = result.to_dict()
         if args.strategy is not None:

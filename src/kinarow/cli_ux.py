@@ -101,13 +101,15 @@ def _write_json(path: str, data: dict[str, Any]) -> None:
         raise KinarowError(f"cannot write the certificate to '{path}': {error.strerror or error}") from None
 
 
-def proof_certificate(position: Position, result: Result, store: Store | None) -> tuple[dict[str, Any] | None, str]:
+def proof_certificate(position: Position, result: Result, store: Store | None,
+                      tick: Callable[[int], None] | None = None) -> tuple[dict[str, Any] | None, str]:
     """The certificate for a solved position's value, and a sentence saying what it proves (or why there is none).
 
     A win is proved by the winner's strategy tree; a draw by a good pairing at
     the position when one exists (it shows the first player cannot win; on the
     empty board of a normal game with one stone a turn, strategy stealing shows
-    the second player cannot win either). Other values have no certificate yet.
+    the second player cannot win either), else by a draw proof of blocking
+    trees (:mod:`kinarow.drawproof`). Other values have no certificate yet.
     """
     if result.strategy is not None:
         return result.strategy.to_json(), f"the winning strategy of the {result.strategy.winner} player " \
@@ -130,11 +132,12 @@ def proof_certificate(position: Position, result: Result, store: Store | None) -
     data = store.get_certificate(PAIRING_FORMAT, str(game), key) if store is not None else None
     if data is None:
         found = pairing.find(position)
-        if not found.exists or found.pairing is None:
-            return None, f"no certificate is available yet for this draw of {game}: it has no good pairing"
-        data = found.pairing.to_json()
-        if store is not None:
-            store.put_certificate(PAIRING_FORMAT, str(game), key, data)
+        if found.exists and found.pairing is not None:
+            data = found.pairing.to_json()
+            if store is not None:
+                store.put_certificate(PAIRING_FORMAT, str(game), key, data)
+    if data is None:
+        return _draw_tree(position, store, key, tick)
     data = {**data, "moves": [position.name(c) for c in position.moves]}
     stealing = not position.moves and game.goal == "normal" and (game.p, game.q) == (1, 1)
     other_half = (
@@ -144,9 +147,32 @@ def proof_certificate(position: Position, result: Result, store: Store | None) -
     return data, f"a good pairing ({len(data['pairs'])} pairs), which proves the first player cannot win{other_half}"
 
 
-def write_proof(position: Position, result: Result, path: str, store: Store | None) -> str:
+def _draw_tree(position: Position, store: Store | None, key: str,
+               tick: Callable[[int], None] | None) -> tuple[dict[str, Any] | None, str]:
+    """A draw without a pairing: the blocking tree of each side (or strategy stealing for the second player)."""
+    from kinarow.drawproof import draw_certificate
+    from kinarow.proofs.draw import FORMAT as DRAW_FORMAT
+    from kinarow.proofs.draw import HALVES
+    from kinarow.solve import Searcher
+
+    game = position.game
+    data = store.get_certificate(DRAW_FORMAT, str(game), key) if store is not None else None
+    if data is None:
+        data, _ = draw_certificate(position, Searcher(game, knowledge="pairing"), tick=tick)
+        if store is not None:
+            store.put_certificate(DRAW_FORMAT, str(game), key, data)
+    halves = []
+    for name in HALVES.values():
+        half = data[name]
+        halves.append("strategy stealing" if half["method"] == "strategy-stealing"
+                      else f"a blocking tree of {len(half['tokens'].split()):,} steps")
+    return data, f"a draw proof: the first player cannot win by {halves[0]}, the second by {halves[1]}"
+
+
+def write_proof(position: Position, result: Result, path: str, store: Store | None,
+                tick: Callable[[int], None] | None = None) -> str:
     """Write the certificate for ``result`` to ``path`` if there is one; return one sentence for the user."""
-    data, what = proof_certificate(position, result, store)
+    data, what = proof_certificate(position, result, store, tick)
     if data is None:
         return f"No certificate written to {path}: {what}."
     _write_json(path, data)
