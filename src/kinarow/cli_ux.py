@@ -165,7 +165,7 @@ def _draw_tree(position: Position, store: Store | None, key: str,
     for name in HALVES.values():
         half = data[name]
         halves.append("strategy stealing" if half["method"] == "strategy-stealing"
-                      else f"a blocking tree of {len(half['tokens'].split()):,} steps")
+                      else f"a blocking tree of {len(half['tokens'].split()):,} positions")
     return data, f"a draw proof: the first player cannot win by {halves[0]}, the second by {halves[1]}"
 
 

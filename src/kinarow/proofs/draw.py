@@ -242,5 +242,5 @@ def check_certificate(data: dict[str, Any], tick: Callable[[int], None] | None =
             return Verdict(False, f"in {game}{after}, {err}", details)
         details[HALVES[player]] = {"positions": proved, "leaves": leaves, "pairings": len(half["pairings"])}
         said.append(f"the {who} player cannot win against the blocking tree ({proved:,} positions, "
-                    f"{leaves:,} pairing leaves)")
+                    f"{leaves:,} pairing {'leaf' if leaves == 1 else 'leaves'})")
     return Verdict(True, f"in {game}{after}, " + "; ".join(said) + f": {claim_for(game, present)}", details)
