@@ -132,13 +132,18 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts) or not isinstance(tokens_text, str):
         raise CertificateError("a blocking tree needs 'pairings' (a list of strings) and 'tokens' (a string)")
     pairings = [parse_pairing(t, position) for t in texts]
-    partners = [{**{a: b for a, b in p}, **{b: a for a, b in p}} for p in pairings]
     defender = 3 - attacker
-    groups = [tuple(g) for g in position.geometry.groups]
-    by_cell: list[list[tuple[int, ...]]] = [[] for _ in range(position.geometry.size)]
-    for g in groups:
-        for c in g:
-            by_cell[c].append(g)
+    geo = position.geometry
+    group_masks = [sum(1 << c for c in g) for g in geo.groups]
+    inside: dict[int, list[list[int]]] = {}  # pairing -> per group, the masks of its pairs inside the group
+
+    def pairs_inside(index: int) -> list[list[int]]:
+        if index not in inside:
+            masks = [(1 << a) | (1 << b) for a, b in pairings[index]]
+            inside[index] = [[m for m in masks if m & g == m] for g in group_masks]
+        return inside[index]
+
+    cell_of = {geo.name(c): c for c in range(geo.size)}
     canon = Canon(position)
     tokens: Iterator[str] = iter(tokens_text.split())
     proved: set[bytes] = set()
@@ -152,11 +157,9 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
         return " ".join(pos.name(c) for c in pos.moves[len(position.moves):]) or "(start)"
 
     def covered(index: int) -> bool:
-        partner = partners[index]
-        for g in groups:
-            if any(board[c] == defender for c in g):
-                continue
-            if not any(board[c] == 0 and c in partner and board[partner[c]] == 0 and partner[c] in g for c in g):
+        theirs, occupied = pos.bits[defender], pos.bits[1] | pos.bits[2]
+        for g, pairs in zip(group_masks, pairs_inside(index), strict=True):
+            if g & theirs == 0 and not any(m & occupied == 0 for m in pairs):
                 return False
         return True
 
@@ -190,7 +193,7 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
             if pos.to_move != defender:
                 raise _RefutedError(f"after {line()} the attacker is to move, but the tree names one move ({token})")
             try:
-                cell = pos.geometry.parse_cell(token)
+                cell = cell_of[token] if token in cell_of else pos.geometry.parse_cell(token)
                 pos.play(cell)
             except KinarowError as err:
                 raise _RefutedError(f"after {line()} the defender's move {token} is illegal: {err}") from None
