@@ -9,7 +9,7 @@ import pytest
 from kinarow.cli import main
 
 HERE = Path(__file__).resolve().parents[1] / "certificates"
-SHIPPED = sorted(HERE.glob("*.strategy.json*"))
+SHIPPED = sorted([*HERE.glob("*.strategy.json*"), *HERE.glob("*.draw.json*")])
 LOGS = sorted(HERE.glob("*.searchlog.json*"))
 
 

@@ -39,6 +39,8 @@ from kinarow.proofs.draw import stealing_applies as stealing_applies
 
 #: node budget of one pairing search at a node of the walk
 PAIR_BUDGET = 4096
+#: node budget of each pairing search inside the two-stone look-ahead (many per node: kept small)
+LOOKAHEAD_BUDGET = 64
 #: pairings kept (most recent first) and tried at a node before a new search
 CACHE_ROWS = 256
 LEAF_SCORE = 1 << 20
@@ -126,7 +128,7 @@ class _Walk:
         empty = np.uint64(0)
         for c in pos.legal_moves():
             empty |= np.uint64(1 << c)
-        BK.reply_scores(self.masks, M, B, empty, self.pbuf, self.kctrl, self.budget, self.scores)
+        BK.reply_scores(self.masks, M, B, empty, self.pbuf, self.kctrl, LOOKAHEAD_BUDGET, self.scores)
         BK.potentials(self.masks, M, B, empty, self.potential)
         order = sorted(pos.legal_moves(), key=lambda c: (-int(self.scores[c]), float(self.potential[c])))
         for c in order:

@@ -1,0 +1,98 @@
+"""Draw proofs (``kinarow.draw``): how big the blocking trees are, how long they take to build and to check.
+
+Run from the repository root::
+
+    python benchmarks/bench_draw_certificates.py                     # the quick draws (well under a minute)
+    python benchmarks/bench_draw_certificates.py --games 7x4k4 --out certificates --max-seconds 7200
+    python benchmarks/bench_draw_certificates.py --json
+
+For each game: the solver's value (``--knowledge pairing``), then the draw
+proof built from it (:func:`kinarow.drawproof.draw_certificate`), then the
+rules-only checker on the written file. Printed per game: positions and
+pairing leaves of the first player's blocking tree, distinct pairings, the
+gzip-compressed size, build and check seconds (wall), and the peak resident
+memory of the process. With ``--out DIR`` the certificate is kept as
+``DIR/GAME.draw.json.gz``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import platform
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+GAMES: tuple[str, ...] = ("3x3k3", "4x4k4", "5x4k4", "6x4k4", "5x5k4", "6x6k5", "5x5k5:torus")
+
+
+def measure(game_text: str, out: Path | None, max_seconds: float | None) -> dict[str, Any]:
+    from kinarow import Game, solve
+    from kinarow.drawproof import StoppedError, draw_certificate
+    from kinarow.proofs import check_data
+    from kinarow.solve import Searcher
+
+    game = Game(game_text)
+    row: dict[str, Any] = {"game": game_text}
+    start = time.perf_counter()
+    searcher = Searcher(game, tt_mb=1024 if game.cells > 30 else None, knowledge="pairing")
+    result = solve(game, searcher=searcher, time_limit=max_seconds)
+    row.update(value=result.value, solve_nodes=result.nodes, solve_seconds=round(result.seconds, 2))
+    if result.value != "draw":
+        return row
+    deadline = None if max_seconds is None else start + max_seconds
+
+    def tick(n: int) -> None:
+        if n % (1 << 16) == 0:
+            print(f"  {game_text}: {n:,} positions, {time.perf_counter() - start:,.0f} s", file=sys.stderr, flush=True)
+
+    built = time.perf_counter()
+    try:
+        data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline)
+    except StoppedError:
+        row["certificate"] = f"not finished in {max_seconds:g} s"
+        return row
+    row["build_seconds"] = round(time.perf_counter() - built, 2)
+    tree = stats.get("first_cannot_win")
+    if tree is not None:
+        row.update(positions=tree.positions, leaves=tree.leaves, pairings=tree.pairings,
+                   defender_moves=tree.defender_moves, safety_tests=tree.safety_tests)
+    raw = gzip.compress(json.dumps(data, separators=(",", ":")).encode(), 9)
+    row["gz_bytes"] = len(raw)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / f"{game_text}.draw.json.gz").write_bytes(raw)
+    checked = time.perf_counter()
+    verdict = check_data(json.loads(gzip.decompress(raw)))
+    row.update(check_ok=verdict.ok, check_seconds=round(time.perf_counter() - checked, 2))
+    row["peak_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="+", default=list(GAMES))
+    parser.add_argument("--out", default=None, help="keep each certificate as DIR/GAME.draw.json.gz")
+    parser.add_argument("--max-seconds", type=float, default=None, help="per game, solve and build together")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}", file=sys.stderr)
+    header = ("game", "value", "solve_seconds", "positions", "leaves", "pairings", "gz_bytes", "build_seconds",
+              "check_seconds", "check_ok", "peak_mib")
+    if not args.json:
+        print(" | ".join(header))
+    for game in args.games:
+        row = measure(game, Path(args.out) if args.out else None, args.max_seconds)
+        if args.json:
+            print(json.dumps(row), flush=True)
+        else:
+            print(" | ".join(str(row.get(h, row.get("certificate", "-")) if h == "positions" else row.get(h, "-"))
+                             for h in header), flush=True)
+
+
+if __name__ == "__main__":
+    main()
