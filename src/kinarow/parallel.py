@@ -887,7 +887,7 @@ def solve(
     checkpoint: str | os.PathLike[str] | None = None,
     on_tick: Callable[[int], None] | None = None,
     best_move: bool = True,
-    knowledge: str = "none",
+    knowledge: str = "matching",
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
 
