@@ -39,7 +39,7 @@ def measure(game_text: str, out: Path | None, max_seconds: float | None) -> dict
     game = Game(game_text)
     row: dict[str, Any] = {"game": game_text}
     start = time.perf_counter()
-    searcher = Searcher(game, tt_mb=1024 if game.cells > 20 else None, knowledge="pairing")
+    searcher = Searcher(game, tt_mb=(2048 if game.cells > 30 else 1024) if game.cells > 20 else None, knowledge="pairing")
     result = solve(game, searcher=searcher, time_limit=max_seconds)
     row.update(value=result.value, solve_nodes=result.nodes, solve_seconds=round(result.seconds, 2))
     if result.value != "draw":
