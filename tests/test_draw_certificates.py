@@ -142,3 +142,15 @@ def test_canonical_keys_are_orbit_invariants():
             image[perm[c]] = v
         assert canon.key(image) == canon.key(pos.board)
     assert canon.key(g.position("a1").board) != canon.key(g.position("b2").board)
+
+
+def test_solve_proof_to_a_gz_name_is_compressed_and_checks(tmp_path):
+    import gzip
+    import json
+
+    from kinarow.cli import main
+
+    path = tmp_path / "d.json.gz"
+    assert main(["solve", "5x4k4", "--no-store", "--proof", str(path)]) == 0
+    assert json.loads(gzip.decompress(path.read_bytes()))["format"] == "kinarow.draw"
+    assert main(["check", str(path)]) == 0

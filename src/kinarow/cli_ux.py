@@ -7,6 +7,7 @@ The commands in :mod:`kinarow.cli` call the helpers here (a few lines each);
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -95,8 +96,13 @@ def store_sentence(stored_at: float, store: Store) -> str:
 
 # -- proofs ------------------------------------------------------------------------------
 def _write_json(path: str, data: dict[str, Any]) -> None:
+    """Write a certificate as compact JSON (gzip-compressed when the name ends in ``.gz``)."""
+    text = json.dumps(data, separators=(",", ":")) + "\n"
     try:
-        Path(path).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+        if path.endswith(".gz"):
+            Path(path).write_bytes(gzip.compress(text.encode("utf-8"), 9))
+        else:
+            Path(path).write_text(text, encoding="utf-8")
     except OSError as error:
         raise KinarowError(f"cannot write the certificate to '{path}': {error.strerror or error}") from None
 
@@ -158,7 +164,9 @@ def _draw_tree(position: Position, store: Store | None, key: str,
     game = position.game
     data = store.get_certificate(DRAW_FORMAT, str(game), key) if store is not None else None
     if data is None:
-        data, _ = draw_certificate(position, Searcher(game, knowledge="pairing"), tick=tick)
+        # the walk asks the solver many questions: a table of 1 GiB on boards where it pays
+        searcher = Searcher(game, tt_mb=1024 if game.cells > 20 else None, knowledge="pairing")
+        data, _ = draw_certificate(position, searcher, tick=tick)
         if store is not None:
             store.put_certificate(DRAW_FORMAT, str(game), key, data)
     halves = []
