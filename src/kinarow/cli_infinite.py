@@ -12,31 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
 
-@contextmanager
-def progress_bar(label: str, stream: TextIO) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar on ``stream`` when it is a terminal; ``None`` otherwise."""
-    if not stream.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+def progress_bar(label: str, stream: TextIO) -> Any:
+    """The project's progress bar (:func:`kinarow.cli_ux.progress_bar`); the total comes with each tick."""
+    from kinarow.cli_ux import progress_bar as bar
 
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
-        console=Console(file=stream), transient=True,
-    ) as bar:
-        task = bar.add_task(f"{label} (Ctrl-C stops)", total=None)
-
-        def tick(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield tick
+    return bar(label, None, stream)
 
 
 def _write(path: str, text: str | bytes) -> None:

@@ -214,8 +214,13 @@ def is_interrupt(error: BaseException) -> bool:
 
 
 @contextmanager
-def progress_bar(label: str, total: int, stream: TextIO, done: int = 0) -> Iterator[Callable[[int], None] | None]:
-    """A rich progress bar on ``stream`` when it is a terminal (``None`` otherwise); call it with the count done."""
+def progress_bar(
+    label: str, total: int | None, stream: TextIO, done: int = 0
+) -> Iterator[Callable[..., None] | None]:
+    """A rich progress bar on ``stream`` when it is a terminal (``None`` otherwise).
+
+    Call it with the count done, and with the total when that is learnt (or changes) on the way.
+    """
     if not stream.isatty():
         yield None
         return
@@ -227,8 +232,11 @@ def progress_bar(label: str, total: int, stream: TextIO, done: int = 0) -> Itera
     with Progress(*columns, console=Console(file=stream), transient=True) as bar:
         task = bar.add_task(label, total=total, completed=done)
 
-        def update(count: int) -> None:
-            bar.update(task, completed=count)
+        def update(count: int, new_total: int | None = None) -> None:
+            if new_total is None:
+                bar.update(task, completed=count)
+            else:
+                bar.update(task, completed=count, total=new_total)
 
         yield update
 
