@@ -5,10 +5,14 @@ Run from the repository root::
     python benchmarks/bench_draw_certificates.py                     # the quick draws (well under a minute)
     python benchmarks/bench_draw_certificates.py --games 7x4k4 --out certificates --max-seconds 7200
     python benchmarks/bench_draw_certificates.py --json
+    python benchmarks/bench_draw_certificates.py --games 9x4k4 --no-solve --safety-budget 1000000 --out DIR
 
 For each game: the solver's value (``--knowledge pairing``), then the draw
 proof built from it (:func:`kinarow.drawproof.draw_certificate`), then the
-rules-only checker on the written file. Printed per game: positions and
+rules-only checker on the written file. With ``--no-solve`` the walk alone
+settles the draw (with strategy stealing): each defender move is checked by
+a win test of at most ``--safety-budget`` nodes, and an undecided move is
+tried and backed up from if the first player wins below it. Printed per game: positions and
 pairing leaves of the first player's blocking tree, distinct pairings, the
 gzip-compressed size, build and check seconds (wall), and the peak resident
 memory of the process. With ``--out DIR`` the certificate is kept as
@@ -30,9 +34,11 @@ from typing import Any
 GAMES: tuple[str, ...] = ("3x3k3", "4x4k4", "5x4k4", "6x4k4", "5x5k4", "6x6k5", "5x5k5:torus")
 
 
-def measure(game_text: str, out: Path | None, max_seconds: float | None) -> dict[str, Any]:
+def measure(game_text: str, out: Path | None, max_seconds: float | None, solve_first: bool = True,
+            safety_budget: int | None = None) -> dict[str, Any]:
     from kinarow import Game, solve
     from kinarow.drawproof import StoppedError, draw_certificate
+    from kinarow.errors import KinarowError
     from kinarow.proofs import check_data
     from kinarow.solve import Searcher
 
@@ -40,10 +46,11 @@ def measure(game_text: str, out: Path | None, max_seconds: float | None) -> dict
     row: dict[str, Any] = {"game": game_text}
     start = time.perf_counter()
     searcher = Searcher(game, tt_mb=(2048 if game.cells > 30 else 1024) if game.cells > 20 else None, knowledge="pairing")
-    result = solve(game, searcher=searcher, time_limit=max_seconds)
-    row.update(value=result.value, solve_nodes=result.nodes, solve_seconds=round(result.seconds, 2))
-    if result.value != "draw":
-        return row
+    if solve_first:
+        result = solve(game, searcher=searcher, time_limit=max_seconds)
+        row.update(value=result.value, solve_nodes=result.nodes, solve_seconds=round(result.seconds, 2))
+        if result.value != "draw":
+            return row
     deadline = None if max_seconds is None else start + max_seconds
 
     def tick(n: int) -> None:
@@ -52,10 +59,15 @@ def measure(game_text: str, out: Path | None, max_seconds: float | None) -> dict
 
     built = time.perf_counter()
     try:
-        data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline)
+        data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline,
+                                       safety_budget=safety_budget)
     except StoppedError:
         row["certificate"] = f"not finished in {max_seconds:g} s"
         return row
+    except KinarowError as error:  # the walk found no defence: the first player wins (not proved here)
+        row["certificate"] = str(error)
+        return row
+    row["value"] = "draw"
     row["build_seconds"] = round(time.perf_counter() - built, 2)
     tree = stats.get("first_cannot_win")
     if tree is not None:
@@ -78,6 +90,10 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", default=list(GAMES))
     parser.add_argument("--out", default=None, help="keep each certificate as DIR/GAME.draw.json.gz")
     parser.add_argument("--max-seconds", type=float, default=None, help="per game, solve and build together")
+    parser.add_argument("--no-solve", action="store_true",
+                        help="build the proof without solving first (the walk itself settles the draw)")
+    parser.add_argument("--safety-budget", type=int, default=None,
+                        help="nodes per safety test; undecided moves are tried and backed up from (default: none)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}", file=sys.stderr)
@@ -86,7 +102,8 @@ def main() -> None:
     if not args.json:
         print(" | ".join(header))
     for game in args.games:
-        row = measure(game, Path(args.out) if args.out else None, args.max_seconds)
+        row = measure(game, Path(args.out) if args.out else None, args.max_seconds, not args.no_solve,
+                      args.safety_budget)
         if args.json:
             print(json.dumps(row), flush=True)
         else:

@@ -32,7 +32,7 @@ import numpy as np
 from kinarow.engine import breaker as BK
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.position import Position
+from kinarow.position import Position, value_names
 from kinarow.proofs import blocking_applies, envelope
 from kinarow.proofs.draw import EXPAND, FORMAT, HALVES, LEAF, STEALING, TREE, VERSION, Canon, claim_for
 from kinarow.proofs.draw import stealing_applies as stealing_applies
@@ -64,7 +64,7 @@ class TreeStats:
 
 class _Walk:
     def __init__(self, position: Position, attacker: int, searcher: Any, budget: int,
-                 tick: Callable[[int], None] | None, deadline: float | None) -> None:
+                 tick: Callable[[int], None] | None, deadline: float | None, safety_budget: int | None) -> None:
         self.position = position
         self.attacker, self.defender = attacker, 3 - attacker
         self.searcher = searcher
@@ -87,6 +87,9 @@ class _Walk:
         self.tokens: list[str] = []
         self.canon = Canon(position)
         self.proved: set[bytes] = set()
+        self.order: list[bytes] = []  # the proved positions in the order they were proved (for roll-backs)
+        self.safety_budget = safety_budget
+        self.attacker_win = value_names(game)[attacker - 1]
         self.stats = TreeStats()
         self.tick = tick
         self.deadline = deadline
@@ -118,12 +121,17 @@ class _Walk:
         self.index_of[self.newest] = len(self.texts) - 1
         return len(self.texts) - 1
 
-    def _safe(self, pos: Position) -> bool:
-        """After the defender's move: the attacker (to move) cannot win, by the solver."""
+    def _safe(self, pos: Position) -> bool | None:
+        """After the defender's move: can the attacker (to move) not win? By the solver, within the safety
+        budget (None: not decided; the walk then tries the move and backs up if it fails)."""
+        if pos.is_over:
+            return True
         self.stats.safety_tests += 1
-        return pos.is_over or self.searcher.winning_move(pos) is None
+        wins = self.searcher.can_win(pos, self.safety_budget)
+        return None if wins is None else not wins
 
-    def _defender_move(self, pos: Position) -> int:
+    def _ranked(self, pos: Position) -> list[tuple[int, int]]:
+        """The defender's moves with their look-ahead scores, best first (losing at once: left out)."""
         M, B = self._bits(pos)
         empty = np.uint64(0)
         for c in pos.legal_moves():
@@ -131,48 +139,62 @@ class _Walk:
         BK.reply_scores(self.masks, M, B, empty, self.pbuf, self.kctrl, LOOKAHEAD_BUDGET, self.scores)
         BK.potentials(self.masks, M, B, empty, self.potential)
         order = sorted(pos.legal_moves(), key=lambda c: (-int(self.scores[c]), float(self.potential[c])))
-        for c in order:
-            score = int(self.scores[c])
-            if score < 0:
-                break
-            pos.play(c)
-            safe = score >= LEAF_SCORE or self._safe(pos)
-            pos.undo()
-            if safe:
-                return c
-            self.stats.refuted_candidates += 1
-        raise KinarowError(f"the defender has no move that stops the attacker after {pos.move_text() or '(start)'}; "
-                           "the position is not one the attacker cannot win")
+        return [(c, int(self.scores[c])) for c in order if self.scores[c] >= 0]
 
-    def visit(self, pos: Position) -> None:
-        if pos.is_over:
-            return
-        key = self.canon.key(pos.board)
-        if key in self.proved:
-            return
-        index = self._pairing(pos)
-        if index is not None:
-            self.tokens.append(f"{LEAF}{index}")
-            self.stats.leaves += 1
-        elif pos.to_move == self.attacker:
-            self.tokens.append(EXPAND)
-            for cell in pos.legal_moves():
-                pos.play(cell)
-                self.visit(pos)
-                pos.undo()
-        else:
-            cell = self._defender_move(pos)
-            self.tokens.append(pos.name(cell))
-            self.stats.defender_moves += 1
-            pos.play(cell)
-            self.visit(pos)
-            pos.undo()
+    def _rollback(self, tokens: int, proved: int) -> None:
+        """Forget what a failed attempt wrote: its tokens and the positions it proved (both are re-done)."""
+        del self.tokens[tokens:]
+        for key in self.order[proved:]:
+            self.proved.discard(key)
+        del self.order[proved:]
+
+    def _done(self, key: bytes) -> bool:
         self.proved.add(key)
+        self.order.append(key)
         if len(self.proved) % 1024 == 0:
             if self.tick is not None:
                 self.tick(len(self.proved))
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise StoppedError("the time limit ran out before the blocking tree was complete")
+        return True
+
+    def visit(self, pos: Position) -> bool:
+        """Prove that the attacker cannot win from ``pos``, writing the tokens; False if this walk cannot."""
+        if pos.is_over:
+            return pos.result != self.attacker_win
+        key = self.canon.key(pos.board)
+        if key in self.proved:
+            return True
+        index = self._pairing(pos)
+        if index is not None:
+            self.tokens.append(f"{LEAF}{index}")
+            self.stats.leaves += 1
+            return self._done(key)
+        mark = (len(self.tokens), len(self.order))
+        if pos.to_move == self.attacker:
+            self.tokens.append(EXPAND)
+            for cell in pos.legal_moves():
+                pos.play(cell)
+                ok = self.visit(pos)
+                pos.undo()
+                if not ok:
+                    self._rollback(*mark)
+                    return False
+            return self._done(key)
+        for cell, score in self._ranked(pos):
+            pos.play(cell)
+            safe = True if score >= LEAF_SCORE else self._safe(pos)
+            ok = False
+            if safe is not False:
+                self.tokens.append(pos.name(cell))
+                ok = self.visit(pos)
+            pos.undo()
+            if ok:
+                self.stats.defender_moves += 1
+                return self._done(key)
+            self._rollback(*mark)
+            self.stats.refuted_candidates += 1
+        return False
 
 
 def blocking_tree(
@@ -183,26 +205,36 @@ def blocking_tree(
     budget: int = PAIR_BUDGET,
     tick: Callable[[int], None] | None = None,
     deadline: float | None = None,
+    safety_budget: int | None = None,
 ) -> tuple[dict[str, Any], TreeStats]:
     """The defender's blocking tree showing that ``attacker`` (1 or 2) cannot win from ``position``.
 
     ``searcher`` is a :class:`kinarow.solve.Searcher` of the game (knowledge
-    ``pairing`` is fastest); it proves each chosen defender move safe.
-    Raises :class:`KinarowError` if the attacker can in fact win.
+    ``pairing`` is fastest); it proves each chosen defender move safe before
+    the walk goes on. With ``safety_budget`` (nodes) a move the solver cannot
+    decide within the budget is tried anyway, and the walk backs up to the
+    next move if the attacker wins below it. Raises :class:`KinarowError` if
+    the attacker can in fact win.
     """
     why_not = blocking_applies(position.game)
     if why_not is not None:
         raise KinarowError(f"a blocking tree proves nothing here: {why_not}")
     start = time.perf_counter()
-    walk = _Walk(position, attacker, searcher, budget, tick, deadline)
+    walk = _Walk(position, attacker, searcher, budget, tick, deadline, safety_budget)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * position.game.cells + 200))
     try:
-        walk.visit(position.copy())
+        proved = walk.visit(position.copy())
     finally:
         sys.setrecursionlimit(limit)
+    if not proved:
+        raise KinarowError(f"the defender has no move that stops the attacker after {position.move_text() or '(start)'}"
+                           "; the position is not one the attacker cannot win")
     stats = walk.stats
     stats.positions = len(walk.proved)
+    # the final tree's figures (the counters above also saw attempts that were backed up)
+    stats.leaves = sum(1 for t in walk.tokens if t.startswith(LEAF))
+    stats.defender_moves = sum(1 for t in walk.tokens if t != EXPAND and not t.startswith(LEAF))
     stats.pairings = len(walk.texts)
     stats.seconds = time.perf_counter() - start
     return {"method": TREE, "pairings": walk.texts, "tokens": " ".join(walk.tokens)}, stats
@@ -214,6 +246,7 @@ def draw_certificate(
     *,
     tick: Callable[[int], None] | None = None,
     deadline: float | None = None,
+    safety_budget: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, TreeStats]]:
     """A ``kinarow.draw`` certificate for a position whose value is a draw (or for its halves the
     solver can prove: the first player's side always, the second by strategy stealing or a tree)."""
@@ -226,6 +259,7 @@ def draw_certificate(
         if player == 2 and stealing_applies(game, moves) is None:
             halves[name] = {"method": STEALING}
             continue
-        halves[name], stats[name] = blocking_tree(position, player, searcher, tick=tick, deadline=deadline)
+        halves[name], stats[name] = blocking_tree(position, player, searcher, tick=tick, deadline=deadline,
+                                                  safety_budget=safety_budget)
     data = {**envelope(FORMAT, VERSION, str(game), moves, claim_for(game, {1, 2})), **halves}
     return data, stats

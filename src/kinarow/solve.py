@@ -308,6 +308,23 @@ class Searcher:
         legal = position.legal_moves()
         return None, (guess if guess in legal else legal[0])
 
+    def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
+        """Can the side to move force a win? (its win test only); None when ``max_nodes`` ran out first."""
+        p1, p2 = position.key()
+        t = position.stones
+        self.ctrl[:] = 0
+        self.ctrl[K.C_MAX_NODES] = max_nodes or 0
+        depth = 4
+        while True:
+            v, exact = self._win_test(p1, p2, t, t + depth, for_opponent=False)
+            if v == K.ABORT:
+                return None
+            if v == K.WIN:
+                return True
+            if exact:
+                return False
+            depth += self.deepening_step
+
     def winning_move(self, position: Position) -> int | None:
         """A winning move for the side to move, or None if it has none (its win test only)."""
         p1, p2 = position.key()
