@@ -45,7 +45,8 @@ def measure(game_text: str, out: Path | None, max_seconds: float | None, solve_f
     game = Game(game_text)
     row: dict[str, Any] = {"game": game_text}
     start = time.perf_counter()
-    searcher = Searcher(game, tt_mb=(2048 if game.cells > 30 else 1024) if game.cells > 20 else None, knowledge="pairing")
+    tt_mb = (2048 if game.cells > 30 else 1024) if game.cells > 20 else None
+    searcher = Searcher(game, tt_mb=tt_mb, knowledge="pairing")
     if solve_first:
         result = solve(game, searcher=searcher, time_limit=max_seconds)
         row.update(value=result.value, solve_nodes=result.nodes, solve_seconds=round(result.seconds, 2))
