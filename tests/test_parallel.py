@@ -364,3 +364,28 @@ def test_settle_writes_certificates_and_logs(capsys, monkeypatch, tmp_path):
 def test_settle_unknown_case(capsys):
     code, _, err = run(capsys, "settle", "11x4k4")
     assert code == 2 and "no case called" in err
+
+
+def test_settle_by_draw_proof_writes_a_checked_certificate(capsys, monkeypatch, tmp_path):
+    from kinarow import cli_scale
+
+    small = (cli_scale.Case("t-draw", "5x4k4", "draw", "test"), cli_scale.Case("t-win", "4x3k3", "first", "test"))
+    monkeypatch.setattr(cli_scale, "CASES", small)
+    code, out, _ = run(capsys, "settle", "t-draw", "t-win", "--draw-proof", "--safety-budget", "5000",
+                       "--out", str(tmp_path), "--json")
+    assert code == 0
+    draw, win = (json.loads(line) for line in out.splitlines())
+    assert draw["value"] == "draw" and draw["agrees"] and draw["positions"] > 0
+    assert win["value"] == "unknown" and "no defence" in win["stopped"]  # a win is never claimed this way
+    code, out, _ = run(capsys, "check", str(tmp_path / "t-draw.draw.json.gz"))
+    assert code == 0 and out.startswith("VALID")
+
+
+def test_settle_by_draw_proof_refuses_gravity(capsys, monkeypatch):
+    from kinarow import cli_scale
+
+    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("c4", "7x6k4:gravity", "first", "test"),))
+    code, _, err = run(capsys, "settle", "c4", "--draw-proof")
+    assert code == 2 and "gravity" in err
+    code, _, err = run(capsys, "settle", "c4", "--draw-proof", "--safety-budget", "0")
+    assert code == 2 and "--safety-budget" in err

@@ -179,6 +179,11 @@ def add_commands(commands: Any) -> None:
                    help="write certificates here (a win's strategy, a draw's blocking tree; else a search log)")
     p.add_argument("--knowledge", choices=("none", "pairing", "matching"), default="pairing",
                    help="blocking proofs as cut-offs in the workers' search (default: pairing)")
+    p.add_argument("--draw-proof", action="store_true",
+                   help="settle by building the draw proof directly (free placement only): a finished proof is a "
+                   "draw with its certificate; the first player's win is not searched for")
+    p.add_argument("--safety-budget", metavar="NODES", default="1000000",
+                   help="with --draw-proof: nodes per safety test of a defender move (default 1000000)")
     p.add_argument("--json", action="store_true", help="print one JSON object per case")
     p.set_defaults(run=cmd_settle)
 
@@ -200,6 +205,9 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"--out {args.out} is a file; give a directory for the certificates and logs")
     status = EXIT_OK
+    if args.draw_proof:
+        budget = _positive_int("--safety-budget", args.safety_budget)
+        return _settle_by_draw_proofs(cases, out_dir, time_limit, tt_mb, budget, args.json, out, err)
     for c in cases:
         with _progress(f"{c.name}", err) as tick:
             result = parallel.solve(
@@ -232,6 +240,64 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             status = EXIT_INTERRUPTED
             break
     return status
+
+
+def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: float | None, tt_mb: float | None,
+                           budget: int | None, as_json: bool, out: TextIO, err: TextIO) -> int:
+    """``settle --draw-proof``: settle each case by building its draw proof (no search first).
+
+    The walk proves each defender move safe with a win test of at most
+    ``budget`` nodes (trying undecided moves and backing up when they fail); a
+    finished walk plus strategy stealing is the draw, with its certificate.
+    """
+    from kinarow.cli import EXIT_OK, UsageError, _progress
+    from kinarow.drawproof import StoppedError, draw_certificate
+    from kinarow.proofs import blocking_applies
+    from kinarow.solve import Searcher
+
+    for c in cases:
+        game = Game(c.game)
+        why_not = blocking_applies(game)
+        if why_not is not None:
+            raise UsageError(f"--draw-proof cannot settle {c.name}: {why_not}")
+    for c in cases:
+        game = Game(c.game)
+        start = time.perf_counter()
+        row: dict[str, Any] = {"case": c.name, "game": c.game, "literature": c.literature, "source": c.source,
+                               "method": "draw proof", "safety_budget": budget, "written": None}
+        searcher = Searcher(game, tt_mb=tt_mb or (2048 if game.cells > 30 else 1024), knowledge="pairing")
+        deadline = None if time_limit is None else start + time_limit
+        try:
+            with _progress(f"{c.name} draw proof", err) as tick:
+                data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline,
+                                               safety_budget=budget)
+        except StoppedError:
+            row.update(value="unknown", stopped="time limit")
+        except KinarowError as error:
+            row.update(value="unknown", stopped=f"no defence found ({error})")
+        else:
+            tree = stats["first_cannot_win"]
+            row.update(value="draw", positions=tree.positions, leaves=tree.leaves, pairings=tree.pairings,
+                       safety_tests=tree.safety_tests, backed_up=tree.refuted_candidates)
+            if out_dir is not None:
+                out_dir.mkdir(parents=True, exist_ok=True)
+                path = out_dir / f"{c.name}.draw.json.gz"
+                with gzip.open(path, "wt", encoding="utf-8") as fh:
+                    json.dump(data, fh, separators=(",", ":"))
+                row["written"] = str(path)
+        row["seconds"] = round(time.perf_counter() - start, 1)
+        row["agrees"] = None if row["value"] == "unknown" or c.literature == "open" else row["value"] == c.literature
+        if as_json:
+            print(json.dumps(row), file=out)
+        elif row["value"] == "draw":
+            print(f"{c.name}: draw, by a draw proof ({row['positions']:,} positions, {row['leaves']:,} pairing "
+                  f"leaves, {row['seconds']:.1f} s); literature: {c.literature} ({c.source})"
+                  + (f"\n  wrote {row['written']}" if row["written"] else ""), file=out)
+        else:
+            print(f"{c.name}: not settled by a draw proof ({row['stopped']}) after {row['seconds']:.0f} s; "
+                  f"literature: {c.literature} ({c.source})", file=out)
+        out.flush()
+    return EXIT_OK
 
 
 def settle_row(c: Case, result: Any, written: str | None) -> dict[str, Any]:
