@@ -428,6 +428,15 @@ def new_buffers(vertices: int, groups: int) -> np.ndarray:
 # appears soon. Boards are cell bitmasks as above: ``M`` the attacker's stones, ``B`` the defender's.
 
 
+@njit(cache=True, inline="always")
+def bit_index(low):
+    """The index of the single set bit of ``low``."""
+    c = 0
+    while (low >> np.uint64(c)) != np.uint64(1):
+        c += 1
+    return c
+
+
 @njit(cache=True)
 def completes(groups, own, cell):
     """Does a stone on ``cell`` complete one of ``groups`` for the player owning ``own``?"""
@@ -483,9 +492,7 @@ def reply_scores(groups, M, B, cells, pbuf, ctrl, budget, scores):
     while rest != zero:
         low = rest & (~rest + one)
         rest ^= low
-        c = 0
-        while (low >> np.uint64(c)) != one:
-            c += 1
+        c = bit_index(low)
         scores[c] = 0
         if _pairing_or_over(groups, M, B, c, pbuf, ctrl, budget):
             scores[c] = 1 << 20
@@ -498,9 +505,7 @@ def reply_scores(groups, M, B, cells, pbuf, ctrl, budget, scores):
         while r1 != zero:
             la = r1 & (~r1 + one)
             r1 ^= la
-            a = 0
-            while (la >> np.uint64(a)) != one:
-                a += 1
+            a = bit_index(la)
             if completes(groups, M, a):
                 lost = True
                 break
@@ -509,9 +514,7 @@ def reply_scores(groups, M, B, cells, pbuf, ctrl, budget, scores):
             while r2 != zero:
                 ld = r2 & (~r2 + one)
                 r2 ^= ld
-                d = 0
-                while (ld >> np.uint64(d)) != one:
-                    d += 1
+                d = bit_index(ld)
                 if _pairing_or_over(groups, M1, B1, d, pbuf, ctrl, budget):
                     score += 1
                     break
@@ -546,9 +549,7 @@ def potentials(groups, M, B, cells, out):
     while rest != zero:
         low = rest & (~rest + one)
         rest ^= low
-        c = 0
-        while (low >> np.uint64(c)) != one:
-            c += 1
+        c = bit_index(low)
         killed = 0.0
         for i in range(groups.shape[0]):
             g = groups[i]
