@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import interruptible
 from kinarow import Game, KinarowError, Searcher, solve
 from kinarow import parallel as par
 from kinarow.cli import main
@@ -262,13 +263,18 @@ def test_ctrl_c_stops_the_workers_cleanly(tmp_path):
         [sys.executable, "-m", "kinarow", "solve", "7x6k4:gravity", "--workers", "2",
          "--checkpoint", str(tmp_path / "c4.sqlite")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+        preexec_fn=interruptible,
     )
-    deadline = time.monotonic() + 30
-    while len(_session_processes(proc.pid)) < 3 and time.monotonic() < deadline:
-        time.sleep(0.1)  # wait for the two workers
-    time.sleep(1.0)
-    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
-    out, err = proc.communicate(timeout=30)
+    try:
+        deadline = time.monotonic() + 30
+        while len(_session_processes(proc.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)  # wait for the two workers
+        time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:  # never leave a search running behind a failed test
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert "Interrupted" in err

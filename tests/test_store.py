@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import interruptible
 from kinarow.cli import main
 from kinarow.cli_ux import progress_bar
 from kinarow.pairing import table_boards
@@ -108,7 +109,8 @@ def _table_rows(path: Path) -> dict[str, float]:
 def _start_table(store: Path, side: int) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": SRC, "KINAROW_STORE": str(store)}
     return subprocess.Popen([sys.executable, "-m", "kinarow", "pairing-table", "--max-side", str(side), "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=interruptible)
 
 
 def _wait_for_rows(store: Path, at_least: int, process: subprocess.Popen[str], seconds: float = 240) -> None:

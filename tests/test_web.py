@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import interruptible
 from kinarow.cli import main
 from kinarow.web import App, RequestError, make_server
 
@@ -392,7 +393,7 @@ def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):
     src = str(Path(__file__).resolve().parents[1] / "src")
     env = {**os.environ, "PYTHONPATH": src, "KINAROW_STORE": str(tmp_path / "r.sqlite")}
     process = subprocess.Popen([sys.executable, "-m", "kinarow", "serve", "--port", "0"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env)
+                               stderr=subprocess.PIPE, text=True, env=env, preexec_fn=interruptible)
     try:
         line = process.stdout.readline()
         assert line.startswith("kinarow serves its page at http://127.0.0.1:"), line + process.stderr.read()
