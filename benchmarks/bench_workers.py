@@ -79,7 +79,7 @@ def main() -> None:
         print(f"  {row['workers']} worker(s): {row['seconds']:7.2f} s  speed-up {row['speedup']:.2f}  "
               f"({row['settled']} settled; {same})")
     load = result["load_average"]
-    print(f"{result['cpus']} CPUs ({result['processor']}); load average before the last run ended: "
+    print(f"{result['cpus']} CPUs ({result['processor']}); load average at the end: "
           f"{', '.join(f'{x:.2f}' for x in load) if load else 'unknown'}")
 
 
