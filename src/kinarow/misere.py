@@ -143,6 +143,8 @@ class Settler:
         from kinarow.solve import solve
 
         result = solve(game, time_limit=self.budget.solver_seconds)
+        if result.stopped == "interrupted":  # Ctrl-C: the search caught it; stop the table, not just this board
+            raise KeyboardInterrupt
         cell.work += result.nodes
         cell.seconds += result.seconds
         if result.value == "unknown":
