@@ -631,7 +631,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="list the targets with their papers")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--workers", metavar="N", default=None,
-                   help="settle a table's cells in N processes (default 1; the same report)")
+                   help="settle a table's cells in N processes (default 1); at most the idle cores, "
+                   "since the solver's budget is seconds per board")
     p.set_defaults(run=cmd_reproduce)
 
     for module_name in COMMAND_MODULES:
