@@ -13,8 +13,8 @@ Commands::
     kinarow verify STRATEGY GAME [--as first|second] [--json] [--max-positions N] [--out FILE]  (cli_misere)
     kinarow check FILE
     kinarow pairing GAME [--moves MOVES] [--proof FILE] [--svg FILE] [--png FILE] [--json] [--minimise]
-    kinarow pairing-table [--max-side N] [--max-conflicts C] [--json] [--store FILE | --no-store]
-    kinarow reproduce --list | NAME [--json]
+    kinarow pairing-table [--max-side N] [--max-conflicts C] [--json] [--store FILE | --no-store] [--workers N]
+    kinarow reproduce --list | NAME [--json] [--workers N]
     kinarow serve [--port P] [--host ADDRESS] [--think S] [--open]     (from kinarow.cli_ux)
 
 Topic modules add their own commands: each module named in ``COMMAND_MODULES``
@@ -471,6 +471,7 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     side = _positive_int("--max-side", args.max_side) or 12
     budget = _positive_int("--max-conflicts", args.max_conflicts) or 1_000_000
+    workers = _positive_int("--workers", args.workers) or 1
     from kinarow import cli_ux
 
     store = cli_ux.open_store(args)
@@ -490,7 +491,7 @@ def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
                 update(finished[0])
 
         try:
-            rows = pairing.existence_table(side, budget, done=done, on_row=on_row)
+            rows = pairing.existence_table(side, budget, done=done, on_row=on_row, workers=workers)
         except (KeyboardInterrupt, Exception) as error:
             if not cli_ux.is_interrupt(error):
                 raise
@@ -511,13 +512,19 @@ def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
 
 # -- reproduce -------------------------------------------------------------------------
 def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    workers = _positive_int("--workers", args.workers) or 1
     if args.list or args.name is None:
         if not reproduce.TARGETS:
             print("No reproduction targets yet.", file=out)
         for t in reproduce.TARGETS:
             print(f"{t.name:<24} {t.paper}: {t.figures}", file=out)
         return EXIT_OK
-    report = reproduce.run(args.name)
+    options = {}
+    if workers > 1 and reproduce.target(args.name).takes("workers"):
+        options["workers"] = workers
+    elif workers > 1:
+        print(f"'{args.name}' runs in one process; --workers is not used by this target.", file=err)
+    report = reproduce.run(args.name, **options)
     if args.json:
         print(json.dumps(report.to_dict()), file=out)
     else:
@@ -615,6 +622,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-conflicts", metavar="C", default="1000000", help="SAT conflicts per board before 'open'")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
     cli_ux.add_store_options(p)
+    p.add_argument("--workers", metavar="N", default=None, help="compute rows in N processes (default 1)")
     p.set_defaults(run=cmd_pairing_table)
 
     p = commands.add_parser("check", help="verify a certificate (any kind kinarow writes, JSON) with the rules only")
@@ -626,6 +634,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", metavar="NAME", nargs="?", default=None, help="the target; --list names them all")
     p.add_argument("--list", action="store_true", help="list the targets with their papers")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--workers", metavar="N", default=None,
+                   help="settle a table's cells in N processes (default 1); at most the idle cores, "
+                   "since the solver's budget is seconds per board")
     p.set_defaults(run=cmd_reproduce)
 
     for module_name in COMMAND_MODULES:

@@ -143,6 +143,8 @@ class Settler:
         from kinarow.solve import solve
 
         result = solve(game, time_limit=self.budget.solver_seconds)
+        if result.stopped == "interrupted":  # Ctrl-C: the search caught it; stop the table, not just this board
+            raise KeyboardInterrupt
         cell.work += result.nodes
         cell.seconds += result.seconds
         if result.value == "unknown":
@@ -171,18 +173,63 @@ def table(
     cylinder: bool = False,
     strategies: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> list[Cell]:
-    """Settle every (k, w, h) cell, smallest boards first."""
+    """Settle every (k, w, h) cell, smallest boards first; ``workers`` processes settle cells side by side.
+
+    A cell waits for the cells it may skip work after (the same k, no wider, no
+    taller, heights of the same parity), so any number of workers gives the
+    same cells as one.
+    """
+    from kinarow.pool import run_cells
+
     settler = Settler(budget or Budget(), cylinder=cylinder)
     jobs = [(k, w, h) for k in ks for h in heights for w in widths]
     jobs.sort(key=lambda j: (j[0], j[1] * j[2], j[1]))
-    cells = []
-    for i, (k, w, h) in enumerate(jobs):
-        cells.append(settler.settle(k, w, h, strategies=strategies))
+    cells: list[Cell] = []
+
+    def prepare(i: int) -> _Job:
+        k, w, h = jobs[i]
+        too_big = {key: list(boards) for key, boards in settler.too_big.items() if key[2] == k}
+        return _Job(settler.budget, cylinder, strategies, too_big, k, w, h)
+
+    def finish(i: int, done: tuple[Cell, dict[tuple[str, int, int], list[tuple[int, int]]]]) -> None:
+        cell, too_big = done
+        for key, boards in too_big.items():
+            settler.too_big.setdefault(key, []).extend(boards)
+        cells.append(cell)
         if progress is not None:
-            progress(i + 1, len(jobs))
+            progress(len(cells), len(jobs))
+
+    def after(i: int) -> list[int]:
+        k, w, h = jobs[i]
+        return [j for j, (k0, w0, h0) in enumerate(jobs[:i]) if k0 == k and w0 <= w and h0 <= h and (h - h0) % 2 == 0]
+
+    run_cells(_settle_job, len(jobs), prepare, finish, after=after, workers=workers)
     cells.sort(key=lambda c: (c.k, c.h, c.w))
     return cells
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One cell to settle, with what smaller boards of the same k found too big (for a worker process)."""
+
+    budget: Budget
+    cylinder: bool
+    strategies: bool
+    too_big: dict[tuple[str, int, int], list[tuple[int, int]]]
+    k: int
+    w: int
+    h: int
+
+
+def _settle_job(job: _Job) -> tuple[Cell, dict[tuple[str, int, int], list[tuple[int, int]]]]:
+    """Settle one cell; return it and the boards it found too big (to skip on larger ones)."""
+    settler = Settler(job.budget, cylinder=job.cylinder)
+    settler.too_big = {key: list(boards) for key, boards in job.too_big.items()}
+    cell = settler.settle(job.k, job.w, job.h, strategies=job.strategies)
+    added = {key: boards[len(job.too_big.get(key, [])):] for key, boards in settler.too_big.items()}
+    return cell, {key: boards for key, boards in added.items() if boards}
 
 
 def grid_text(cells: list[Cell], k: int, widths: list[int], heights: list[int]) -> str:
@@ -214,9 +261,9 @@ class _Progress:
     def __enter__(self) -> Callable[[int, int], None] | None:
         if not sys.stderr.isatty():
             return None
-        from rich.progress import Progress
+        from rich.progress import MofNCompleteColumn, Progress
 
-        self.bar = Progress(transient=True)
+        self.bar = Progress(*Progress.get_default_columns(), MofNCompleteColumn(), transient=True)
         self.bar.start()
         self.task = self.bar.add_task(self.label, total=None)
 
@@ -235,12 +282,13 @@ def reproduce_table(
     widths: tuple[int, ...] = tuple(range(1, 13)),
     heights: tuple[int, ...] = tuple(range(1, 13)),
     budget: Budget | None = None,
+    workers: int = 1,
 ) -> Report:
     """``kinarow reproduce misere-table``: the paper's table, cell by cell, with how each value is known."""
     budget = budget or Budget()
     start = time.perf_counter()
     with _Progress("misere table") as tick:
-        cells = table(ks, widths, heights, budget, progress=tick)
+        cells = table(ks, widths, heights, budget, progress=tick, workers=workers)
     seconds = time.perf_counter() - start
     differences = [
         f"k={c.k} {c.w}x{c.h}: we find {c.value} ({c.how}); the paper says {c.published}"
@@ -295,12 +343,13 @@ def reproduce_cylinder(
     widths: tuple[int, ...] = tuple(range(1, 13)),
     heights: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7),
     budget: Budget | None = None,
+    workers: int = 1,
 ) -> Report:
     """``kinarow reproduce misere-cylinder``: the open problem, every cylinder we can settle exactly."""
     budget = budget or Budget(solver_seconds=5.0)
     start = time.perf_counter()
     with _Progress("misere cylinders") as tick:
-        cells = table(ks, widths, heights, budget, cylinder=True, progress=tick)
+        cells = table(ks, widths, heights, budget, cylinder=True, progress=tick, workers=workers)
     seconds = time.perf_counter() - start
     conflicts = [f"k={c.k} {c.w}x{c.h}: {n}" for c in cells for n in c.notes if n.startswith("CONFLICT")]
     lines = [
@@ -340,13 +389,14 @@ def reproduce_solver(
     widths: tuple[int, ...] = tuple(range(1, 13)),
     heights: tuple[int, ...] = tuple(range(1, 13)),
     budget: Budget | None = None,
+    workers: int = 1,
 ) -> Report:
     """``kinarow reproduce misere-solver``: the exact solver alone on every board it solves within its budget."""
     budget = budget or Budget(solver_seconds=5.0)
     start = time.perf_counter()
     with _Progress("misere solver") as tick:
-        cells = table(ks, widths, heights, budget, strategies=False, progress=tick)
-        rings = table(ks, widths, (1, 3, 5), budget, cylinder=True, strategies=False, progress=tick)
+        cells = table(ks, widths, heights, budget, strategies=False, progress=tick, workers=workers)
+        rings = table(ks, widths, (1, 3, 5), budget, cylinder=True, strategies=False, progress=tick, workers=workers)
     seconds = time.perf_counter() - start
     differences = [
         f"k={c.k} {c.w}x{c.h}: the solver finds {c.value} ({c.how}); the paper says {c.published}"

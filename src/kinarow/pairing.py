@@ -518,6 +518,7 @@ def existence_table(
     *,
     done: Mapping[tuple[int, int, int], TableRow] | None = None,
     on_row: Callable[[TableRow], None] | None = None,
+    workers: int = 1,
 ) -> list[TableRow]:
     """For every m >= n <= max_side and 3 <= k <= m: is there a good pairing of the empty m x n board?
 
@@ -527,44 +528,63 @@ def existence_table(
     so that the table confirms the families independently. A case the solver
     does not settle within ``max_conflicts`` conflicts is open. Rows in ``done``
     (finished earlier, by (m, n, k)) are taken as they are; ``on_row`` is told of
-    each row as soon as it is computed (to save it).
+    each row as soon as it is computed (to save it). ``workers`` processes
+    compute rows side by side (:func:`kinarow.pool.run_cells`); a row waits for
+    its sub-boards' rows, so the table is the same for any number of workers.
     """
+    from kinarow.pool import run_cells
+
+    boards = table_boards(max_side)
+    order = {b: i for i, b in enumerate(boards)}
+    rows: dict[tuple[int, int, int], TableRow] = {}
+    for board in boards:
+        if done is not None and board in done:
+            rows[board] = done[board]
+    todo = [b for b in boards if b not in rows]
+
+    def prepare(i: int) -> tuple[int, int, int, int, tuple[int, int, str] | None]:
+        m, n, k = todo[i]
+        # the first sub-board (in table order) proved to have no good pairing by a search
+        inside = next(((a, b, r.proved_by) for a, b, kk in boards[:order[todo[i]]]
+                       if kk == k and (r := rows.get((a, b, k))) is not None and r.exists is False
+                       and r.proved_by in (BY_SAT, BY_MATCHING) and ((a <= m and b <= n) or (b <= m and a <= n))),
+                      None)
+        return m, n, k, max_conflicts, inside
+
+    def finish(i: int, row: TableRow) -> None:
+        rows[todo[i]] = row
+        if on_row is not None:
+            on_row(row)
+
+    def after(i: int) -> list[int]:
+        m, n, k = todo[i]
+        return [j for j, (a, b, kk) in enumerate(todo[:i]) if kk == k and a <= m and b <= n]
+
+    run_cells(_table_row, len(todo), prepare, finish, after=after, workers=workers)
+    return [rows[b] for b in boards]
+
+
+def _table_row(job: tuple[int, int, int, int, tuple[int, int, str] | None]) -> TableRow:
+    """One row of the existence table; ``inside`` is a sub-board with no good pairing (a, b, how), if any."""
     from kinarow.pairing_bounds import proposition1_rect, theorem10_sub_board
 
-    rows = []
-    none: dict[int, list[tuple[int, int]]] = {}  # k -> boards (m, n) proved to have no good pairing
-    for m, n, k in table_boards(max_side):
-        if done is not None and (m, n, k) in done:
-            row = done[(m, n, k)]
-        else:
-            game = Game(f"{m}x{n}k{k}")
-            needed = paired_cells_needed(game)
-            inside = next(((a, b) for a, b in none.get(k, []) if (a <= m and b <= n) or (b <= m and a <= n)), None)
-            if inside is not None and exclusion(game.start()) is None:
-                # a good pairing of the board would give one of this sub-board, which has none
-                a, b = inside
-                how = rows[_row_index(rows, a, b, k)].proved_by
-                result = PairingResult(str(game), "", False, None, len(game.geometry.groups),
-                                       method=f"its {a}x{b} sub-board has no good pairing ({how}, row above)",
-                                       proved_by=BY_SUB_BOARD)
-            else:
-                result = find(game, max_conflicts=max_conflicts, constructions=False)
-            pairs = len(result.pairing.pairs) if result.pairing else 0
-            sub = theorem10_sub_board(game)
-            where = "" if sub is None else "board" if sub == (m, n) else f"{sub[0]}x{sub[1]}"
-            row = TableRow(m, n, k, len(game.geometry.groups), needed, sub is None, where,
-                           proposition1_rect(game) is None, family(m, n, k) or "", result.exists,
-                           result.proved_by, pairs, result.seconds, result.method)
-            if on_row is not None:
-                on_row(row)
-        rows.append(row)
-        if row.exists is False and row.proved_by in (BY_SAT, BY_MATCHING):
-            none.setdefault(k, []).append((m, n))
-    return rows
-
-
-def _row_index(rows: list[TableRow], m: int, n: int, k: int) -> int:
-    return next(i for i, r in enumerate(rows) if (r.m, r.n, r.k) == (m, n, k))
+    m, n, k, max_conflicts, inside = job
+    game = Game(f"{m}x{n}k{k}")
+    needed = paired_cells_needed(game)
+    if inside is not None and exclusion(game.start()) is None:
+        # a good pairing of the board would give one of this sub-board, which has none
+        a, b, how = inside
+        result = PairingResult(str(game), "", False, None, len(game.geometry.groups),
+                               method=f"its {a}x{b} sub-board has no good pairing ({how}, row above)",
+                               proved_by=BY_SUB_BOARD)
+    else:
+        result = find(game, max_conflicts=max_conflicts, constructions=False)
+    pairs = len(result.pairing.pairs) if result.pairing else 0
+    sub = theorem10_sub_board(game)
+    where = "" if sub is None else "board" if sub == (m, n) else f"{sub[0]}x{sub[1]}"
+    return TableRow(m, n, k, len(game.geometry.groups), needed, sub is None, where,
+                    proposition1_rect(game) is None, family(m, n, k) or "", result.exists,
+                    result.proved_by, pairs, result.seconds, result.method)
 
 
 def _thm10_word(where: str) -> str:

@@ -4,7 +4,8 @@ Each target names its paper and the figures it reproduces, and is run by
 ``kinarow reproduce NAME [--json]``. Targets are listed here as
 ``module:function`` strings so that ``kinarow reproduce --list`` imports no
 search code. A target function takes no arguments (keyword options may be
-added with defaults) and returns a :class:`Report`.
+added with defaults) and returns a :class:`Report`; one that takes
+``workers`` runs its cells in that many processes (``--workers N``).
 
 A report carries the JSON data, a text rendering for people, and ``agrees``:
 whether every figure we computed matches the published one. A disagreement
@@ -14,6 +15,7 @@ is a finding, printed plainly, never hidden.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +49,10 @@ class Target:
     def load(self) -> Callable[..., Report]:
         module_name, _, attr = self.function.partition(":")
         return getattr(importlib.import_module(module_name), attr)  # type: ignore[no-any-return]
+
+    def takes(self, option: str) -> bool:
+        """Does the target's function take the keyword ``option`` (e.g. ``workers``)?"""
+        return option in inspect.signature(self.load()).parameters
 
 
 # Keep one entry per line, sorted by name.

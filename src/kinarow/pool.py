@@ -1,0 +1,119 @@
+"""Independent cells of a long table on a local pool of processes (``--workers N``).
+
+A table (the misère tables, the pairing existence table) is a list of cells
+settled one at a time. A cell may use what earlier cells found (a verification
+that ran out of budget on a smaller board is not tried on a larger one; a
+sub-board with no good pairing settles the board), so each cell names the cells
+it must wait for (``after``). :func:`run_cells` then:
+
+* with ``workers=1`` runs the cells in list order in this process, exactly as
+  a plain loop would;
+* with ``workers=N`` hands a cell to one of N worker processes as soon as every
+  cell it waits for is finished, earliest in the list first. What a cell is
+  given (``prepare``) is computed in this process at that moment, from the
+  cells finished so far, so it is the same as in the sequential run, and so is
+  its result.
+
+The caller's ``finish`` is called in this process as each cell finishes (in
+the order they finish: save it, count it for a progress bar); the caller puts
+the results back in list order.
+
+Ctrl-C is this process's business: workers ignore it; on Ctrl-C (or any
+error) the cells not started are dropped, the running workers are terminated
+and the interrupt goes on to the caller -- cells already passed to ``finish``
+are kept. Workers start with the ``spawn`` method (no copy of this process's
+threads, such as a progress bar's), so ``work`` must be a module-level function
+and its argument and result must pickle.
+
+(:mod:`kinarow.parallel` has its own pool for frontier jobs: those jobs are
+told to stop through shared flags; a table cell runs to its end or is
+terminated.)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing as mp
+import signal
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from kinarow.errors import KinarowError
+
+__all__ = ["check_workers", "run_cells"]
+
+A = TypeVar("A")
+R = TypeVar("R")
+
+
+def check_workers(workers: Any) -> int:
+    """``workers`` as a positive int; one clear sentence otherwise."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise KinarowError(f"workers must be a positive whole number, not {workers!r}")
+    return workers
+
+
+def _ignore_interrupts() -> None:
+    """Pool initializer: Ctrl-C reaches every process of the terminal; only the coordinator acts on it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_cells(
+    work: Callable[[A], R],
+    count: int,
+    prepare: Callable[[int], A],
+    finish: Callable[[int, R], None],
+    *,
+    after: Callable[[int], Iterable[int]] | None = None,
+    workers: int = 1,
+) -> None:
+    """Run ``work(prepare(i))`` for cells ``i = 0 .. count-1`` and pass each result to ``finish(i, result)``.
+
+    ``after(i)`` names the cells (all before ``i``) that must be finished
+    before ``prepare(i)`` is called; by default none.
+    """
+    workers = check_workers(workers)
+    if workers == 1 or count <= 1:
+        for i in range(count):
+            finish(i, work(prepare(i)))
+        return
+    waits = [set(after(i)) if after is not None else set() for i in range(count)]
+    for i, w in enumerate(waits):
+        if any(not 0 <= j < i for j in w):
+            raise ValueError(f"cell {i} may only wait for earlier cells, not {sorted(w)}")
+    waiting_on: dict[int, list[int]] = {}  # cell -> the cells waiting for it
+    for i, w in enumerate(waits):
+        for j in w:
+            waiting_on.setdefault(j, []).append(i)
+    ready = [i for i in range(count) if not waits[i]]  # kept sorted: earliest first
+    running: dict[cf.Future[R], int] = {}
+    before = set(mp.active_children())
+    pool = cf.ProcessPoolExecutor(
+        max_workers=min(workers, count), mp_context=mp.get_context("spawn"), initializer=_ignore_interrupts
+    )
+    try:
+        while ready or running:
+            while ready and len(running) < workers:
+                i = ready.pop(0)
+                running[pool.submit(work, prepare(i))] = i
+            finished, _ = cf.wait(list(running), return_when=cf.FIRST_COMPLETED)
+            for future in sorted(finished, key=running.__getitem__):
+                i = running.pop(future)
+                try:
+                    result = future.result()
+                except cf.process.BrokenProcessPool as error:
+                    raise KinarowError(f"a worker process died ({error}); the table cannot go on") from None
+                finish(i, result)
+                for j in waiting_on.pop(i, []):
+                    waits[j].discard(i)
+                    if not waits[j]:
+                        ready.append(j)
+                ready.sort()
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in set(mp.active_children()) - before:  # this pool's workers
+            process.terminate()
+        for process in set(mp.active_children()) - before:
+            process.join(5)
+        raise
+    pool.shutdown(wait=True)

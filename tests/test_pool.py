@@ -1,0 +1,193 @@
+"""``--workers N``: table cells on a local process pool give the same tables as one process."""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing as mp
+import operator
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from kinarow.cli import main
+from kinarow.errors import KinarowError
+from kinarow.misere import Budget, reproduce_solver, reproduce_table, table
+from kinarow.pairing import existence_table, table_boards
+from kinarow.pool import run_cells
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def _cells(cells):
+    return [{**asdict(c), "seconds": None} for c in cells]
+
+
+def _report(report):
+    data = {key: value for key, value in report.to_dict().items() if key != "seconds"}
+    for key in ("cells", "cylinders"):
+        if key in data:
+            data[key] = [{**c, "seconds": None} for c in data[key]]
+    text = report.text.splitlines()
+    return data, [line for line in text if not line.endswith(" s")]  # the run time is the only line that differs
+
+
+# -- the helper ----------------------------------------------------------------------------
+def _run_with_waits(workers: int) -> tuple[dict[int, int], list[int]]:
+    # cell i is given i plus the results of the cells it waits for, so a cell started too early shows
+    after = {0: [], 1: [], 2: [0, 1], 3: [2], 4: [0]}
+    results: dict[int, int] = {}
+    order: list[int] = []
+
+    def prepare(i: int) -> int:
+        assert all(j in results for j in after[i])
+        return i + sum(results[j] for j in after[i])
+
+    def finish(i: int, value: int) -> None:
+        results[i] = value
+        order.append(i)
+
+    run_cells(operator.neg, 5, prepare, finish, after=after.__getitem__, workers=workers)
+    return results, order
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_cells_wait_for_the_cells_they_name(workers):
+    results, order = _run_with_waits(workers)
+    assert results == {0: 0, 1: -1, 2: -1, 3: -2, 4: -4}
+    assert sorted(order) == [0, 1, 2, 3, 4]
+    if workers == 1:
+        assert order == [0, 1, 2, 3, 4]
+
+
+def test_a_failing_cell_stops_the_table():
+    with pytest.raises(ValueError, match="math domain error"):
+        run_cells(math.sqrt, 3, lambda i: 1.0 - i, lambda i, r: None, workers=2)
+    assert not mp.active_children()
+
+
+def test_an_interrupt_terminates_the_running_workers():
+    finished: list[int] = []
+
+    def finish(i: int, result: None) -> None:
+        finished.append(i)
+        raise KeyboardInterrupt
+
+    start = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        run_cells(time.sleep, 4, lambda i: 0.0 if i == 0 else 60.0, finish, workers=2)
+    assert finished == [0]
+    assert time.perf_counter() - start < 30  # the 60-second cell was not waited for
+    assert not mp.active_children()
+
+
+@pytest.mark.parametrize("workers", [0, -2, 1.5, "2", True])
+def test_bad_worker_counts(workers):
+    with pytest.raises(KinarowError, match="workers must be a positive whole number"):
+        run_cells(operator.neg, 2, lambda i: i, lambda i, r: None, workers=workers)
+
+
+# -- the tables ----------------------------------------------------------------------------
+def test_misere_cells_with_skips_are_the_same_on_four_workers():
+    """A tight budget makes cells skip work after smaller boards ran out of it: the order must not matter.
+
+    (Four workers hand out larger boards while smaller ones still run: without
+    the waits between cells this test fails.)
+    """
+    budget = Budget(max_positions=3_000, solver_seconds=10, solver_cells=20, cross_check_cells=12)
+    for cylinder in (False, True):
+        one = table((3, 4), range(1, 8), range(1, 8), budget, cylinder=cylinder)
+        two = table((3, 4), range(1, 8), range(1, 8), budget, cylinder=cylinder, workers=4)
+        assert any("smaller board exceeded" in note for c in one for note in c.notes)
+        assert _cells(one) == _cells(two)
+
+
+def test_misere_reports_are_the_same_on_two_workers():
+    args = ((2, 3), (1, 2, 3, 4), (1, 2, 3), Budget(solver_seconds=10))
+    for reproduce in (reproduce_table, reproduce_solver):
+        one, two = reproduce(*args), reproduce(*args, workers=2)
+        assert one.agrees and two.agrees
+        assert _report(one) == _report(two)
+
+
+def test_pairing_table_is_the_same_on_four_workers():
+    one = existence_table(7, 100_000)
+    assert any(r.proved_by == "sub-board" for r in one)  # rows that use rows above them
+    done = {(r.m, r.n, r.k): r for r in one if r.m <= 5}
+    saved = []
+    two = existence_table(7, 100_000, done=done, on_row=saved.append, workers=4)
+    assert [{**vars(r), "seconds": None} for r in one] == [{**vars(r), "seconds": None} for r in two]
+    assert sorted((r.m, r.n, r.k) for r in saved) == sorted(set(table_boards(7)) - set(done))
+
+
+# -- the command line ------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["0", "-1", "1.5", "two"])
+def test_bad_workers_on_the_command_line(capsys, value):
+    for command in (["reproduce", "misere-solver"], ["pairing-table", "--no-store"]):
+        assert main([*command, f"--workers={value}"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("kinarow: error: --workers must be a positive whole number, not ")
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_a_target_without_cells_says_it_runs_in_one_process(capsys):
+    assert main(["reproduce", "tilings", "--workers", "2"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.strip() == "'tilings' runs in one process; --workers is not used by this target."
+    assert main(["reproduce", "tilings"]) == 0
+    assert capsys.readouterr().out == captured.out
+
+
+def test_pairing_table_command_on_two_workers(capsys):
+    rows = []
+    for workers in ("1", "2"):
+        assert main(["pairing-table", "--max-side", "6", "--json", "--no-store", "--workers", workers]) == 0
+        rows.append([{**r, "seconds": None} for r in json.loads(capsys.readouterr().out)])
+    assert rows[0] == rows[1]
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+                    reason="needs /proc/PID/task/PID/children to see the workers")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_the_table(tmp_path, workers):
+    env = {**os.environ, "PYTHONPATH": SRC, "KINAROW_STORE": str(tmp_path / "r.sqlite")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kinarow", "reproduce", "misere-solver", "--workers", str(workers)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    wanted = workers if workers > 1 else 0  # one worker is this process itself
+    try:
+        deadline = time.time() + 60
+        children: list[int] = []
+        while time.time() < deadline and len(children) < wanted:  # the workers (not the resource tracker)
+            time.sleep(0.2)
+            children = [p for p in _children(process.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
+        time.sleep(3)  # well into the boards the solver settles (a one-process run once ignored Ctrl-C there)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)  # the whole target takes minutes
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert "Interrupted (Ctrl-C)" in err and "Traceback" not in err
+    assert len(children) == wanted
+    time.sleep(0.5)
+    assert not [p for p in children if _alive(p)]
