@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import interruptible
 from kinarow.cli import main
 from kinarow.errors import KinarowError
 from kinarow.misere import Budget, reproduce_solver, reproduce_table, table
@@ -172,7 +173,7 @@ def test_ctrl_c_stops_the_table(tmp_path, workers):
     env = {**os.environ, "PYTHONPATH": SRC, "KINAROW_STORE": str(tmp_path / "r.sqlite")}
     process = subprocess.Popen(
         [sys.executable, "-m", "kinarow", "reproduce", "misere-solver", "--workers", str(workers)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=interruptible)
     wanted = workers if workers > 1 else 0  # one worker is this process itself
     try:
         deadline = time.time() + 60
