@@ -24,7 +24,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -52,6 +52,8 @@ class StoppedError(KinarowError):
 
 @dataclass
 class TreeStats:
+    """Figures of one blocking tree: its positions, leaves and defender moves, and the walk's work."""
+
     positions: int = 0
     leaves: int = 0
     defender_moves: int = 0
@@ -59,7 +61,6 @@ class TreeStats:
     refuted_candidates: int = 0
     pairings: int = 0
     seconds: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class _Walk:
