@@ -58,6 +58,14 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _end_workers(before: set[Any]) -> None:
+    """Terminate the worker processes started since ``before`` (this pool's) and wait for them."""
+    for process in set(mp.active_children()) - before:
+        process.terminate()
+    for process in set(mp.active_children()) - before:
+        process.join(5)
+
+
 def run_cells(
     work: Callable[[A], R],
     count: int,
@@ -111,9 +119,8 @@ def run_cells(
                 ready.sort()
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
-        for process in set(mp.active_children()) - before:  # this pool's workers
-            process.terminate()
-        for process in set(mp.active_children()) - before:
-            process.join(5)
+        _end_workers(before)
+        pool.shutdown(wait=True)  # the pool's manager thread ends; it may have started a worker meanwhile
+        _end_workers(before)
         raise
     pool.shutdown(wait=True)
