@@ -395,3 +395,8 @@ def test_settle_by_draw_proof_refuses_gravity(capsys, monkeypatch):
     assert code == 2 and "gravity" in err
     code, _, err = run(capsys, "settle", "c4", "--draw-proof", "--safety-budget", "0")
     assert code == 2 and "--safety-budget" in err
+
+
+def test_the_result_names_the_workers_knowledge():
+    assert par.solve("5x4k4", workers=2, knowledge="pairing").knowledge == "pairing"
+    assert par.solve("5x4k4", workers=2, knowledge="none").knowledge == "none"

@@ -987,6 +987,7 @@ def solve(
         peak_rss_mb=peak_kb / 1024,
         strategy_stopped=strategy_stopped,
         log=run.log,
+        knowledge=knowledge,
     )
 
 
