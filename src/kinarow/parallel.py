@@ -683,44 +683,19 @@ def _extract(
         if value == K.DRAW:
             raise KinarowError("internal error: a strategy job was given a drawn position")
         winner = position.to_move if value == K.WIN else 3 - position.to_move
-    tree = StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), {})
-    seen: set[str] = set()
-    pos = position.copy()
-    stack: list[tuple[str, list[int]]] = []
+    def choose(pos: Position) -> int:
+        cell = searcher.winning_move(pos)
+        if cell is None:
+            raise KinarowError(f"internal error: the winner has no winning move after {pos.move_text()}")
+        return cell
 
-    def enter() -> None:
-        if pos.is_over:
-            return
-        key = board_key(pos)
-        if key in seen:
-            return
-        seen.add(key)
-        if should_stop():
+    def stop(pos: Position) -> bool:
+        if should_stop():  # asked between positions: the job ends here
             raise _StopRequestedError
-        if pos.to_move == winner:
-            cell = searcher.winning_move(pos)
-            if cell is None:
-                raise KinarowError(f"internal error: the winner has no winning move after {pos.move_text()}")
-            tree.choices[key] = pos.name(cell)
-            stack.append((key, [cell]))
-        else:
-            stack.append((key, pos.legal_moves()))
+        return False
 
-    # an explicit stack: strategy trees can be deeper than Python's recursion allows on big boards
-    enter()
-    while stack:
-        _, todo = stack[-1]
-        if not todo:
-            stack.pop()
-            if stack:
-                pos.undo()
-            continue
-        pos.play(todo.pop(0))
-        depth = len(stack)
-        enter()
-        if len(stack) == depth:  # nothing pushed: a leaf or a position seen before
-            pos.undo()
-    return tree
+    choices = follow(position, winner, choose, stop)
+    return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), choices)
 
 
 # -- back-ends -----------------------------------------------------------------------------
