@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing as mp
+import multiprocessing.connection
 import operator
 import os
 import signal
@@ -67,13 +68,26 @@ def test_cells_wait_for_the_cells_they_name(workers):
         assert order == [0, 1, 2, 3, 4]
 
 
+def _all_ended(processes: set[mp.process.BaseProcess], seconds: float = 10.0) -> bool:
+    """Whether every process in ``processes`` has exited within ``seconds``.
+
+    A process's sentinel becomes ready when it exits, whoever reaps it (a
+    pool's manager thread may join it at the same moment as the caller), so
+    this does not depend on which thread collected the exit status.
+    """
+    deadline = time.monotonic() + seconds
+    pending = [p.sentinel for p in processes]
+    while pending and time.monotonic() < deadline:
+        for ready in mp.connection.wait(pending, timeout=max(0.0, deadline - time.monotonic())):
+            pending.remove(ready)
+    return not pending
+
+
 def test_a_failing_cell_stops_the_table():
+    before = set(mp.active_children())
     with pytest.raises(ValueError, match="math domain error"):
         run_cells(math.sqrt, 3, lambda i: 1.0 - i, lambda i, r: None, workers=2)
-    deadline = time.monotonic() + 10  # a worker that was starting as the pool closed ends on its own
-    while mp.active_children() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not mp.active_children()
+    assert _all_ended(set(mp.active_children()) - before)
 
 
 def test_an_interrupt_terminates_the_running_workers():
@@ -83,12 +97,13 @@ def test_an_interrupt_terminates_the_running_workers():
         finished.append(i)
         raise KeyboardInterrupt
 
+    before = set(mp.active_children())
     start = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
         run_cells(time.sleep, 4, lambda i: 0.0 if i == 0 else 60.0, finish, workers=2)
     assert finished == [0]
     assert time.perf_counter() - start < 30  # the 60-second cell was not waited for
-    assert not mp.active_children()
+    assert _all_ended(set(mp.active_children()) - before)
 
 
 @pytest.mark.parametrize("workers", [0, -2, 1.5, "2", True])

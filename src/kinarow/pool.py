@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import multiprocessing as mp
+import multiprocessing.connection
 import signal
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -58,12 +60,24 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _end_workers(before: set[Any]) -> None:
-    """Terminate the worker processes started since ``before`` (this pool's) and wait for them."""
-    for process in set(mp.active_children()) - before:
+def _end_workers(before: set[Any], seconds: float = 5.0) -> None:
+    """End the worker processes started since ``before`` (this pool's): terminate, then kill what still runs.
+
+    Exits are awaited on the processes' sentinels, which become ready when a
+    process ends whichever thread reaps it (the pool's manager thread joins
+    the same processes).
+    """
+    processes = set(mp.active_children()) - before
+    for process in processes:
         process.terminate()
-    for process in set(mp.active_children()) - before:
-        process.join(5)
+    pending = {process.sentinel: process for process in processes}
+    deadline = time.monotonic() + seconds
+    while pending and time.monotonic() < deadline:
+        for ready in mp.connection.wait(list(pending), timeout=max(0.0, deadline - time.monotonic())):
+            pending.pop(ready).join(0)
+    for process in pending.values():
+        process.kill()
+        process.join(1)
 
 
 def run_cells(
