@@ -10,7 +10,7 @@ from kinarow import Game
 from kinarow.drawproof import blocking_tree, draw_certificate
 from kinarow.errors import KinarowError
 from kinarow.proofs import check_data
-from kinarow.proofs.draw import Canon, stealing_applies
+from kinarow.proofs.draw import Canon, check_tree, stealing_applies
 from kinarow.solve import Searcher, solve
 
 
@@ -154,3 +154,79 @@ def test_solve_proof_to_a_gz_name_is_compressed_and_checks(tmp_path):
     assert main(["solve", "5x4k4", "--no-store", "--proof", str(path)]) == 0
     assert json.loads(gzip.decompress(path.read_bytes()))["format"] == "kinarow.draw"
     assert main(["check", str(path)]) == 0
+
+
+# -- the walk's memory: jobs, checkpoints, merging ------------------------------------------------------------------
+def test_jobs_on_two_processes_give_a_tree_that_checks():
+    g = Game("5x5k4")
+    half, stats = blocking_tree(g.start(), 1, Searcher(g, knowledge="pairing"), workers=2, tt_mb=64)
+    assert stats.workers == 2 and stats.positions > 0 and stats.walked >= stats.positions - 1
+    data = {**draw_certificate(g.start(), Searcher(g, knowledge="pairing"))[0], "first_cannot_win": half}
+    verdict = check_data(data)
+    assert verdict.ok, verdict.reason
+    assert verdict.details["first_cannot_win"]["positions"] == stats.positions
+
+
+def test_a_job_that_finds_a_win_ends_the_walk():
+    g = Game("4x3k3")  # a first-player win
+    with pytest.raises(KinarowError, match="the attacker wins after"):
+        blocking_tree(g.start(), 1, Searcher(g, knowledge="pairing"), workers=2, tt_mb=16)
+
+
+def test_a_stopped_walk_resumes_from_its_checkpoint(tmp_path):
+    import time
+
+    from kinarow.drawproof import StoppedError
+
+    g = Game("6x4k4")
+    with pytest.raises(StoppedError):  # the deadline has passed: the walk stops at its first look at the clock
+        blocking_tree(g.start(), 1, Searcher(g, knowledge="pairing"), checkpoint=tmp_path, deadline=time.perf_counter())
+    saved = list(tmp_path.iterdir())
+    assert len(saved) == 1 and saved[0].suffix == ".npz"
+    half, stats = blocking_tree(g.start(), 1, Searcher(g, knowledge="pairing"), checkpoint=tmp_path)
+    assert stats.resumed >= 1024 and stats.walked < stats.positions  # the saved part was not walked again
+    _, fresh_stats = blocking_tree(g.start(), 1, Searcher(g, knowledge="pairing"))
+    assert stats.positions == fresh_stats.positions  # the same defender moves (leaves may name other pairings)
+    assert check_tree(g.start(), 1, half) == (stats.positions, stats.leaves)
+
+
+def test_finished_jobs_are_read_back_from_the_checkpoint(tmp_path):
+    g = Game("5x5k4")
+    first, _ = blocking_tree(g.start(), 1, Searcher(g, knowledge="pairing"), workers=2, tt_mb=64, checkpoint=tmp_path)
+    again, stats = blocking_tree(g.start(), 1, Searcher(g, knowledge="pairing"), workers=2, tt_mb=64,
+                                 checkpoint=tmp_path)
+    assert stats.walked == 0 and stats.resumed > 0 and stats.safety_tests == 0
+    assert again == first
+
+
+def test_memories_save_load_and_merge(tmp_path):
+    from kinarow.drawproof import EXPANDED, REFUTED, Memory
+
+    a, b = Memory(9), Memory(9)
+    a.known[bytes(9)] = EXPANDED
+    a.known[bytes([1] + [0] * 8)] = 9 + a.pairing_id((0b11, 0b1100))
+    b.known[bytes([2] + [0] * 8)] = 9 + b.pairing_id((0b110000,))
+    b.known[bytes([1, 2] + [0] * 7)] = 9 + b.pairing_id((0b1100, 0b11))  # the same pairing as a's, listed again
+    b.known[bytes([0, 0, 1] + [0] * 6)] = REFUTED
+    b.known[bytes(9)] = 4  # a has its own entry there: a's is kept
+    a.merge(b)
+    assert len(a.pairings) == 2 and a.known[bytes(9)] == EXPANDED
+    assert a.pairings[a.known[bytes([1, 2] + [0] * 7)] - 9] == (0b11, 0b1100)
+    assert a.pairings[a.known[bytes([2] + [0] * 8)] - 9] == (0b110000,)
+    a.save(tmp_path / "m.npz")
+    back = Memory.load(tmp_path / "m.npz", 9)
+    assert back.known == a.known and back.pairings == a.pairings
+
+
+def test_bad_checkpoints_are_one_sentence(tmp_path):
+    from kinarow.drawproof import Memory
+
+    Memory(9).save(tmp_path / "nine.npz")
+    with pytest.raises(KinarowError, match="is for a board of 9 cells, not 16"):
+        Memory.load(tmp_path / "nine.npz", 16)
+    (tmp_path / "junk.npz").write_text("not a checkpoint")
+    with pytest.raises(KinarowError, match="cannot be read"):
+        Memory.load(tmp_path / "junk.npz", 9)
+    g = Game("4x4k4")
+    with pytest.raises(KinarowError, match="is a file"):
+        blocking_tree(g.start(), 1, Searcher(g), checkpoint=tmp_path / "junk.npz")

@@ -400,3 +400,31 @@ def test_settle_by_draw_proof_refuses_gravity(capsys, monkeypatch):
 def test_the_result_names_the_workers_knowledge():
     assert par.solve("5x4k4", workers=2, knowledge="pairing").knowledge == "pairing"
     assert par.solve("5x4k4", workers=2, knowledge="none").knowledge == "none"
+
+
+def test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint(capsys, monkeypatch, tmp_path):
+    from kinarow import cli_scale
+
+    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "5x5k4", "draw", "test"),))
+    args = ("settle", "t-draw", "--draw-proof", "--workers", "2", "--tt-mb", "64", "--checkpoint",
+            str(tmp_path / "walks"), "--out", str(tmp_path), "--json")
+    code, out, _ = run(capsys, *args)
+    row = json.loads(out)
+    assert code == 0 and row["value"] == "draw" and row["workers"] == 2 and row["resumed"] == 0
+    assert sorted(p.name for p in (tmp_path / "walks" / "t-draw").iterdir())[0].endswith(".job0.npz")
+    code, out, _ = run(capsys, *args)
+    again = json.loads(out)
+    assert code == 0 and again["walked"] == 0 and again["resumed"] > 0 and again["positions"] == row["positions"]
+    code, out, _ = run(capsys, "check", str(tmp_path / "t-draw.draw.json.gz"))
+    assert code == 0 and out.startswith("VALID")
+
+
+def test_settle_by_draw_proof_bad_options(capsys, monkeypatch, tmp_path):
+    from kinarow import cli_scale
+
+    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "5x5k4", "draw", "test"),))
+    (tmp_path / "file").write_text("")
+    code, _, err = run(capsys, "settle", "t-draw", "--draw-proof", "--checkpoint", str(tmp_path / "file"))
+    assert code == 2 and "give a directory" in err and "Traceback" not in err
+    code, _, err = run(capsys, "settle", "t-draw", "--draw-proof", "--cluster", "tcp://127.0.0.1:1")
+    assert code == 2 and "local worker processes only" in err

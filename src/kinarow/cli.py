@@ -7,7 +7,8 @@ Commands::
                   [--knowledge none|pairing|matching]
                   [--workers N] [--cluster ADDRESS] [--jobs N] [--checkpoint FILE]   (cli_scale)
     kinarow settle [CASE ...] [--list] [--workers N] [--cluster ADDRESS] [--time-limit S] [--out DIR] [--json]
-                   [--knowledge none|pairing|matching] [--draw-proof [--safety-budget NODES]]
+                   [--knowledge none|pairing|matching] [--checkpoint PATH]
+                   [--draw-proof [--safety-budget NODES]]
     kinarow show GAME [--moves MOVES] [--svg FILE] [--png FILE]
     kinarow play GAME [--first | --second] [--think S] [--tt-mb MB] [--engine STRATEGY]
     kinarow verify STRATEGY GAME [--as first|second] [--json] [--max-positions N] [--out FILE]  (cli_misere)

@@ -174,7 +174,8 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--time-limit", metavar="S", default="600", help="seconds per case (default 600)")
     p.add_argument("--jobs", metavar="N", default=None, help="frontier positions per case (default 24 per worker)")
     p.add_argument("--tt-mb", metavar="MB", default=None, help="transposition table per worker in MiB")
-    p.add_argument("--checkpoint", metavar="FILE", default=None, help="SQLite file of finished jobs (resumable)")
+    p.add_argument("--checkpoint", metavar="PATH", default=None,
+                   help="SQLite file of finished jobs (resumable); with --draw-proof, a directory keeping the walks")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write certificates here (a win's strategy, a draw's blocking tree; else a search log)")
     p.add_argument("--knowledge", choices=("none", "pairing", "matching"), default="pairing",
@@ -206,8 +207,11 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"--out {args.out} is a file; give a directory for the certificates and logs")
     status = EXIT_OK
     if args.draw_proof:
+        if args.cluster:
+            raise UsageError("--draw-proof runs on local worker processes only; drop --cluster (or --draw-proof)")
         budget = _positive_int("--safety-budget", args.safety_budget)
-        return _settle_by_draw_proofs(cases, out_dir, time_limit, tt_mb, budget, args.json, out, err)
+        return _settle_by_draw_proofs(cases, out_dir, time_limit, tt_mb, budget, args.json, out, err,
+                                      workers=workers or os.cpu_count() or 1, checkpoint=args.checkpoint)
     for c in cases:
         with _progress(f"{c.name}", err) as tick:
             result = parallel.solve(
@@ -243,14 +247,19 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: float | None, tt_mb: float | None,
-                           budget: int | None, as_json: bool, out: TextIO, err: TextIO) -> int:
+                           budget: int | None, as_json: bool, out: TextIO, err: TextIO, *, workers: int = 1,
+                           checkpoint: str | None = None) -> int:
     """``settle --draw-proof``: settle each case by building its draw proof (no search first).
 
     The walk proves each defender move safe with a win test of at most
     ``budget`` nodes (trying undecided moves and backing up when they fail); a
     finished walk plus strategy stealing is the draw, with its certificate.
+    With ``workers > 1`` the first player's opening moves are walked as jobs
+    in that many processes; ``checkpoint`` is a directory that keeps each
+    case's walk (``DIR/CASE``), so a stopped run resumes.
     """
-    from kinarow.cli import EXIT_OK, UsageError, _progress
+    from kinarow import cli_ux
+    from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, UsageError, _progress
     from kinarow.drawproof import StoppedError, draw_certificate
     from kinarow.proofs import blocking_applies
     from kinarow.solve import Searcher
@@ -260,25 +269,39 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
         why_not = blocking_applies(game)
         if why_not is not None:
             raise UsageError(f"--draw-proof cannot settle {c.name}: {why_not}")
+    folder = None if checkpoint is None else Path(checkpoint)
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise UsageError(f"--checkpoint {checkpoint} is a file; with --draw-proof give a directory for the walks")
     for c in cases:
         game = Game(c.game)
         start = time.perf_counter()
         row: dict[str, Any] = {"case": c.name, "game": c.game, "literature": c.literature, "source": c.source,
-                               "method": "draw proof", "safety_budget": budget, "written": None}
-        searcher = Searcher(game, tt_mb=tt_mb or (2048 if game.cells > 30 else 1024), knowledge="pairing")
+                               "method": "draw proof", "safety_budget": budget, "workers": workers, "written": None}
+        table_mb = tt_mb or (2048 if game.cells > 30 else 1024)
+        searcher = Searcher(game, tt_mb=table_mb if workers == 1 else 16, knowledge="pairing")
         deadline = None if time_limit is None else start + time_limit
+        if workers == 1:
+            bar = _progress(f"{c.name} draw proof (positions)", err)
+        else:
+            bar = cli_ux.progress_bar(f"{c.name} draw proof: opening moves walked", None, err)
         try:
-            with _progress(f"{c.name} draw proof", err) as tick:
+            with bar as tick:
                 data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline,
-                                               safety_budget=budget)
+                                               safety_budget=budget, workers=workers, tt_mb=table_mb,
+                                               checkpoint=None if folder is None else folder / c.name)
         except StoppedError:
             row.update(value="unknown", stopped="time limit")
+        except KeyboardInterrupt:
+            print(f"Interrupted (Ctrl-C) during {c.name}"
+                  + (f"; its walk is kept in {folder / c.name} and resumes from there." if folder else "."), file=err)
+            return EXIT_INTERRUPTED
         except KinarowError as error:
             row.update(value="unknown", stopped=f"no defence found ({error})")
         else:
             tree = stats["first_cannot_win"]
             row.update(value="draw", positions=tree.positions, leaves=tree.leaves, pairings=tree.pairings,
-                       safety_tests=tree.safety_tests, backed_up=tree.refuted_candidates)
+                       safety_tests=tree.safety_tests, backed_up=tree.refuted_candidates, walked=tree.walked,
+                       resumed=tree.resumed)
             if out_dir is not None:
                 out_dir.mkdir(parents=True, exist_ok=True)
                 path = out_dir / f"{c.name}.draw.json.gz"

@@ -14,17 +14,31 @@ picks one move:
    :func:`kinarow.engine.breaker.potentials`), and the best one that the
    solver proves safe (the attacker, to move, cannot win) is played.
 
-Pairings found at leaves are kept and tried first at later leaves, so one
-pairing serves many leaves. Positions already proved, or symmetric to one,
-are skipped, exactly as the checker skips them.
+The walk does not write tokens as it goes. It keeps a *memory*
+(:class:`Memory`): for each position it has settled, up to the board's
+symmetries, the defender's move, a pairing, "every attacker move followed",
+or "refuted" (the attacker wins against every defender move the walk had).
+Everything proved stays proved, also inside an attempt that was backed up
+from. The certificate's tokens come from a last, cheap pass that replays the
+memory from the root in the checker's order (:func:`linearise`). So a memory
+can be
+
+* saved and loaded (``checkpoint``): a stopped walk resumes where it was;
+* built in parts: with ``workers > 1`` each attacker move at the root is a
+  job in its own process (:func:`kinarow.pool.run_cells`), started with the
+  memories of the jobs finished before it; the parts are merged at the end.
+  A merged memory is sound because each entry's own subtree was proved
+  where the entry was made (and the checker verifies the result anyway).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -44,6 +58,12 @@ LOOKAHEAD_BUDGET = 64
 #: pairings kept (most recent first) and tried at a node before a new search
 CACHE_ROWS = 256
 LEAF_SCORE = 1 << 20
+#: seconds between two saves of a walk's memory to its checkpoint file
+SAVE_EVERY = 60.0
+
+#: memory entries (a defender move is its cell in the canonical frame, 0 .. cells-1; a leaf is cells + pairing)
+EXPANDED = -1
+REFUTED = -2
 
 
 class StoppedError(KinarowError):
@@ -61,16 +81,111 @@ class TreeStats:
     refuted_candidates: int = 0
     pairings: int = 0
     seconds: float = 0.0
+    walked: int = 0  # positions the walk settled (all jobs; more than ``positions`` when jobs overlapped)
+    resumed: int = 0  # positions read from checkpoints
+    workers: int = 1
+
+    def add_work(self, other: TreeStats) -> None:
+        self.safety_tests += other.safety_tests
+        self.refuted_candidates += other.refuted_candidates
+        self.walked += other.walked
+
+
+class Frames:
+    """Canonical keys of positions together with the symmetry that gives them (cells <-> canonical cells)."""
+
+    def __init__(self, position: Position) -> None:
+        inverses = Canon(position).inverses or [list(range(position.geometry.size))]
+        self.pairs = []
+        for inverse in inverses:
+            forward = [0] * len(inverse)
+            for i, c in enumerate(inverse):
+                forward[c] = i
+            self.pairs.append((inverse, forward))
+
+    def frame(self, board: list[int]) -> tuple[bytes, list[int], list[int]]:
+        """The key (the least image of ``board``), and the maps canonical -> actual and actual -> canonical."""
+        get = board.__getitem__
+        best = None
+        for inverse, forward in self.pairs:
+            key = bytes(map(get, inverse))
+            if best is None or key < best[0]:
+                best = (key, inverse, forward)
+        assert best is not None
+        return best
+
+
+class Memory:
+    """What a walk has settled, by canonical key; pairings are kept in the canonical frame, as pair masks."""
+
+    def __init__(self, cells: int) -> None:
+        self.cells = cells
+        self.known: dict[bytes, int] = {}
+        self.pairings: list[tuple[int, ...]] = []
+        self._pairing_ids: dict[tuple[int, ...], int] = {}
+
+    def __len__(self) -> int:
+        return len(self.known)
+
+    def pairing_id(self, masks: tuple[int, ...]) -> int:
+        masks = tuple(sorted(masks))
+        index = self._pairing_ids.get(masks)
+        if index is None:
+            index = self._pairing_ids[masks] = len(self.pairings)
+            self.pairings.append(masks)
+        return index
+
+    def merge(self, other: Memory) -> None:
+        """Add ``other``'s entries (this memory's entries win where both have one)."""
+        remap = [self.pairing_id(p) for p in other.pairings]
+        cells = self.cells
+        for key, entry in other.known.items():
+            if key not in self.known:
+                self.known[key] = entry if entry < cells else cells + remap[entry - cells]
+
+    def save(self, path: Path) -> None:
+        """Write the memory to ``path`` (``.npz``; replaced atomically)."""
+        n, cells = len(self.known), self.cells
+        keys = np.frombuffer(b"".join(self.known), np.uint8).reshape(n, cells) if n else np.zeros((0, cells), np.uint8)
+        width = max((len(p) for p in self.pairings), default=0)
+        pairs = np.zeros((len(self.pairings), width), np.uint64)
+        lengths = np.array([len(p) for p in self.pairings], np.int64)
+        for i, p in enumerate(self.pairings):
+            pairs[i, : len(p)] = p
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".part")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, cells=np.int64(cells), keys=keys, entries=np.fromiter(self.known.values(), np.int32, n),
+                     pairs=pairs, lengths=lengths)
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path, cells: int) -> Memory:
+        """A memory saved by :meth:`save` (for a board of ``cells`` cells; one clear sentence otherwise)."""
+        try:
+            with np.load(path) as data:
+                if int(data["cells"]) != cells:
+                    raise KinarowError(f"the checkpoint {path} is for a board of {int(data['cells'])} cells, "
+                                       f"not {cells}")
+                memory = cls(cells)
+                for row, length in zip(data["pairs"], data["lengths"], strict=True):
+                    memory.pairing_id(tuple(int(m) for m in row[:length]))
+                keys, entries = data["keys"], data["entries"]
+                memory.known = dict(zip((bytes(k) for k in keys), entries.tolist(), strict=True))
+        except (OSError, ValueError, KeyError) as error:
+            raise KinarowError(f"the checkpoint {path} cannot be read ({error}); delete it to start again") from None
+        return memory
 
 
 class _Walk:
-    def __init__(self, position: Position, attacker: int, searcher: Any, budget: int,
-                 tick: Callable[[int], None] | None, deadline: float | None, safety_budget: int | None) -> None:
-        self.position = position
+    def __init__(self, position: Position, attacker: int, searcher: Any, budget: int, memory: Memory,
+                 tick: Callable[[int], None] | None, deadline: float | None, safety_budget: int | None,
+                 save: Callable[[], None] | None = None) -> None:
         self.attacker, self.defender = attacker, 3 - attacker
         self.searcher = searcher
         game = position.game
         geo = position.geometry
+        self.cells = game.cells
         self.masks = np.array([sum(1 << c for c in g) for g in geo.groups], np.uint64)
         self.pbuf = BK.new_buffers(game.cells, max(int(self.masks.size), 1))
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
@@ -78,49 +193,32 @@ class _Walk:
         self.scores = np.zeros(game.cells, np.int64)
         self.potential = np.zeros(game.cells, np.float64)
         self.budget = budget
-        # a ring of the pairings found most recently (pair masks per row), tried before a new search
-        self.cache = np.zeros((CACHE_ROWS, max(game.cells // 2, 1)), np.uint64)
-        self.lengths = np.zeros(CACHE_ROWS, np.int64)
-        self.index_of = np.zeros(CACHE_ROWS, np.int64)
-        self.used = 0
-        self.newest = -1
-        self.texts: list[str] = []
-        self.tokens: list[str] = []
-        self.canon = Canon(position)
-        self.proved: set[bytes] = set()
-        self.order: list[bytes] = []  # the proved positions in the order they were proved (for roll-backs)
+        self.ring = _Ring(game.cells)
+        self.frames = Frames(position)
+        self.memory = memory
         self.safety_budget = safety_budget
         self.attacker_win = value_names(game)[attacker - 1]
         self.stats = TreeStats()
         self.tick = tick
         self.deadline = deadline
+        self.save = save
+        self.saved_at = time.perf_counter()
 
     def _bits(self, pos: Position) -> tuple[np.uint64, np.uint64]:
         return np.uint64(pos.bits[self.attacker]), np.uint64(pos.bits[self.defender])
 
-    def _pairing(self, pos: Position) -> int | None:
-        """Index of a pairing that holds at ``pos`` (a recent one, or one found now), or None."""
+    def _pairing(self, pos: Position) -> tuple[int, ...] | None:
+        """The pair masks of a pairing that holds at ``pos`` (a recent one, or one found now), or None."""
         M, B = self._bits(pos)
-        if self.used:
-            row = BK.cached_pairing(self.masks, M, B, self.cache, self.lengths, self.used, self.newest)
-            if row >= 0:
-                return int(self.index_of[row])
+        found = self.ring.find(self.masks, M, B)
+        if found is not None:
+            return found
         self.kctrl[:] = 0
         self.kctrl[BK.C_BUDGET] = self.budget
         n = BK.pairing_pairs(self.masks, M, B, self.pbuf, self.kctrl, self.out)
         if n < 0:
             return None
-        names = []
-        for p in self.out[:n]:
-            a, b = (c for c in range(pos.geometry.size) if int(p) >> c & 1)
-            names.append(f"{pos.name(a)}-{pos.name(b)}")
-        self.texts.append(" ".join(names))
-        self.newest = (self.newest + 1) % CACHE_ROWS
-        self.used = min(self.used + 1, CACHE_ROWS)
-        self.cache[self.newest, :n] = self.out[:n]
-        self.lengths[self.newest] = n
-        self.index_of[self.newest] = len(self.texts) - 1
-        return len(self.texts) - 1
+        return self.ring.add(self.out[:n])
 
     def _safe(self, pos: Position) -> bool | None:
         """After the defender's move: can the attacker (to move) not win? By the solver, within the safety
@@ -142,60 +240,192 @@ class _Walk:
         order = sorted(pos.legal_moves(), key=lambda c: (-int(self.scores[c]), float(self.potential[c])))
         return [(c, int(self.scores[c])) for c in order if self.scores[c] >= 0]
 
-    def _rollback(self, tokens: int, proved: int) -> None:
-        """Forget what a failed attempt wrote: its tokens and the positions it proved (both are re-done)."""
-        del self.tokens[tokens:]
-        for key in self.order[proved:]:
-            self.proved.discard(key)
-        del self.order[proved:]
-
-    def _done(self, key: bytes) -> bool:
-        self.proved.add(key)
-        self.order.append(key)
-        if len(self.proved) % 1024 == 0:
+    def _settle(self, key: bytes, entry: int) -> bool:
+        self.memory.known[key] = entry
+        if entry == REFUTED:
+            return False
+        self.stats.walked += 1
+        if self.stats.walked % 1024 == 0:
             if self.tick is not None:
-                self.tick(len(self.proved))
-            if self.deadline is not None and time.perf_counter() > self.deadline:
+                self.tick(len(self.memory))
+            now = time.perf_counter()
+            if self.save is not None and now - self.saved_at > SAVE_EVERY:
+                self.save()
+                self.saved_at = time.perf_counter()
+            if self.deadline is not None and now > self.deadline:
                 raise StoppedError("the time limit ran out before the blocking tree was complete")
         return True
 
     def visit(self, pos: Position) -> bool:
-        """Prove that the attacker cannot win from ``pos``, writing the tokens; False if this walk cannot."""
+        """Prove that the attacker cannot win from ``pos`` (into the memory); False if this walk cannot."""
         if pos.is_over:
             return pos.result != self.attacker_win
-        key = self.canon.key(pos.board)
-        if key in self.proved:
-            return True
-        index = self._pairing(pos)
-        if index is not None:
-            self.tokens.append(f"{LEAF}{index}")
-            self.stats.leaves += 1
-            return self._done(key)
-        mark = (len(self.tokens), len(self.order))
+        key, _, forward = self.frames.frame(pos.board)
+        entry = self.memory.known.get(key)
+        if entry is not None:
+            return entry != REFUTED
+        pairing = self._pairing(pos)
+        if pairing is not None:
+            canonical = tuple((1 << forward[a]) | (1 << forward[b]) for a, b in _cells_of(pairing))
+            return self._settle(key, self.cells + self.memory.pairing_id(canonical))
         if pos.to_move == self.attacker:
-            self.tokens.append(EXPAND)
             for cell in pos.legal_moves():
                 pos.play(cell)
                 ok = self.visit(pos)
                 pos.undo()
                 if not ok:
-                    self._rollback(*mark)
-                    return False
-            return self._done(key)
+                    return self._settle(key, REFUTED)
+            return self._settle(key, EXPANDED)
         for cell, score in self._ranked(pos):
             pos.play(cell)
             safe = True if score >= LEAF_SCORE else self._safe(pos)
-            ok = False
-            if safe is not False:
-                self.tokens.append(pos.name(cell))
-                ok = self.visit(pos)
+            ok = safe is not False and self.visit(pos)
             pos.undo()
             if ok:
-                self.stats.defender_moves += 1
-                return self._done(key)
-            self._rollback(*mark)
+                return self._settle(key, forward[cell])
             self.stats.refuted_candidates += 1
-        return False
+        return self._settle(key, REFUTED)
+
+
+class _Ring:
+    """The pairings found most recently, as pair masks (a compiled test tries them newest first)."""
+
+    def __init__(self, cells: int) -> None:
+        self.rows = np.zeros((CACHE_ROWS, max(cells // 2, 1)), np.uint64)
+        self.lengths = np.zeros(CACHE_ROWS, np.int64)
+        self.used = 0
+        self.newest = -1
+
+    def find(self, groups: np.ndarray, M: np.uint64, B: np.uint64) -> tuple[int, ...] | None:
+        if not self.used:
+            return None
+        row = BK.cached_pairing(groups, M, B, self.rows, self.lengths, self.used, self.newest)
+        return None if row < 0 else tuple(int(m) for m in self.rows[row, : self.lengths[row]])
+
+    def add(self, masks: Any) -> tuple[int, ...]:
+        n = len(masks)
+        self.newest = (self.newest + 1) % CACHE_ROWS
+        self.used = min(self.used + 1, CACHE_ROWS)
+        self.rows[self.newest, :n] = masks
+        self.lengths[self.newest] = n
+        return tuple(int(m) for m in masks)
+
+
+def _cells_of(masks: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The two cells of each pair mask."""
+    pairs = []
+    for m in masks:
+        a = (m & -m).bit_length() - 1
+        rest = m ^ (1 << a)
+        pairs.append((a, rest.bit_length() - 1))
+    return pairs
+
+
+def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[str, Any], TreeStats]:
+    """The blocking tree (tokens and pairings) that the memory's entries give from ``position``.
+
+    The replay visits positions in the checker's order and skips those the
+    checker will skip. A leaf uses a pairing already written when one of the
+    last few holds, else the memory's pairing, mapped onto the board.
+    """
+    frames = Frames(position)
+    game = position.game
+    cells = game.cells
+    masks = np.array([sum(1 << c for c in g) for g in position.geometry.groups], np.uint64)
+    ring = _Ring(cells)
+    ring_index: dict[int, int] = {}  # ring row -> pairing number in the certificate
+    texts: list[str] = []
+    tokens: list[str] = []
+    written: set[bytes] = set()
+    attacker_win = value_names(game)[attacker - 1]
+    stats = TreeStats()
+    pos = position.copy()
+
+    def visit() -> None:
+        if pos.is_over:
+            if pos.result == attacker_win:
+                raise KinarowError(f"the memory's tree loses after {pos.move_text()}")
+            return
+        key, inverse, _ = frames.frame(pos.board)
+        if key in written:
+            return
+        entry = memory.known.get(key)
+        if entry is None or entry == REFUTED:
+            raise KinarowError(f"the memory has no defence after {pos.move_text() or '(start)'}")
+        if entry >= cells:
+            M, B = np.uint64(pos.bits[attacker]), np.uint64(pos.bits[3 - attacker])
+            row = BK.cached_pairing(masks, M, B, ring.rows, ring.lengths, ring.used, ring.newest) if ring.used else -1
+            if row < 0:
+                actual = [(1 << inverse[a]) | (1 << inverse[b]) for a, b in _cells_of(memory.pairings[entry - cells])]
+                ring.add(np.array(actual, np.uint64))
+                row = ring.newest
+                ring_index[row] = len(texts)
+                texts.append(" ".join(f"{pos.name(a)}-{pos.name(b)}" for a, b in _cells_of(tuple(actual))))
+            tokens.append(f"{LEAF}{ring_index[row]}")
+            stats.leaves += 1
+        elif entry == EXPANDED:
+            tokens.append(EXPAND)
+            for cell in pos.legal_moves():
+                pos.play(cell)
+                visit()
+                pos.undo()
+        else:
+            cell = inverse[entry]
+            tokens.append(pos.name(cell))
+            stats.defender_moves += 1
+            pos.play(cell)
+            visit()
+            pos.undo()
+        written.add(key)
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * cells + 200))
+    try:
+        visit()
+    finally:
+        sys.setrecursionlimit(limit)
+    stats.positions = len(written)
+    stats.pairings = len(texts)
+    return {"method": TREE, "pairings": texts, "tokens": " ".join(tokens)}, stats
+
+
+# -- the walk in one process, or in jobs -------------------------------------------------------------------
+_SEARCHERS: dict[tuple[str, float | None], Any] = {}
+
+
+def _job_searcher(game_text: str, tt_mb: float | None) -> Any:
+    """A worker process's searcher (kept between jobs: its table keeps what earlier jobs searched)."""
+    from kinarow.solve import Searcher
+
+    key = (game_text, tt_mb)
+    if key not in _SEARCHERS:
+        _SEARCHERS.clear()
+        _SEARCHERS[key] = Searcher(Game(game_text), tt_mb=tt_mb, knowledge="pairing")
+    return _SEARCHERS[key]
+
+
+def _walk_job(spec: dict[str, Any]) -> tuple[str, dict[str, int]]:
+    """Worker: walk one job's position into its memory file; ("done" | "refuted" | "stopped", its work)."""
+    game = Game(spec["game"])
+    position = game.position(spec["moves"])
+    remaining = None if spec["seconds_left"] is None else spec["seconds_left"] - (time.time() - spec["sent"])
+    if remaining is not None and remaining <= 0:
+        return "stopped", {}
+    path = Path(spec["path"])
+    memory = Memory.load(path, game.cells) if path.exists() else Memory(game.cells)
+    for seed in spec["seeds"]:
+        memory.merge(Memory.load(Path(seed), game.cells))
+    deadline = None if remaining is None else time.perf_counter() + remaining
+    walk = _Walk(position, spec["attacker"], _job_searcher(spec["game"], spec["tt_mb"]), spec["budget"], memory,
+                 None, deadline, spec["safety_budget"], save=lambda: memory.save(path))
+    try:
+        status = "done" if walk.visit(position) else "refuted"
+    except StoppedError:
+        status = "stopped"
+    memory.save(path)
+    work = {f.name: getattr(walk.stats, f.name) for f in fields(TreeStats) if f.name in
+            ("safety_tests", "refuted_candidates", "walked")}
+    return status, work
 
 
 def blocking_tree(
@@ -207,6 +437,9 @@ def blocking_tree(
     tick: Callable[[int], None] | None = None,
     deadline: float | None = None,
     safety_budget: int | None = None,
+    checkpoint: str | Path | None = None,
+    workers: int = 1,
+    tt_mb: float | None = None,
 ) -> tuple[dict[str, Any], TreeStats]:
     """The defender's blocking tree showing that ``attacker`` (1 or 2) cannot win from ``position``.
 
@@ -215,30 +448,118 @@ def blocking_tree(
     the walk goes on. With ``safety_budget`` (nodes) a move the solver cannot
     decide within the budget is tried anyway, and the walk backs up to the
     next move if the attacker wins below it. Raises :class:`KinarowError` if
-    the attacker can in fact win.
+    the attacker can in fact win, :class:`StoppedError` at the ``deadline``.
+
+    ``checkpoint`` (a directory) keeps the walk's memory: it is saved every
+    minute and when the walk stops, and a later call with the same directory
+    resumes. ``workers > 1`` walks the attacker's moves at the root as jobs in
+    that many processes (each with a searcher of ``tt_mb`` MiB); without a
+    ``checkpoint`` their memories go to a temporary directory.
     """
+    from kinarow.pool import check_workers
+
     why_not = blocking_applies(position.game)
     if why_not is not None:
         raise KinarowError(f"a blocking tree proves nothing here: {why_not}")
+    workers = check_workers(workers)
     start = time.perf_counter()
-    walk = _Walk(position, attacker, searcher, budget, tick, deadline, safety_budget)
+    game = position.game
+    folder = None if checkpoint is None else Path(checkpoint)
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise KinarowError(f"the checkpoint {folder} is a file; give a directory for the walk's memory")
+    if workers > 1 and position.to_move == attacker and not position.is_over:
+        if folder is None:
+            import tempfile
+
+            with tempfile.TemporaryDirectory(prefix="kinarow-walk-") as tmp:
+                return _tree_by_jobs(position, attacker, searcher, budget, tick, deadline, safety_budget,
+                                     Path(tmp), workers, tt_mb, start)
+        return _tree_by_jobs(position, attacker, searcher, budget, tick, deadline, safety_budget, folder,
+                             workers, tt_mb, start)
+    path = None if folder is None else folder / _memory_name(attacker, position)
+    memory = Memory.load(path, game.cells) if path is not None and path.exists() else Memory(game.cells)
+    resumed = len(memory)
+    walk = _Walk(position, attacker, searcher, budget, memory, tick, deadline, safety_budget,
+                 save=None if path is None else (lambda: memory.save(path)))
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 4 * position.game.cells + 200))
+    sys.setrecursionlimit(max(limit, 4 * game.cells + 200))
     try:
         proved = walk.visit(position.copy())
+    except BaseException:
+        if path is not None:
+            memory.save(path)
+        raise
     finally:
         sys.setrecursionlimit(limit)
+    if path is not None:
+        memory.save(path)
     if not proved:
         raise KinarowError(f"the defender has no move that stops the attacker after {position.move_text() or '(start)'}"
                            "; the position is not one the attacker cannot win")
-    stats = walk.stats
-    stats.positions = len(walk.proved)
-    # the final tree's figures (the counters above also saw attempts that were backed up)
-    stats.leaves = sum(1 for t in walk.tokens if t.startswith(LEAF))
-    stats.defender_moves = sum(1 for t in walk.tokens if t != EXPAND and not t.startswith(LEAF))
-    stats.pairings = len(walk.texts)
+    data, stats = linearise(position, attacker, memory)
+    stats.add_work(walk.stats)
+    stats.resumed = resumed
     stats.seconds = time.perf_counter() - start
-    return {"method": TREE, "pairings": walk.texts, "tokens": " ".join(walk.tokens)}, stats
+    return data, stats
+
+
+def _memory_name(attacker: int, position: Position, job: int | None = None) -> str:
+    moves = "-".join(position.name(c) for c in position.moves) or "start"
+    return f"{HALVES[attacker]}.{moves}" + ("" if job is None else f".job{job}") + ".npz"
+
+
+def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int, tick: Callable[[int], None] | None,
+                  deadline: float | None, safety_budget: int | None, folder: Path, workers: int,
+                  tt_mb: float | None, start: float) -> tuple[dict[str, Any], TreeStats]:
+    """The root's attacker moves (one per symmetry class) as jobs on ``workers`` processes, then one tree."""
+    from kinarow.pool import run_cells
+
+    game = position.game
+    frames = Frames(position)
+    jobs: list[list[int]] = []
+    seen: set[bytes] = set()
+    for cell in position.legal_moves():
+        position.play(cell)
+        key = frames.frame(position.board)[0]
+        if key not in seen and not position.is_over:
+            seen.add(key)
+            jobs.append(list(position.moves))
+        position.undo()
+    paths = [folder / _memory_name(attacker, position, j) for j in range(len(jobs))]
+    resumed = sum(len(Memory.load(p, game.cells)) for p in paths if p.exists())
+    finished: list[int] = []
+    statuses: dict[int, str] = {}
+    total = TreeStats(workers=workers)
+
+    def prepare(j: int) -> dict[str, Any]:
+        return {"game": str(game), "moves": [position.name(c) for c in jobs[j]], "attacker": attacker,
+                "path": str(paths[j]), "seeds": [str(paths[i]) for i in finished], "budget": budget,
+                "safety_budget": safety_budget, "tt_mb": tt_mb, "sent": time.time(),
+                "seconds_left": None if deadline is None else deadline - time.perf_counter()}
+
+    def finish(j: int, result: tuple[str, dict[str, int]]) -> None:
+        status, work = result
+        statuses[j] = status
+        total.add_work(TreeStats(**work))
+        finished.append(j)
+        if tick is not None:
+            tick(len(finished))
+        if status == "refuted":
+            line = position.move_text(jobs[j])
+            raise KinarowError(f"the attacker wins after {line}; the position is not one the attacker cannot win")
+
+    run_cells(_walk_job, len(jobs), prepare, finish, workers=workers)
+    if any(s == "stopped" for s in statuses.values()):
+        raise StoppedError("the time limit ran out before the blocking tree was complete")
+    memory = Memory(game.cells)
+    for p in paths:
+        memory.merge(Memory.load(p, game.cells))
+    memory.known[frames.frame(position.board)[0]] = EXPANDED
+    data, stats = linearise(position, attacker, memory)
+    stats.add_work(total)
+    stats.resumed, stats.workers = resumed, workers
+    stats.seconds = time.perf_counter() - start
+    return data, stats
 
 
 def draw_certificate(
@@ -248,9 +569,14 @@ def draw_certificate(
     tick: Callable[[int], None] | None = None,
     deadline: float | None = None,
     safety_budget: int | None = None,
+    checkpoint: str | Path | None = None,
+    workers: int = 1,
+    tt_mb: float | None = None,
 ) -> tuple[dict[str, Any], dict[str, TreeStats]]:
     """A ``kinarow.draw`` certificate for a position whose value is a draw (or for its halves the
-    solver can prove: the first player's side always, the second by strategy stealing or a tree)."""
+    solver can prove: the first player's side always, the second by strategy stealing or a tree).
+
+    ``checkpoint``, ``workers`` and ``tt_mb`` are passed to :func:`blocking_tree`."""
     game: Game = position.game
     moves = [position.name(c) for c in position.moves]
     halves: dict[str, Any] = {}
@@ -261,6 +587,7 @@ def draw_certificate(
             halves[name] = {"method": STEALING}
             continue
         halves[name], stats[name] = blocking_tree(position, player, searcher, tick=tick, deadline=deadline,
-                                                  safety_budget=safety_budget)
+                                                  safety_budget=safety_budget, checkpoint=checkpoint,
+                                                  workers=workers, tt_mb=tt_mb)
     data = {**envelope(FORMAT, VERSION, str(game), moves, claim_for(game, {1, 2})), **halves}
     return data, stats
