@@ -6,6 +6,8 @@ Run from the repository root::
     python benchmarks/bench_draw_certificates.py --games 7x4k4 --out certificates --max-seconds 7200
     python benchmarks/bench_draw_certificates.py --json
     python benchmarks/bench_draw_certificates.py --games 9x4k4 --no-solve --safety-budget 1000000 --out DIR
+    python benchmarks/bench_draw_certificates.py --games 8x4k4 --no-solve --safety-budget 1000000 \
+        --workers 2 --checkpoint WALKS --out DIR      # resumable: run it again after a stop
 
 For each game: the solver's value (``--knowledge pairing``), then the draw
 proof built from it (:func:`kinarow.drawproof.draw_certificate`), then the
@@ -16,7 +18,9 @@ tried and backed up from if the first player wins below it. Printed per game: po
 pairing leaves of the first player's blocking tree, distinct pairings, the
 gzip-compressed size, build and check seconds (wall), and the peak resident
 memory of the process. With ``--out DIR`` the certificate is kept as
-``DIR/GAME.draw.json.gz``.
+``DIR/GAME.draw.json.gz``. With ``--workers N`` the first player's openings
+are walked as jobs in N processes ("walked" counts the positions all jobs
+settled, so it shows their overlap); peak memory is then the coordinator's.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ GAMES: tuple[str, ...] = ("3x3k3", "4x4k4", "5x4k4", "6x4k4", "5x5k4", "6x6k5", 
 
 
 def measure(game_text: str, out: Path | None, max_seconds: float | None, solve_first: bool = True,
-            safety_budget: int | None = None) -> dict[str, Any]:
+            safety_budget: int | None = None, workers: int = 1, checkpoint: Path | None = None) -> dict[str, Any]:
     from kinarow import Game, solve
     from kinarow.drawproof import StoppedError, draw_certificate
     from kinarow.errors import KinarowError
@@ -43,7 +47,7 @@ def measure(game_text: str, out: Path | None, max_seconds: float | None, solve_f
     from kinarow.solve import Searcher
 
     game = Game(game_text)
-    row: dict[str, Any] = {"game": game_text}
+    row: dict[str, Any] = {"game": game_text, "workers": workers}
     start = time.perf_counter()
     tt_mb = (2048 if game.cells > 30 else 1024) if game.cells > 20 else None
     searcher = Searcher(game, tt_mb=tt_mb, knowledge="pairing")
@@ -55,13 +59,17 @@ def measure(game_text: str, out: Path | None, max_seconds: float | None, solve_f
     deadline = None if max_seconds is None else start + max_seconds
 
     def tick(n: int) -> None:
-        if n % (1 << 16) == 0:
+        if workers > 1:  # jobs finished
+            print(f"  {game_text}: {n} opening jobs done, {time.perf_counter() - start:,.0f} s", file=sys.stderr,
+                  flush=True)
+        elif n % (1 << 16) == 0:
             print(f"  {game_text}: {n:,} positions, {time.perf_counter() - start:,.0f} s", file=sys.stderr, flush=True)
 
     built = time.perf_counter()
     try:
         data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline,
-                                       safety_budget=safety_budget)
+                                       safety_budget=safety_budget, workers=workers, tt_mb=tt_mb,
+                                       checkpoint=None if checkpoint is None else checkpoint / game_text)
     except StoppedError:
         row["certificate"] = f"not finished in {max_seconds:g} s"
         return row
@@ -73,7 +81,8 @@ def measure(game_text: str, out: Path | None, max_seconds: float | None, solve_f
     tree = stats.get("first_cannot_win")
     if tree is not None:
         row.update(positions=tree.positions, leaves=tree.leaves, pairings=tree.pairings,
-                   defender_moves=tree.defender_moves, safety_tests=tree.safety_tests)
+                   defender_moves=tree.defender_moves, safety_tests=tree.safety_tests, walked=tree.walked,
+                   resumed=tree.resumed)
     raw = gzip.compress(json.dumps(data, separators=(",", ":")).encode(), 9)
     row["gz_bytes"] = len(raw)
     if out is not None:
@@ -95,16 +104,20 @@ def main() -> None:
                         help="build the proof without solving first (the walk itself settles the draw)")
     parser.add_argument("--safety-budget", type=int, default=None,
                         help="nodes per safety test; undecided moves are tried and backed up from (default: none)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="walk the first player's openings as jobs in N processes (default 1)")
+    parser.add_argument("--checkpoint", default=None,
+                        help="keep each walk's memory in DIR/GAME (a stopped run resumes from it)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}", file=sys.stderr)
-    header = ("game", "value", "solve_seconds", "positions", "leaves", "pairings", "gz_bytes", "build_seconds",
-              "check_seconds", "check_ok", "peak_mib")
+    header = ("game", "workers", "value", "solve_seconds", "positions", "walked", "leaves", "pairings", "gz_bytes",
+              "build_seconds", "check_seconds", "check_ok", "peak_mib")
     if not args.json:
         print(" | ".join(header))
     for game in args.games:
         row = measure(game, Path(args.out) if args.out else None, args.max_seconds, not args.no_solve,
-                      args.safety_budget)
+                      args.safety_budget, args.workers, Path(args.checkpoint) if args.checkpoint else None)
         if args.json:
             print(json.dumps(row), flush=True)
         else:
