@@ -3,6 +3,34 @@
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterable
+
+import pytest
+
+from kinarow.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run the ``kinarow`` command line with ``argv``; its exit status, stdout and stderr."""
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def feed(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> list[str]:
+    """Answer ``input()`` with ``lines``, then end of input; returns the prompts seen."""
+    pending = iter(lines)
+    prompts: list[str] = []
+
+    def fake_input(prompt: str = "") -> str:
+        prompts.append(prompt)
+        try:
+            return next(pending)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    return prompts
 
 
 def interruptible() -> None:

@@ -9,17 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from helpers import run
 from kinarow import Game, __version__, pairing, solve
-from kinarow.cli import main
 from kinarow.proofs import CHECKERS, check_data, check_text
 
 SEARCH_MODULES = ("kinarow.solve", "kinarow.engine", "pysat", "numba")
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.fixture(scope="module")

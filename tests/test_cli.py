@@ -6,35 +6,13 @@ import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
+from helpers import feed, run
 from kinarow import __version__
 from kinarow.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def feed(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> list[str]:
-    """Answer ``input()`` with ``lines``, then end of input; returns the prompts seen."""
-    pending = iter(lines)
-    prompts: list[str] = []
-
-    def fake_input(prompt: str = "") -> str:
-        prompts.append(prompt)
-        try:
-            return next(pending)
-        except StopIteration:
-            raise EOFError from None
-
-    monkeypatch.setattr("builtins.input", fake_input)
-    return prompts
 
 
 # -- solve ---------------------------------------------------------------------------

@@ -3,33 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
-from kinarow.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def feed(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> list[str]:
-    pending = iter(lines)
-    prompts: list[str] = []
-
-    def fake_input(prompt: str = "") -> str:
-        prompts.append(prompt)
-        try:
-            return next(pending)
-        except StopIteration:
-            raise EOFError from None
-
-    monkeypatch.setattr("builtins.input", fake_input)
-    return prompts
+from helpers import feed, run
 
 
 def test_verify_text(capsys):

@@ -9,16 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import run
 from kinarow import Game, KinarowError, solve
-from kinarow.cli import main
 from kinarow.matching import MatchingProof, MatchingSet, check, check_proof, find, find_position, parse_groups
 from kinarow.proofs.matching import child_groups
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 # -- input ----------------------------------------------------------------------------------

@@ -21,10 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import interruptible
+from helpers import interruptible, run
 from kinarow import Game, KinarowError, Searcher, solve
 from kinarow import parallel as par
-from kinarow.cli import main
 from kinarow.proofs.tree import check
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -284,11 +283,6 @@ def test_ctrl_c_stops_the_workers_cleanly(tmp_path):
 
 
 # -- command line -----------------------------------------------------------------------------
-def run(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
 
 def test_cli_solve_with_workers(capsys):
     code, out, _ = run(capsys, "solve", "5x4k4:gravity", "--workers", "2")

@@ -7,16 +7,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from helpers import run
 from kinarow import Game, svg
-from kinarow.cli import main
 
 NS = "{http://www.w3.org/2000/svg}"
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_show_svg_draws_the_stones_with_move_numbers(capsys, tmp_path):

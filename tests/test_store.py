@@ -14,19 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from helpers import interruptible
-from kinarow.cli import main
+from helpers import interruptible, run
 from kinarow.cli_ux import progress_bar
 from kinarow.pairing import table_boards
 from kinarow.store import Store, StoreError, default_path
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_store_keeps_results_certificates_and_rows(tmp_path):
