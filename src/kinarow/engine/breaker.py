@@ -511,13 +511,36 @@ def reply_scores(groups, M, B, cells, pbuf, ctrl, budget, scores):
                 break
             M1 = M | la
             r2 = replies ^ la
-            while r2 != zero:
-                ld = r2 & (~r2 + one)
-                r2 ^= ld
-                d = bit_index(ld)
-                if _pairing_or_over(groups, M1, B1, d, pbuf, ctrl, budget):
-                    score += 1
-                    break
+            # a pairing that holds already holds after any answer; an answer in no live group changes
+            # nothing but may complete a defender group; answers in the groups through ``a`` come first
+            ctrl[C_NODES] = 0
+            ctrl[C_BUDGET] = budget
+            if pairing_exists(groups, M1, B1, False, pbuf, ctrl) == 1:
+                score += 1
+                continue
+            live = zero
+            near = zero
+            for i in range(groups.shape[0]):
+                g = groups[i]
+                if (g & B1) == zero:
+                    live |= g
+                    if (g & la) != zero:
+                        near |= g
+            near &= r2
+            far = (live & r2) ^ near
+            found = False
+            for part in (near, far):
+                while part != zero and not found:
+                    ld = part & (~part + one)
+                    part ^= ld
+                    found = _pairing_or_over(groups, M1, B1, bit_index(ld), pbuf, ctrl, budget)
+            rest2 = r2 & ~live
+            while rest2 != zero and not found:
+                ld = rest2 & (~rest2 + one)
+                rest2 ^= ld
+                found = completes(groups, B1, bit_index(ld))
+            if found:
+                score += 1
         scores[c] = -1 if lost else score
 
 
