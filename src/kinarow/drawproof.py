@@ -12,7 +12,9 @@ picks one move:
    :func:`kinarow.engine.breaker.reply_scores`), ties broken by the
    Erdos-Selfridge potential of the attacker's live groups (lower first;
    :func:`kinarow.engine.breaker.potentials`), and the best one that the
-   solver proves safe (the attacker, to move, cannot win) is played.
+   solver proves safe (the attacker, to move, cannot win) is played. (The
+   look-ahead counts exactly only for the moves of the best count; the
+   others are ranked after them, by potential.)
 
 The walk does not write tokens as it goes. It keeps a *memory*
 (:class:`Memory`): for each position it has settled, up to the board's
@@ -235,9 +237,11 @@ class _Walk:
         empty = np.uint64(0)
         for c in pos.legal_moves():
             empty |= np.uint64(1 << c)
-        BK.reply_scores(self.masks, M, B, empty, self.pbuf, self.kctrl, LOOKAHEAD_BUDGET, self.scores)
         BK.potentials(self.masks, M, B, empty, self.potential)
-        order = sorted(pos.legal_moves(), key=lambda c: (-int(self.scores[c]), float(self.potential[c])))
+        legal = sorted(pos.legal_moves(), key=lambda c: float(self.potential[c]))
+        BK.reply_scores(self.masks, M, B, empty, np.array(legal, np.int64), self.pbuf, self.kctrl, LOOKAHEAD_BUDGET,
+                        self.scores)
+        order = sorted(legal, key=lambda c: -int(self.scores[c]))  # stable: ties stay in potential order
         return [(c, int(self.scores[c])) for c in order if self.scores[c] >= 0]
 
     def _settle(self, key: bytes, entry: int) -> bool:

@@ -479,69 +479,94 @@ def _pairing_or_over(groups, M, B, cell, pbuf, ctrl, budget):
 
 
 @njit(cache=True)
-def reply_scores(groups, M, B, cells, pbuf, ctrl, budget, scores):
+def _answered(groups, M1, B1, la, r2, pbuf, ctrl, budget):
+    """After the defender's move and the attacker's reply ``la`` (stones M1, B1; ``r2`` the empty cells):
+    does some defender answer complete a defender group or leave a pairing?"""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    # a pairing that holds already holds after any answer; an answer in no live group changes
+    # nothing but may complete a defender group; answers in the groups through the reply come first
+    ctrl[C_NODES] = 0
+    ctrl[C_BUDGET] = budget
+    if pairing_exists(groups, M1, B1, False, pbuf, ctrl) == 1:
+        return True
+    live = zero
+    near = zero
+    for i in range(groups.shape[0]):
+        g = groups[i]
+        if (g & B1) == zero:
+            live |= g
+            if (g & la) != zero:
+                near |= g
+    near &= r2
+    far = (live & r2) ^ near
+    for part in (near, far):
+        while part != zero:
+            ld = part & (~part + one)
+            part ^= ld
+            if _pairing_or_over(groups, M1, B1, bit_index(ld), pbuf, ctrl, budget):
+                return True
+    rest = r2 & ~live
+    while rest != zero:
+        ld = rest & (~rest + one)
+        rest ^= ld
+        if completes(groups, B1, bit_index(ld)):
+            return True
+    return False
+
+
+@njit(cache=True)
+def reply_scores(groups, M, B, cells, order, pbuf, ctrl, budget, scores):
     """Score each defender move ``c`` among ``cells`` (a mask of empty cells), the defender to move.
 
     ``scores[c]`` = -1 if the attacker then completes a group at once; 1 << 20 if the move itself
     completes a defender group or leaves a pairing (a leaf at once); else the number of attacker
     replies after which some defender answer completes a group or leaves a pairing.
+
+    The moves are scored in the sequence ``order`` (the cells of ``cells``, the likely best first).
+    A move's count stops once it can no longer reach the best count so far; it then scores 0 (or
+    -1), so every move of the best count, and only those, gets its exact count.
     """
     one = np.uint64(1)
     zero = np.uint64(0)
-    rest = cells
-    while rest != zero:
-        low = rest & (~rest + one)
-        rest ^= low
-        c = bit_index(low)
+    best = 0
+    for c in order:
+        low = one << np.uint64(c)
         scores[c] = 0
         if _pairing_or_over(groups, M, B, c, pbuf, ctrl, budget):
             scores[c] = 1 << 20
             continue
         B1 = B | low
         replies = cells ^ low
+        left = 0
+        r1 = replies
+        while r1 != zero:
+            r1 &= r1 - one
+            left += 1
         lost = False
+        cut = False
         score = 0
         r1 = replies
         while r1 != zero:
             la = r1 & (~r1 + one)
             r1 ^= la
-            a = bit_index(la)
-            if completes(groups, M, a):
+            if completes(groups, M, bit_index(la)):
                 lost = True
                 break
-            M1 = M | la
-            r2 = replies ^ la
-            # a pairing that holds already holds after any answer; an answer in no live group changes
-            # nothing but may complete a defender group; answers in the groups through ``a`` come first
-            ctrl[C_NODES] = 0
-            ctrl[C_BUDGET] = budget
-            if pairing_exists(groups, M1, B1, False, pbuf, ctrl) == 1:
-                score += 1
+            left -= 1
+            if cut:
                 continue
-            live = zero
-            near = zero
-            for i in range(groups.shape[0]):
-                g = groups[i]
-                if (g & B1) == zero:
-                    live |= g
-                    if (g & la) != zero:
-                        near |= g
-            near &= r2
-            far = (live & r2) ^ near
-            found = False
-            for part in (near, far):
-                while part != zero and not found:
-                    ld = part & (~part + one)
-                    part ^= ld
-                    found = _pairing_or_over(groups, M1, B1, bit_index(ld), pbuf, ctrl, budget)
-            rest2 = r2 & ~live
-            while rest2 != zero and not found:
-                ld = rest2 & (~rest2 + one)
-                rest2 ^= ld
-                found = completes(groups, B1, bit_index(ld))
-            if found:
+            if score + 1 + left < best:  # cannot reach the best: only an immediate loss is still looked for
+                cut = True
+                continue
+            if _answered(groups, M | la, B1, la, replies ^ la, pbuf, ctrl, budget):
                 score += 1
-        scores[c] = -1 if lost else score
+        if lost:
+            scores[c] = -1
+        elif not cut:
+            scores[c] = score
+            best = max(best, score)
+    return best
 
 
 @njit(cache=True)
