@@ -25,3 +25,23 @@ def test_shipped_certificate_passes_the_checker(path, capsys):
 def test_search_logs_are_not_accepted_as_certificates(path, capsys):
     assert main(["check", str(path)]) == 1
     assert "search log" in capsys.readouterr().err
+
+
+# The published values the shipped draw proofs reproduce (each certificate is checked above; here its claim).
+PUBLISHED_DRAWS = {
+    "7x4k4.draw.json.gz": "(7,4,4): a known draw in the literature (no paper of ours gives its proof)",
+    "7x7k5.draw.json.gz": "(7,7,5): a draw, Hsu et al. (Theoretical Computer Science, 2020)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED_DRAWS))
+def test_shipped_draw_proofs_claim_the_published_draw(name):
+    import gzip
+    import json
+
+    from kinarow.proofs import check_data
+
+    data = json.loads(gzip.decompress((HERE / name).read_bytes()))
+    assert data["game"] == name.split(".")[0] and data["moves"] == []
+    verdict = check_data(data)
+    assert verdict.ok and data["claim"] == "draw", PUBLISHED_DRAWS[name]
