@@ -27,8 +27,9 @@ can be
 
 * saved and loaded (``checkpoint``): a stopped walk resumes where it was;
 * built in parts: with ``workers > 1`` each attacker move at the root is a
-  job in its own process (:func:`kinarow.pool.run_cells`), started with the
-  memories of the jobs finished before it; the parts are merged at the end.
+  job in its own process (:func:`kinarow.pool.run_cells`), which looks up
+  the memories of the jobs finished before it and saves only its own; the
+  parts are merged at the end.
   A merged memory is sound because each entry's own subtree was proved
   where the entry was made (and the checker verifies the result anyway).
 """
@@ -182,7 +183,7 @@ class Memory:
 class _Walk:
     def __init__(self, position: Position, attacker: int, searcher: Any, budget: int, memory: Memory,
                  tick: Callable[[int], None] | None, deadline: float | None, safety_budget: int | None,
-                 save: Callable[[], None] | None = None) -> None:
+                 save: Callable[[], None] | None = None, seeds: dict[bytes, int] | None = None) -> None:
         self.attacker, self.defender = attacker, 3 - attacker
         self.searcher = searcher
         game = position.game
@@ -198,6 +199,7 @@ class _Walk:
         self.ring = _Ring(game.cells)
         self.frames = Frames(position)
         self.memory = memory
+        self.seeds = seeds if seeds is not None else {}  # settled by other jobs (read only; not saved with ours)
         self.safety_budget = safety_budget
         self.attacker_win = value_names(game)[attacker - 1]
         self.stats = TreeStats()
@@ -266,6 +268,8 @@ class _Walk:
             return pos.result != self.attacker_win
         key, _, forward = self.frames.frame(pos.board)
         entry = self.memory.known.get(key)
+        if entry is None:
+            entry = self.seeds.get(key)
         if entry is not None:
             return entry != REFUTED
         pairing = self._pairing(pos)
@@ -417,11 +421,12 @@ def _walk_job(spec: dict[str, Any]) -> tuple[str, dict[str, int]]:
         return "stopped", {}
     path = Path(spec["path"])
     memory = Memory.load(path, game.cells) if path.exists() else Memory(game.cells)
+    seeds: dict[bytes, int] = {}  # the finished jobs' entries: looked up, but saved in their own files only
     for seed in spec["seeds"]:
-        memory.merge(Memory.load(Path(seed), game.cells))
+        seeds.update(Memory.load(Path(seed), game.cells).known)
     deadline = None if remaining is None else time.perf_counter() + remaining
     walk = _Walk(position, spec["attacker"], _job_searcher(spec["game"], spec["tt_mb"]), spec["budget"], memory,
-                 None, deadline, spec["safety_budget"], save=lambda: memory.save(path))
+                 None, deadline, spec["safety_budget"], save=lambda: memory.save(path), seeds=seeds)
     try:
         status = "done" if walk.visit(position) else "refuted"
     except StoppedError:
