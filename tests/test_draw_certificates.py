@@ -230,3 +230,20 @@ def test_bad_checkpoints_are_one_sentence(tmp_path):
     g = Game("4x4k4")
     with pytest.raises(KinarowError, match="is a file"):
         blocking_tree(g.start(), 1, Searcher(g), checkpoint=tmp_path / "junk.npz")
+
+
+def test_jobs_continue_a_one_process_walk_and_back(tmp_path):
+    import time
+
+    from kinarow.drawproof import StoppedError
+
+    g = Game("6x4k4")
+    with pytest.raises(StoppedError):
+        blocking_tree(g.start(), 1, Searcher(g, knowledge="pairing"), checkpoint=tmp_path, deadline=time.perf_counter())
+    half, stats = blocking_tree(g.start(), 1, Searcher(g, knowledge="pairing"), checkpoint=tmp_path, workers=2,
+                                tt_mb=16)
+    assert stats.resumed >= 1024 and stats.walked < stats.positions
+    assert check_tree(g.start(), 1, half) == (stats.positions, stats.leaves)
+    # and a one-process walk looks the jobs' memories up: only the root is new
+    again, stats = blocking_tree(g.start(), 1, Searcher(g, knowledge="pairing"), checkpoint=tmp_path)
+    assert stats.walked <= 1 and check_tree(g.start(), 1, again) == (stats.positions, stats.leaves)

@@ -28,8 +28,9 @@ can be
 * saved and loaded (``checkpoint``): a stopped walk resumes where it was;
 * built in parts: with ``workers > 1`` each attacker move at the root is a
   job in its own process (:func:`kinarow.pool.run_cells`), which looks up
-  the memories of the jobs finished before it and saves only its own; the
-  parts are merged at the end.
+  the memories saved so far by the other jobs (and by a one-process walk of
+  the same position) and saves only its own; the parts are merged at the
+  end.
   A merged memory is sound because each entry's own subtree was proved
   where the entry was made (and the checker verifies the result anyway).
 """
@@ -421,7 +422,7 @@ def _walk_job(spec: dict[str, Any]) -> tuple[str, dict[str, int]]:
         return "stopped", {}
     path = Path(spec["path"])
     memory = Memory.load(path, game.cells) if path.exists() else Memory(game.cells)
-    seeds: dict[bytes, int] = {}  # the finished jobs' entries: looked up, but saved in their own files only
+    seeds: dict[bytes, int] = {}  # the other memories' entries: looked up, but saved in their own files only
     for seed in spec["seeds"]:
         seeds.update(Memory.load(Path(seed), game.cells).known)
     deadline = None if remaining is None else time.perf_counter() + remaining
@@ -487,9 +488,15 @@ def blocking_tree(
                              workers, tt_mb, start)
     path = None if folder is None else folder / _memory_name(attacker, position)
     memory = Memory.load(path, game.cells) if path is not None and path.exists() else Memory(game.cells)
-    resumed = len(memory)
+    # the memories of a walk of the same position in jobs, if there was one: looked up, not copied
+    others = [] if path is None else sorted(folder.glob(path.name.removesuffix(".npz") + ".job*.npz"))
+    seeds = [Memory.load(p, game.cells) for p in others]
+    resumed = len(memory) + sum(len(m) for m in seeds)
+    looked_up: dict[bytes, int] = {}
+    for m in seeds:
+        looked_up.update(m.known)
     walk = _Walk(position, attacker, searcher, budget, memory, tick, deadline, safety_budget,
-                 save=None if path is None else (lambda: memory.save(path)))
+                 save=None if path is None else (lambda: memory.save(path)), seeds=looked_up)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * game.cells + 200))
     try:
@@ -505,6 +512,8 @@ def blocking_tree(
     if not proved:
         raise KinarowError(f"the defender has no move that stops the attacker after {position.move_text() or '(start)'}"
                            "; the position is not one the attacker cannot win")
+    for m in seeds:
+        memory.merge(m)  # for the tokens only (the saved memory stays this walk's own)
     data, stats = linearise(position, attacker, memory)
     stats.add_work(walk.stats)
     stats.resumed = resumed
@@ -535,14 +544,18 @@ def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int,
             jobs.append(list(position.moves))
         position.undo()
     paths = [folder / _memory_name(attacker, position, j) for j in range(len(jobs))]
-    resumed = sum(len(Memory.load(p, game.cells)) for p in paths if p.exists())
+    # every saved entry is proved, so a job looks up all the other memories there are: the other jobs' (also
+    # of a run that was stopped, or still running) and a one-process walk's of the same position
+    single = folder / _memory_name(attacker, position)
+    resumed = sum(len(Memory.load(p, game.cells)) for p in (single, *paths) if p.exists())
     finished: list[int] = []
     statuses: dict[int, str] = {}
     total = TreeStats(workers=workers)
 
     def prepare(j: int) -> dict[str, Any]:
         return {"game": str(game), "moves": [position.name(c) for c in jobs[j]], "attacker": attacker,
-                "path": str(paths[j]), "seeds": [str(paths[i]) for i in finished], "budget": budget,
+                "path": str(paths[j]), "seeds": [str(p) for p in (single, *paths) if p != paths[j] and p.exists()],
+                "budget": budget,
                 "safety_budget": safety_budget, "tt_mb": tt_mb, "sent": time.time(),
                 "seconds_left": None if deadline is None else deadline - time.perf_counter()}
 
@@ -561,8 +574,9 @@ def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int,
     if any(s == "stopped" for s in statuses.values()):
         raise StoppedError("the time limit ran out before the blocking tree was complete")
     memory = Memory(game.cells)
-    for p in paths:
-        memory.merge(Memory.load(p, game.cells))
+    for p in (single, *paths):
+        if p.exists():
+            memory.merge(Memory.load(p, game.cells))
     memory.known[frames.frame(position.board)[0]] = EXPANDED
     data, stats = linearise(position, attacker, memory)
     stats.add_work(total)
