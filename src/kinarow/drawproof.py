@@ -41,7 +41,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -433,9 +433,9 @@ def _walk_job(spec: dict[str, Any]) -> tuple[str, dict[str, int]]:
     except StoppedError:
         status = "stopped"
     memory.save(path)
-    work = {f.name: getattr(walk.stats, f.name) for f in fields(TreeStats) if f.name in
-            ("safety_tests", "refuted_candidates", "walked")}
-    return status, work
+    stats = walk.stats
+    return status, {"safety_tests": stats.safety_tests, "refuted_candidates": stats.refuted_candidates,
+                     "walked": stats.walked}
 
 
 def blocking_tree(
