@@ -259,7 +259,7 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
     case's walk (``DIR/CASE``), so a stopped run resumes.
     """
     from kinarow import cli_ux
-    from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, UsageError, _progress
+    from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, UsageError
     from kinarow.drawproof import StoppedError, draw_certificate
     from kinarow.proofs import blocking_applies
     from kinarow.solve import Searcher
@@ -280,10 +280,8 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
         table_mb = tt_mb or (2048 if game.cells > 30 else 1024)
         searcher = Searcher(game, tt_mb=table_mb if workers == 1 else 16, knowledge="pairing")
         deadline = None if time_limit is None else start + time_limit
-        if workers == 1:
-            bar = _progress(f"{c.name} draw proof (positions)", err)
-        else:
-            bar = cli_ux.progress_bar(f"{c.name} draw proof: opening moves walked", None, err)
+        what = "positions settled" if workers == 1 else "opening jobs finished"
+        bar = cli_ux.progress_bar(f"{c.name} draw proof, {what}", None, err)
         try:
             with bar as tick:
                 data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline,
