@@ -422,3 +422,34 @@ def test_settle_by_draw_proof_bad_options(capsys, monkeypatch, tmp_path):
     assert code == 2 and "give a directory" in err and "Traceback" not in err
     code, _, err = run(capsys, "settle", "t-draw", "--draw-proof", "--cluster", "tcp://127.0.0.1:1")
     assert code == 2 and "local worker processes only" in err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_keeps_the_draw_proof_walk(tmp_path, workers):
+    """Ctrl-C stops `settle --draw-proof` with exit 130 and the settled positions saved for a resume."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from helpers import interruptible
+    from kinarow.drawproof import Memory
+
+    walks = tmp_path / "walks"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kinarow", "settle", "7x4k4", "--draw-proof", "--workers", workers, "--tt-mb", "64",
+         "--checkpoint", str(walks)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible, start_new_session=True,
+    )
+    try:
+        time.sleep(12)  # the walk is under way (about 50 s long in all); it saves what it settled when stopped
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "resumes from there" in err and "Traceback" not in err
+    saved = sum(len(Memory.load(p, 28)) for p in walks.glob("7x4k4/*.npz"))
+    assert saved > 0

@@ -38,6 +38,7 @@ can be
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -413,8 +414,23 @@ def _job_searcher(game_text: str, tt_mb: float | None) -> Any:
     return _SEARCHERS[key]
 
 
+def _stop_on_terminate(signum: int, frame: Any) -> None:
+    raise StoppedError("the walk was stopped")
+
+
 def _walk_job(spec: dict[str, Any]) -> tuple[str, dict[str, int]]:
-    """Worker: walk one job's position into its memory file; ("done" | "refuted" | "stopped", its work)."""
+    """Worker: walk one job's position into its memory file; ("done" | "refuted" | "stopped", its work).
+
+    When the coordinator stops (Ctrl-C, an error) it terminates its workers: the job then saves its
+    memory before it ends, so no settled position is lost."""
+    signal.signal(signal.SIGTERM, _stop_on_terminate)
+    try:
+        return _walk_job_body(spec)
+    finally:  # between jobs the worker ends as the pool terminates it
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _walk_job_body(spec: dict[str, Any]) -> tuple[str, dict[str, int]]:
     game = Game(spec["game"])
     position = game.position(spec["moves"])
     remaining = None if spec["seconds_left"] is None else spec["seconds_left"] - (time.time() - spec["sent"])
@@ -430,12 +446,12 @@ def _walk_job(spec: dict[str, Any]) -> tuple[str, dict[str, int]]:
                  None, deadline, spec["safety_budget"], save=lambda: memory.save(path), seeds=seeds)
     try:
         status = "done" if walk.visit(position) else "refuted"
-    except StoppedError:
+    except StoppedError:  # the time limit, or terminated: what is settled is kept
         status = "stopped"
     memory.save(path)
     stats = walk.stats
     return status, {"safety_tests": stats.safety_tests, "refuted_candidates": stats.refuted_candidates,
-                     "walked": stats.walked}
+                    "walked": stats.walked}
 
 
 def blocking_tree(
