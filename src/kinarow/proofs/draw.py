@@ -40,6 +40,7 @@ With only one half present, the claim is "first cannot win" (Maker-Breaker:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -135,13 +136,11 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
     defender = 3 - attacker
     geo = position.geometry
     group_masks = [sum(1 << c for c in g) for g in geo.groups]
-    inside: dict[int, list[list[int]]] = {}  # pairing -> per group, the masks of its pairs inside the group
-
+    @functools.lru_cache(maxsize=4096)  # leaves that share a pairing come close together in the walk
     def pairs_inside(index: int) -> list[list[int]]:
-        if index not in inside:
-            masks = [(1 << a) | (1 << b) for a, b in pairings[index]]
-            inside[index] = [[m for m in masks if m & g == m] for g in group_masks]
-        return inside[index]
+        """Per group, the masks of pairing ``index``'s pairs inside the group."""
+        masks = [(1 << a) | (1 << b) for a, b in pairings[index]]
+        return [[m for m in masks if m & g == m] for g in group_masks]
 
     cell_of = {geo.name(c): c for c in range(geo.size)}
     canon = Canon(position)
