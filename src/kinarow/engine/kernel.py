@@ -342,9 +342,9 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
             my_live = False
             op_live = False
             my_two = zero
+            empty = full & ~occ
             if use_lines:
                 # Straight boards with one stone a turn: whole lines at once, by shifts.
-                empty = full & ~occ
                 my_thr = line_threats(own, full, lshift, vp, vm, scratch) & empty
                 op_thr = line_threats(opp, full, lshift, vp, vm, scratch) & empty
                 my_live = has_free_line(full & ~opp, lshift, vp)
@@ -522,13 +522,22 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                     continue
 
             # Move list, ordered: TT move, then static weight (central cells first), then history.
+            # Under gravity (at most one move a column), a move first counts the cells where it
+            # would then complete a group of its own: more such cells come first.
+            count_threats = gravity != 0 and use_lines and sl == 1
             nmoves = 0
             rest = candidates
             while rest != zero:
                 low = rest & (~rest + one)
                 c = lowest_bit_index(low)
                 rest ^= low
-                sc = np.int64(1) << 60 if c == tt_move else weight[c] * 1024 + hist[pl, c]
+                if c == tt_move:
+                    sc = np.int64(1) << 60
+                else:
+                    sc = weight[c] * 1024 + hist[pl, c]
+                    if count_threats:
+                        new_thr = line_threats(own | low, full, lshift, vp, vm, scratch) & empty & ~low
+                        sc += np.int64(BK.popcount(new_thr)) << 40
                 j = nmoves
                 while j > 0 and scorebuf[t, j - 1] < sc:
                     movebuf[t, j] = movebuf[t, j - 1]
