@@ -182,6 +182,20 @@ def line_threats(x, full, lshift, vp, vm, scratch):
     return out
 
 
+@njit(cache=True, inline="always")
+def line_threats4(x, lshift, vp, vm):
+    """:func:`line_threats` for k = 4, with the three steps each way written out (no scratch words)."""
+    out = np.uint64(0)
+    for d in range(lshift.shape[0]):
+        s = lshift[d]
+        f1 = shr(x, s) & vp[d, 1]
+        f2 = f1 & shr(x, 2 * s) & vp[d, 2]
+        b1 = shl(x, s) & vm[d, 1]
+        b2 = b1 & shl(x, 2 * s) & vm[d, 2]
+        out |= (f2 & shr(x, 3 * s) & vp[d, 3]) | (f2 & b1) | (f1 & b2) | (b2 & shl(x, 3 * s) & vm[d, 3])
+    return out
+
+
 @njit(cache=True)
 def has_free_line(free, lshift, vp):
     """Is there a group all of whose cells are in ``free``?"""
@@ -290,6 +304,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
     s_taint = np.zeros(N + 2, np.bool_)
     use_lines = iparams[P_LINES] != 0
     scratch = np.zeros(2 * vp.shape[1] + 2, np.uint64)
+    k4 = vp.shape[1] == 4
     tlimit = ctrl[C_TLIMIT]
     gen = ctrl[C_GEN]
     tester = ctrl[C_TESTER]
@@ -345,8 +360,12 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
             empty = full & ~occ
             if use_lines:
                 # Straight boards with one stone a turn: whole lines at once, by shifts.
-                my_thr = line_threats(own, full, lshift, vp, vm, scratch) & empty
-                op_thr = line_threats(opp, full, lshift, vp, vm, scratch) & empty
+                if k4:
+                    my_thr = line_threats4(own, lshift, vp, vm) & empty
+                    op_thr = line_threats4(opp, lshift, vp, vm) & empty
+                else:
+                    my_thr = line_threats(own, full, lshift, vp, vm, scratch) & empty
+                    op_thr = line_threats(opp, full, lshift, vp, vm, scratch) & empty
                 my_live = has_free_line(full & ~opp, lshift, vp)
                 op_live = has_free_line(full & ~own, lshift, vp)
             else:
@@ -524,7 +543,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
             # Move list, ordered: TT move, then static weight (central cells first), then history.
             # Under gravity (at most one move a column), a move first counts the cells where it
             # would then complete a group of its own: more such cells come first.
-            count_threats = gravity != 0 and use_lines and sl == 1
+            count_threats = gravity != 0 and use_lines and sl == 1 and (candidates & (candidates - one)) != zero
             nmoves = 0
             rest = candidates
             while rest != zero:
@@ -536,7 +555,10 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                 else:
                     sc = weight[c] * 1024 + hist[pl, c]
                     if count_threats:
-                        new_thr = line_threats(own | low, full, lshift, vp, vm, scratch) & empty & ~low
+                        if k4:
+                            new_thr = line_threats4(own | low, lshift, vp, vm) & empty & ~low
+                        else:
+                            new_thr = line_threats(own | low, full, lshift, vp, vm, scratch) & empty & ~low
                         sc += np.int64(BK.popcount(new_thr)) << 40
                 j = nmoves
                 while j > 0 and scorebuf[t, j - 1] < sc:
