@@ -210,3 +210,18 @@ def test_ctrl_c_stops_the_table(tmp_path, workers):
     assert len(children) == wanted
     time.sleep(0.5)
     assert not [p for p in children if _alive(p)]
+
+
+def test_a_dropped_interrupt_still_stops_the_cells_and_the_search():
+    # Ctrl-C during a numba compile is dropped by Python; the command line's handler remembers it
+    from kinarow import errors, solve
+
+    with pytest.raises(KeyboardInterrupt):
+        errors.note_interrupt(2, None)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_cells(time.sleep, 3, lambda i: 0.0, lambda i, r: None, workers=1)
+        assert solve("7x6k4:gravity", time_limit=60).stopped == "interrupted"
+    finally:
+        errors.clear_interrupt()
+    assert solve("4x4k4").value == "draw"

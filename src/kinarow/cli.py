@@ -34,7 +34,9 @@ import argparse
 import gzip
 import importlib
 import json
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -42,7 +44,7 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from kinarow import __version__, cli_scale, pairing, reproduce
-from kinarow.errors import KinarowError, MoveError
+from kinarow.errors import KinarowError, MoveError, clear_interrupt, note_interrupt
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position, split_turns
 from kinarow.solve import (
@@ -653,6 +655,20 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     out, err = sys.stdout, sys.stderr
+    clear_interrupt()
+    if threading.current_thread() is threading.main_thread() and (
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    ):
+        signal.signal(signal.SIGINT, note_interrupt)  # (an ignored SIGINT stays ignored)
+        try:
+            return _run_command(args, out, err)
+        finally:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    return _run_command(args, out, err)
+
+
+def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run the parsed command; errors become one sentence and an exit status."""
     try:
         code = int(args.run(args, out, err))
         out.flush()  # inside the try: a closed pipe is reported here, not at exit

@@ -25,3 +25,29 @@ class IllegalMoveError(MoveError):
 
 class SolverLimitError(KinarowError):
     """The exact solver cannot handle this game (for example, too many cells)."""
+
+
+# Ctrl-C that arrives while numba compiles or loads a kernel is raised inside a ctypes callback,
+# where Python reports it and drops it. The command line therefore installs ``note_interrupt`` as
+# the SIGINT handler: it remembers the interrupt as well as raising it, and the long loops call
+# ``raise_if_interrupted`` so that a dropped interrupt still stops them at their next check.
+_interrupt_pending = False
+
+
+def note_interrupt(signum: int, frame: object) -> None:
+    """SIGINT handler: remember the interrupt, then raise it as Python's own handler does."""
+    global _interrupt_pending
+    _interrupt_pending = True
+    raise KeyboardInterrupt
+
+
+def clear_interrupt() -> None:
+    """Forget a remembered interrupt (a new command starts)."""
+    global _interrupt_pending
+    _interrupt_pending = False
+
+
+def raise_if_interrupted() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C was pressed (also when its first raise was dropped)."""
+    if _interrupt_pending:
+        raise KeyboardInterrupt

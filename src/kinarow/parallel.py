@@ -63,7 +63,7 @@ from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kinarow.errors import KinarowError
+from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import MAKER_BREAKER, NORMAL, Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.tree import StrategyTree, board_key, follow
@@ -657,6 +657,7 @@ def _win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], N
     try:
         while thread.is_alive():
             thread.join(POLL_SECONDS)
+            raise_if_interrupted()
             tick(int(ctrl[K.C_NODES]))
     except KeyboardInterrupt:
         ctrl[K.C_STOP] = 1

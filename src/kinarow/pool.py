@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from kinarow.errors import KinarowError
+from kinarow.errors import KinarowError, raise_if_interrupted
 
 __all__ = ["check_workers", "run_cells"]
 
@@ -97,6 +97,7 @@ def run_cells(
     workers = check_workers(workers)
     if workers == 1 or count <= 1:
         for i in range(count):
+            raise_if_interrupted()
             finish(i, work(prepare(i)))
         return
     waits = [set(after(i)) if after is not None else set() for i in range(count)]

@@ -18,7 +18,7 @@ import numpy as np
 from kinarow.engine import breaker as BK
 from kinarow.engine import kernel as K
 from kinarow.engine.tables import KernelTables, kernel_tables
-from kinarow.errors import KinarowError
+from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.matching import applicable as blocking_applicable
@@ -261,6 +261,7 @@ class Searcher:
         try:
             while worker.is_alive():
                 worker.join(0.05)
+                raise_if_interrupted()
                 if on_tick is not None:
                     on_tick(int(ctrl[K.C_NODES]))
                 if deadline is not None and time.perf_counter() >= deadline and worker.is_alive():
