@@ -394,6 +394,10 @@ def test_settle_by_draw_proof_refuses_gravity(capsys, monkeypatch):
 def test_the_result_names_the_workers_knowledge():
     assert par.solve("5x4k4", workers=2, knowledge="pairing").knowledge == "pairing"
     assert par.solve("5x4k4", workers=2, knowledge="none").knowledge == "none"
+    # where knowledge cannot apply, the result says so, as one process does
+    gravity = par.solve("4x4k4:gravity", workers=1, knowledge="pairing")
+    assert gravity.knowledge_note == solve("4x4k4:gravity", knowledge="pairing").knowledge_note
+    assert gravity.knowledge_note and "gravity" in gravity.knowledge_note
 
 
 def test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint(capsys, monkeypatch, tmp_path):

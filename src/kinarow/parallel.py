@@ -67,7 +67,7 @@ from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import MAKER_BREAKER, NORMAL, Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.tree import StrategyTree, board_key, follow
-from kinarow.solve import Result
+from kinarow.solve import Result, knowledge_reason
 
 __all__ = ["JobStore", "ParallelResult", "expand", "solve"]
 
@@ -964,6 +964,7 @@ def solve(
         strategy_stopped=strategy_stopped,
         log=run.log,
         knowledge=knowledge,
+        knowledge_note=knowledge_reason(game) if knowledge != "none" else None,
     )
 
 
