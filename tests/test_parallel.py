@@ -361,6 +361,16 @@ def test_settle_writes_certificates_and_logs(capsys, monkeypatch, tmp_path):
     assert code == 1 and "search log" in err
 
 
+def test_settle_without_out_reports_the_value_and_builds_no_certificate(capsys, monkeypatch):
+    from kinarow import cli_scale
+
+    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-win", "4x3k3", "first", "test"),))
+    code, out, _ = run(capsys, "settle", "t-win", "--workers", "1", "--json")
+    row = json.loads(out)
+    assert code == 0 and row["value"] == "first" and row["agrees"]
+    assert "strategy_positions" not in row
+
+
 def test_settle_unknown_case(capsys):
     code, _, err = run(capsys, "settle", "11x4k4")
     assert code == 2 and "no case called" in err

@@ -221,7 +221,7 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 jobs=jobs,
                 time_limit=time_limit,
                 tt_mb=tt_mb,
-                strategy=True,
+                strategy=out_dir is not None,  # a win's certificate is only built where it can be written
                 checkpoint=args.checkpoint,
                 on_tick=tick,
                 best_move=False,
