@@ -656,15 +656,17 @@ def main(argv: list[str] | None = None) -> int:
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     out, err = sys.stdout, sys.stderr
     clear_interrupt()
-    if threading.current_thread() is threading.main_thread() and (
+    # an ignored SIGINT stays ignored; handlers can only be set from the main thread
+    remember = threading.current_thread() is threading.main_thread() and (
         signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    ):
-        signal.signal(signal.SIGINT, note_interrupt)  # (an ignored SIGINT stays ignored)
-        try:
-            return _run_command(args, out, err)
-        finally:
+    )
+    if remember:
+        signal.signal(signal.SIGINT, note_interrupt)
+    try:
+        return _run_command(args, out, err)
+    finally:
+        if remember:
             signal.signal(signal.SIGINT, signal.default_int_handler)
-    return _run_command(args, out, err)
 
 
 def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
