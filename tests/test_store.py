@@ -66,6 +66,22 @@ def test_a_repeated_solve_is_answered_from_the_store(capsys, tmp_path):
     assert data["from_store"] is False
 
 
+def test_a_stored_answer_shows_the_same_knowledge_and_proof_as_the_search(capsys, tmp_path):
+    store = str(tmp_path / "r.sqlite")
+    code, first, _ = run(capsys, "solve", "4x4k4", "--store", store)
+    code, again, _ = run(capsys, "solve", "4x4k4", "--store", store)
+    assert code == 0 and "Answered at once" in again
+
+    def rows(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith(("knowledge:", "proof:"))]
+
+    assert len(rows(first)) == 2 and rows(again) == rows(first)  # matching sets settled the root: one cut and a proof
+    proof = tmp_path / "p.json"
+    code, out, _ = run(capsys, "solve", "4x4k4", "--store", store, "--proof", str(proof))
+    assert code == 0 and "Answered at once" in out and "matching sets" in out
+    assert run(capsys, "check", str(proof))[0] == 0
+
+
 def test_the_same_position_by_another_move_order_comes_from_the_store(capsys, tmp_path):
     store = str(tmp_path / "r.sqlite")
     run(capsys, "solve", "4x4k4", "--moves", "b2 a1 c3", "--store", store)

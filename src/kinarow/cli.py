@@ -234,7 +234,7 @@ def _print_result(position: Position, result: Result, out: TextIO) -> None:
         if result.knowledge_note:
             knowledge += f" ({result.knowledge_note})"
         elif result.knowledge != "none":
-            knowledge += f", {result.knowledge_cuts:,} cuts"
+            knowledge += f", {result.knowledge_cuts:,} cut{'' if result.knowledge_cuts == 1 else 's'}"
         rows.append(("knowledge", knowledge))
     if result.certificate is not None:
         rows.append(("proof", f"{result.certificate.conclusion()}, by matching sets (no search)"))

@@ -68,10 +68,19 @@ def stored_result(store: Store, position: Position, *, need_strategy: bool) -> t
             return None
         strategy = StrategyTree.from_json(data)
         strategy.moves = [position.name(c) for c in position.moves]
+    certificate = None
+    if found.get("root_proof"):  # knowledge settled the value at the root: show the same proof as the search did
+        from kinarow.proofs.matching import FORMAT as MATCHING_FORMAT
+        from kinarow.proofs.matching import MatchingProof
+
+        data = store.get_certificate(MATCHING_FORMAT, game, key)
+        certificate = MatchingProof.from_json(data) if data is not None else None
     to_move = "first" if position.to_move == 1 else "second"
+    note = found.get("knowledge_note")
     result = Result(game, position.move_text(), found["value"], int(found.get("nodes", 0)),
                     float(found.get("seconds", 0.0)), found.get("best_move"), to_move, strategy=strategy,
-                    knowledge=str(found.get("knowledge", "none")))
+                    knowledge=str(found.get("knowledge", "none")), knowledge_note=str(note) if note else None,
+                    certificate=certificate, knowledge_cuts=int(found.get("knowledge_cuts", 0)))
     return result, float(found.get("stored_at", 0.0))
 
 
@@ -82,9 +91,15 @@ def save_result(store: Store, position: Position, result: Result) -> None:
     game, key = str(position.game), board_key(position)
     store.put_result(game, key, {"value": result.value, "best_move": result.best_move, "nodes": result.nodes,
                                  "seconds": round(result.seconds, 6), "moves": result.moves,
-                                 "knowledge": result.knowledge})
+                                 "knowledge": result.knowledge, "knowledge_cuts": result.knowledge_cuts,
+                                 "knowledge_note": result.knowledge_note,
+                                 "root_proof": result.certificate is not None})
     if result.strategy is not None:
         store.put_certificate(STRATEGY_FORMAT, game, key, result.strategy.to_json())
+    if result.certificate is not None:
+        from kinarow.proofs.matching import FORMAT as MATCHING_FORMAT
+
+        store.put_certificate(MATCHING_FORMAT, game, key, result.certificate.to_json())
 
 
 def store_sentence(stored_at: float, store: Store) -> str:
