@@ -247,3 +247,40 @@ def test_jobs_continue_a_one_process_walk_and_back(tmp_path):
     # and a one-process walk looks the jobs' memories up: only the root is new
     again, stats = blocking_tree(g.start(), 1, Searcher(g, knowledge="pairing"), checkpoint=tmp_path)
     assert stats.walked <= 1 and check_tree(g.start(), 1, again) == (stats.positions, stats.leaves)
+
+
+def test_the_walk_ranks_all_non_losing_moves_and_counts_only_the_first_few():
+    import random
+
+    import numpy as np
+
+    from kinarow.engine import breaker as BK
+
+    game = Game("6x4k4")
+    geo = game.start().geometry
+    masks = np.array([sum(1 << c for c in g) for g in geo.groups], np.uint64)
+    pbuf = BK.new_buffers(game.cells, masks.size)
+    kctrl = np.zeros(BK.N_CTRL, np.int64)
+    rng = random.Random(7)
+    for _ in range(40):
+        pos = game.start()
+        while pos.stones < 8 and not pos.is_over:
+            pos.play(rng.choice(pos.legal_moves()))
+        if pos.is_over:
+            continue
+        M, B = np.uint64(pos.bits[pos.to_move ^ 3]), np.uint64(pos.bits[pos.to_move])  # the mover defends
+        legal = np.array(pos.legal_moves(), np.int64)
+        results = {}
+        for deep in (0, 3, legal.size):
+            scores, out = np.zeros(game.cells, np.int64), np.zeros(game.cells, np.int64)
+            n = BK.ranked_moves(masks, M, B, legal, deep, pbuf, kctrl, 64, np.zeros(game.cells), scores, out)
+            results[deep] = (out[:n].tolist(), scores.copy())
+        kept = {deep: set(order) for deep, (order, _) in results.items()}
+        assert kept[0] == kept[3] == kept[legal.size]  # the same moves lose at once, however deep the count
+        for deep, (order, scores) in results.items():
+            ranked = [int(scores[c]) for c in order]
+            assert ranked == sorted(ranked, reverse=True)
+            if deep == 0:
+                assert set(ranked) <= {0, 1 << 20}  # no counts: leaves first, then the rest
+            leaves = {c for c in order if scores[c] == 1 << 20}
+            assert leaves == {c for c in results[legal.size][0] if results[legal.size][1][c] == 1 << 20}

@@ -166,6 +166,12 @@ class Geometry:
                 incidence[c].append(gi)
         return tuple(tuple(row) for row in incidence)
 
+    @cached_property
+    def cell_group_masks(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the groups that contain it as bit masks (bit ``c`` for cell ``c``)."""
+        masks = [sum(1 << c for c in g) for g in self.groups]
+        return tuple(tuple(masks[g] for g in row) for row in self.cell_groups)
+
     # -- symmetries -----------------------------------------------------------------
     @cached_property
     def symmetries(self) -> tuple[tuple[int, ...], ...]:

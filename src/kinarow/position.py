@@ -156,9 +156,10 @@ class Position:
 
     def completes_group(self, cell: int, player: int) -> bool:
         """Does ``player`` own a whole group through ``cell`` (with a stone on it)?"""
-        board = self.board
-        groups = self.geometry.groups
-        return any(all(board[c] == player for c in groups[g]) for g in self.geometry.cell_groups[cell])
+        if self.board[cell] != player:
+            return False
+        own = self.bits[player]
+        return any(mask & own == mask for mask in self.geometry.cell_group_masks[cell])
 
     def _outcome_after(self, cell: int, player: int) -> str | None:
         first, second = value_names(self.game)

@@ -516,7 +516,7 @@ def _answered(groups, M1, B1, la, r2, pbuf, ctrl, budget):
 
 
 @njit(cache=True)
-def reply_scores(groups, M, B, cells, order, pbuf, ctrl, budget, scores):
+def reply_scores(groups, M, B, cells, order, deep, pbuf, ctrl, budget, scores):
     """Score each defender move ``c`` among ``cells`` (a mask of empty cells), the defender to move.
 
     ``scores[c]`` = -1 if the attacker then completes a group at once; 1 << 20 if the move itself
@@ -525,12 +525,15 @@ def reply_scores(groups, M, B, cells, order, pbuf, ctrl, budget, scores):
 
     The moves are scored in the sequence ``order`` (the cells of ``cells``, the likely best first).
     A move's count stops once it can no longer reach the best count so far; it then scores 0 (or
-    -1), so every move of the best count, and only those, gets its exact count.
+    -1), so every move of the best count, and only those, gets its exact count. Only the first
+    ``deep`` moves of ``order`` are counted at all; the others are only told apart as leaf (1 << 20),
+    losing at once (-1) or 0.
     """
     one = np.uint64(1)
     zero = np.uint64(0)
     best = 0
-    for c in order:
+    for i in range(order.size):
+        c = order[i]
         low = one << np.uint64(c)
         scores[c] = 0
         if _pairing_or_over(groups, M, B, c, pbuf, ctrl, budget):
@@ -538,6 +541,15 @@ def reply_scores(groups, M, B, cells, order, pbuf, ctrl, budget, scores):
             continue
         B1 = B | low
         replies = cells ^ low
+        if i >= deep:
+            r1 = replies
+            while r1 != zero:
+                la = r1 & (~r1 + one)
+                r1 ^= la
+                if completes(groups, M, bit_index(la)):
+                    scores[c] = -1
+                    break
+            continue
         left = 0
         r1 = replies
         while r1 != zero:
@@ -604,3 +616,24 @@ def potentials(groups, M, B, cells, out):
             if (g & B) == zero and (g & low) != zero:
                 killed += 2.0 ** -popcount(g & empty)
         out[c] = total - killed
+
+
+@njit(cache=True)
+def ranked_moves(groups, M, B, legal, deep, pbuf, ctrl, budget, potential, scores, out):
+    """The defender's moves ``legal`` ranked for a walk: by :func:`reply_scores` (best first), ties in
+    potential order (lower first); moves that lose at once are left out. Writes them to ``out`` and
+    returns how many there are (their scores stay in ``scores``)."""
+    one = np.uint64(1)
+    cells = np.uint64(0)
+    for c in legal:
+        cells |= one << np.uint64(c)
+    potentials(groups, M, B, cells, potential)
+    order = legal[np.argsort(potential[legal], kind="mergesort")]
+    reply_scores(groups, M, B, cells, order, deep, pbuf, ctrl, budget, scores)
+    ranked = order[np.argsort(-scores[order], kind="mergesort")]
+    n = 0
+    for c in ranked:
+        if scores[c] >= 0:
+            out[n] = c
+            n += 1
+    return n
