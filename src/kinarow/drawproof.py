@@ -12,9 +12,10 @@ picks one move:
    :func:`kinarow.engine.breaker.reply_scores`), ties broken by the
    Erdos-Selfridge potential of the attacker's live groups (lower first;
    :func:`kinarow.engine.breaker.potentials`), and the best one that the
-   solver proves safe (the attacker, to move, cannot win) is played. (The
-   look-ahead counts exactly only for the moves of the best count; the
-   others are ranked after them, by potential.)
+   solver proves safe (the attacker, to move, cannot win) is played. (Only
+   the ``LOOKAHEAD_MOVES`` moves of lowest potential are counted, and
+   exactly only those of the best count; the others are ranked after them,
+   by potential.)
 
 The walk does not write tokens as it goes. It keeps a *memory*
 (:class:`Memory`): for each position it has settled, up to the board's
