@@ -284,3 +284,44 @@ def test_the_walk_ranks_all_non_losing_moves_and_counts_only_the_first_few():
                 assert set(ranked) <= {0, 1 << 20}  # no counts: leaves first, then the rest
             leaves = {c for c in order if scores[c] == 1 << 20}
             assert leaves == {c for c in results[legal.size][0] if results[legal.size][1][c] == 1 << 20}
+
+
+def test_a_memory_saves_only_what_is_new_and_loads_back_whole(tmp_path, monkeypatch):
+    import kinarow.drawproof as DP
+    from kinarow.drawproof import EXPANDED, REFUTED, Memory
+
+    monkeypatch.setattr(DP, "MAX_DELTAS", 3)
+    path = tmp_path / "m.npz"
+    memory = Memory(9)
+
+    def add(i: int) -> None:
+        key = bytes([i % 3, (i // 3) % 3, (i // 9) % 3] + [0] * 6)
+        memory.known[key] = 9 + memory.pairing_id((1 << (i % 9),)) if i % 2 else (EXPANDED if i % 3 else REFUTED)
+
+    def deltas() -> list[str]:
+        return sorted(p.name for p in tmp_path.iterdir() if p.name != "m.npz")
+
+    for i in range(4):
+        add(i)
+    memory.save(path)  # the first save writes the whole memory
+    assert deltas() == []
+    for step in range(3):
+        add(4 + step)
+        memory.save(path)
+        assert len(deltas()) == step + 1  # then only the new entries, beside it
+        back = Memory.load(path, 9)
+        assert back.known == memory.known and back.pairings == memory.pairings
+    memory.save(path)  # nothing new: nothing written
+    assert len(deltas()) == 3
+    add(7)
+    memory.save(path)  # MAX_DELTAS reached: the whole memory again, the deltas go
+    assert deltas() == []
+    back = Memory.load(path, 9)
+    assert back.known == memory.known and back.pairings == memory.pairings
+    back.save(path)  # a loaded memory knows what is on disk: nothing new, nothing written
+    assert len(deltas()) == 0
+    back.known[bytes([2, 2, 2] + [0] * 6)] = EXPANDED
+    back.save(path)
+    assert len(deltas()) == 1 and Memory.load(path, 9).known == back.known
+    (tmp_path / "m.npz.g9.d0.npz").write_bytes(b"stale")  # another generation's delta is not read
+    assert Memory.load(path, 9).known == back.known

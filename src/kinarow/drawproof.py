@@ -38,6 +38,7 @@ can be
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
@@ -70,6 +71,8 @@ CACHE_ROWS = 256
 LEAF_SCORE = 1 << 20
 #: seconds between two saves of a walk's memory to its checkpoint file
 SAVE_EVERY = 60.0
+#: delta files of a memory's checkpoint before the main file is written whole again
+MAX_DELTAS = 64
 
 #: memory entries (a defender move is its cell in the canonical frame, 0 .. cells-1; a leaf is cells + pairing)
 EXPANDED = -1
@@ -126,13 +129,21 @@ class Frames:
 
 
 class Memory:
-    """What a walk has settled, by canonical key; pairings are kept in the canonical frame, as pair masks."""
+    """What a walk has settled, by canonical key; pairings are kept in the canonical frame, as pair masks.
+
+    Entries are only ever added (a key is settled once), so a save writes just what is new since the last
+    one, as a small *delta* file beside the main file (``NAME.g<generation>.d<i>.npz``); every
+    ``MAX_DELTAS`` saves, or when the new part is larger than what is on disk, the main file is written
+    whole again (a new generation) and the deltas go. Loading reads the main file and its generation's deltas.
+    """
 
     def __init__(self, cells: int) -> None:
         self.cells = cells
         self.known: dict[bytes, int] = {}
         self.pairings: list[tuple[int, ...]] = []
         self._pairing_ids: dict[tuple[int, ...], int] = {}
+        # what is on disk: (path, generation, entries, pairings, deltas) of the last save or load
+        self._disk: tuple[Path, int, int, int, int] | None = None
 
     def __len__(self) -> int:
         return len(self.known)
@@ -153,38 +164,88 @@ class Memory:
             if key not in self.known:
                 self.known[key] = entry if entry < cells else cells + remap[entry - cells]
 
-    def save(self, path: Path) -> None:
-        """Write the memory to ``path`` (``.npz``; replaced atomically)."""
-        n, cells = len(self.known), self.cells
-        keys = np.frombuffer(b"".join(self.known), np.uint8).reshape(n, cells) if n else np.zeros((0, cells), np.uint8)
-        width = max((len(p) for p in self.pairings), default=0)
-        pairs = np.zeros((len(self.pairings), width), np.uint64)
-        lengths = np.array([len(p) for p in self.pairings], np.int64)
-        for i, p in enumerate(self.pairings):
+    def _arrays(self, first: int, first_pairing: int) -> dict[str, np.ndarray]:
+        """The entries from the ``first``-th on and the pairings from ``first_pairing`` on, as arrays."""
+        cells = self.cells
+        known = self.known if first == 0 else dict(itertools.islice(self.known.items(), first, None))
+        n = len(known)
+        keys = np.frombuffer(b"".join(known), np.uint8).reshape(n, cells) if n else np.zeros((0, cells), np.uint8)
+        pairings = self.pairings[first_pairing:]
+        width = max((len(p) for p in pairings), default=0)
+        pairs = np.zeros((len(pairings), width), np.uint64)
+        for i, p in enumerate(pairings):
             pairs[i, : len(p)] = p
+        return {"cells": np.int64(cells), "keys": keys, "entries": np.fromiter(known.values(), np.int32, n),
+                "pairs": pairs, "lengths": np.array([len(p) for p in pairings], np.int64)}
+
+    def save(self, path: Path) -> None:
+        """Write the memory to ``path`` (``.npz``; each file replaced atomically): the new entries as a delta
+        when the last save or load was of the same path, else the whole memory."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".part")
-        with open(tmp, "wb") as fh:
-            np.savez(fh, cells=np.int64(cells), keys=keys, entries=np.fromiter(self.known.values(), np.int32, n),
-                     pairs=pairs, lengths=lengths)
-        os.replace(tmp, path)
+        n, n_pairings = len(self.known), len(self.pairings)
+        disk = self._disk
+        if disk is not None and disk[0] == path and (n, n_pairings) == disk[2:4] and path.exists():
+            return  # nothing new
+        if disk is not None and disk[0] == path and disk[4] < MAX_DELTAS and n - disk[2] <= max(disk[2], 1):
+            _, generation, saved, saved_pairings, deltas = disk
+            _write_npz(_delta_path(path, generation, deltas), self._arrays(saved, saved_pairings))
+            self._disk = (path, generation, n, n_pairings, deltas + 1)
+            return
+        generation = (disk[1] + 1) if disk is not None and disk[0] == path else 1
+        stale = _deltas_of(path)
+        _write_npz(path, {**self._arrays(0, 0), "generation": np.int64(generation)})
+        for old in stale:
+            old.unlink(missing_ok=True)
+        self._disk = (path, generation, n, n_pairings, 0)
 
     @classmethod
     def load(cls, path: Path, cells: int) -> Memory:
         """A memory saved by :meth:`save` (for a board of ``cells`` cells; one clear sentence otherwise)."""
+        memory = cls(cells)
         try:
             with np.load(path) as data:
-                if int(data["cells"]) != cells:
-                    raise KinarowError(f"the checkpoint {path} is for a board of {int(data['cells'])} cells, "
-                                       f"not {cells}")
-                memory = cls(cells)
-                for row, length in zip(data["pairs"], data["lengths"], strict=True):
-                    memory.pairing_id(tuple(int(m) for m in row[:length]))
-                keys, entries = data["keys"], data["entries"]
-                memory.known = dict(zip((bytes(k) for k in keys), entries.tolist(), strict=True))
+                generation = int(data["generation"]) if "generation" in data.files else 0
+                memory._add(data, path)
+            deltas = sorted((p for p in _deltas_of(path, generation)), key=_delta_index)
+            for i, delta in enumerate(deltas):
+                if _delta_index(delta) != i:  # a save that never finished: what follows it is not used
+                    deltas = deltas[:i]
+                    break
+                with np.load(delta) as data:
+                    memory._add(data, delta)
         except (OSError, ValueError, KeyError) as error:
             raise KinarowError(f"the checkpoint {path} cannot be read ({error}); delete it to start again") from None
+        memory._disk = (path, generation, len(memory.known), len(memory.pairings), len(deltas))
         return memory
+
+    def _add(self, data: Any, path: Path) -> None:
+        if int(data["cells"]) != self.cells:
+            raise KinarowError(f"the checkpoint {path} is for a board of {int(data['cells'])} cells, not {self.cells}")
+        for row, length in zip(data["pairs"], data["lengths"], strict=True):
+            self.pairing_id(tuple(int(m) for m in row[:length]))
+        keys, entries = data["keys"], data["entries"]
+        self.known.update(zip((bytes(k) for k in keys), entries.tolist(), strict=True))
+
+
+def _write_npz(path: Path, arrays: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + ".part")
+    with open(tmp, "wb") as fh:
+        np.savez(fh, **arrays)
+    os.replace(tmp, path)
+
+
+def _delta_path(path: Path, generation: int, index: int) -> Path:
+    return path.with_name(f"{path.name}.g{generation}.d{index}.npz")
+
+
+def _delta_index(path: Path) -> int:
+    return int(path.name.rsplit(".d", 1)[1].removesuffix(".npz"))
+
+
+def _deltas_of(path: Path, generation: int | None = None) -> list[Path]:
+    """The delta files saved beside ``path`` (of one generation, or of any)."""
+    pattern = f"{path.name}.g{'*' if generation is None else generation}.d*.npz"
+    return [p for p in path.parent.glob(pattern) if p.name[len(path.name) + 2:].split(".d")[0].isdigit()]
 
 
 class _Walk:
@@ -506,7 +567,8 @@ def blocking_tree(
     path = None if folder is None else folder / _memory_name(attacker, position)
     memory = Memory.load(path, game.cells) if path is not None and path.exists() else Memory(game.cells)
     # the memories of a walk of the same position in jobs, if there was one: looked up, not copied
-    others = [] if path is None else sorted(folder.glob(path.name.removesuffix(".npz") + ".job*.npz"))
+    stem = "" if path is None else path.name.removesuffix(".npz") + ".job"
+    others = [] if path is None else sorted(p for p in folder.glob(stem + "*.npz") if p.name[len(stem):-4].isdigit())
     seeds = [Memory.load(p, game.cells) for p in others]
     resumed = len(memory) + sum(len(m) for m in seeds)
     looked_up: dict[bytes, int] = {}
