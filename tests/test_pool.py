@@ -212,6 +212,35 @@ def test_ctrl_c_stops_the_table(tmp_path, workers):
     assert not [p for p in children if _alive(p)]
 
 
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+                    reason="needs /proc/PID/task/PID/children to see the workers")
+def test_sigterm_stops_a_walk_on_workers_and_keeps_what_they_settled(tmp_path):
+    # a kill of the coordinator once left its workers walking on, orphaned, until their time limit
+    env = {**os.environ, "PYTHONPATH": SRC, "KINAROW_STORE": str(tmp_path / "r.sqlite")}
+    walks = tmp_path / "walks"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kinarow", "settle", "7x4k4", "--draw-proof", "--workers", "2", "--tt-mb", "64",
+         "--checkpoint", str(walks)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.time() + 60
+        children: list[int] = []
+        while time.time() < deadline and len(children) < 2:
+            time.sleep(0.2)
+            children = [p for p in _children(process.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
+        time.sleep(10)  # the jobs are walking (the whole walk takes about a minute)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "Interrupted" in err and "resumes from there" in err and "Traceback" not in err
+    assert len(children) == 2
+    time.sleep(0.5)
+    assert not [p for p in children if _alive(p)]
+    assert list((walks / "7x4k4").glob("*.job*.npz"))  # the stopped jobs saved their memories
+
+
 def test_a_dropped_interrupt_still_stops_the_cells_and_the_search():
     # Ctrl-C during a numba compile is dropped by Python; the command line's handler remembers it
     from kinarow import errors, solve

@@ -656,17 +656,20 @@ def main(argv: list[str] | None = None) -> int:
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     out, err = sys.stdout, sys.stderr
     clear_interrupt()
-    # an ignored SIGINT stays ignored; handlers can only be set from the main thread
-    remember = threading.current_thread() is threading.main_thread() and (
-        signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    )
-    if remember:
-        signal.signal(signal.SIGINT, note_interrupt)
+    # Ctrl-C, and SIGTERM (a kill, a batch system's stop), stop a command the same way: long work saves what
+    # it finished and ends its workers. An ignored signal stays ignored, a handler someone else set stays
+    # theirs, and handlers can only be set from the main thread.
+    taken: dict[signal.Signals, object] = {}
+    if threading.current_thread() is threading.main_thread():
+        for number, default in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL)):
+            if signal.getsignal(number) is default:
+                taken[number] = default
+                signal.signal(number, note_interrupt)
     try:
         return _run_command(args, out, err)
     finally:
-        if remember:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+        for number, default in taken.items():
+            signal.signal(number, default)  # type: ignore[arg-type]
 
 
 def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
