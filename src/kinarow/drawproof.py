@@ -208,11 +208,16 @@ class Memory:
                 memory._add(data, path)
             deltas = sorted((p for p in _deltas_of(path, generation)), key=_delta_index)
             for i, delta in enumerate(deltas):
-                if _delta_index(delta) != i:  # a save that never finished: what follows it is not used
+                # a save that never finished, or deltas that the walk writing them has just folded into a
+                # new main file: what follows is not used (an entry left out is only settled again)
+                try:
+                    if _delta_index(delta) != i:
+                        raise FileNotFoundError(delta)
+                    with np.load(delta) as data:
+                        memory._add(data, delta)
+                except FileNotFoundError:
                     deltas = deltas[:i]
                     break
-                with np.load(delta) as data:
-                    memory._add(data, delta)
         except (OSError, ValueError, KeyError) as error:
             raise KinarowError(f"the checkpoint {path} cannot be read ({error}); delete it to start again") from None
         memory._disk = (path, generation, len(memory.known), len(memory.pairings), len(deltas))
