@@ -427,6 +427,21 @@ def test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint(capsys, monkey
     assert code == 0 and out.startswith("VALID")
 
 
+def test_a_stopped_draw_proof_says_how_far_it_got(capsys, monkeypatch, tmp_path):
+    from kinarow import cli_scale
+
+    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "7x4k4", "draw", "test"),))
+    walks = tmp_path / "walks"
+    args = ("settle", "t-draw", "--draw-proof", "--tt-mb", "64", "--time-limit", "3", "--checkpoint", str(walks))
+    code, out, _ = run(capsys, *args)  # the whole walk takes about half a minute
+    assert code == 0 and "not settled by a draw proof (time limit)" in out
+    assert "positions settled in this run" in out and f"kept in {walks / 't-draw'}" in out
+    assert "read from earlier runs" not in out
+    code, out, _ = run(capsys, *args, "--json")
+    row = json.loads(out)
+    assert row["value"] == "unknown" and row["resumed"] > 0 and row["walked"] >= 0
+
+
 def test_settle_by_draw_proof_bad_options(capsys, monkeypatch, tmp_path):
     from kinarow import cli_scale
 

@@ -287,8 +287,8 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
                 data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline,
                                                safety_budget=budget, workers=workers, tt_mb=table_mb,
                                                checkpoint=None if folder is None else folder / c.name)
-        except StoppedError:
-            row.update(value="unknown", stopped="time limit")
+        except StoppedError as stopped:
+            row.update(value="unknown", stopped="time limit", walked=stopped.walked, resumed=stopped.resumed)
         except KeyboardInterrupt:
             print(f"Interrupted (Ctrl-C) during {c.name}"
                   + (f"; its walk is kept in {folder / c.name} and resumes from there." if folder else "."), file=err)
@@ -315,7 +315,10 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
                   f"leaves, {row['seconds']:.1f} s); literature: {c.literature} ({c.source})"
                   + (f"\n  wrote {row['written']}" if row["written"] else ""), file=out)
         else:
-            print(f"{c.name}: not settled by a draw proof ({row['stopped']}) after {row['seconds']:.0f} s; "
+            walked = (f"; {row['walked']:,} positions settled in this run"
+                      + (f" ({row['resumed']:,} read from earlier runs)" if row["resumed"] else "")
+                      + (f", kept in {folder / c.name}" if folder else "")) if "walked" in row else ""
+            print(f"{c.name}: not settled by a draw proof ({row['stopped']}) after {row['seconds']:.0f} s{walked}; "
                   f"literature: {c.literature} ({c.source})", file=out)
         out.flush()
     return EXIT_OK

@@ -80,7 +80,12 @@ REFUTED = -2
 
 
 class StoppedError(KinarowError):
-    """The walk was stopped (time limit or Ctrl-C) before the tree was complete."""
+    """The walk was stopped (time limit or Ctrl-C) before the tree was complete.
+
+    ``walked``: the positions settled by this run (all jobs); ``resumed``: those read from checkpoints."""
+
+    walked: int = 0
+    resumed: int = 0
 
 
 @dataclass
@@ -585,9 +590,11 @@ def blocking_tree(
     sys.setrecursionlimit(max(limit, 4 * game.cells + 200))
     try:
         proved = walk.visit(position.copy())
-    except BaseException:
+    except BaseException as error:
         if path is not None:
             memory.save(path)
+        if isinstance(error, StoppedError):
+            error.walked, error.resumed = walk.stats.walked, resumed
         raise
     finally:
         sys.setrecursionlimit(limit)
@@ -656,7 +663,9 @@ def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int,
 
     run_cells(_walk_job, len(jobs), prepare, finish, workers=workers)
     if any(s == "stopped" for s in statuses.values()):
-        raise StoppedError("the time limit ran out before the blocking tree was complete")
+        stopped = StoppedError("the time limit ran out before the blocking tree was complete")
+        stopped.walked, stopped.resumed = total.walked, resumed
+        raise stopped
     memory = Memory(game.cells)
     for p in (single, *paths):
         if p.exists():
