@@ -273,7 +273,7 @@ def test_the_walk_ranks_all_non_losing_moves_and_counts_only_the_first_few():
         results = {}
         for deep in (0, 3, legal.size):
             scores, out = np.zeros(game.cells, np.int64), np.zeros(game.cells, np.int64)
-            n = BK.ranked_moves(masks, M, B, legal, deep, pbuf, kctrl, 64, np.zeros(game.cells), scores, out)
+            n = BK.ranked_moves(masks, M, B, legal, deep, False, pbuf, kctrl, 64, np.zeros(game.cells), scores, out)
             results[deep] = (out[:n].tolist(), scores.copy())
         kept = {deep: set(order) for deep, (order, _) in results.items()}
         assert kept[0] == kept[3] == kept[legal.size]  # the same moves lose at once, however deep the count
@@ -325,3 +325,25 @@ def test_a_memory_saves_only_what_is_new_and_loads_back_whole(tmp_path, monkeypa
     assert len(deltas()) == 1 and Memory.load(path, 9).known == back.known
     (tmp_path / "m.npz.g9.d0.npz").write_bytes(b"stale")  # another generation's delta is not read
     assert Memory.load(path, 9).known == back.known
+
+
+def test_ranking_can_stop_at_the_first_leaf():
+    import numpy as np
+
+    from kinarow.engine import breaker as BK
+
+    game = Game("5x4k4")
+    pos = game.position("b2 c2 b3")  # White to move: the defender
+    masks = np.array([sum(1 << c for c in g) for g in pos.geometry.groups], np.uint64)
+    pbuf, kctrl = BK.new_buffers(game.cells, masks.size), np.zeros(BK.N_CTRL, np.int64)
+    M, B = np.uint64(pos.bits[1]), np.uint64(pos.bits[2])
+    legal = np.array(pos.legal_moves(), np.int64)
+    full, first = {}, {}
+    for stop, store in ((False, full), (True, first)):
+        scores, out = np.zeros(game.cells, np.int64), np.zeros(game.cells, np.int64)
+        n = BK.ranked_moves(masks, M, B, legal, 3, stop, pbuf, kctrl, 64, np.zeros(game.cells), scores, out)
+        store.update(order=out[:n].tolist(), scores=scores.copy())
+    leaves = [c for c in full["order"] if full["scores"][c] == 1 << 20]
+    assert len(leaves) >= 2  # a position where the stop matters
+    assert first["order"][0] == leaves[0]  # the same first choice
+    assert [c for c in first["order"] if first["scores"][c] == 1 << 20] == leaves[:1]

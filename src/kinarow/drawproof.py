@@ -315,8 +315,8 @@ class _Walk:
     def _ranked(self, pos: Position) -> list[tuple[int, int]]:
         """The defender's moves with their look-ahead scores, best first (losing at once: left out)."""
         M, B = self._bits(pos)
-        n = BK.ranked_moves(self.masks, M, B, np.array(pos.legal_moves(), np.int64), LOOKAHEAD_MOVES, self.pbuf,
-                            self.kctrl, LOOKAHEAD_BUDGET, self.potential, self.scores, self.order)
+        n = BK.ranked_moves(self.masks, M, B, np.array(pos.legal_moves(), np.int64), LOOKAHEAD_MOVES, True,
+                            self.pbuf, self.kctrl, LOOKAHEAD_BUDGET, self.potential, self.scores, self.order)
         scores = self.scores
         return [(c, int(scores[c])) for c in self.order[:n].tolist()]
 

@@ -516,7 +516,7 @@ def _answered(groups, M1, B1, la, r2, pbuf, ctrl, budget):
 
 
 @njit(cache=True)
-def reply_scores(groups, M, B, cells, order, deep, pbuf, ctrl, budget, scores):
+def reply_scores(groups, M, B, cells, order, deep, stop_at_leaf, pbuf, ctrl, budget, scores):
     """Score each defender move ``c`` among ``cells`` (a mask of empty cells), the defender to move.
 
     ``scores[c]`` = -1 if the attacker then completes a group at once; 1 << 20 if the move itself
@@ -527,7 +527,7 @@ def reply_scores(groups, M, B, cells, order, deep, pbuf, ctrl, budget, scores):
     A move's count stops once it can no longer reach the best count so far; it then scores 0 (or
     -1), so every move of the best count, and only those, gets its exact count. Only the first
     ``deep`` moves of ``order`` are counted at all; the others are only told apart as leaf (1 << 20),
-    losing at once (-1) or 0.
+    losing at once (-1) or 0. With ``stop_at_leaf`` the scoring ends at the first leaf.
     """
     one = np.uint64(1)
     zero = np.uint64(0)
@@ -538,6 +538,10 @@ def reply_scores(groups, M, B, cells, order, deep, pbuf, ctrl, budget, scores):
         scores[c] = 0
         if _pairing_or_over(groups, M, B, c, pbuf, ctrl, budget):
             scores[c] = 1 << 20
+            if stop_at_leaf:  # the walk plays the first leaf it meets: the rest stay unscored (0)
+                for j in range(i + 1, order.size):
+                    scores[order[j]] = 0
+                return 1 << 20
             continue
         B1 = B | low
         replies = cells ^ low
@@ -619,7 +623,7 @@ def potentials(groups, M, B, cells, out):
 
 
 @njit(cache=True)
-def ranked_moves(groups, M, B, legal, deep, pbuf, ctrl, budget, potential, scores, out):
+def ranked_moves(groups, M, B, legal, deep, stop_at_leaf, pbuf, ctrl, budget, potential, scores, out):
     """The defender's moves ``legal`` ranked for a walk: by :func:`reply_scores` (best first), ties in
     potential order (lower first); moves that lose at once are left out. Writes them to ``out`` and
     returns how many there are (their scores stay in ``scores``)."""
@@ -629,7 +633,7 @@ def ranked_moves(groups, M, B, legal, deep, pbuf, ctrl, budget, potential, score
         cells |= one << np.uint64(c)
     potentials(groups, M, B, cells, potential)
     order = legal[np.argsort(potential[legal], kind="mergesort")]
-    reply_scores(groups, M, B, cells, order, deep, pbuf, ctrl, budget, scores)
+    reply_scores(groups, M, B, cells, order, deep, stop_at_leaf, pbuf, ctrl, budget, scores)
     ranked = order[np.argsort(-scores[order], kind="mergesort")]
     n = 0
     for c in ranked:
