@@ -311,6 +311,7 @@ def test_a_memory_saves_only_what_is_new_and_loads_back_whole(tmp_path, monkeypa
         assert len(deltas()) == step + 1  # then only the new entries, beside it
         back = Memory.load(path, 9)
         assert back.known == memory.known and back.pairings == memory.pairings
+        assert Memory.count(path) == len(memory)  # counted from the file headers
     memory.save(path)  # nothing new: nothing written
     assert len(deltas()) == 3
     add(7)

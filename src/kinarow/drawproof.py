@@ -228,6 +228,34 @@ class Memory:
         memory._disk = (path, generation, len(memory.known), len(memory.pairings), len(deltas))
         return memory
 
+    @staticmethod
+    def count(path: Path) -> int:
+        """How many entries the memory saved at ``path`` holds (read from the file headers, not loaded)."""
+        import zipfile
+
+        from numpy.lib import format as npformat
+
+        def rows(file: Path) -> int:
+            with zipfile.ZipFile(file) as archive, archive.open("keys.npy") as fh:
+                version = npformat.read_magic(fh)
+                header = npformat.read_array_header_1_0 if version == (1, 0) else npformat.read_array_header_2_0
+                return int(header(fh)[0][0])
+
+        try:
+            with np.load(path) as data:
+                generation = int(data["generation"]) if "generation" in data.files else 0
+            total = rows(path)
+            for i, delta in enumerate(sorted(_deltas_of(path, generation), key=_delta_index)):
+                try:
+                    if _delta_index(delta) != i:
+                        break
+                    total += rows(delta)
+                except FileNotFoundError:  # folded into a new main file meanwhile (see load)
+                    break
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+            raise KinarowError(f"the checkpoint {path} cannot be read ({error}); delete it to start again") from None
+        return total
+
     def _add(self, data: Any, path: Path) -> None:
         if int(data["cells"]) != self.cells:
             raise KinarowError(f"the checkpoint {path} is for a board of {int(data['cells'])} cells, not {self.cells}")
@@ -638,7 +666,7 @@ def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int,
     # every saved entry is proved, so a job looks up all the other memories there are: the other jobs' (also
     # of a run that was stopped, or still running) and a one-process walk's of the same position
     single = folder / _memory_name(attacker, position)
-    resumed = sum(len(Memory.load(p, game.cells)) for p in (single, *paths) if p.exists())
+    resumed = sum(Memory.count(p) for p in (single, *paths) if p.exists())
     finished: list[int] = []
     statuses: dict[int, str] = {}
     total = TreeStats(workers=workers)
