@@ -233,7 +233,7 @@ def _print_result(position: Position, result: Result, out: TextIO) -> None:
         knowledge = result.knowledge
         if result.knowledge_note:
             knowledge += f" ({result.knowledge_note})"
-        elif result.knowledge != "none":
+        elif result.knowledge != "none" and result.knowledge_cuts is not None:
             knowledge += f", {result.knowledge_cuts:,} cut{'' if result.knowledge_cuts == 1 else 's'}"
         rows.append(("knowledge", knowledge))
     if result.certificate is not None:

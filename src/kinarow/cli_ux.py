@@ -76,11 +76,11 @@ def stored_result(store: Store, position: Position, *, need_strategy: bool) -> t
         data = store.get_certificate(MATCHING_FORMAT, game, key)
         certificate = MatchingProof.from_json(data) if data is not None else None
     to_move = "first" if position.to_move == 1 else "second"
-    note = found.get("knowledge_note")
+    note, cuts = found.get("knowledge_note"), found.get("knowledge_cuts")  # None in answers of older versions
     result = Result(game, position.move_text(), found["value"], int(found.get("nodes", 0)),
                     float(found.get("seconds", 0.0)), found.get("best_move"), to_move, strategy=strategy,
                     knowledge=str(found.get("knowledge", "none")), knowledge_note=str(note) if note else None,
-                    certificate=certificate, knowledge_cuts=int(found.get("knowledge_cuts", 0)))
+                    certificate=certificate, knowledge_cuts=None if cuts is None else int(cuts))
     return result, float(found.get("stored_at", 0.0))
 
 

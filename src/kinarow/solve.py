@@ -57,7 +57,7 @@ class Result:
     knowledge: str = "none"
     knowledge_note: str | None = None
     certificate: Any = field(default=None, repr=False)
-    knowledge_cuts: int = 0
+    knowledge_cuts: int | None = 0  # None: not known (an answer stored by an older version)
 
     @property
     def nodes_per_second(self) -> float:
