@@ -184,6 +184,24 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _signal_when_working(process: subprocess.Popen, wanted: int, seconds: float, signum: int) -> tuple[list[int], str]:
+    """Wait for ``wanted`` worker processes of ``process`` and ``seconds`` more, send ``signum``, wait for the
+    end; returns the workers seen and stderr."""
+    try:
+        deadline = time.time() + 60
+        children: list[int] = []
+        while time.time() < deadline and len(children) < wanted:  # the workers (not the resource tracker)
+            time.sleep(0.2)
+            children = [p for p in _children(process.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
+        time.sleep(seconds)
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return children, err
+
+
 @pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
                     reason="needs /proc/PID/task/PID/children to see the workers")
 @pytest.mark.parametrize("workers", [1, 2])
@@ -193,18 +211,8 @@ def test_ctrl_c_stops_the_table(tmp_path, workers):
         [sys.executable, "-m", "kinarow", "reproduce", "misere-solver", "--workers", str(workers)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=interruptible)
     wanted = workers if workers > 1 else 0  # one worker is this process itself
-    try:
-        deadline = time.time() + 60
-        children: list[int] = []
-        while time.time() < deadline and len(children) < wanted:  # the workers (not the resource tracker)
-            time.sleep(0.2)
-            children = [p for p in _children(process.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
-        time.sleep(3)  # well into the boards the solver settles (a one-process run once ignored Ctrl-C there)
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=60)  # the whole target takes minutes
-    finally:
-        if process.poll() is None:
-            process.kill()
+    # 3 s: well into the boards the solver settles (a one-process run once ignored Ctrl-C there)
+    children, err = _signal_when_working(process, wanted, 3, signal.SIGINT)  # the whole target takes minutes
     assert process.returncode == 130
     assert "Interrupted (Ctrl-C)" in err and "Traceback" not in err
     assert len(children) == wanted
@@ -221,18 +229,8 @@ def test_sigterm_stops_a_walk_on_workers_and_keeps_what_they_settled(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "kinarow", "settle", "7x4k4", "--draw-proof", "--workers", "2", "--tt-mb", "64",
          "--checkpoint", str(walks)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    try:
-        deadline = time.time() + 60
-        children: list[int] = []
-        while time.time() < deadline and len(children) < 2:
-            time.sleep(0.2)
-            children = [p for p in _children(process.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
-        time.sleep(10)  # the jobs are walking (the whole walk takes about a minute)
-        process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
+    # 10 s: the jobs are walking (the whole walk takes about a minute)
+    children, err = _signal_when_working(process, 2, 10, signal.SIGTERM)
     assert process.returncode == 130, err
     assert "Interrupted" in err and "resumes from there" in err and "Traceback" not in err
     assert len(children) == 2
