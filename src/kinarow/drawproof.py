@@ -211,21 +211,10 @@ class Memory:
             with np.load(path) as data:
                 generation = int(data["generation"]) if "generation" in data.files else 0
                 memory._add(data, path)
-            deltas = sorted((p for p in _deltas_of(path, generation)), key=_delta_index)
-            for i, delta in enumerate(deltas):
-                # a save that never finished, or deltas that the walk writing them has just folded into a
-                # new main file: what follows is not used (an entry left out is only settled again)
-                try:
-                    if _delta_index(delta) != i:
-                        raise FileNotFoundError(delta)
-                    with np.load(delta) as data:
-                        memory._add(data, delta)
-                except FileNotFoundError:
-                    deltas = deltas[:i]
-                    break
+            deltas = _read_deltas(path, generation, lambda delta: memory._add_file(delta))
         except (OSError, ValueError, KeyError) as error:
             raise KinarowError(f"the checkpoint {path} cannot be read ({error}); delete it to start again") from None
-        memory._disk = (path, generation, len(memory.known), len(memory.pairings), len(deltas))
+        memory._disk = (path, generation, len(memory.known), len(memory.pairings), deltas)
         return memory
 
     @staticmethod
@@ -244,17 +233,16 @@ class Memory:
         try:
             with np.load(path) as data:
                 generation = int(data["generation"]) if "generation" in data.files else 0
-            total = rows(path)
-            for i, delta in enumerate(sorted(_deltas_of(path, generation), key=_delta_index)):
-                try:
-                    if _delta_index(delta) != i:
-                        break
-                    total += rows(delta)
-                except FileNotFoundError:  # folded into a new main file meanwhile (see load)
-                    break
+            counts = [rows(path)]
+            _read_deltas(path, generation, lambda delta: counts.append(rows(delta)))
+            total = sum(counts)
         except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
             raise KinarowError(f"the checkpoint {path} cannot be read ({error}); delete it to start again") from None
         return total
+
+    def _add_file(self, path: Path) -> None:
+        with np.load(path) as data:
+            self._add(data, path)
 
     def _add(self, data: Any, path: Path) -> None:
         if int(data["cells"]) != self.cells:
@@ -263,6 +251,22 @@ class Memory:
             self.pairing_id(tuple(int(m) for m in row[:length]))
         keys, entries = data["keys"], data["entries"]
         self.known.update(zip((bytes(k) for k in keys), entries.tolist(), strict=True))
+
+
+def _read_deltas(path: Path, generation: int, read: Callable[[Path], None]) -> int:
+    """Pass the deltas of ``path``'s generation to ``read`` in order; returns how many were read. The chain
+    ends at a gap (a save that never finished) or a delta that is gone (the walk writing them has just folded
+    them into a new main file): what follows is not used, and an entry left out is only settled again."""
+    done = 0
+    for delta in sorted(_deltas_of(path, generation), key=_delta_index):
+        if _delta_index(delta) != done:
+            break
+        try:
+            read(delta)
+        except FileNotFoundError:
+            break
+        done += 1
+    return done
 
 
 def _write_npz(path: Path, arrays: dict[str, Any]) -> None:
@@ -295,7 +299,7 @@ class _Walk:
         game = position.game
         geo = position.geometry
         self.cells = game.cells
-        self.masks = np.array([sum(1 << c for c in g) for g in geo.groups], np.uint64)
+        self.masks = np.array(geo.group_masks, np.uint64)
         self.pbuf = BK.new_buffers(game.cells, max(int(self.masks.size), 1))
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
         self.out = np.zeros(game.cells, np.uint64)
@@ -441,7 +445,7 @@ def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[s
     frames = Frames(position)
     game = position.game
     cells = game.cells
-    masks = np.array([sum(1 << c for c in g) for g in position.geometry.groups], np.uint64)
+    masks = np.array(position.geometry.group_masks, np.uint64)
     ring = _Ring(cells)
     ring_index: dict[int, int] = {}  # ring row -> pairing number in the certificate
     texts: list[str] = []

@@ -167,9 +167,14 @@ class Geometry:
         return tuple(tuple(row) for row in incidence)
 
     @cached_property
+    def group_masks(self) -> tuple[int, ...]:
+        """The groups as bit masks (bit ``c`` for cell ``c``)."""
+        return tuple(sum(1 << c for c in g) for g in self.groups)
+
+    @cached_property
     def cell_group_masks(self) -> tuple[tuple[int, ...], ...]:
-        """For each cell, the groups that contain it as bit masks (bit ``c`` for cell ``c``)."""
-        masks = [sum(1 << c for c in g) for g in self.groups]
+        """For each cell, the masks of the groups that contain it."""
+        masks = self.group_masks
         return tuple(tuple(masks[g] for g in row) for row in self.cell_groups)
 
     # -- symmetries -----------------------------------------------------------------
