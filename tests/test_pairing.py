@@ -337,23 +337,6 @@ def test_cli_names_the_bound(capsys):
     assert "--max-conflicts must be a positive whole number" in capsys.readouterr().err
 
 
-def test_ctrl_c_inside_the_solver_becomes_keyboard_interrupt():
-    from kinarow.pairing import _solve
-
-    class Interrupted:
-        def solve(self, assumptions):
-            raise RuntimeError("Caught keyboard interrupt")
-
-    class Broken:
-        def solve(self, assumptions):
-            raise RuntimeError("something else")
-
-    with pytest.raises(KeyboardInterrupt):
-        _solve(Interrupted())
-    with pytest.raises(RuntimeError, match="something else"):
-        _solve(Broken())
-
-
 def test_cli_pairing_table(capsys):
     assert main(["pairing-table", "--max-side", "4"]) == 0
     out = capsys.readouterr().out

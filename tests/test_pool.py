@@ -232,7 +232,7 @@ def test_sigterm_stops_a_walk_on_workers_and_keeps_what_they_settled(tmp_path):
     # 10 s: the jobs are walking (the whole walk takes about a minute)
     children, err = _signal_when_working(process, 2, 10, signal.SIGTERM)
     assert process.returncode == 130, err
-    assert "Interrupted" in err and "resumes from there" in err and "Traceback" not in err
+    assert "Interrupted (SIGTERM)" in err and "resumes from there" in err and "Traceback" not in err
     assert len(children) == 2
     time.sleep(0.5)
     assert not [p for p in children if _alive(p)]

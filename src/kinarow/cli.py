@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from kinarow import __version__, cli_scale, pairing, reproduce
-from kinarow.errors import KinarowError, MoveError, clear_interrupt, note_interrupt
+from kinarow.errors import KinarowError, MoveError, clear_interrupt, interrupted, note_interrupt
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position, split_turns
 from kinarow.solve import (
@@ -209,7 +209,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if line:
                 print(line, file=out)
     if result.stopped == "interrupted":
-        print("Interrupted (Ctrl-C): the search stopped before it had an answer.", file=err)
+        print(f"{interrupted()}: the search stopped before it had an answer.", file=err)
         return EXIT_INTERRUPTED
     return EXIT_OK
 
@@ -495,12 +495,10 @@ def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
 
         try:
             rows = pairing.existence_table(side, budget, done=done, on_row=on_row, workers=workers)
-        except (KeyboardInterrupt, Exception) as error:
-            if not cli_ux.is_interrupt(error):
-                raise
+        except KeyboardInterrupt:
             kept = f"the finished rows are in the results store {store.path}; run the same command again to resume" \
                 if store else "nothing was kept (--no-store)"
-            print(f"Interrupted (Ctrl-C) after {finished[0]} of {len(boards)} boards: {kept}.", file=err)
+            print(f"{interrupted()} after {finished[0]} of {len(boards)} boards: {kept}.", file=err)
             return EXIT_INTERRUPTED
     if done and store is not None:
         print(f"{len(done)} of {len(boards)} rows came from the results store {store.path}; "
@@ -683,20 +681,13 @@ def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"kinarow: error: {message}", file=err)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("\nInterrupted (Ctrl-C).", file=err)
+        print(f"\n{interrupted()}.", file=err)
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (e.g. '| head'): stop quietly, as other tools do
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-    except Exception as error:  # the SAT solver reports Ctrl-C as its own error
-        from kinarow.cli_ux import is_interrupt
-
-        if not is_interrupt(error):
-            raise
-        print("\nInterrupted (Ctrl-C).", file=err)
-        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

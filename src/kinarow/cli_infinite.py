@@ -15,6 +15,8 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
+from kinarow.errors import interrupted
+
 
 def progress_bar(label: str, stream: TextIO) -> Any:
     """The project's progress bar (:func:`kinarow.cli_ux.progress_bar`); the total comes with each tick."""
@@ -56,7 +58,7 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         with progress_bar(f"enumerating the {g.n}x{g.n} torus pairings", err) as tick:
             result = torus.enumerate_classes(g.name, group=g.group, on_progress=tick)
         if result.stopped:
-            print(f"Interrupted (Ctrl-C): {result.count:,} classes found before the stop; nothing saved.", file=err)
+            print(f"{interrupted()}: {result.count:,} classes found before the stop; nothing saved.", file=err)
             return EXIT_INTERRUPTED
     if index is not None and not 0 <= index < result.count:
         raise UsageError(f"there is no class {index}; the classes are numbered 0 to {result.count - 1}")

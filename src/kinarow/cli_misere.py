@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
+from kinarow.errors import interrupted
+
 
 def add_commands(commands: Any) -> None:
     p = commands.add_parser(
@@ -68,6 +70,6 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if note:
             print(note, file=out)
     if result.outcome == "unknown" and result.reason == "interrupted":
-        print("Interrupted (Ctrl-C): the verification stopped before it had an answer.", file=err)
+        print(f"{interrupted()}: the verification stopped before it had an answer.", file=err)
         return EXIT_INTERRUPTED
     return EXIT_OK

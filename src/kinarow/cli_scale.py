@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from kinarow.errors import KinarowError
+from kinarow.errors import KinarowError, interrupted
 from kinarow.game import Game
 from kinarow.proofs import SEARCH_LOG_FORMAT
 
@@ -140,7 +140,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
         if note:
             print(note, file=out)
     if result.stopped == "interrupted":
-        print("Interrupted (Ctrl-C): the workers were stopped before the search had an answer.", file=err)
+        print(f"{interrupted()}: the workers were stopped before the search had an answer.", file=err)
         if args.checkpoint:
             print(f"Finished jobs are kept in {args.checkpoint}; run the same command to resume.", file=err)
         return EXIT_INTERRUPTED
@@ -240,7 +240,7 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(_settle_text(row), file=out)
         out.flush()
         if result.stopped == "interrupted":
-            print("Interrupted (Ctrl-C): the workers were stopped.", file=err)
+            print(f"{interrupted()}: the workers were stopped.", file=err)
             status = EXIT_INTERRUPTED
             break
     return status
@@ -290,7 +290,7 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
         except StoppedError as stopped:
             row.update(value="unknown", stopped="time limit", walked=stopped.walked, resumed=stopped.resumed)
         except KeyboardInterrupt:
-            print(f"Interrupted (Ctrl-C) during {c.name}"
+            print(f"{interrupted()} during {c.name}"
                   + (f"; its walk is kept in {folder / c.name} and resumes from there." if folder else "."), file=err)
             return EXIT_INTERRUPTED
         except KinarowError as error:

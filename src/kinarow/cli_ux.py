@@ -222,12 +222,6 @@ def save_pictures(picture: Callable[[], str], args: argparse.Namespace, out: Tex
 
 
 # -- progress ------------------------------------------------------------------------------
-def is_interrupt(error: BaseException) -> bool:
-    """Ctrl-C, also as the SAT solver reports it (python-sat turns it into its own error)."""
-    return isinstance(error, KeyboardInterrupt) or "keyboard interrupt" in str(error).lower()
-
-
-
 @contextmanager
 def progress_bar(
     label: str, total: int | None, stream: TextIO, done: int = 0

@@ -6,6 +6,8 @@ allowed, so the command line can print it as it is and exit non-zero.
 
 from __future__ import annotations
 
+import signal
+
 
 class KinarowError(ValueError):
     """Base class of every error kinarow raises on bad input."""
@@ -32,19 +34,26 @@ class SolverLimitError(KinarowError):
 # the SIGINT handler: it remembers the interrupt as well as raising it, and the long loops call
 # ``raise_if_interrupted`` so that a dropped interrupt still stops them at their next check.
 _interrupt_pending = False
+_interrupt_by_sigterm = False
 
 
 def note_interrupt(signum: int, frame: object) -> None:
-    """SIGINT handler: remember the interrupt, then raise it as Python's own handler does."""
-    global _interrupt_pending
+    """SIGINT (and SIGTERM) handler: remember the interrupt, then raise it as Python's own handler does."""
+    global _interrupt_pending, _interrupt_by_sigterm
     _interrupt_pending = True
+    _interrupt_by_sigterm = signum == signal.SIGTERM
     raise KeyboardInterrupt
 
 
 def clear_interrupt() -> None:
     """Forget a remembered interrupt (a new command starts)."""
-    global _interrupt_pending
-    _interrupt_pending = False
+    global _interrupt_pending, _interrupt_by_sigterm
+    _interrupt_pending = _interrupt_by_sigterm = False
+
+
+def interrupted() -> str:
+    """The start of a stop message: 'Interrupted (Ctrl-C)', or '(SIGTERM)' when a kill stopped the command."""
+    return "Interrupted (SIGTERM)" if _interrupt_by_sigterm else "Interrupted (Ctrl-C)"
 
 
 def raise_if_interrupted() -> None:

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
+from kinarow import sat
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.matching import Configuration, parse_groups
@@ -48,10 +50,15 @@ class Example:
         return self.position.move_text()
 
 
-def _embed(game: Game, groups: list[list[str]], strict: bool) -> tuple[dict[str, int], set[int], set[int]] | None:
+_Variables = dict[Any, int]
+
+
+def _embed_formula(
+    game: Game, groups: list[list[str]], strict: bool
+) -> tuple[list[list[int]], _Variables, _Variables, _Variables]:
+    """The CNF of :func:`_embed` and its marker, Black and White variables (run with :func:`kinarow.sat.call`)."""
     from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
-    from pysat.solvers import Solver
 
     geo = game.geometry
     cells = range(geo.size)
@@ -106,11 +113,19 @@ def _embed(game: Game, groups: list[list[str]], strict: bool) -> tuple[dict[str,
     # as many Black stones as White ones: #black + #(not white) = cells
     lits = [Bv[c] for c in cells] + [-Wv[c] for c in cells]
     clauses.extend(CardEnc.equals(lits, len(cells), vpool=pool, encoding=EncType.totalizer).clauses)
+    return clauses, A, Bv, Wv
+
+
+def _embed(game: Game, groups: list[list[str]], strict: bool) -> tuple[dict[str, int], set[int], set[int]] | None:
+    from pysat.solvers import Solver
+
+    clauses, A, Bv, Wv = sat.call(_embed_formula, game, groups, strict)
     with Solver(name="cadical153", bootstrap_with=clauses) as solver:
-        if not solver.solve():
+        if not sat.solve(solver):
             return None
         model = {v for v in solver.get_model() if v > 0}
     where = {m: c for (m, c), v in A.items() if v in model}
+    cells = range(game.geometry.size)
     return where, {c for c in cells if Bv[c] in model}, {c for c in cells if Wv[c] in model}
 
 

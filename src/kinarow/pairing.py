@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from kinarow import sat
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.pairing_bounds import (
@@ -316,18 +317,25 @@ def _position_symmetries(position: Position) -> list[tuple[int, ...]]:
     return [s for s in position.geometry.symmetries[1:] if all(board[s[c]] == board[c] for c in range(len(s)))]
 
 
-def _sat(
-    position: Position,
-    groups: list[tuple[int, ...]],
-    empty_of: list[tuple[int, ...]],
-    minimise: bool,
-    max_conflicts: int | None,
-    symmetry: bool,
-    cuts: bool,
-) -> tuple[bool | None, list[tuple[int, int]] | None, str]:
-    from pysat.card import CardEnc, EncType, ITotalizer
+@dataclass
+class _Formula:
+    """The pairing CNF of one position: a variable per candidate pair, and the clauses."""
+
+    pool: Any
+    candidates: dict[tuple[int, int], int]
+    clauses: list[list[int]]
+    symmetry_clauses: list[list[int]]
+    symmetries: int
+    lower: int  # pairs every good pairing needs (the sum of the cuts)
+    notes: list[str]
+
+
+def _formula(
+    position: Position, groups: list[tuple[int, ...]], empty_of: list[tuple[int, ...]], symmetry: bool, cuts: bool
+) -> _Formula:
+    """Build the CNF (through python-sat's encoders: run it with :func:`kinarow.sat.call`)."""
+    from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
-    from pysat.solvers import Solver
 
     k = position.game.k
     pool = IDPool()
@@ -345,7 +353,7 @@ def _sat(
     for lits in by_cell.values():
         if len(lits) > 1:
             clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
-    lower = 0  # pairs every good pairing needs (the sum of the cuts)
+    lower = 0
     notes = []
     if cuts and k >= 2:
         for cells, count in _line_runs(position, groups):
@@ -358,29 +366,42 @@ def _sat(
             clauses.extend(CardEnc.atleast(lits, need, vpool=pool, encoding=EncType.seqcounter).clauses)
         notes.append("Lemma 9 cuts")
     symmetry_clauses: list[list[int]] = []
-    if symmetry:
-        order = list(candidates)
-        syms = _position_symmetries(position)
-        for perm in syms:
-            image = [candidates[_ordered(perm[a], perm[b])] for a, b in order]
-            symmetry_clauses.extend(_lex_leader([candidates[p] for p in order], image, pool))
+    syms = _position_symmetries(position) if symmetry else []
+    order = list(candidates)
+    for perm in syms:
+        image = [candidates[_ordered(perm[a], perm[b])] for a, b in order]
+        symmetry_clauses.extend(_lex_leader([candidates[p] for p in order], image, pool))
+    return _Formula(pool, candidates, clauses, symmetry_clauses, len(syms), lower, notes)
+
+
+def _sat(
+    position: Position,
+    groups: list[tuple[int, ...]],
+    empty_of: list[tuple[int, ...]],
+    minimise: bool,
+    max_conflicts: int | None,
+    symmetry: bool,
+    cuts: bool,
+) -> tuple[bool | None, list[tuple[int, int]] | None, str]:
+    from pysat.card import ITotalizer
+    from pysat.solvers import Solver
+
+    formula = sat.call(_formula, position, groups, empty_of, symmetry, cuts)
+    candidates, clauses, notes = formula.candidates, formula.clauses, formula.notes
     with Solver(name=SAT_SOLVER, bootstrap_with=clauses) as solver:
         # A short run without symmetry breaking first: lex-leader constraints slow down
         # finding a pairing that exists, and help mostly to prove that none does.
         answer: bool | None = None
         spent = 0
-        if symmetry_clauses:
+        if formula.symmetry_clauses:
             spent = QUICK_CONFLICTS if max_conflicts is None else min(QUICK_CONFLICTS, max_conflicts)
-            solver.conf_budget(spent)
-            answer = _solve(solver, limited=True)
+            answer = sat.solve(solver, conflicts=spent)
             if answer is None:
-                solver.append_formula(symmetry_clauses)
-                notes.append(f"{len(syms)} symmetries broken after {spent:,} conflicts")
+                solver.append_formula(formula.symmetry_clauses)
+                notes.append(f"{formula.symmetries} symmetries broken after {spent:,} conflicts")
         label = "SAT (CaDiCaL" + "".join(f", {n}" for n in notes) + ")"
         if answer is None and (max_conflicts is None or max_conflicts > spent):
-            if max_conflicts:
-                solver.conf_budget(max_conflicts - spent)
-            answer = _solve(solver, limited=bool(max_conflicts))
+            answer = sat.solve(solver, conflicts=None if max_conflicts is None else max_conflicts - spent)
         if answer is None:
             return None, None, f"{label}: no answer within {max_conflicts:,} conflicts"
         if not answer:
@@ -390,26 +411,14 @@ def _sat(
     if not minimise:
         return True, sorted(chosen), label
     # Fewest pairs: tighten a totalizer bound on the number of pairs until unsatisfiable.
-    total = ITotalizer(lits=list(candidates.values()), ubound=len(chosen), top_id=pool.top)
+    total = sat.call(ITotalizer, lits=list(candidates.values()), ubound=len(chosen), top_id=formula.pool.top)
     with Solver(name=SAT_SOLVER, bootstrap_with=clauses + total.cnf.clauses) as solver:
-        while len(chosen) > lower:
-            if not _solve(solver, assumptions=[-total.rhs[len(chosen) - 1]]):
+        while len(chosen) > formula.lower:
+            if not sat.solve(solver, [-total.rhs[len(chosen) - 1]]):
                 break
             model = set(x for x in solver.get_model() if x > 0)
             chosen = _drop_unneeded([p for p, v in candidates.items() if v in model], groups)
     return True, sorted(chosen), f"{label}, fewest pairs ({len(chosen)})"
-
-
-def _solve(solver: Any, limited: bool = False, assumptions: list[int] | None = None) -> bool | None:
-    """Run the solver; Ctrl-C (which python-sat reports as its own error) becomes KeyboardInterrupt."""
-    try:
-        if limited:
-            return solver.solve_limited(assumptions=assumptions or [])  # type: ignore[no-any-return]
-        return solver.solve(assumptions=assumptions or [])  # type: ignore[no-any-return]
-    except Exception as err:  # python-sat raises pysolvers.error("Caught keyboard interrupt")
-        if "keyboard interrupt" in str(err).lower():
-            raise KeyboardInterrupt from None
-        raise
 
 
 def _lex_leader(xs: list[int], ys: list[int], pool: Any) -> list[list[int]]:
