@@ -482,3 +482,18 @@ def test_ctrl_c_keeps_the_draw_proof_walk(tmp_path, workers):
     assert "resumes from there" in err and "Traceback" not in err
     saved = sum(len(Memory.load(p, 28)) for p in walks.glob("7x4k4/*.npz"))
     assert saved > 0
+
+
+def test_settle_time_limit_defaults(capsys, monkeypatch, tmp_path):
+    """600 s per case, except a draw-proof walk with a checkpoint: it resumes, so it has no limit."""
+    from kinarow import cli_scale
+
+    seen: list[float | None] = []
+    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "5x5k4", "draw", "test"),))
+    monkeypatch.setattr(cli_scale, "_settle_by_draw_proofs", lambda cases, out, limit, *a, **k: seen.append(limit) or 0)
+    walks = str(tmp_path / "walks")
+    for extra in ([], ["--checkpoint", walks], ["--checkpoint", walks, "--time-limit", "30"]):
+        assert run(capsys, "settle", "t-draw", "--draw-proof", *extra)[0] == 0
+    assert seen == [cli_scale.DEFAULT_TIME_LIMIT, None, 30.0]
+    code, _, err = run(capsys, "settle", "t-draw", "--draw-proof", "--time-limit", "none")
+    assert code == 2 and "--time-limit must be a positive number" in err

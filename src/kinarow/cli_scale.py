@@ -163,6 +163,10 @@ def _parallel_rows(result: Any) -> list[tuple[str, str]]:
 
 
 # -- kinarow settle ------------------------------------------------------------------------
+#: Seconds per case unless --time-limit says otherwise (a resumable draw-proof walk has none).
+DEFAULT_TIME_LIMIT = 600.0
+
+
 def add_commands(commands: Any) -> None:
     p = commands.add_parser(
         "settle", help="solve the long cases (7x4k4 ... 8x8k5, Connect Four) in parallel, each with a time limit"
@@ -171,7 +175,9 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--list", action="store_true", help="list the cases with what the literature says")
     p.add_argument("--workers", metavar="N", default=None, help="local worker processes (default: every core)")
     p.add_argument("--cluster", metavar="ADDRESS", default=None, help="run on a Dask cluster (tcp://HOST:PORT)")
-    p.add_argument("--time-limit", metavar="S", default="600", help="seconds per case (default 600)")
+    p.add_argument("--time-limit", metavar="S", default=None,
+                   help=f"seconds per case (default {DEFAULT_TIME_LIMIT:.0f}; with --draw-proof and --checkpoint, "
+                   "none: the walk keeps what it settles, and Ctrl-C stops it)")
     p.add_argument("--jobs", metavar="N", default=None, help="frontier positions per case (default 24 per worker)")
     p.add_argument("--tt-mb", metavar="MB", default=None, help="transposition table per worker in MiB")
     p.add_argument("--checkpoint", metavar="PATH", default=None,
@@ -200,6 +206,8 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cases = [case(name) for name in args.cases]
     workers = _positive_int("--workers", args.workers)
     time_limit = _positive_float("--time-limit", args.time_limit)
+    if args.time_limit is None and not (args.draw_proof and args.checkpoint):
+        time_limit = DEFAULT_TIME_LIMIT
     jobs = _positive_int("--jobs", args.jobs)
     tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     out_dir = Path(args.out) if args.out else None
