@@ -218,6 +218,36 @@ def test_memories_save_load_and_merge(tmp_path):
     assert back.known == a.known and back.pairings == a.pairings
 
 
+@pytest.mark.parametrize("cells", [9, 40, 41])  # 41 cells: too many to pack in 64 bits, a dict instead
+def test_seeds_answer_as_the_memories_do(tmp_path, cells):
+    import numpy as np
+
+    from kinarow.drawproof import EXPANDED, REFUTED, Memory, Seeds
+
+    rng = np.random.default_rng(cells)
+    keys = {bytes(row) for row in rng.integers(0, 3, (300, cells), dtype=np.uint8)}
+    a, b = Memory(cells), Memory(cells)
+    for i, key in enumerate(sorted(keys)):
+        (a if i % 2 else b).known[key] = REFUTED if i % 3 == 0 else EXPANDED
+    both = bytes([2] * cells)
+    a.known[both], b.known[both] = 0, REFUTED  # settled by one walk, refuted by a later one: settled wins
+    a.save(tmp_path / "a.npz")
+    b.save(tmp_path / "b.npz")
+    b.known[bytes([1] * cells)] = REFUTED
+    b.save(tmp_path / "b.npz")  # a delta file
+    seeds = Seeds.load([tmp_path / "a.npz", tmp_path / "b.npz"], cells)
+    assert len(seeds) == len(keys | {both, bytes([1] * cells)}) and seeds.count == len(a) + len(b)
+    assert bool(seeds.flags) == (cells > 40)
+    for memory in (a, b):
+        for key, entry in memory.known.items():
+            assert seeds.lookup(key) is (key == both or entry != REFUTED)
+    assert seeds.lookup(bytes([1] * cells)) is False
+    assert seeds.lookup(bytes([0] * (cells - 1) + [1])) is None
+    assert Seeds(cells).lookup(both) is None
+    with pytest.raises(KinarowError, match=f"is for a board of {cells} cells, not {cells + 1}"):
+        Seeds.load([tmp_path / "a.npz"], cells + 1)
+
+
 def test_bad_checkpoints_are_one_sentence(tmp_path):
     from kinarow.drawproof import Memory
 

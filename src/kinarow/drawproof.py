@@ -43,7 +43,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -207,13 +207,7 @@ class Memory:
     def load(cls, path: Path, cells: int) -> Memory:
         """A memory saved by :meth:`save` (for a board of ``cells`` cells; one clear sentence otherwise)."""
         memory = cls(cells)
-        try:
-            with np.load(path) as data:
-                generation = int(data["generation"]) if "generation" in data.files else 0
-                memory._add(data, path)
-            deltas = _read_deltas(path, generation, lambda delta: memory._add_file(delta))
-        except (OSError, ValueError, KeyError) as error:
-            raise KinarowError(f"the checkpoint {path} cannot be read ({error}); delete it to start again") from None
+        generation, deltas = _read_files(path, cells, memory._add)
         memory._disk = (path, generation, len(memory.known), len(memory.pairings), deltas)
         return memory
 
@@ -240,17 +234,37 @@ class Memory:
             raise KinarowError(f"the checkpoint {path} cannot be read ({error}); delete it to start again") from None
         return total
 
-    def _add_file(self, path: Path) -> None:
-        with np.load(path) as data:
-            self._add(data, path)
+    @staticmethod
+    def entries(path: Path, cells: int) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The (keys, entries) arrays of the memory saved at ``path``, file by file (no dict is built)."""
+        found: list[tuple[np.ndarray, np.ndarray]] = []
+        _read_files(path, cells, lambda data, file: found.append((data["keys"], data["entries"])))
+        return found
 
     def _add(self, data: Any, path: Path) -> None:
-        if int(data["cells"]) != self.cells:
-            raise KinarowError(f"the checkpoint {path} is for a board of {int(data['cells'])} cells, not {self.cells}")
         for row, length in zip(data["pairs"], data["lengths"], strict=True):
             self.pairing_id(tuple(int(m) for m in row[:length]))
         keys, entries = data["keys"], data["entries"]
         self.known.update(zip((bytes(k) for k in keys), entries.tolist(), strict=True))
+
+
+def _read_files(path: Path, cells: int, read: Callable[[Any, Path], None]) -> tuple[int, int]:
+    """Pass the main file of a saved memory, then its deltas, to ``read`` (open data, file); returns the
+    generation and how many deltas were read. One clear sentence for a file that cannot be read."""
+
+    def one(file: Path) -> None:
+        with np.load(file) as data:
+            if int(data["cells"]) != cells:
+                raise KinarowError(f"the checkpoint {file} is for a board of {int(data['cells'])} cells, not {cells}")
+            read(data, file)
+
+    try:
+        with np.load(path) as data:
+            generation = int(data["generation"]) if "generation" in data.files else 0
+        one(path)
+        return generation, _read_deltas(path, generation, one)
+    except (OSError, ValueError, KeyError) as error:
+        raise KinarowError(f"the checkpoint {path} cannot be read ({error}); delete it to start again") from None
 
 
 def _read_deltas(path: Path, generation: int, read: Callable[[Path], None]) -> int:
@@ -290,10 +304,73 @@ def _deltas_of(path: Path, generation: int | None = None) -> list[Path]:
     return [p for p in path.parent.glob(pattern) if p.name[len(path.name) + 2:].split(".d")[0].isdigit()]
 
 
+class Seeds:
+    """What other walks settled, for lookups only (never saved with this walk's memory).
+
+    Only whether a position was refuted matters here, so each key is kept as its base-3 code in a sorted
+    array, with one flag: 9 bytes a position, where a dict of the keys takes about 170 (several GiB for
+    the (9,4,4) openings). Boards of more than 40 cells (3^40 < 2^64) keep a dict of flags instead.
+    """
+
+    MAX_PACKED_CELLS = 40
+    _DIGITS = bytes.maketrans(bytes(range(3)), b"012")
+
+    def __init__(self, cells: int) -> None:
+        self.cells = cells
+        self.codes = np.zeros(0, np.uint64)
+        self.refuted = np.zeros(0, np.bool_)
+        self.flags: dict[bytes, bool] = {}  # refuted or not, on boards too large to pack
+        self.count = 0  # entries read, a position read twice counted twice
+
+    def __len__(self) -> int:
+        return len(self.codes) + len(self.flags)
+
+    @classmethod
+    def load(cls, paths: Iterable[Path], cells: int) -> Seeds:
+        seeds = cls(cells)
+        packed = cells <= cls.MAX_PACKED_CELLS
+        weights = 3 ** np.arange(cells - 1, -1, -1, dtype=np.uint64)
+        codes, refuted = [], []
+        for path in paths:
+            for keys, entries in Memory.entries(path, cells):
+                seeds.count += len(entries)
+                if not packed:
+                    flags = seeds.flags
+                    for key, refuted_here in zip((bytes(k) for k in keys), (entries == REFUTED).tolist(), strict=True):
+                        if not refuted_here or key not in flags:  # settled by any walk wins
+                            flags[key] = refuted_here
+                    continue
+                for start in range(0, len(keys), 1 << 20):  # in blocks: a (rows, cells) uint64 copy is large
+                    codes.append(keys[start:start + (1 << 20)].astype(np.uint64) @ weights)
+                refuted.append(entries == REFUTED)
+        if codes:
+            all_codes, all_refuted = np.concatenate(codes), np.concatenate(refuted)
+            order = np.lexsort((all_refuted, all_codes))  # by code, a settled entry before a refuted one
+            all_codes, all_refuted = all_codes[order], all_refuted[order]
+            first = np.ones(len(all_codes), np.bool_)
+            first[1:] = all_codes[1:] != all_codes[:-1]
+            seeds.codes, seeds.refuted = all_codes[first], all_refuted[first]
+        return seeds
+
+    def lookup(self, key: bytes) -> bool | None:
+        """True if another walk proved ``key`` safe for the defender, False if it refuted it, None if unknown."""
+        if self.flags:
+            flag = self.flags.get(key)
+            return None if flag is None else not flag
+        codes = self.codes
+        if not len(codes):
+            return None
+        code = np.uint64(int(key.translate(self._DIGITS), 3))  # a Python int would make numpy copy the array
+        i = int(codes.searchsorted(code))
+        if i < len(codes) and codes[i] == code:
+            return not bool(self.refuted[i])
+        return None
+
+
 class _Walk:
     def __init__(self, position: Position, attacker: int, searcher: Any, budget: int, memory: Memory,
                  tick: Callable[[int], None] | None, deadline: float | None, safety_budget: int | None,
-                 save: Callable[[], None] | None = None, seeds: dict[bytes, int] | None = None) -> None:
+                 save: Callable[[], None] | None = None, seeds: Seeds | None = None) -> None:
         self.attacker, self.defender = attacker, 3 - attacker
         self.searcher = searcher
         game = position.game
@@ -310,7 +387,7 @@ class _Walk:
         self.ring = _Ring(game.cells)
         self.frames = Frames(position)
         self.memory = memory
-        self.seeds = seeds if seeds is not None else {}  # settled by other jobs (read only; not saved with ours)
+        self.seeds = seeds if seeds is not None else Seeds(game.cells)  # other jobs' (not saved with ours)
         self.safety_budget = safety_budget
         self.attacker_win = value_names(game)[attacker - 1]
         self.stats = TreeStats()
@@ -374,10 +451,11 @@ class _Walk:
             return pos.result != self.attacker_win
         key, _, forward = self.frames.frame(pos.board)
         entry = self.memory.known.get(key)
-        if entry is None:
-            entry = self.seeds.get(key)
         if entry is not None:
             return entry != REFUTED
+        seeded = self.seeds.lookup(key)
+        if seeded is not None:
+            return seeded
         pairing = self._pairing(pos)
         if pairing is not None:
             canonical = tuple((1 << forward[a]) | (1 << forward[b]) for a, b in _cells_of(pairing))
@@ -542,9 +620,7 @@ def _walk_job_body(spec: dict[str, Any]) -> tuple[str, dict[str, int]]:
         return "stopped", {}
     path = Path(spec["path"])
     memory = Memory.load(path, game.cells) if path.exists() else Memory(game.cells)
-    seeds: dict[bytes, int] = {}  # the other memories' entries: looked up, but saved in their own files only
-    for seed in spec["seeds"]:
-        seeds.update(Memory.load(Path(seed), game.cells).known)
+    seeds = Seeds.load((Path(seed) for seed in spec["seeds"]), game.cells)  # saved in their own files only
     deadline = None if remaining is None else time.perf_counter() + remaining
     walk = _Walk(position, spec["attacker"], _job_searcher(spec["game"], spec["tt_mb"]), spec["budget"], memory,
                  None, deadline, spec["safety_budget"], save=lambda: memory.save(path), seeds=seeds)
@@ -611,13 +687,10 @@ def blocking_tree(
     # the memories of a walk of the same position in jobs, if there was one: looked up, not copied
     stem = "" if path is None else path.name.removesuffix(".npz") + ".job"
     others = [] if path is None else sorted(p for p in folder.glob(stem + "*.npz") if p.name[len(stem):-4].isdigit())
-    seeds = [Memory.load(p, game.cells) for p in others]
-    resumed = len(memory) + sum(len(m) for m in seeds)
-    looked_up: dict[bytes, int] = {}
-    for m in seeds:
-        looked_up.update(m.known)
+    seeds = Seeds.load(others, game.cells)
+    resumed = len(memory) + seeds.count
     walk = _Walk(position, attacker, searcher, budget, memory, tick, deadline, safety_budget,
-                 save=None if path is None else (lambda: memory.save(path)), seeds=looked_up)
+                 save=None if path is None else (lambda: memory.save(path)), seeds=seeds)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * game.cells + 200))
     try:
@@ -635,8 +708,9 @@ def blocking_tree(
     if not proved:
         raise KinarowError(f"the defender has no move that stops the attacker after {position.move_text() or '(start)'}"
                            "; the position is not one the attacker cannot win")
-    for m in seeds:
-        memory.merge(m)  # for the tokens only (the saved memory stays this walk's own)
+    del seeds
+    for other in others:
+        memory.merge(Memory.load(other, game.cells))  # for the tokens only (the saved memory stays this walk's own)
     data, stats = linearise(position, attacker, memory)
     stats.add_work(walk.stats)
     stats.resumed = resumed
