@@ -63,9 +63,12 @@ PAIR_BUDGET = 4096
 #: node budget of each pairing search inside the two-stone look-ahead (many per node: kept small)
 LOOKAHEAD_BUDGET = 64
 #: defender moves (the lowest potentials) that get the two-stone look-ahead count at a node; the others are
-#: only checked for a leaf at once or a loss at once (7x4k4, one process: all moves 62.3 s and 140,921
-#: positions; 1 move 37.8 s, 297,374; 2: 28.0 s, 190,883; 3: 26.3 s, 161,010; 4: 28.0 s, 171,007; 6: 30.4 s)
-LOOKAHEAD_MOVES = 3
+#: only checked for a leaf at once or a loss at once. 7x4k4, one process, safety budget 1,000: all moves
+#: 62.3 s and 140,921 positions; 1 move 37.8 s, 297,374; 2: 28.0 s, 190,883; 3: 26.3 s, 161,010; 4: 28.0 s,
+#: 171,007; 6: 30.4 s, 159,862. 8x4k4, 2 workers, safety budget 10^6: 3 moves 5,456,207 positions (1,904 s
+#: under load); 6 moves 4,130,677 (1,690 s); all moves (an older, slower walk) 3,102,722. On the larger
+#: boards the size of the tree is what limits, hence 6.
+LOOKAHEAD_MOVES = 6
 #: pairings kept (most recent first) and tried at a node before a new search
 CACHE_ROWS = 256
 LEAF_SCORE = 1 << 20
