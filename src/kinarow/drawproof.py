@@ -217,25 +217,18 @@ class Memory:
     @staticmethod
     def count(path: Path) -> int:
         """How many entries the memory saved at ``path`` holds (read from the file headers, not loaded)."""
-        import zipfile
-
         from numpy.lib import format as npformat
 
-        def rows(file: Path) -> int:
-            with zipfile.ZipFile(file) as archive, archive.open("keys.npy") as fh:
+        counts: list[int] = []
+
+        def rows(data: Any, file: Path) -> None:
+            with data.zip.open("keys.npy") as fh:
                 version = npformat.read_magic(fh)
                 header = npformat.read_array_header_1_0 if version == (1, 0) else npformat.read_array_header_2_0
-                return int(header(fh)[0][0])
+                counts.append(int(header(fh)[0][0]))
 
-        try:
-            with np.load(path) as data:
-                generation = int(data["generation"]) if "generation" in data.files else 0
-            counts = [rows(path)]
-            _read_deltas(path, generation, lambda delta: counts.append(rows(delta)))
-            total = sum(counts)
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
-            raise KinarowError(f"the checkpoint {path} cannot be read ({error}); delete it to start again") from None
-        return total
+        _read_files(path, None, rows)
+        return sum(counts)
 
     @staticmethod
     def entries(path: Path, cells: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -251,13 +244,15 @@ class Memory:
         self.known.update(zip((bytes(k) for k in keys), entries.tolist(), strict=True))
 
 
-def _read_files(path: Path, cells: int, read: Callable[[Any, Path], None]) -> tuple[int, int]:
+def _read_files(path: Path, cells: int | None, read: Callable[[Any, Path], None]) -> tuple[int, int]:
     """Pass the main file of a saved memory, then its deltas, to ``read`` (open data, file); returns the
-    generation and how many deltas were read. One clear sentence for a file that cannot be read."""
+    generation and how many deltas were read. The files must be for a board of ``cells`` cells (unless
+    None); one clear sentence for a file that cannot be read."""
+    import zipfile
 
     def one(file: Path) -> None:
         with np.load(file) as data:
-            if int(data["cells"]) != cells:
+            if cells is not None and int(data["cells"]) != cells:
                 raise KinarowError(f"the checkpoint {file} is for a board of {int(data['cells'])} cells, not {cells}")
             read(data, file)
 
@@ -266,7 +261,7 @@ def _read_files(path: Path, cells: int, read: Callable[[Any, Path], None]) -> tu
             generation = int(data["generation"]) if "generation" in data.files else 0
         one(path)
         return generation, _read_deltas(path, generation, one)
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
         raise KinarowError(f"the checkpoint {path} cannot be read ({error}); delete it to start again") from None
 
 
