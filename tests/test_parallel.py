@@ -423,6 +423,13 @@ def test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint(capsys, monkey
     code, out, _ = run(capsys, *args)
     again = json.loads(out)
     assert code == 0 and again["walked"] == 0 and again["resumed"] > 0 and again["positions"] == row["positions"]
+    # --status reads the finished jobs back: each is done, and their entries add up to what was read
+    code, out, _ = run(capsys, *args[:-3], "--status", "--json")
+    walks = json.loads(out)["walks"]["first_cannot_win"]
+    assert code == 0 and [w["line"] for w in walks] == ["1. a1", "1. a2", "1. a3", "1. b2", "1. b3", "1. c3"]
+    assert all(w["state"] == "done" for w in walks) and sum(w["settled"] for w in walks) == again["resumed"]
+    code, out, _ = run(capsys, *args[:-3], "--status")
+    assert code == 0 and out.count(" done ") == 6 and "1. c3" in out
     code, out, _ = run(capsys, "check", str(tmp_path / "t-draw.draw.json.gz"))
     assert code == 0 and out.startswith("VALID")
 
@@ -432,7 +439,8 @@ def test_a_stopped_draw_proof_says_how_far_it_got(capsys, monkeypatch, tmp_path)
 
     monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "7x4k4", "draw", "test"),))
     walks = tmp_path / "walks"
-    args = ("settle", "t-draw", "--draw-proof", "--tt-mb", "64", "--time-limit", "3", "--checkpoint", str(walks))
+    args = ("settle", "t-draw", "--draw-proof", "--workers", "1", "--tt-mb", "64", "--time-limit", "3",
+            "--checkpoint", str(walks))
     code, out, _ = run(capsys, *args)  # the whole walk takes about half a minute
     assert code == 0 and "not settled by a draw proof (time limit)" in out
     assert "positions settled in this run" in out and f"kept in {walks / 't-draw'}" in out
@@ -440,6 +448,14 @@ def test_a_stopped_draw_proof_says_how_far_it_got(capsys, monkeypatch, tmp_path)
     code, out, _ = run(capsys, *args, "--json")
     row = json.loads(out)
     assert row["value"] == "unknown" and row["resumed"] > 0 and row["walked"] >= 0
+    # --status shows the stopped walk: its entries, and the line it works below with the moves settled there
+    code, out, _ = run(capsys, *args, "--status", "--json")
+    (walk,) = json.loads(out)["walks"]["first_cannot_win"]
+    assert code == 0 and walk["line"] == "" and walk["state"] == "walking"
+    assert walk["settled"] == row["resumed"] + row["walked"] and walk["current"].startswith("1. ")
+    assert walk["levels"][0][1] == 28 and all(done < moves for done, moves in walk["levels"][:-1])
+    code, out, _ = run(capsys, *args, "--status")
+    assert code == 0 and "from the start" in out and "walking" in out and f"/{28}, " in out
 
 
 def test_settle_by_draw_proof_bad_options(capsys, monkeypatch, tmp_path):
@@ -451,6 +467,10 @@ def test_settle_by_draw_proof_bad_options(capsys, monkeypatch, tmp_path):
     assert code == 2 and "give a directory" in err and "Traceback" not in err
     code, _, err = run(capsys, "settle", "t-draw", "--draw-proof", "--cluster", "tcp://127.0.0.1:1")
     assert code == 2 and "local worker processes only" in err
+    code, _, err = run(capsys, "settle", "t-draw", "--status")
+    assert code == 2 and "--draw-proof --checkpoint DIR" in err
+    code, out, _ = run(capsys, "settle", "t-draw", "--draw-proof", "--checkpoint", str(tmp_path / "none"), "--status")
+    assert code == 0 and "no saved draw-proof walk" in out
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])

@@ -191,6 +191,9 @@ def add_commands(commands: Any) -> None:
                    "draw with its certificate; the first player's win is not searched for")
     p.add_argument("--safety-budget", metavar="NODES", default="1000000",
                    help="with --draw-proof: nodes per safety test of a defender move (default 1000000)")
+    p.add_argument("--status", action="store_true",
+                   help="with --draw-proof and --checkpoint: report how far each saved walk has got, and stop "
+                   "(reads the walks; searches nothing)")
     p.add_argument("--json", action="store_true", help="print one JSON object per case")
     p.set_defaults(run=cmd_settle)
 
@@ -214,6 +217,10 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"--out {args.out} is a file; give a directory for the certificates and logs")
     status = EXIT_OK
+    if args.status:
+        if not (args.draw_proof and args.checkpoint):
+            raise UsageError("--status reports on saved draw-proof walks; give it with --draw-proof --checkpoint DIR")
+        return _walk_status(cases, Path(args.checkpoint), args.json, out)
     if args.draw_proof:
         if args.cluster:
             raise UsageError("--draw-proof runs on local worker processes only; drop --cluster (or --draw-proof)")
@@ -252,6 +259,48 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             status = EXIT_INTERRUPTED
             break
     return status
+
+
+def _walk_status(cases: list[Case], folder: Path, as_json: bool, out: TextIO) -> int:
+    """``settle --draw-proof --checkpoint DIR --status``: how far each case's saved walks have got."""
+    from dataclasses import asdict
+
+    from kinarow.cli import EXIT_OK, UsageError
+    from kinarow.drawproof import walk_status
+    from kinarow.proofs.draw import HALVES
+
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--checkpoint {folder} is a file; with --draw-proof give the directory of the walks")
+    for c in cases:
+        game = Game(c.game)
+        where = folder / c.name
+        halves = {name: walk_status(game.start(), player, where) if where.is_dir() else []
+                  for player, name in HALVES.items()}
+        walks = [w for found in halves.values() for w in found]
+        started = [w for w in walks if w.settled]
+        if as_json:
+            print(json.dumps({"case": c.name, "game": c.game, "checkpoint": str(where),
+                              "walks": {name: [asdict(w) for w in found] for name, found in halves.items() if found}}),
+                  file=out)
+            continue
+        if not started:
+            print(f"{c.name}: no saved draw-proof walk in {where}", file=out)
+            continue
+        print(f"{c.name}: draw-proof walks saved in {where} ({sum(w.settled for w in walks):,} positions "
+              f"settled, {sum(w.refuted for w in walks):,} of them refuted)", file=out)
+        for name, found in halves.items():
+            if not any(w.settled for w in found):
+                continue
+            print(f"  {name.replace('_', ' ')}:", file=out)
+            for w in found:
+                label = w.line or "from the start"
+                counts = f"{w.settled:>12,} settled {w.refuted:>8,} refuted" if w.settled else ""
+                print(f"    {label:<14} {w.state:<12} {counts}".rstrip(), file=out)
+                if w.state == "walking":
+                    print(f"      at {w.current}", file=out)
+                    print("      attacker moves settled on that line: "
+                          + ", ".join(f"{done}/{moves}" for done, moves in w.levels), file=out)
+    return EXIT_OK
 
 
 def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: float | None, tt_mb: float | None,

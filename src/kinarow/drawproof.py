@@ -44,7 +44,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -319,6 +319,7 @@ class Seeds:
         self.refuted = np.zeros(0, np.bool_)
         self.flags: dict[bytes, bool] = {}  # refuted or not, on boards too large to pack
         self.count = 0  # entries read, a position read twice counted twice
+        self.per_file: dict[Path, tuple[int, int]] = {}  # entries and refuted entries read from each memory
 
     def __len__(self) -> int:
         return len(self.codes) + len(self.flags)
@@ -332,6 +333,8 @@ class Seeds:
         for path in paths:
             for keys, entries in Memory.entries(path, cells):
                 seeds.count += len(entries)
+                read, refuted_read = seeds.per_file.get(path, (0, 0))
+                seeds.per_file[path] = (read + len(entries), refuted_read + int(np.count_nonzero(entries == REFUTED)))
                 if not packed:
                     flags = seeds.flags
                     for key, refuted_here in zip((bytes(k) for k in keys), (entries == REFUTED).tolist(), strict=True):
@@ -721,14 +724,8 @@ def _memory_name(attacker: int, position: Position, job: int | None = None) -> s
     return f"{HALVES[attacker]}.{moves}" + ("" if job is None else f".job{job}") + ".npz"
 
 
-def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int, tick: Callable[[int], None] | None,
-                  deadline: float | None, safety_budget: int | None, folder: Path, workers: int,
-                  tt_mb: float | None, start: float) -> tuple[dict[str, Any], TreeStats]:
-    """The root's attacker moves (one per symmetry class) as jobs on ``workers`` processes, then one tree."""
-    from kinarow.pool import run_cells
-
-    game = position.game
-    frames = Frames(position)
+def _opening_jobs(position: Position, frames: Frames) -> list[list[int]]:
+    """The jobs of a walk in jobs: the moves to each root move's position, one per symmetry class."""
     jobs: list[list[int]] = []
     seen: set[bytes] = set()
     for cell in position.legal_moves():
@@ -738,6 +735,18 @@ def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int,
             seen.add(key)
             jobs.append(list(position.moves))
         position.undo()
+    return jobs
+
+
+def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int, tick: Callable[[int], None] | None,
+                  deadline: float | None, safety_budget: int | None, folder: Path, workers: int,
+                  tt_mb: float | None, start: float) -> tuple[dict[str, Any], TreeStats]:
+    """The root's attacker moves (one per symmetry class) as jobs on ``workers`` processes, then one tree."""
+    from kinarow.pool import run_cells
+
+    game = position.game
+    frames = Frames(position)
+    jobs = _opening_jobs(position, frames)
     paths = [folder / _memory_name(attacker, position, j) for j in range(len(jobs))]
     # every saved entry is proved, so a job looks up all the other memories there are: the other jobs' (also
     # of a run that was stopped, or still running) and a one-process walk's of the same position
@@ -811,3 +820,102 @@ def draw_certificate(
                                                   workers=workers, tt_mb=tt_mb)
     data = {**envelope(FORMAT, VERSION, str(game), moves, claim_for(game, {1, 2})), **halves}
     return data, stats
+
+
+# -- how far a saved walk has got --------------------------------------------------------------------------
+@dataclass
+class WalkStatus:
+    """One walk of a checkpoint directory as its saved memory shows it (nothing is searched to tell).
+
+    No share of the tree done is given: counting each attacker move as the same work overstated the
+    progress of the (7,4,4) walk three times over early on (59 % when 18 % was done), since the walk
+    settles the cheap edge moves and the symmetric images first."""
+
+    line: str  # the moves to the walk's root: an opening job's first move, or "" for a walk from the start
+    state: str  # "done", "refuted", "walking" or "not started"
+    settled: int = 0  # entries in this walk's own memory
+    refuted: int = 0  # of them, positions where the attacker beat every defender move the walk had
+    current: str = ""  # the line the walk is working below (its deepest started position)
+    #: at each attacker position on that line: how many of the attacker's moves are settled, of how many
+    levels: list[tuple[int, int]] = field(default_factory=list)
+
+
+def walk_status(position: Position, attacker: int, folder: str | Path) -> list[WalkStatus]:
+    """How far the draw-proof walks saved in ``folder`` (a ``checkpoint`` of :func:`blocking_tree`) have got.
+
+    One entry for a one-process walk of ``position`` if there is one, then, if any was saved, one for
+    each opening job of a walk in jobs (also those not started). The
+    current line of a walk is found from the saved memories alone: at an attacker position the walk
+    follows the attacker's moves in order, so the line goes on through the first move not settled; at a
+    defender position it goes on through the reply with the most settled attacker moves below it."""
+    folder = Path(folder)
+    game = position.game
+    frames = Frames(position)
+    single = folder / _memory_name(attacker, position)
+    jobs = _opening_jobs(position.copy(), frames) if position.to_move == attacker and not position.is_over else []
+    paths = [folder / _memory_name(attacker, position, j) for j in range(len(jobs))]
+    walks = [(single, list(position.moves))] if single.exists() else []
+    if any(path.exists() for path in paths):  # a walk in jobs: those not started yet are listed too
+        walks += [(path, moves) for path, moves in zip(paths, jobs, strict=True)]
+    seeds = Seeds.load((p for p, _ in walks if p.exists()), game.cells)
+
+    def lookup(pos: Position) -> bool | None:
+        return True if pos.is_over else seeds.lookup(frames.frame(pos.board)[0])
+
+    found = []
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * game.cells + 200))
+    try:
+        for path, moves in walks:
+            pos = game.position([position.name(c) for c in moves])
+            line = pos.move_text() if moves != list(position.moves) else ""
+            settled, refuted = seeds.per_file.get(path, (0, 0))
+            root = lookup(pos)
+            if root is not None:
+                found.append(WalkStatus(line, "done" if root else "refuted", settled, refuted))
+            elif not settled:
+                found.append(WalkStatus(line, "not started"))
+            else:
+                current: list[int] = []
+                levels: list[tuple[int, int]] = []
+                _current_line(pos, attacker, lookup, current, levels)
+                found.append(WalkStatus(line, "walking", settled, refuted, pos.move_text([*pos.moves, *current]),
+                                        levels))
+    finally:
+        sys.setrecursionlimit(limit)
+    return found
+
+
+def _current_line(pos: Position, attacker: int, lookup: Callable[[Position], bool | None], line: list[int],
+                  levels: list[tuple[int, int]]) -> None:
+    """Follow the walk's current line below ``pos`` (not settled itself) into ``line``, with the settled
+    and all attacker moves at each attacker position on it in ``levels``."""
+
+    def settled_after(cell: int) -> bool:
+        pos.play(cell)
+        found = lookup(pos) is not None
+        pos.undo()
+        return found
+
+    def settled_below(cell: int) -> int:
+        pos.play(cell)
+        found = 0 if pos.is_over else sum(map(settled_after, pos.legal_moves()))
+        pos.undo()
+        return found
+
+    moves = pos.legal_moves()
+    if pos.to_move == attacker:
+        done = list(map(settled_after, moves))
+        levels.append((sum(done), len(moves)))
+        if all(done):
+            return
+        cell = moves[done.index(False)]  # the walk follows the attacker's moves in this order
+    else:
+        counts = list(map(settled_below, moves))
+        if max(counts, default=0) == 0:
+            return
+        cell = moves[counts.index(max(counts))]
+    line.append(cell)
+    pos.play(cell)
+    _current_line(pos, attacker, lookup, line, levels)
+    pos.undo()
