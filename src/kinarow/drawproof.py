@@ -847,7 +847,8 @@ def walk_status(position: Position, attacker: int, folder: str | Path) -> list[W
     each opening job of a walk in jobs (also those not started). The
     current line of a walk is found from the saved memories alone: at an attacker position the walk
     follows the attacker's moves in order, so the line goes on through the first move not settled; at a
-    defender position it goes on through the reply with the most settled attacker moves below it."""
+    defender position it goes on through the reply below which the most of the attacker's first moves are
+    settled (none: the line ends there; moves settled out of order only come from other lines)."""
     folder = Path(folder)
     game = position.game
     frames = Frames(position)
@@ -897,9 +898,9 @@ def _current_line(pos: Position, attacker: int, lookup: Callable[[Position], boo
         pos.undo()
         return found
 
-    def settled_below(cell: int) -> int:
+    def settled_first(cell: int) -> int:  # how many of the attacker's first moves after ``cell`` are settled
         pos.play(cell)
-        found = 0 if pos.is_over else sum(map(settled_after, pos.legal_moves()))
+        found = 0 if pos.is_over else sum(1 for _ in itertools.takewhile(settled_after, pos.legal_moves()))
         pos.undo()
         return found
 
@@ -911,7 +912,7 @@ def _current_line(pos: Position, attacker: int, lookup: Callable[[Position], boo
             return
         cell = moves[done.index(False)]  # the walk follows the attacker's moves in this order
     else:
-        counts = list(map(settled_below, moves))
+        counts = list(map(settled_first, moves))
         if max(counts, default=0) == 0:
             return
         cell = moves[counts.index(max(counts))]
