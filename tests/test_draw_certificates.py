@@ -210,12 +210,12 @@ def test_memories_save_load_and_merge(tmp_path):
     b.known[bytes([0, 0, 1] + [0] * 6)] = REFUTED
     b.known[bytes(9)] = 4  # a has its own entry there: a's is kept
     a.merge(b)
-    assert len(a.pairings) == 2 and a.known[bytes(9)] == EXPANDED
-    assert a.pairings[a.known[bytes([1, 2] + [0] * 7)] - 9] == (0b11, 0b1100)
-    assert a.pairings[a.known[bytes([2] + [0] * 8)] - 9] == (0b110000,)
+    assert len(a.pairings) == 2 and a.get(bytes(9)) == EXPANDED
+    assert a.pairings[a.get(bytes([1, 2] + [0] * 7)) - 9] == (0b11, 0b1100)
+    assert a.pairings[a.get(bytes([2] + [0] * 8)) - 9] == (0b110000,)
     a.save(tmp_path / "m.npz")
     back = Memory.load(tmp_path / "m.npz", 9)
-    assert back.known == a.known and back.pairings == a.pairings
+    assert dict(back.items()) == dict(a.items()) and back.pairings == a.pairings
 
 
 @pytest.mark.parametrize("cells", [9, 40, 41])  # 41 cells: too many to pack in 64 bits, a dict instead
@@ -239,7 +239,7 @@ def test_seeds_answer_as_the_memories_do(tmp_path, cells):
     assert len(seeds) == len(keys | {both, bytes([1] * cells)}) and seeds.count == len(a) + len(b)
     assert bool(seeds.flags) == (cells > 40)
     for memory in (a, b):
-        for key, entry in memory.known.items():
+        for key, entry in memory.items():
             assert seeds.lookup(key) is (key == both or entry != REFUTED)
     assert seeds.lookup(bytes([1] * cells)) is False
     assert seeds.lookup(bytes([0] * (cells - 1) + [1])) is None
@@ -340,7 +340,7 @@ def test_a_memory_saves_only_what_is_new_and_loads_back_whole(tmp_path, monkeypa
         memory.save(path)
         assert len(deltas()) == step + 1  # then only the new entries, beside it
         back = Memory.load(path, 9)
-        assert back.known == memory.known and back.pairings == memory.pairings
+        assert dict(back.items()) == dict(memory.items()) and back.pairings == memory.pairings
         assert Memory.count(path) == len(memory)  # counted from the file headers
     memory.save(path)  # nothing new: nothing written
     assert len(deltas()) == 3
@@ -348,14 +348,14 @@ def test_a_memory_saves_only_what_is_new_and_loads_back_whole(tmp_path, monkeypa
     memory.save(path)  # MAX_DELTAS reached: the whole memory again, the deltas go
     assert deltas() == []
     back = Memory.load(path, 9)
-    assert back.known == memory.known and back.pairings == memory.pairings
+    assert dict(back.items()) == dict(memory.items()) and back.pairings == memory.pairings
     back.save(path)  # a loaded memory knows what is on disk: nothing new, nothing written
     assert len(deltas()) == 0
     back.known[bytes([2, 2, 2] + [0] * 6)] = EXPANDED
     back.save(path)
-    assert len(deltas()) == 1 and Memory.load(path, 9).known == back.known
+    assert len(deltas()) == 1 and dict(Memory.load(path, 9).items()) == dict(back.items())
     (tmp_path / "m.npz.g9.d0.npz").write_bytes(b"stale")  # another generation's delta is not read
-    assert Memory.load(path, 9).known == back.known
+    assert dict(Memory.load(path, 9).items()) == dict(back.items())
 
 
 def test_ranking_can_stop_at_the_first_leaf():
@@ -378,3 +378,55 @@ def test_ranking_can_stop_at_the_first_leaf():
     assert len(leaves) >= 2  # a position where the stop matters
     assert first["order"][0] == leaves[0]  # the same first choice
     assert [c for c in first["order"] if first["scores"][c] == 1 << 20] == leaves[:1]
+
+
+def test_a_memory_folds_its_entries_into_packed_arrays_and_still_saves_only_what_is_new(tmp_path, monkeypatch):
+    from kinarow.drawproof import EXPANDED, REFUTED, Memory
+
+    monkeypatch.setattr(Memory, "FOLD_AT", 4)
+    path = tmp_path / "m.npz"
+    memory = Memory(9)
+    keys = [bytes([i % 3, (i // 3) % 3, (i // 9) % 3, 1] + [0] * 5) for i in range(20)]
+    for i, key in enumerate(keys[:5]):
+        memory.known[key] = 9 + memory.pairing_id((1 << i,)) if i % 2 else EXPANDED
+    memory.save(path)  # 5 in the dict: saved whole, then folded
+    assert not memory.known and len(memory) == 5 and list(memory.codes) == sorted(memory.codes)
+    for i, key in enumerate(keys[5:8], 5):
+        memory.known[key] = REFUTED if i % 2 else i
+    memory.save(path)  # 3 new: a delta of just those
+    assert len(list(tmp_path.glob("m.npz.g1.d*.npz"))) == 1 and Memory.count(path) == 8
+    back = Memory.load(path, 9)
+    assert dict(back.items()) == dict(memory.items()) and back.pairings == memory.pairings
+    assert all(back.get(key) == memory.get(key) for key in keys[:8]) and back.get(keys[8]) is None
+    memory.known[keys[8]] = EXPANDED
+    memory.fold()  # folded before it was saved: the next save writes the whole memory again
+    memory.save(path)
+    assert not list(tmp_path.glob("m.npz.g*.d*.npz")) and dict(Memory.load(path, 9).items()) == dict(memory.items())
+
+
+def test_checkpoints_written_with_keys_still_load(tmp_path):
+    """Earlier walks saved each key as a row of cell values; such files still load, count and seed."""
+    import numpy as np
+
+    from kinarow.drawproof import EXPANDED, REFUTED, Memory, Seeds
+
+    keys = np.array([[0] * 9, [1] + [0] * 8, [1, 2] + [0] * 7], np.uint8)
+    np.savez(tmp_path / "old.npz", cells=np.int64(9), keys=keys, entries=np.array([EXPANDED, 9, REFUTED], np.int32),
+             pairs=np.array([[0b11, 0b1100]], np.uint64), lengths=np.array([2], np.int64), generation=np.int64(1))
+    memory = Memory.load(tmp_path / "old.npz", 9)
+    assert memory.get(bytes(9)) == EXPANDED and memory.pairings[memory.get(bytes([1] + [0] * 8)) - 9] == (3, 12)
+    assert Memory.count(tmp_path / "old.npz") == 3 and len(memory) == 3
+    seeds = Seeds.load([tmp_path / "old.npz"], 9)
+    assert seeds.lookup(bytes([1, 2] + [0] * 7)) is False and seeds.lookup(bytes(9)) is True
+
+
+def test_memories_of_boards_too_large_to_pack_merge_in_a_dict():
+    from kinarow.drawproof import EXPANDED, Memory
+
+    a, b = Memory(41), Memory(41)
+    a.known[bytes(41)] = EXPANDED
+    b.known[bytes(41)] = 3
+    b.known[bytes([1] * 41)] = 41 + b.pairing_id((0b11,))
+    a.merge(b)
+    assert not a.packed and len(a) == 2 and a.get(bytes(41)) == EXPANDED
+    assert a.pairings[a.get(bytes([1] * 41)) - 41] == (0b11,)

@@ -136,25 +136,101 @@ class Frames:
         return best
 
 
+#: boards of up to this many cells keep settled keys packed, as base-3 codes in a uint64 (3^40 < 2^64)
+MAX_PACKED_CELLS = 40
+_DIGITS = bytes.maketrans(bytes(range(3)), b"012")
+_BLOCK = 1 << 20
+
+
+def _code(key: bytes) -> np.uint64:
+    """The base-3 code of one key (a numpy scalar: a Python int would make numpy copy the array it meets)."""
+    return np.uint64(int(key.translate(_DIGITS), 3))
+
+
+def _encode(keys: np.ndarray) -> np.ndarray:
+    """The base-3 codes of ``keys`` (rows of cell values), in blocks (a (rows, cells) uint64 copy is large)."""
+    weights = 3 ** np.arange(keys.shape[1] - 1, -1, -1, dtype=np.uint64)
+    blocks = [keys[start:start + _BLOCK].astype(np.uint64) @ weights for start in range(0, len(keys), _BLOCK)]
+    return np.concatenate(blocks) if blocks else np.zeros(0, np.uint64)
+
+
+def _decode(codes: np.ndarray, cells: int) -> np.ndarray:
+    """The keys (rows of cell values) of base-3 ``codes``."""
+    keys = np.zeros((len(codes), cells), np.uint8)
+    rest = codes.copy()
+    for cell in range(cells - 1, -1, -1):
+        keys[:, cell] = rest % np.uint64(3)
+        rest //= np.uint64(3)
+    return keys
+
+
+def _file_arrays(data: Any, cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """A memory file's keys (as codes on a packed board, else as rows of cell values) and entries."""
+    if "codes" in data.files:
+        return data["codes"], data["entries"]
+    keys = data["keys"]
+    return (_encode(keys) if cells <= MAX_PACKED_CELLS else keys), data["entries"]
+
+
+def _first_of_each(codes: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``codes`` sorted, each once, with the value it has first in the arrays."""
+    order = np.argsort(codes, kind="stable")
+    codes, values = codes[order], values[order]
+    first = np.ones(len(codes), np.bool_)
+    first[1:] = codes[1:] != codes[:-1]
+    return codes[first], values[first]
+
+
 class Memory:
     """What a walk has settled, by canonical key; pairings are kept in the canonical frame, as pair masks.
 
-    Entries are only ever added (a key is settled once), so a save writes just what is new since the last
-    one, as a small *delta* file beside the main file (``NAME.g<generation>.d<i>.npz``); every
+    New entries go to a dict (``known``); on boards of at most ``MAX_PACKED_CELLS`` cells a loaded memory,
+    and every ``FOLD_AT`` new entries once saved, are kept instead as sorted base-3 codes with their
+    entries (12 bytes a position, where the dict takes about 170: a (9,4,4) opening job holds tens of
+    millions). Entries are only ever added (a key is settled once), so a save writes just what is new since
+    the last one, as a small *delta* file beside the main file (``NAME.g<generation>.d<i>.npz``); every
     ``MAX_DELTAS`` saves, or when the new part is larger than what is on disk, the main file is written
     whole again (a new generation) and the deltas go. Loading reads the main file and its generation's deltas.
     """
 
+    FOLD_AT = 1 << 21
+
     def __init__(self, cells: int) -> None:
         self.cells = cells
-        self.known: dict[bytes, int] = {}
+        self.packed = cells <= MAX_PACKED_CELLS
+        self.known: dict[bytes, int] = {}  # entries not folded into the arrays below (all, on larger boards)
+        self.codes = np.zeros(0, np.uint64)  # folded entries: keys' codes, sorted
+        self.values = np.zeros(0, np.int32)
         self.pairings: list[tuple[int, ...]] = []
         self._pairing_ids: dict[tuple[int, ...], int] = {}
-        # what is on disk: (path, generation, entries, pairings, deltas) of the last save or load
+        # what is on disk: (path, generation, entries, pairings, deltas) of the last save or load; the entries
+        # not on disk are those of ``known`` from the ``_saved_in_known``-th on
         self._disk: tuple[Path, int, int, int, int] | None = None
+        self._saved_in_known = 0
 
     def __len__(self) -> int:
-        return len(self.known)
+        return len(self.known) + len(self.codes)
+
+    def get(self, key: bytes) -> int | None:
+        """The entry of ``key``, or None."""
+        entry = self.known.get(key)
+        if entry is None and len(self.codes):
+            i = self.slot(key)
+            return None if i is None else int(self.values[i])
+        return entry
+
+    def slot(self, key: bytes) -> int | None:
+        """Where ``key`` is in the folded arrays, or None."""
+        code = _code(key)
+        i = int(self.codes.searchsorted(code))
+        return i if i < len(self.codes) and self.codes[i] == code else None
+
+    def items(self) -> Iterable[tuple[bytes, int]]:
+        """Every (key, entry), the folded ones first."""
+        for start in range(0, len(self.codes), _BLOCK):
+            keys = _decode(self.codes[start:start + _BLOCK], self.cells)
+            yield from zip((bytes(k) for k in keys), self.values[start:start + _BLOCK].tolist(), strict=True)
+        yield from self.known.items()
 
     def pairing_id(self, masks: tuple[int, ...]) -> int:
         masks = tuple(sorted(masks))
@@ -164,54 +240,104 @@ class Memory:
             self.pairings.append(masks)
         return index
 
-    def merge(self, other: Memory) -> None:
-        """Add ``other``'s entries (this memory's entries win where both have one)."""
-        remap = [self.pairing_id(p) for p in other.pairings]
-        cells = self.cells
-        for key, entry in other.known.items():
-            if key not in self.known:
-                self.known[key] = entry if entry < cells else cells + remap[entry - cells]
+    def fold(self) -> None:
+        """Move the dict's entries into the sorted arrays (on a packed board)."""
+        if not self.packed or not self.known:
+            return
+        if self._saved_in_known < len(self.known):
+            self._disk = None  # the entries not on disk leave the dict: the next save writes everything
+        self.codes, self.values = self._all()
+        self.known, self._saved_in_known = {}, 0
 
-    def _arrays(self, first: int, first_pairing: int) -> dict[str, np.ndarray]:
-        """The entries from the ``first``-th on and the pairings from ``first_pairing`` on, as arrays."""
-        cells = self.cells
+    def _all(self) -> tuple[np.ndarray, np.ndarray]:
+        """All entries of a packed board's memory as (sorted codes, entries)."""
+        if not self.known:
+            return self.codes, self.values
+        codes, values = self._dict_arrays(0)
+        return _first_of_each(np.concatenate([self.codes, codes]), np.concatenate([self.values, values]))
+
+    def _dict_arrays(self, first: int) -> tuple[np.ndarray, np.ndarray]:
+        """The dict's entries from the ``first``-th on: keys (codes on a packed board) and entries."""
         known = self.known if first == 0 else dict(itertools.islice(self.known.items(), first, None))
         n = len(known)
-        keys = np.frombuffer(b"".join(known), np.uint8).reshape(n, cells) if n else np.zeros((0, cells), np.uint8)
+        keys = np.frombuffer(b"".join(known), np.uint8).reshape(n, self.cells) if n else np.zeros((0, self.cells),
+                                                                                                  np.uint8)
+        return (_encode(keys) if self.packed else keys), np.fromiter(known.values(), np.int32, n)
+
+    def merge(self, other: Memory) -> None:
+        """Add ``other``'s entries (this memory's entries win where both have one)."""
+        remap = np.array([self.pairing_id(p) for p in other.pairings] or [0], np.int64)
+        cells = self.cells
+        if self.packed:
+            mine, theirs = self._all(), other._all()
+            values = theirs[1].astype(np.int64)
+            leaves = values >= cells
+            values[leaves] = cells + remap[values[leaves] - cells]
+            self.codes, self.values = _first_of_each(np.concatenate([mine[0], theirs[0]]),
+                                                     np.concatenate([mine[1], values.astype(np.int32)]))
+            self.known, self._saved_in_known, self._disk = {}, 0, None
+            return
+        for key, entry in other.items():
+            if key not in self.known:
+                self.known[key] = entry if entry < cells else cells + int(remap[entry - cells])
+
+    def _arrays(self, keys: np.ndarray, entries: np.ndarray, first_pairing: int) -> dict[str, np.ndarray]:
+        """A file's arrays: the entries given and the pairings from ``first_pairing`` on."""
         pairings = self.pairings[first_pairing:]
         width = max((len(p) for p in pairings), default=0)
         pairs = np.zeros((len(pairings), width), np.uint64)
         for i, p in enumerate(pairings):
             pairs[i, : len(p)] = p
-        return {"cells": np.int64(cells), "keys": keys, "entries": np.fromiter(known.values(), np.int32, n),
+        return {"cells": np.int64(self.cells), "codes" if self.packed else "keys": keys, "entries": entries,
                 "pairs": pairs, "lengths": np.array([len(p) for p in pairings], np.int64)}
 
     def save(self, path: Path) -> None:
         """Write the memory to ``path`` (``.npz``; each file replaced atomically): the new entries as a delta
-        when the last save or load was of the same path, else the whole memory."""
+        when the last save or load was of the same path, else the whole memory. Then, past ``FOLD_AT``
+        entries in the dict, fold them."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        n, n_pairings = len(self.known), len(self.pairings)
+        n, n_pairings = len(self), len(self.pairings)
         disk = self._disk
         if disk is not None and disk[0] == path and (n, n_pairings) == disk[2:4] and path.exists():
             return  # nothing new
         if disk is not None and disk[0] == path and disk[4] < MAX_DELTAS and n - disk[2] <= max(disk[2], 1):
-            _, generation, saved, saved_pairings, deltas = disk
-            _write_npz(_delta_path(path, generation, deltas), self._arrays(saved, saved_pairings))
+            _, generation, _, saved_pairings, deltas = disk
+            keys, entries = self._dict_arrays(self._saved_in_known)
+            _write_npz(_delta_path(path, generation, deltas), self._arrays(keys, entries, saved_pairings))
             self._disk = (path, generation, n, n_pairings, deltas + 1)
-            return
-        generation = (disk[1] + 1) if disk is not None and disk[0] == path else 1
-        stale = _deltas_of(path)
-        _write_npz(path, {**self._arrays(0, 0), "generation": np.int64(generation)})
-        for old in stale:
-            old.unlink(missing_ok=True)
-        self._disk = (path, generation, n, n_pairings, 0)
+        else:
+            generation = (disk[1] + 1) if disk is not None and disk[0] == path else 1
+            stale = _deltas_of(path)
+            keys, entries = self._all() if self.packed else self._dict_arrays(0)
+            _write_npz(path, {**self._arrays(keys, entries, 0), "generation": np.int64(generation)})
+            for old in stale:
+                old.unlink(missing_ok=True)
+            self._disk = (path, generation, n, n_pairings, 0)
+        self._saved_in_known = len(self.known)
+        if len(self.known) >= self.FOLD_AT:
+            self.fold()
 
     @classmethod
     def load(cls, path: Path, cells: int) -> Memory:
         """A memory saved by :meth:`save` (for a board of ``cells`` cells; one clear sentence otherwise)."""
         memory = cls(cells)
-        generation, deltas = _read_files(path, cells, memory._add)
-        memory._disk = (path, generation, len(memory.known), len(memory.pairings), deltas)
+        parts: list[tuple[np.ndarray, np.ndarray]] = []
+
+        def add(data: Any, file: Path) -> None:
+            for row, length in zip(data["pairs"], data["lengths"], strict=True):
+                memory.pairing_id(tuple(int(m) for m in row[:length]))
+            keys, entries = _file_arrays(data, cells)
+            if memory.packed:
+                parts.append((keys, entries.astype(np.int32)))
+            else:
+                memory.known.update(zip((bytes(k) for k in keys), entries.tolist(), strict=True))
+
+        generation, deltas = _read_files(path, cells, add)
+        if parts:
+            memory.codes, memory.values = _first_of_each(np.concatenate([p[0] for p in parts]),
+                                                         np.concatenate([p[1] for p in parts]))
+        memory._saved_in_known = len(memory.known)
+        memory._disk = (path, generation, len(memory), len(memory.pairings), deltas)
         return memory
 
     @staticmethod
@@ -222,7 +348,7 @@ class Memory:
         counts: list[int] = []
 
         def rows(data: Any, file: Path) -> None:
-            with data.zip.open("keys.npy") as fh:
+            with data.zip.open("codes.npy" if "codes" in data.files else "keys.npy") as fh:
                 version = npformat.read_magic(fh)
                 header = npformat.read_array_header_1_0 if version == (1, 0) else npformat.read_array_header_2_0
                 counts.append(int(header(fh)[0][0]))
@@ -232,16 +358,11 @@ class Memory:
 
     @staticmethod
     def entries(path: Path, cells: int) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The (keys, entries) arrays of the memory saved at ``path``, file by file (no dict is built)."""
+        """The keys (codes on a packed board, else rows of cell values) and entries of the memory saved at
+        ``path``, file by file (no dict is built)."""
         found: list[tuple[np.ndarray, np.ndarray]] = []
-        _read_files(path, cells, lambda data, file: found.append((data["keys"], data["entries"])))
+        _read_files(path, cells, lambda data, file: found.append(_file_arrays(data, cells)))
         return found
-
-    def _add(self, data: Any, path: Path) -> None:
-        for row, length in zip(data["pairs"], data["lengths"], strict=True):
-            self.pairing_id(tuple(int(m) for m in row[:length]))
-        keys, entries = data["keys"], data["entries"]
-        self.known.update(zip((bytes(k) for k in keys), entries.tolist(), strict=True))
 
 
 def _read_files(path: Path, cells: int | None, read: Callable[[Any, Path], None]) -> tuple[int, int]:
@@ -310,9 +431,6 @@ class Seeds:
     the (9,4,4) openings). Boards of more than 40 cells (3^40 < 2^64) keep a dict of flags instead.
     """
 
-    MAX_PACKED_CELLS = 40
-    _DIGITS = bytes.maketrans(bytes(range(3)), b"012")
-
     def __init__(self, cells: int) -> None:
         self.cells = cells
         self.codes = np.zeros(0, np.uint64)
@@ -327,8 +445,7 @@ class Seeds:
     @classmethod
     def load(cls, paths: Iterable[Path], cells: int) -> Seeds:
         seeds = cls(cells)
-        packed = cells <= cls.MAX_PACKED_CELLS
-        weights = 3 ** np.arange(cells - 1, -1, -1, dtype=np.uint64)
+        packed = cells <= MAX_PACKED_CELLS
         codes, refuted = [], []
         for path in paths:
             for keys, entries in Memory.entries(path, cells):
@@ -341,8 +458,7 @@ class Seeds:
                         if not refuted_here or key not in flags:  # settled by any walk wins
                             flags[key] = refuted_here
                     continue
-                for start in range(0, len(keys), 1 << 20):  # in blocks: a (rows, cells) uint64 copy is large
-                    codes.append(keys[start:start + (1 << 20)].astype(np.uint64) @ weights)
+                codes.append(keys)
                 refuted.append(entries == REFUTED)
         if codes:
             all_codes, all_refuted = np.concatenate(codes), np.concatenate(refuted)
@@ -361,7 +477,7 @@ class Seeds:
         codes = self.codes
         if not len(codes):
             return None
-        code = np.uint64(int(key.translate(self._DIGITS), 3))  # a Python int would make numpy copy the array
+        code = _code(key)
         i = int(codes.searchsorted(code))
         if i < len(codes) and codes[i] == code:
             return not bool(self.refuted[i])
@@ -451,7 +567,7 @@ class _Walk:
         if pos.is_over:
             return pos.result != self.attacker_win
         key, _, forward = self.frames.frame(pos.board)
-        entry = self.memory.known.get(key)
+        entry = self.memory.get(key)
         if entry is not None:
             return entry != REFUTED
         seeded = self.seeds.lookup(key)
@@ -529,7 +645,9 @@ def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[s
     ring_index: dict[int, int] = {}  # ring row -> pairing number in the certificate
     texts: list[str] = []
     tokens: list[str] = []
-    written: set[bytes] = set()
+    memory.fold()  # on a packed board every entry is then in the arrays, and what is written is one bit a slot
+    done = np.zeros(len(memory.codes), np.bool_)
+    written: set[bytes] = set()  # the keys written, on a board too large to pack
     attacker_win = value_names(game)[attacker - 1]
     stats = TreeStats()
     pos = position.copy()
@@ -540,9 +658,10 @@ def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[s
                 raise KinarowError(f"the memory's tree loses after {pos.move_text()}")
             return
         key, inverse, _ = frames.frame(pos.board)
-        if key in written:
+        slot = memory.slot(key) if memory.packed else None
+        if (key in written) if slot is None else done[slot]:
             return
-        entry = memory.known.get(key)
+        entry = memory.get(key) if slot is None else int(memory.values[slot])
         if entry is None or entry == REFUTED:
             raise KinarowError(f"the memory has no defence after {pos.move_text() or '(start)'}")
         if entry >= cells:
@@ -569,7 +688,10 @@ def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[s
             pos.play(cell)
             visit()
             pos.undo()
-        written.add(key)
+        if slot is None:
+            written.add(key)
+        else:
+            done[slot] = True
 
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * cells + 200))
@@ -577,7 +699,7 @@ def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[s
         visit()
     finally:
         sys.setrecursionlimit(limit)
-    stats.positions = len(written)
+    stats.positions = len(written) + int(np.count_nonzero(done))
     stats.pairings = len(texts)
     return {"method": TREE, "pairings": texts, "tokens": " ".join(tokens)}, stats
 
