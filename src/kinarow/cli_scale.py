@@ -348,7 +348,8 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
             row.update(value="unknown", stopped="time limit", walked=stopped.walked, resumed=stopped.resumed)
         except KeyboardInterrupt:
             print(f"{interrupted()} during {c.name}"
-                  + (f"; its walk is kept in {folder / c.name} and resumes from there." if folder else "."), file=err)
+                  + (f"; its walk is kept in {folder / c.name} and resumes from there (add --status to see how "
+                     "far it got)." if folder else "."), file=err)
             return EXIT_INTERRUPTED
         except KinarowError as error:
             row.update(value="unknown", stopped=f"no defence found ({error})")
