@@ -399,7 +399,9 @@ def test_a_memory_folds_its_entries_into_packed_arrays_and_still_saves_only_what
     assert dict(back.items()) == dict(memory.items()) and back.pairings == memory.pairings
     assert all(back.get(key) == memory.get(key) for key in keys[:8]) and back.get(keys[8]) is None
     memory.known[keys[8]] = EXPANDED
+    memory.known[keys[0]] = REFUTED  # set again after it was folded: this entry is the one kept
     memory.fold()  # folded before it was saved: the next save writes the whole memory again
+    assert memory.get(keys[0]) == REFUTED and len(memory) == 9
     memory.save(path)
     assert not list(tmp_path.glob("m.npz.g*.d*.npz")) and dict(Memory.load(path, 9).items()) == dict(memory.items())
 

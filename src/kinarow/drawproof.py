@@ -250,11 +250,12 @@ class Memory:
         self.known, self._saved_in_known = {}, 0
 
     def _all(self) -> tuple[np.ndarray, np.ndarray]:
-        """All entries of a packed board's memory as (sorted codes, entries)."""
+        """All entries of a packed board's memory as (sorted codes, entries); the dict's entry wins where a
+        key was set again after it was folded."""
         if not self.known:
             return self.codes, self.values
         codes, values = self._dict_arrays(0)
-        return _first_of_each(np.concatenate([self.codes, codes]), np.concatenate([self.values, values]))
+        return _first_of_each(np.concatenate([codes, self.codes]), np.concatenate([values, self.values]))
 
     def _dict_arrays(self, first: int) -> tuple[np.ndarray, np.ndarray]:
         """The dict's entries from the ``first``-th on: keys (codes on a packed board) and entries."""
