@@ -331,6 +331,21 @@ def test_cli_checkpoint_resume_message(capsys, tmp_path):
     assert code == 0 and "Draw" in out
     code, out, _ = run(capsys, "solve", "4x4k4", "--checkpoint", str(db))
     assert code == 0 and "resumed:" in out
+    # --status lists what the file holds for the game, searching nothing
+    store = par.JobStore(db)
+    stored = store.count("4x4k4")
+    store.close()
+    code, out, _ = run(capsys, "solve", "4x4k4", "--checkpoint", str(db), "--status", "--json")
+    jobs = json.loads(out)["jobs"]
+    assert code == 0 and stored > 0 and len(jobs) == stored and all(j["nodes"] >= 0 for j in jobs)
+    code, out, _ = run(capsys, "solve", "4x4k4", "--checkpoint", str(db), "--status")
+    assert code == 0 and f"{stored} finished job" in out and "UTC" in out
+    code, out, _ = run(capsys, "solve", "5x4k4", "--checkpoint", str(db), "--status")
+    assert code == 0 and "no finished jobs" in out
+    code, _, err = run(capsys, "solve", "4x4k4", "--checkpoint", str(tmp_path), "--status")
+    assert code == 2 and "is a directory" in err and "Traceback" not in err
+    code, _, err = run(capsys, "solve", "4x4k4", "--status")
+    assert code == 2 and "--checkpoint FILE" in err
 
 
 def test_settle_lists_the_cases(capsys):

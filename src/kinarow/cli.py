@@ -161,6 +161,8 @@ def _progress(label: str, stream: TextIO) -> Iterator[Callable[[int], None] | No
 
 # -- solve -----------------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.status and not args.checkpoint:
+        raise UsageError("--status lists the finished jobs of a checkpoint; give it with --checkpoint FILE")
     if cli_scale.wants_parallel(args):  # --workers N > 1, --cluster or --checkpoint: frontier jobs
         return cli_scale.cmd_solve_parallel(args, out, err)
     from kinarow import cli_ux

@@ -77,6 +77,10 @@ def add_solve_options(p: argparse.ArgumentParser) -> None:
         "--checkpoint", metavar="FILE", default=None,
         help="keep finished jobs in this SQLite file; run the same command again to resume",
     )
+    p.add_argument(
+        "--status", action="store_true",
+        help="with --checkpoint: list the jobs of this game that the file holds, and stop (searches nothing)",
+    )
 
 
 def wants_parallel(args: argparse.Namespace) -> bool:
@@ -87,6 +91,39 @@ def wants_parallel(args: argparse.Namespace) -> bool:
     jobs = _positive_int("--jobs", getattr(args, "jobs", None))
     cluster, checkpoint = getattr(args, "cluster", None), getattr(args, "checkpoint", None)
     return (workers or 1) > 1 or bool(jobs) or bool(cluster) or bool(checkpoint)
+
+
+def _job_status(game: Game, path: Path, as_json: bool, out: TextIO) -> int:
+    """``solve GAME --checkpoint FILE --status``: the finished jobs of ``game`` that the checkpoint holds."""
+    from kinarow import parallel
+    from kinarow.cli import EXIT_OK, UsageError
+
+    if path.exists() and not path.is_file():
+        raise UsageError(f"--checkpoint {path} is a directory; give the SQLite file of a solve's jobs")
+    rows: list[dict[str, Any]] = []
+    if path.exists():
+        store = parallel.JobStore(path)
+        try:
+            rows = [{"moves": moves, "value": value, "nodes": nodes, "seconds": round(seconds, 1), "finished": when}
+                    for moves, value, nodes, seconds, when in store.jobs(str(game))]
+        finally:
+            store.close()
+    if as_json:
+        print(json.dumps({"game": str(game), "checkpoint": str(path), "jobs": rows}), file=out)
+        return EXIT_OK
+    if not rows:
+        print(f"{game}: no finished jobs in {path}", file=out)
+        return EXIT_OK
+    values: dict[str, int] = {}
+    for row in rows:
+        values[row["value"]] = values.get(row["value"], 0) + 1
+    print(f"{game}: {len(rows)} finished job{'s' if len(rows) != 1 else ''} in {path} ("
+          + ", ".join(f"{n} {v}" for v, n in sorted(values.items())) + "; lines up to symmetry, as stored)",
+          file=out)
+    for row in rows:
+        print(f"  {row['moves'] or '(start)':<24} {row['value']:<15} {row['nodes']:>16,} nodes "
+              f"{row['seconds']:>10,.1f} s  {row['finished']} UTC", file=out)
+    return EXIT_OK
 
 
 def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -109,6 +146,8 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
     workers = _positive_int("--workers", args.workers)
     jobs = _positive_int("--jobs", args.jobs)
     position = Game(args.game).position(args.moves)
+    if args.status:
+        return _job_status(position.game, Path(args.checkpoint), args.json, out)
     where = f"on the cluster at {args.cluster}" if args.cluster else f"on {workers or 1} workers"
     with _progress(f"solving {position.game} {where}", err) as tick:
         result = parallel.solve(

@@ -201,6 +201,12 @@ class JobStore:
         )
         self.db.commit()
 
+    def jobs(self, game: str) -> list[tuple[str, str, int, float, str]]:
+        """The finished jobs of ``game``: (moves, value, nodes, seconds, finished), in the order they finished."""
+        return [(str(m), str(v), int(n), float(s), str(f)) for m, v, n, s, f in self.db.execute(
+            "SELECT moves, value, nodes, seconds, finished FROM finished_jobs WHERE game = ? ORDER BY finished, moves",
+            (game,))]
+
     def count(self, game: str | None = None) -> int:
         if game is None:
             return int(self.db.execute("SELECT COUNT(*) FROM finished_jobs").fetchone()[0])
