@@ -6,7 +6,7 @@ Run from the repository root::
     python benchmarks/bench_walk_memory.py --entries 16000000 --json
     python benchmarks/bench_walk_memory.py --memory WALKS/9x4k4/first_cannot_win.start.job0.npz --cells 36
 
-Each measurement runs in a child process so that its peak resident memory
+The machine is printed first (on stderr). Each measurement runs in a child process so that its peak resident memory
 is its own. Printed: entries, the seconds to load the saved memory, the
 child's peak resident memory, and the microseconds a lookup costs (of keys
 that are there and keys that are not), for the memory as it loads (packed
@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench_engine import machine  # run from the repository root: benchmarks/ is on the path
 from kinarow.drawproof import EXPANDED, Memory
 
 LOOKUPS = 100_000
@@ -86,6 +87,9 @@ def main() -> int:
     parser.add_argument("--memory", default=None, help="a saved walk memory (.npz) to measure instead")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    about = machine()
+    print(f"# {about['cpu']}, {about['cores']} cores; Python {about['python']}, numpy {about['numpy']}",
+          file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(args.memory) if args.memory else Path(tmp) / "synthetic.npz"
         if not args.memory:
