@@ -100,8 +100,13 @@ def test_ctrl_c_waits_until_the_call_has_returned():
         time.sleep(1.0)
         finished.append(True)
 
-    threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
-    with pytest.raises(KeyboardInterrupt):
-        sat.call(slow)
-    assert finished == [True]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler is given back
+    # Python's own Ctrl-C handler, also where pytest was started with SIGINT ignored (a shell's background job)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+        with pytest.raises(KeyboardInterrupt):
+            sat.call(slow)
+        assert finished == [True]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler is given back
+    finally:
+        signal.signal(signal.SIGINT, previous)
