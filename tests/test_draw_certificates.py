@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from kinarow import Game
 from kinarow.drawproof import blocking_tree, draw_certificate
@@ -432,3 +434,34 @@ def test_memories_of_boards_too_large_to_pack_merge_in_a_dict():
     a.merge(b)
     assert not a.packed and len(a) == 2 and a.get(bytes(41)) == EXPANDED
     assert a.pairings[a.get(bytes([1] * 41)) - 41] == (0b11,)
+
+
+@given(steps=st.lists(st.tuples(st.sampled_from(["put", "save", "fold", "load"]), st.integers(0, 3**5 - 1),
+                                st.integers(-2, 12)), max_size=40),
+       cells=st.sampled_from([5, 41]))
+@example(steps=[("put", 1, 0), ("save", 0, 0), ("put", 2, 0), ("fold", 0, 0), ("load", 0, 0)], cells=5)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_memory_answers_as_a_dict_whatever_it_folds_saves_and_loads(tmp_path_factory, steps, cells):
+    """Packed or not, folded, saved as deltas or whole, loaded again: the memory holds what a dict would."""
+    from kinarow.drawproof import Memory
+
+    path = tmp_path_factory.mktemp("memory") / "m.npz"
+    memory, model = Memory(cells), {}
+    Memory.FOLD_AT, fold_at = 3, Memory.FOLD_AT
+    try:
+        for op, number, entry in steps:
+            if op == "put":
+                key = bytes((number // 3**i) % 3 for i in range(5)) + bytes(cells - 5)
+                if key not in model:  # the walk settles a key once
+                    memory.known[key] = model[key] = entry
+            elif op == "save":
+                memory.save(path)
+            elif op == "fold":
+                memory.fold()
+            elif path.exists():
+                memory.save(path)
+                memory = Memory.load(path, cells)
+            assert len(memory) == len(model) and dict(memory.items()) == model
+            assert all(memory.get(key) == value for key, value in model.items())
+    finally:
+        Memory.FOLD_AT = fold_at
