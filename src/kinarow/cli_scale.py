@@ -15,6 +15,7 @@ import gzip
 import json
 import os
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,9 +115,7 @@ def _job_status(game: Game, path: Path, as_json: bool, out: TextIO) -> int:
     if not rows:
         print(f"{game}: no finished jobs in {path}", file=out)
         return EXIT_OK
-    values: dict[str, int] = {}
-    for row in rows:
-        values[row["value"]] = values.get(row["value"], 0) + 1
+    values = Counter(row["value"] for row in rows)
     print(f"{game}: {len(rows)} finished job{'s' if len(rows) != 1 else ''} in {path} ("
           + ", ".join(f"{n} {v}" for v, n in sorted(values.items())) + "; lines up to symmetry, as stored)",
           file=out)

@@ -142,9 +142,11 @@ _DIGITS = bytes.maketrans(bytes(range(3)), b"012")
 _BLOCK = 1 << 20
 
 
-def _code(key: bytes) -> np.uint64:
-    """The base-3 code of one key (a numpy scalar: a Python int would make numpy copy the array it meets)."""
-    return np.uint64(int(key.translate(_DIGITS), 3))
+def _find(codes: np.ndarray, key: bytes) -> int | None:
+    """Where ``key``'s base-3 code is in the sorted ``codes``, or None."""
+    code = np.uint64(int(key.translate(_DIGITS), 3))  # a numpy scalar: a Python int would make numpy copy the array
+    i = int(codes.searchsorted(code))
+    return i if i < len(codes) and codes[i] == code else None
 
 
 def _encode(keys: np.ndarray) -> np.ndarray:
@@ -221,9 +223,7 @@ class Memory:
 
     def slot(self, key: bytes) -> int | None:
         """Where ``key`` is in the folded arrays, or None."""
-        code = _code(key)
-        i = int(self.codes.searchsorted(code))
-        return i if i < len(self.codes) and self.codes[i] == code else None
+        return _find(self.codes, key)
 
     def items(self) -> Iterable[tuple[bytes, int]]:
         """Every (key, entry), the folded ones first."""
@@ -475,14 +475,10 @@ class Seeds:
         if self.flags:
             flag = self.flags.get(key)
             return None if flag is None else not flag
-        codes = self.codes
-        if not len(codes):
+        if not len(self.codes):
             return None
-        code = _code(key)
-        i = int(codes.searchsorted(code))
-        if i < len(codes) and codes[i] == code:
-            return not bool(self.refuted[i])
-        return None
+        i = _find(self.codes, key)
+        return None if i is None else not bool(self.refuted[i])
 
 
 class _Walk:
@@ -847,6 +843,12 @@ def _memory_name(attacker: int, position: Position, job: int | None = None) -> s
     return f"{HALVES[attacker]}.{moves}" + ("" if job is None else f".job{job}") + ".npz"
 
 
+def _walk_files(folder: Path, attacker: int, position: Position, jobs: list[list[int]]) -> tuple[Path, list[Path]]:
+    """The memory files of a checkpoint: a one-process walk of ``position``'s, and each opening job's."""
+    return (folder / _memory_name(attacker, position),
+            [folder / _memory_name(attacker, position, j) for j in range(len(jobs))])
+
+
 def _opening_jobs(position: Position, frames: Frames) -> list[list[int]]:
     """The jobs of a walk in jobs: the moves to each root move's position, one per symmetry class."""
     jobs: list[list[int]] = []
@@ -870,10 +872,9 @@ def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int,
     game = position.game
     frames = Frames(position)
     jobs = _opening_jobs(position, frames)
-    paths = [folder / _memory_name(attacker, position, j) for j in range(len(jobs))]
     # every saved entry is proved, so a job looks up all the other memories there are: the other jobs' (also
     # of a run that was stopped, or still running) and a one-process walk's of the same position
-    single = folder / _memory_name(attacker, position)
+    single, paths = _walk_files(folder, attacker, position, jobs)
     resumed = sum(Memory.count(p) for p in (single, *paths) if p.exists())
     finished: list[int] = []
     statuses: dict[int, str] = {}
@@ -975,9 +976,8 @@ def walk_status(position: Position, attacker: int, folder: str | Path) -> list[W
     folder = Path(folder)
     game = position.game
     frames = Frames(position)
-    single = folder / _memory_name(attacker, position)
     jobs = _opening_jobs(position.copy(), frames) if position.to_move == attacker and not position.is_over else []
-    paths = [folder / _memory_name(attacker, position, j) for j in range(len(jobs))]
+    single, paths = _walk_files(folder, attacker, position, jobs)
     walks = [(single, list(position.moves))] if single.exists() else []
     if any(path.exists() for path in paths):  # a walk in jobs: those not started yet are listed too
         walks += [(path, moves) for path, moves in zip(paths, jobs, strict=True)]
