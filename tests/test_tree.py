@@ -32,6 +32,17 @@ def _solve_with_strategy(text, moves):
     return result
 
 
+def win_on_the_spot(p: Position, winner: str) -> int | None:
+    """Written here, by brute force: the first legal cell that ends the game in ``winner``'s win."""
+    for cell in p.legal_moves():
+        p.play(cell)
+        won = p.result == winner
+        p.undo()
+        if won:
+            return cell
+    return None
+
+
 def own_verify(tree: StrategyTree) -> bool:
     """A second checker written here: the prescribed moves win against every reply."""
     game = Game(tree.game)
@@ -48,8 +59,8 @@ def own_verify(tree: StrategyTree) -> bool:
             return True
         if p.to_move == winner:
             name = tree.choices.get(board_key(p))
-            if name is None:
-                return False
+            if name is None:  # version 2 leaves out the wins on the spot
+                return win_on_the_spot(p, tree.winner) is not None
             cell = p.geometry.parse_cell(name)
             if cell not in p.legal_moves():
                 return False
@@ -88,6 +99,9 @@ def winner_positions(tree: StrategyTree) -> list[Position]:
             return
         seen.add(key)
         if p.to_move == winner:
+            if key not in tree.choices:  # a win on the spot
+                assert win_on_the_spot(p, tree.winner) is not None
+                return
             out.append(p.copy())
             p.play(p.geometry.parse_cell(tree.choices[key]))
             walk(p)
@@ -166,7 +180,7 @@ def test_a_losing_choice_is_rejected(text, moves):
     tampered = None
     # the deepest positions first: there the brute force is instant
     for pos in sorted(winner_positions(tree), key=lambda p: -p.stones)[:200]:
-        if pos.geometry.size - pos.stones > 12:
+        if pos.geometry.size - pos.stones > 13:
             continue
         key = board_key(pos)
         for cell in pos.legal_moves():
@@ -298,3 +312,48 @@ def test_from_json_rejects_non_objects():
         with pytest.raises(KinarowError):
             StrategyTree.from_json(data)
 
+
+
+@pytest.mark.parametrize(("text", "moves"), WINS)
+def test_wins_on_the_spot_are_left_to_the_checker(text, moves):
+    """Version 2 names no move where the winner wins with this stone, and the checker finds that cell itself."""
+    tree = _solve_with_strategy(text, moves).strategy
+    for pos in winner_positions(tree):
+        assert win_on_the_spot(pos, tree.winner) is None, pos.move_text()
+
+
+@pytest.mark.parametrize("text", [t for t, _ in WINS])
+def test_winning_stone_agrees_with_brute_force(text):
+    """The checker's rule for a win on the spot, against every legal cell tried, along random games."""
+    import random
+
+    from kinarow.proofs.tree import winning_stone
+
+    game = Game(text)
+    names = ("maker", "breaker") if game.goal == "maker-breaker" else ("first", "second")
+    rng = random.Random(7)
+    for _ in range(30):
+        pos = game.position()
+        while not pos.is_over:
+            for name in (*names, "draw"):
+                assert winning_stone(pos, name) == win_on_the_spot(pos, name), (pos.move_text(), name)
+            pos.play(rng.choice(pos.legal_moves()))
+
+
+def test_a_version_1_strategy_naming_every_move_still_checks():
+    """Files written before version 2 name the wins on the spot too; they stay valid."""
+    tree = _solve_with_strategy("4x3k3", "").strategy
+    full = copy.deepcopy(tree)
+    for pos in winner_positions(tree):
+        pos.play(pos.geometry.parse_cell(tree.choices[board_key(pos)]))
+        for reply in pos.legal_moves():
+            pos.play(reply)
+            spot = win_on_the_spot(pos, tree.winner)
+            if spot is not None:
+                full.choices[board_key(pos)] = pos.name(spot)
+            pos.undo()
+    assert full.size > tree.size
+    data = full.to_json()
+    data["version"] = 1
+    verdict = check(StrategyTree.from_json(data))
+    assert verdict.ok, verdict.reason

@@ -134,7 +134,7 @@ def test_check_draws_the_certificate(app):
     answer = app.handle("/api/check", {"certificate": proof["certificate"]})
     assert answer["verdict"]["ok"] is True
     assert answer["moves"] == ["b2", "a1"] and "★" in answer["svg"]
-    broken = dict(proof["certificate"], version=2)
+    broken = dict(proof["certificate"], version=3)
     answer = app.handle("/api/check", {"certificate": broken})
     assert answer["verdict"]["ok"] is False and "version" in answer["verdict"]["reason"]
 

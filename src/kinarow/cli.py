@@ -258,7 +258,7 @@ def _write_strategy(result: Result, path: str) -> str:
         except OSError as error:
             raise KinarowError(f"cannot write the strategy to '{path}': {error.strerror or error}") from None
         winner = winner_words(Game(result.game), result.strategy.winner)
-        return f"Winning strategy of {winner} written to {path} ({result.strategy.size:,} positions)."
+        return f"Winning strategy of {winner} written to {path} ({result.strategy.described})."
     if result.value == "draw":
         return f"No strategy written to {path}: the game is a draw, so neither player has a winning strategy."
     if result.value == "unknown":

@@ -134,7 +134,7 @@ def proof_certificate(position: Position, result: Result, store: Store | None,
     """
     if result.strategy is not None:
         return result.strategy.to_json(), f"the winning strategy of the {result.strategy.winner} player " \
-            f"({result.strategy.size:,} positions)"
+            f"({result.strategy.described})"
     if result.value == "unknown":
         return None, "the value is unknown, so there is nothing to prove"
     if position.is_over:

@@ -105,17 +105,19 @@ def envelope(fmt: str, version: int, game: str, moves: list[str], claim: str) ->
             "claim": claim}
 
 
-def require_format(data: Any, fmt: str, version: int, kind: str) -> None:
-    """Raise one clear sentence unless ``data`` is a certificate of format ``fmt`` and ``version``."""
+def require_format(data: Any, fmt: str, version: int | tuple[int, ...], kind: str) -> None:
+    """Raise one clear sentence unless ``data`` is a certificate of format ``fmt`` and ``version`` (or one of them)."""
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise CertificateError(f"this is not a {kind} certificate; its 'format' must be '{fmt}'")
-    if data.get("version") != version:
+    versions = (version,) if isinstance(version, int) else version
+    if data.get("version") not in versions or isinstance(data.get("version"), bool):
+        expected = " or ".join(str(v) for v in versions)
         raise CertificateError(
-            f"{kind} certificate version {data.get('version')!r} is not supported; expected {version}"
+            f"{kind} certificate version {data.get('version')!r} is not supported; expected {expected}"
         )
 
 
-def require_envelope(data: Any, fmt: str, version: int, kind: str) -> tuple[str, list[str]]:
+def require_envelope(data: Any, fmt: str, version: int | tuple[int, ...], kind: str) -> tuple[str, list[str]]:
     """Check the common envelope (format, version, game, moves, optional claim); return (game, moves)."""
     require_format(data, fmt, version, kind)
     game, moves = data.get("game"), data.get("moves")

@@ -231,17 +231,17 @@ class App:
 
     @staticmethod
     def _certificate_move(position: Position, strategy: Any) -> tuple[int, str]:
-        from kinarow.proofs.tree import StrategyTree, board_key
+        from kinarow.proofs.tree import StrategyTree
 
         try:
             tree = StrategyTree.from_json(strategy)
         except KinarowError as error:
             raise RequestError(f"the certificate engine needs a strategy certificate: {error}") from None
-        name = tree.choices.get(board_key(position))
-        if name is None:
+        cell = tree.move(position)
+        if cell is None:
             raise RequestError("the strategy certificate prescribes no move in this position (it is not the winner's "
                                "turn in a position the strategy reaches)")
-        return position.geometry.parse_cell(name), "the move the winning strategy prescribes"
+        return cell, "the move the winning strategy prescribes"
 
     def strategy(self, body: dict[str, Any]) -> dict[str, Any]:
         position = self._position(body)
