@@ -32,6 +32,13 @@ def _solve_with_strategy(text, moves):
     return result
 
 
+def both(tree: StrategyTree):
+    """The compiled checker and the Python walk agree on the verdict, the reason and the count."""
+    compiled, walked = check(tree), check(tree, compiled=False)
+    assert (compiled.ok, compiled.reason, compiled.positions) == (walked.ok, walked.reason, walked.positions)
+    return compiled
+
+
 def win_on_the_spot(p: Position, winner: str) -> int | None:
     """Written here, by brute force: the first legal cell that ends the game in ``winner``'s win."""
     for cell in p.legal_moves():
@@ -124,7 +131,7 @@ def test_strategy_is_accepted(text, moves):
     assert tree.moves == moves.split()
     assert tree.winner == result.value
     assert tree.size > 0
-    verdict = check(tree)
+    verdict = both(tree)
     assert verdict, verdict.reason
     assert verdict.ok
     assert verdict.positions > 0
@@ -194,7 +201,7 @@ def test_a_losing_choice_is_rejected(text, moves):
         if tampered is not None:
             break
     assert tampered is not None, "no position of the strategy has a move that fails to win"
-    verdict = check(tampered)
+    verdict = both(tampered)
     assert not verdict
     assert verdict.reason
     assert not own_verify(tampered)
@@ -209,7 +216,7 @@ def test_an_occupied_or_unknown_cell_is_rejected(text, moves):
     for bad in (pos.name(occupied), "z99", "nonsense"):
         tampered = copy.deepcopy(tree)
         tampered.choices[key] = bad
-        verdict = check(tampered)
+        verdict = both(tampered)
         assert not verdict
         assert bad in verdict.reason
         assert "\n" not in verdict.reason
@@ -221,7 +228,7 @@ def test_a_missing_entry_is_rejected(text, moves):
     for pos in winner_positions(tree)[:20]:
         tampered = copy.deepcopy(tree)
         del tampered.choices[board_key(pos)]
-        verdict = check(tampered)
+        verdict = both(tampered)
         assert not verdict
         assert "no move" in verdict.reason
 
@@ -235,7 +242,7 @@ def test_the_wrong_winner_is_rejected(text, moves):
             continue
         tampered = copy.deepcopy(tree)
         tampered.winner = winner
-        verdict = check(tampered)
+        verdict = both(tampered)
         assert not verdict
         assert verdict.reason
 
@@ -258,7 +265,7 @@ def test_the_wrong_game_is_rejected(text, other):
     tree = _solve_with_strategy(text, "").strategy
     tampered = copy.deepcopy(tree)
     tampered.game = other
-    verdict = check(tampered)
+    verdict = both(tampered)
     assert not verdict
     assert verdict.reason
 
@@ -268,7 +275,7 @@ def test_wrong_opening_moves_are_rejected():
     for moves in (["b2", "a1"], ["b2", "b2"], ["z9"], []):
         tampered = copy.deepcopy(tree)
         tampered.moves = moves
-        verdict = check(tampered)
+        verdict = both(tampered)
         assert not verdict
         assert verdict.reason
 
@@ -283,7 +290,7 @@ def test_json_round_trip(text, moves):
     assert "\n" not in text_form
     again = StrategyTree.from_json(json.loads(text_form))
     assert again == tree
-    assert check(again)
+    assert both(again)
     data = json.loads(text_form)
     assert data["format"] == "kinarow.strategy"
     assert data["game"] == tree.game
@@ -355,5 +362,5 @@ def test_a_version_1_strategy_naming_every_move_still_checks():
     assert full.size > tree.size
     data = full.to_json()
     data["version"] = 1
-    verdict = check(StrategyTree.from_json(data))
+    verdict = both(StrategyTree.from_json(data))
     assert verdict.ok, verdict.reason

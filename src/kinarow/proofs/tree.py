@@ -173,8 +173,88 @@ class _RefutedError(Exception):
     pass
 
 
-def check(tree: StrategyTree) -> CheckResult:
-    """Verify that following ``tree`` wins against every reply (rules only, no search)."""
+def check(tree: StrategyTree, *, compiled: bool = True) -> CheckResult:
+    """Verify that following ``tree`` wins against every reply (rules only, no search).
+
+    Boards of at most 64 cells are replayed by the compiled walk of
+    :mod:`kinarow.proofs.tree_kernel` (``compiled=False`` keeps the Python walk,
+    which gives the same verdict, reason and count).
+    """
+    try:
+        game = Game(tree.game)
+        pos = game.position(" ".join(tree.moves))
+    except KinarowError as err:
+        return CheckResult(False, f"the certificate's game or moves are invalid: {err}", 0)
+    if compiled and pos.geometry.size <= 64 and not pos.is_over and tree.winner in value_names(game):
+        return _check_compiled(tree, pos)
+    return _check_python(tree)
+
+
+def _check_compiled(tree: StrategyTree, pos: Position) -> CheckResult:
+    """:func:`check` by the compiled walk (a board of at most 64 cells, the game not over)."""
+    import numpy as np
+
+    from kinarow.proofs import tree_kernel as TK
+
+    game, geo = pos.game, pos.geometry
+    size = geo.size
+    winner = 1 if tree.winner == value_names(game)[0] else 2
+    names = [k for k in tree.choices if len(k) == size and k.isascii()]
+    keys = np.zeros((len(names), 2), np.uint64)
+    cells = np.full(len(names), -1, np.int64)
+    parsed: dict[str, int] = {}
+    for lo in range(0, len(names), 1 << 20):
+        chunk = names[lo:lo + (1 << 20)]
+        raw = np.frombuffer("".join(chunk).encode(), np.uint8).reshape(len(chunk), size)
+        wide = np.zeros((len(chunk), 64), np.uint8)
+        wide[:, :size] = raw
+        keys[lo:lo + len(chunk), 0] = np.packbits(wide == ord("x"), axis=1, bitorder="little").view("<u8")[:, 0]
+        keys[lo:lo + len(chunk), 1] = np.packbits(wide == ord("o"), axis=1, bitorder="little").view("<u8")[:, 0]
+        foreign = ~np.isin(raw, np.frombuffer(_SYMBOLS.encode(), np.uint8)).all(axis=1)
+        for i, key in enumerate(chunk):
+            name = tree.choices[key]
+            if name not in parsed:
+                try:
+                    parsed[name] = geo.parse_cell(name)
+                except KinarowError:
+                    parsed[name] = -1
+            cells[lo + i] = -2 if foreign[i] else parsed[name]
+    keep = cells != -2  # a key with foreign symbols matches no board
+    keys, cells = keys[keep], cells[keep]
+    order = np.lexsort((keys[:, 1], keys[:, 0]))
+    keys, cells = np.ascontiguousarray(keys[order]), np.ascontiguousarray(cells[order])
+    start = np.zeros(size + 1, np.int64)
+    start[1:] = np.cumsum([len(row) for row in geo.cell_groups])
+    cell_groups = np.array([g for row in geo.cell_groups for g in row], np.int64)
+    masks = np.array(geo.group_masks, np.uint64)
+    turn_player = np.array([game.turn_state(t)[0] for t in range(size + 1)], np.int64)
+    goal = {"misere": TK.MISERE, "maker-breaker": TK.MAKER_BREAKER}.get(game.goal, TK.NORMAL)
+    line = np.zeros(size + 1, np.int64)
+    bx, bo = np.uint64(pos.bits[1]), np.uint64(pos.bits[2])
+    status, proven, depth = TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal, masks,
+                                     cell_groups, start, turn_player, keys, cells, line)
+    if status == TK.OK:
+        return CheckResult(True, f"{tree.winner} wins against every reply", int(proven))
+    played = [int(c) for c in line[:depth]]
+    for c in played:
+        pos.play(c)
+    where = " ".join(pos.name(c) for c in played) or "(start)"
+    if status == TK.ENDS:
+        reason = f"the line {where} ends in '{pos.result}', not a {tree.winner} win"
+    elif status == TK.NO_MOVE:
+        reason = f"no move is given after {where}"
+    else:
+        name = tree.choices[board_key(pos)]
+        try:
+            pos.play(pos.geometry.parse_cell(name))
+            raise AssertionError("internal error: the compiled checker called a legal move illegal")
+        except KinarowError as err:
+            reason = f"after {where} the prescribed move {name} is illegal: {err}"
+    return CheckResult(False, reason, int(proven))
+
+
+def _check_python(tree: StrategyTree) -> CheckResult:
+    """:func:`check` walked in Python (any board size)."""
     try:
         game = Game(tree.game)
         pos = game.position(" ".join(tree.moves))

@@ -1,0 +1,232 @@
+"""Numba kernel of the strategy checker: replay a winner's strategy against every reply, by the rules alone.
+
+It does what :func:`kinarow.proofs.tree.check` does in Python, for boards of
+at most 64 cells, and imports nothing from the search code.
+
+Bit layout
+==========
+
+A position is two ``uint64`` bitboards, ``bx`` (Black / Maker, ``x`` in a
+board key) and ``bo`` (White / Breaker, ``o``); bit ``c`` is cell ``c``, in
+the cell order of :mod:`kinarow.geometry` (column-major, ``c = x * n + y``).
+For 4 x 3::
+
+        a  b  c  d
+    3 | 2  5  8 11
+    2 | 1  4  7 10
+    1 | 0  3  6  9       bits 12..63 are always 0
+
+The rules come in as arrays, whatever the board's shape:
+
+    masks[g]                 the k cells of group g, as a bitmask
+    cell_groups[start[c]:start[c + 1]]   the groups through cell c
+    turn_player[t]           1 or 2: who places stone t + 1 (t stones down)
+
+The strategy's prescribed moves are the rows of ``keys`` (``(bx, bo)``,
+sorted) and ``cells`` (the move; -1 for a name that is no cell). Positions
+already proven are kept in an open-addressing table of ``(bx, bo + 1)``
+pairs (word 1 is never 0 in a used slot), grown fourfold when half full.
+
+The walk is depth-first with an explicit stack (one frame per stone):
+``nxt[d]`` is the next reply to try at a loser's node, or -2 at a winner's
+node whose prescribed move is being followed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+OK, ENDS, NO_MOVE, ILLEGAL = 0, 1, 2, 3  # what the walk found (ENDS: a line ends in another result)
+NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
+FIRST, SECOND, DRAW = 1, 2, 3  # results; 0 while the game goes on
+
+
+@njit(cache=True)
+def _outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal):  # type: ignore[no-untyped-def]
+    """The result once ``player`` has put a stone on ``c`` (``stones`` now down), as Position does."""
+    own = bx if player == 1 else bo
+    for i in range(start[c], start[c + 1]):
+        mask = masks[cell_groups[i]]
+        if own & mask == mask:
+            if goal == MISERE:
+                return SECOND if player == 1 else FIRST
+            if goal == MAKER_BREAKER:
+                if player == 1:
+                    return FIRST
+                break
+            return FIRST if player == 1 else SECOND
+    if stones == size:
+        return SECOND if goal == MAKER_BREAKER else DRAW
+    return 0
+
+
+@njit(cache=True)
+def _legal(bx, bo, c, n, gravity):  # type: ignore[no-untyped-def]
+    one = np.uint64(1)
+    occupied = bx | bo
+    if occupied >> np.uint64(c) & one:
+        return False
+    return not gravity or c % n == 0 or (occupied >> np.uint64(c - 1) & one) != 0  # under gravity: on a stone
+
+
+@njit(cache=True)
+def _find(keys, bx, bo):  # type: ignore[no-untyped-def]
+    """Row of (bx, bo) in the sorted ``keys``, or -1."""
+    lo, hi = 0, keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        kx, ko = keys[mid, 0], keys[mid, 1]
+        if kx < bx or (kx == bx and ko < bo):
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < keys.shape[0] and keys[lo, 0] == bx and keys[lo, 1] == bo:
+        return lo
+    return -1
+
+
+@njit(cache=True)
+def _slot(table, bx, bo):  # type: ignore[no-untyped-def]
+    """The slot of (bx, bo) in the proven table: its own, or the empty one where it would go."""
+    mask = np.uint64(table.shape[0] - 1)
+    h = (bx * np.uint64(0x9E3779B97F4A7C15)) ^ (bo * np.uint64(0xC2B2AE3D27D4EB4F))
+    i = (h ^ (h >> np.uint64(29))) & mask
+    tag = bo + np.uint64(1)
+    while table[i, 1] != 0 and not (table[i, 0] == bx and table[i, 1] == tag):
+        i = (i + np.uint64(1)) & mask
+    return i
+
+
+@njit(cache=True)
+def _add(table, used, bx, bo):  # type: ignore[no-untyped-def]
+    """Mark (bx, bo) proven; return the table (a new one when it had to grow) and the count."""
+    i = _slot(table, bx, bo)
+    if table[i, 1] != 0:
+        return table, used
+    table[i, 0] = bx
+    table[i, 1] = bo + np.uint64(1)
+    used += 1
+    if 2 * used > table.shape[0]:
+        bigger = np.zeros((4 * table.shape[0], 2), np.uint64)
+        for j in range(table.shape[0]):
+            if table[j, 1] != 0:
+                s = _slot(bigger, table[j, 0], table[j, 1] - np.uint64(1))
+                bigger[s, 0] = table[j, 0]
+                bigger[s, 1] = table[j, 1]
+        table = bigger
+    return table, used
+
+
+@njit(cache=True)
+def _has(table, bx, bo):  # type: ignore[no-untyped-def]
+    return table[_slot(table, bx, bo), 1] != 0
+
+
+@njit(cache=True)
+def _winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, start, goal, winner):  # type: ignore[no-untyped-def]
+    """The first cell where ``player`` (to move) ends the game with result ``winner`` at once, or -1."""
+    one = np.uint64(1)
+    own = bx if player == 1 else bo
+    other = bo if player == 1 else bx
+    candidates = np.uint64(0)
+    for g in range(masks.shape[0]):
+        mask = masks[g]
+        rest = mask & ~own
+        if mask & other == 0 and rest != 0 and rest & (rest - one) == 0:
+            candidates |= rest
+    if stones == size - 1:
+        empty = ~(bx | bo)
+        for c in range(size):
+            if empty >> np.uint64(c) & one:
+                candidates |= one << np.uint64(c)
+                break
+    for c in range(size):
+        if candidates >> np.uint64(c) & one and _legal(bx, bo, c, n, gravity):
+            nx = bx | (one << np.uint64(c)) if player == 1 else bx
+            no = bo | (one << np.uint64(c)) if player == 2 else bo
+            if _outcome(nx, no, c, player, stones + 1, size, masks, cell_groups, start, goal) == winner:
+                return c
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, start, turn_player,
+          keys, cells, line):  # type: ignore[no-untyped-def]
+    """Replay the strategy from (bx, bo) with ``stones`` down; ``winner`` is FIRST or SECOND.
+
+    Returns ``(status, proven positions, depth)``: on failure ``line[:depth]``
+    is the line of play from the start position that fails (for ILLEGAL, the
+    prescribed cell is ``line[depth]``).
+    """
+    one = np.uint64(1)
+    table = np.zeros((1 << 16, 2), np.uint64)
+    used = 0
+    depth_max = size - stones + 1
+    nxt = np.zeros(depth_max + 1, np.int64)
+    res = np.zeros(depth_max + 1, np.int64)  # the result after the move that reached depth d
+    d = 0
+    while True:
+        done = False
+        # the node at depth d, reached just now
+        t = stones + d
+        if res[d] != 0:
+            if res[d] != winner:
+                return ENDS, used, d
+            done = True
+        elif _has(table, bx, bo):
+            done = True
+        elif turn_player[t] == winner:
+            j = _find(keys, bx, bo)
+            if j < 0:
+                if _winning_stone(bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal,
+                                  winner) < 0:
+                    return NO_MOVE, used, d
+                table, used = _add(table, used, bx, bo)
+                done = True
+            else:
+                c = cells[j]
+                if c < 0 or c >= size or not _legal(bx, bo, c, n, gravity):
+                    line[d] = c
+                    return ILLEGAL, used, d
+                nxt[d] = -2
+                if winner == 1:
+                    bx |= one << np.uint64(c)
+                else:
+                    bo |= one << np.uint64(c)
+                line[d] = c
+                res[d + 1] = _outcome(bx, bo, c, winner, t + 1, size, masks, cell_groups, start, goal)
+                d += 1
+                continue
+        else:
+            nxt[d] = 0
+        while True:  # at depth d: finish the node (done) or try its next reply
+            if done:
+                if d == 0:
+                    return OK, used, 0
+                d -= 1
+                c = line[d]
+                bx &= ~(one << np.uint64(c))
+                bo &= ~(one << np.uint64(c))
+                if nxt[d] == -2:  # the winner's node: its one move is proven
+                    table, used = _add(table, used, bx, bo)
+                    continue
+                done = False
+            t = stones + d
+            loser = turn_player[t]
+            c = nxt[d]
+            while c < size and not _legal(bx, bo, c, n, gravity):
+                c += 1
+            if c == size:
+                table, used = _add(table, used, bx, bo)
+                done = True
+                continue
+            nxt[d] = c + 1
+            if loser == 1:
+                bx |= one << np.uint64(c)
+            else:
+                bo |= one << np.uint64(c)
+            line[d] = c
+            res[d + 1] = _outcome(bx, bo, c, loser, t + 1, size, masks, cell_groups, start, goal)
+            d += 1
+            break
