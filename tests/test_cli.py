@@ -261,6 +261,26 @@ def test_check_rejects_a_missing_move(capsys, certificate):
     assert "no move is given after (start)" in out
 
 
+@pytest.mark.parametrize("tamper", ["none", "corner opening", "missing start"])
+def test_check_compiled_says_what_the_python_walk_says(capsys, certificate, tamper):
+    data = json.loads(certificate.read_text())
+    if tamper == "corner opening":
+        data["choices"]["." * 12] = "a1"
+    elif tamper == "missing start":
+        del data["choices"]["." * 12]
+    certificate.write_text(json.dumps(data))
+    walked = run(capsys, "check", str(certificate))
+    compiled = run(capsys, "check", str(certificate), "--compiled")
+    assert compiled == walked
+    assert compiled[0] == (0 if tamper == "none" else 1)
+
+
+def test_check_compiled_leaves_other_formats_to_their_checker(capsys, tmp_path):
+    path = tmp_path / "p.json"
+    assert run(capsys, "pairing", "5x5k5", "--proof", str(path))[0] == 0
+    assert run(capsys, "check", str(path), "--compiled") == run(capsys, "check", str(path))
+
+
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"format": "kinarow.strategy", "version": 1}', "\xff"])
 def test_check_unusable_files_exit_1(capsys, tmp_path, text):
     path = tmp_path / "bad.json"

@@ -34,7 +34,7 @@ def _solve_with_strategy(text, moves):
 
 def both(tree: StrategyTree):
     """The compiled checker and the Python walk agree on the verdict, the reason and the count."""
-    compiled, walked = check(tree), check(tree, compiled=False)
+    compiled, walked = check(tree, compiled=True), check(tree)
     assert (compiled.ok, compiled.reason, compiled.positions) == (walked.ok, walked.reason, walked.positions)
     return compiled
 

@@ -52,6 +52,8 @@ SEARCH_LOG_FORMAT = "kinarow.searchlog"
 
 # Formats whose checker also reads a file named inside the certificate (it gets ``base=``).
 NEEDS_BASE = frozenset({"kinarow.torus"})
+# Formats whose checker also has a compiled walk (``kinarow check --compiled``); the others ignore the option.
+HAS_COMPILED = frozenset({"kinarow.strategy"})
 
 
 class CertificateError(KinarowError):
@@ -148,11 +150,12 @@ def checker(fmt: str) -> Callable[[dict[str, Any]], Any]:
     return getattr(importlib.import_module(module_name), attr)  # type: ignore[no-any-return]
 
 
-def check_data(data: Any, base: str | None = None) -> Verdict:
+def check_data(data: Any, base: str | None = None, *, compiled: bool = False) -> Verdict:
     """Check a loaded certificate of any known format; every problem becomes a rejecting verdict.
 
     ``base`` is the folder the certificate was read from: a certificate that
     names a data file beside it (a torus enumeration's class file) finds it there.
+    ``compiled`` asks for the compiled walk where a format has one (:data:`HAS_COMPILED`).
     """
     if not isinstance(data, dict):
         kind = {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(data), "value")
@@ -167,7 +170,12 @@ def check_data(data: Any, base: str | None = None) -> Verdict:
                        format=fmt, usable=False)
     try:
         function = checker(fmt)
-        verdict = function(data, base=base or ".") if fmt in NEEDS_BASE else function(data)
+        if fmt in NEEDS_BASE:
+            verdict = function(data, base=base or ".")
+        elif compiled and fmt in HAS_COMPILED:
+            verdict = function(data, compiled=True)
+        else:
+            verdict = function(data)
     except CertificateError as error:
         return Verdict(False, _sentence(error), format=fmt, usable=False)
     except KinarowError as error:
@@ -182,13 +190,13 @@ def check_data(data: Any, base: str | None = None) -> Verdict:
     return verdict
 
 
-def check_text(text: str, base: str | None = None) -> Verdict:
+def check_text(text: str, base: str | None = None, *, compiled: bool = False) -> Verdict:
     """Check a certificate given as JSON text (read from the folder ``base``, if from a file)."""
     try:
         data = json.loads(text)
     except ValueError as error:
         return Verdict(False, f"the file is not valid JSON ({error})", usable=False)
-    return check_data(data, base)
+    return check_data(data, base, compiled=compiled)
 
 
 def _sentence(error: Exception) -> str:
