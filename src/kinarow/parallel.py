@@ -678,7 +678,8 @@ def _extract(
 ) -> StrategyTree:
     """The winner's strategy from a won ``position``, stopping between positions when asked.
 
-    Same walk as :func:`kinarow.solve.extract_strategy`: the kernel names a
+    Same walk as :func:`kinarow.solve.extract_strategy` (the compiled
+    :meth:`~kinarow.solve.Searcher.strategy_choices`): the kernel names a
     winning move at the winner's turns, every reply is followed at the loser's.
     """
     from kinarow.engine import kernel as K
@@ -690,18 +691,9 @@ def _extract(
         if value == K.DRAW:
             raise KinarowError("internal error: a strategy job was given a drawn position")
         winner = position.to_move if value == K.WIN else 3 - position.to_move
-    def choose(pos: Position) -> int:
-        cell = searcher.winning_move(pos)
-        if cell is None:
-            raise KinarowError(f"internal error: the winner has no winning move after {pos.move_text()}")
-        return cell
-
-    def stop(pos: Position) -> bool:
-        if should_stop():  # asked between positions: the job ends here
-            raise _StopRequestedError
-        return False
-
-    choices = follow(position, winner, choose, stop)
+    choices = searcher.strategy_choices(position, winner, should_stop)
+    if choices is None:  # asked to stop: the job ends here
+        raise _StopRequestedError
     return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), choices)
 
 

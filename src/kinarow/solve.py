@@ -22,7 +22,7 @@ from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.matching import applicable as blocking_applicable
-from kinarow.proofs.tree import StrategyTree, follow
+from kinarow.proofs.tree import StrategyTree
 
 KNOWLEDGE_LEVELS = ("none", "pairing", "matching")
 DEFAULT_KNOWLEDGE = "matching"
@@ -342,6 +342,73 @@ class Searcher:
             depth += self.deepening_step
 
 
+    def strategy_choices(
+        self, position: Position, winner: int, should_stop: Callable[[], bool] | None = None
+    ) -> dict[str, str] | None:
+        """The winner's prescribed moves from ``position`` (as :func:`kinarow.proofs.tree.follow` with
+        :meth:`winning_move` would give them), walked by the compiled kernel; None if ``should_stop()`` turned
+        true first. Ctrl-C stops the walk and is raised again.
+        """
+        from kinarow.engine import extract_kernel as X
+        from kinarow.proofs import tree_kernel as TK
+
+        game, tb = self.game, self.tables
+        if position.is_over:
+            return {}
+        gmasks, cell_groups, start, rules_turn, goal = TK.rules(game)
+        xctrl = np.zeros(X.N_XCTRL, np.int64)
+        gen = np.array([self.generation], np.int64)
+        self.ctrl[:] = 0
+        p1, p2 = position.key()
+        done: list[tuple[int, np.ndarray]] = []
+        errors: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                done.append(X.extract(
+                    np.uint64(p1), np.uint64(p2), position.stones, winner, game.cells, game.n, bool(game.gravity),
+                    goal, gmasks, cell_groups, start, rules_turn, self.deepening_step, gen,
+                    np.zeros((1024, 3), np.uint64), xctrl, tb.iparams, tb.aux, tb.masks, tb.symtab, tb.symperm,
+                    tb.syminv, tb.turn_player, tb.turn_left, self.tt, self.ctrl, self.hist, tb.weight, tb.lshift,
+                    tb.vp, tb.vm, self.movebuf, self.scorebuf, self.pv, self.kparams, self.kbuf, self.kmemo,
+                    self.kctrl))
+            except BaseException as err:  # pragma: no cover - surfaced below
+                errors.append(err)
+
+        def stop() -> None:
+            xctrl[X.X_STOP] = 1
+            self.ctrl[K.C_STOP] = 1
+
+        if should_stop is not None and should_stop():
+            stop()  # asked already: the walk stops at its first question
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.05)
+                raise_if_interrupted()
+                if should_stop is not None and should_stop():
+                    stop()
+        except KeyboardInterrupt:
+            stop()
+            worker.join()
+            raise
+        worker.join()
+        self.generation = int(gen[0])
+        self.ctrl[K.C_STOP] = 0
+        if errors:
+            raise errors[0]
+        status, out = done[0]
+        if status == X.STOPPED:
+            return None
+        rows = out[: int(xctrl[X.X_ROWS])]
+        if status == X.NO_WIN:
+            raise KinarowError(f"internal error: the winner has no winning move in a position after "
+                               f"{position.move_text() or 'the start'} ({len(rows)} moves prescribed before it)")
+        names = [game.geometry.name(c) for c in range(game.cells)]
+        return dict(zip(TK.board_keys(rows, game.cells), (names[int(c)] for c in rows[:, 2]), strict=True))
+
+
 def pair_max(game: Game) -> int:
     """The most groups that one pair of cells lies in (a pairing bound used to skip hopeless tests)."""
     count: dict[tuple[int, int], int] = {}
@@ -460,11 +527,6 @@ def extract_strategy(position: Position, searcher: Searcher) -> StrategyTree:
         raise KinarowError("the position is a draw; there is no winning strategy to extract")
     winner = position.to_move if value == K.WIN else 3 - position.to_move
 
-    def choose(pos: Position) -> int:
-        cell = searcher.winning_move(pos)
-        if cell is None:
-            raise KinarowError(f"internal error: the winner has no winning move after {pos.move_text()}")
-        return cell
-
-    choices = follow(position, winner, choose)
+    choices = searcher.strategy_choices(position, winner)
+    assert choices is not None  # nothing asks it to stop; Ctrl-C is raised
     return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), choices)

@@ -224,12 +224,7 @@ def _check_compiled(tree: StrategyTree, pos: Position) -> CheckResult:
     keys, cells = keys[keep], cells[keep]
     order = np.lexsort((keys[:, 1], keys[:, 0]))
     keys, cells = np.ascontiguousarray(keys[order]), np.ascontiguousarray(cells[order])
-    start = np.zeros(size + 1, np.int64)
-    start[1:] = np.cumsum([len(row) for row in geo.cell_groups])
-    cell_groups = np.array([g for row in geo.cell_groups for g in row], np.int64)
-    masks = np.array(geo.group_masks, np.uint64)
-    turn_player = np.array([game.turn_state(t)[0] for t in range(size + 1)], np.int64)
-    goal = {"misere": TK.MISERE, "maker-breaker": TK.MAKER_BREAKER}.get(game.goal, TK.NORMAL)
+    masks, cell_groups, start, turn_player, goal = TK.rules(game)
     line = np.zeros(size + 1, np.int64)
     bx, bo = np.uint64(pos.bits[1]), np.uint64(pos.bits[2])
     status, proven, depth = TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal, masks,

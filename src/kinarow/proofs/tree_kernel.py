@@ -34,12 +34,40 @@ node whose prescribed move is being followed.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 OK, ENDS, NO_MOVE, ILLEGAL = 0, 1, 2, 3  # what the walk found (ENDS: a line ends in another result)
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
 FIRST, SECOND, DRAW = 1, 2, 3  # results; 0 while the game goes on
+
+
+def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """The rules of ``game`` as the kernel reads them: ``(masks, cell_groups, start, turn_player, goal)``."""
+    geo = game.geometry
+    start = np.zeros(geo.size + 1, np.int64)
+    start[1:] = np.cumsum([len(row) for row in geo.cell_groups])
+    cell_groups = np.array([g for row in geo.cell_groups for g in row], np.int64)
+    masks = np.array(geo.group_masks, np.uint64)
+    turn_player = np.array([game.turn_state(t)[0] for t in range(geo.size + 1)], np.int64)
+    goal = {"misere": MISERE, "maker-breaker": MAKER_BREAKER}.get(game.goal, NORMAL)
+    return masks, cell_groups, start, turn_player, goal
+
+
+def board_keys(rows: np.ndarray, size: int) -> list[str]:
+    """Board keys (``.`` empty, ``x`` Black, ``o`` White, cell by cell) of bitboard pairs ``rows[:, 0:2]``."""
+    out: list[str] = []
+    shifts = np.arange(size, dtype=np.uint64)
+    for lo in range(0, rows.shape[0], 1 << 18):
+        chunk = rows[lo:lo + (1 << 18)]
+        x = (chunk[:, 0:1] >> shifts) & np.uint64(1)
+        o = (chunk[:, 1:2] >> shifts) & np.uint64(1)
+        chars = (ord(".") + x * (ord("x") - ord(".")) + o * (ord("o") - ord("."))).astype(np.uint8)
+        text = chars.tobytes().decode("ascii")
+        out.extend(text[i:i + size] for i in range(0, len(text), size))
+    return out
 
 
 @njit(cache=True)

@@ -1,0 +1,158 @@
+"""Numba kernel: the winner's strategy from a won position (the compiled form of ``proofs.tree.follow``).
+
+Bit layout: that of :mod:`kinarow.engine.kernel` (two ``uint64`` bitboards,
+``p1`` Black / Maker and ``p2`` White / Breaker, bit ``c`` = cell ``c``,
+column-major ``c = x * n + y``). For 4 x 3::
+
+        a  b  c  d
+    3 | 2  5  8 11
+    2 | 1  4  7 10
+    1 | 0  3  6  9       bits 12..63 are always 0
+
+The walk is depth-first with an explicit stack, in the order of ``follow``:
+at the winner's turns the kernel's win test names the move (none is recorded
+where the winner wins with this stone: the checker finds that cell itself),
+at the loser's every legal reply is tried in cell order, and a position seen
+before is not walked again. The rules (results, legality, wins on the spot)
+are those of :mod:`kinarow.proofs.tree_kernel`. Each prescribed move is a row
+``(p1, p2, cell)`` of ``out``, which is replaced by a table twice as large
+when full. Seen positions live in an open-addressing table as in the checker.
+
+``xctrl``: ``[X_STOP]`` is raised by another thread to stop between
+positions (the running win test stops too, through ``ctrl[C_STOP]``);
+``[X_NODES]`` counts the win tests' nodes, ``[X_ROWS]`` the rows of ``out``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kinarow.engine.kernel import (
+    ABORT,
+    C_GEN,
+    C_NODES,
+    C_STOP,
+    C_TAINT,
+    C_TESTER,
+    C_TLIMIT,
+    DRAW,
+    WIN,
+    search,
+)
+from kinarow.proofs.tree_kernel import _add, _has, _legal, _outcome, _winning_stone
+
+DONE, STOPPED, NO_WIN = 0, 1, 2  # the walk finished / was stopped / met a winner's position it could not win
+X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _win_move(p1, p2, t, cells, step, gen, iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, tt,
+              ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf, pv, kparams, kbuf, kmemo, kctrl, xctrl):  # type: ignore[no-untyped-def]
+    """A winning move of the side to move by deepening win tests (``Searcher.winning_move``), or -1."""
+    stop = ctrl[C_STOP]
+    for i in range(ctrl.shape[0]):
+        ctrl[i] = 0
+    ctrl[C_STOP] = stop
+    depth = 4
+    while True:
+        limit = t + depth
+        ctrl[C_TESTER] = turn_player[t]
+        gen[0] += 1
+        ctrl[C_TLIMIT] = limit
+        ctrl[C_GEN] = gen[0]
+        v = search(p1, p2, t, DRAW, WIN, iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, tt,
+                   ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf, pv, kparams, kbuf, kmemo, kctrl)
+        xctrl[X_NODES] += ctrl[C_NODES]
+        ctrl[C_NODES] = 0
+        if v == WIN:
+            return pv[t] if pv[t] >= 0 else -1
+        if limit >= cells or ctrl[C_TAINT] == 0 or v == ABORT:
+            return -1
+        depth += step
+
+
+@njit(cache=True, nogil=True)
+def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, start, rules_turn, step, gen,
+            out, xctrl, iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, tt,
+            ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf, pv, kparams, kbuf, kmemo, kctrl):  # type: ignore[no-untyped-def]
+    """Walk the winner's strategy from (p1, p2) with ``t0`` stones down; ``winner`` is 1 or 2.
+
+    ``rules_turn[t]`` is the player (1 or 2) who places stone t + 1. Returns
+    ``(status, out)``: the rows ``out[:xctrl[X_ROWS]]`` are the prescribed moves.
+    """
+    one = np.uint64(1)
+    seen = np.zeros((1 << 16, 2), np.uint64)
+    used = 0
+    depth_max = size - t0 + 1
+    nxt = np.zeros(depth_max + 1, np.int64)
+    res = np.zeros(depth_max + 1, np.int64)
+    line = np.zeros(depth_max + 1, np.int64)
+    d = 0
+    while True:
+        done = False
+        t = t0 + d
+        if res[d] != 0 or _has(seen, p1, p2):  # the game is over, or the position was walked
+            done = True
+        else:
+            seen, used = _add(seen, used, p1, p2)
+            if rules_turn[t] == winner:
+                if _winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups, start, goal,
+                                  winner) >= 0:
+                    done = True
+                else:
+                    if xctrl[X_STOP] != 0:
+                        return STOPPED, out
+                    c = _win_move(p1, p2, t, size, step, gen, iparams, aux, masks, symtab, symperm, syminv,
+                                  turn_player, turn_left, tt, ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf,
+                                  pv, kparams, kbuf, kmemo, kctrl, xctrl)
+                    if c < 0:
+                        return (STOPPED if xctrl[X_STOP] != 0 or ctrl[C_STOP] != 0 else NO_WIN), out
+                    rows = xctrl[X_ROWS]
+                    if rows == out.shape[0]:
+                        bigger = np.zeros((2 * out.shape[0], 3), np.uint64)
+                        bigger[:rows] = out
+                        out = bigger
+                    out[rows, 0] = p1
+                    out[rows, 1] = p2
+                    out[rows, 2] = np.uint64(c)
+                    xctrl[X_ROWS] = rows + 1
+                    nxt[d] = -2
+                    if winner == 1:
+                        p1 |= one << np.uint64(c)
+                    else:
+                        p2 |= one << np.uint64(c)
+                    line[d] = c
+                    res[d + 1] = _outcome(p1, p2, c, winner, t + 1, size, gmasks, cell_groups, start, goal)
+                    d += 1
+                    continue
+            else:
+                nxt[d] = 0
+        while True:  # at depth d: leave the node (done) or try its next reply
+            if done:
+                if d == 0:
+                    return DONE, out
+                d -= 1
+                c = line[d]
+                p1 &= ~(one << np.uint64(c))
+                p2 &= ~(one << np.uint64(c))
+                if nxt[d] == -2:
+                    continue
+                done = False
+            t = t0 + d
+            loser = rules_turn[t]
+            c = nxt[d]
+            while c < size and not _legal(p1, p2, c, n, gravity):
+                c += 1
+            if c == size:
+                done = True
+                continue
+            nxt[d] = c + 1
+            if loser == 1:
+                p1 |= one << np.uint64(c)
+            else:
+                p2 |= one << np.uint64(c)
+            line[d] = c
+            res[d + 1] = _outcome(p1, p2, c, loser, t + 1, size, gmasks, cell_groups, start, goal)
+            d += 1
+            break

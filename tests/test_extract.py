@@ -1,0 +1,61 @@
+"""The compiled strategy walk (Searcher.strategy_choices) against the Python walk it replaces."""
+
+from __future__ import annotations
+
+import pytest
+
+from kinarow import Game
+from kinarow.engine import kernel as K
+from kinarow.proofs.tree import StrategyTree, check, follow
+from kinarow.solve import Searcher
+
+WINS = [
+    ("4x3k3", ""),
+    ("3x3k3:maker-breaker", ""),
+    ("4x3k3:gravity,misere", ""),
+    ("5x3k3:gravity,misere", ""),
+    ("4x4k3:gravity", ""),
+    ("3x3k3:torus", ""),
+    ("4x4k3p2q1", ""),
+    ("3x3k3", "b2 b1"),
+    ("3x3k3:misere", "a1 b2 c1"),
+    ("5x4k4", "c2 a1 c3 e4"),
+    ("5x5k4", "c3 a1"),
+]
+
+
+def _won(text: str, moves: str) -> tuple[Searcher, object, int]:
+    game = Game(text)
+    pos = game.position(moves)
+    searcher = Searcher(game, tt_mb=8)
+    value, _ = searcher.best_move(pos)
+    assert value != K.DRAW, f"{text} after '{moves}' should be a win for someone"
+    return searcher, pos, pos.to_move if value == K.WIN else 3 - pos.to_move
+
+
+@pytest.mark.parametrize(("text", "moves"), WINS)
+def test_compiled_walk_prescribes_what_the_python_walk_does(text, moves):
+    """Two fresh searchers asked the same questions in the same order give the same strategy."""
+    python, pos, winner = _won(text, moves)
+    walked = follow(pos, winner, lambda p: python.winning_move(p))
+    compiled, _, _ = _won(text, moves)
+    found = compiled.strategy_choices(pos, winner)
+    assert found == walked
+    names = ("maker", "breaker") if pos.game.goal == "maker-breaker" else ("first", "second")
+    verdict = check(StrategyTree(str(pos.game), moves.split(), names[winner - 1], found))
+    assert verdict.ok, verdict.reason
+
+
+def test_a_stop_request_ends_the_walk_without_a_strategy():
+    searcher, pos, winner = _won("5x5k4", "c3 a1")
+    assert searcher.strategy_choices(pos, winner, should_stop=lambda: True) is None
+    assert searcher.strategy_choices(pos, winner) is not None  # the searcher is usable afterwards
+
+
+def test_the_loser_gets_no_strategy():
+    """Asked for the loser's strategy, the walk meets a position the 'winner' cannot win: a clear error."""
+    from kinarow import KinarowError
+
+    searcher, pos, winner = _won("4x3k3", "")
+    with pytest.raises(KinarowError, match="no winning move"):
+        searcher.strategy_choices(pos, 3 - winner)
