@@ -59,3 +59,14 @@ def test_the_loser_gets_no_strategy():
     searcher, pos, winner = _won("4x3k3", "")
     with pytest.raises(KinarowError, match="no winning move"):
         searcher.strategy_choices(pos, 3 - winner)
+
+
+def test_long_extractions_report_their_nodes():
+    """solve(strategy=True) keeps its progress callback moving while the strategy is walked."""
+    from kinarow import solve
+
+    heard: list[int] = []
+    result = solve("6x5k4", strategy=True, tt_mb=16, on_tick=heard.append)
+    assert result.strategy is not None
+    assert heard == sorted(heard)  # counts only grow: the search's nodes, then those of the strategy's win tests
+    assert heard[-1] > result.nodes  # the last count, heard once the walk ends, includes the walk's win tests

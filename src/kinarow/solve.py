@@ -343,11 +343,16 @@ class Searcher:
 
 
     def strategy_choices(
-        self, position: Position, winner: int, should_stop: Callable[[], bool] | None = None
+        self,
+        position: Position,
+        winner: int,
+        should_stop: Callable[[], bool] | None = None,
+        on_tick: Callable[[int], None] | None = None,
     ) -> dict[str, str] | None:
         """The winner's prescribed moves from ``position`` (as :func:`kinarow.proofs.tree.follow` with
         :meth:`winning_move` would give them), walked by the compiled kernel; None if ``should_stop()`` turned
-        true first. Ctrl-C stops the walk and is raised again.
+        true first. Ctrl-C stops the walk and is raised again. ``on_tick(nodes)`` hears the win tests' nodes
+        so far, a few times a second and once at the end.
         """
         from kinarow.engine import extract_kernel as X
         from kinarow.proofs import tree_kernel as TK
@@ -389,11 +394,15 @@ class Searcher:
                 raise_if_interrupted()
                 if should_stop is not None and should_stop():
                     stop()
+                if on_tick is not None:
+                    on_tick(int(xctrl[X.X_NODES] + self.ctrl[K.C_NODES]))
         except KeyboardInterrupt:
             stop()
             worker.join()
             raise
         worker.join()
+        if on_tick is not None:
+            on_tick(int(xctrl[X.X_NODES]))  # the final count, however short the walk
         self.generation = int(gen[0])
         self.ctrl[K.C_STOP] = 0
         if errors:
@@ -501,7 +510,9 @@ def solve(
         result.certificate = root_certificate(position)
         result.seconds = time.perf_counter() - start
     if strategy and value != K.DRAW:
-        result.strategy = extract_strategy(position, searcher)
+        result.strategy = extract_strategy(
+            position, searcher, None if on_tick is None else lambda more: on_tick(nodes + more)
+        )
         result.seconds = time.perf_counter() - start
     return result
 
@@ -515,11 +526,14 @@ def root_certificate(position: Position) -> Any:
     return proof
 
 
-def extract_strategy(position: Position, searcher: Searcher) -> StrategyTree:
+def extract_strategy(
+    position: Position, searcher: Searcher, on_tick: Callable[[int], None] | None = None
+) -> StrategyTree:
     """The winner's strategy from ``position`` (which must be a win for someone).
 
     At each of the winner's turns the kernel names a winning move; at each of
     the loser's turns every legal reply is followed. Transpositions are merged.
+    ``on_tick(nodes)`` hears the nodes of the win tests so far.
     """
     game = position.game
     value, _ = searcher.best_move(position)
@@ -527,6 +541,6 @@ def extract_strategy(position: Position, searcher: Searcher) -> StrategyTree:
         raise KinarowError("the position is a draw; there is no winning strategy to extract")
     winner = position.to_move if value == K.WIN else 3 - position.to_move
 
-    choices = searcher.strategy_choices(position, winner)
+    choices = searcher.strategy_choices(position, winner, on_tick=on_tick)
     assert choices is not None  # nothing asks it to stop; Ctrl-C is raised
     return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), choices)
