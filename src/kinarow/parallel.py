@@ -66,7 +66,7 @@ from typing import Any
 from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import MAKER_BREAKER, NORMAL, Game
 from kinarow.position import Position, value_names
-from kinarow.proofs.tree import StrategyTree, board_key, follow
+from kinarow.proofs.tree import StrategyTree, follow, prune
 from kinarow.solve import Result, knowledge_reason
 
 __all__ = ["JobStore", "ParallelResult", "expand", "solve"]
@@ -1239,14 +1239,7 @@ class _Run:
         except KeyboardInterrupt:
             self._shutdown(backend, running)
             return None, "interrupted"
-        return _prune(tree, position), None
-
-
-def _prune(tree: StrategyTree, position: Position) -> StrategyTree:
-    """Keep only the prescribed moves that play against some defence reaches (merged job trees overlap)."""
-    winner = 1 if tree.winner == value_names(position.game)[0] else 2
-    kept = follow(position, winner, lambda pos: pos.geometry.parse_cell(tree.choices[board_key(pos)]))
-    return StrategyTree(tree.game, tree.moves, tree.winner, kept)
+        return prune(tree), None
 
 
 def _merge_mapped(into: dict[str, str], choices: dict[str, str], sym: tuple[int, ...], game: Game) -> None:

@@ -191,8 +191,23 @@ def check(tree: StrategyTree, *, compiled: bool = False) -> CheckResult:
     return _check_python(tree)
 
 
-def _check_compiled(tree: StrategyTree, pos: Position) -> CheckResult:
-    """:func:`check` by the compiled walk (a board of at most 64 cells, the game not over)."""
+def prune(tree: StrategyTree) -> StrategyTree:
+    """The strategy without the prescribed moves that no defence reaches (merged strategies overlap).
+
+    Walked by the compiled checker, so the strategy must hold: a strategy that
+    fails its check is an error.
+    """
+    pos = Game(tree.game).position(" ".join(tree.moves))
+    reached: set[str] = set()
+    result = _check_compiled(tree, pos, reached)
+    if not result.ok:
+        raise KinarowError(f"internal error: the merged strategy fails its check: {result.reason}")
+    return StrategyTree(tree.game, tree.moves, tree.winner, {k: v for k, v in tree.choices.items() if k in reached})
+
+
+def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None = None) -> CheckResult:
+    """:func:`check` by the compiled walk (a board of at most 64 cells, the game not over); the keys of
+    the prescribed moves that play reaches are added to ``reached``."""
     import numpy as np
 
     from kinarow.proofs import tree_kernel as TK
@@ -226,9 +241,13 @@ def _check_compiled(tree: StrategyTree, pos: Position) -> CheckResult:
     keys, cells = np.ascontiguousarray(keys[order]), np.ascontiguousarray(cells[order])
     masks, cell_groups, start, turn_player, goal = TK.rules(game)
     line = np.zeros(size + 1, np.int64)
+    used = np.zeros(len(keys), np.uint8)
     bx, bo = np.uint64(pos.bits[1]), np.uint64(pos.bits[2])
     status, proven, depth = TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal, masks,
-                                     cell_groups, start, turn_player, keys, cells, line)
+                                     cell_groups, start, turn_player, keys, cells, line, used)
+    if reached is not None:
+        rows = np.flatnonzero(keep)[order][np.flatnonzero(used)]
+        reached.update(names[int(i)] for i in rows)
     if status == TK.OK:
         return CheckResult(True, f"{tree.winner} wins against every reply", int(proven))
     played = [int(c) for c in line[:depth]]

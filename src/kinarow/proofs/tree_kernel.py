@@ -180,8 +180,10 @@ def _winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups,
 
 @njit(cache=True, nogil=True)
 def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, start, turn_player,
-          keys, cells, line):  # type: ignore[no-untyped-def]
+          keys, cells, line, reached):  # type: ignore[no-untyped-def]
     """Replay the strategy from (bx, bo) with ``stones`` down; ``winner`` is FIRST or SECOND.
+
+    ``reached[j]`` is set to 1 for each row of ``keys`` that play reaches.
 
     Returns ``(status, proven positions, depth)``: on failure ``line[:depth]``
     is the line of play from the start position that fails (for ILLEGAL, the
@@ -218,6 +220,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                     line[d] = c
                     return ILLEGAL, used, d
                 nxt[d] = -2
+                reached[j] = 1
                 if winner == 1:
                     bx |= one << np.uint64(c)
                 else:
