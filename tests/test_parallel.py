@@ -233,6 +233,22 @@ def test_stopped_solve_resumes_from_its_checkpoint(tmp_path):
     assert resumed.jobs_from_checkpoint == kept
 
 
+def test_checkpoint_keeps_extracted_strategies_for_the_next_run(tmp_path):
+    db = tmp_path / "jobs.sqlite"
+    first = par.solve("5x5k4", moves="c3 a1", workers=2, jobs=8, strategy=True, checkpoint=db)
+    assert first.value == "first" and first.strategy is not None
+    extracted = [e for e in first.log if e.get("question") == "strategy"]
+    store = par.JobStore(db)
+    kept = store.strategies("5x5k4")
+    assert len(kept) == len(extracted) > 0
+    assert all(winner == "first" and prescribed >= 0 for _, winner, prescribed, _, _ in kept)
+    store.close()
+    again = par.solve("5x5k4", moves="c3 a1", workers=2, jobs=8, strategy=True, checkpoint=db)
+    assert not [e for e in again.log if e.get("question") == "strategy"], "no leaf is extracted twice"
+    assert again.strategy is not None and again.strategy.choices == first.strategy.choices
+    assert check(again.strategy).ok
+
+
 def test_checkpoint_file_that_is_not_sqlite(tmp_path):
     bad = tmp_path / "not.sqlite"
     bad.write_text("this is not a database\n" * 100)
@@ -346,6 +362,18 @@ def test_cli_checkpoint_resume_message(capsys, tmp_path):
     assert code == 2 and "is a directory" in err and "Traceback" not in err
     code, _, err = run(capsys, "solve", "4x4k4", "--status")
     assert code == 2 and "--checkpoint FILE" in err
+
+
+def test_cli_status_lists_the_extracted_strategies(capsys, tmp_path):
+    db, proof = tmp_path / "c.sqlite", tmp_path / "win.json"
+    code, _, _ = run(capsys, "solve", "5x5k4", "--moves", "c3 a1", "--workers", "2", "--checkpoint", str(db),
+                     "--strategy", str(proof))
+    assert code == 0 and run(capsys, "check", str(proof))[0] == 0
+    code, out, _ = run(capsys, "solve", "5x5k4", "--checkpoint", str(db), "--status", "--json")
+    kept = json.loads(out)["strategies"]
+    assert code == 0 and kept and all(k["winner"] == "first" and k["prescribed_moves"] >= 0 for k in kept)
+    code, out, _ = run(capsys, "solve", "5x5k4", "--checkpoint", str(db), "--status")
+    assert code == 0 and f"{len(kept)} winner's strateg" in out and "prescribed moves" in out
 
 
 def test_settle_lists_the_cases(capsys):

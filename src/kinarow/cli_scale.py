@@ -102,15 +102,18 @@ def _job_status(game: Game, path: Path, as_json: bool, out: TextIO) -> int:
     if path.exists() and not path.is_file():
         raise UsageError(f"--checkpoint {path} is a directory; give the SQLite file of a solve's jobs")
     rows: list[dict[str, Any]] = []
+    kept: list[dict[str, Any]] = []
     if path.exists():
         store = parallel.JobStore(path)
         try:
             rows = [{"moves": moves, "value": value, "nodes": nodes, "seconds": round(seconds, 1), "finished": when}
                     for moves, value, nodes, seconds, when in store.jobs(str(game))]
+            kept = [{"moves": moves, "winner": winner, "prescribed_moves": size, "seconds": round(seconds, 1),
+                     "finished": when} for moves, winner, size, seconds, when in store.strategies(str(game))]
         finally:
             store.close()
     if as_json:
-        print(json.dumps({"game": str(game), "checkpoint": str(path), "jobs": rows}), file=out)
+        print(json.dumps({"game": str(game), "checkpoint": str(path), "jobs": rows, "strategies": kept}), file=out)
         return EXIT_OK
     if not rows:
         print(f"{game}: no finished jobs in {path}", file=out)
@@ -122,6 +125,12 @@ def _job_status(game: Game, path: Path, as_json: bool, out: TextIO) -> int:
     for row in rows:
         print(f"  {row['moves'] or '(start)':<24} {row['value']:<15} {row['nodes']:>16,} nodes "
               f"{row['seconds']:>10,.1f} s  {row['finished']} UTC", file=out)
+    if kept:
+        print(f"{len(kept)} winner's strateg{'ies' if len(kept) != 1 else 'y'} extracted (kept for the next run "
+              "with --strategy or --proof):", file=out)
+    for row in kept:
+        print(f"  {row['moves'] or '(start)':<24} {row['winner']:<15} {row['prescribed_moves']:>10,} prescribed "
+              f"moves {row['seconds']:>10,.1f} s  {row['finished']} UTC", file=out)
     return EXIT_OK
 
 

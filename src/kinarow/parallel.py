@@ -51,6 +51,8 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import gzip
+import json
 import multiprocessing as mp
 import os
 import resource
@@ -155,6 +157,11 @@ class JobStore:
     ``second``, ``draw`` (``maker``/``breaker``), or ``first-or-draw`` /
     ``second-or-draw`` when a job answered one win test. Only proven
     facts are stored, never a stopped job.
+
+    A second table, ``strategies``, keeps the winner's strategy that an
+    extraction job found from a position (canonical frame; ``choices`` is the
+    gzip-compressed JSON object of its prescribed moves), so that a stopped
+    extraction of a large win also resumes.
     """
 
     SCHEMA = """
@@ -172,11 +179,26 @@ class JobStore:
         )
     """
 
+    STRATEGY_SCHEMA = """
+        CREATE TABLE IF NOT EXISTS strategies (
+            game       TEXT NOT NULL,
+            position   TEXT NOT NULL,
+            winner     TEXT NOT NULL,
+            moves      TEXT NOT NULL,
+            prescribed INTEGER NOT NULL,
+            choices    BLOB NOT NULL,
+            seconds    REAL NOT NULL,
+            finished   TEXT NOT NULL DEFAULT (datetime('now')),
+            PRIMARY KEY (game, position, winner)
+        )
+    """
+
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = str(path)
         try:
             self.db = sqlite3.connect(self.path)
             self.db.execute(self.SCHEMA)
+            self.db.execute(self.STRATEGY_SCHEMA)
             self.db.commit()
         except sqlite3.DatabaseError as err:
             raise KinarowError(f"cannot use '{self.path}' as a checkpoint file: {err}") from None
@@ -206,6 +228,27 @@ class JobStore:
         return [(str(m), str(v), int(n), float(s), str(f)) for m, v, n, s, f in self.db.execute(
             "SELECT moves, value, nodes, seconds, finished FROM finished_jobs WHERE game = ? ORDER BY finished, moves",
             (game,))]
+
+    def get_strategy(self, game: str, position: str, winner: str) -> dict[str, str] | None:
+        """The stored strategy of ``winner`` from a position (canonical frame), or None."""
+        row = self.db.execute("SELECT choices FROM strategies WHERE game = ? AND position = ? AND winner = ?",
+                              (game, position, winner)).fetchone()
+        return None if row is None else dict(json.loads(gzip.decompress(row[0])))
+
+    def put_strategy(self, game: str, position: str, moves: str, winner: str, choices: dict[str, str],
+                     seconds: float) -> None:
+        """Store the strategy an extraction job found from a position (canonical frame)."""
+        blob = gzip.compress(json.dumps(choices, separators=(",", ":")).encode(), compresslevel=6)
+        self.db.execute(
+            "INSERT OR REPLACE INTO strategies (game, position, winner, moves, prescribed, choices, seconds) "
+            "VALUES (?,?,?,?,?,?,?)", (game, position, winner, moves, len(choices), blob, seconds))
+        self.db.commit()
+
+    def strategies(self, game: str) -> list[tuple[str, str, int, float, str]]:
+        """The stored strategies of ``game``: (moves, winner, prescribed moves, seconds, finished)."""
+        return [(str(m), str(w), int(n), float(s), str(f)) for m, w, n, s, f in self.db.execute(
+            "SELECT moves, winner, prescribed, seconds, finished FROM strategies WHERE game = ? "
+            "ORDER BY finished, moves", (game,))]
 
     def count(self, game: str | None = None) -> int:
         if game is None:
@@ -1217,8 +1260,16 @@ class _Run:
         if backend is None:
             raise KinarowError("internal error: frontier leaves to extract but no workers")
         who = FIRST_WINS if win == FIRST else SECOND_WINS  # the winner, known from the frontier
-        pending = [JobSpec(n, fr.game_text, fr.nodes[n].moves, self.tt_mb, strategy=True, question=who,
-                           knowledge=self.knowledge) for n in uses]
+        pending = []
+        for n in uses:
+            node = fr.nodes[n]
+            kept = None if self.store is None else self.store.get_strategy(fr.game_text, node.key, tree.winner)
+            if kept is not None:  # extracted by an earlier run
+                for sym in uses[n]:
+                    _merge_mapped(tree.choices, kept, sym, fr.game)
+                continue
+            pending.append(JobSpec(n, fr.game_text, node.moves, self.tt_mb, strategy=True, question=who,
+                                   knowledge=self.knowledge))
         running: dict[int, Any] = {}
         try:
             while pending or running:
@@ -1229,6 +1280,11 @@ class _Run:
                     if out.choices is None:
                         self._shutdown(backend, running)
                         return None, "interrupted"
+                    self._log(out)
+                    if self.store is not None:
+                        node = fr.nodes[out.job]
+                        line = " ".join(_names(fr, node.moves))
+                        self.store.put_strategy(fr.game_text, node.key, line, tree.winner, out.choices, out.seconds)
                     for sym in uses[out.job]:
                         _merge_mapped(tree.choices, out.choices, sym, fr.game)
                 self._tick(backend)
