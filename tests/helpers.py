@@ -9,6 +9,20 @@ import pytest
 
 from kinarow.cli import main
 
+# Games (and opening lines) that some player wins, across the rule variants (gravity, misère, Maker-Breaker,
+# torus, several stones a turn): the strategy tests extract and check the winner's strategy in each.
+WINS = [
+    ("4x3k3", ""),
+    ("3x3k3:maker-breaker", ""),
+    ("4x3k3:gravity,misere", ""),
+    ("5x3k3:gravity,misere", ""),
+    ("4x4k3:gravity", ""),
+    ("3x3k3:torus", ""),
+    ("4x4k3p2q1", ""),
+    ("3x3k3", "b2 b1"),
+    ("3x3k3:misere", "a1 b2 c1"),
+]
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     """Run the ``kinarow`` command line with ``argv``; its exit status, stdout and stderr."""

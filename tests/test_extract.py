@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import WINS as HELPER_WINS
 from kinarow import Game
 from kinarow.engine import kernel as K
 from kinarow.proofs.tree import StrategyTree, check, follow
 from kinarow.solve import Searcher
 
-WINS = [
-    ("4x3k3", ""),
-    ("3x3k3:maker-breaker", ""),
-    ("4x3k3:gravity,misere", ""),
-    ("5x3k3:gravity,misere", ""),
-    ("4x4k3:gravity", ""),
-    ("3x3k3:torus", ""),
-    ("4x4k3p2q1", ""),
-    ("3x3k3", "b2 b1"),
-    ("3x3k3:misere", "a1 b2 c1"),
-    ("5x4k4", "c2 a1 c3 e4"),
-    ("5x5k4", "c3 a1"),
-]
+WINS = [*HELPER_WINS, ("5x4k4", "c2 a1 c3 e4"), ("5x5k4", "c3 a1")]
 
 
 def _won(text: str, moves: str) -> tuple[Searcher, object, int]:

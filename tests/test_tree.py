@@ -7,22 +7,9 @@ import json
 
 import pytest
 
+from helpers import WINS
 from kinarow import Game, KinarowError, Position, solve
 from kinarow.proofs.tree import StrategyTree, board_key, check
-
-# Games (and opening lines) that some player wins; the winner is what solve() says,
-# and the certificate must convince the checker of exactly that.
-WINS = [
-    ("4x3k3", ""),
-    ("3x3k3:maker-breaker", ""),
-    ("4x3k3:gravity,misere", ""),
-    ("5x3k3:gravity,misere", ""),
-    ("4x4k3:gravity", ""),
-    ("3x3k3:torus", ""),
-    ("4x4k3p2q1", ""),
-    ("3x3k3", "b2 b1"),
-    ("3x3k3:misere", "a1 b2 c1"),
-]
 
 
 def _solve_with_strategy(text, moves):

@@ -40,7 +40,7 @@ from kinarow.engine.kernel import (
     WIN,
     search,
 )
-from kinarow.proofs.tree_kernel import _add, _has, _legal, _outcome, _winning_stone
+from kinarow.proofs.tree_kernel import _add, _has, _legal, _step, _winning_stone
 
 DONE, STOPPED, NO_WIN = 0, 1, 2  # the walk finished / was stopped / met a winner's position it could not win
 X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
@@ -118,12 +118,7 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
                     out[rows, 2] = np.uint64(c)
                     xctrl[X_ROWS] = rows + 1
                     nxt[d] = -2
-                    if winner == 1:
-                        p1 |= one << np.uint64(c)
-                    else:
-                        p2 |= one << np.uint64(c)
-                    line[d] = c
-                    res[d + 1] = _outcome(p1, p2, c, winner, t + 1, size, gmasks, cell_groups, start, goal)
+                    p1, p2 = _step(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
                     d += 1
                     continue
             else:
@@ -148,11 +143,6 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
                 done = True
                 continue
             nxt[d] = c + 1
-            if loser == 1:
-                p1 |= one << np.uint64(c)
-            else:
-                p2 |= one << np.uint64(c)
-            line[d] = c
-            res[d + 1] = _outcome(p1, p2, c, loser, t + 1, size, gmasks, cell_groups, start, goal)
+            p1, p2 = _step(p1, p2, c, loser, t, d, line, res, size, gmasks, cell_groups, start, goal)
             d += 1
             break

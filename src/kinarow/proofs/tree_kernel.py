@@ -99,6 +99,20 @@ def _legal(bx, bo, c, n, gravity):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _step(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, start, goal):  # type: ignore[no-untyped-def]
+    """``player`` puts stone t + 1 on ``c``, the move from depth d: noted in ``line[d]``, its result in
+    ``res[d + 1]``; returns the new bitboards."""
+    bit = np.uint64(1) << np.uint64(c)
+    if player == 1:
+        bx |= bit
+    else:
+        bo |= bit
+    line[d] = c
+    res[d + 1] = _outcome(bx, bo, c, player, t + 1, size, masks, cell_groups, start, goal)
+    return bx, bo
+
+
+@njit(cache=True)
 def _find(keys, bx, bo):  # type: ignore[no-untyped-def]
     """Row of (bx, bo) in the sorted ``keys``, or -1."""
     lo, hi = 0, keys.shape[0]
@@ -221,12 +235,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                     return ILLEGAL, used, d
                 nxt[d] = -2
                 reached[j] = 1
-                if winner == 1:
-                    bx |= one << np.uint64(c)
-                else:
-                    bo |= one << np.uint64(c)
-                line[d] = c
-                res[d + 1] = _outcome(bx, bo, c, winner, t + 1, size, masks, cell_groups, start, goal)
+                bx, bo = _step(bx, bo, c, winner, t, d, line, res, size, masks, cell_groups, start, goal)
                 d += 1
                 continue
         else:
@@ -253,11 +262,6 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 done = True
                 continue
             nxt[d] = c + 1
-            if loser == 1:
-                bx |= one << np.uint64(c)
-            else:
-                bo |= one << np.uint64(c)
-            line[d] = c
-            res[d + 1] = _outcome(bx, bo, c, loser, t + 1, size, masks, cell_groups, start, goal)
+            bx, bo = _step(bx, bo, c, loser, t, d, line, res, size, masks, cell_groups, start, goal)
             d += 1
             break
