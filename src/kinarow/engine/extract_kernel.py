@@ -40,7 +40,7 @@ from kinarow.engine.kernel import (
     WIN,
     search,
 )
-from kinarow.proofs.tree_kernel import _add, _has, _legal, _step, _winning_stone
+from kinarow.proofs.tree_kernel import _add, _has, _next_reply, _step, _unstep, _winning_stone
 
 DONE, STOPPED, NO_WIN = 0, 1, 2  # the walk finished / was stopped / met a winner's position it could not win
 X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
@@ -81,7 +81,6 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
     ``rules_turn[t]`` is the player (1 or 2) who places stone t + 1. Returns
     ``(status, out)``: the rows ``out[:xctrl[X_ROWS]]`` are the prescribed moves.
     """
-    one = np.uint64(1)
     seen = np.zeros((1 << 16, 2), np.uint64)
     used = 0
     depth_max = size - t0 + 1
@@ -128,17 +127,13 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
                 if d == 0:
                     return DONE, out
                 d -= 1
-                c = line[d]
-                p1 &= ~(one << np.uint64(c))
-                p2 &= ~(one << np.uint64(c))
+                p1, p2 = _unstep(p1, p2, line[d])
                 if nxt[d] == -2:
                     continue
                 done = False
             t = t0 + d
             loser = rules_turn[t]
-            c = nxt[d]
-            while c < size and not _legal(p1, p2, c, n, gravity):
-                c += 1
+            c = _next_reply(p1, p2, nxt[d], size, n, gravity)
             if c == size:
                 done = True
                 continue

@@ -113,6 +113,21 @@ def _step(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, start, g
 
 
 @njit(cache=True)
+def _next_reply(bx, bo, c, size, n, gravity):  # type: ignore[no-untyped-def]
+    """The first legal cell from ``c`` on, or ``size`` when there is none."""
+    while c < size and not _legal(bx, bo, c, n, gravity):
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _unstep(bx, bo, c):  # type: ignore[no-untyped-def]
+    """Take the stone on ``c`` back."""
+    bit = np.uint64(1) << np.uint64(c)
+    return bx & ~bit, bo & ~bit
+
+
+@njit(cache=True)
 def _find(keys, bx, bo):  # type: ignore[no-untyped-def]
     """Row of (bx, bo) in the sorted ``keys``, or -1."""
     lo, hi = 0, keys.shape[0]
@@ -203,7 +218,6 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
     is the line of play from the start position that fails (for ILLEGAL, the
     prescribed cell is ``line[depth]``).
     """
-    one = np.uint64(1)
     table = np.zeros((1 << 16, 2), np.uint64)
     used = 0
     depth_max = size - stones + 1
@@ -245,18 +259,14 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 if d == 0:
                     return OK, used, 0
                 d -= 1
-                c = line[d]
-                bx &= ~(one << np.uint64(c))
-                bo &= ~(one << np.uint64(c))
+                bx, bo = _unstep(bx, bo, line[d])
                 if nxt[d] == -2:  # the winner's node: its one move is proven
                     table, used = _add(table, used, bx, bo)
                     continue
                 done = False
             t = stones + d
             loser = turn_player[t]
-            c = nxt[d]
-            while c < size and not _legal(bx, bo, c, n, gravity):
-                c += 1
+            c = _next_reply(bx, bo, nxt[d], size, n, gravity)
             if c == size:
                 table, used = _add(table, used, bx, bo)
                 done = True
