@@ -233,6 +233,16 @@ def test_stopped_solve_resumes_from_its_checkpoint(tmp_path):
     assert resumed.jobs_from_checkpoint == kept
 
 
+def test_a_resumed_solve_follows_deeper_checkpointed_jobs(tmp_path):
+    """Jobs stored by a run with a deeper frontier are found by a run asked for fewer jobs."""
+    db = tmp_path / "jobs.sqlite"
+    deep = par.solve("5x4k4", workers=2, jobs=300, checkpoint=db, knowledge="none")
+    shallow = par.solve("5x4k4", workers=2, jobs=4, checkpoint=db, knowledge="none")
+    assert shallow.value == deep.value == solve("5x4k4").value
+    assert shallow.jobs_from_checkpoint > 0
+    assert shallow.jobs_solved == 0 and shallow.nodes == 0
+
+
 def test_checkpoint_keeps_extracted_strategies_for_the_next_run(tmp_path):
     db = tmp_path / "jobs.sqlite"
     first = par.solve("5x5k4", moves="c3 a1", workers=2, jobs=8, strategy=True, checkpoint=db)

@@ -250,6 +250,11 @@ class JobStore:
             "SELECT moves, winner, prescribed, seconds, finished FROM strategies WHERE game = ? "
             "ORDER BY finished, moves", (game,))]
 
+    def positions(self, game: str) -> list[str]:
+        """The canonical boards of every finished job of ``game``."""
+        return [str(row[0]) for row in self.db.execute(
+            "SELECT position FROM finished_jobs WHERE game = ?", (game,))]
+
     def count(self, game: str | None = None) -> int:
         if game is None:
             return int(self.db.execute("SELECT COUNT(*) FROM finished_jobs").fetchone()[0])
@@ -384,9 +389,56 @@ class Frontier:
                 next_level.extend(self._expand_node(node))
             self.depth += 1
             level = next_level
+        self._follow_store()
         for node in sorted(self.nodes, key=lambda n: -len(n.moves)):
             if node.kind == INNER:
                 self._recompute(node)
+
+    def _follow_store(self) -> None:
+        """Expand every open leaf below which the checkpoint holds finished jobs.
+
+        A run with more jobs (or one that split its long jobs) leaves answers
+        deeper than this run's frontier; following them down means a resumed
+        solve reuses all of them, whatever ``jobs`` it is given.
+        """
+        if self.store is None:
+            return
+        stored: dict[int, list[tuple[int, int]]] = {}
+        for key in self.store.positions(self.game_text):
+            x = o = 0
+            for c, ch in enumerate(key):
+                if ch == _SYMBOLS[1]:
+                    x |= 1 << c
+                elif ch == _SYMBOLS[2]:
+                    o |= 1 << c
+            stored.setdefault((x | o).bit_count(), []).append((x, o))
+        if not stored:
+            return
+        deepest = max(stored)
+        todo = [n for n in self.nodes if n.kind == JOB and not n.resolved]
+        while todo:
+            node = todo.pop()
+            if self._has_stored_below(node, stored, deepest):
+                todo.extend(self._expand_node(node))
+                self.depth = max(self.depth, len(node.moves) - len(self.nodes[self.root].moves) + 1)
+
+    def _has_stored_below(self, node: Node, stored: dict[int, list[tuple[int, int]]], deepest: int) -> bool:
+        """Does the checkpoint hold a position that extends ``node`` (in some symmetric frame)?"""
+        board = self.position(node).board
+        count = sum(1 for v in board if v)
+        if count >= deepest:
+            return False
+        for s in self.syms:
+            x = o = 0
+            for c, v in enumerate(board):
+                if v == 1:
+                    x |= 1 << s[c]
+                elif v == 2:
+                    o |= 1 << s[c]
+            for stones, boards in stored.items():
+                if stones > count and any(x & ~sx == 0 and o & ~so == 0 for sx, so in boards):
+                    return True
+        return False
 
     def split(self, node_id: int) -> list[int]:
         """Expand one open leaf by a stone (its children become jobs); returns the new open leaves."""
