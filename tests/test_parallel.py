@@ -228,9 +228,16 @@ def test_stopped_solve_resumes_from_its_checkpoint(tmp_path):
     kept = store.count()
     store.close()
     assert kept > 0, "jobs that finished before the stop are kept"
+    store = par.JobStore(db)
+    value, open_lines = par.stored_value(Game("5x4k4").start(), store)
+    store.close()
+    assert value != "draw" and open_lines, "what the stopped run left open is listed"
     resumed = par.solve("5x4k4", workers=2, jobs=100, checkpoint=db, knowledge="none")
     assert resumed.value == "draw"
     assert resumed.jobs_from_checkpoint == kept
+    store = par.JobStore(db)
+    assert par.stored_value(Game("5x4k4").start(), store) == ("draw", [])
+    store.close()
 
 
 def test_a_resumed_solve_follows_deeper_checkpointed_jobs(tmp_path):
@@ -364,8 +371,10 @@ def test_cli_checkpoint_resume_message(capsys, tmp_path):
     code, out, _ = run(capsys, "solve", "4x4k4", "--checkpoint", str(db), "--status", "--json")
     jobs = json.loads(out)["jobs"]
     assert code == 0 and stored > 0 and len(jobs) == stored and all(j["nodes"] >= 0 for j in jobs)
+    assert json.loads(out)["settled"] == "draw" and json.loads(out)["open"] == []
     code, out, _ = run(capsys, "solve", "4x4k4", "--checkpoint", str(db), "--status")
     assert code == 0 and f"{stored} finished job" in out and "UTC" in out
+    assert "From the start the stored jobs settle: draw." in out
     code, out, _ = run(capsys, "solve", "5x4k4", "--checkpoint", str(db), "--status")
     assert code == 0 and "no finished jobs" in out
     code, _, err = run(capsys, "solve", "4x4k4", "--checkpoint", str(tmp_path), "--status")

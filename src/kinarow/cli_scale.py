@@ -23,6 +23,7 @@ from typing import Any, TextIO
 
 from kinarow.errors import KinarowError, interrupted
 from kinarow.game import Game
+from kinarow.position import Position
 from kinarow.proofs import SEARCH_LOG_FORMAT
 
 SEARCHLOG_FORMAT = SEARCH_LOG_FORMAT
@@ -94,18 +95,26 @@ def wants_parallel(args: argparse.Namespace) -> bool:
     return (workers or 1) > 1 or bool(jobs) or bool(cluster) or bool(checkpoint)
 
 
-def _job_status(game: Game, path: Path, as_json: bool, out: TextIO) -> int:
-    """``solve GAME --checkpoint FILE --status``: the finished jobs of ``game`` that the checkpoint holds."""
+def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> int:
+    """``solve GAME --checkpoint FILE --status``: the finished jobs of ``game`` that the checkpoint holds.
+
+    Also what they settle about the position asked for (``--moves``) and
+    which open positions can still change that, searching nothing.
+    """
     from kinarow import parallel
     from kinarow.cli import EXIT_OK, UsageError
 
     if path.exists() and not path.is_file():
         raise UsageError(f"--checkpoint {path} is a directory; give the SQLite file of a solve's jobs")
+    game = position.game
     rows: list[dict[str, Any]] = []
     kept: list[dict[str, Any]] = []
+    line = " ".join(position.name(c) for c in position.moves)
+    value, open_lines = "unknown", [line]
     if path.exists():
         store = parallel.JobStore(path)
         try:
+            value, open_lines = parallel.stored_value(position, store)
             rows = [{"moves": moves, "value": value, "nodes": nodes, "seconds": round(seconds, 1), "finished": when}
                     for moves, value, nodes, seconds, when in store.jobs(str(game))]
             kept = [{"moves": moves, "winner": winner, "prescribed_moves": size, "seconds": round(seconds, 1),
@@ -113,7 +122,8 @@ def _job_status(game: Game, path: Path, as_json: bool, out: TextIO) -> int:
         finally:
             store.close()
     if as_json:
-        print(json.dumps({"game": str(game), "checkpoint": str(path), "jobs": rows, "strategies": kept}), file=out)
+        print(json.dumps({"game": str(game), "moves": line, "checkpoint": str(path),
+                          "jobs": rows, "strategies": kept, "settled": value, "open": open_lines}), file=out)
         return EXIT_OK
     if not rows:
         print(f"{game}: no finished jobs in {path}", file=out)
@@ -131,6 +141,13 @@ def _job_status(game: Game, path: Path, as_json: bool, out: TextIO) -> int:
     for row in kept:
         print(f"  {row['moves'] or '(start)':<24} {row['winner']:<15} {row['prescribed_moves']:>10,} prescribed "
               f"moves {row['seconds']:>10,.1f} s  {row['finished']} UTC", file=out)
+    where = "From the start" if not position.moves else f"After {position.move_text()}"
+    if open_lines:
+        shown = ", ".join(open_lines[:3]) + (f" and {len(open_lines) - 3:,} more" if len(open_lines) > 3 else "")
+        print(f"{where} the stored jobs settle: {value}; {len(open_lines):,} open "
+              f"position{'s' if len(open_lines) != 1 else ''} can still change it ({shown}).", file=out)
+    else:
+        print(f"{where} the stored jobs settle: {value}.", file=out)
     return EXIT_OK
 
 
@@ -155,7 +172,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
     jobs = _positive_int("--jobs", args.jobs)
     position = Game(args.game).position(args.moves)
     if args.status:
-        return _job_status(position.game, Path(args.checkpoint), args.json, out)
+        return _job_status(position, Path(args.checkpoint), args.json, out)
     where = f"on the cluster at {args.cluster}" if args.cluster else f"on {workers or 1} workers"
     with _progress(f"solving {position.game} {where}", err) as tick:
         result = parallel.solve(

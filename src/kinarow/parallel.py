@@ -551,6 +551,20 @@ class Frontier:
         return out
 
 
+def stored_value(position: Position, store: JobStore) -> tuple[str, list[str]]:
+    """What the finished jobs of ``store`` settle about ``position``, searching nothing.
+
+    Returns the value (or bound, or ``unknown``) that the stored jobs, the
+    rules and strategy stealing imply, and the lines (canonical frame) of the
+    open positions that can still change it, in the order a run would take them.
+    """
+    frontier = Frontier(position, store)
+    frontier.expand(1)
+    root = frontier.nodes[frontier.root]
+    open_lines = [" ".join(_names(frontier, frontier.nodes[job].moves)) for job, _ in frontier.needed()]
+    return frontier.bounds_name(root.lo, root.hi), open_lines
+
+
 def _ordered_moves(pos: Position) -> list[int]:
     """Legal moves, cells on many groups (the centre) first."""
     incidence = pos.geometry.cell_groups
