@@ -250,6 +250,15 @@ def test_a_resumed_solve_follows_deeper_checkpointed_jobs(tmp_path):
     assert shallow.jobs_solved == 0 and shallow.nodes == 0
 
 
+def test_a_strategy_is_assembled_from_deeper_checkpointed_jobs_and_strategies(tmp_path):
+    db = tmp_path / "jobs.sqlite"
+    deep = par.solve("5x5k4", moves="c3 a1", workers=2, jobs=200, strategy=True, checkpoint=db)
+    shallow = par.solve("5x5k4", moves="c3 a1", workers=2, jobs=4, strategy=True, checkpoint=db)
+    assert deep.value == shallow.value == "first"
+    assert shallow.nodes == 0 and not [e for e in shallow.log if e.get("question") == "strategy"]
+    assert shallow.strategy is not None and check(shallow.strategy).ok
+
+
 def test_checkpoint_keeps_extracted_strategies_for_the_next_run(tmp_path):
     db = tmp_path / "jobs.sqlite"
     first = par.solve("5x5k4", moves="c3 a1", workers=2, jobs=8, strategy=True, checkpoint=db)
