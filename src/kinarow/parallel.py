@@ -566,16 +566,9 @@ def stored_value(position: Position, store: JobStore) -> tuple[str, list[str]]:
 
 
 def _ordered_moves(pos: Position) -> list[int]:
-    """Legal moves, cells on many groups first, ties nearest the centre first."""
-    geo = pos.geometry
-    incidence = geo.cell_groups
-    cx, cy = (pos.game.m - 1) / 2, (pos.game.n - 1) / 2
-
-    def key(c: int) -> tuple[int, float, int]:
-        x, y = geo.xy(c)
-        return -len(incidence[c]), (x - cx) ** 2 + (y - cy) ** 2, c
-
-    return sorted(pos.legal_moves(), key=key)
+    """Legal moves, cells on many groups (the centre) first."""
+    incidence = pos.geometry.cell_groups
+    return sorted(pos.legal_moves(), key=lambda c: (-len(incidence[c]), c))
 
 
 def _immediate_win(pos: Position) -> str | None:
