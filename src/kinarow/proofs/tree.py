@@ -11,13 +11,24 @@ such cell in cell order itself. Wins on the spot are most of a strategy's
 positions (88 % of the (6,5,4) first-player win), so the files are several
 times smaller; a version 1 file, which names those moves too, still checks.
 
+Version 3 (boards of at most 64 cells) drops the board keys as well: the
+``walk`` is the winner's moves as cell numbers, one byte each, in the order a
+fixed depth-first replay asks for them, zlib-compressed and base64-encoded.
+The replay starts at the certificate's position; at a position met before (and
+proven) it turns back; at the winner's turn it plays the first cell that wins
+on the spot, else the next move of the walk; at the loser's turn it tries every
+legal cell in increasing order. Both checkers replay exactly that, so a walk
+needs no keys: the (9,4,4)-sized strategies shrink about tenfold again.
+
 :func:`check` replays the strategy against every legal reply using only the
 rules (:mod:`kinarow.position`); it imports nothing from the search code.
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +40,9 @@ from kinarow.proofs import CertificateError, Verdict, envelope, require_claim, r
 
 FORMAT = "kinarow.strategy"
 VERSION = 2
-READS = (1, 2)  # versions the checker reads (version 1 names the wins on the spot as well)
+WALK_VERSION = 3  # the key-less form (a walk of moves)
+READS = (1, 2, 3)  # versions the checker reads (version 1 names the wins on the spot as well)
+WALK_CELLS = 64  # the largest board a walk is written for (the compiled walk's bitboards)
 _SYMBOLS = ".xo"
 
 
@@ -120,6 +133,7 @@ class StrategyTree:
     moves: list[str]
     winner: str
     choices: dict[str, str] = field(default_factory=dict)
+    walk: bytes | None = None  # the version 3 form: the moves in replay order (then ``choices`` is empty)
 
     @property
     def described(self) -> str:
@@ -129,16 +143,60 @@ class StrategyTree:
     @property
     def size(self) -> int:
         """Number of positions where the winner's move is prescribed (wins on the spot are not counted)."""
-        return len(self.choices)
+        return len(self.walk) if self.walk is not None else len(self.choices)
 
     def move(self, position: Position) -> int | None:
         """The winner's move in ``position``: the prescribed one, else a win on the spot, else None."""
+        if self.walk is not None:
+            self.choices, self.walk = self.expanded().choices, None
         name = self.choices.get(board_key(position))
         if name is not None:
             return position.geometry.parse_cell(name)
         return winning_stone(position, self.winner)
 
+    def compacted(self) -> StrategyTree:
+        """The same strategy as a walk (version 3): the moves in replay order, no board keys.
+
+        The strategy must hold and the board have at most 64 cells; a win on the
+        spot is played by the replay, so an entry for one is dropped.
+        """
+        if self.walk is not None:
+            return self
+        start = _start(self)
+        if start.geometry.size > WALK_CELLS or start.is_over:
+            raise KinarowError(f"the strategy cannot be written as a walk: walks are for games under way on boards "
+                               f"of at most {WALK_CELLS} cells, and {self.game} has {start.geometry.size}")
+        out: list[int] = []
+        result = _check_compiled(self, start, walk_out=out)
+        if not result.ok:
+            raise KinarowError(f"the strategy cannot be written as a walk: {result.reason}")
+        return StrategyTree(self.game, self.moves, self.winner, walk=bytes(out))
+
+    def expanded(self) -> StrategyTree:
+        """The same strategy keyed by board (version 2 form) from a walk; itself when it is keyed already.
+
+        The walk must hold: replaying it is how the boards are found.
+        """
+        if self.walk is None:
+            return self
+        start = _start(self)
+        if start.geometry.size > WALK_CELLS or start.is_over:
+            raise KinarowError(f"the walk cannot be read into boards: walks are for games under way on boards of "
+                               f"at most {WALK_CELLS} cells, and {self.game} has {start.geometry.size}")
+        found: dict[str, str] = {}
+        result = _check_compiled(self, start, walk_keys=found)
+        if not result.ok:
+            raise KinarowError(f"the walk cannot be read into boards: {result.reason}")
+        return StrategyTree(self.game, self.moves, self.winner, found)
+
     def to_json(self) -> dict[str, Any]:
+        if self.walk is not None:
+            return {
+                **envelope(FORMAT, WALK_VERSION, self.game, self.moves, f"{self.winner} wins"),
+                "winner": self.winner,
+                "prescribed": len(self.walk),
+                "walk": base64.b64encode(zlib.compress(self.walk, 9)).decode("ascii"),
+            }
         return {
             **envelope(FORMAT, VERSION, self.game, self.moves, f"{self.winner} wins"),
             "winner": self.winner,
@@ -151,12 +209,35 @@ class StrategyTree:
         winner, choices = data.get("winner"), data.get("choices")
         if not isinstance(winner, str):
             raise CertificateError("the strategy certificate needs a 'winner' string such as \"first\"")
+        if data.get("version") == WALK_VERSION:
+            return cls(game, moves, winner, walk=_read_walk(data))
         if not isinstance(choices, dict) or not all(isinstance(v, str) for v in choices.values()):
             raise CertificateError("the strategy certificate needs 'choices', an object from boards to cell names")
         return cls(game, moves, winner, {str(k): v for k, v in choices.items()})
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
+
+
+def _read_walk(data: dict[str, Any]) -> bytes:
+    """The moves of a version 3 certificate's 'walk' (base64 of zlib-compressed bytes, 'prescribed' of them)."""
+    text, count = data.get("walk"), data.get("prescribed")
+    if not isinstance(text, str) or not isinstance(count, int) or isinstance(count, bool):
+        raise CertificateError("the strategy certificate (version 3) needs 'walk', a base64 string, and "
+                               "'prescribed', the number of moves in it")
+    try:
+        walk = zlib.decompress(base64.b64decode(text, validate=True))
+    except (ValueError, zlib.error):
+        raise CertificateError("the strategy certificate's 'walk' is not base64 of zlib-compressed bytes") from None
+    if len(walk) != count:
+        raise CertificateError(f"the strategy certificate's 'walk' holds {len(walk):,} moves, but 'prescribed' says "
+                               f"{count:,}")
+    return walk
+
+
+def _start(tree: StrategyTree) -> Position:
+    """The certificate's position (its game and moves must be valid)."""
+    return Game(tree.game).position(" ".join(tree.moves))
 
 
 @dataclass
@@ -186,7 +267,10 @@ def check(tree: StrategyTree, *, compiled: bool = False) -> CheckResult:
         pos = game.position(" ".join(tree.moves))
     except KinarowError as err:
         return CheckResult(False, f"the certificate's game or moves are invalid: {err}", 0)
-    if compiled and pos.geometry.size <= 64 and not pos.is_over and tree.winner in value_names(game):
+    if tree.walk is not None and pos.geometry.size > WALK_CELLS:
+        return CheckResult(False, f"a walk (version 3) is only written for boards of at most {WALK_CELLS} cells; "
+                           f"{tree.game} has {pos.geometry.size}", 0)
+    if compiled and pos.geometry.size <= WALK_CELLS and not pos.is_over and tree.winner in value_names(game):
         return _check_compiled(tree, pos)
     return _check_python(tree)
 
@@ -197,7 +281,7 @@ def prune(tree: StrategyTree) -> StrategyTree:
     Walked by the compiled checker, so the strategy must hold: a strategy that
     fails its check is an error.
     """
-    pos = Game(tree.game).position(" ".join(tree.moves))
+    pos = _start(tree)
     reached: set[str] = set()
     result = _check_compiled(tree, pos, reached)
     if not result.ok:
@@ -205,9 +289,15 @@ def prune(tree: StrategyTree) -> StrategyTree:
     return StrategyTree(tree.game, tree.moves, tree.winner, {k: v for k, v in tree.choices.items() if k in reached})
 
 
-def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None = None) -> CheckResult:
-    """:func:`check` by the compiled walk (a board of at most 64 cells, the game not over); the keys of
-    the prescribed moves that play reaches are added to ``reached``."""
+def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None = None, *,
+                    walk_out: list[int] | None = None, walk_keys: dict[str, str] | None = None) -> CheckResult:
+    """:func:`check` by the compiled walk (a board of at most 64 cells, the game not over).
+
+    A keyed tree: the keys of the prescribed moves that play reaches are added
+    to ``reached``, and ``walk_out`` (when given) gets the moves in replay
+    order, the walk form. A walk: ``walk_keys`` (when given) gets each move it
+    reads under its board key.
+    """
     import numpy as np
 
     from kinarow.proofs import tree_kernel as TK
@@ -215,6 +305,60 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     game, geo = pos.game, pos.geometry
     size = geo.size
     winner = 1 if tree.winner == value_names(game)[0] else 2
+    names: list[str] = []
+    if tree.walk is not None:
+        mode = TK.STREAM
+        cells = np.frombuffer(tree.walk, np.uint8).astype(np.int64)
+        keys = np.zeros((len(cells), 2), np.uint64)
+    else:
+        mode = TK.ENCODE if walk_out is not None else TK.DICT
+        names, keys, cells = _keyed(tree, geo)
+    masks, cell_groups, start, turn_player, goal = TK.rules(game)
+    line = np.zeros(size + 1, np.int64)
+    used = np.zeros(len(keys), np.uint8)
+    out = np.zeros(len(keys) if mode == TK.ENCODE else 0, np.int64)
+    bx, bo = np.uint64(pos.bits[1]), np.uint64(pos.bits[2])
+    status, proven, depth, read = TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal,
+                                           masks, cell_groups, start, turn_player, keys, cells, line, used, mode, out)
+    if reached is not None:
+        reached.update(names[int(i)] for i in np.flatnonzero(used))
+    if status == TK.OK:
+        if mode == TK.STREAM and read < len(cells):
+            return CheckResult(False, f"the walk has {len(cells) - read:,} moves more than the replay reads",
+                               int(proven))
+        if walk_out is not None:
+            walk_out.extend(int(c) for c in out[:read])
+        if walk_keys is not None:
+            found = TK.board_keys(keys[:read], size)
+            walk_keys.update(zip(found, (geo.name(int(c)) for c in cells[:read]), strict=True))
+        return CheckResult(True, f"{tree.winner} wins against every reply", int(proven))
+    played = [int(c) for c in line[:depth]]
+    for c in played:
+        pos.play(c)
+    where = " ".join(pos.name(c) for c in played) or "(start)"
+    if status == TK.ENDS:
+        reason = f"the line {where} ends in '{pos.result}', not a {tree.winner} win"
+    elif status == TK.NO_MOVE:
+        reason = (f"the walk ends after {read:,} moves, before the replay reaches {where}" if mode == TK.STREAM
+                  else f"no move is given after {where}")
+    elif mode == TK.STREAM:
+        reason = f"after {where} the walk's move {read:,} is cell {int(line[depth])}, which is not a legal move"
+    else:
+        name = tree.choices[board_key(pos)]
+        try:
+            pos.play(pos.geometry.parse_cell(name))
+            raise AssertionError("internal error: the compiled checker called a legal move illegal")
+        except KinarowError as err:
+            reason = f"after {where} the prescribed move {name} is illegal: {err}"
+    return CheckResult(False, reason, int(proven))
+
+
+def _keyed(tree: StrategyTree, geo: Any) -> tuple[list[str], Any, Any]:
+    """The keyed strategy as the compiled walk reads it: (names, keys, cells), sorted by key; ``names[i]``
+    is the board key of row i (keys with foreign symbols, which match no board, are left out)."""
+    import numpy as np
+
+    size = geo.size
     names = [k for k in tree.choices if len(k) == size and k.isascii()]
     keys = np.zeros((len(names), 2), np.uint64)
     cells = np.full(len(names), -1, np.int64)
@@ -235,37 +379,11 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
                 except KinarowError:
                     parsed[name] = -1
             cells[lo + i] = -2 if foreign[i] else parsed[name]
-    keep = cells != -2  # a key with foreign symbols matches no board
+    keep = cells != -2
     keys, cells = keys[keep], cells[keep]
     order = np.lexsort((keys[:, 1], keys[:, 0]))
-    keys, cells = np.ascontiguousarray(keys[order]), np.ascontiguousarray(cells[order])
-    masks, cell_groups, start, turn_player, goal = TK.rules(game)
-    line = np.zeros(size + 1, np.int64)
-    used = np.zeros(len(keys), np.uint8)
-    bx, bo = np.uint64(pos.bits[1]), np.uint64(pos.bits[2])
-    status, proven, depth = TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal, masks,
-                                     cell_groups, start, turn_player, keys, cells, line, used)
-    if reached is not None:
-        rows = np.flatnonzero(keep)[order][np.flatnonzero(used)]
-        reached.update(names[int(i)] for i in rows)
-    if status == TK.OK:
-        return CheckResult(True, f"{tree.winner} wins against every reply", int(proven))
-    played = [int(c) for c in line[:depth]]
-    for c in played:
-        pos.play(c)
-    where = " ".join(pos.name(c) for c in played) or "(start)"
-    if status == TK.ENDS:
-        reason = f"the line {where} ends in '{pos.result}', not a {tree.winner} win"
-    elif status == TK.NO_MOVE:
-        reason = f"no move is given after {where}"
-    else:
-        name = tree.choices[board_key(pos)]
-        try:
-            pos.play(pos.geometry.parse_cell(name))
-            raise AssertionError("internal error: the compiled checker called a legal move illegal")
-        except KinarowError as err:
-            reason = f"after {where} the prescribed move {name} is illegal: {err}"
-    return CheckResult(False, reason, int(proven))
+    kept = np.flatnonzero(keep)[order]
+    return ([names[int(i)] for i in kept], np.ascontiguousarray(keys[order]), np.ascontiguousarray(cells[order]))
 
 
 def _check_python(tree: StrategyTree) -> CheckResult:
@@ -280,6 +398,8 @@ def _check_python(tree: StrategyTree) -> CheckResult:
         return CheckResult(False, f"winner '{tree.winner}' is not a player of {game}; use '{first}' or '{second}'", 0)
     winner = 1 if tree.winner == first else 2
     proven: set[str] = set()
+    walk = iter(tree.walk) if tree.walk is not None else None
+    read = 0
 
     def visit(p: Position, line: list[str]) -> None:
         if p.is_over:
@@ -291,17 +411,27 @@ def _check_python(tree: StrategyTree) -> CheckResult:
         if key in proven:
             return
         if p.to_move == winner:
-            name = tree.choices.get(key)
+            nonlocal read
+            name = tree.choices.get(key) if walk is None else None
             if name is None and winning_stone(p, tree.winner) is not None:
                 proven.add(key)  # the winner wins with this stone
                 return
+            where = " ".join(line) or "(start)"
+            if walk is not None:
+                cell = next(walk, None)
+                if cell is None:
+                    raise _RefutedError(f"the walk ends after {read:,} moves, before the replay reaches {where}")
+                read += 1
+                if cell not in p.legal_moves():
+                    raise _RefutedError(f"after {where} the walk's move {read:,} is cell {cell}, which is not a "
+                                        "legal move")
+                name = p.name(cell)
             if name is None:
-                raise _RefutedError(f"no move is given after {' '.join(line) or '(start)'}")
+                raise _RefutedError(f"no move is given after {where}")
             try:
                 cell = p.geometry.parse_cell(name)
                 p.play(cell)
             except KinarowError as err:
-                where = " ".join(line) or "(start)"
                 raise _RefutedError(f"after {where} the prescribed move {name} is illegal: {err}") from None
             visit(p, [*line, name])
             p.undo()
@@ -316,6 +446,9 @@ def _check_python(tree: StrategyTree) -> CheckResult:
         visit(pos, [])
     except _RefutedError as err:
         return CheckResult(False, str(err), len(proven))
+    if tree.walk is not None and read < len(tree.walk):
+        return CheckResult(False, f"the walk has {len(tree.walk) - read:,} moves more than the replay reads",
+                           len(proven))
     return CheckResult(True, f"{tree.winner} wins against every reply", len(proven))
 
 

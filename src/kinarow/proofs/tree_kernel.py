@@ -22,8 +22,15 @@ The rules come in as arrays, whatever the board's shape:
     cell_groups[start[c]:start[c + 1]]   the groups through cell c
     turn_player[t]           1 or 2: who places stone t + 1 (t stones down)
 
-The strategy's prescribed moves are the rows of ``keys`` (``(bx, bo)``,
-sorted) and ``cells`` (the move; -1 for a name that is no cell). Positions
+The strategy's prescribed moves come in one of two forms (``mode``):
+
+    DICT    the rows of ``keys`` (``(bx, bo)``, sorted) and ``cells`` (the
+            move; -1 for a name that is no cell);
+    STREAM  ``cells`` alone, the moves in the order the walk asks for them
+            (a win on the spot is played with no entry); ``keys[i]`` is
+            filled with the position of move i as it is read;
+    ENCODE  DICT in, and ``out[i]`` filled with the STREAM form.
+ Positions
 already proven are kept in an open-addressing table of ``(bx, bo + 1)``
 pairs (word 1 is never 0 in a used slot), grown fourfold when half full.
 
@@ -40,6 +47,7 @@ import numpy as np
 from numba import njit
 
 OK, ENDS, NO_MOVE, ILLEGAL = 0, 1, 2, 3  # what the walk found (ENDS: a line ends in another result)
+DICT, STREAM, ENCODE = 0, 1, 2  # where the winner's moves come from (see above)
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
 FIRST, SECOND, DRAW = 1, 2, 3  # results; 0 while the game goes on
 
@@ -209,17 +217,18 @@ def _winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups,
 
 @njit(cache=True, nogil=True)
 def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, start, turn_player,
-          keys, cells, line, reached):  # type: ignore[no-untyped-def]
+          keys, cells, line, reached, mode, out):  # type: ignore[no-untyped-def]
     """Replay the strategy from (bx, bo) with ``stones`` down; ``winner`` is FIRST or SECOND.
 
-    ``reached[j]`` is set to 1 for each row of ``keys`` that play reaches.
+    ``reached[j]`` is set to 1 for each row of ``keys`` that play reaches (DICT, ENCODE).
 
-    Returns ``(status, proven positions, depth)``: on failure ``line[:depth]``
-    is the line of play from the start position that fails (for ILLEGAL, the
-    prescribed cell is ``line[depth]``).
+    Returns ``(status, proven positions, depth, moves read)``: on failure
+    ``line[:depth]`` is the line of play from the start position that fails
+    (for ILLEGAL, the prescribed cell is ``line[depth]``).
     """
     table = np.zeros((1 << 16, 2), np.uint64)
     used = 0
+    read = 0
     depth_max = size - stones + 1
     nxt = np.zeros(depth_max + 1, np.int64)
     res = np.zeros(depth_max + 1, np.int64)  # the result after the move that reached depth d
@@ -230,25 +239,38 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
         t = stones + d
         if res[d] != 0:
             if res[d] != winner:
-                return ENDS, used, d
+                return ENDS, used, d, read
             done = True
         elif _has(table, bx, bo):
             done = True
         elif turn_player[t] == winner:
-            j = _find(keys, bx, bo)
-            if j < 0:
-                if _winning_stone(bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal,
-                                  winner) < 0:
-                    return NO_MOVE, used, d
+            j = _find(keys, bx, bo) if mode == DICT else -1
+            c = -1
+            if j < 0 and _winning_stone(bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal,
+                                        winner) >= 0:
                 table, used = _add(table, used, bx, bo)
                 done = True
+            elif mode == STREAM:
+                if read == cells.shape[0]:
+                    return NO_MOVE, used, d, read
+                keys[read, 0], keys[read, 1] = bx, bo
+                c = cells[read]
+                read += 1
             else:
+                if j < 0:
+                    j = _find(keys, bx, bo)
+                if j < 0:
+                    return NO_MOVE, used, d, read
+                reached[j] = 1
                 c = cells[j]
+                if mode == ENCODE:
+                    out[read] = c
+                    read += 1
+            if not done:
                 if c < 0 or c >= size or not _legal(bx, bo, c, n, gravity):
                     line[d] = c
-                    return ILLEGAL, used, d
+                    return ILLEGAL, used, d, read
                 nxt[d] = -2
-                reached[j] = 1
                 bx, bo = _step(bx, bo, c, winner, t, d, line, res, size, masks, cell_groups, start, goal)
                 d += 1
                 continue
@@ -257,7 +279,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
         while True:  # at depth d: finish the node (done) or try its next reply
             if done:
                 if d == 0:
-                    return OK, used, 0
+                    return OK, used, 0, read
                 d -= 1
                 bx, bo = _unstep(bx, bo, line[d])
                 if nxt[d] == -2:  # the winner's node: its one move is proven

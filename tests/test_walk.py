@@ -1,0 +1,179 @@
+"""Strategy certificates as a walk (version 3): the moves in replay order, no board keys."""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+
+import pytest
+
+from helpers import WINS, run
+from kinarow import Game, KinarowError, Position, solve
+from kinarow.proofs import CertificateError
+from kinarow.proofs.tree import StrategyTree, board_key, check
+from test_tree import both, own_verify, win_on_the_spot
+
+
+def _strategy(text: str, moves: str) -> StrategyTree:
+    result = solve(text, moves=moves or None, strategy=True, tt_mb=8)
+    assert result.strategy is not None
+    return result.strategy
+
+
+def read_walk(tree: StrategyTree) -> dict[str, str] | None:
+    """A second reader written here from the documented replay order: the boards of the walk's moves, or None
+    when the walk does not fit the replay (too short, too long, an illegal cell)."""
+    game = Game(tree.game)
+    pos = game.position(" ".join(tree.moves))
+    names = ("maker", "breaker") if game.goal == "maker-breaker" else ("first", "second")
+    winner = 1 if tree.winner == names[0] else 2
+    moves = list(tree.walk or b"")
+    at = 0
+    seen: set[str] = set()
+    found: dict[str, str] = {}
+
+    def replay(p: Position) -> bool:
+        nonlocal at
+        if p.is_over:
+            return True
+        key = board_key(p)
+        if key in seen:
+            return True
+        if p.to_move == winner:
+            if win_on_the_spot(p, tree.winner) is None:
+                if at == len(moves) or moves[at] not in p.legal_moves():
+                    return False
+                found[key] = p.name(moves[at])
+                p.play(moves[at])
+                at += 1
+                ok = replay(p)
+                p.undo()
+                if not ok:
+                    return False
+        else:
+            for cell in sorted(p.legal_moves()):
+                p.play(cell)
+                ok = replay(p)
+                p.undo()
+                if not ok:
+                    return False
+        seen.add(key)
+        return True
+
+    return found if replay(pos) and at == len(moves) else None
+
+
+@pytest.mark.parametrize(("text", "moves"), WINS)
+def test_a_walk_checks_like_the_keyed_strategy(text, moves):
+    tree = _strategy(text, moves)
+    walk = tree.compacted()
+    assert walk.walk is not None and walk.choices == {}
+    assert walk.size == tree.size  # version 2 already leaves the wins on the spot out
+    verdict = both(walk)
+    assert verdict.ok, verdict.reason
+    assert verdict.positions == check(tree).positions
+    keyed = walk.expanded()
+    assert keyed.choices == tree.choices
+    assert keyed.compacted().walk == walk.walk
+    assert read_walk(walk) == tree.choices
+    assert own_verify(keyed)
+
+
+@pytest.mark.parametrize(("text", "moves"), WINS)
+def test_walk_json_round_trip(text, moves):
+    walk = _strategy(text, moves).compacted()
+    data = json.loads(walk.dumps())
+    assert data["version"] == 3
+    assert data["prescribed"] == walk.size
+    assert "choices" not in data
+    again = StrategyTree.from_json(data)
+    assert again == walk
+    assert both(again).ok
+
+
+def test_the_walk_is_much_smaller_than_the_keyed_file():
+    tree = _strategy("6x5k4", "")
+    walk = tree.compacted()
+    assert len(walk.dumps()) * 20 < len(tree.dumps())
+    assert both(walk).ok
+
+
+@pytest.mark.parametrize(("text", "moves"), WINS[:5])
+def test_every_changed_move_is_judged_alike_by_both_checkers_and_by_a_reader_written_here(text, moves):
+    walk = _strategy(text, moves).compacted()
+    assert walk.walk is not None
+    size = Game(text).cells
+    rejected = 0
+    for i in range(min(len(walk.walk), 40)):
+        for cell in range(size):
+            if cell == walk.walk[i]:
+                continue
+            changed = StrategyTree(walk.game, walk.moves, walk.winner,
+                                   walk=walk.walk[:i] + bytes([cell]) + walk.walk[i + 1:])
+            verdict = both(changed)
+            found = read_walk(changed)
+            expected = found is not None and own_verify(StrategyTree(walk.game, walk.moves, walk.winner, found))
+            assert verdict.ok == expected, (i, cell, verdict.reason)
+            rejected += not verdict.ok
+    assert rejected > 0
+
+
+@pytest.mark.parametrize(("text", "moves"), WINS[:4])
+def test_a_short_long_or_illegal_walk_is_rejected(text, moves):
+    walk = _strategy(text, moves).compacted()
+    assert walk.walk is not None
+    short = StrategyTree(walk.game, walk.moves, walk.winner, walk=walk.walk[:-1])
+    assert "the walk ends after" in both(short).reason
+    long = StrategyTree(walk.game, walk.moves, walk.winner, walk=walk.walk + b"\x00")
+    assert both(long).reason == "the walk has 1 moves more than the replay reads"
+    for bad in (200, Game(text).cells):
+        wrong = StrategyTree(walk.game, walk.moves, walk.winner, walk=bytes([bad]) + walk.walk[1:])
+        verdict = both(wrong)
+        assert not verdict.ok
+        assert f"is cell {bad}, which is not a legal move" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("mutate", "words"),
+    [
+        (lambda d: d.update(walk="not base64!"), "not base64 of zlib-compressed bytes"),
+        (lambda d: d.update(walk=base64.b64encode(b"plain").decode()), "not base64 of zlib-compressed bytes"),
+        (lambda d: d.update(prescribed=d["prescribed"] + 1), "'prescribed' says"),
+        (lambda d: d.pop("walk"), "needs 'walk'"),
+        (lambda d: d.update(prescribed=True), "needs 'walk'"),
+    ],
+)
+def test_malformed_walks_get_one_sentence(mutate, words):
+    data = _strategy("4x3k3", "").compacted().to_json()
+    mutate(data)
+    with pytest.raises(CertificateError, match=words):
+        StrategyTree.from_json(data)
+
+
+def test_check_command_reads_a_walk_and_refuses_a_broken_one(tmp_path, capsys):
+    walk = _strategy("4x3k3", "").compacted()
+    good = tmp_path / "good.json"
+    good.write_text(walk.dumps())
+    code, out, _ = run(capsys, "check", str(good))
+    assert code == 0 and "VALID" in out
+    data = walk.to_json()
+    data["walk"] = base64.b64encode(zlib.compress(walk.walk[:-1] if walk.walk else b"")).decode()
+    data["prescribed"] -= 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    for extra in ([], ["--compiled"]):
+        code, out, err = run(capsys, "check", str(bad), *extra)
+        assert code != 0
+        assert "the walk ends after" in out + err
+        assert "Traceback" not in out + err
+
+
+def test_walks_are_for_boards_of_at_most_64_cells():
+    tree = _strategy("3x3k3", "b2 b1")
+    big = StrategyTree("9x9k3", [], "first", walk=b"\x00")
+    verdict = check(big)
+    assert not verdict.ok and "at most 64 cells" in verdict.reason
+    assert tree.compacted().size == tree.size
+    with pytest.raises(KinarowError, match="cannot be written as a walk"):
+        StrategyTree("9x9k5", [], "first", {}).compacted()
