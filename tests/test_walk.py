@@ -177,3 +177,27 @@ def test_walks_are_for_boards_of_at_most_64_cells():
     assert tree.compacted().size == tree.size
     with pytest.raises(KinarowError, match="cannot be written as a walk"):
         StrategyTree("9x9k5", [], "first", {}).compacted()
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "2", "--jobs", "8"]])
+def test_solve_writes_a_walk_with_the_walk_flag(tmp_path, capsys, workers):
+    strategy, proof = tmp_path / "s.json", tmp_path / "p.json"
+    code, out, _ = run(capsys, "solve", "4x3k3", "--no-store", *workers, "--walk", "--strategy", str(strategy),
+                       "--proof", str(proof))
+    assert code == 0, out
+    assert "Proof written to" in out and "Winning strategy" in out
+    for path in (strategy, proof):
+        data = json.loads(path.read_text())
+        assert data["version"] == 3 and "walk" in data
+        code, out, _ = run(capsys, "check", str(path), "--compiled")
+        assert code == 0 and out.startswith("VALID")
+
+
+def test_a_parallel_solve_writes_the_proof_it_is_asked_for(tmp_path, capsys):
+    """--proof on the frontier path wrote nothing before; now a draw gets its draw proof, as in one process."""
+    proof = tmp_path / "p.json"
+    code, out, _ = run(capsys, "solve", "4x4k4", "--no-store", "--workers", "2", "--jobs", "8", "--proof", str(proof))
+    assert code == 0
+    assert "Proof written to" in out
+    code, out, _ = run(capsys, "check", str(proof))
+    assert code == 0 and "draw" in out

@@ -189,6 +189,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             )
         if store is not None:
             cli_ux.save_result(store, position, result)
+    result = cli_ux.as_walk(result, args.walk)
     note = _write_strategy(result, args.strategy) if args.strategy is not None else None
     proof_note = None
     if args.proof is not None:
@@ -575,6 +576,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help)
     p.add_argument("--strategy", metavar="FILE", default=None, help="write the winner's strategy certificate to FILE")
+    p.add_argument("--walk", action="store_true",
+                   help="write a win's strategy (--strategy, --proof) as a walk: the moves in replay order without "
+                   "board keys, often a hundred times smaller (format version 3; boards of at most 64 cells)")
     p.add_argument("--proof", "--certificate", metavar="FILE", default=None, dest="proof",
                    help="write the certificate of the value to FILE (a win: strategy; a draw settled by knowledge: "
                    "matching sets; another draw: a pairing when one exists)")

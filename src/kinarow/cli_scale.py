@@ -25,6 +25,7 @@ from kinarow.errors import KinarowError, interrupted
 from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import SEARCH_LOG_FORMAT
+from kinarow.proofs.tree import WALK_CELLS
 
 SEARCHLOG_FORMAT = SEARCH_LOG_FORMAT
 SEARCHLOG_VERSION = 1
@@ -152,7 +153,7 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
 
 
 def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow import parallel
+    from kinarow import cli_ux, parallel
     from kinarow.cli import (
         EXIT_INTERRUPTED,
         EXIT_OK,
@@ -183,17 +184,24 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
             max_nodes=max_nodes,
             time_limit=time_limit,
             tt_mb=tt_mb,
-            strategy=args.strategy is not None,
+            strategy=args.strategy is not None or args.proof is not None,
             checkpoint=args.checkpoint,
             on_tick=tick,
             knowledge=args.knowledge,
         )
+    result = cli_ux.as_walk(result, args.walk)
     note = _write_strategy(result, args.strategy) if args.strategy is not None else None
+    proof_note = None
+    if args.proof is not None:
+        with _progress("writing the certificate", err) as tick:
+            proof_note = cli_ux.write_proof(position, result, args.proof, None, tick)
     if args.json:
         data = result.to_dict()
         if args.strategy is not None:
             data["strategy_file"] = args.strategy if result.strategy is not None else None
             data["strategy_positions"] = result.strategy.size if result.strategy is not None else None
+        if args.proof is not None:
+            data["proof_file"] = args.proof if proof_note and proof_note.startswith("Proof written") else None
         print(json.dumps(data), file=out)
         if note and result.strategy is None:
             print(note, file=err)
@@ -201,8 +209,9 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
         _print_result(position, result, out)
         for key, value in _parallel_rows(result):
             print(f"{key + ':':<10} {value}", file=out)
-        if note:
-            print(note, file=out)
+        for line in (note, proof_note):
+            if line:
+                print(line, file=out)
     if result.stopped == "interrupted":
         print(f"{interrupted()}: the workers were stopped before the search had an answer.", file=err)
         if args.checkpoint:
@@ -512,7 +521,10 @@ def _write_case(out_dir: Path, c: Case, result: Any, draw: dict[str, Any] | None
     out_dir.mkdir(parents=True, exist_ok=True)
     if result.strategy is not None:
         path = out_dir / f"{c.name}.strategy.json.gz"
-        data: dict[str, Any] = result.strategy.to_json()
+        tree = result.strategy
+        if Game(tree.game).cells <= WALK_CELLS:
+            tree = tree.compacted()  # the key-less form, many times smaller
+        data: dict[str, Any] = tree.to_json()
     elif draw is not None:
         path = out_dir / f"{c.name}.draw.json.gz"
         data = draw

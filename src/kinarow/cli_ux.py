@@ -84,6 +84,21 @@ def stored_result(store: Store, position: Position, *, need_strategy: bool) -> t
     return result, float(found.get("stored_at", 0.0))
 
 
+def as_walk(result: Result, walk: bool) -> Result:
+    """``result`` with its strategy written as a walk (version 3) when ``walk`` asks for it."""
+    if not walk or result.strategy is None:
+        return result
+    from kinarow.game import Game
+    from kinarow.proofs.tree import WALK_CELLS
+
+    cells = Game(result.game).cells
+    if cells > WALK_CELLS:
+        raise KinarowError(f"--walk writes strategies for boards of at most {WALK_CELLS} cells; {result.game} has "
+                           f"{cells}; leave --walk out to write the keyed form")
+    result.strategy = result.strategy.compacted()
+    return result
+
+
 def save_result(store: Store, position: Position, result: Result) -> None:
     """Keep an exact result (and its strategy certificate) in the store."""
     if position.is_over or result.stopped or result.value == "unknown":
