@@ -10,7 +10,8 @@ The machine is printed first (on stderr). For each game: the search alone
 strategy's prescribed moves (wins on the spot are left to the checker) and
 JSON size, and the seconds of :func:`kinarow.proofs.tree.check` compiled
 (warm; the first call of a fresh install also compiles it) and walked in
-Python, with the positions each checked.
+Python, with the positions each checked; then the same strategy as a walk
+(format version 3): its size and its compiled check.
 """
 
 from __future__ import annotations
@@ -42,11 +43,17 @@ def measure(game: str) -> dict[str, object]:
     walked = check(tree, compiled=False)
     python_s = time.perf_counter() - start
     assert compiled.ok and walked.ok and compiled.positions == walked.positions
+    walk = tree.compacted()
+    start = time.perf_counter()
+    walk_check = check(walk, compiled=True)
+    walk_s = time.perf_counter() - start
+    assert walk_check.ok and walk_check.positions == compiled.positions
     return {"game": game, "value": plain.value, "nodes": plain.nodes, "search_s": round(search_s, 2),
             "search_and_strategy_s": round(with_strategy_s, 2), "prescribed_moves": tree.size,
             "json_bytes": len(tree.dumps()), "positions_checked": compiled.positions,
             "check_compiled_s": round(compiled_s, 3), "check_python_s": round(python_s, 2),
-            "speedup": round(python_s / max(compiled_s, 1e-9), 1)}
+            "speedup": round(python_s / max(compiled_s, 1e-9), 1), "walk_bytes": len(walk.dumps()),
+            "walk_moves": walk.size, "check_walk_compiled_s": round(walk_s, 3)}
 
 
 def main() -> None:
@@ -63,7 +70,8 @@ def main() -> None:
             print(f"{row['game']}: {row['value']}, {row['nodes']:,} nodes in {row['search_s']} s; with the strategy "
                   f"{row['search_and_strategy_s']} s; {row['prescribed_moves']:,} prescribed moves "
                   f"({row['json_bytes']:,} bytes of JSON); check of {row['positions_checked']:,} positions: "
-                  f"compiled {row['check_compiled_s']} s, Python {row['check_python_s']} s ({row['speedup']}x)")
+                  f"compiled {row['check_compiled_s']} s, Python {row['check_python_s']} s ({row['speedup']}x); "
+                  f"as a walk {row['walk_bytes']:,} bytes, compiled check {row['check_walk_compiled_s']} s")
 
 
 if __name__ == "__main__":
