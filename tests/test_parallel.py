@@ -425,6 +425,8 @@ def test_settle_writes_certificates_and_logs(capsys, monkeypatch, tmp_path):
     assert all(r["agrees"] for r in rows)
     code, out, _ = run(capsys, "check", str(tmp_path / "t-win.strategy.json.gz"))
     assert code == 0 and out.startswith("VALID")
+    with gzip.open(tmp_path / "t-win.strategy.json.gz", "rt") as fh:
+        assert json.load(fh)["version"] == 3  # settle writes strategies as walks
     # a draw of a free-placement game gets a blocking tree; under gravity only a search log (not a certificate)
     code, out, _ = run(capsys, "check", str(tmp_path / "t-draw.draw.json.gz"))
     assert code == 0 and out.startswith("VALID") and "draw" in out
