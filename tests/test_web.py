@@ -134,7 +134,7 @@ def test_check_draws_the_certificate(app):
     answer = app.handle("/api/check", {"certificate": proof["certificate"]})
     assert answer["verdict"]["ok"] is True
     assert answer["moves"] == ["b2", "a1"] and "★" in answer["svg"]
-    broken = dict(proof["certificate"], version=3)
+    broken = dict(proof["certificate"], version=99)
     answer = app.handle("/api/check", {"certificate": broken})
     assert answer["verdict"]["ok"] is False and "version" in answer["verdict"]["reason"]
 
@@ -409,3 +409,19 @@ def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):
             process.kill()
     assert process.returncode == 0, err
     assert "Stopped." in out and "Traceback" not in err
+
+
+def test_a_walk_certificate_is_checked_drawn_and_followed(app):
+    from kinarow.proofs.tree import StrategyTree
+
+    proof = app.handle("/api/proof", {"game": "4x3k3", "moves": ["b2", "a1"]})["proof"]
+    keyed = StrategyTree.from_json(proof["certificate"])
+    walk = keyed.compacted().to_json()
+    answer = app.handle("/api/check", {"certificate": walk})
+    assert answer["verdict"]["ok"] is True and "★" in answer["svg"]
+    view = app.handle("/api/engine", {"game": "4x3k3", "moves": ["b2", "a1"], "engine": "certificate",
+                                      "strategy": walk})
+    assert len(view["moves"]) == 3  # the engine played Black's third stone from the walk
+    start = app.handle("/api/engine", {"game": "4x3k3", "moves": ["b2", "a1"], "engine": "certificate",
+                                       "strategy": proof["certificate"]})
+    assert view["moves"] == start["moves"]

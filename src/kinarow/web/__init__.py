@@ -235,9 +235,9 @@ class App:
 
         try:
             tree = StrategyTree.from_json(strategy)
+            cell = tree.move(position)  # a walk (version 3) is read into boards here
         except KinarowError as error:
             raise RequestError(f"the certificate engine needs a strategy certificate: {error}") from None
-        cell = tree.move(position)
         if cell is None:
             raise RequestError("the strategy certificate prescribes no move in this position (it is not the winner's "
                                "turn in a position the strategy reaches)")
@@ -357,7 +357,27 @@ class App:
             if isinstance(first, str):
                 cell = geo.parse_cell(first)
                 fills[cell], labels[cell] = HIGHLIGHT, "★"
+        elif "walk" in data:
+            cell = _first_walk_move(position, data)
+            if cell is not None:
+                fills[cell], labels[cell] = HIGHLIGHT, "★"
         return self._view(position, pairs=pairs, fills=fills, labels=labels)
+
+
+def _first_walk_move(position: Position, data: dict[str, Any]) -> int | None:
+    """The first move a walk (strategy version 3) prescribes at its own position, without reading the rest."""
+    from kinarow.proofs.tree import StrategyTree, winning_stone
+
+    try:
+        tree = StrategyTree.from_json(data)
+    except KinarowError:
+        return None
+    names = value_names(position.game)
+    if not tree.walk or position.is_over or tree.winner not in names:
+        return None
+    if position.to_move != names.index(tree.winner) + 1 or winning_stone(position, tree.winner) is not None:
+        return None
+    return tree.walk[0] if tree.walk[0] in position.legal_moves() else None
 
 
 def _proven_strategy(kind: str, game: Game, player: int | None) -> Any:
