@@ -332,7 +332,7 @@ class App:
         from kinarow.proofs import check_data
 
         data = body.get("certificate")
-        verdict = check_data(data)
+        verdict = check_data(data, compiled=True)  # a strategy is replayed by the compiled walk (same verdict)
         answer: dict[str, Any] = {"verdict": verdict.to_dict()}
         try:
             answer.update(self._draw_certificate(data))
