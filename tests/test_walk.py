@@ -201,3 +201,44 @@ def test_a_parallel_solve_writes_the_proof_it_is_asked_for(tmp_path, capsys):
     assert "Proof written to" in out
     code, out, _ = run(capsys, "check", str(proof))
     assert code == 0 and "draw" in out
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_the_check_reports_its_progress(compiled):
+    tree = _strategy("6x5k4", "")
+    heard: list[int] = []
+    result = check(tree, compiled=compiled, on_tick=heard.append)
+    assert result.ok
+    assert heard == sorted(heard) and heard[-1] <= result.positions
+    if compiled:
+        assert heard[-1] == result.positions
+    else:  # the Python walk reports each time another 65,536 positions are proven
+        assert heard == list(range(65536, result.positions + 1, 65536))[:len(heard)]
+        assert len(heard) >= result.positions // 65536 - 1
+
+
+@pytest.mark.parametrize("compiled", [[], ["--compiled"]])
+def test_a_long_check_stops_cleanly_on_a_signal(compiled):
+    """The (9,4,4) certificate takes over a minute to check (far longer in Python): stopped after a few seconds,
+    the command says so in one sentence and exits 130 (the compiled walk runs in a thread that it stops)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "certificates" / "9x4k4.strategy.json.gz"
+    code = "import sys; from kinarow.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen([sys.executable, "-c", code, "check", str(path), *compiled],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(8)  # loaded and walking; the whole check takes more than a minute
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert err.strip() == "Interrupted (Ctrl-C): the check stopped before it had a verdict."
+    assert out == ""

@@ -142,8 +142,8 @@ def turn_sentence(position: Position) -> str:
 
 # -- progress ------------------------------------------------------------------------
 @contextmanager
-def _progress(label: str, stream: TextIO) -> Iterator[Callable[[int], None] | None]:
-    """A live node counter on ``stream`` when it is a terminal; ``None`` otherwise."""
+def _progress(label: str, stream: TextIO, unit: str = "nodes") -> Iterator[Callable[[int], None] | None]:
+    """A live counter (of ``unit``) on ``stream`` when it is a terminal; ``None`` otherwise."""
     if not stream.isatty():
         yield None
         return
@@ -154,7 +154,7 @@ def _progress(label: str, stream: TextIO) -> Iterator[Callable[[int], None] | No
     with console.status(f"{label}: starting") as status:
 
         def tick(nodes: int) -> None:
-            status.update(f"{label}: {nodes:,} nodes, {time.perf_counter() - start:.1f} s (Ctrl-C stops)")
+            status.update(f"{label}: {nodes:,} {unit}, {time.perf_counter() - start:.1f} s (Ctrl-C stops)")
 
         yield tick
 
@@ -427,7 +427,12 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         reason = getattr(error, "strerror", None) or str(error)
         print(f"kinarow: error: cannot read '{path}': {reason}", file=err)
         return EXIT_REJECTED
-    verdict = check_text(text, str(Path(path).parent), compiled=args.compiled)
+    try:
+        with _progress(f"checking {path}", err, "positions proven") as tick:
+            verdict = check_text(text, str(Path(path).parent), compiled=args.compiled, on_tick=tick)
+    except KeyboardInterrupt:
+        print(f"{interrupted()}: the check stopped before it had a verdict.", file=err)
+        return EXIT_INTERRUPTED
     if not verdict.usable:
         print(f"kinarow: error: '{path}' is not a usable certificate: {verdict.reason}", file=err)
         return EXIT_REJECTED

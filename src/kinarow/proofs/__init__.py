@@ -150,12 +150,14 @@ def checker(fmt: str) -> Callable[[dict[str, Any]], Any]:
     return getattr(importlib.import_module(module_name), attr)  # type: ignore[no-any-return]
 
 
-def check_data(data: Any, base: str | None = None, *, compiled: bool = False) -> Verdict:
+def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
+               on_tick: Callable[[int], None] | None = None) -> Verdict:
     """Check a loaded certificate of any known format; every problem becomes a rejecting verdict.
 
     ``base`` is the folder the certificate was read from: a certificate that
     names a data file beside it (a torus enumeration's class file) finds it there.
-    ``compiled`` asks for the compiled walk where a format has one (:data:`HAS_COMPILED`).
+    ``compiled`` asks for the compiled walk where a format has one (:data:`HAS_COMPILED`);
+    those formats also report the positions checked so far to ``on_tick``.
     """
     if not isinstance(data, dict):
         kind = {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(data), "value")
@@ -172,8 +174,8 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False) ->
         function = checker(fmt)
         if fmt in NEEDS_BASE:
             verdict = function(data, base=base or ".")
-        elif compiled and fmt in HAS_COMPILED:
-            verdict = function(data, compiled=True)
+        elif fmt in HAS_COMPILED:
+            verdict = function(data, compiled=compiled, on_tick=on_tick)
         else:
             verdict = function(data)
     except CertificateError as error:
@@ -190,13 +192,14 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False) ->
     return verdict
 
 
-def check_text(text: str, base: str | None = None, *, compiled: bool = False) -> Verdict:
+def check_text(text: str, base: str | None = None, *, compiled: bool = False,
+               on_tick: Callable[[int], None] | None = None) -> Verdict:
     """Check a certificate given as JSON text (read from the folder ``base``, if from a file)."""
     try:
         data = json.loads(text)
     except ValueError as error:
         return Verdict(False, f"the file is not valid JSON ({error})", usable=False)
-    return check_data(data, base, compiled=compiled)
+    return check_data(data, base, compiled=compiled, on_tick=on_tick)
 
 
 def _sentence(error: Exception) -> str:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -254,13 +255,15 @@ class _RefutedError(Exception):
     pass
 
 
-def check(tree: StrategyTree, *, compiled: bool = False) -> CheckResult:
+def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int], None] | None = None) -> CheckResult:
     """Verify that following ``tree`` wins against every reply (rules only, no search).
 
     The walk is Python, importing nothing beyond the rules. ``compiled=True``
     replays boards of at most 64 cells with the numba walk of
     :mod:`kinarow.proofs.tree_kernel` instead (the same rules, written again
     over bitboards; same verdict, reason and count, about 80 times faster).
+    ``on_tick(positions)`` hears the positions proven so far, a few times a
+    second; Ctrl-C stops either walk (KeyboardInterrupt is raised again).
     """
     try:
         game = Game(tree.game)
@@ -271,8 +274,8 @@ def check(tree: StrategyTree, *, compiled: bool = False) -> CheckResult:
         return CheckResult(False, f"a walk (version 3) is only written for boards of at most {WALK_CELLS} cells; "
                            f"{tree.game} has {pos.geometry.size}", 0)
     if compiled and pos.geometry.size <= WALK_CELLS and not pos.is_over and tree.winner in value_names(game):
-        return _check_compiled(tree, pos)
-    return _check_python(tree)
+        return _check_compiled(tree, pos, on_tick=on_tick)
+    return _check_python(tree, on_tick)
 
 
 def prune(tree: StrategyTree) -> StrategyTree:
@@ -290,7 +293,8 @@ def prune(tree: StrategyTree) -> StrategyTree:
 
 
 def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None = None, *,
-                    walk_out: list[int] | None = None, walk_keys: dict[str, str] | None = None) -> CheckResult:
+                    walk_out: list[int] | None = None, walk_keys: dict[str, str] | None = None,
+                    on_tick: Callable[[int], None] | None = None) -> CheckResult:
     """:func:`check` by the compiled walk (a board of at most 64 cells, the game not over).
 
     A keyed tree: the keys of the prescribed moves that play reaches are added
@@ -318,8 +322,33 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     used = np.zeros(len(keys), np.uint8)
     out = np.zeros(len(keys) if mode == TK.ENCODE else 0, np.int64)
     bx, bo = np.uint64(pos.bits[1]), np.uint64(pos.bits[2])
-    status, proven, depth, read = TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal,
-                                           masks, cell_groups, start, turn_player, keys, cells, line, used, mode, out)
+    ctrl = np.zeros(2, np.int64)
+    found: list[tuple[int, int, int, int]] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            found.append(TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal, masks,
+                                  cell_groups, start, turn_player, keys, cells, line, used, mode, out, ctrl))
+        except BaseException as error:  # handed to the waiting thread
+            errors.append(error)
+
+    walker = threading.Thread(target=work, daemon=True)  # the kernel releases the GIL: Ctrl-C reaches us
+    walker.start()
+    try:
+        while walker.is_alive():
+            walker.join(0.25)
+            if on_tick is not None:
+                on_tick(int(ctrl[0]))
+    except KeyboardInterrupt:
+        ctrl[1] = 1
+        walker.join()
+        raise
+    if errors:
+        raise errors[0]
+    status, proven, depth, read = found[0]
+    if on_tick is not None:
+        on_tick(int(proven))
     if reached is not None:
         reached.update(names[int(i)] for i in np.flatnonzero(used))
     if status == TK.OK:
@@ -386,7 +415,7 @@ def _keyed(tree: StrategyTree, geo: Any) -> tuple[list[str], Any, Any]:
     return ([names[int(i)] for i in kept], np.ascontiguousarray(keys[order]), np.ascontiguousarray(cells[order]))
 
 
-def _check_python(tree: StrategyTree) -> CheckResult:
+def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = None) -> CheckResult:
     """:func:`check` walked in Python (any board size)."""
     try:
         game = Game(tree.game)
@@ -399,7 +428,7 @@ def _check_python(tree: StrategyTree) -> CheckResult:
     winner = 1 if tree.winner == first else 2
     proven: set[str] = set()
     walk = iter(tree.walk) if tree.walk is not None else None
-    read = 0
+    read = heard = 0  # moves read from the walk; positions last reported to on_tick
 
     def visit(p: Position, line: list[str]) -> None:
         if p.is_over:
@@ -410,8 +439,11 @@ def _check_python(tree: StrategyTree) -> CheckResult:
         key = board_key(p)
         if key in proven:
             return
+        nonlocal read, heard
+        if on_tick is not None and len(proven) >= heard + 0x10000:
+            heard = len(proven) // 0x10000 * 0x10000
+            on_tick(heard)
         if p.to_move == winner:
-            nonlocal read
             name = tree.choices.get(key) if walk is None else None
             if name is None and winning_stone(p, tree.winner) is not None:
                 proven.add(key)  # the winner wins with this stone
@@ -457,7 +489,8 @@ def _winner_words(winner: str) -> str:
     return f"{winner.capitalize()} ({player})" if winner in ("maker", "breaker") else f"the {winner} player ({player})"
 
 
-def check_certificate(data: dict[str, Any], compiled: bool = False) -> Verdict:
+def check_certificate(data: dict[str, Any], compiled: bool = False,
+                      on_tick: Callable[[int], None] | None = None) -> Verdict:
     """The ``kinarow.strategy`` checker for :mod:`kinarow.proofs`: load, check the claim, replay every reply
     (with the compiled walk when ``compiled``)."""
     tree = StrategyTree.from_json(data)
@@ -471,7 +504,7 @@ def check_certificate(data: dict[str, Any], compiled: bool = False) -> Verdict:
     if misfit is not None:
         return Verdict(False, f"the strategy does not fit {tree.game}: a board key has {len(misfit)} cells or foreign "
                        f"symbols, but the game has {cells} cells written with '.', 'x' and 'o'", {"game": tree.game})
-    result = check(tree, compiled=compiled)
+    result = check(tree, compiled=compiled, on_tick=on_tick)
     details = {"game": tree.game, "moves": tree.moves, "winner": tree.winner, "prescribed_moves": tree.size,
                "positions_checked": result.positions}
     if not result.ok:

@@ -37,6 +37,10 @@ pairs (word 1 is never 0 in a used slot), grown fourfold when half full.
 The walk is depth-first with an explicit stack (one frame per stone):
 ``nxt[d]`` is the next reply to try at a loser's node, or -2 at a winner's
 node whose prescribed move is being followed.
+
+``ctrl`` talks with the thread that waits for the walk: every 65,536 steps
+the walk writes the positions proven so far to ``ctrl[0]`` and stops
+(STOPPED) when ``ctrl[1]`` is not 0.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-OK, ENDS, NO_MOVE, ILLEGAL = 0, 1, 2, 3  # what the walk found (ENDS: a line ends in another result)
+OK, ENDS, NO_MOVE, ILLEGAL, STOPPED = 0, 1, 2, 3, 4  # what the walk found (ENDS: a line ends in another result)
 DICT, STREAM, ENCODE = 0, 1, 2  # where the winner's moves come from (see above)
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
 FIRST, SECOND, DRAW = 1, 2, 3  # results; 0 while the game goes on
@@ -217,7 +221,7 @@ def _winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups,
 
 @njit(cache=True, nogil=True)
 def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, start, turn_player,
-          keys, cells, line, reached, mode, out):  # type: ignore[no-untyped-def]
+          keys, cells, line, reached, mode, out, ctrl):  # type: ignore[no-untyped-def]
     """Replay the strategy from (bx, bo) with ``stones`` down; ``winner`` is FIRST or SECOND.
 
     ``reached[j]`` is set to 1 for each row of ``keys`` that play reaches (DICT, ENCODE).
@@ -229,11 +233,17 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
     table = np.zeros((1 << 16, 2), np.uint64)
     used = 0
     read = 0
+    steps = 0
     depth_max = size - stones + 1
     nxt = np.zeros(depth_max + 1, np.int64)
     res = np.zeros(depth_max + 1, np.int64)  # the result after the move that reached depth d
     d = 0
     while True:
+        steps += 1
+        if steps & 0xFFFF == 0:
+            ctrl[0] = used
+            if ctrl[1] != 0:
+                return STOPPED, used, d, read
         done = False
         # the node at depth d, reached just now
         t = stones + d
