@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterable
+import subprocess
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -55,3 +58,22 @@ def interruptible() -> None:
     default disposition back, so the test behaves the same wherever it runs.
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@contextmanager
+def child(argv: list[str], **options: Any) -> Iterator[subprocess.Popen[str]]:
+    """Run ``argv`` as a child (text pipes, stoppable by SIGINT) and never leave it running behind the test."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=interruptible, **options)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def ctrl_c(proc: subprocess.Popen[str], timeout: float = 60) -> tuple[str, str]:
+    """Stop ``proc`` as Ctrl-C would (SIGINT) and return its stdout and stderr."""
+    proc.send_signal(signal.SIGINT)
+    return proc.communicate(timeout=timeout)

@@ -8,7 +8,7 @@ import zlib
 
 import pytest
 
-from helpers import WINS, run
+from helpers import WINS, child, ctrl_c, run
 from kinarow import Game, KinarowError, Position, solve
 from kinarow.proofs import CertificateError
 from kinarow.proofs.tree import StrategyTree, board_key, check
@@ -221,24 +221,16 @@ def test_the_check_reports_its_progress(compiled):
 def test_a_long_check_stops_cleanly_on_a_signal(compiled):
     """The (9,4,4) certificate takes over a minute to check (far longer in Python): stopped after a few seconds,
     the command says so in one sentence and exits 130 (the compiled walk runs in a thread that it stops)."""
-    import signal
-    import subprocess
     import sys
     import time
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[1] / "certificates" / "9x4k4.strategy.json.gz"
     code = "import sys; from kinarow.cli import main; sys.exit(main(sys.argv[1:]))"
-    proc = subprocess.Popen([sys.executable, "-c", code, "check", str(path), *compiled],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    with child([sys.executable, "-c", code, "check", str(path), *compiled]) as proc:
         time.sleep(8)  # loaded and walking; the whole check takes more than a minute
         assert proc.poll() is None
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+        out, err = ctrl_c(proc)
     assert proc.returncode == 130, err
     assert err.strip() == "Interrupted (Ctrl-C): the check stopped before it had a verdict."
     assert out == ""

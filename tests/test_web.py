@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import interruptible
+from helpers import child, ctrl_c
 from kinarow.cli import main
 from kinarow.web import App, RequestError, make_server
 
@@ -386,15 +386,11 @@ def test_browser_matching_set_and_a_proven_strategy(browser, server):
 
 
 def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):
-    import signal
-    import subprocess
     import sys
 
     src = str(Path(__file__).resolve().parents[1] / "src")
     env = {**os.environ, "PYTHONPATH": src, "KINAROW_STORE": str(tmp_path / "r.sqlite")}
-    process = subprocess.Popen([sys.executable, "-m", "kinarow", "serve", "--port", "0"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env, preexec_fn=interruptible)
-    try:
+    with child([sys.executable, "-m", "kinarow", "serve", "--port", "0"], env=env) as process:
         line = process.stdout.readline()
         assert line.startswith("kinarow serves its page at http://127.0.0.1:"), line + process.stderr.read()
         base = line.split(" at ")[1].split("/ ")[0]
@@ -402,11 +398,7 @@ def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):
             assert json.loads(response.read())["version"]
         status, view = post(base, "/api/engine", {"game": "3x3k3", "moves": ["a1"]})
         assert status == 200 and view["moves"][1] == "b2"  # the only reply to a corner that does not lose
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
+        out, err = ctrl_c(process, timeout=30)
     assert process.returncode == 0, err
     assert "Stopped." in out and "Traceback" not in err
 
