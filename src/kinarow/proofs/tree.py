@@ -147,7 +147,10 @@ class StrategyTree:
         return len(self.walk) if self.walk is not None else len(self.choices)
 
     def move(self, position: Position) -> int | None:
-        """The winner's move in ``position``: the prescribed one, else a win on the spot, else None."""
+        """The winner's move in ``position``: the prescribed one, else a win on the spot, else None.
+
+        A walk is read into boards on the first call (the tree keeps the keyed form from then on).
+        """
         if self.walk is not None:
             self.choices, self.walk = self.expanded().choices, None
         name = self.choices.get(board_key(position))
