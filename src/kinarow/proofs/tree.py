@@ -18,7 +18,7 @@ The replay starts at the certificate's position; at a position met before (and
 proven) it turns back; at the winner's turn it plays the first cell that wins
 on the spot, else the next move of the walk; at the loser's turn it tries every
 legal cell in increasing order. Both checkers replay exactly that, so a walk
-needs no keys: the (9,4,4)-sized strategies shrink about tenfold again.
+needs no keys: the (6,5,4) win takes 6 KB, against 84 KB of gzipped version 2.
 
 :func:`check` replays the strategy against every legal reply using only the
 rules (:mod:`kinarow.position`); it imports nothing from the search code.
@@ -166,10 +166,7 @@ class StrategyTree:
         """
         if self.walk is not None:
             return self
-        start = _start(self)
-        if start.geometry.size > WALK_CELLS or start.is_over:
-            raise KinarowError(f"the strategy cannot be written as a walk: walks are for games under way on boards "
-                               f"of at most {WALK_CELLS} cells, and {self.game} has {start.geometry.size}")
+        start = _walk_start(self, "the strategy cannot be written as a walk")
         out: list[int] = []
         result = _check_compiled(self, start, walk_out=out)
         if not result.ok:
@@ -183,10 +180,7 @@ class StrategyTree:
         """
         if self.walk is None:
             return self
-        start = _start(self)
-        if start.geometry.size > WALK_CELLS or start.is_over:
-            raise KinarowError(f"the walk cannot be read into boards: walks are for games under way on boards of "
-                               f"at most {WALK_CELLS} cells, and {self.game} has {start.geometry.size}")
+        start = _walk_start(self, "the walk cannot be read into boards")
         found: dict[str, str] = {}
         result = _check_compiled(self, start, walk_keys=found)
         if not result.ok:
@@ -230,7 +224,7 @@ def _read_walk(data: dict[str, Any]) -> bytes:
         raise CertificateError("the strategy certificate (version 3) needs 'walk', a base64 string, and "
                                "'prescribed', the number of moves in it")
     try:
-        walk = zlib.decompress(base64.b64decode(text, validate=True))
+        walk = zlib.decompressobj().decompress(base64.b64decode(text, validate=True), count + 1)  # no more than told
     except (ValueError, zlib.error):
         raise CertificateError("the strategy certificate's 'walk' is not base64 of zlib-compressed bytes") from None
     if len(walk) != count:
@@ -242,6 +236,15 @@ def _read_walk(data: dict[str, Any]) -> bytes:
 def _start(tree: StrategyTree) -> Position:
     """The certificate's position (its game and moves must be valid)."""
     return Game(tree.game).position(" ".join(tree.moves))
+
+
+def _walk_start(tree: StrategyTree, failing: str) -> Position:
+    """The certificate's position, where a walk can start; else an error that begins with ``failing``."""
+    start = _start(tree)
+    if start.geometry.size > WALK_CELLS or start.is_over:
+        raise KinarowError(f"{failing}: walks are for games under way on boards of at most {WALK_CELLS} cells, "
+                           f"and {tree.game} has {start.geometry.size}" + (" and is over" if start.is_over else ""))
+    return start
 
 
 @dataclass
