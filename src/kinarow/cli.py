@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from kinarow import __version__, cli_scale, pairing, reproduce
 from kinarow.errors import KinarowError, MoveError, clear_interrupt, interrupted, note_interrupt
@@ -57,6 +57,9 @@ from kinarow.solve import (
     solve,
     winner_of,
 )
+
+if TYPE_CHECKING:
+    from kinarow.store import Store
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -189,19 +192,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             )
         if store is not None:
             cli_ux.save_result(store, position, result)
-    result = cli_ux.as_walk(result, args.walk)
-    note = _write_strategy(result, args.strategy) if args.strategy is not None else None
-    proof_note = None
-    if args.proof is not None:
-        with _progress("writing the certificate", err) as tick:
-            proof_note = cli_ux.write_proof(position, result, args.proof, store, tick)
+    result, note, proof_note = _write_certificates(args, position, result, store, err)
     if args.json:
-        data = result.to_dict()
-        if args.strategy is not None:
-            data["strategy_file"] = args.strategy if result.strategy is not None else None
-            data["strategy_positions"] = result.strategy.size if result.strategy is not None else None
-        if args.proof is not None:
-            data["proof_file"] = args.proof if proof_note and proof_note.startswith("Proof written") else None
+        data = {**result.to_dict(), **_file_fields(args, result, proof_note)}
         data["from_store"] = stored is not None
         print(json.dumps(data), file=out)
         if note and result.strategy is None:
@@ -215,6 +208,32 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"{interrupted()}: the search stopped before it had an answer.", file=err)
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _write_certificates(args: argparse.Namespace, position: Position, result: Result, store: Store | None,
+                        err: TextIO) -> tuple[Result, str | None, str | None]:
+    """``solve``'s ``--walk``, ``--strategy FILE`` and ``--proof FILE`` (one process or jobs): the result (its
+    strategy a walk when asked) and the sentences saying what was written to each file."""
+    from kinarow import cli_ux
+
+    result = cli_ux.as_walk(result, args.walk)
+    note = _write_strategy(result, args.strategy) if args.strategy is not None else None
+    proof_note = None
+    if args.proof is not None:
+        with _progress("writing the certificate", err) as tick:
+            proof_note = cli_ux.write_proof(position, result, args.proof, store, tick)
+    return result, note, proof_note
+
+
+def _file_fields(args: argparse.Namespace, result: Result, proof_note: str | None) -> dict[str, Any]:
+    """The JSON fields of ``solve --json`` that say which certificate files were written."""
+    data: dict[str, Any] = {}
+    if args.strategy is not None:
+        data["strategy_file"] = args.strategy if result.strategy is not None else None
+        data["strategy_positions"] = result.strategy.size if result.strategy is not None else None
+    if args.proof is not None:
+        data["proof_file"] = args.proof if proof_note and proof_note.startswith("Proof written") else None
+    return data
 
 
 def _print_result(position: Position, result: Result, out: TextIO) -> None:

@@ -153,16 +153,17 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
 
 
 def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow import cli_ux, parallel
+    from kinarow import parallel
     from kinarow.cli import (
         EXIT_INTERRUPTED,
         EXIT_OK,
         MAX_TT_MB,
+        _file_fields,
         _positive_float,
         _positive_int,
         _print_result,
         _progress,
-        _write_strategy,
+        _write_certificates,
     )
     from kinarow.game import Game
 
@@ -189,20 +190,9 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
             on_tick=tick,
             knowledge=args.knowledge,
         )
-    result = cli_ux.as_walk(result, args.walk)
-    note = _write_strategy(result, args.strategy) if args.strategy is not None else None
-    proof_note = None
-    if args.proof is not None:
-        with _progress("writing the certificate", err) as tick:
-            proof_note = cli_ux.write_proof(position, result, args.proof, None, tick)
+    result, note, proof_note = _write_certificates(args, position, result, None, err)
     if args.json:
-        data = result.to_dict()
-        if args.strategy is not None:
-            data["strategy_file"] = args.strategy if result.strategy is not None else None
-            data["strategy_positions"] = result.strategy.size if result.strategy is not None else None
-        if args.proof is not None:
-            data["proof_file"] = args.proof if proof_note and proof_note.startswith("Proof written") else None
-        print(json.dumps(data), file=out)
+        print(json.dumps({**result.to_dict(), **_file_fields(args, result, proof_note)}), file=out)
         if note and result.strategy is None:
             print(note, file=err)
     else:
