@@ -187,6 +187,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 time_limit=time_limit,
                 tt_mb=tt_mb,
                 strategy=want_strategy,
+                walk=args.walk,
                 on_tick=tick,
                 knowledge=args.knowledge,
             )

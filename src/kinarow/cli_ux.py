@@ -85,8 +85,11 @@ def stored_result(store: Store, position: Position, *, need_strategy: bool) -> t
 
 
 def as_walk(result: Result, walk: bool) -> Result:
-    """``result`` with its strategy written as a walk (version 3) when ``walk`` asks for it."""
-    if not walk or result.strategy is None:
+    """``result`` with its strategy written as a walk (version 3) when ``walk`` asks for it, else keyed by board."""
+    if result.strategy is None:
+        return result
+    if not walk:
+        result.strategy = result.strategy.expanded()
         return result
     from kinarow.game import Game
     from kinarow.proofs.tree import WALK_CELLS

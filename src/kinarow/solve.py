@@ -342,25 +342,27 @@ class Searcher:
             depth += self.deepening_step
 
 
-    def strategy_choices(
+    def strategy_walk(
         self,
         position: Position,
         winner: int,
         should_stop: Callable[[], bool] | None = None,
         on_tick: Callable[[int], None] | None = None,
-    ) -> dict[str, str] | None:
-        """The winner's prescribed moves from ``position`` (as :func:`kinarow.proofs.tree.follow` with
-        :meth:`winning_move` would give them), walked by the compiled kernel; None if ``should_stop()`` turned
-        true first. Ctrl-C stops the walk and is raised again. ``on_tick(nodes)`` hears the win tests' nodes
-        so far, a few times a second and once at the end.
+    ) -> bytes | None:
+        """The winner's prescribed moves from ``position`` as a walk (version 3: cell numbers, one byte each, in
+        the checker's replay order; the moves :func:`kinarow.proofs.tree.follow` with :meth:`winning_move` would
+        give), found by the compiled kernel; None if ``should_stop()`` turned true first. Ctrl-C stops the walk
+        and is raised again. ``on_tick(nodes)`` hears the win tests' nodes so far, a few times a second and once
+        at the end.
         """
         from kinarow.engine import extract_kernel as X
         from kinarow.proofs import tree_kernel as TK
 
         game, tb = self.game, self.tables
         if position.is_over:
-            return {}
+            return b""
         gmasks, cell_groups, start, rules_turn, goal = TK.rules(game)
+        kind, kt = TK.table_plan(game.cells, game.n, bool(game.gravity))
         xctrl = np.zeros(X.N_XCTRL, np.int64)
         gen = np.array([self.generation], np.int64)
         self.ctrl[:] = 0
@@ -373,10 +375,10 @@ class Searcher:
                 done.append(X.extract(
                     np.uint64(p1), np.uint64(p2), position.stones, winner, game.cells, game.n, bool(game.gravity),
                     goal, gmasks, cell_groups, start, rules_turn, self.deepening_step, gen,
-                    np.zeros((1024, 3), np.uint64), xctrl, tb.iparams, tb.aux, tb.masks, tb.symtab, tb.symperm,
-                    tb.syminv, tb.turn_player, tb.turn_left, self.tt, self.ctrl, self.hist, tb.weight, tb.lshift,
-                    tb.vp, tb.vm, self.movebuf, self.scorebuf, self.pv, self.kparams, self.kbuf, self.kmemo,
-                    self.kctrl))
+                    np.zeros(1 << 12, np.uint8), xctrl, kind, kt, tb.iparams, tb.aux, tb.masks, tb.symtab,
+                    tb.symperm, tb.syminv, tb.turn_player, tb.turn_left, self.tt, self.ctrl, self.hist, tb.weight,
+                    tb.lshift, tb.vp, tb.vm, self.movebuf, self.scorebuf, self.pv, self.kparams, self.kbuf,
+                    self.kmemo, self.kctrl))
             except BaseException as err:  # pragma: no cover - surfaced below
                 errors.append(err)
 
@@ -410,12 +412,34 @@ class Searcher:
         status, out = done[0]
         if status == X.STOPPED:
             return None
-        rows = out[: int(xctrl[X.X_ROWS])]
+        moves = out[: int(xctrl[X.X_ROWS])]
         if status == X.NO_WIN:
             raise KinarowError(f"internal error: the winner has no winning move in a position after "
-                               f"{position.move_text() or 'the start'} ({len(rows)} moves prescribed before it)")
-        names = [game.geometry.name(c) for c in range(game.cells)]
-        return dict(zip(TK.board_keys(rows, game.cells), (names[int(c)] for c in rows[:, 2]), strict=True))
+                               f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)")
+        return moves.tobytes()
+
+    def strategy_choices(
+        self,
+        position: Position,
+        winner: int,
+        should_stop: Callable[[], bool] | None = None,
+        on_tick: Callable[[int], None] | None = None,
+    ) -> dict[str, str] | None:
+        """The winner's prescribed moves from ``position`` keyed by board (:meth:`strategy_walk` read into
+        boards); None if ``should_stop()`` turned true first."""
+        if position.is_over:
+            return {}
+        walk = self.strategy_walk(position, winner, should_stop, on_tick)
+        if walk is None:
+            return None
+        return _walk_tree(position, winner, walk).expanded().choices
+
+
+def _walk_tree(position: Position, winner: int, walk: bytes) -> StrategyTree:
+    """The strategy certificate of ``winner`` (1 or 2) from ``position``, given as a walk."""
+    game = position.game
+    return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN),
+                        walk=walk)
 
 
 def pair_max(game: Game) -> int:
@@ -453,6 +477,7 @@ def solve(
     tt_mb: float | None = None,
     symmetry: bool = True,
     strategy: bool = False,
+    walk: bool = False,
     searcher: Searcher | None = None,
     on_tick: Callable[[int], None] | None = None,
     knowledge: str = DEFAULT_KNOWLEDGE,
@@ -462,7 +487,9 @@ def solve(
     ``max_nodes`` / ``time_limit`` bound the search; when either runs out the
     value is ``unknown``. With ``strategy=True`` a win comes with the winner's
     strategy (:class:`~kinarow.proofs.tree.StrategyTree`), which
-    :func:`kinarow.proofs.tree.check` verifies without the search code.
+    :func:`kinarow.proofs.tree.check` verifies without the search code;
+    ``walk=True`` keeps it as a walk (version 3), the form that large
+    strategies need.
 
     ``knowledge`` (``none``, ``pairing`` or ``matching``) lets the search cut a
     node where a Hales-Jewett pairing or a matching set proves that a player
@@ -511,7 +538,7 @@ def solve(
         result.seconds = time.perf_counter() - start
     if strategy and value != K.DRAW:
         result.strategy = extract_strategy(
-            position, searcher, None if on_tick is None else lambda more: on_tick(nodes + more)
+            position, searcher, None if on_tick is None else lambda more: on_tick(nodes + more), walk=walk
         )
         result.seconds = time.perf_counter() - start
     return result
@@ -527,20 +554,22 @@ def root_certificate(position: Position) -> Any:
 
 
 def extract_strategy(
-    position: Position, searcher: Searcher, on_tick: Callable[[int], None] | None = None
+    position: Position, searcher: Searcher, on_tick: Callable[[int], None] | None = None, *, walk: bool = False
 ) -> StrategyTree:
     """The winner's strategy from ``position`` (which must be a win for someone).
 
     At each of the winner's turns the kernel names a winning move; at each of
     the loser's turns every legal reply is followed. Transpositions are merged.
-    ``on_tick(nodes)`` hears the nodes of the win tests so far.
+    ``on_tick(nodes)`` hears the nodes of the win tests so far. With
+    ``walk=True`` the strategy stays a walk (version 3), as the kernel finds
+    it: no board is kept, which is what lets a large strategy fit in memory.
     """
-    game = position.game
     value, _ = searcher.best_move(position)
     if value == K.DRAW:
         raise KinarowError("the position is a draw; there is no winning strategy to extract")
     winner = position.to_move if value == K.WIN else 3 - position.to_move
 
-    choices = searcher.strategy_choices(position, winner, on_tick=on_tick)
-    assert choices is not None  # nothing asks it to stop; Ctrl-C is raised
-    return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), choices)
+    moves = searcher.strategy_walk(position, winner, on_tick=on_tick)
+    assert moves is not None  # nothing asks it to stop; Ctrl-C is raised
+    tree = _walk_tree(position, winner, moves)
+    return tree if walk else tree.expanded()

@@ -14,13 +14,16 @@ at the winner's turns the kernel's win test names the move (none is recorded
 where the winner wins with this stone: the checker finds that cell itself),
 at the loser's every legal reply is tried in cell order, and a position seen
 before is not walked again. The rules (results, legality, wins on the spot)
-are those of :mod:`kinarow.proofs.tree_kernel`. Each prescribed move is a row
-``(p1, p2, cell)`` of ``out``, which is replaced by a table twice as large
-when full. Seen positions live in an open-addressing table as in the checker.
+are those of :mod:`kinarow.proofs.tree_kernel`. The prescribed moves go to
+``out`` as cell numbers, one byte each, in the order they are found: that is
+the order in which the checker's replay asks for them, so ``out`` is the
+strategy as a walk (version 3). ``out`` is replaced by an array twice as
+large when full. Seen positions live in a table keyed as in the checker
+(``kind``, ``kt``: one word a position where the board allows it).
 
 ``xctrl``: ``[X_STOP]`` is raised by another thread to stop between
 positions (the running win test stops too, through ``ctrl[C_STOP]``);
-``[X_NODES]`` counts the win tests' nodes, ``[X_ROWS]`` the rows of ``out``.
+``[X_NODES]`` counts the win tests' nodes, ``[X_ROWS]`` the moves in ``out``.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from kinarow.engine.kernel import (
     WIN,
     search,
 )
-from kinarow.proofs.tree_kernel import _add, _has, _next_reply, _step, _unstep, _winning_stone
+from kinarow.proofs.tree_kernel import WIDE, _add, _has, _next_reply, _pack, _step, _unstep, _winning_stone
 
 DONE, STOPPED, NO_WIN = 0, 1, 2  # the walk finished / was stopped / met a winner's position it could not win
 X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
@@ -74,14 +77,14 @@ def _win_move(p1, p2, t, cells, step, gen, iparams, aux, masks, symtab, symperm,
 
 @njit(cache=True, nogil=True)
 def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, start, rules_turn, step, gen,
-            out, xctrl, iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, tt,
+            out, xctrl, kind, kt, iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, tt,
             ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf, pv, kparams, kbuf, kmemo, kctrl):  # type: ignore[no-untyped-def]
     """Walk the winner's strategy from (p1, p2) with ``t0`` stones down; ``winner`` is 1 or 2.
 
     ``rules_turn[t]`` is the player (1 or 2) who places stone t + 1. Returns
-    ``(status, out)``: the rows ``out[:xctrl[X_ROWS]]`` are the prescribed moves.
+    ``(status, out)``: ``out[:xctrl[X_ROWS]]`` (``uint8``) are the prescribed moves.
     """
-    seen = np.zeros((1 << 16, 2), np.uint64)
+    seen = np.zeros((1 << 16, 2 if kind == WIDE else 1), np.uint64)
     used = 0
     depth_max = size - t0 + 1
     nxt = np.zeros(depth_max + 1, np.int64)
@@ -91,10 +94,11 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
     while True:
         done = False
         t = t0 + d
-        if res[d] != 0 or _has(seen, p1, p2):  # the game is over, or the position was walked
+        key = _pack(p1, p2, kind, size, n, kt)
+        if res[d] != 0 or _has(seen, key):  # the game is over, or the position was walked
             done = True
         else:
-            seen, used = _add(seen, used, p1, p2)
+            seen, used = _add(seen, used, key)
             if rules_turn[t] == winner:
                 if _winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups, start, goal,
                                   winner) >= 0:
@@ -109,12 +113,10 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
                         return (STOPPED if xctrl[X_STOP] != 0 or ctrl[C_STOP] != 0 else NO_WIN), out
                     rows = xctrl[X_ROWS]
                     if rows == out.shape[0]:
-                        bigger = np.zeros((2 * out.shape[0], 3), np.uint64)
+                        bigger = np.zeros(2 * out.shape[0], np.uint8)
                         bigger[:rows] = out
                         out = bigger
-                    out[rows, 0] = p1
-                    out[rows, 1] = p2
-                    out[rows, 2] = np.uint64(c)
+                    out[rows] = np.uint8(c)
                     xctrl[X_ROWS] = rows + 1
                     nxt[d] = -2
                     p1, p2 = _step(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)

@@ -318,12 +318,13 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     names: list[str] = []
     if tree.walk is not None:
         mode = TK.STREAM
-        cells = np.frombuffer(tree.walk, np.uint8).astype(np.int64)
-        keys = np.zeros((len(cells), 2), np.uint64)
+        cells = np.frombuffer(tree.walk, np.uint8)
+        keys = np.zeros((len(cells) if walk_keys is not None else 0, 2), np.uint64)  # the boards, when asked
     else:
         mode = TK.ENCODE if walk_out is not None else TK.DICT
         names, keys, cells = _keyed(tree, geo)
     masks, cell_groups, start, turn_player, goal = TK.rules(game)
+    kind, kt = TK.table_plan(size, game.n, bool(game.gravity))
     line = np.zeros(size + 1, np.int64)
     used = np.zeros(len(keys), np.uint8)
     out = np.zeros(len(keys) if mode == TK.ENCODE else 0, np.int64)
@@ -335,7 +336,7 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     def work() -> None:
         try:
             found.append(TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal, masks,
-                                  cell_groups, start, turn_player, keys, cells, line, used, mode, out, ctrl))
+                                  cell_groups, start, turn_player, keys, cells, line, used, mode, out, ctrl, kind, kt))
         except BaseException as error:  # handed to the waiting thread
             errors.append(error)
 

@@ -30,9 +30,20 @@ The strategy's prescribed moves come in one of two forms (``mode``):
             (a win on the spot is played with no entry); ``keys[i]`` is
             filled with the position of move i as it is read;
     ENCODE  DICT in, and ``out[i]`` filled with the STREAM form.
- Positions
-already proven are kept in an open-addressing table of ``(bx, bo + 1)``
-pairs (word 1 is never 0 in a used slot), grown fourfold when half full.
+
+Positions already proven are kept in an open-addressing table, as one word
+a position where the board allows it (``kind``, chosen by :func:`table_plan`):
+
+    COLUMNS  a gravity board of m columns of n cells with m * (n + 1) <= 64:
+             column x takes bits x * (n + 1) ..., holding ``1 << h`` (h its
+             stones) plus its Black stones, so a column reads, bottom up,
+             its colours and then a marker bit.  7 x 6: 49 bits.
+    BASE3    at most 40 cells: 1 + sum of 3^c * (1 for Black, 2 for White);
+             ``kt[j, b]`` is the sum of 3^(8j + i) over the bits i of byte b.
+    WIDE     otherwise ``(bx, bo + 1)``, two words.
+
+No used slot holds 0 in its last word. A one-word table grows twofold when
+three quarters full, a two-word table fourfold when half full.
 
 The walk is depth-first with an explicit stack (one frame per stone):
 ``nxt[d]`` is the next reply to try at a loser's node, or -2 at a winner's
@@ -54,6 +65,8 @@ OK, ENDS, NO_MOVE, ILLEGAL, STOPPED = 0, 1, 2, 3, 4  # what the walk found (ENDS
 DICT, STREAM, ENCODE = 0, 1, 2  # where the winner's moves come from (see above)
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
 FIRST, SECOND, DRAW = 1, 2, 3  # results; 0 while the game goes on
+WIDE, BASE3, COLUMNS = 0, 1, 2  # how a proven position is keyed (see above)
+BASE3_CELLS = 40  # 3^40 < 2^64
 
 
 def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
@@ -66,6 +79,23 @@ def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, in
     turn_player = np.array([game.turn_state(t)[0] for t in range(geo.size + 1)], np.int64)
     goal = {"misere": MISERE, "maker-breaker": MAKER_BREAKER}.get(game.goal, NORMAL)
     return masks, cell_groups, start, turn_player, goal
+
+
+def table_plan(size: int, n: int, gravity: bool) -> tuple[int, np.ndarray]:
+    """How the proven table keys a position of a board of ``size`` cells in columns of ``n``: ``(kind, kt)``."""
+    kt = np.zeros((1, 256), np.uint64)
+    if gravity and size % n == 0 and (size // n) * (n + 1) <= 64:
+        return COLUMNS, kt
+    if size > BASE3_CELLS:
+        return WIDE, kt
+    chunks = (size + 7) // 8
+    kt = np.zeros((chunks, 256), np.uint64)
+    for j in range(chunks):
+        for b in range(256):
+            kt[j, b] = sum(3 ** (8 * j + i) for i in range(8) if b >> i & 1 and 8 * j + i < size)
+    return BASE3, kt
+
+
 
 
 def board_keys(rows: np.ndarray, size: int) -> list[str]:
@@ -156,40 +186,70 @@ def _find(keys, bx, bo):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _slot(table, bx, bo):  # type: ignore[no-untyped-def]
-    """The slot of (bx, bo) in the proven table: its own, or the empty one where it would go."""
+def _pack(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
+    """The table key of (bx, bo): two words, the second 0 for a one-word key (see the module's notes)."""
+    zero = np.uint64(0)
+    if kind == WIDE:
+        return bx, bo + np.uint64(1)
+    if kind == COLUMNS:
+        full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+        k = zero
+        for x in range(size // n):
+            col_x = (bx >> np.uint64(x * n)) & full
+            col_all = ((bx | bo) >> np.uint64(x * n)) & full
+            k |= (col_x + col_all + np.uint64(1)) << np.uint64(x * (n + 1))
+        return k, zero
+    k = np.uint64(1)
+    for j in range(kt.shape[0]):
+        s = np.uint64(8 * j)
+        k += kt[j, (bx >> s) & np.uint64(255)] + np.uint64(2) * kt[j, (bo >> s) & np.uint64(255)]
+    return k, zero
+
+
+@njit(cache=True)
+def _slot(table, key):  # type: ignore[no-untyped-def]
+    """The slot of ``key`` (two words, from :func:`_pack`) in a proven table: its own, or the empty one where it
+    would go."""
+    k0, k1 = key
     mask = np.uint64(table.shape[0] - 1)
-    h = (bx * np.uint64(0x9E3779B97F4A7C15)) ^ (bo * np.uint64(0xC2B2AE3D27D4EB4F))
+    h = (k0 * np.uint64(0x9E3779B97F4A7C15)) ^ (k1 * np.uint64(0xC2B2AE3D27D4EB4F))
     i = (h ^ (h >> np.uint64(29))) & mask
-    tag = bo + np.uint64(1)
-    while table[i, 1] != 0 and not (table[i, 0] == bx and table[i, 1] == tag):
+    if table.shape[1] == 1:
+        while table[i, 0] != 0 and table[i, 0] != k0:
+            i = (i + np.uint64(1)) & mask
+        return i
+    while table[i, 1] != 0 and not (table[i, 0] == k0 and table[i, 1] == k1):
         i = (i + np.uint64(1)) & mask
     return i
 
 
 @njit(cache=True)
-def _add(table, used, bx, bo):  # type: ignore[no-untyped-def]
-    """Mark (bx, bo) proven; return the table (a new one when it had to grow) and the count."""
-    i = _slot(table, bx, bo)
-    if table[i, 1] != 0:
+def _add(table, used, key):  # type: ignore[no-untyped-def]
+    """Mark ``key`` proven; return the table (a new one when it had to grow) and the count."""
+    w = table.shape[1]
+    k0, k1 = key
+    i = _slot(table, key)
+    if table[i, w - 1] != 0:
         return table, used
-    table[i, 0] = bx
-    table[i, 1] = bo + np.uint64(1)
+    table[i, 0] = k0
+    if w == 2:
+        table[i, 1] = k1
     used += 1
-    if 2 * used > table.shape[0]:
-        bigger = np.zeros((4 * table.shape[0], 2), np.uint64)
+    if (w == 2 and 2 * used > table.shape[0]) or (w == 1 and 4 * used > 3 * table.shape[0]):
+        bigger = np.zeros(((4 if w == 2 else 2) * table.shape[0], w), np.uint64)
         for j in range(table.shape[0]):
-            if table[j, 1] != 0:
-                s = _slot(bigger, table[j, 0], table[j, 1] - np.uint64(1))
+            if table[j, w - 1] != 0:
+                s = _slot(bigger, (table[j, 0], table[j, 1] if w == 2 else np.uint64(0)))
                 bigger[s, 0] = table[j, 0]
-                bigger[s, 1] = table[j, 1]
+                if w == 2:
+                    bigger[s, 1] = table[j, 1]
         table = bigger
     return table, used
 
 
 @njit(cache=True)
-def _has(table, bx, bo):  # type: ignore[no-untyped-def]
-    return table[_slot(table, bx, bo), 1] != 0
+def _has(table, key):  # type: ignore[no-untyped-def]
+    return table[_slot(table, key), table.shape[1] - 1] != 0
 
 
 @njit(cache=True)
@@ -221,18 +281,21 @@ def _winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups,
 
 @njit(cache=True, nogil=True)
 def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, start, turn_player,
-          keys, cells, line, reached, mode, out, ctrl):  # type: ignore[no-untyped-def]
+          keys, cells, line, reached, mode, out, ctrl, kind, kt):  # type: ignore[no-untyped-def]
     """Replay the strategy from (bx, bo) with ``stones`` down; ``winner`` is FIRST or SECOND.
 
     ``reached[j]`` is set to 1 for each row of ``keys`` that play reaches (DICT, ENCODE).
+    In STREAM mode ``keys`` may have no rows: then the positions are not noted.
+    ``kind`` and ``kt`` say how the proven table keys a position (:func:`table_plan`).
 
     Returns ``(status, proven positions, depth, moves read)``: on failure
     ``line[:depth]`` is the line of play from the start position that fails
     (for ILLEGAL, the prescribed cell is ``line[depth]``).
     """
-    table = np.zeros((1 << 16, 2), np.uint64)
+    table = np.zeros((1 << 16, 2 if kind == WIDE else 1), np.uint64)
     used = 0
     read = 0
+    note_keys = keys.shape[0] > 0
     steps = 0
     depth_max = size - stones + 1
     nxt = np.zeros(depth_max + 1, np.int64)
@@ -251,20 +314,21 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
             if res[d] != winner:
                 return ENDS, used, d, read
             done = True
-        elif _has(table, bx, bo):
+        elif _has(table, _pack(bx, bo, kind, size, n, kt)):
             done = True
         elif turn_player[t] == winner:
             j = _find(keys, bx, bo) if mode == DICT else -1
             c = -1
             if j < 0 and _winning_stone(bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal,
                                         winner) >= 0:
-                table, used = _add(table, used, bx, bo)
+                table, used = _add(table, used, _pack(bx, bo, kind, size, n, kt))
                 done = True
             elif mode == STREAM:
                 if read == cells.shape[0]:
                     return NO_MOVE, used, d, read
-                keys[read, 0], keys[read, 1] = bx, bo
-                c = cells[read]
+                if note_keys:
+                    keys[read, 0], keys[read, 1] = bx, bo
+                c = np.int64(cells[read])
                 read += 1
             else:
                 if j < 0:
@@ -293,14 +357,14 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 d -= 1
                 bx, bo = _unstep(bx, bo, line[d])
                 if nxt[d] == -2:  # the winner's node: its one move is proven
-                    table, used = _add(table, used, bx, bo)
+                    table, used = _add(table, used, _pack(bx, bo, kind, size, n, kt))
                     continue
                 done = False
             t = stones + d
             loser = turn_player[t]
             c = _next_reply(bx, bo, nxt[d], size, n, gravity)
             if c == size:
-                table, used = _add(table, used, bx, bo)
+                table, used = _add(table, used, _pack(bx, bo, kind, size, n, kt))
                 done = True
                 continue
             nxt[d] = c + 1
