@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 import zlib
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import WINS, child, ctrl_c, run
 from kinarow import Game, KinarowError, Position, solve
 from kinarow.proofs import CertificateError
+from kinarow.proofs import tree_kernel as TK
 from kinarow.proofs.tree import StrategyTree, board_key, check
 from test_tree import both, own_verify, win_on_the_spot
 
@@ -234,3 +239,53 @@ def test_a_long_check_stops_cleanly_on_a_signal(compiled):
     assert proc.returncode == 130, err
     assert err.strip() == "Interrupted (Ctrl-C): the check stopped before it had a verdict."
     assert out == ""
+
+
+@pytest.mark.parametrize(("text", "moves"), WINS)
+def test_the_extraction_finds_the_walk_itself(text, moves):
+    keyed = _strategy(text, moves)
+    walk = solve(text, moves=moves or None, strategy=True, walk=True, tt_mb=8).strategy
+    assert walk is not None and walk.walk is not None
+    assert walk.walk == keyed.compacted().walk
+    assert walk.expanded().choices == keyed.choices
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("7x6k4:gravity", TK.COLUMNS), ("8x7k4:gravity", TK.COLUMNS), ("4x3k3:gravity,misere", TK.COLUMNS),
+     ("9x4k4", TK.BASE3), ("8x5k4", TK.BASE3), ("3x3k3:torus", TK.BASE3), ("9x5k4", TK.WIDE), ("8x8k5", TK.WIDE),
+     ("9x7k4:gravity", TK.WIDE)],
+)
+def test_the_proven_table_keys_a_position_in_one_word_where_it_fits(text, kind):
+    game = Game(text)
+    assert TK.table_plan(game.cells, game.n, bool(game.gravity))[0] == kind
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.sampled_from(["7x6k4:gravity", "4x3k3:gravity", "8x5k4", "6x5k4", "9x5k4"]),
+       seed=st.integers(0, 2**32 - 1))
+def test_positions_and_their_table_keys_match_one_to_one(text, seed):
+    game = Game(text)
+    kind, kt = TK.table_plan(game.cells, game.n, bool(game.gravity))
+    rng = random.Random(seed)
+    keys: dict[tuple[int, int], tuple[int, int]] = {}
+    for _ in range(20):  # random games, every position on the way, with the transpositions random play meets
+        pos = game.start()
+        while not pos.is_over:
+            board = (pos.bits[1], pos.bits[2])
+            key = TK._pack(np.uint64(board[0]), np.uint64(board[1]), kind, game.cells, game.n, kt)
+            key = (int(key[0]), int(key[1]))
+            assert key[-1 if kind == TK.WIDE else 0] != 0  # 0 marks an empty slot
+            keys[board] = key
+            pos.play(rng.choice(pos.legal_moves()))
+    assert len(set(keys.values())) == len(keys)
+
+
+@pytest.mark.parametrize(("text", "moves"), WINS)
+def test_every_keying_of_the_proven_table_proves_the_same_positions(text, moves, monkeypatch):
+    walk = _strategy(text, moves).compacted()
+    planned = check(walk, compiled=True)
+    monkeypatch.setattr(TK, "table_plan", lambda size, n, gravity: (TK.WIDE, np.zeros((1, 256), np.uint64)))
+    wide = check(walk, compiled=True)
+    assert planned.ok and wide.ok
+    assert planned.positions == wide.positions
