@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import random
 import zlib
@@ -289,3 +290,13 @@ def test_every_keying_of_the_proven_table_proves_the_same_positions(text, moves,
     wide = check(walk, compiled=True)
     assert planned.ok and wide.ok
     assert planned.positions == wide.positions
+
+
+def test_a_strategy_named_gz_is_written_gzip_compressed(tmp_path, capsys):
+    path = tmp_path / "s.json.gz"
+    code, out, _ = run(capsys, "solve", "4x3k3", "--no-store", "--walk", "--strategy", str(path))
+    assert code == 0, out
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    assert data["version"] == 3
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and out.startswith("VALID")

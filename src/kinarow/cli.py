@@ -274,10 +274,9 @@ def _print_result(position: Position, result: Result, out: TextIO) -> None:
 def _write_strategy(result: Result, path: str) -> str:
     """Write the winner's strategy to ``path``; return a sentence saying what happened."""
     if result.strategy is not None:
-        try:
-            Path(path).write_text(result.strategy.dumps() + "\n", encoding="utf-8")
-        except OSError as error:
-            raise KinarowError(f"cannot write the strategy to '{path}': {error.strerror or error}") from None
+        from kinarow import cli_ux
+
+        cli_ux.write_json(path, result.strategy.to_json())  # gzip-compressed when the name ends in .gz
         winner = winner_words(Game(result.game), result.strategy.winner)
         return f"Winning strategy of {winner} written to {path} ({result.strategy.described})."
     if result.value == "draw":

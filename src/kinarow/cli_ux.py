@@ -128,7 +128,7 @@ def store_sentence(stored_at: float, store: Store) -> str:
 
 
 # -- proofs ------------------------------------------------------------------------------
-def _write_json(path: str, data: dict[str, Any]) -> None:
+def write_json(path: str, data: dict[str, Any]) -> None:
     """Write a certificate as compact JSON (gzip-compressed when the name ends in ``.gz``)."""
     text = json.dumps(data, separators=(",", ":")) + "\n"
     try:
@@ -216,7 +216,7 @@ def write_proof(position: Position, result: Result, path: str, store: Store | No
     data, what = proof_certificate(position, result, store, tick)
     if data is None:
         return f"No certificate written to {path}: {what}."
-    _write_json(path, data)
+    write_json(path, data)
     return f"Proof written to {path}: {what}. Check it with 'kinarow check {path}'."
 
 
