@@ -41,6 +41,7 @@ With only one half present, the claim is "first cannot win" (Maker-Breaker:
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -82,15 +83,21 @@ def claim_for(game: Game, halves: set[int]) -> str:
     return f"{first if player == 1 else second} cannot win"
 
 
-def parse_pairing(text: str, position: Position) -> list[tuple[int, int]]:
-    """Cells of a pairing written ``"a1-b2 c3-d4"``; one clear sentence if malformed or not disjoint."""
+def parse_pairing(text: str, position: Position, cell_of: dict[str, int] | None = None) -> list[tuple[int, int]]:
+    """Cells of a pairing written ``"a1-b2 c3-d4"``; one clear sentence if malformed or not disjoint.
+
+    ``cell_of`` (cell names to cells) is looked in first; other names are parsed by the geometry.
+    """
     pairs: list[tuple[int, int]] = []
     used: set[int] = set()
+    known = cell_of or {}
+    parse = position.geometry.parse_cell
     for token in text.split():
         a_name, sep, b_name = token.partition("-")
         if not sep:
             raise CertificateError(f"the pair '{token}' is not two cell names joined by '-', like 'a1-b2'")
-        a, b = position.geometry.parse_cell(a_name), position.geometry.parse_cell(b_name)
+        a = known[a_name] if a_name in known else parse(a_name)
+        b = known[b_name] if b_name in known else parse(b_name)
         if a == b or a in used or b in used:
             raise CertificateError(f"the pairing '{text[:60]}' is not a set of disjoint pairs of two cells")
         used.update((a, b))
@@ -112,10 +119,12 @@ class Canon:
             for c, image in enumerate(perm):
                 inverse[image] = c
             self.inverses.append(inverse)
+        # each image of a board as a tuple (itemgetter of one cell would give the value, not a tuple)
+        self.images = [operator.itemgetter(*inverse) if len(inverse) > 1 else (lambda b, c=inverse[0]: (b[c],))
+                       for inverse in self.inverses]
 
     def key(self, board: list[int]) -> bytes:
-        get = board.__getitem__
-        return min(bytes(map(get, inverse)) for inverse in self.inverses) if self.inverses else bytes(board)
+        return min(bytes(image(board)) for image in self.images) if self.images else bytes(board)
 
 
 class _RefutedError(Exception):
@@ -132,9 +141,10 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
     texts, tokens_text = half.get("pairings"), half.get("tokens")
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts) or not isinstance(tokens_text, str):
         raise CertificateError("a blocking tree needs 'pairings' (a list of strings) and 'tokens' (a string)")
-    pairings = [parse_pairing(t, position) for t in texts]
-    defender = 3 - attacker
     geo = position.geometry
+    cell_of = {geo.name(c): c for c in range(geo.size)}
+    pairings = [parse_pairing(t, position, cell_of) for t in texts]
+    defender = 3 - attacker
     group_masks = [sum(1 << c for c in g) for g in geo.groups]
     @functools.lru_cache(maxsize=4096)  # leaves that share a pairing come close together in the walk
     def pairs_inside(index: int) -> list[list[int]]:
@@ -142,7 +152,6 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
         masks = [(1 << a) | (1 << b) for a, b in pairings[index]]
         return [[m for m in masks if m & g == m] for g in group_masks]
 
-    cell_of = {geo.name(c): c for c in range(geo.size)}
     canon = Canon(position)
     tokens: Iterator[str] = iter(tokens_text.split())
     proved: set[bytes] = set()
