@@ -43,7 +43,7 @@ from kinarow.engine.kernel import (
     WIN,
     search,
 )
-from kinarow.proofs.tree_kernel import WIDE, _add, _has, _next_reply, _pack, _step, _unstep, _winning_stone
+from kinarow.proofs.tree_kernel import _add, _has, _new_table, _next_reply, _pack, _step, _unstep, _winning_stone
 
 DONE, STOPPED, NO_WIN = 0, 1, 2  # the walk finished / was stopped / met a winner's position it could not win
 X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
@@ -84,7 +84,7 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
     ``rules_turn[t]`` is the player (1 or 2) who places stone t + 1. Returns
     ``(status, out)``: ``out[:xctrl[X_ROWS]]`` (``uint8``) are the prescribed moves.
     """
-    seen = np.zeros((1 << 16, 2 if kind == WIDE else 1), np.uint64)
+    seen = _new_table(kind)
     used = 0
     depth_max = size - t0 + 1
     nxt = np.zeros(depth_max + 1, np.int64)
@@ -94,7 +94,7 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
     while True:
         done = False
         t = t0 + d
-        key = _pack(p1, p2, kind, size, n, kt)
+        key = _pack(p1, p2, kind, size, n, kt) if res[d] == 0 else (np.uint64(0), np.uint64(0))
         if res[d] != 0 or _has(seen, key):  # the game is over, or the position was walked
             done = True
         else:

@@ -207,6 +207,12 @@ def _pack(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _new_table(kind):  # type: ignore[no-untyped-def]
+    """An empty proven table for keys of ``kind``: one word a slot, two for WIDE."""
+    return np.zeros((1 << 16, 2 if kind == WIDE else 1), np.uint64)
+
+
+@njit(cache=True)
 def _slot(table, key):  # type: ignore[no-untyped-def]
     """The slot of ``key`` (two words, from :func:`_pack`) in a proven table: its own, or the empty one where it
     would go."""
@@ -292,7 +298,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
     ``line[:depth]`` is the line of play from the start position that fails
     (for ILLEGAL, the prescribed cell is ``line[depth]``).
     """
-    table = np.zeros((1 << 16, 2 if kind == WIDE else 1), np.uint64)
+    table = _new_table(kind)
     used = 0
     read = 0
     note_keys = keys.shape[0] > 0
