@@ -590,3 +590,24 @@ def test_settle_time_limit_defaults(capsys, monkeypatch, tmp_path):
     assert seen == [cli_scale.DEFAULT_TIME_LIMIT, None, 30.0]
     code, _, err = run(capsys, "settle", "t-draw", "--draw-proof", "--time-limit", "none")
     assert code == 2 and "--time-limit must be a positive number" in err
+
+
+def test_needed_is_recomputed_whenever_the_frontier_changes():
+    """The coordinator's cached list of needed jobs equals a fresh walk after every settle and split."""
+    frontier = par.expand("5x4k4", jobs=60)
+    searcher = Searcher(Game("5x4k4"), tt_mb=8)
+    root = frontier.nodes[frontier.root]
+    steps = 0
+    while not root.resolved:
+        cached = frontier.needed()
+        assert frontier.needed() == cached  # asked again with nothing changed: the kept answer
+        frontier._needed_cache = None
+        assert frontier.needed() == cached
+        node_id, question = cached[0]
+        if steps % 3 == 2 and frontier.nodes[node_id].kind == par.JOB:
+            frontier.split(node_id)
+        else:
+            exact = frontier.score(solve(frontier.position(frontier.nodes[node_id]), searcher=searcher).value)
+            frontier.settle(node_id, *_answer(exact, question))
+        steps += 1
+    assert frontier.result_name(root.lo) == solve("5x4k4").value

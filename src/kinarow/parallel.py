@@ -61,7 +61,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -305,6 +305,9 @@ class Frontier:
         self.nodes: list[Node] = []
         self.by_key: dict[str, int] = {}
         self.depth = 0
+        #: bumped by every change of the DAG or its bounds; ``needed`` is cached against it
+        self.version = 0
+        self._needed_cache: tuple[tuple[Any, ...], list[tuple[int, str]]] | None = None
         self.root = self._node_for(position)
         root = self.nodes[self.root]
         if position.stones == 0 and self.game.goal == NORMAL and not self.game.gravity and self.game.p <= self.game.q:
@@ -450,6 +453,7 @@ class Frontier:
         return [n.id for n in fresh]
 
     def _expand_node(self, node: Node) -> list[Node]:
+        self.version += 1
         node.kind = INNER
         pos = self.position(node)
         fresh: list[Node] = []
@@ -469,6 +473,7 @@ class Frontier:
     # bounds
     def recompute(self, node: Node) -> bool:
         """Recompute a node's bounds from its children, its own facts and its prior; True if they changed."""
+        self.version += 1  # the caller may have changed the node's prior
         return self._recompute(node)
 
     def _recompute(self, node: Node) -> bool:
@@ -480,12 +485,15 @@ class Frontier:
             else:
                 lo, hi = max(lo, min(k.lo for k in kids)), min(hi, min(k.hi for k in kids))
         changed = (lo, hi) != (node.lo, node.hi)
-        node.lo, node.hi = lo, hi
+        if changed:
+            self.version += 1
+            node.lo, node.hi = lo, hi
         return changed
 
     def settle(self, node_id: int, lo: int, hi: int) -> None:
         """Add a fact ``lo <= value <= hi`` about a position (a job's answer) and carry the bounds up."""
         node = self.nodes[node_id]
+        self.version += 1
         node.own_lo, node.own_hi = max(node.own_lo, lo), min(node.own_hi, hi)
         if self.no_draws:  # Maker-Breaker: "not a Maker win" is a Breaker win
             if node.own_hi <= DRAW:
@@ -502,7 +510,7 @@ class Frontier:
             if self._recompute(parent):
                 todo.extend(parent.parents)
 
-    def needed(self, running: Container[int] = ()) -> list[tuple[int, str]]:
+    def needed(self, running: Collection[int] = ()) -> list[tuple[int, str]]:
         """Open jobs whose value can still change the root's, with their question, in the order they should run.
 
         An alpha-beta walk over the bounds: a child of the first player's node
@@ -512,7 +520,15 @@ class Frontier:
         (its value against a draw), only "does the second player win?", or both
         (the exact value). An inner node listed in ``running`` (a job that was
         split while it ran) is listed too, ahead of its children, while it matters.
+
+        The answer is kept until the DAG or its bounds change (``version``):
+        the coordinator asks every poll, and the walk over a frontier of tens
+        of thousands of positions is the coordinator's main cost.
         """
+        inner_running = frozenset(j for j in running if self.nodes[j].kind != JOB)
+        state = (self.version, self.eldest_first, inner_running)
+        if self._needed_cache is not None and self._needed_cache[0] == state:
+            return list(self._needed_cache[1])
         out: list[tuple[int, str]] = []
         seen: set[int] = set()
 
@@ -548,7 +564,8 @@ class Frontier:
                     break  # the younger brothers wait until the eldest is decided
 
         walk(self.nodes[self.root], SECOND - 1, FIRST + 1)
-        return out
+        self._needed_cache = (state, out)
+        return list(out)
 
 
 def stored_value(position: Position, store: JobStore) -> tuple[str, list[str]]:
