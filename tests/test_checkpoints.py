@@ -1,0 +1,57 @@
+"""The search checkpoints kept in checkpoints/ stay readable by the current code.
+
+A checkpoint is not a certificate (nothing here asserts a game's value); what
+is asserted is that each row means what the resume code will take it to mean.
+"""
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from kinarow import parallel as par
+from kinarow.game import Game
+
+FOLDER = Path(__file__).resolve().parent.parent / "checkpoints"
+FILES = sorted(FOLDER.glob("*.sqlite"))
+
+
+def test_the_checkpoints_folder_is_not_empty():
+    assert FILES, "checkpoints/ holds no SQLite checkpoint"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_row_is_a_canonical_board_reached_by_its_line(path, tmp_path):
+    copy = tmp_path / path.name  # never touch the tracked file
+    shutil.copyfile(path, copy)
+    db = sqlite3.connect(copy)
+    rows = db.execute("SELECT game, position, moves, value, lo, hi, nodes FROM finished_jobs").fetchall()
+    db.close()
+    assert rows, f"{path.name} holds no finished job"
+    frontiers: dict[str, par.Frontier] = {}
+    for game, key, moves, value, lo, hi, nodes in rows:
+        fr = frontiers.setdefault(game, par.Frontier(Game(game).start()))
+        pos = Game(game).position(moves)
+        board = "".join(par._SYMBOLS[v] for v in pos.board)
+        assert board == key, f"{path.name}: the line '{moves}' does not reach its stored board"
+        assert fr.canonical(pos.board)[0] == key, f"{path.name}: '{moves}' is not stored in its canonical frame"
+        assert par.SECOND <= lo <= hi <= par.FIRST
+        assert fr.bounds_name(lo, hi) == value, f"{path.name}: '{moves}' says {value} but its bounds are {lo}..{hi}"
+        assert nodes >= 0
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_the_resume_code_reads_the_checkpoint(path, tmp_path):
+    copy = tmp_path / path.name
+    shutil.copyfile(path, copy)
+    store = par.JobStore(copy)
+    try:
+        (game,) = {row[0] for row in sqlite3.connect(copy).execute("SELECT game FROM finished_jobs")}
+        stored = {m for m, *_ in store.jobs(game)}
+        start = min(stored, key=len).split()[0]  # every line here starts with the searched first move
+        value, open_lines = par.stored_value(Game(game).position(start), store)
+    finally:
+        store.close()
+    assert value in {"first", "second", "draw", "first-or-draw", "second-or-draw", "unknown"}
+    assert value != "unknown" or open_lines, "an open value comes with the positions that can change it"
