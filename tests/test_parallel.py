@@ -611,3 +611,99 @@ def test_needed_is_recomputed_whenever_the_frontier_changes():
             frontier.settle(node_id, *_answer(exact, question))
         steps += 1
     assert frontier.result_name(root.lo) == solve("5x4k4").value
+
+
+def _immediate_win_by_every_move(pos):
+    """The frontier's immediate-win rule, the slow way: play every legal stone and read the rules' result."""
+    first, second = par.value_names(pos.game)
+    mine = first if pos.to_move == 1 else second
+    for cell in pos.legal_moves():
+        pos.play(cell)
+        result = pos.result
+        pos.undo()
+        if result == mine:
+            return mine
+    return None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    game=st.sampled_from(
+        ["4x4k3", "4x3k3:gravity", "3x3k3:misere", "4x4k3:maker-breaker", "4x3k3p2q1", "3x3k3", "4x3k4:maker-breaker"]
+    ),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 16),
+)
+def test_the_immediate_win_filter_agrees_with_playing_every_move(game, seed, plies):
+    import random
+
+    rng = random.Random(seed)
+    pos = Game(game).start()
+    for _ in range(plies):
+        if pos.is_over:
+            break
+        pos.play(rng.choice(pos.legal_moves()))
+    if pos.is_over:
+        return
+    assert par._immediate_win(pos) == _immediate_win_by_every_move(pos)
+
+
+def test_filling_the_board_is_an_immediate_win_for_breaker():
+    """Breaker's last stone wins by filling the board, though it completes no group of Breaker's."""
+    pos = Game("4x3k4:maker-breaker").position("b1 d1 c1 b2 a2 d2 c2 a3 b3 c3 d3")
+    assert pos.legal_moves() == [pos.geometry.parse_cell("a1")] and not pos.is_over
+    assert par._immediate_win(pos) == _immediate_win_by_every_move(pos) == "breaker"
+
+
+def _extends_brute(fr, board, stored_boards):
+    """Does a stored board extend ``board`` by at least one stone, in some symmetric frame? (every frame tried)"""
+    count = sum(1 for v in board if v)
+    for s in fr.syms:
+        x = o = 0
+        for c, v in enumerate(board):
+            if v == 1:
+                x |= 1 << s[c]
+            elif v == 2:
+                o |= 1 << s[c]
+        if any((sx | so).bit_count() > count and x & ~sx == 0 and o & ~so == 0 for sx, so in stored_boards):
+            return True
+    return False
+
+
+@settings(max_examples=25, deadline=None)
+@given(game=st.sampled_from(["5x4k4", "4x4k4", "5x4k4:gravity"]), seed=st.integers(0, 10**6))
+def test_following_the_checkpoint_finds_exactly_the_boards_with_stored_jobs_below(game, seed, tmp_path_factory):
+    import random
+
+    rng = random.Random(seed)
+    store = par.JobStore(tmp_path_factory.mktemp("store") / "jobs.sqlite")
+    probe = par.Frontier(Game(game).start())
+    stored_boards, lines = [], []
+    for _ in range(rng.randint(1, 6)):
+        pos = Game(game).start()
+        for _ in range(rng.randint(1, 7)):
+            pos.play(rng.choice(pos.legal_moves()))
+            if pos.is_over:
+                pos.undo()
+                break
+        key, _ = probe.canonical(pos.board)
+        store.put(game, key, "", (0, 1), "first-or-draw", 1, 0.0)
+        stored_boards.append(par._key_bits(key))
+        lines.append(list(pos.moves))
+    fr = par.Frontier(Game(game).start(), store)
+    below = fr._stored_sub_boards()
+    for i in range(60):
+        pos = Game(game).start()
+        if i % 2:  # a random line
+            for _ in range(rng.randint(0, 6)):
+                moves = pos.legal_moves()
+                if pos.is_over or not moves:
+                    break
+                pos.play(rng.choice(moves))
+        else:  # the start of a stored line (or all of it), in a random frame
+            line, sym = rng.choice(lines), rng.choice(fr.syms)
+            for c in line[: rng.randint(0, len(line))]:
+                pos.play(sym[c])
+        key, _ = fr.canonical(pos.board)
+        assert (par._key_bits(key) in below) == _extends_brute(fr, pos.board, stored_boards)
+    store.close()

@@ -61,7 +61,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -406,42 +406,45 @@ class Frontier:
         """
         if self.store is None:
             return
-        stored: dict[int, list[tuple[int, int]]] = {}
-        for key in self.store.positions(self.game_text):
-            x = o = 0
-            for c, ch in enumerate(key):
-                if ch == _SYMBOLS[1]:
-                    x |= 1 << c
-                elif ch == _SYMBOLS[2]:
-                    o |= 1 << c
-            stored.setdefault((x | o).bit_count(), []).append((x, o))
-        if not stored:
-            return
-        deepest = max(stored)
+        below = self._stored_sub_boards()
         todo = [n for n in self.nodes if n.kind == JOB and not n.resolved]
         while todo:
             node = todo.pop()
-            if self._has_stored_below(node, stored, deepest):
+            if _key_bits(node.key) in below:
                 todo.extend(self._expand_node(node))
                 self.depth = max(self.depth, len(node.moves) - len(self.nodes[self.root].moves) + 1)
 
-    def _has_stored_below(self, node: Node, stored: dict[int, list[tuple[int, int]]], deepest: int) -> bool:
-        """Does the checkpoint hold a position that extends ``node`` (in some symmetric frame)?"""
-        board = self.position(node).board
-        count = sum(1 for v in board if v)
-        if count >= deepest:
-            return False
-        for s in self.syms:
-            x = o = 0
-            for c, v in enumerate(board):
-                if v == 1:
-                    x |= 1 << s[c]
-                elif v == 2:
-                    o |= 1 << s[c]
-            for stones, boards in stored.items():
-                if stones > count and any(x & ~sx == 0 and o & ~so == 0 for sx, so in boards):
-                    return True
-        return False
+    def _stored_sub_boards(self) -> set[tuple[int, int]]:
+        """Every board, in every frame, that a stored job's board extends by at least one stone.
+
+        An open leaf has a stored job below it (in some symmetric frame, also
+        by transposition) exactly when its canonical board is in this set, so
+        following the checkpoint down is one look-up per leaf. Only boards with
+        at least the root's stones are kept: a stored board of ``s`` stones
+        gives at most ``2^s`` sub-boards per frame.
+        """
+        least = len(self.nodes[self.root].moves)
+        below: set[tuple[int, int]] = set()
+        assert self.store is not None
+        for key in self.store.positions(self.game_text):
+            x, o = _key_bits(key)
+            for sym in self.syms:
+                sx = so = 0
+                for c in _cells_of(x):
+                    sx |= 1 << sym[c]
+                for c in _cells_of(o):
+                    so |= 1 << sym[c]
+                full = sx | so
+                if not full:
+                    continue
+                sub = (full - 1) & full  # proper sub-boards only: the stored board itself is not below
+                while True:
+                    if sub.bit_count() >= least:
+                        below.add((sx & sub, so & sub))
+                    if sub == 0:
+                        break
+                    sub = (sub - 1) & full
+        return below
 
     def split(self, node_id: int) -> list[int]:
         """Expand one open leaf by a stone (its children become jobs); returns the new open leaves."""
@@ -568,6 +571,24 @@ class Frontier:
         return list(out)
 
 
+def _key_bits(key: str) -> tuple[int, int]:
+    """The first and second player's stones of a stored board (``.xo`` per cell) as bit sets."""
+    x = o = 0
+    for c, ch in enumerate(key):
+        if ch == _SYMBOLS[1]:
+            x |= 1 << c
+        elif ch == _SYMBOLS[2]:
+            o |= 1 << c
+    return x, o
+
+
+def _cells_of(bits: int) -> Iterator[int]:
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
 def stored_value(position: Position, store: JobStore) -> tuple[str, list[str]]:
     """What the finished jobs of ``store`` settle about ``position``, searching nothing.
 
@@ -593,7 +614,18 @@ def _immediate_win(pos: Position) -> str | None:
     mover = pos.to_move
     first, second = value_names(pos.game)
     mine = first if mover == 1 else second
+    # a stone ends the game for its owner only by completing one of the owner's groups or by filling the
+    # board, so only the last empty cell of a group the mover owns otherwise needs the full rules
+    own = pos.bits[mover]
+    near = 0
+    for mask in pos.geometry.group_masks:
+        rest = mask & ~own
+        if rest & (rest - 1) == 0:
+            near |= rest
+    last_cell = pos.stones == pos.geometry.size - 1
     for cell in pos.legal_moves():
+        if not last_cell and not (near >> cell) & 1:
+            continue
         pos.play(cell)
         result = pos.result
         pos.undo()
