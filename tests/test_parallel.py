@@ -52,6 +52,19 @@ def _answer(leaf_value: int, question: str) -> tuple[int, int]:
     return (par.SECOND, par.SECOND) if leaf_value == par.SECOND else (par.DRAW, par.FIRST)
 
 
+def _random_position(game: str, seed: int, plies: int):
+    """Up to ``plies`` random moves from the start (fewer if the game ends)."""
+    import random
+
+    rng = random.Random(seed)
+    pos = Game(game).start()
+    for _ in range(plies):
+        if pos.is_over:
+            break
+        pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
 def _backed_up(game: str, moves: str | None, jobs: int, eldest_first: bool = False) -> tuple[str, int, int]:
     """Run the coordinator's loop in-process, answering each needed job from a one-process solve."""
     frontier = par.expand(game, moves=moves, jobs=jobs)
@@ -94,14 +107,7 @@ def test_back_up_skips_jobs_that_cannot_change_the_root():
     eldest_first=st.booleans(),
 )
 def test_back_up_matches_solve_on_random_positions(game, seed, plies, jobs, eldest_first):
-    import random
-
-    rng = random.Random(seed)
-    pos = Game(game).start()
-    for _ in range(plies):
-        if pos.is_over:
-            break
-        pos.play(rng.choice(pos.legal_moves()))
+    pos = _random_position(game, seed, plies)
     if pos.is_over:
         return
     moves = " ".join(pos.name(c) for c in pos.moves) or None
@@ -613,19 +619,6 @@ def test_needed_is_recomputed_whenever_the_frontier_changes():
     assert frontier.result_name(root.lo) == solve("5x4k4").value
 
 
-def _immediate_win_by_every_move(pos):
-    """The frontier's immediate-win rule, the slow way: play every legal stone and read the rules' result."""
-    first, second = par.value_names(pos.game)
-    mine = first if pos.to_move == 1 else second
-    for cell in pos.legal_moves():
-        pos.play(cell)
-        result = pos.result
-        pos.undo()
-        if result == mine:
-            return mine
-    return None
-
-
 @settings(max_examples=200, deadline=None)
 @given(
     game=st.sampled_from(
@@ -635,24 +628,17 @@ def _immediate_win_by_every_move(pos):
     plies=st.integers(0, 16),
 )
 def test_the_immediate_win_filter_agrees_with_playing_every_move(game, seed, plies):
-    import random
-
-    rng = random.Random(seed)
-    pos = Game(game).start()
-    for _ in range(plies):
-        if pos.is_over:
-            break
-        pos.play(rng.choice(pos.legal_moves()))
+    pos = _random_position(game, seed, plies)
     if pos.is_over:
         return
-    assert par._immediate_win(pos) == _immediate_win_by_every_move(pos)
+    assert par._immediate_win(pos) == par._immediate_win(pos, every_move=True)
 
 
 def test_filling_the_board_is_an_immediate_win_for_breaker():
     """Breaker's last stone wins by filling the board, though it completes no group of Breaker's."""
     pos = Game("4x3k4:maker-breaker").position("b1 d1 c1 b2 a2 d2 c2 a3 b3 c3 d3")
     assert pos.legal_moves() == [pos.geometry.parse_cell("a1")] and not pos.is_over
-    assert par._immediate_win(pos) == _immediate_win_by_every_move(pos) == "breaker"
+    assert par._immediate_win(pos) == par._immediate_win(pos, every_move=True) == "breaker"
 
 
 def _extends_brute(fr, board, stored_boards):

@@ -609,8 +609,12 @@ def _ordered_moves(pos: Position) -> list[int]:
     return sorted(pos.legal_moves(), key=lambda c: (-len(incidence[c]), c))
 
 
-def _immediate_win(pos: Position) -> str | None:
-    """The mover's win if one stone ends the game in the mover's favour, else None."""
+def _immediate_win(pos: Position, every_move: bool = False) -> str | None:
+    """The mover's win if one stone ends the game in the mover's favour, else None.
+
+    ``every_move`` plays every legal stone through the rules instead of only
+    the cells that can end the game (the tests compare the two).
+    """
     mover = pos.to_move
     first, second = value_names(pos.game)
     mine = first if mover == 1 else second
@@ -622,7 +626,7 @@ def _immediate_win(pos: Position) -> str | None:
         rest = mask & ~own
         if rest & (rest - 1) == 0:
             near |= rest
-    last_cell = pos.stones == pos.geometry.size - 1
+    last_cell = every_move or pos.stones == pos.geometry.size - 1
     for cell in pos.legal_moves():
         if not last_cell and not (near >> cell) & 1:
             continue
