@@ -317,6 +317,9 @@ def test_ctrl_c_stops_the_workers_cleanly(tmp_path):
         while len(_session_processes(proc.pid)) < 3 and time.monotonic() < deadline:
             time.sleep(0.1)  # wait for the two workers
         time.sleep(1.0)
+        store = par.JobStore(tmp_path / "c4.sqlite")
+        busy = store.running("7x6k4:gravity")  # the checkpoint shows what runs now
+        store.close()
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
         out, err = proc.communicate(timeout=30)
     finally:
@@ -328,6 +331,10 @@ def test_ctrl_c_stops_the_workers_cleanly(tmp_path):
     time.sleep(0.5)
     assert _session_processes(proc.pid) == [], "worker processes were left behind"
     assert "Unknown" in out
+    assert 1 <= len(busy) <= 2 and all(q in (par.EXACT, par.FIRST_WINS, par.SECOND_WINS) for _, q, _ in busy)
+    store = par.JobStore(tmp_path / "c4.sqlite")
+    assert store.running("7x6k4:gravity") == [], "a clean stop leaves no running marks"
+    store.close()
 
 
 # -- command line -----------------------------------------------------------------------------
@@ -396,6 +403,24 @@ def test_cli_checkpoint_resume_message(capsys, tmp_path):
     assert code == 2 and "is a directory" in err and "Traceback" not in err
     code, _, err = run(capsys, "solve", "4x4k4", "--status")
     assert code == 2 and "--checkpoint FILE" in err
+
+
+def test_cli_status_shows_running_jobs_and_a_new_solve_clears_stale_marks(capsys, tmp_path):
+    db = tmp_path / "c.sqlite"
+    store = par.JobStore(db)
+    store.mark_running("5x4k4", "." * 20, "", par.FIRST_WINS)  # as left by a solve that was killed
+    store.mark_running("4x4k4", "." * 16, "", par.EXACT)
+    store.close()
+    code, out, _ = run(capsys, "solve", "5x4k4", "--checkpoint", str(db), "--status")
+    assert code == 0 and "1 job running" in out and "can the first player win?" in out and "min)" in out
+    code, out, _ = run(capsys, "solve", "5x4k4", "--checkpoint", str(db), "--status", "--json")
+    assert json.loads(out)["running"] == [{"moves": "", "question": par.FIRST_WINS,
+                                           "started": json.loads(out)["running"][0]["started"]}]
+    code, _, _ = run(capsys, "solve", "5x4k4", "--checkpoint", str(db), "--time-limit", "1")
+    store = par.JobStore(db)
+    assert store.running("5x4k4") == [], "a solve starts by clearing the marks of its game"
+    assert len(store.running("4x4k4")) == 1, "and leaves other games' marks alone"
+    store.close()
 
 
 def test_cli_status_lists_the_extracted_strategies(capsys, tmp_path):

@@ -18,6 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -110,6 +111,7 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
     game = position.game
     rows: list[dict[str, Any]] = []
     kept: list[dict[str, Any]] = []
+    busy: list[dict[str, Any]] = []
     line = " ".join(position.name(c) for c in position.moves)
     value, open_lines = "unknown", [line]
     if path.exists():
@@ -120,14 +122,18 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
                     for moves, value, nodes, seconds, when in store.jobs(str(game))]
             kept = [{"moves": moves, "winner": winner, "prescribed_moves": size, "seconds": round(seconds, 1),
                      "finished": when} for moves, winner, size, seconds, when in store.strategies(str(game))]
+            busy = [{"moves": moves, "question": question, "started": when}
+                    for moves, question, when in store.running(str(game))]
         finally:
             store.close()
     if as_json:
         print(json.dumps({"game": str(game), "moves": line, "checkpoint": str(path),
-                          "jobs": rows, "strategies": kept, "settled": value, "open": open_lines}), file=out)
+                          "jobs": rows, "strategies": kept, "running": busy, "settled": value, "open": open_lines}),
+              file=out)
         return EXIT_OK
     if not rows:
         print(f"{game}: no finished jobs in {path}", file=out)
+        _print_running(busy, out)
         return EXIT_OK
     values = Counter(row["value"] for row in rows)
     print(f"{game}: {len(rows)} finished job{'s' if len(rows) != 1 else ''} in {path} ("
@@ -142,6 +148,7 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
     for row in kept:
         print(f"  {row['moves'] or '(start)':<24} {row['winner']:<15} {row['prescribed_moves']:>10,} prescribed "
               f"moves {row['seconds']:>10,.1f} s  {row['finished']} UTC", file=out)
+    _print_running(busy, out)
     where = "From the start" if not position.moves else f"After {position.move_text()}"
     if open_lines:
         shown = ", ".join(open_lines[:3]) + (f" and {len(open_lines) - 3:,} more" if len(open_lines) > 3 else "")
@@ -150,6 +157,25 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
     else:
         print(f"{where} the stored jobs settle: {value}.", file=out)
     return EXIT_OK
+
+
+#: what a running job is asked, in words
+_QUESTIONS = {"exact": "the exact value", "first-wins": "can the first player win?",
+              "second-wins": "can the second player win?", "strategy": "the winner's strategy"}
+
+
+def _print_running(busy: list[dict[str, Any]], out: TextIO) -> None:
+    """The jobs a solve writing the checkpoint is running now, with how long each has run."""
+    if not busy:
+        return
+    now = datetime.now(UTC).replace(tzinfo=None)
+    print(f"{len(busy)} job{'s' if len(busy) != 1 else ''} running (a solve that was killed leaves these marks "
+          "until the next solve of the game starts):", file=out)
+    for row in busy:
+        started = datetime.fromisoformat(row["started"])
+        minutes = max(0.0, (now - started).total_seconds() / 60)
+        print(f"  {row['moves'] or '(start)':<24} {_QUESTIONS.get(row['question'], row['question']):<28} "
+              f"since {row['started']} UTC ({minutes:,.0f} min)", file=out)
 
 
 def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -193,12 +193,24 @@ class JobStore:
         )
     """
 
+    RUNNING_SCHEMA = """
+        CREATE TABLE IF NOT EXISTS running_jobs (
+            game     TEXT NOT NULL,
+            position TEXT NOT NULL,
+            moves    TEXT NOT NULL,
+            question TEXT NOT NULL,
+            started  TEXT NOT NULL DEFAULT (datetime('now')),
+            PRIMARY KEY (game, position)
+        )
+    """
+
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = str(path)
         try:
             self.db = sqlite3.connect(self.path)
             self.db.execute(self.SCHEMA)
             self.db.execute(self.STRATEGY_SCHEMA)
+            self.db.execute(self.RUNNING_SCHEMA)
             self.db.commit()
         except sqlite3.DatabaseError as err:
             raise KinarowError(f"cannot use '{self.path}' as a checkpoint file: {err}") from None
@@ -249,6 +261,26 @@ class JobStore:
         return [(str(m), str(w), int(n), float(s), str(f)) for m, w, n, s, f in self.db.execute(
             "SELECT moves, winner, prescribed, seconds, finished FROM strategies WHERE game = ? "
             "ORDER BY finished, moves", (game,))]
+
+    def mark_running(self, game: str, position: str, moves: str, question: str) -> None:
+        """Note that a job on ``position`` has started (``--status`` shows it while the solve runs)."""
+        self.db.execute("INSERT OR REPLACE INTO running_jobs (game, position, moves, question) VALUES (?,?,?,?)",
+                        (game, position, moves, question))
+        self.db.commit()
+
+    def unmark_running(self, game: str, position: str) -> None:
+        self.db.execute("DELETE FROM running_jobs WHERE game = ? AND position = ?", (game, position))
+        self.db.commit()
+
+    def clear_running(self, game: str) -> None:
+        """Forget every running mark of ``game`` (a run starts or ends; a killed run leaves marks behind)."""
+        self.db.execute("DELETE FROM running_jobs WHERE game = ?", (game,))
+        self.db.commit()
+
+    def running(self, game: str) -> list[tuple[str, str, str]]:
+        """The jobs of ``game`` marked running: (moves, question, started), oldest first."""
+        return [(str(m), str(q), str(s)) for m, q, s in self.db.execute(
+            "SELECT moves, question, started FROM running_jobs WHERE game = ? ORDER BY started, moves", (game,))]
 
     def positions(self, game: str) -> list[str]:
         """The canonical boards of every finished job of ``game``."""
@@ -1067,6 +1099,8 @@ def solve(
     store = JobStore(checkpoint) if checkpoint is not None else None
     backend: _Backend | None = None
     run: _Run | None = None
+    if store is not None:
+        store.clear_running(str(game))  # marks left by a run that was killed
     try:
         frontier = Frontier(position, store)
         if cluster is not None:
@@ -1094,6 +1128,7 @@ def solve(
         if backend is not None:
             backend.close()
         if store is not None:
+            store.clear_running(str(game))
             store.close()
     seconds = time.perf_counter() - start
     best = None if stopped else _best_move(frontier, position)
@@ -1217,6 +1252,7 @@ class _Run:
         self.job_seconds = 0.0
         self.peak_rss_kb = 0
         self.log: list[dict[str, Any]] = []
+        self._marked: set[int] = set()  # the jobs the checkpoint shows as running
 
     def _budget_stop(self, backend: _Backend) -> str | None:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
@@ -1249,6 +1285,21 @@ class _Run:
         while running and time.monotonic() < end:
             for out in self._collect(backend, running, 0.1):
                 self._log(out)
+
+    def _mark_running(self, running: Collection[int], asked: dict[int, str]) -> None:
+        """Keep the checkpoint's running marks equal to the jobs running now (written only on a change)."""
+        if self.store is None:
+            return
+        now = set(running)
+        if now == self._marked:
+            return
+        fr = self.frontier
+        for job in self._marked - now:
+            self.store.unmark_running(fr.game_text, fr.nodes[job].key)
+        for job in now - self._marked:
+            line = " ".join(_names(fr, fr.nodes[job].moves))
+            self.store.mark_running(fr.game_text, fr.nodes[job].key, line, asked.get(job, "strategy"))
+        self._marked = now
 
     def _tick(self, backend: _Backend) -> None:
         if self.on_tick is not None:
@@ -1303,6 +1354,7 @@ class _Run:
                         continue
                 for out in self._collect(backend, running, POLL_SECONDS):
                     self._record(out)
+                self._mark_running(running, asked)
                 self._tick(backend)
                 why = self._budget_stop(backend)
                 if why is not None and not root.resolved:
@@ -1406,6 +1458,7 @@ class _Run:
                         self.store.put_strategy(fr.game_text, node.key, line, tree.winner, out.choices, out.seconds)
                     for sym in uses[out.job]:
                         _merge_mapped(tree.choices, out.choices, sym, fr.game)
+                self._mark_running(running, {})
                 self._tick(backend)
                 why = self._budget_stop(backend)
                 if why is not None:
