@@ -371,7 +371,9 @@ def test_cli_check_reads_gzip(capsys, tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("option", "value"), [("--workers", "0"), ("--workers", "two"), ("--jobs", "-3")]
+    ("option", "value"),
+    [("--workers", "0"), ("--workers", "two"), ("--jobs", "-3"), ("--max-job-seconds", "0"),
+     ("--max-job-seconds", "soon")],
 )
 def test_cli_bad_parallel_options(capsys, option, value):
     code, _, err = run(capsys, "solve", "4x4k4", option, value)
@@ -718,3 +720,27 @@ def test_following_the_checkpoint_finds_exactly_the_boards_with_stored_jobs_belo
         key, _ = fr.canonical(pos.board)
         assert (par._key_bits(key) in below) == _extends_brute(fr, pos.board, stored_boards)
     store.close()
+
+
+@pytest.mark.parametrize("game", ["4x4k3:gravity", "4x3k3p2q1", "3x3k3:misere"])
+def test_splitting_long_jobs_keeps_the_value(game):
+    """A job older than max_job_seconds is split even while both workers are busy; the value is unchanged.
+
+    A microsecond is shorter than the coordinator's own step from handing a
+    job out to looking at its age, so jobs are split as soon as they start,
+    down to positions that end the game (a small game keeps that short).
+    """
+    result = par.solve(game, workers=2, max_job_seconds=1e-6, knowledge="none")
+    assert result.value == solve(game).value
+    assert result.splits > 0
+
+
+def test_max_job_seconds_must_be_positive():
+    with pytest.raises(KinarowError, match="max_job_seconds"):
+        par.solve("4x4k4", workers=2, max_job_seconds=0)
+
+
+def test_cli_max_job_seconds_routes_through_the_jobs(capsys):
+    code, out, _ = run(capsys, "solve", "4x4k3:gravity", "--max-job-seconds", "0.000001", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == solve("4x4k3:gravity").value and data["splits"] > 0

@@ -85,16 +85,22 @@ def add_solve_options(p: argparse.ArgumentParser) -> None:
         "--status", action="store_true",
         help="with --checkpoint: list the jobs of this game that the file holds, and stop (searches nothing)",
     )
+    p.add_argument(
+        "--max-job-seconds", metavar="S", default=None,
+        help="split a job that has run S seconds into its children, even while every worker is busy, so that a "
+             "stopped run loses at most about S seconds per worker (default: split only to feed an idle worker)",
+    )
 
 
 def wants_parallel(args: argparse.Namespace) -> bool:
-    """Does this ``solve`` go through the frontier jobs (workers > 1, --jobs, a cluster or a checkpoint)?"""
+    """Does this ``solve`` go through the frontier jobs (workers > 1, --jobs, a cluster, a checkpoint, job splits)?"""
     from kinarow.cli import _positive_int
 
     workers = _positive_int("--workers", getattr(args, "workers", None))
     jobs = _positive_int("--jobs", getattr(args, "jobs", None))
     cluster, checkpoint = getattr(args, "cluster", None), getattr(args, "checkpoint", None)
-    return (workers or 1) > 1 or bool(jobs) or bool(cluster) or bool(checkpoint)
+    split = getattr(args, "max_job_seconds", None) is not None
+    return (workers or 1) > 1 or bool(jobs) or bool(cluster) or bool(checkpoint) or split
 
 
 def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> int:
@@ -198,6 +204,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
     tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     workers = _positive_int("--workers", args.workers)
     jobs = _positive_int("--jobs", args.jobs)
+    max_job_seconds = _positive_float("--max-job-seconds", args.max_job_seconds)
     position = Game(args.game).position(args.moves)
     if args.status:
         return _job_status(position, Path(args.checkpoint), args.json, out)
@@ -215,6 +222,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
             checkpoint=args.checkpoint,
             on_tick=tick,
             knowledge=args.knowledge,
+            max_job_seconds=max_job_seconds,
         )
     result, note, proof_note = _write_certificates(args, position, result, None, err)
     if args.json:

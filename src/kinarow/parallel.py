@@ -1056,6 +1056,7 @@ def solve(
     on_tick: Callable[[int], None] | None = None,
     best_move: bool = True,
     knowledge: str = "matching",
+    max_job_seconds: float | None = None,
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
 
@@ -1069,7 +1070,11 @@ def solve(
     comes from strategy stealing (a draw of an empty board), finding a move
     that keeps it takes more search; ``best_move=False`` skips that search.
     ``knowledge`` is the workers' solver knowledge (``none``, ``pairing`` or
-    ``matching``, as for :func:`kinarow.solve`).
+    ``matching``, as for :func:`kinarow.solve`). ``max_job_seconds`` splits
+    a job that has run that long into its children, even while every worker
+    is busy: with a checkpoint, a run that is stopped then loses at most
+    about that much work per worker (a search that takes many runs needs
+    this); without it a job is split only when a worker would sit idle.
     """
     from kinarow.solve import KNOWLEDGE_LEVELS
 
@@ -1083,6 +1088,8 @@ def solve(
         raise KinarowError(f"max_nodes = {max_nodes} is not allowed; give a positive number of nodes")
     if time_limit is not None and time_limit <= 0:
         raise KinarowError(f"time_limit = {time_limit} is not allowed; give a positive number of seconds")
+    if max_job_seconds is not None and max_job_seconds <= 0:
+        raise KinarowError(f"max_job_seconds = {max_job_seconds} is not allowed; give a positive number of seconds")
     position = _start(target, moves)
     game = position.game
     if game.cells > 64:
@@ -1111,6 +1118,7 @@ def solve(
             backend = _LocalBackend(n_workers, max(4 * len(frontier.nodes), LOCAL_JOB_SLOTS))
         run = _Run(frontier, backend, tt_mb, store, max_nodes, deadline, on_tick, n_workers)
         run.knowledge = knowledge
+        run.max_job_seconds = max_job_seconds
         stopped = run.values()
         root = frontier.nodes[frontier.root]
         strategy_stopped: str | None = None
@@ -1245,6 +1253,7 @@ class _Run:
         self.on_tick = on_tick
         self.capacity = workers
         self.split_after = SPLIT_AFTER_SECONDS
+        self.max_job_seconds: float | None = None  # split any job this old, busy workers or not
         self.splits = 0
         self.nodes = 0
         self.solved = 0
@@ -1337,6 +1346,17 @@ class _Run:
                         running[job] = backend.submit(spec)
                         asked[job] = question
                         started[job] = time.monotonic()
+                if self.max_job_seconds is not None and len(fr.nodes) + fr.game.cells <= backend.max_jobs:
+                    now = time.monotonic()
+                    overdue = [j for j in running
+                               if fr.nodes[j].kind == JOB and now - started[j] >= self.max_job_seconds]
+                    if overdue:
+                        oldest = min(overdue, key=lambda j: started[j])
+                        fr.split(oldest)  # its children take over: stop the job itself
+                        backend.stop_job(oldest, running.pop(oldest))
+                        self.stopped_jobs += 1
+                        self.splits += 1
+                        continue
                 if len(running) < self.capacity and all(job in running for job, _ in needed):
                     # a worker is idle and nothing else is needed: split the oldest long-running job
                     now = time.monotonic()
