@@ -1346,32 +1346,25 @@ class _Run:
                         running[job] = backend.submit(spec)
                         asked[job] = question
                         started[job] = time.monotonic()
-                if self.max_job_seconds is not None and len(fr.nodes) + fr.game.cells <= backend.max_jobs:
-                    now = time.monotonic()
-                    overdue = [j for j in running
+                # split the oldest job that is due: past max_job_seconds, or (a worker idle and nothing else
+                # needed) past split_after with a question that splits well; its children take over
+                now = time.monotonic()
+                due: list[int] = []
+                if len(fr.nodes) + fr.game.cells <= backend.max_jobs:
+                    if self.max_job_seconds is not None:
+                        due = [j for j in running
                                if fr.nodes[j].kind == JOB and now - started[j] >= self.max_job_seconds]
-                    if overdue:
-                        oldest = min(overdue, key=lambda j: started[j])
-                        fr.split(oldest)  # its children take over: stop the job itself
-                        backend.stop_job(oldest, running.pop(oldest))
-                        self.stopped_jobs += 1
-                        self.splits += 1
-                        continue
-                if len(running) < self.capacity and all(job in running for job, _ in needed):
-                    # a worker is idle and nothing else is needed: split the oldest long-running job
-                    now = time.monotonic()
-                    splittable = [
-                        j for j in running
-                        if fr.nodes[j].kind == JOB and now - started[j] >= self.split_after
-                        and _splits_well(fr.nodes[j], asked[j])
-                    ]
-                    if splittable and len(fr.nodes) + fr.game.cells <= backend.max_jobs:
-                        oldest = min(splittable, key=lambda j: started[j])
-                        fr.split(oldest)  # its children take over: stop the job itself
-                        backend.stop_job(oldest, running.pop(oldest))
-                        self.stopped_jobs += 1
-                        self.splits += 1
-                        continue
+                    if not due and len(running) < self.capacity and all(job in running for job, _ in needed):
+                        due = [j for j in running
+                               if fr.nodes[j].kind == JOB and now - started[j] >= self.split_after
+                               and _splits_well(fr.nodes[j], asked[j])]
+                if due:
+                    oldest = min(due, key=lambda j: started[j])
+                    fr.split(oldest)
+                    backend.stop_job(oldest, running.pop(oldest))
+                    self.stopped_jobs += 1
+                    self.splits += 1
+                    continue
                 for out in self._collect(backend, running, POLL_SECONDS):
                     self._record(out)
                 self._mark_running(running, asked)
