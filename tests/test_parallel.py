@@ -744,3 +744,5 @@ def test_cli_max_job_seconds_routes_through_the_jobs(capsys):
     code, out, _ = run(capsys, "solve", "4x4k3:gravity", "--max-job-seconds", "0.000001", "--json")
     data = json.loads(out)
     assert code == 0 and data["value"] == solve("4x4k3:gravity").value and data["splits"] > 0
+    code, out, _ = run(capsys, "solve", "4x4k3:gravity", "--max-job-seconds", "0.000001")
+    assert code == 0 and "split into their children" in out

@@ -250,7 +250,8 @@ def _parallel_rows(result: Any) -> list[tuple[str, str]]:
         (
             "jobs",
             f"{result.jobs:,} frontier positions (depth {result.frontier_depth}); {result.jobs_solved:,} answered, "
-            f"{result.jobs_stopped:,} stopped as not needed",
+            f"{result.jobs_stopped - result.splits:,} stopped as not needed"
+            + (f", {result.splits:,} split into their children" if result.splits else ""),
         ),
         ("peak RSS", f"{result.peak_rss_mb:,.0f} MiB (largest process)"),
     ]
