@@ -746,3 +746,19 @@ def test_cli_max_job_seconds_routes_through_the_jobs(capsys):
     assert code == 0 and data["value"] == solve("4x4k3:gravity").value and data["splits"] > 0
     code, out, _ = run(capsys, "solve", "4x4k3:gravity", "--max-job-seconds", "0.000001")
     assert code == 0 and "split into their children" in out
+
+
+def test_cli_status_says_which_moves_from_the_position_are_settled(capsys, tmp_path):
+    db = tmp_path / "c.sqlite"
+    pos = Game("5x4k4").position("c2 b2")
+    fr = par.Frontier(pos)
+    value = solve(pos).value
+    store = par.JobStore(db)
+    store.put("5x4k4", fr.canonical(pos.board)[0], "c2 b2", (fr.score(value),) * 2, value, 1, 0.0)
+    store.close()
+    code, out, _ = run(capsys, "solve", "5x4k4", "--moves", "c2", "--checkpoint", str(db), "--status", "--json")
+    moves = json.loads(out)["moves_from_here"]
+    assert code == 0 and {"move": "b2", "settled": value} in moves
+    assert sum(m["settled"] != "unknown" for m in moves) == 1  # d2 mirrors b2 on this board: one class
+    code, out, _ = run(capsys, "solve", "5x4k4", "--moves", "c2", "--checkpoint", str(db), "--status")
+    assert f"the stored jobs settle 1: b2 {value}." in out

@@ -118,12 +118,15 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
     rows: list[dict[str, Any]] = []
     kept: list[dict[str, Any]] = []
     busy: list[dict[str, Any]] = []
+    replies: list[tuple[str, str]] = []
     line = " ".join(position.name(c) for c in position.moves)
     value, open_lines = "unknown", [line]
     if path.exists():
         store = parallel.JobStore(path)
         try:
-            value, open_lines = parallel.stored_value(position, store)
+            frontier = parallel.stored_frontier(position, store)
+            value, open_lines = frontier.settled()
+            replies = frontier.replies(position)
             rows = [{"moves": moves, "value": value, "nodes": nodes, "seconds": round(seconds, 1), "finished": when}
                     for moves, value, nodes, seconds, when in store.jobs(str(game))]
             kept = [{"moves": moves, "winner": winner, "prescribed_moves": size, "seconds": round(seconds, 1),
@@ -134,7 +137,8 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
             store.close()
     if as_json:
         print(json.dumps({"game": str(game), "moves": line, "checkpoint": str(path),
-                          "jobs": rows, "strategies": kept, "running": busy, "settled": value, "open": open_lines}),
+                          "jobs": rows, "strategies": kept, "running": busy, "settled": value, "open": open_lines,
+                          "moves_from_here": [{"move": m, "settled": v} for m, v in replies]}),
               file=out)
         return EXIT_OK
     if not rows:
@@ -162,6 +166,10 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
               f"position{'s' if len(open_lines) != 1 else ''} can still change it ({shown}).", file=out)
     else:
         print(f"{where} the stored jobs settle: {value}.", file=out)
+    decided = [(m, v) for m, v in replies if v != "unknown"]
+    if open_lines and decided:
+        print(f"Of the {len(replies):,} moves from here (up to symmetry), the stored jobs settle {len(decided):,}: "
+              + ", ".join(f"{m} {v}" for m, v in decided) + ".", file=out)
     return EXIT_OK
 
 

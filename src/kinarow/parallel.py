@@ -545,6 +545,29 @@ class Frontier:
             if self._recompute(parent):
                 todo.extend(parent.parents)
 
+    def settled(self) -> tuple[str, list[str]]:
+        """The root's value or bound in words, and the lines (canonical frame) of the jobs that can change it."""
+        root = self.nodes[self.root]
+        return self.bounds_name(root.lo, root.hi), [" ".join(_names(self, self.nodes[job].moves))
+                                                    for job, _ in self.needed()]
+
+    def replies(self, position: Position) -> list[tuple[str, str]]:
+        """The moves from ``position`` (the root, in its own frame), one per symmetry class, each with its value
+        or bound in words; moves the frontier has no node for (the root was never expanded) are left out."""
+        out: list[tuple[str, str]] = []
+        seen: set[int] = set()
+        for cell in _ordered_moves(position):
+            position.play(cell)
+            key, _ = self.canonical(position.board)
+            position.undo()
+            node_id = self.by_key.get(key)
+            if node_id is None or node_id in seen:
+                continue
+            seen.add(node_id)
+            node = self.nodes[node_id]
+            out.append((position.name(cell), self.bounds_name(node.lo, node.hi)))
+        return out
+
     def needed(self, running: Collection[int] = ()) -> list[tuple[int, str]]:
         """Open jobs whose value can still change the root's, with their question, in the order they should run.
 
@@ -628,11 +651,14 @@ def stored_value(position: Position, store: JobStore) -> tuple[str, list[str]]:
     rules and strategy stealing imply, and the lines (canonical frame) of the
     open positions that can still change it, in the order a run would take them.
     """
+    return stored_frontier(position, store).settled()
+
+
+def stored_frontier(position: Position, store: JobStore) -> Frontier:
+    """The frontier a resumed solve of ``position`` starts from: the stored jobs followed down, bounds backed up."""
     frontier = Frontier(position, store)
     frontier.expand(1)
-    root = frontier.nodes[frontier.root]
-    open_lines = [" ".join(_names(frontier, frontier.nodes[job].moves)) for job, _ in frontier.needed()]
-    return frontier.bounds_name(root.lo, root.hi), open_lines
+    return frontier
 
 
 def _ordered_moves(pos: Position) -> list[int]:
