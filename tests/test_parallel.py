@@ -762,3 +762,44 @@ def test_cli_status_says_which_moves_from_the_position_are_settled(capsys, tmp_p
     assert sum(m["settled"] != "unknown" for m in moves) == 1  # d2 mirrors b2 on this board: one class
     code, out, _ = run(capsys, "solve", "5x4k4", "--moves", "c2", "--checkpoint", str(db), "--status")
     assert f"the stored jobs settle 1: b2 {value}." in out
+
+
+def _consistent(answer: str, exact: str) -> bool:
+    """Is a one-sided answer (a value or a bound in words) true of the exact value?"""
+    if answer.endswith("-or-draw"):
+        return exact in (answer.removesuffix("-or-draw"), "draw")
+    return answer == exact
+
+
+# (6x5k4 after c3 asked "can the second player win?" is left out: proving that "no" one-sidedly, without
+# the first player's win to cut it short, takes minutes where the exact value takes a second)
+@pytest.mark.parametrize(("game", "moves", "question"), [
+    ("6x5k4", "c3", par.FIRST_WINS),
+    *[(g, m, q) for g, m in [("5x4k4", "c2 b2"), ("4x4k3:gravity", None), ("5x4k4", None), ("4x3k3p2q1", "b2")]
+      for q in (par.FIRST_WINS, par.SECOND_WINS)],
+])
+def test_a_one_sided_question_runs_one_win_test_per_job_and_answers_truly(game, moves, question):
+    exact = solve(game, moves=moves).value
+    result = par.solve(game, moves=moves, workers=2, jobs=12, question=question, knowledge="none")
+    assert _consistent(result.value, exact), (result.value, exact)
+    tested = "first" if question == par.FIRST_WINS else "second"
+    if exact == tested:
+        assert result.value == exact and result.best_move is not None
+    assert {entry["question"] for entry in result.log} <= {question}, "no job asks more than the root's question"
+
+
+def test_a_one_sided_win_comes_with_a_checked_strategy():
+    result = par.solve("6x5k4", moves="c3", workers=2, question=par.FIRST_WINS, strategy=True, knowledge="none")
+    assert result.value == "first" and check(result.strategy).ok
+
+
+def test_an_unknown_question_is_refused():
+    with pytest.raises(KinarowError, match="question"):
+        par.solve("4x4k4", workers=2, question="who-wins")
+
+
+def test_cli_question_first_wins(capsys):
+    code, out, _ = run(capsys, "solve", "5x4k4", "--moves", "c2 b2", "--question", "first-wins")
+    assert code == 0 and out.splitlines()[0].startswith("First player (Black) cannot force a win")
+    code, out, _ = run(capsys, "solve", "6x5k4", "--moves", "c3", "--question", "first-wins", "--json")
+    assert code == 0 and json.loads(out)["value"] == "first"

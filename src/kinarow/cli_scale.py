@@ -86,6 +86,11 @@ def add_solve_options(p: argparse.ArgumentParser) -> None:
         help="with --checkpoint: list the jobs of this game that the file holds, and stop (searches nothing)",
     )
     p.add_argument(
+        "--question", choices=("exact", "first-wins", "second-wins"), default=None,
+        help="ask less than the exact value: only whether the first (second) player can force a win; every job "
+             "runs one win test, and a 'no' is a bound (solved in frontier jobs; default: exact)",
+    )
+    p.add_argument(
         "--max-job-seconds", metavar="S", default=None,
         help="split a job that has run S seconds into its children, even while every worker is busy, so that a "
              "stopped run loses at most about S seconds per worker (default: split only to feed an idle worker)",
@@ -100,7 +105,8 @@ def wants_parallel(args: argparse.Namespace) -> bool:
     jobs = _positive_int("--jobs", getattr(args, "jobs", None))
     cluster, checkpoint = getattr(args, "cluster", None), getattr(args, "checkpoint", None)
     split = getattr(args, "max_job_seconds", None) is not None
-    return (workers or 1) > 1 or bool(jobs) or bool(cluster) or bool(checkpoint) or split
+    one_sided = getattr(args, "question", None) not in (None, "exact")
+    return (workers or 1) > 1 or bool(jobs) or bool(cluster) or bool(checkpoint) or split or one_sided
 
 
 def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> int:
@@ -231,6 +237,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
             on_tick=tick,
             knowledge=args.knowledge,
             max_job_seconds=max_job_seconds,
+            question=args.question or "exact",
         )
     result, note, proof_note = _write_certificates(args, position, result, None, err)
     if args.json:

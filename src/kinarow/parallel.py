@@ -337,6 +337,8 @@ class Frontier:
         self.nodes: list[Node] = []
         self.by_key: dict[str, int] = {}
         self.depth = 0
+        #: the root's question as an alpha-beta window: the exact value, or only whether one player wins
+        self.window: tuple[int, int] = (SECOND - 1, FIRST + 1)
         #: bumped by every change of the DAG or its bounds; ``needed`` is cached against it
         self.version = 0
         self._needed_cache: tuple[tuple[Any, ...], list[tuple[int, str]]] | None = None
@@ -545,6 +547,19 @@ class Frontier:
             if self._recompute(parent):
                 todo.extend(parent.parents)
 
+    def ask(self, question: str) -> None:
+        """Ask the root only ``question``: the exact value, or whether the first (second) player wins."""
+        windows = {EXACT: (SECOND - 1, FIRST + 1), FIRST_WINS: (DRAW, FIRST + 1), SECOND_WINS: (SECOND - 1, DRAW)}
+        if question not in windows:
+            raise KinarowError(f"the question '{question}' is unknown; allowed are {', '.join(windows)}")
+        self.window = windows[question]
+        self.version += 1
+
+    def decided(self) -> bool:
+        """Does the root answer its question: its exact value, or a bound on the side of the window?"""
+        root, (alpha, beta) = self.nodes[self.root], self.window
+        return root.resolved or root.hi <= alpha or root.lo >= beta
+
     def settled(self) -> tuple[str, list[str]]:
         """The root's value or bound in words, and the lines (canonical frame) of the jobs that can change it."""
         root = self.nodes[self.root]
@@ -584,7 +599,7 @@ class Frontier:
         of thousands of positions is the coordinator's main cost.
         """
         inner_running = frozenset(j for j in running if self.nodes[j].kind != JOB)
-        state = (self.version, self.eldest_first, inner_running)
+        state = (self.version, self.eldest_first, inner_running, self.window)
         if self._needed_cache is not None and self._needed_cache[0] == state:
             return list(self._needed_cache[1])
         out: list[tuple[int, str]] = []
@@ -621,7 +636,7 @@ class Frontier:
                 if i == 0 and open_kid and self.eldest_first:
                     break  # the younger brothers wait until the eldest is decided
 
-        walk(self.nodes[self.root], SECOND - 1, FIRST + 1)
+        walk(self.nodes[self.root], *self.window)
         self._needed_cache = (state, out)
         return list(out)
 
@@ -1083,6 +1098,7 @@ def solve(
     best_move: bool = True,
     knowledge: str = "matching",
     max_job_seconds: float | None = None,
+    question: str = EXACT,
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
 
@@ -1101,6 +1117,10 @@ def solve(
     is busy: with a checkpoint, a run that is stopped then loses at most
     about that much work per worker (a search that takes many runs needs
     this); without it a job is split only when a worker would sit idle.
+    ``question`` asks the root less than its exact value: ``"first-wins"``
+    (can the first player force a win?) or ``"second-wins"``; every job then
+    runs one win test, and a "no" comes back as a bound (``second-or-draw``,
+    ``first-or-draw``).
     """
     from kinarow.solve import KNOWLEDGE_LEVELS
 
@@ -1136,6 +1156,7 @@ def solve(
         store.clear_running(str(game))  # marks left by a run that was killed
     try:
         frontier = Frontier(position, store)
+        frontier.ask(question)
         if cluster is not None:
             backend = _DaskBackend(cluster)
             n_workers = backend.workers
@@ -1148,7 +1169,8 @@ def solve(
         stopped = run.values()
         root = frontier.nodes[frontier.root]
         strategy_stopped: str | None = None
-        if not stopped and best_move and root.kind == INNER and _best_move(frontier, position) is None:
+        if (not stopped and best_move and question == EXACT and root.kind == INNER
+                and _best_move(frontier, position) is None):
             # the value rests on strategy stealing; prove a move that keeps it (the value stands if this stops)
             root.prior_lo = SECOND
             frontier.recompute(root)
@@ -1156,7 +1178,7 @@ def solve(
                 root.prior_lo = DRAW
                 frontier.recompute(root)
         tree: StrategyTree | None = None
-        if not stopped and strategy and root.lo != DRAW:
+        if not stopped and strategy and root.resolved and root.lo != DRAW:
             tree, strategy_stopped = run.strategy(position)
     finally:
         if backend is not None:
@@ -1172,7 +1194,7 @@ def solve(
     return ParallelResult(
         str(game),
         position.move_text(),
-        "unknown" if stopped else frontier.result_name(root.lo),
+        "unknown" if stopped else frontier.bounds_name(root.lo, root.hi),
         run.nodes,
         seconds,
         best,
@@ -1343,15 +1365,14 @@ class _Run:
     def values(self) -> str | None:
         """Run value jobs until the root is decided; returns why it stopped early, or None."""
         fr = self.frontier
-        root = fr.nodes[fr.root]
         backend = self.backend
-        if root.resolved or backend is None:
+        if fr.decided() or backend is None:
             return None
         running: dict[int, Any] = {}
         asked: dict[int, str] = {}  # the question each running job answers
         started: dict[int, float] = {}
         try:
-            while not root.resolved:
+            while not fr.decided():
                 needed = fr.needed(running)
                 wanted = dict(needed)
                 for job, handle in list(running.items()):
@@ -1396,7 +1417,7 @@ class _Run:
                 self._mark_running(running, asked)
                 self._tick(backend)
                 why = self._budget_stop(backend)
-                if why is not None and not root.resolved:
+                if why is not None and not fr.decided():
                     self._shutdown(backend, running)
                     return why
         except KeyboardInterrupt:

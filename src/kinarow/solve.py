@@ -93,6 +93,11 @@ class Result:
             "maker": "Maker (first player) wins with perfect play.",
             "breaker": "Breaker (second player) wins with perfect play.",
             "unknown": "Unknown: the search stopped before it had an answer.",
+            # a one-sided question's "no" (parallel solve, --question): a bound, not the exact value
+            "second-or-draw": "First player (Black) cannot force a win: a draw or a second-player win "
+                              "(only that was asked).",
+            "first-or-draw": "Second player (White) cannot force a win: a draw or a first-player win "
+                             "(only that was asked).",
         }
         return words[self.value]
 
