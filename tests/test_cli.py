@@ -352,3 +352,35 @@ def test_a_closed_pipe_ends_quietly() -> None:
     done = subprocess.run(shell, shell=True, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "Draw with perfect play."
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
+
+
+def test_a_dropped_interrupt_is_not_printed_as_a_traceback(capsys):
+    """Ctrl-C raised inside a callback Python can only drop (a weakref callback, say) is remembered, not printed;
+    any other dropped exception is still reported."""
+    from kinarow import errors
+
+    def dropped(exc: BaseException):
+        """What Python hands sys.unraisablehook when a finaliser raises ``exc``."""
+        seen = []
+
+        class Boom:
+            def __del__(self):
+                raise exc
+
+        hook, sys.unraisablehook = sys.unraisablehook, seen.append
+        try:
+            Boom()  # dropped at once: its finaliser runs and its exception is unraisable
+        finally:
+            sys.unraisablehook = hook
+        return seen[0]
+
+    errors.clear_interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        errors.note_interrupt(2, None)  # as Ctrl-C does: noted, then raised
+    errors.quiet_dropped_interrupt(dropped(KeyboardInterrupt()))
+    assert capsys.readouterr().err == ""
+    errors.quiet_dropped_interrupt(dropped(ValueError("something else")))
+    assert "ValueError: something else" in capsys.readouterr().err
+    errors.clear_interrupt()
+    errors.quiet_dropped_interrupt(dropped(KeyboardInterrupt()))  # no Ctrl-C was noted: report it
+    assert "KeyboardInterrupt" in capsys.readouterr().err

@@ -44,7 +44,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from kinarow import __version__, cli_scale, pairing, reproduce
-from kinarow.errors import KinarowError, MoveError, clear_interrupt, interrupted, note_interrupt
+from kinarow.errors import (
+    KinarowError,
+    MoveError,
+    clear_interrupt,
+    interrupted,
+    note_interrupt,
+    quiet_dropped_interrupt,
+)
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position, split_turns
 from kinarow.solve import (
@@ -696,9 +703,13 @@ def main(argv: list[str] | None = None) -> int:
             if signal.getsignal(number) is default:
                 taken[number] = default
                 signal.signal(number, note_interrupt)
+    hook = sys.unraisablehook
+    if taken:
+        sys.unraisablehook = quiet_dropped_interrupt
     try:
         return _run_command(args, out, err)
     finally:
+        sys.unraisablehook = hook
         for number, default in taken.items():
             signal.signal(number, default)  # type: ignore[arg-type]
 

@@ -7,6 +7,7 @@ allowed, so the command line can print it as it is and exit non-zero.
 from __future__ import annotations
 
 import signal
+import sys
 
 
 class KinarowError(ValueError):
@@ -43,6 +44,15 @@ def note_interrupt(signum: int, frame: object) -> None:
     _interrupt_pending = True
     _interrupt_by_sigterm = signum == signal.SIGTERM
     raise KeyboardInterrupt
+
+
+def quiet_dropped_interrupt(unraisable: sys.UnraisableHookArgs) -> None:
+    """``sys.unraisablehook`` while a command runs: an interrupt raised where Python can only drop it
+    (a weakref or ctypes callback, a finaliser) is not printed as "Exception ignored ... Traceback":
+    it is remembered, and ``raise_if_interrupted`` raises it again. Anything else is reported as usual."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt) and _interrupt_pending:
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def clear_interrupt() -> None:
