@@ -68,7 +68,7 @@ from typing import Any
 from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import MAKER_BREAKER, NORMAL, Game
 from kinarow.position import Position, value_names
-from kinarow.proofs.tree import StrategyTree, follow, prune
+from kinarow.proofs.tree import StrategyTree, follow, prune, winning_stone
 from kinarow.solve import Result, knowledge_reason
 
 __all__ = ["JobStore", "ParallelResult", "expand", "solve"]
@@ -90,6 +90,8 @@ CONNECT_TIMEOUT = "10s"
 
 # Job questions
 EXACT, FIRST_WINS, SECOND_WINS = "exact", "first-wins", "second-wins"
+#: each question as the root's alpha-beta window (the first player's view)
+_WINDOWS = {EXACT: (SECOND - 1, FIRST + 1), FIRST_WINS: (DRAW, FIRST + 1), SECOND_WINS: (SECOND - 1, DRAW)}
 
 # Node kinds
 TERMINAL, IMMEDIATE, STORED, JOB, INNER = "terminal", "immediate", "stored", "job", "inner"
@@ -338,7 +340,7 @@ class Frontier:
         self.by_key: dict[str, int] = {}
         self.depth = 0
         #: the root's question as an alpha-beta window: the exact value, or only whether one player wins
-        self.window: tuple[int, int] = (SECOND - 1, FIRST + 1)
+        self.window: tuple[int, int] = _WINDOWS[EXACT]
         #: bumped by every change of the DAG or its bounds; ``needed`` is cached against it
         self.version = 0
         self._needed_cache: tuple[tuple[Any, ...], list[tuple[int, str]]] | None = None
@@ -549,10 +551,9 @@ class Frontier:
 
     def ask(self, question: str) -> None:
         """Ask the root only ``question``: the exact value, or whether the first (second) player wins."""
-        windows = {EXACT: (SECOND - 1, FIRST + 1), FIRST_WINS: (DRAW, FIRST + 1), SECOND_WINS: (SECOND - 1, DRAW)}
-        if question not in windows:
-            raise KinarowError(f"the question '{question}' is unknown; allowed are {', '.join(windows)}")
-        self.window = windows[question]
+        if question not in _WINDOWS:
+            raise KinarowError(f"the question '{question}' is unknown; allowed are {', '.join(_WINDOWS)}")
+        self.window = _WINDOWS[question]
         self.version += 1
 
     def decided(self) -> bool:
@@ -688,21 +689,11 @@ def _immediate_win(pos: Position, every_move: bool = False) -> str | None:
     ``every_move`` plays every legal stone through the rules instead of only
     the cells that can end the game (the tests compare the two).
     """
-    mover = pos.to_move
     first, second = value_names(pos.game)
-    mine = first if mover == 1 else second
-    # a stone ends the game for its owner only by completing one of the owner's groups or by filling the
-    # board, so only the last empty cell of a group the mover owns otherwise needs the full rules
-    own = pos.bits[mover]
-    near = 0
-    for mask in pos.geometry.group_masks:
-        rest = mask & ~own
-        if rest & (rest - 1) == 0:
-            near |= rest
-    last_cell = every_move or pos.stones == pos.geometry.size - 1
+    mine = first if pos.to_move == 1 else second
+    if not every_move:  # the rules-only checker's test, which plays only the cells that can end the game
+        return mine if winning_stone(pos, mine) is not None else None
     for cell in pos.legal_moves():
-        if not last_cell and not (near >> cell) & 1:
-            continue
         pos.play(cell)
         result = pos.result
         pos.undo()
