@@ -277,7 +277,7 @@ def test_checkpoint_keeps_extracted_strategies_for_the_next_run(tmp_path):
     store.close()
     again = par.solve("5x5k4", moves="c3 a1", workers=2, jobs=8, strategy=True, checkpoint=db)
     assert not [e for e in again.log if e.get("question") == "strategy"], "no leaf is extracted twice"
-    assert again.strategy is not None and again.strategy.choices == first.strategy.choices
+    assert again.strategy is not None and again.strategy.walk == first.strategy.walk is not None
     assert check(again.strategy).ok
 
 

@@ -61,6 +61,7 @@ import sqlite3
 import threading
 import time
 import uuid
+import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -68,8 +69,9 @@ from typing import Any
 from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import MAKER_BREAKER, NORMAL, Game
 from kinarow.position import Position, value_names
-from kinarow.proofs.tree import StrategyTree, follow, prune, winning_stone
+from kinarow.proofs.tree import StrategyTree, follow, winning_stone
 from kinarow.solve import Result, knowledge_reason
+from kinarow.strategy_merge import mapped, merged_walk, rows_of_choices, rows_of_walk
 
 __all__ = ["JobStore", "ParallelResult", "expand", "solve"]
 
@@ -161,9 +163,11 @@ class JobStore:
     facts are stored, never a stopped job.
 
     A second table, ``strategies``, keeps the winner's strategy that an
-    extraction job found from a position (canonical frame; ``choices`` is the
-    gzip-compressed JSON object of its prescribed moves), so that a stopped
-    extraction of a large win also resumes.
+    extraction job found from a position (canonical frame; ``choices`` is its
+    walk, the prescribed moves in the checker's replay order as in a version 3
+    certificate, zlib-compressed), so that a stopped extraction of a large win
+    also resumes. Rows written before walks were kept there hold the
+    gzip-compressed JSON object of the moves by board; they are read too.
     """
 
     SCHEMA = """
@@ -243,19 +247,26 @@ class JobStore:
             "SELECT moves, value, nodes, seconds, finished FROM finished_jobs WHERE game = ? ORDER BY finished, moves",
             (game,))]
 
-    def get_strategy(self, game: str, position: str, winner: str) -> dict[str, str] | None:
-        """The stored strategy of ``winner`` from a position (canonical frame), or None."""
-        row = self.db.execute("SELECT choices FROM strategies WHERE game = ? AND position = ? AND winner = ?",
+    def get_strategy(self, game: str, position: str, winner: str) -> bytes | None:
+        """The stored strategy of ``winner`` from a position (canonical frame) as a walk, or None."""
+        row = self.db.execute("SELECT choices, moves FROM strategies WHERE game = ? AND position = ? AND winner = ?",
                               (game, position, winner)).fetchone()
-        return None if row is None else dict(json.loads(gzip.decompress(row[0])))
+        if row is None:
+            return None
+        blob, line = bytes(row[0]), str(row[1])
+        if blob[:2] != b"\x1f\x8b":
+            return zlib.decompress(blob)
+        # an older row: the moves by board; written again as the walk its line's position replays
+        choices = dict(json.loads(gzip.decompress(blob)))
+        tree = StrategyTree(game, line.split(), winner, choices).compacted()
+        assert tree.walk is not None
+        return tree.walk
 
-    def put_strategy(self, game: str, position: str, moves: str, winner: str, choices: dict[str, str],
-                     seconds: float) -> None:
-        """Store the strategy an extraction job found from a position (canonical frame)."""
-        blob = gzip.compress(json.dumps(choices, separators=(",", ":")).encode(), compresslevel=6)
+    def put_strategy(self, game: str, position: str, moves: str, winner: str, walk: bytes, seconds: float) -> None:
+        """Store the strategy (a walk) an extraction job found from a position (canonical frame)."""
         self.db.execute(
             "INSERT OR REPLACE INTO strategies (game, position, winner, moves, prescribed, choices, seconds) "
-            "VALUES (?,?,?,?,?,?,?)", (game, position, winner, moves, len(choices), blob, seconds))
+            "VALUES (?,?,?,?,?,?,?)", (game, position, winner, moves, len(walk), zlib.compress(walk, 6), seconds))
         self.db.commit()
 
     def strategies(self, game: str) -> list[tuple[str, str, int, float, str]]:
@@ -742,7 +753,7 @@ class JobOutcome:
     question: str
     nodes: int
     seconds: float
-    choices: dict[str, str] | None
+    walk: bytes | None  # a strategy job's walk (the winner's moves in replay order); None: not one, or stopped
     peak_rss_kb: int
     worker: str
 
@@ -819,14 +830,13 @@ def run_job(spec: JobSpec) -> JobOutcome:
             raise KeyboardInterrupt  # solve() turns this into a clean stop of the kernel
 
     bounds: tuple[int, int] | None
-    choices: dict[str, str] | None = None
+    walk: bytes | None = None
     nodes = 0
     if spec.strategy:
         try:
             known = {FIRST_WINS: 1, SECOND_WINS: 2}.get(spec.question)
-            tree = _extract(pos, searcher, should_stop, known)
-            choices = tree.choices
-            bounds = (score_of(tree.winner), score_of(tree.winner))
+            walk, winner = _extract(pos, searcher, should_stop, known)
+            bounds = (score_of(winner), score_of(winner))
         except _StopRequestedError:
             bounds = None
     elif spec.question == EXACT or not hasattr(searcher, "_win_test"):  # no one-sided test: the exact value
@@ -846,7 +856,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
         live[spec.job] = 0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     worker = f"{os.uname()[1]}:{os.getpid()}"
-    return JobOutcome(spec.job, bounds, spec.question, nodes, time.perf_counter() - start, choices, peak, worker)
+    return JobOutcome(spec.job, bounds, spec.question, nodes, time.perf_counter() - start, walk, peak, worker)
 
 
 def _win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], None]) -> tuple[bool | None, int]:
@@ -901,11 +911,12 @@ def _win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], N
 
 def _extract(
     position: Position, searcher: Any, should_stop: Callable[[], bool], winner: int | None = None
-) -> StrategyTree:
-    """The winner's strategy from a won ``position``, stopping between positions when asked.
+) -> tuple[bytes, str]:
+    """The winner's strategy from a won ``position`` as a walk, and the winner's name; stops between
+    positions when asked.
 
     Same walk as :func:`kinarow.solve.extract_strategy` (the compiled
-    :meth:`~kinarow.solve.Searcher.strategy_choices`): the kernel names a
+    :meth:`~kinarow.solve.Searcher.strategy_walk`): the kernel names a
     winning move at the winner's turns, every reply is followed at the loser's.
     """
     from kinarow.engine import kernel as K
@@ -917,10 +928,10 @@ def _extract(
         if value == K.DRAW:
             raise KinarowError("internal error: a strategy job was given a drawn position")
         winner = position.to_move if value == K.WIN else 3 - position.to_move
-    choices = searcher.strategy_choices(position, winner, should_stop)
-    if choices is None:  # asked to stop: the job ends here
+    walk = searcher.strategy_walk(position, winner, should_stop)
+    if walk is None:  # asked to stop: the job ends here
         raise _StopRequestedError
-    return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), choices)
+    return walk, winner_of(game, winner, K.WIN)
 
 
 # -- back-ends -----------------------------------------------------------------------------
@@ -1424,7 +1435,7 @@ class _Run:
         fr = self.frontier
         entry: dict[str, Any] = {
             "moves": " ".join(_names(fr, fr.nodes[out.job].moves)),
-            "question": "strategy" if out.choices is not None else out.question,
+            "question": "strategy" if out.walk is not None else out.question,
             "value": "stopped" if out.bounds is None else fr.bounds_name(*out.bounds),
             "nodes": out.nodes,
             "seconds": round(out.seconds, 3),
@@ -1475,65 +1486,51 @@ class _Run:
                     return cell
             raise KinarowError(f"internal error: no winning move after {pos.move_text() or '(start)'}")
 
-        tree.choices.update(follow(position, winner, choose, leaf))
-        backend = self.backend
-        if not uses:
-            return tree, None
-        if backend is None:
-            raise KinarowError("internal error: frontier leaves to extract but no workers")
+        parts = [rows_of_choices(fr.game, follow(position, winner, choose, leaf))]  # the frontier's part
         who = FIRST_WINS if win == FIRST else SECOND_WINS  # the winner, known from the frontier
-        pending = []
-        for n in uses:
-            node = fr.nodes[n]
-            kept = None if self.store is None else self.store.get_strategy(fr.game_text, node.key, tree.winner)
-            if kept is not None:  # extracted by an earlier run
-                for sym in uses[n]:
-                    _merge_mapped(tree.choices, kept, sym, fr.game)
-                continue
-            pending.append(JobSpec(n, fr.game_text, node.moves, self.tt_mb, strategy=True, question=who,
-                                   knowledge=self.knowledge))
+        backend = self.backend
+        if uses and backend is None:
+            raise KinarowError("internal error: frontier leaves to extract but no workers")
+
+        def add_leaf(n: int, walk: bytes) -> None:
+            rows = rows_of_walk(fr.position(fr.nodes[n]), winner, walk)
+            parts.extend(mapped(rows, sym) for sym in uses[n])
+
         running: dict[int, Any] = {}
         try:
+            pending = []
+            for n in uses:
+                node = fr.nodes[n]
+                kept = None if self.store is None else self.store.get_strategy(fr.game_text, node.key, tree.winner)
+                if kept is not None:  # extracted by an earlier run
+                    add_leaf(n, kept)
+                    continue
+                pending.append(JobSpec(n, fr.game_text, node.moves, self.tt_mb, strategy=True, question=who,
+                                       knowledge=self.knowledge))
             while pending or running:
+                assert backend is not None
                 while pending and len(running) < self.capacity:
                     spec = pending.pop(0)
                     running[spec.job] = backend.submit(spec)
                 for out in self._collect(backend, running, POLL_SECONDS):
-                    if out.choices is None:
+                    if out.walk is None:
                         self._shutdown(backend, running)
                         return None, "interrupted"
                     self._log(out)
                     if self.store is not None:
                         node = fr.nodes[out.job]
                         line = " ".join(_names(fr, node.moves))
-                        self.store.put_strategy(fr.game_text, node.key, line, tree.winner, out.choices, out.seconds)
-                    for sym in uses[out.job]:
-                        _merge_mapped(tree.choices, out.choices, sym, fr.game)
+                        self.store.put_strategy(fr.game_text, node.key, line, tree.winner, out.walk, out.seconds)
+                    add_leaf(out.job, out.walk)
                 self._mark_running(running, {})
                 self._tick(backend)
                 why = self._budget_stop(backend)
                 if why is not None:
                     self._shutdown(backend, running)
                     return None, why
+            walk = merged_walk(position, winner, parts)
         except KeyboardInterrupt:
-            self._shutdown(backend, running)
+            if backend is not None:
+                self._shutdown(backend, running)
             return None, "interrupted"
-        return prune(tree), None
-
-
-def _merge_mapped(into: dict[str, str], choices: dict[str, str], sym: tuple[int, ...], game: Game) -> None:
-    """Add a leaf's strategy (canonical frame) to ``into``, mapped to the real board that ``sym`` sends onto it.
-
-    ``sym`` maps the real board onto the canonical one: ``canonical[sym[c]] = real[c]``.
-    """
-    geo = game.geometry
-    if all(s == i for i, s in enumerate(sym)):
-        for key, move in choices.items():
-            into.setdefault(key, move)
-        return
-    inverse = [0] * len(sym)
-    for c, s in enumerate(sym):
-        inverse[s] = c
-    for key, move in choices.items():
-        real_key = "".join(key[sym[c]] for c in range(len(sym)))
-        into.setdefault(real_key, geo.name(inverse[geo.parse_cell(move)]))
+        return replace(tree, walk=walk), None

@@ -298,36 +298,24 @@ def prune(tree: StrategyTree) -> StrategyTree:
     return StrategyTree(tree.game, tree.moves, tree.winner, {k: v for k, v in tree.choices.items() if k in reached})
 
 
-def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None = None, *,
-                    walk_out: list[int] | None = None, walk_keys: dict[str, str] | None = None,
-                    on_tick: Callable[[int], None] | None = None) -> CheckResult:
-    """:func:`check` by the compiled walk (a board of at most 64 cells, the game not over).
+def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: Any, out: Any,
+           on_tick: Callable[[int], None] | None = None) -> tuple[int, int, int, int, Any]:
+    """Run the compiled checker (:func:`kinarow.proofs.tree_kernel.check`) from ``pos`` for ``winner`` (1 or 2).
 
-    A keyed tree: the keys of the prescribed moves that play reaches are added
-    to ``reached``, and ``walk_out`` (when given) gets the moves in replay
-    order, the walk form. A walk: ``walk_keys`` (when given) gets each move it
-    reads under its board key.
+    ``mode``, ``keys``, ``cells``, ``used`` (the kernel's ``reached``) and
+    ``out`` are the kernel's. The kernel runs in a thread so that Ctrl-C stops
+    it; ``on_tick(proven)`` hears how many positions are proven, four times a
+    second and once at the end. Returns ``(status, proven, depth, read, line)``.
     """
     import numpy as np
 
     from kinarow.proofs import tree_kernel as TK
 
-    game, geo = pos.game, pos.geometry
-    size = geo.size
-    winner = 1 if tree.winner == value_names(game)[0] else 2
-    names: list[str] = []
-    if tree.walk is not None:
-        mode = TK.STREAM
-        cells = np.frombuffer(tree.walk, np.uint8)
-        keys = np.zeros((len(cells) if walk_keys is not None else 0, 2), np.uint64)  # the boards, when asked
-    else:
-        mode = TK.ENCODE if walk_out is not None else TK.DICT
-        names, keys, cells = _keyed(tree, geo)
+    game = pos.game
+    size = pos.geometry.size
     masks, cell_groups, start, turn_player, goal = TK.rules(game)
     kind, kt = TK.table_plan(size, game.n, bool(game.gravity))
     line = np.zeros(size + 1, np.int64)
-    used = np.zeros(len(keys), np.uint8)
-    out = np.zeros(len(keys) if mode == TK.ENCODE else 0, np.int64)
     bx, bo = np.uint64(pos.bits[1]), np.uint64(pos.bits[2])
     ctrl = np.zeros(2, np.int64)
     found: list[tuple[int, int, int, int]] = []
@@ -356,6 +344,37 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     status, proven, depth, read = found[0]
     if on_tick is not None:
         on_tick(int(proven))
+    return int(status), int(proven), int(depth), int(read), line
+
+
+def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None = None, *,
+                    walk_out: list[int] | None = None, walk_keys: dict[str, str] | None = None,
+                    on_tick: Callable[[int], None] | None = None) -> CheckResult:
+    """:func:`check` by the compiled walk (a board of at most 64 cells, the game not over).
+
+    A keyed tree: the keys of the prescribed moves that play reaches are added
+    to ``reached``, and ``walk_out`` (when given) gets the moves in replay
+    order, the walk form. A walk: ``walk_keys`` (when given) gets each move it
+    reads under its board key.
+    """
+    import numpy as np
+
+    from kinarow.proofs import tree_kernel as TK
+
+    geo = pos.geometry
+    size = geo.size
+    winner = 1 if tree.winner == value_names(pos.game)[0] else 2
+    names: list[str] = []
+    if tree.walk is not None:
+        mode = TK.STREAM
+        cells = np.frombuffer(tree.walk, np.uint8)
+        keys = np.zeros((len(cells) if walk_keys is not None else 0, 2), np.uint64)  # the boards, when asked
+    else:
+        mode = TK.ENCODE if walk_out is not None else TK.DICT
+        names, keys, cells = _keyed(tree, geo)
+    used = np.zeros(len(keys), np.uint8)
+    out = np.zeros(len(keys) if mode == TK.ENCODE else 0, np.int64)
+    status, proven, depth, read, line = replay(pos, winner, mode, keys, cells, used, out, on_tick)
     if reached is not None:
         reached.update(names[int(i)] for i in np.flatnonzero(used))
     if status == TK.OK:

@@ -1,0 +1,104 @@
+"""One winner's strategy from many parts, merged as arrays of bitboard rows.
+
+A parallel solve proves a win from many leaf positions, each with its own
+strategy (a walk, found in its canonical frame), and a frontier part above
+them. Merging them board by board in Python dictionaries costs a few hundred
+bytes a move; here a move is a row of 17 bytes:
+
+    keys[i] = (bx, bo)   the position, two uint64 bitboards (the layout of
+                          :mod:`kinarow.proofs.tree_kernel`: bit c = cell c,
+                          column-major, Black / Maker in bx, White / Breaker in bo)
+    cells[i]             the winner's move there, a cell number
+
+The steps: a walk is read into rows by replaying it (the checker's STREAM
+mode, which notes each move's position); rows found in a leaf's canonical
+frame are carried to the real board by permuting bits; all parts are joined
+and each position keeps the first row given for it; one more replay from the
+start (ENCODE mode) writes the moves that play reaches, in order, as the
+merged walk.
+
+Any part's move at a shared position is sound: each part's rows win from
+every position of theirs, so by induction on the empty cells each position
+the merged walk reaches wins with the merged moves. The final replay checks
+it all the same, and fails loudly if not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.position import Position
+from kinarow.proofs import tree_kernel as TK
+from kinarow.proofs.tree import StrategyTree, _keyed, replay
+
+Rows = tuple[np.ndarray, np.ndarray]  # (keys: (n, 2) uint64, cells: (n,) int64)
+
+
+def rows_of_walk(position: Position, winner: int, walk: bytes) -> Rows:
+    """The rows of a walk from ``position`` for ``winner`` (1 or 2), in the walk's order."""
+    cells = np.frombuffer(walk, np.uint8)
+    keys = np.zeros((len(cells), 2), np.uint64)
+    status, _, _, read, _ = replay(position, winner, TK.STREAM, keys, cells, np.zeros(0, np.uint8),
+                                   np.zeros(0, np.int64))
+    if status != TK.OK or read != len(cells):
+        raise KinarowError(f"internal error: a leaf's walk after {position.move_text() or 'the start'} does not "
+                           f"replay ({read:,} of {len(cells):,} moves read)")
+    return keys, cells.astype(np.int64)
+
+
+def rows_of_choices(game: Game, choices: dict[str, str]) -> Rows:
+    """The rows of a strategy keyed by board (board keys and cell names)."""
+    _, keys, cells = _keyed(StrategyTree(str(game), [], "", choices), game.geometry)
+    if len(cells) != len(choices) or (cells < 0).any():
+        raise KinarowError("internal error: a keyed strategy holds a board or move that is not on the board")
+    return keys, cells
+
+
+def mapped(rows: Rows, sym: Sequence[int]) -> Rows:
+    """Rows found on a canonical board, carried to the real board that ``sym`` sends onto it.
+
+    ``sym`` maps the real board onto the canonical one: ``canonical[sym[c]] = real[c]``.
+    """
+    keys, cells = rows
+    if all(s == c for c, s in enumerate(sym)):
+        return rows
+    real = np.zeros_like(keys)
+    one = np.uint64(1)
+    for c, s in enumerate(sym):
+        real |= ((keys >> np.uint64(s)) & one) << np.uint64(c)
+    inverse = np.empty(len(sym), np.int64)
+    inverse[np.asarray(sym, np.int64)] = np.arange(len(sym))
+    return real, inverse[cells]
+
+
+def joined(parts: Sequence[Rows]) -> Rows:
+    """All parts' rows, one per position (the first part's where several give one), sorted by key as the
+    checker's table look-up wants them."""
+    if not parts:
+        return np.zeros((0, 2), np.uint64), np.zeros(0, np.int64)
+    keys = np.concatenate([k for k, _ in parts])
+    cells = np.concatenate([c for _, c in parts])
+    order = np.lexsort((np.arange(len(keys)), keys[:, 1], keys[:, 0]))
+    keys, cells = keys[order], cells[order]
+    first = np.ones(len(keys), bool)
+    first[1:] = (keys[1:] != keys[:-1]).any(axis=1)
+    return np.ascontiguousarray(keys[first]), np.ascontiguousarray(cells[first])
+
+
+def merged_walk(position: Position, winner: int, parts: Sequence[Rows],
+                on_tick: Callable[[int], None] | None = None) -> bytes:
+    """The walk from ``position`` that plays the parts' moves (see the module's note); every part's rows
+    must win from their positions, else the merge is an internal error."""
+    keys, cells = joined(parts)
+    used = np.zeros(len(keys), np.uint8)
+    out = np.zeros(len(keys), np.int64)
+    status, _, depth, read, line = replay(position, winner, TK.ENCODE, keys, cells, used, out, on_tick)
+    if status != TK.OK:
+        where = " ".join(position.name(int(c)) for c in line[:depth]) or "(start)"
+        raise KinarowError(f"internal error: the merged strategy fails its check after {position.move_text()} "
+                           f"{where} (status {status})")
+    return out[:read].astype(np.uint8).tobytes()

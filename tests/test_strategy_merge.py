@@ -1,0 +1,108 @@
+"""Merging strategies as bitboard rows (kinarow.strategy_merge) against the board-keyed forms they replace."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sqlite3
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kinarow import Game, KinarowError, solve
+from kinarow.parallel import JobStore
+from kinarow.proofs import tree_kernel as TK
+from kinarow.proofs.tree import StrategyTree, check
+from kinarow.strategy_merge import joined, mapped, merged_walk, rows_of_choices, rows_of_walk
+
+
+@pytest.fixture(scope="module")
+def won():
+    """(4,4,3) from the empty board: a first-player win, as a walk and keyed by board."""
+    tree = solve("4x4k3", strategy=True, tt_mb=8).strategy
+    assert tree is not None
+    walk = tree.compacted()
+    return Game("4x4k3"), walk, walk.expanded()
+
+
+def _as_choices(game, rows):
+    keys, cells = rows
+    return dict(zip(TK.board_keys(keys, game.cells), (game.geometry.name(int(c)) for c in cells), strict=True))
+
+
+def test_a_walk_read_into_rows_is_the_walk_read_into_boards(won):
+    game, walk, keyed = won
+    rows = rows_of_walk(game.start(), 1, walk.walk)
+    assert len(rows[0]) == len(walk.walk) == len(keyed.choices)
+    assert _as_choices(game, rows) == keyed.choices
+    assert _as_choices(game, rows_of_choices(game, keyed.choices)) == keyed.choices
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.sampled_from(["5x5k4", "6x4k4", "4x4k3"]), data=st.data())
+def test_mapped_rows_are_the_boards_and_moves_mapped_cell_by_cell(text, data):
+    game = Game(text)
+    geo, size = game.geometry, game.cells
+    boards = data.draw(st.lists(st.text(".xo", min_size=size, max_size=size), min_size=1, max_size=20, unique=True))
+    moves = data.draw(st.lists(st.integers(0, size - 1), min_size=len(boards), max_size=len(boards)))
+    sym = data.draw(st.sampled_from(geo.symmetries))
+    choices = {b: geo.name(c) for b, c in zip(boards, moves, strict=True)}
+    # written here, on the text of the keys: canonical[sym[c]] = real[c]
+    inverse = {s: c for c, s in enumerate(sym)}
+    expected = {"".join(b[sym[c]] for c in range(size)): geo.name(inverse[geo.parse_cell(m)])
+                for b, m in choices.items()}
+    assert _as_choices(game, mapped(rows_of_choices(game, choices), sym)) == expected
+
+
+def test_joined_keeps_the_first_part_s_row_for_each_board():
+    keys = np.array([[5, 0], [1, 2], [1, 0]], np.uint64)
+    first = (keys, np.array([10, 11, 12], np.int64))
+    second = (np.array([[1, 2], [7, 7]], np.uint64), np.array([20, 21], np.int64))
+    k, c = joined([first, second])
+    assert k.tolist() == [[1, 0], [1, 2], [5, 0], [7, 7]]
+    assert c.tolist() == [12, 11, 10, 21]
+    k, c = joined([second, first])
+    assert c.tolist() == [12, 20, 10, 21]
+    assert joined([])[0].shape == (0, 2)
+
+
+def test_a_strategy_merged_with_its_mirror_image_is_a_checked_walk(won):
+    game, walk, _ = won
+    start = game.start()
+    rows = rows_of_walk(start, 1, walk.walk)
+    assert merged_walk(start, 1, [rows]) == walk.walk  # its own rows give the same walk back
+    for sym in game.geometry.symmetries[1:]:  # the empty board is its own image: each image wins from it too
+        merged = merged_walk(start, 1, [mapped(rows, sym), rows])
+        tree = StrategyTree(str(game), [], "first", walk=merged)
+        assert check(tree).ok and check(tree, compiled=True).ok
+
+
+def test_a_part_that_does_not_win_is_an_internal_error(won):
+    game, walk, keyed = won
+    start = game.start()
+    board = next(b for b in keyed.choices if "x" in b)
+    bad = {**keyed.choices, board: game.geometry.name(board.index("x"))}  # a stone already there
+    with pytest.raises(KinarowError, match="internal error: the merged strategy fails its check"):
+        merged_walk(start, 1, [rows_of_choices(game, bad)])
+    with pytest.raises(KinarowError, match="does not replay"):
+        rows_of_walk(start, 1, walk.walk[:-1])
+
+
+def test_a_strategy_kept_by_board_in_an_older_checkpoint_is_read_as_its_walk(tmp_path, won):
+    game, walk, keyed = won
+    path = tmp_path / "old.sqlite"
+    store = JobStore(path)
+    store.put_strategy(str(game), "." * game.cells, "", "first", walk.walk, 1.0)
+    assert store.get_strategy(str(game), "." * game.cells, "first") == walk.walk
+    store.close()
+    db = sqlite3.connect(path)
+    blob = gzip.compress(json.dumps(keyed.choices).encode())
+    db.execute("UPDATE strategies SET choices = ?", (blob,))
+    db.commit()
+    db.close()
+    store = JobStore(path)
+    assert store.get_strategy(str(game), "." * game.cells, "first") == walk.walk
+    assert store.strategies(str(game))[0][2] == len(walk.walk)
+    store.close()
