@@ -79,6 +79,15 @@ def test_a_strategy_merged_with_its_mirror_image_is_a_checked_walk(won):
         assert check(tree).ok and check(tree, compiled=True).ok
 
 
+def test_moves_no_line_of_play_reaches_are_left_out(won):
+    game, walk, keyed = won
+    padded = {**keyed.choices, "x" + "." * 15: "b2",  # White to move: the winner never moves there
+              "xo" + "." * 14: "c2"}  # Black to move, after an opening the strategy never plays
+    assert not keyed.choices.keys() & {"x" + "." * 15, "xo" + "." * 14}
+    merged = merged_walk(game.start(), 1, [rows_of_choices(game, padded)])
+    assert merged == walk.walk
+
+
 def test_a_part_that_does_not_win_is_an_internal_error(won):
     game, walk, keyed = won
     start = game.start()

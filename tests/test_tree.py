@@ -351,19 +351,3 @@ def test_a_version_1_strategy_naming_every_move_still_checks():
     data["version"] = 1
     verdict = both(StrategyTree.from_json(data))
     assert verdict.ok, verdict.reason
-
-
-def test_prune_keeps_what_play_reaches_and_refuses_a_broken_strategy():
-    from kinarow.proofs.tree import prune
-
-    tree = _solve_with_strategy("4x3k3", "").strategy
-    padded = copy.deepcopy(tree)
-    padded.choices["x" + "." * 11] = "b2"  # a White-to-move board: the winner never moves there
-    padded.choices["xo" + "." * 10] = "c2"  # Black to move, but after an opening the strategy never plays
-    kept = prune(padded)
-    assert kept.choices == tree.choices
-    assert both(kept).ok
-    broken = copy.deepcopy(tree)
-    del broken.choices["." * 12]
-    with pytest.raises(KinarowError, match="fails its check"):
-        prune(broken)

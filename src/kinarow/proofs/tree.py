@@ -284,20 +284,6 @@ def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int]
     return _check_python(tree, on_tick)
 
 
-def prune(tree: StrategyTree) -> StrategyTree:
-    """The strategy without the prescribed moves that no defence reaches (merged strategies overlap).
-
-    Walked by the compiled checker, so the strategy must hold: a strategy that
-    fails its check is an error.
-    """
-    pos = _start(tree)
-    reached: set[str] = set()
-    result = _check_compiled(tree, pos, reached)
-    if not result.ok:
-        raise KinarowError(f"internal error: the merged strategy fails its check: {result.reason}")
-    return StrategyTree(tree.game, tree.moves, tree.winner, {k: v for k, v in tree.choices.items() if k in reached})
-
-
 def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: Any, out: Any,
            on_tick: Callable[[int], None] | None = None) -> tuple[int, int, int, int, Any]:
     """Run the compiled checker (:func:`kinarow.proofs.tree_kernel.check`) from ``pos`` for ``winner`` (1 or 2).
