@@ -357,7 +357,7 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
         keys = np.zeros((len(cells) if walk_keys is not None else 0, 2), np.uint64)  # the boards, when asked
     else:
         mode = TK.ENCODE if walk_out is not None else TK.DICT
-        names, keys, cells = _keyed(tree, geo)
+        names, keys, cells = keyed_rows(tree, geo)
     used = np.zeros(len(keys), np.uint8)
     out = np.zeros(len(keys) if mode == TK.ENCODE else 0, np.int64)
     status, proven, depth, read, line = replay(pos, winner, mode, keys, cells, used, out, on_tick)
@@ -394,7 +394,7 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     return CheckResult(False, reason, int(proven))
 
 
-def _keyed(tree: StrategyTree, geo: Any) -> tuple[list[str], Any, Any]:
+def keyed_rows(tree: StrategyTree, geo: Any) -> tuple[list[str], Any, Any]:
     """The keyed strategy as the compiled walk reads it: (names, keys, cells), sorted by key; ``names[i]``
     is the board key of row i (keys with foreign symbols, which match no board, are left out)."""
     import numpy as np
