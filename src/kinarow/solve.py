@@ -176,12 +176,24 @@ class Searcher:
         self._run_window(0, 0, 0, K.LOSS, K.WIN, 0, 0)
         self.ctrl[:] = 0
 
+    def forget_history(self) -> None:
+        """Clear the move-ordering history before a new root (the table is kept).
+
+        The history counts which cells cut off the search under the roots asked
+        so far; carried to an unrelated root it misleads the move order. On 13
+        (10,4,4) jobs after 1. e2 asked one after another of one Searcher, the
+        carried history cost 115.4 M nodes where clearing it cost 17.7 M.
+        """
+        self.hist[:] = 0
+
     def _run(self, p1: int, p2: int, t: int) -> int:
         """Exact value by two win tests, "can the side to move win?" and "can its opponent win?".
 
         Both tests deepen together (see :meth:`_win_test`), so a short win for
-        either side is found before the other side's long refutation.
+        either side is found before the other side's long refutation. A new
+        root starts with no move-ordering history (:meth:`forget_history`).
         """
+        self.forget_history()
         mover_open = opponent_open = True
         self.guess = None
         depth = 4
