@@ -543,11 +543,11 @@ def test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint(capsys, monkey
 def test_a_stopped_draw_proof_says_how_far_it_got(capsys, monkeypatch, tmp_path):
     from kinarow import cli_scale
 
-    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "7x4k4", "draw", "test"),))
+    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "8x4k4", "draw", "test"),))
     walks = tmp_path / "walks"
     args = ("settle", "t-draw", "--draw-proof", "--workers", "1", "--tt-mb", "64", "--time-limit", "3",
             "--checkpoint", str(walks))
-    code, out, _ = run(capsys, *args)  # the whole walk takes about half a minute
+    code, out, _ = run(capsys, *args)  # the whole walk takes minutes
     assert code == 0 and "not settled by a draw proof (time limit)" in out
     assert "positions settled in this run" in out and f"kept in {walks / 't-draw'}" in out
     assert "read from earlier runs" not in out
@@ -559,9 +559,9 @@ def test_a_stopped_draw_proof_says_how_far_it_got(capsys, monkeypatch, tmp_path)
     (walk,) = json.loads(out)["walks"]["first_cannot_win"]
     assert code == 0 and walk["line"] == "" and walk["state"] == "walking"
     assert walk["settled"] == row["resumed"] + row["walked"] and walk["current"].startswith("1. ")
-    assert walk["levels"][0][1] == 28 and all(done < moves for done, moves in walk["levels"][:-1])
+    assert walk["levels"][0][1] == 32 and all(done < moves for done, moves in walk["levels"][:-1])
     code, out, _ = run(capsys, *args, "--status")
-    assert code == 0 and "from the start" in out and "walking" in out and f"/{28}, " in out
+    assert code == 0 and "from the start" in out and "walking" in out and f"/{32}, " in out
 
 
 def test_settle_by_draw_proof_bad_options(capsys, monkeypatch, tmp_path):
@@ -592,12 +592,12 @@ def test_ctrl_c_keeps_the_draw_proof_walk(tmp_path, workers):
 
     walks = tmp_path / "walks"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kinarow", "settle", "7x4k4", "--draw-proof", "--workers", workers, "--tt-mb", "64",
+        [sys.executable, "-m", "kinarow", "settle", "8x4k4", "--draw-proof", "--workers", workers, "--tt-mb", "64",
          "--checkpoint", str(walks)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible, start_new_session=True,
     )
     try:
-        time.sleep(12)  # the walk is under way (about 50 s long in all); it saves what it settled when stopped
+        time.sleep(12)  # the walk is under way (minutes long in all); it saves what it settled when stopped
         assert proc.poll() is None
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
@@ -606,7 +606,7 @@ def test_ctrl_c_keeps_the_draw_proof_walk(tmp_path, workers):
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "resumes from there (add --status to see how far it got)" in err and "Traceback" not in err
-    saved = sum(len(Memory.load(p, 28)) for p in walks.glob("7x4k4/*.npz"))
+    saved = sum(len(Memory.load(p, 32)) for p in walks.glob("8x4k4/*.npz"))
     assert saved > 0
 
 

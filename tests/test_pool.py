@@ -227,16 +227,16 @@ def test_sigterm_stops_a_walk_on_workers_and_keeps_what_they_settled(tmp_path):
     env = {**os.environ, "PYTHONPATH": SRC, "KINAROW_STORE": str(tmp_path / "r.sqlite")}
     walks = tmp_path / "walks"
     process = subprocess.Popen(
-        [sys.executable, "-m", "kinarow", "settle", "7x4k4", "--draw-proof", "--workers", "2", "--tt-mb", "64",
+        [sys.executable, "-m", "kinarow", "settle", "8x4k4", "--draw-proof", "--workers", "2", "--tt-mb", "64",
          "--checkpoint", str(walks)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    # 10 s: the jobs are walking (the whole walk takes about a minute)
+    # 10 s: the jobs are walking (the whole walk takes minutes)
     children, err = _signal_when_working(process, 2, 10, signal.SIGTERM)
     assert process.returncode == 130, err
     assert "Interrupted (SIGTERM)" in err and "resumes from there" in err and "Traceback" not in err
     assert len(children) == 2
     time.sleep(0.5)
     assert not [p for p in children if _alive(p)]
-    assert list((walks / "7x4k4").glob("*.job*.npz"))  # the stopped jobs saved their memories
+    assert list((walks / "8x4k4").glob("*.job*.npz"))  # the stopped jobs saved their memories
 
 
 def test_a_dropped_interrupt_still_stops_the_cells_and_the_search():

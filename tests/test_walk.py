@@ -211,7 +211,7 @@ def test_a_parallel_solve_writes_the_proof_it_is_asked_for(tmp_path, capsys):
 
 @pytest.mark.parametrize("compiled", [False, True])
 def test_the_check_reports_its_progress(compiled):
-    tree = _strategy("6x5k4", "")
+    tree = _strategy("7x5k4", "")  # 103,539 positions: the Python walk reports at least once
     heard: list[int] = []
     result = check(tree, compiled=compiled, on_tick=heard.append)
     assert result.ok

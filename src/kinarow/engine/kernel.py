@@ -541,9 +541,12 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                     continue
 
             # Move list, ordered: TT move, then static weight (central cells first), then history.
-            # Under gravity (at most one move a column), a move first counts the cells where it
-            # would then complete a group of its own: more such cells come first.
-            count_threats = gravity != 0 and use_lines and sl == 1 and (candidates & (candidates - one)) != zero
+            # On straight boards with one stone a turn, a move first counts the cells where it
+            # would then complete a group of its own (threats the opponent must answer): more
+            # such cells come first, or, in misere play, fewer. Under gravity the count was
+            # always used; on free boards it cut 13 (10,4,4) jobs after 1. e2 from 18.8 M nodes
+            # to 0.64 M, and 7x4k4's draw from 61.7 M to 1.4 M (pairing knowledge).
+            count_threats = use_lines and sl == 1 and (candidates & (candidates - one)) != zero
             nmoves = 0
             rest = candidates
             while rest != zero:
@@ -559,7 +562,10 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                             new_thr = line_threats4(own | low, lshift, vp, vm) & empty & ~low
                         else:
                             new_thr = line_threats(own | low, full, lshift, vp, vm, scratch) & empty & ~low
-                        sc += np.int64(BK.popcount(new_thr)) << 40
+                        if goal == MISERE:  # there such a cell is one the mover may no longer take
+                            sc -= np.int64(BK.popcount(new_thr)) << 40
+                        else:
+                            sc += np.int64(BK.popcount(new_thr)) << 40
                 j = nmoves
                 while j > 0 and scorebuf[t, j - 1] < sc:
                     movebuf[t, j] = movebuf[t, j - 1]
