@@ -793,6 +793,20 @@ def test_a_one_sided_win_comes_with_a_checked_strategy():
     assert result.value == "first" and check(result.strategy).ok
 
 
+def test_a_strategy_job_solves_its_position_first_and_refuses_a_wrong_winner():
+    """The extraction solves before it walks (its table makes the walk cheap), and so sees a stored winner
+    that the search does not find."""
+    from kinarow import Game, Searcher
+
+    position = Game("6x5k4").start()
+    position.play_moves("c3")
+    searcher = Searcher(position.game, tt_mb=8)
+    walk, winner = par._extract(position, searcher, lambda: False, 1)
+    assert winner == "first" and walk
+    with pytest.raises(KinarowError, match="internal error"):
+        par._extract(position, searcher, lambda: False, 2)
+
+
 def test_an_unknown_question_is_refused():
     with pytest.raises(KinarowError, match="question"):
         par.solve("4x4k4", workers=2, question="who-wins")

@@ -924,11 +924,16 @@ def _extract(
     from kinarow.solve import winner_of
 
     game = position.game
-    if winner is None:  # not told who wins: one exact solve first
-        value, _ = searcher.best_move(position)
-        if value == K.DRAW:
-            raise KinarowError("internal error: a strategy job was given a drawn position")
-        winner = position.to_move if value == K.WIN else 3 - position.to_move
+    # One exact solve first, also when the winner is known: the walk's win tests then find its table full.
+    # Measured on (10,4,4) after 1. f3 g4 (pairing, 1 GiB table): the solve 12 s and the walk 0.0 s after
+    # it; the walk alone, with no solve, had not finished after 300 s.
+    value, _ = searcher.best_move(position)
+    if value == K.DRAW:
+        raise KinarowError("internal error: a strategy job was given a drawn position")
+    found = position.to_move if value == K.WIN else 3 - position.to_move
+    if winner is not None and winner != found:
+        raise KinarowError("internal error: a strategy job's stored winner is not the one the search finds")
+    winner = found
     walk = searcher.strategy_walk(position, winner, should_stop)
     if walk is None:  # asked to stop: the job ends here
         raise _StopRequestedError
