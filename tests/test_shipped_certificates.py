@@ -70,6 +70,8 @@ def test_shipped_draw_proofs_claim_the_published_draw(name):
 SETTLED_WINS = {
     "9x4k4.strategy.json.gz": ("9x4k4", "(9,4,4): Tung & Lau conjectured a draw; a 2017 bachelor thesis (not peer "
                                "reviewed) reported a first-player win; this certificate shows the win"),
+    "10x4k4.strategy.json.gz": ("10x4k4", "(10,4,4): open, as (9,4,4) (a conjectured draw, an unreviewed "
+                                "first-player-win claim); this certificate shows the win"),
     "connect4.strategy.json.gz": ("7x6k4:gravity", "Connect Four (7 x 6): a first-player win (Allen; Allis, 1988); "
                                   "this certificate is the whole winning strategy"),
 }
