@@ -40,6 +40,16 @@ def _one_sided_nodes(searcher: Searcher, game: str, moves: str) -> int:
     return parallel._win_test(searcher, position, 1, lambda nodes: None)[1]
 
 
+def _can_win_nodes(searcher: Searcher, game: str, moves: str) -> int:
+    """Nodes of the draw-proof walk's safety test (the mover's win test only)."""
+    from kinarow.engine import kernel as K
+
+    position = Game(game).start()
+    position.play_moves(moves)
+    searcher.can_win(position)
+    return int(searcher.ctrl[K.C_NODES])
+
+
 def _second_root_nodes(game: str, first: str, second: str, *, forget: bool, ask=_exact_nodes) -> tuple[int, int]:
     """Nodes of ``second`` after ``first`` on one Searcher, and on a fresh one given the same table."""
     import numpy as np
@@ -56,7 +66,7 @@ def _second_root_nodes(game: str, first: str, second: str, *, forget: bool, ask=
     return again, ask(fresh, game, second)
 
 
-@pytest.mark.parametrize("ask", [_exact_nodes, _one_sided_nodes])
+@pytest.mark.parametrize("ask", [_exact_nodes, _one_sided_nodes, _can_win_nodes])
 def test_a_new_root_starts_without_the_earlier_roots_move_history(ask) -> None:
     """A Searcher asked a second root orders its moves as a fresh one with the same table would."""
     again, fresh = _second_root_nodes("5x4k4", "b2 c3", "c2 b2", forget=True, ask=ask)

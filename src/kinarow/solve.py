@@ -328,6 +328,7 @@ class Searcher:
 
     def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
         """Can the side to move force a win? (its win test only); None when ``max_nodes`` ran out first."""
+        self.forget_history()  # a new root (the draw-proof walk asks thousands of them)
         p1, p2 = position.key()
         t = position.stones
         self.ctrl[:] = 0
@@ -345,6 +346,7 @@ class Searcher:
 
     def winning_move(self, position: Position) -> int | None:
         """A winning move for the side to move, or None if it has none (its win test only)."""
+        self.forget_history()
         p1, p2 = position.key()
         t = position.stones
         self.ctrl[:] = 0
