@@ -872,8 +872,7 @@ def _win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], N
     t = pos.stones
     for_opponent = pos.to_move != tested
     ctrl = searcher.ctrl
-    ctrl[:] = 0
-    searcher.forget_history()  # a new root, as in Searcher._run
+    searcher.new_root()
     out: list[bool | None] = []
     errors: list[BaseException] = []
 

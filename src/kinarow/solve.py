@@ -186,14 +186,20 @@ class Searcher:
         """
         self.hist[:] = 0
 
+    def new_root(self, max_nodes: int | None = None) -> None:
+        """Start a question about a new root: counters and stop flag cleared, the node budget set, and no
+        move-ordering history (:meth:`forget_history`); the table is kept."""
+        self.ctrl[:] = 0
+        self.ctrl[K.C_MAX_NODES] = max_nodes or 0
+        self.forget_history()
+
     def _run(self, p1: int, p2: int, t: int) -> int:
         """Exact value by two win tests, "can the side to move win?" and "can its opponent win?".
 
         Both tests deepen together (see :meth:`_win_test`), so a short win for
-        either side is found before the other side's long refutation. A new
-        root starts with no move-ordering history (:meth:`forget_history`).
+        either side is found before the other side's long refutation. Callers
+        start the root with :meth:`new_root`.
         """
-        self.forget_history()
         mover_open = opponent_open = True
         self.guess = None
         depth = 4
@@ -261,8 +267,7 @@ class Searcher:
         p1, p2 = position.key()
         t = position.stones
         ctrl = self.ctrl
-        ctrl[:] = 0
-        ctrl[K.C_MAX_NODES] = max_nodes or 0
+        self.new_root(max_nodes)
         out: list[int] = []
         errors: list[BaseException] = []
 
@@ -306,7 +311,7 @@ class Searcher:
         """
         p1, p2 = position.key()
         t = position.stones
-        self.ctrl[:] = 0
+        self.new_root()
         value = self._run(p1, p2, t)
         best = int(self.pv[t])
         return value, (best if best >= 0 else None)
@@ -328,11 +333,9 @@ class Searcher:
 
     def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
         """Can the side to move force a win? (its win test only); None when ``max_nodes`` ran out first."""
-        self.forget_history()  # a new root (the draw-proof walk asks thousands of them)
         p1, p2 = position.key()
         t = position.stones
-        self.ctrl[:] = 0
-        self.ctrl[K.C_MAX_NODES] = max_nodes or 0
+        self.new_root(max_nodes)  # the draw-proof walk asks thousands of these
         depth = 4
         while True:
             v, exact = self._win_test(p1, p2, t, t + depth, for_opponent=False)
@@ -346,10 +349,9 @@ class Searcher:
 
     def winning_move(self, position: Position) -> int | None:
         """A winning move for the side to move, or None if it has none (its win test only)."""
-        self.forget_history()
         p1, p2 = position.key()
         t = position.stones
-        self.ctrl[:] = 0
+        self.new_root()
         depth = 4
         while True:
             v, exact = self._win_test(p1, p2, t, t + depth, for_opponent=False)

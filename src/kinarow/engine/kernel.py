@@ -279,6 +279,8 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
     full = aux[2 * m]
     top = aux[2 * m + 1]
     goal = iparams[P_GOAL]
+    # a threat made counts 2^40 in the move order; in misere play such a cell is one the mover may no longer take
+    threat_unit = -(np.int64(1) << 40) if goal == MISERE else np.int64(1) << 40
     gravity = iparams[P_GRAVITY]
     ngroups = iparams[P_G]
     nsym = iparams[P_S]
@@ -562,10 +564,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
                             new_thr = line_threats4(own | low, lshift, vp, vm) & empty & ~low
                         else:
                             new_thr = line_threats(own | low, full, lshift, vp, vm, scratch) & empty & ~low
-                        if goal == MISERE:  # there such a cell is one the mover may no longer take
-                            sc -= np.int64(BK.popcount(new_thr)) << 40
-                        else:
-                            sc += np.int64(BK.popcount(new_thr)) << 40
+                        sc += np.int64(BK.popcount(new_thr)) * threat_unit
                 j = nmoves
                 while j > 0 and scorebuf[t, j - 1] < sc:
                     movebuf[t, j] = movebuf[t, j - 1]
