@@ -36,7 +36,7 @@ from bench_engine import machine  # run from the repository root: benchmarks/ is
 
 RUN = """
 import json, resource, sys, time
-from kinarow import parallel
+from kinarow.search import parallel
 game, moves, jobs, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 start = time.perf_counter()
 r = parallel.solve(game, moves=moves, workers=2, jobs=jobs, tt_mb=256, knowledge="pairing", time_limit=seconds)
@@ -48,7 +48,7 @@ print(json.dumps({"wall": wall, "nodes": r.nodes, "frontier": r.frontier_nodes, 
 
 START = """
 import json, random, sys, time
-from kinarow import parallel as par
+from kinarow.search import parallel as par
 from kinarow.game import Game
 game, moves, jobs, n, path = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 fr = par.Frontier(Game(game).position(moves))

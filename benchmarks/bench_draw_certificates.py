@@ -41,10 +41,10 @@ GAMES: tuple[str, ...] = ("3x3k3", "4x4k4", "5x4k4", "6x4k4", "5x5k4", "6x6k5", 
 def measure(game_text: str, out: Path | None, max_seconds: float | None, solve_first: bool = True,
             safety_budget: int | None = None, workers: int = 1, checkpoint: Path | None = None) -> dict[str, Any]:
     from kinarow import Game, solve
-    from kinarow.drawproof import StoppedError, draw_certificate
     from kinarow.errors import KinarowError
     from kinarow.proofs import check_data
-    from kinarow.solve import Searcher
+    from kinarow.search.draw import StoppedError, draw_certificate
+    from kinarow.search.solve import Searcher
 
     game = Game(game_text)
     row: dict[str, Any] = {"game": game_text, "workers": workers}

@@ -27,8 +27,8 @@ import sys
 import time
 
 from kinarow import Game, solve
-from kinarow.matching import find
-from kinarow.solve import KNOWLEDGE_LEVELS, Searcher
+from kinarow.knowledge.matching import find
+from kinarow.search.solve import KNOWLEDGE_LEVELS, Searcher
 
 GAMES = ("3x3k3", "4x4k4", "5x4k4", "6x4k4", "5x5k4", "6x5k4", "4x4k3", "5x5k5", "6x6k5", "4x4k4:maker-breaker")
 TWELVE = {

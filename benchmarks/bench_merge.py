@@ -40,10 +40,10 @@ from bench_engine import machine  # run from the repository root: benchmarks/ is
 
 MERGE = """
 import json, resource, sys, time
-from kinarow.cli_scale import read_json
+from kinarow.cli.scale import read_json
 from kinarow.game import Game
 from kinarow.proofs.tree import StrategyTree, check
-from kinarow.strategy_merge import mapped, merged_walk, rows_of_walk
+from kinarow.search.parallel.merge import mapped, merged_walk, rows_of_walk
 path, images = sys.argv[1], int(sys.argv[2])
 tree = StrategyTree.from_json(read_json(path))
 game = Game(tree.game)

@@ -27,7 +27,7 @@ import sys
 import time
 from typing import Any
 
-from kinarow.pairing import find
+from kinarow.knowledge.pairing import find
 
 BOARDS = ["8x8k6", "9x8k6", "10x10k6", "7x7k6", "9x9k7", "10x10k7", "12x12k8"]
 ENCODINGS: dict[str, dict[str, bool]] = {

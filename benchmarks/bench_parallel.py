@@ -41,7 +41,8 @@ MODES: tuple[str, ...] = ("solve", "jobs-1", "jobs-2")
 
 def measure(game: str, mode: str, max_seconds: float, tt_mb: float | None) -> dict[str, Any]:
     """One measurement in this process (called in a fresh child by :func:`run`)."""
-    from kinarow import parallel, solve
+    from kinarow import solve
+    from kinarow.search import parallel
 
     solve("3x3k3")  # load the compiled kernel before the clock
     game, _, moves = game.partition("@")

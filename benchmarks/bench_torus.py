@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from kinarow import torus
+from kinarow.knowledge.infinite import torus
 
 
 def main() -> int:

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from bench_engine import machine  # run from the repository root: benchmarks/ is on the path
-from kinarow.drawproof import EXPANDED, Memory
+from kinarow.search.draw import EXPANDED, Memory
 
 LOOKUPS = 100_000
 

@@ -28,7 +28,7 @@ import time
 from dataclasses import asdict
 from typing import Any
 
-from kinarow.misere import Budget, table
+from kinarow.papers.steele_larremore import Budget, table
 
 
 def run(side: int, ks: list[int], workers: list[int], budget: Budget) -> dict[str, Any]:

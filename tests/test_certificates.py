@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from helpers import run
-from kinarow import Game, __version__, pairing, solve
+from kinarow import Game, __version__, solve
+from kinarow.knowledge import pairing
 from kinarow.proofs import CHECKERS, check_data, check_text
 
-SEARCH_MODULES = ("kinarow.solve", "kinarow.engine", "pysat", "numba")
+SEARCH_MODULES = ("kinarow.search.solve", "kinarow.engine", "pysat", "numba")
 
 
 
@@ -171,7 +172,8 @@ for path in sys.argv[1:]:
 # numba itself may load: a verified strategy's own rule is a compiled function (the strategy, not a search)
 loaded = sorted(name for name in sys.modules
                 if name.split(".")[0] == "pysat"
-                or name.startswith(("kinarow.solve", "kinarow.engine", "kinarow.strategies.verify")))
+                or name.startswith(("kinarow.search.solve", "kinarow.engine",
+                                    "kinarow.strategies.verify")))
 print(json.dumps({"formats": sorted(CHECKERS), "search_modules": loaded}))
 """
 

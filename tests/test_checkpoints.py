@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kinarow import parallel as par
 from kinarow.game import Game
+from kinarow.search import parallel as par
 
 FOLDER = Path(__file__).resolve().parent.parent / "checkpoints"
 FILES = sorted(FOLDER.glob("*.sqlite"))

@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kinarow import Game
-from kinarow.drawproof import blocking_tree, draw_certificate
 from kinarow.errors import KinarowError
 from kinarow.proofs import check_data
 from kinarow.proofs.draw import Canon, check_tree, stealing_applies
-from kinarow.solve import Searcher, solve
+from kinarow.search.draw import blocking_tree, draw_certificate
+from kinarow.search.solve import Searcher, solve
 
 
 def _certificate(game: str, moves: str = "") -> dict:
@@ -178,7 +178,7 @@ def test_a_job_that_finds_a_win_ends_the_walk():
 def test_a_stopped_walk_resumes_from_its_checkpoint(tmp_path):
     import time
 
-    from kinarow.drawproof import StoppedError
+    from kinarow.search.draw import StoppedError
 
     g = Game("6x4k4")
     with pytest.raises(StoppedError):  # the deadline has passed: the walk stops at its first look at the clock
@@ -202,7 +202,7 @@ def test_finished_jobs_are_read_back_from_the_checkpoint(tmp_path):
 
 
 def test_memories_save_load_and_merge(tmp_path):
-    from kinarow.drawproof import EXPANDED, REFUTED, Memory
+    from kinarow.search.draw import EXPANDED, REFUTED, Memory
 
     a, b = Memory(9), Memory(9)
     a.known[bytes(9)] = EXPANDED
@@ -224,7 +224,7 @@ def test_memories_save_load_and_merge(tmp_path):
 def test_seeds_answer_as_the_memories_do(tmp_path, cells):
     import numpy as np
 
-    from kinarow.drawproof import EXPANDED, REFUTED, Memory, Seeds
+    from kinarow.search.draw import EXPANDED, REFUTED, Memory, Seeds
 
     rng = np.random.default_rng(cells)
     keys = {bytes(row) for row in rng.integers(0, 3, (300, cells), dtype=np.uint8)}
@@ -251,7 +251,7 @@ def test_seeds_answer_as_the_memories_do(tmp_path, cells):
 
 
 def test_bad_checkpoints_are_one_sentence(tmp_path):
-    from kinarow.drawproof import Memory
+    from kinarow.search.draw import Memory
 
     Memory(9).save(tmp_path / "nine.npz")
     with pytest.raises(KinarowError, match="is for a board of 9 cells, not 16"):
@@ -267,7 +267,7 @@ def test_bad_checkpoints_are_one_sentence(tmp_path):
 def test_jobs_continue_a_one_process_walk_and_back(tmp_path):
     import time
 
-    from kinarow.drawproof import StoppedError
+    from kinarow.search.draw import StoppedError
 
     g = Game("6x4k4")
     with pytest.raises(StoppedError):
@@ -319,8 +319,8 @@ def test_the_walk_ranks_all_non_losing_moves_and_counts_only_the_first_few():
 
 
 def test_a_memory_saves_only_what_is_new_and_loads_back_whole(tmp_path, monkeypatch):
-    import kinarow.drawproof as DP
-    from kinarow.drawproof import EXPANDED, REFUTED, Memory
+    import kinarow.search.draw as DP
+    from kinarow.search.draw import EXPANDED, REFUTED, Memory
 
     monkeypatch.setattr(DP, "MAX_DELTAS", 3)
     path = tmp_path / "m.npz"
@@ -383,7 +383,7 @@ def test_ranking_can_stop_at_the_first_leaf():
 
 
 def test_a_memory_folds_its_entries_into_packed_arrays_and_still_saves_only_what_is_new(tmp_path, monkeypatch):
-    from kinarow.drawproof import EXPANDED, REFUTED, Memory
+    from kinarow.search.draw import EXPANDED, REFUTED, Memory
 
     monkeypatch.setattr(Memory, "FOLD_AT", 4)
     path = tmp_path / "m.npz"
@@ -412,7 +412,7 @@ def test_checkpoints_written_with_keys_still_load(tmp_path):
     """Earlier walks saved each key as a row of cell values; such files still load, count and seed."""
     import numpy as np
 
-    from kinarow.drawproof import EXPANDED, REFUTED, Memory, Seeds
+    from kinarow.search.draw import EXPANDED, REFUTED, Memory, Seeds
 
     keys = np.array([[0] * 9, [1] + [0] * 8, [1, 2] + [0] * 7], np.uint8)
     np.savez(tmp_path / "old.npz", cells=np.int64(9), keys=keys, entries=np.array([EXPANDED, 9, REFUTED], np.int32),
@@ -425,7 +425,7 @@ def test_checkpoints_written_with_keys_still_load(tmp_path):
 
 
 def test_memories_of_boards_too_large_to_pack_merge_in_a_dict():
-    from kinarow.drawproof import EXPANDED, Memory
+    from kinarow.search.draw import EXPANDED, Memory
 
     a, b = Memory(41), Memory(41)
     a.known[bytes(41)] = EXPANDED
@@ -443,7 +443,7 @@ def test_memories_of_boards_too_large_to_pack_merge_in_a_dict():
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_a_memory_answers_as_a_dict_whatever_it_folds_saves_and_loads(tmp_path_factory, steps, cells):
     """Packed or not, folded, saved as deltas or whole, loaded again: the memory holds what a dict would."""
-    from kinarow.drawproof import Memory
+    from kinarow.search.draw import Memory
 
     path = tmp_path_factory.mktemp("memory") / "m.npz"
     memory, model = Memory(cells), {}

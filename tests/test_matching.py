@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from helpers import run
 from kinarow import Game, KinarowError, solve
-from kinarow.matching import MatchingProof, MatchingSet, check, check_proof, find, find_position, parse_groups
+from kinarow.knowledge.matching import MatchingProof, MatchingSet, check, check_proof, find, find_position, parse_groups
 from kinarow.proofs.matching import child_groups
 
 
@@ -175,7 +175,7 @@ def test_knowledge_does_nothing_where_it_is_unsound():
 
 
 def test_unknown_knowledge_level_is_one_sentence():
-    from kinarow.solve import Searcher
+    from kinarow.search.solve import Searcher
 
     with pytest.raises(KinarowError, match="knowledge level 'lots' is unknown"):
         Searcher(Game("3x3k3"), knowledge="lots")
@@ -285,8 +285,8 @@ def test_cli_matching_search_small(capsys):
 
 
 def test_example_positions_check_their_properties():
-    from kinarow.matching import configuration
-    from kinarow.matching_examples import example_position, example_properties
+    from kinarow.knowledge.matching import configuration
+    from kinarow.knowledge.matching.examples import example_position, example_properties
 
     config = configuration("Triangle")
     example = example_position(config)

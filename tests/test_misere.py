@@ -6,8 +6,8 @@ from functools import cache
 
 import pytest
 
-from kinarow import reproduce
-from kinarow.misere import (
+import kinarow.papers as reproduce
+from kinarow.papers.steele_larremore import (
     Budget,
     Cell,
     Settler,

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from kinarow import Game, KinarowError, solve
 from kinarow.cli import main
-from kinarow.pairing import Pairing, check, find
+from kinarow.knowledge.pairing import Pairing, check, find
 
 PAPER = 'Tung & Lau, "Two methods for investigating the generalized tic-tac-toe"'
 
@@ -134,8 +134,8 @@ def test_pairings_refuse_games_where_they_prove_nothing(spec, capsys):
 
 def test_theorem_10_matches_direct_counting_of_lines():
     """Tung & Lau, Theorem 10, as the brief states it, against the line-by-line count (Lemma 9)."""
-    from kinarow.pairing import paired_cells_needed, theorem10_bound
-    from kinarow.pairing_bounds import line_lengths
+    from kinarow.knowledge.pairing import paired_cells_needed, theorem10_bound
+    from kinarow.knowledge.pairing.bounds import line_lengths
 
     # the line lengths by formula against walking the board cell by cell
     for m in range(1, 9):
@@ -160,7 +160,7 @@ def test_theorem_10_matches_direct_counting_of_lines():
 
 
 def test_bound_is_necessary_for_the_pairings_found():
-    from kinarow.pairing import paired_cells_needed
+    from kinarow.knowledge.pairing import paired_cells_needed
 
     for spec in ["5x5k5", "7x7k6", "9x4k5"]:
         result = find(spec)
@@ -176,7 +176,7 @@ def test_a_conflict_budget_leaves_a_hard_case_open():
 
 
 def test_small_existence_table():
-    from kinarow.pairing import existence_table, table_markdown
+    from kinarow.knowledge.pairing import existence_table, table_markdown
 
     rows = existence_table(5)
     by_board = {(r.m, r.n, r.k): r for r in rows}
@@ -198,8 +198,8 @@ def test_small_existence_table():
 # -- bounds ----------------------------------------------------------------------------------
 def test_theorem_10_on_a_sub_board():
     """7x7k5 passes Theorem 10 as a whole, but its 5x7 sub-board does not; SAT agrees there is no pairing."""
-    from kinarow.pairing import paired_cells_needed
-    from kinarow.pairing_bounds import theorem10_sub_board
+    from kinarow.knowledge.pairing import paired_cells_needed
+    from kinarow.knowledge.pairing.bounds import theorem10_sub_board
 
     game = Game("7x7k5")
     assert paired_cells_needed(game) <= game.cells
@@ -228,8 +228,8 @@ def test_every_bound_exclusion_is_confirmed_by_sat():
 
 
 def test_proposition_1_on_a_position_and_on_sub_rectangles():
-    from kinarow.pairing import paired_cells_needed
-    from kinarow.pairing_bounds import PROPOSITION_1, exclusion, proposition1_rect, rect_counts
+    from kinarow.knowledge.pairing import paired_cells_needed
+    from kinarow.knowledge.pairing.bounds import PROPOSITION_1, exclusion, proposition1_rect, rect_counts
 
     # a 4x4 rhombus of the hexagonal grid holds 9 groups of 4 (3 + 4 + 2), d2 = 1, and 8 pairs at most
     assert rect_counts(4, 4, 4, ((1, 0), (0, 1), (1, -1))) == (9, 1)
@@ -247,7 +247,7 @@ def test_proposition_1_on_a_position_and_on_sub_rectangles():
 @pytest.mark.parametrize(("grid", "largest_excluded"), [("square", 8), ("hex", 6)])
 def test_proposition_1_on_the_infinite_board(grid, largest_excluded):
     """Growing regions: Proposition 1 rules out k <= 8 on the square grid and k <= 6 on the hexagonal one."""
-    from kinarow.pairing_bounds import infinite_exclusion
+    from kinarow.knowledge.pairing.bounds import infinite_exclusion
 
     for k in range(3, largest_excluded + 1):
         found = infinite_exclusion(k, grid, max_side=200)
@@ -293,7 +293,7 @@ def test_every_encoding_gives_the_same_answer(spec, rng):
 
 
 def test_symmetry_breaking_only_uses_symmetries_of_the_position():
-    from kinarow.pairing import _position_symmetries
+    from kinarow.knowledge.pairing import _position_symmetries
 
     assert len(_position_symmetries(Game("6x6k5").start())) == 7
     assert len(_position_symmetries(Game("6x6k5").position("a1"))) == 1  # the diagonal reflection
@@ -316,7 +316,7 @@ def test_no_live_groups_and_dead_groups():
 
 # -- constructions ------------------------------------------------------------------------------
 def test_construct_refuses_boards_outside_the_families():
-    from kinarow.pairing import construct
+    from kinarow.knowledge.pairing import construct
 
     with pytest.raises(KinarowError, match="no published pairing family covers the 8x8 board with k = 6"):
         construct(8, 8, 6)

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from helpers import interruptible, run
 from kinarow import Game, KinarowError, Searcher, solve
-from kinarow import parallel as par
 from kinarow.proofs.tree import check
+from kinarow.search import parallel as par
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
@@ -445,7 +445,7 @@ def test_settle_lists_the_cases(capsys):
 
 
 def test_settle_writes_certificates_and_logs(capsys, monkeypatch, tmp_path):
-    from kinarow import cli_scale
+    from kinarow.cli import scale as cli_scale
 
     small = (cli_scale.Case("t-win", "4x3k3", "first", "test"), cli_scale.Case("t-draw", "5x4k4", "draw", "test"),
              cli_scale.Case("t-log", "4x4k4:gravity", "draw", "test"))
@@ -468,7 +468,7 @@ def test_settle_writes_certificates_and_logs(capsys, monkeypatch, tmp_path):
 
 
 def test_settle_without_out_reports_the_value_and_builds_no_certificate(capsys, monkeypatch):
-    from kinarow import cli_scale
+    from kinarow.cli import scale as cli_scale
 
     monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-win", "4x3k3", "first", "test"),))
     code, out, _ = run(capsys, "settle", "t-win", "--workers", "1", "--json")
@@ -483,7 +483,7 @@ def test_settle_unknown_case(capsys):
 
 
 def test_settle_by_draw_proof_writes_a_checked_certificate(capsys, monkeypatch, tmp_path):
-    from kinarow import cli_scale
+    from kinarow.cli import scale as cli_scale
 
     small = (cli_scale.Case("t-draw", "5x4k4", "draw", "test"), cli_scale.Case("t-win", "4x3k3", "first", "test"))
     monkeypatch.setattr(cli_scale, "CASES", small)
@@ -498,7 +498,7 @@ def test_settle_by_draw_proof_writes_a_checked_certificate(capsys, monkeypatch, 
 
 
 def test_settle_by_draw_proof_refuses_gravity(capsys, monkeypatch):
-    from kinarow import cli_scale
+    from kinarow.cli import scale as cli_scale
 
     monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("c4", "7x6k4:gravity", "first", "test"),))
     code, _, err = run(capsys, "settle", "c4", "--draw-proof")
@@ -517,7 +517,7 @@ def test_the_result_names_the_workers_knowledge():
 
 
 def test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint(capsys, monkeypatch, tmp_path):
-    from kinarow import cli_scale
+    from kinarow.cli import scale as cli_scale
 
     monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "5x5k4", "draw", "test"),))
     args = ("settle", "t-draw", "--draw-proof", "--workers", "2", "--tt-mb", "64", "--checkpoint",
@@ -541,7 +541,7 @@ def test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint(capsys, monkey
 
 
 def test_a_stopped_draw_proof_says_how_far_it_got(capsys, monkeypatch, tmp_path):
-    from kinarow import cli_scale
+    from kinarow.cli import scale as cli_scale
 
     monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "8x4k4", "draw", "test"),))
     walks = tmp_path / "walks"
@@ -565,7 +565,7 @@ def test_a_stopped_draw_proof_says_how_far_it_got(capsys, monkeypatch, tmp_path)
 
 
 def test_settle_by_draw_proof_bad_options(capsys, monkeypatch, tmp_path):
-    from kinarow import cli_scale
+    from kinarow.cli import scale as cli_scale
 
     monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "5x5k4", "draw", "test"),))
     (tmp_path / "file").write_text("")
@@ -588,7 +588,7 @@ def test_ctrl_c_keeps_the_draw_proof_walk(tmp_path, workers):
     import time
 
     from helpers import interruptible
-    from kinarow.drawproof import Memory
+    from kinarow.search.draw import Memory
 
     walks = tmp_path / "walks"
     proc = subprocess.Popen(
@@ -612,7 +612,7 @@ def test_ctrl_c_keeps_the_draw_proof_walk(tmp_path, workers):
 
 def test_settle_time_limit_defaults(capsys, monkeypatch, tmp_path):
     """600 s per case, except a draw-proof walk with a checkpoint: it resumes, so it has no limit."""
-    from kinarow import cli_scale
+    from kinarow.cli import scale as cli_scale
 
     seen: list[float | None] = []
     monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "5x5k4", "draw", "test"),))

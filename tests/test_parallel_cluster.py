@@ -7,9 +7,9 @@ import sys
 import pytest
 
 from kinarow import KinarowError, solve
-from kinarow import parallel as par
 from kinarow.cli import main
 from kinarow.proofs.tree import check
+from kinarow.search import parallel as par
 
 distributed = pytest.importorskip("distributed")
 

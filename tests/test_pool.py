@@ -20,9 +20,9 @@ import pytest
 from helpers import interruptible
 from kinarow.cli import main
 from kinarow.errors import KinarowError
-from kinarow.misere import Budget, reproduce_solver, reproduce_table, table
-from kinarow.pairing import existence_table, table_boards
-from kinarow.pool import run_cells
+from kinarow.knowledge.pairing import existence_table, table_boards
+from kinarow.papers.steele_larremore import Budget, reproduce_solver, reproduce_table, table
+from kinarow.search.pool import run_cells
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 

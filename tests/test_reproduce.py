@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kinarow import reproduce
+import kinarow.papers as reproduce
 from kinarow.cli import main
 
 

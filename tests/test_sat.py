@@ -15,7 +15,7 @@ from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
 from helpers import interruptible
-from kinarow import sat
+from kinarow.knowledge import sat
 
 
 def test_answers_agree_with_one_plain_call(monkeypatch):
@@ -53,7 +53,7 @@ CHILD = textwrap.dedent("""
     import time
     from pysat.examples.genhard import PHP
     from pysat.solvers import Solver
-    from kinarow import sat
+    from kinarow.knowledge import sat
     from kinarow.errors import clear_interrupt, note_interrupt
 
     signal.signal(signal.SIGTERM, note_interrupt)  # as the command line does

@@ -33,7 +33,7 @@ def _exact_nodes(searcher: Searcher, game: str, moves: str) -> int:
 
 def _one_sided_nodes(searcher: Searcher, game: str, moves: str) -> int:
     """Nodes of the parallel jobs' one-sided question "can the first player win?"."""
-    from kinarow import parallel
+    from kinarow.search import parallel
 
     position = Game(game).start()
     position.play_moves(moves)

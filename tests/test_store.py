@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from helpers import interruptible, run
-from kinarow.cli_ux import progress_bar
-from kinarow.pairing import table_boards
+from kinarow.cli.ux import progress_bar
+from kinarow.knowledge.pairing import table_boards
 from kinarow.store import Store, StoreError, default_path
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kinarow import Game, KinarowError, solve
-from kinarow.parallel import JobStore
 from kinarow.proofs import tree_kernel as TK
 from kinarow.proofs.tree import StrategyTree, check
-from kinarow.strategy_merge import joined, mapped, merged_walk, rows_of_choices, rows_of_walk
+from kinarow.search.parallel import JobStore
+from kinarow.search.parallel.merge import joined, mapped, merged_walk, rows_of_choices, rows_of_walk
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from kinarow import tiling
 from kinarow.cli import main
-from kinarow.tiling import H_TILE, Tiling
+from kinarow.knowledge.infinite import tiling
+from kinarow.knowledge.infinite.tiling import H_TILE, Tiling
 
 
 def brute_force_runs(t: Tiling, reach: int = 40) -> dict[str, int]:
@@ -96,7 +96,7 @@ def test_certificate_round_trip() -> None:
 
 
 def test_zetters_description_only_fits_a_block_tiled_with_its_mirror_image() -> None:
-    from kinarow import tiling_search
+    from kinarow.knowledge.infinite import tiling_search
 
     hits = tiling_search.zetters(limit=1)
     assert hits and hits[0].runs == {"horizontal": 6, "vertical": 6, "diagonal": 7, "anti": 7}
@@ -105,7 +105,7 @@ def test_zetters_description_only_fits_a_block_tiled_with_its_mirror_image() -> 
 
 @pytest.mark.slow
 def test_no_single_block_lattice_tiling_fits_the_zetters_description() -> None:
-    from kinarow import tiling_search
+    from kinarow.knowledge.infinite import tiling_search
 
     assert tiling_search.zetters_single() == []
 
@@ -151,8 +151,8 @@ def test_cli_search_k8_without_group_counts_matches_the_zetters_bound(capsys) ->
 
 
 def test_fast_game_agrees_with_the_rules_only_game() -> None:
-    from kinarow import tiling_search
-    from kinarow.tiling import breaker_wins
+    from kinarow.knowledge.infinite import tiling_search
+    from kinarow.knowledge.infinite.tiling import breaker_wins
 
     game = tiling_search.FastGame()
     block = tiling_search.ragged_block((0, -1, -2), 4)
@@ -164,7 +164,7 @@ def test_fast_game_agrees_with_the_rules_only_game() -> None:
 
 
 def test_offsets_start_with_the_parallelograms() -> None:
-    from kinarow import tiling_search
+    from kinarow.knowledge.infinite import tiling_search
 
     order = tiling_search._offsets_in_order(3, 4)
     assert order[:3] == [(0, 0), (-1, -2), (1, 2)] and len(order) == len(set(order)) == 49

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kinarow import Game, torus
+from kinarow import Game
 from kinarow.cli import main
 from kinarow.engine import torus_kernel as tk
+from kinarow.knowledge.infinite import torus
 
 
 def brute_force_pairings(game: Game) -> list[frozenset[frozenset[int]]]:

@@ -16,7 +16,7 @@ import pytest
 
 from helpers import child, ctrl_c
 from kinarow.cli import main
-from kinarow.web import App, RequestError, make_server
+from kinarow.web.server import App, RequestError, make_server
 
 
 @pytest.fixture(scope="module")

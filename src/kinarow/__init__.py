@@ -8,8 +8,6 @@ quickly and stay independent of the search.
 
 from __future__ import annotations
 
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 from kinarow.errors import GameSpecError, IllegalMoveError, KinarowError, MoveError, SolverLimitError
@@ -17,7 +15,7 @@ from kinarow.game import Game
 from kinarow.position import Position
 
 if TYPE_CHECKING:
-    from kinarow.solve import Result, Searcher
+    from kinarow.search.solve import Result, Searcher
     from kinarow.strategies.verify import Verified
 
 __all__ = [
@@ -38,8 +36,8 @@ __version__ = "0.1.0"
 
 
 def solve(target: Game | Position | str, **options: Any) -> Result:
-    """Solve a game or position with perfect play: :func:`kinarow.solve.solve` (same arguments)."""
-    from kinarow.solve import solve as search
+    """Solve a game or position with perfect play: :func:`kinarow.search.solve.solve` (same arguments)."""
+    from kinarow.search.solve import solve as search
 
     return search(target, **options)
 
@@ -51,7 +49,7 @@ def verify(strategy: Any, game: Game | str, player: int | str | None = None, **o
     return walk(strategy, game, player, **options)
 
 
-_LAZY = {"Result": "kinarow.solve", "Searcher": "kinarow.solve", "Verified": "kinarow.strategies.verify"}
+_LAZY = {"Result": "kinarow.search.solve", "Searcher": "kinarow.search.solve", "Verified": "kinarow.strategies.verify"}
 
 
 def __getattr__(name: str) -> Any:
@@ -60,15 +58,3 @@ def __getattr__(name: str) -> Any:
 
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'kinarow' has no attribute {name!r}")
-
-
-class _Package(types.ModuleType):
-    """The package module: importing the submodule ``kinarow.solve`` keeps ``kinarow.solve`` the function."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "solve" and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

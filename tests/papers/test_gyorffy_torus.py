@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kinarow import torus
+from kinarow.knowledge.infinite import torus
 
 
 def test_hexagonal_6x6_torus_has_26_classes() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from kinarow.misere import Budget, published, table
+from kinarow.papers.steele_larremore import Budget, published, table
 from kinarow.strategies.verify import verify
 
 PAPER = 'Steele & Larremore, "Misere Connect Four is solved"'

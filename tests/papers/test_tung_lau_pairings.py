@@ -13,8 +13,15 @@ from __future__ import annotations
 import pytest
 
 from kinarow import Game
-from kinarow.pairing import check, construct, find, paired_cells_needed, reproduce_bounds, reproduce_constructions
-from kinarow.pairing_constructions import family
+from kinarow.knowledge.pairing import (
+    check,
+    construct,
+    find,
+    paired_cells_needed,
+    reproduce_bounds,
+    reproduce_constructions,
+)
+from kinarow.knowledge.pairing.constructions import family
 
 PAPER = 'Tung & Lau, "Two methods for investigating the generalized tic-tac-toe"'
 KS = range(3, 31)

@@ -3,7 +3,7 @@ Section 7): periodic strategies for the infinite board."""
 
 from __future__ import annotations
 
-from kinarow import tiling
+from kinarow.knowledge.infinite import tiling
 
 
 def test_hales_jewett_pairing_longest_run_8_so_9_in_a_row_is_a_draw() -> None:

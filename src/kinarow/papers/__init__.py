@@ -57,19 +57,27 @@ class Target:
 
 # Keep one entry per line, sorted by name.
 TARGETS: tuple[Target, ...] = (
-    Target("pairing-bounds", "Tung & Lau", "Thm 10; Prop 1 on the infinite board", "kinarow.pairing:reproduce_bounds"),
-    Target("pairing-constructions", "Tung & Lau", "pairing families k<=30", "kinarow.pairing:reproduce_constructions"),
-    Target("misere-cylinder", "Steele & Larremore", "open problem: cylinders", "kinarow.misere:reproduce_cylinder"),
-    Target("misere-solver", "Steele & Larremore", "the table, solver only", "kinarow.misere:reproduce_solver"),
-    Target("misere-table", "Steele & Larremore", "misere Connect-k table, k = 2-6", "kinarow.misere:reproduce_table"),
+    Target("pairing-bounds", "Tung & Lau", "Thm 10; Prop 1 on the infinite board",
+           "kinarow.knowledge.pairing:reproduce_bounds"),
+    Target("pairing-constructions", "Tung & Lau", "pairing families k<=30",
+           "kinarow.knowledge.pairing:reproduce_constructions"),
+    Target("misere-cylinder", "Steele & Larremore", "open problem: cylinders",
+           "kinarow.papers.steele_larremore:reproduce_cylinder"),
+    Target("misere-solver", "Steele & Larremore", "the table, solver only",
+           "kinarow.papers.steele_larremore:reproduce_solver"),
+    Target("misere-table", "Steele & Larremore", "misere Connect-k table, k = 2-6",
+           "kinarow.papers.steele_larremore:reproduce_table"),
     Target("set-matching-proofs", "Uiterwijk, Set Matching (ACG 2017)",
-           "the 4x4 board, H-heptomino and Zetters block proofs", "kinarow.matching_table:set_matching_proofs"),
+           "the 4x4 board, H-heptomino and Zetters block proofs", "kinarow.papers.uiterwijk:set_matching_proofs"),
     Target("set-matching-table", "Uiterwijk, Set Matching (ACG 2017)",
            "table of 12 configurations: markers, groups, reduction, ratio, nodes",
-           "kinarow.matching_table:set_matching_table"),
-    Target("tilings", "Uiterwijk, Set Matching (S. 7)", "runs of 4 tilings", "kinarow.tiling:reproduce_tilings"),
-    Target("torus-9", "Gyorffy, London & Makay 2017", "194,543 T8 pairing classes", "kinarow.torus:reproduce_torus_9"),
-    Target("torus-hex7", "Gyorffy, London & Makay 2017", "26 hex classes", "kinarow.torus:reproduce_torus_hex7"),
+           "kinarow.papers.uiterwijk:set_matching_table"),
+    Target("tilings", "Uiterwijk, Set Matching (S. 7)", "runs of 4 tilings",
+           "kinarow.knowledge.infinite.tiling:reproduce_tilings"),
+    Target("torus-9", "Gyorffy, London & Makay 2017", "194,543 T8 pairing classes",
+           "kinarow.knowledge.infinite.torus:reproduce_torus_9"),
+    Target("torus-hex7", "Gyorffy, London & Makay 2017", "26 hex classes",
+           "kinarow.knowledge.infinite.torus:reproduce_torus_hex7"),
 )
 
 

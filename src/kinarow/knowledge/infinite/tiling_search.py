@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from kinarow.tiling import Cell, Tiling, breaker_wins, max_runs, tiles_exactly
+from kinarow.knowledge.infinite.tiling import Cell, Tiling, breaker_wins, max_runs, tiles_exactly
 
 
 def lattices(det: int) -> Iterator[tuple[Cell, Cell]]:
@@ -389,7 +389,7 @@ class LineTable:
     """Where every tile cell sits on the lines of one direction: (line number, position), and each line's period."""
 
     def __init__(self, tile: tuple[Cell, ...], lattice: tuple[Cell, Cell], v: Cell) -> None:
-        from kinarow.tiling import Residues, _line_period
+        from kinarow.knowledge.infinite.tiling import Residues, _line_period
 
         residues = Residues(tile, lattice)
         period = _line_period(v, lattice)
@@ -406,7 +406,7 @@ class LineTable:
 
     def run(self, groups: Sequence[tuple[Cell, ...]], v: Cell) -> int | None:
         """Longest run along the lines given these groups (all along v); None if a line has none."""
-        from kinarow.tiling import _longest_gap
+        from kinarow.knowledge.infinite.tiling import _longest_gap
 
         per_line: list[list[tuple[int, int]]] = [[] for _ in range(self.lines)]
         for g in groups:
@@ -477,8 +477,8 @@ def torus_pairing(k: int, hexagonal: bool = False) -> Tiling | None:
     pairing: one domino along each wrapped line. Its translates leave runs of
     k - 1. Needs (k - 1)^2 <= 64 cells.
     """
-    from kinarow import torus
-    from kinarow.tiling import _torus_pairing
+    from kinarow.knowledge.infinite import torus
+    from kinarow.knowledge.infinite.tiling import _torus_pairing
 
     n = k - 1
     if n < 3 or n * n > 64:

@@ -629,7 +629,7 @@ NAMES = ("hj9", "heptomino", "zetters", "hex7")
 def reproduce_tilings() -> Any:
     """Uiterwijk (Set Matching, Section 7): the HJ pairing and the H-heptomino (9-in-a-row), the Zetters
     block (8-in-a-row, runs 6 / 6 / 7 / 7), and a hexagonal 7-in-a-row pairing."""
-    from kinarow.reproduce import Report
+    from kinarow.papers import Report
 
     published = {
         "hj9": ({"horizontal": 8, "vertical": 8, "diagonal": 8, "anti": 8}, 9),

@@ -115,8 +115,8 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
     Also what they settle about the position asked for (``--moves``) and
     which open positions can still change that, searching nothing.
     """
-    from kinarow import parallel
     from kinarow.cli import EXIT_OK, UsageError
+    from kinarow.search import parallel
 
     if path.exists() and not path.is_file():
         raise UsageError(f"--checkpoint {path} is a directory; give the SQLite file of a solve's jobs")
@@ -199,7 +199,6 @@ def _print_running(busy: list[dict[str, Any]], out: TextIO) -> None:
 
 
 def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow import parallel
     from kinarow.cli import (
         EXIT_INTERRUPTED,
         EXIT_OK,
@@ -212,6 +211,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
         _write_certificates,
     )
     from kinarow.game import Game
+    from kinarow.search import parallel
 
     max_nodes = _positive_int("--max-nodes", args.max_nodes)
     time_limit = _positive_float("--time-limit", args.time_limit)
@@ -312,8 +312,8 @@ def add_commands(commands: Any) -> None:
 
 
 def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow import parallel
     from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, MAX_TT_MB, UsageError, _positive_float, _positive_int, _progress
+    from kinarow.search import parallel
 
     if args.list or not args.cases:
         for c in CASES:
@@ -379,8 +379,8 @@ def _walk_status(cases: list[Case], folder: Path, as_json: bool, out: TextIO) ->
     from dataclasses import asdict
 
     from kinarow.cli import EXIT_OK, UsageError
-    from kinarow.drawproof import walk_status
     from kinarow.proofs.draw import HALVES
+    from kinarow.search.draw import walk_status
 
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"--checkpoint {folder} is a file; with --draw-proof give the directory of the walks")
@@ -428,11 +428,11 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
     in that many processes; ``checkpoint`` is a directory that keeps each
     case's walk (``DIR/CASE``), so a stopped run resumes.
     """
-    from kinarow import cli_ux
     from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, UsageError
-    from kinarow.drawproof import StoppedError, draw_certificate
+    from kinarow.cli import ux as cli_ux
     from kinarow.proofs import blocking_applies
-    from kinarow.solve import Searcher
+    from kinarow.search.draw import StoppedError, draw_certificate
+    from kinarow.search.solve import Searcher
 
     for c in cases:
         game = Game(c.game)
@@ -537,9 +537,9 @@ def _settle_text(row: dict[str, Any]) -> str:
 def draw_certificate_or_none(game_text: str, tt_mb: float | None, seconds: float | None,
                              tick: Callable[[int], None] | None) -> dict[str, Any] | None:
     """The ``kinarow.draw`` certificate of a game's empty board, built within ``seconds``; None if it cannot be."""
-    from kinarow.drawproof import StoppedError, draw_certificate
     from kinarow.proofs import blocking_applies
-    from kinarow.solve import Searcher
+    from kinarow.search.draw import StoppedError, draw_certificate
+    from kinarow.search.solve import Searcher
 
     game = Game(game_text)
     if blocking_applies(game) is not None:

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kinarow.matching import CATALOGUE, cycle, find
-from kinarow.reproduce import Report
+from kinarow.knowledge.matching import CATALOGUE, cycle, find
+from kinarow.papers import Report
 
 PAPER = 'Uiterwijk, "Set Matching: an enhancement of the Hales-Jewett pairing strategy" (ACG 2017)'
 
 
 def catalogue_rows(*, solve_examples: bool = True) -> list[dict[str, Any]]:
     """One row per configuration: published figures, ours, the example position and node counts."""
-    from kinarow.matching_examples import example_position
-    from kinarow.solve import solve
+    from kinarow.knowledge.matching.examples import example_position
+    from kinarow.search.solve import solve
 
     rows = []
     for c in CATALOGUE:
@@ -115,9 +115,9 @@ def set_matching_table() -> Report:
 
 def set_matching_proofs() -> Report:
     """The paper's three proofs: the empty 4x4 board, the H-heptomino and the Zetters block."""
-    from kinarow.matching_proofs import four_by_four, h_heptomino, zetters_block
+    from kinarow.papers.uiterwijk_proofs import four_by_four, h_heptomino, zetters_block
     from kinarow.proofs.matching import check, check_proof
-    from kinarow.solve import solve
+    from kinarow.search.solve import solve
 
     differences: list[str] = []
     four = four_by_four()

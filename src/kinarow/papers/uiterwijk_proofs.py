@@ -19,7 +19,7 @@ from itertools import combinations, product
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.matching import configuration, find
+from kinarow.knowledge.matching import configuration, find
 from kinarow.proofs.matching import MatchingProof, MatchingSet, check
 
 # -- the empty 4x4 board -------------------------------------------------------------------

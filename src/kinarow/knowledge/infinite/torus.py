@@ -807,7 +807,7 @@ def text_class(g: TorusGeometry, code: np.ndarray) -> str:
 
 # -- reproductions -------------------------------------------------------------------
 def _reproduce(name: str) -> Any:
-    from kinarow.reproduce import Report
+    from kinarow.papers import Report
 
     result = enumerate_classes(name)
     graph = transition_graph(result)

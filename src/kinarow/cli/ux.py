@@ -20,7 +20,7 @@ from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree, board_key
 
 if TYPE_CHECKING:
-    from kinarow.solve import Result
+    from kinarow.search.solve import Result
     from kinarow.store import Store
 
 STRATEGY_FORMAT = "kinarow.strategy"
@@ -55,7 +55,7 @@ def open_store(args: argparse.Namespace) -> Store | None:
 
 def stored_result(store: Store, position: Position, *, need_strategy: bool) -> tuple[Result, float] | None:
     """A result the store already holds for ``position`` (with its strategy when asked) and when it was stored."""
-    from kinarow.solve import Result
+    from kinarow.search.solve import Result
 
     game, key = str(position.game), board_key(position)
     found = store.get_result(game, key)
@@ -161,7 +161,7 @@ def proof_certificate(position: Position, result: Result, store: Store | None,
         return result.certificate.to_json(), f"matching sets showing {result.certificate.conclusion()}"
     if result.value != "draw":
         return None, f"no certificate is available yet for a {result.value} win here"
-    from kinarow import pairing
+    from kinarow.knowledge import pairing
 
     game = position.game
     why_not = pairing.applicable(game)
@@ -189,10 +189,10 @@ def proof_certificate(position: Position, result: Result, store: Store | None,
 def _draw_tree(position: Position, store: Store | None, key: str,
                tick: Callable[[int], None] | None) -> tuple[dict[str, Any] | None, str]:
     """A draw without a pairing: the blocking tree of each side (or strategy stealing for the second player)."""
-    from kinarow.drawproof import draw_certificate
     from kinarow.proofs.draw import FORMAT as DRAW_FORMAT
     from kinarow.proofs.draw import HALVES
-    from kinarow.solve import Searcher
+    from kinarow.search.draw import draw_certificate
+    from kinarow.search.solve import Searcher
 
     game = position.game
     data = store.get_certificate(DRAW_FORMAT, str(game), key) if store is not None else None
@@ -283,7 +283,7 @@ def spinner(label: str, stream: TextIO) -> Iterator[None]:
 # -- serve ---------------------------------------------------------------------------------
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.cli import EXIT_OK, UsageError, _positive_float
-    from kinarow.web import serve
+    from kinarow.web.server import serve
 
     port = int(args.port)
     if not 0 <= port <= 65535:

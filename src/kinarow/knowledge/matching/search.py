@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from kinarow.matching import Configuration, find
+from kinarow.knowledge.matching import Configuration, find
 from kinarow.proofs.matching import check
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -158,7 +158,7 @@ GRID_BOARDS = ("4x4k4", "5x4k4", "5x5k4", "6x5k4", "6x6k4")
 def place_on_grid(found: Found, boards: tuple[str, ...] = GRID_BOARDS) -> Found | None:
     """The hypergraph as straight lines on a 4-in-a-row board (an example position), or None."""
     from kinarow.errors import KinarowError
-    from kinarow.matching_examples import example_position
+    from kinarow.knowledge.matching.examples import example_position
 
     config = Configuration("candidate", found.spec, found.markers, len(found.groups), 0, 0.0, 0)
     try:

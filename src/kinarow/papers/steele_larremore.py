@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kinarow.game import Game
-from kinarow.reproduce import Report
+from kinarow.papers import Report
 
 PAPER = 'Steele & Larremore, "Misere Connect Four is solved"'
 SYMBOL = {"first": "1", "second": "2", "draw": "=", "open": "?"}
@@ -140,7 +140,7 @@ class Settler:
         return cell
 
     def _solve(self, cell: Cell, game: Game) -> None:
-        from kinarow.solve import solve
+        from kinarow.search.solve import solve
 
         result = solve(game, time_limit=self.budget.solver_seconds)
         if result.stopped == "interrupted":  # Ctrl-C: the search caught it; stop the table, not just this board
@@ -181,7 +181,7 @@ def table(
     taller, heights of the same parity), so any number of workers gives the
     same cells as one.
     """
-    from kinarow.pool import run_cells
+    from kinarow.search.pool import run_cells
 
     settler = Settler(budget or Budget(), cylinder=cylinder)
     jobs = [(k, w, h) for k in ks for h in heights for w in widths]

@@ -707,7 +707,7 @@ _SEARCHERS: dict[tuple[str, float | None], Any] = {}
 
 def _job_searcher(game_text: str, tt_mb: float | None) -> Any:
     """A worker process's searcher (kept between jobs: its table keeps what earlier jobs searched)."""
-    from kinarow.solve import Searcher
+    from kinarow.search.solve import Searcher
 
     key = (game_text, tt_mb)
     if key not in _SEARCHERS:
@@ -782,7 +782,7 @@ def blocking_tree(
     that many processes (each with a searcher of ``tt_mb`` MiB); without a
     ``checkpoint`` their memories go to a temporary directory.
     """
-    from kinarow.pool import check_workers
+    from kinarow.search.pool import check_workers
 
     why_not = blocking_applies(position.game)
     if why_not is not None:
@@ -867,7 +867,7 @@ def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int,
                   deadline: float | None, safety_budget: int | None, folder: Path, workers: int,
                   tt_mb: float | None, start: float) -> tuple[dict[str, Any], TreeStats]:
     """The root's attacker moves (one per symmetry class) as jobs on ``workers`` processes, then one tree."""
-    from kinarow.pool import run_cells
+    from kinarow.search.pool import run_cells
 
     game = position.game
     frames = Frames(position)

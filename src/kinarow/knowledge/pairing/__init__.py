@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from kinarow import sat
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.pairing_bounds import (
+from kinarow.knowledge import sat
+from kinarow.knowledge.pairing.bounds import (
     PROPOSITION_1,
     THEOREM_10,
     exclusion,
@@ -46,7 +46,7 @@ from kinarow.pairing_bounds import (
     paired_cells_needed,
     theorem10_bound,
 )
-from kinarow.pairing_constructions import construct_xy, family
+from kinarow.knowledge.pairing.constructions import construct_xy, family
 from kinarow.position import Position
 from kinarow.proofs import blocking_applies, envelope, require_format
 
@@ -541,7 +541,7 @@ def existence_table(
     compute rows side by side (:func:`kinarow.pool.run_cells`); a row waits for
     its sub-boards' rows, so the table is the same for any number of workers.
     """
-    from kinarow.pool import run_cells
+    from kinarow.search.pool import run_cells
 
     boards = table_boards(max_side)
     order = {b: i for i, b in enumerate(boards)}
@@ -575,7 +575,7 @@ def existence_table(
 
 def _table_row(job: tuple[int, int, int, int, tuple[int, int, str] | None]) -> TableRow:
     """One row of the existence table; ``inside`` is a sub-board with no good pairing (a, b, how), if any."""
-    from kinarow.pairing_bounds import proposition1_rect, theorem10_sub_board
+    from kinarow.knowledge.pairing.bounds import proposition1_rect, theorem10_sub_board
 
     m, n, k, max_conflicts, inside = job
     game = Game(f"{m}x{n}k{k}")
@@ -663,7 +663,7 @@ PAPER = 'Tung & Lau, "Two methods for investigating the generalized tic-tac-toe"
 
 def _family_boards(max_k: int) -> list[tuple[str, int, int, int]]:
     """(family, m, n, k) for every family and k up to ``max_k`` (a few boards with n < k per k)."""
-    from kinarow.pairing_constructions import FAMILIES
+    from kinarow.knowledge.pairing.constructions import FAMILIES
 
     boards = []
     for k in range(3, max_k + 1):
@@ -685,7 +685,7 @@ def reproduce_constructions(max_k: int = 30) -> Any:
     Also the paper's remark that the counting bound leaves k = 5 out of the
     (k+1, k+1, k) family: computed, not assumed.
     """
-    from kinarow.reproduce import Report
+    from kinarow.papers import Report
 
     rows, failures = [], []
     for name, m, n, k in _family_boards(max_k):
@@ -719,8 +719,8 @@ def reproduce_constructions(max_k: int = 30) -> Any:
 
 def reproduce_bounds(max_side: int = 30, max_region: int = 400) -> Any:
     """Theorem 10's formula against direct counting of lines, and Proposition 1 on the infinite board."""
-    from kinarow.pairing_bounds import infinite_exclusion
-    from kinarow.reproduce import Report
+    from kinarow.knowledge.pairing.bounds import infinite_exclusion
+    from kinarow.papers import Report
 
     mismatches = []
     checked = 0

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from kinarow import sat
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.matching import Configuration, parse_groups
+from kinarow.knowledge import sat
+from kinarow.knowledge.matching import Configuration, parse_groups
 from kinarow.position import Position
 
 #: boards tried, smallest first (k = 4)

@@ -61,7 +61,7 @@ def cmd_matching(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError("--moves needs a GAME (like 4x4k4) as the first argument, not groups")
     if args.svg is not None or args.png is not None:
         raise UsageError("--svg and --png need a GAME (like 4x4k4): abstract groups have no board to draw on")
-    from kinarow import matching
+    from kinarow.knowledge import matching
 
     result = matching.find(" ".join(args.target))
     ms = result.matching_set
@@ -95,8 +95,8 @@ def cmd_matching(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _position(args: argparse.Namespace, out: TextIO) -> int:
-    from kinarow import matching
     from kinarow.cli import EXIT_OK
+    from kinarow.knowledge import matching
 
     players = {"first": (1,), "second": (2,), "both": (1, 2)}[args.player]
     proof, why = matching.find_position(args.target[0], moves=args.moves, players=players)
@@ -131,7 +131,8 @@ def _position(args: argparse.Namespace, out: TextIO) -> int:
 
 def _save_picture(args: argparse.Namespace, proof: Any, out: TextIO) -> None:
     """``--svg`` / ``--png``: the position with every cover's markers lettered and its groups drawn."""
-    from kinarow import cli_ux, svg
+    from kinarow import svg
+    from kinarow.cli import ux as cli_ux
     from kinarow.game import Game
 
     def picture() -> str:
@@ -145,8 +146,8 @@ def _save_picture(args: argparse.Namespace, proof: Any, out: TextIO) -> None:
 
 
 def cmd_matching_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow import matching_search as S
     from kinarow.cli import EXIT_OK, _positive_int
+    from kinarow.knowledge.matching import search as S
 
     upto = _positive_int("--exhaustive", args.exhaustive) or 8
     most = _positive_int("--max-markers", args.max_markers) or 10

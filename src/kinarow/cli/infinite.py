@@ -20,7 +20,7 @@ from kinarow.errors import interrupted
 
 def progress_bar(label: str, stream: TextIO) -> Any:
     """The project's progress bar (:func:`kinarow.cli_ux.progress_bar`); the total comes with each tick."""
-    from kinarow.cli_ux import progress_bar as bar
+    from kinarow.cli.ux import progress_bar as bar
 
     return bar(label, None, stream)
 
@@ -39,8 +39,8 @@ def _write(path: str, text: str | bytes) -> None:
 
 # -- torus -----------------------------------------------------------------------------
 def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow import torus
     from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, UsageError
+    from kinarow.knowledge.infinite import torus
 
     g = torus.geometry(args.name, args.group)
     index = None
@@ -137,11 +137,11 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- tiling ---------------------------------------------------------------------------
 def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow import tiling
     from kinarow.cli import EXIT_OK, EXIT_REJECTED, UsageError, _positive_int
+    from kinarow.knowledge.infinite import tiling
 
     if args.name == "search":
-        from kinarow import tiling_search
+        from kinarow.knowledge.infinite import tiling_search
 
         if args.zetters:
             with progress_bar("searching for the Zetters block", err):

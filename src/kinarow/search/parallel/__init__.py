@@ -70,8 +70,8 @@ from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import MAKER_BREAKER, NORMAL, Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.tree import StrategyTree, follow, winning_stone
-from kinarow.solve import Result, knowledge_reason
-from kinarow.strategy_merge import mapped, merged_walk, rows_of_choices, rows_of_walk
+from kinarow.search.parallel.merge import mapped, merged_walk, rows_of_choices, rows_of_walk
+from kinarow.search.solve import Result, knowledge_reason
 
 __all__ = ["JobStore", "ParallelResult", "expand", "solve"]
 
@@ -775,7 +775,7 @@ def _init_local_worker(flags: Any, live: Any) -> None:
 
 def _searcher(game: str, tt_mb: float | None, knowledge: str = "none") -> Any:
     """One Searcher per game and worker thread, kept between jobs (its table carries over)."""
-    from kinarow.solve import Searcher
+    from kinarow.search.solve import Searcher
 
     cache: dict[tuple[str, float | None, str], Any] = getattr(_THREAD, "searchers", None) or {}
     _THREAD.searchers = cache
@@ -809,7 +809,7 @@ def _stop_check(spec: JobSpec) -> Callable[[], bool]:
 
 def run_job(spec: JobSpec) -> JobOutcome:
     """Solve one job in a worker (a pool process or a Dask worker)."""
-    from kinarow.solve import solve as solve_one
+    from kinarow.search.solve import solve as solve_one
 
     start = time.perf_counter()
     searcher = _searcher(spec.game, spec.tt_mb, spec.knowledge)
@@ -920,7 +920,7 @@ def _extract(
     winning move at the winner's turns, every reply is followed at the loser's.
     """
     from kinarow.engine import kernel as K
-    from kinarow.solve import winner_of
+    from kinarow.search.solve import winner_of
 
     game = position.game
     # One exact solve first, also when the winner is known: the walk's win tests then find its table full.
@@ -1129,7 +1129,7 @@ def solve(
     runs one win test, and a "no" comes back as a bound (``second-or-draw``,
     ``first-or-draw``).
     """
-    from kinarow.solve import KNOWLEDGE_LEVELS
+    from kinarow.search.solve import KNOWLEDGE_LEVELS
 
     if knowledge not in KNOWLEDGE_LEVELS:
         raise KinarowError(f"the knowledge level '{knowledge}' is unknown; allowed are {', '.join(KNOWLEDGE_LEVELS)}")

@@ -567,7 +567,7 @@ def solve(
 
 def root_certificate(position: Position) -> Any:
     """The matching-set certificate of a draw (or Breaker win) that knowledge proved at the root, or None."""
-    from kinarow.matching import find_position
+    from kinarow.knowledge.matching import find_position
 
     players = (1,) if position.game.goal == "maker-breaker" else (1, 2)
     proof, _ = find_position(position, players=players, budget=2_000_000)

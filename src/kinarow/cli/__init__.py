@@ -43,7 +43,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
-from kinarow import __version__, cli_scale, pairing, reproduce
+import kinarow.papers as reproduce
+from kinarow import __version__
+from kinarow.cli import scale as cli_scale
 from kinarow.errors import (
     KinarowError,
     MoveError,
@@ -53,8 +55,9 @@ from kinarow.errors import (
     quiet_dropped_interrupt,
 )
 from kinarow.game import MAKER_BREAKER, Game
+from kinarow.knowledge import pairing
 from kinarow.position import PLAYER_NAMES, Position, split_turns
-from kinarow.solve import (
+from kinarow.search.solve import (
     DEFAULT_KNOWLEDGE,
     DEFAULT_TT_MB,
     KNOWLEDGE_LEVELS,
@@ -175,7 +178,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError("--status lists the finished jobs of a checkpoint; give it with --checkpoint FILE")
     if cli_scale.wants_parallel(args):  # --workers N > 1, --cluster or --checkpoint: frontier jobs
         return cli_scale.cmd_solve_parallel(args, out, err)
-    from kinarow import cli_ux
+    from kinarow.cli import ux as cli_ux
 
     max_nodes = _positive_int("--max-nodes", args.max_nodes)
     time_limit = _positive_float("--time-limit", args.time_limit)
@@ -222,7 +225,7 @@ def _write_certificates(args: argparse.Namespace, position: Position, result: Re
                         err: TextIO) -> tuple[Result, str | None, str | None]:
     """``solve``'s ``--walk``, ``--strategy FILE`` and ``--proof FILE`` (one process or jobs): the result (its
     strategy a walk when asked) and the sentences saying what was written to each file."""
-    from kinarow import cli_ux
+    from kinarow.cli import ux as cli_ux
 
     result = cli_ux.as_walk(result, args.walk)
     note = _write_strategy(result, args.strategy) if args.strategy is not None else None
@@ -281,7 +284,7 @@ def _print_result(position: Position, result: Result, out: TextIO) -> None:
 def _write_strategy(result: Result, path: str) -> str:
     """Write the winner's strategy to ``path``; return a sentence saying what happened."""
     if result.strategy is not None:
-        from kinarow import cli_ux
+        from kinarow.cli import ux as cli_ux
 
         cli_ux.write_json(path, result.strategy.to_json())  # gzip-compressed when the name ends in .gz
         winner = winner_words(Game(result.game), result.strategy.winner)
@@ -304,7 +307,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"Game over: {result_sentence(position.game, str(position.result))}", file=out)
     else:
         print(turn_sentence(position), file=out)
-    from kinarow import cli_ux, svg
+    from kinarow import svg
+    from kinarow.cli import ux as cli_ux
 
     cli_ux.save_pictures(lambda: svg.board(position, title=str(position.game)), args, out)
     return EXIT_OK
@@ -467,7 +471,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow import cli_ux, svg
+    from kinarow import svg
+    from kinarow.cli import ux as cli_ux
 
     budget = _positive_int("--max-conflicts", args.max_conflicts)
     with cli_ux.spinner(f"deciding whether {args.game} has a good pairing", err):
@@ -509,7 +514,7 @@ def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     side = _positive_int("--max-side", args.max_side) or 12
     budget = _positive_int("--max-conflicts", args.max_conflicts) or 1_000_000
     workers = _positive_int("--workers", args.workers) or 1
-    from kinarow import cli_ux
+    from kinarow.cli import ux as cli_ux
 
     store = cli_ux.open_store(args)
     job = f"pairing-table/v2/max-conflicts={budget}"  # v2: rows with the bounds' columns
@@ -576,16 +581,16 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # -- entry point -------------------------------------------------------------------------
 # Modules that add commands of their own (see the module docstring); one per line.
 COMMAND_MODULES: tuple[str, ...] = (
-    "kinarow.cli_ux",
-    "kinarow.cli_misere",
-    "kinarow.cli_matching",
-    "kinarow.cli_infinite",
-    "kinarow.cli_scale",
+    "kinarow.cli.ux",
+    "kinarow.cli.misere",
+    "kinarow.cli.matching",
+    "kinarow.cli.infinite",
+    "kinarow.cli.scale",
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from kinarow import cli_ux
+    from kinarow.cli import ux as cli_ux
 
     parser = argparse.ArgumentParser(
         prog="kinarow",
