@@ -1,0 +1,45 @@
+"""Parallel solving: split the game tree at a frontier and solve the parts as independent jobs.
+
+::
+
+    position --expand (symmetry-reduced, centre first)--> frontier DAG            frontier.py
+                                                             |  leaves = jobs
+    jobs --local processes, or a Dask cluster--> exact values (each by kinarow.solve)   jobs.py, backends.py
+                                                             |
+    values --bounds back-up (minimax over the DAG)--> the root's value            coordinator.py
+    a win's strategy: the DAG's part + each leaf's walk, merged                    merge.py
+    finished jobs and walks --> an SQLite file, read back by a resumed solve       checkpoint.py
+
+Imports run one way: checkpoint <- frontier <- jobs <- backends <- coordinator
+(which also uses merge). The names below are the public API; the modules hold
+the rest (tuning constants such as ``coordinator.SPLIT_AFTER_SECONDS`` live in
+the module that reads them). See docs/parallel.md for how and why.
+"""
+
+from kinarow.search.parallel.backends import ClusterError
+from kinarow.search.parallel.checkpoint import JobStore
+from kinarow.search.parallel.coordinator import ParallelResult, solve
+from kinarow.search.parallel.frontier import (
+    DRAW,
+    EXACT,
+    FIRST,
+    FIRST_WINS,
+    IMMEDIATE,
+    INNER,
+    JOB,
+    SECOND,
+    SECOND_WINS,
+    STORED,
+    TERMINAL,
+    Frontier,
+    Node,
+    expand,
+    stored_frontier,
+    stored_value,
+)
+
+__all__ = [
+    "DRAW", "EXACT", "FIRST", "FIRST_WINS", "IMMEDIATE", "INNER", "JOB", "SECOND", "SECOND_WINS", "STORED",
+    "TERMINAL", "ClusterError", "Frontier", "JobStore", "Node", "ParallelResult", "expand", "solve",
+    "stored_frontier", "stored_value",
+]
