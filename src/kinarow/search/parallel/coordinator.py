@@ -63,7 +63,7 @@ SPLIT_AFTER_SECONDS = 1.0
 
 @dataclass
 class ParallelResult(Result):
-    """A :class:`~kinarow.solve.Result` with what the parallel solve did.
+    """A :class:`~kinarow.search.solve.Result` with what the parallel solve did.
 
     ``nodes`` is the sum over every job run (also those stopped because their
     answer was no longer needed); ``seconds`` is wall time from the start of

@@ -218,8 +218,8 @@ def extract(
     """The winner's strategy from a won ``position`` as a walk, and the winner's name; stops between
     positions when asked.
 
-    Same walk as :func:`kinarow.solve.extract_strategy` (the compiled
-    :meth:`~kinarow.solve.Searcher.strategy_walk`): the kernel names a
+    Same walk as :func:`kinarow.search.solve.extract_strategy` (the compiled
+    :meth:`~kinarow.search.solve.Searcher.strategy_walk`): the kernel names a
     winning move at the winner's turns, every reply is followed at the loser's.
     """
     from kinarow.engine import kernel as K
