@@ -7,7 +7,7 @@ Run from the repository root::
 
 Two measurements, each in a fresh Python process:
 
-* ``run``: :func:`kinarow.parallel.solve` on a large frontier (by default
+* ``run``: :func:`kinarow.search.parallel.solve` on a large frontier (by default
   (10,4,4) after 1. e2 with ``jobs=2000``: about 28,000 frontier positions)
   on 2 local workers for ``--seconds``. Printed: the coordinator's CPU
   seconds (``RUSAGE_SELF``), the workers' (``RUSAGE_CHILDREN``), the nodes

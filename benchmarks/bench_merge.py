@@ -7,7 +7,7 @@ Run from the repository root::
 
 A parallel solve proves a win from many leaf positions, each with its own
 strategy found in its canonical frame, and merges them into one walk
-(:mod:`kinarow.strategy_merge`). This benchmark does the same work on a
+(:mod:`kinarow.search.parallel.merge`). This benchmark does the same work on a
 strategy whose size matters: the shipped (9,4,4) certificate (7.0 M
 prescribed moves from the empty board). The empty board is its own image
 under each of the board's symmetries, so each image of the strategy is a

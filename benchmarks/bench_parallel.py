@@ -11,7 +11,7 @@ memory (``resource.getrusage``: the largest of the coordinator and its
 workers) and its table start clean. Modes:
 
 * ``solve``: :func:`kinarow.solve`, one process (its table sized to the game);
-* ``jobs-1`` / ``jobs-2``: :func:`kinarow.parallel.solve` with 1 or 2 local
+* ``jobs-1`` / ``jobs-2``: :func:`kinarow.search.parallel.solve` with 1 or 2 local
   worker processes (the same frontier, so the difference is the parallelism).
 
 *Seconds* are wall seconds of the whole call (the frontier, the pool's start,

@@ -12,6 +12,7 @@ import pytest
 
 from kinarow.game import Game
 from kinarow.search import parallel as par
+from kinarow.search.parallel.frontier import SYMBOLS
 
 FOLDER = Path(__file__).resolve().parent.parent / "checkpoints"
 FILES = sorted(FOLDER.glob("*.sqlite"))
@@ -33,7 +34,7 @@ def test_every_row_is_a_canonical_board_reached_by_its_line(path, tmp_path):
     for game, key, moves, value, lo, hi, nodes in rows:
         fr = frontiers.setdefault(game, par.Frontier(Game(game).start()))
         pos = Game(game).position(moves)
-        board = "".join(par._SYMBOLS[v] for v in pos.board)
+        board = "".join(SYMBOLS[v] for v in pos.board)
         assert board == key, f"{path.name}: the line '{moves}' does not reach its stored board"
         assert fr.canonical(pos.board)[0] == key, f"{path.name}: '{moves}' is not stored in its canonical frame"
         assert par.SECOND <= lo <= hi <= par.FIRST

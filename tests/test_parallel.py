@@ -1,4 +1,4 @@
-"""Parallel solving (kinarow.parallel): the same values and valid certificates as one process.
+"""Parallel solving (kinarow.search.parallel): the same values and valid certificates as one process.
 
 Covers the frontier and its bounds back-up (in-process, against ``solve``),
 the local process pool with two workers, checkpoints (stop and resume),
@@ -25,6 +25,9 @@ from helpers import interruptible, run
 from kinarow import Game, KinarowError, Searcher, solve
 from kinarow.proofs.tree import check
 from kinarow.search import parallel as par
+from kinarow.search.parallel import coordinator
+from kinarow.search.parallel.frontier import immediate_win, key_bits
+from kinarow.search.parallel.jobs import extract
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
@@ -160,11 +163,13 @@ def test_certificate_maps_leaves_through_symmetries():
     ("game", "moves"), [("5x4k4", None), ("4x4k3p2q1", None), ("5x4k4:gravity", None), ("6x6k4", "d4 c3 d3")]
 )
 def test_jobs_split_while_they_run_keep_the_value_and_certificate(monkeypatch, game, moves):
-    monkeypatch.setattr(par, "SPLIT_AFTER_SECONDS", 0.0)  # split whenever a worker is idle
-    monkeypatch.setattr(par, "_splits_well", lambda node, question: True)  # any job, any question
+    # the coordinator reads both names from its own module, so they are patched there
+    monkeypatch.setattr(coordinator, "SPLIT_AFTER_SECONDS", 0.0)  # split whenever a worker is idle
+    asked: list[str] = []
+    monkeypatch.setattr(coordinator, "splits_well", lambda node, question: asked.append(question) or True)  # any job
     result = par.solve(game, moves=moves, workers=2, jobs=1, strategy=True)
     assert result.value == solve(game, moves=moves).value
-    assert result.splits > 0
+    assert asked and result.splits > 0  # the patched rule was consulted and jobs were split
     if result.value != "draw":
         verdict = check(result.strategy)
         assert verdict.ok, verdict.reason
@@ -173,9 +178,9 @@ def test_jobs_split_while_they_run_keep_the_value_and_certificate(monkeypatch, g
 def test_only_one_sided_tests_where_the_other_player_moves_are_split():
     frontier = par.expand("5x4k4", jobs=4)
     white_to_move = next(n for n in frontier.nodes if n.kind == par.JOB and n.to_move == 2)
-    assert par._splits_well(white_to_move, par.FIRST_WINS)
-    assert not par._splits_well(white_to_move, par.SECOND_WINS)
-    assert not par._splits_well(white_to_move, par.EXACT)
+    assert coordinator.splits_well(white_to_move, par.FIRST_WINS)
+    assert not coordinator.splits_well(white_to_move, par.SECOND_WINS)
+    assert not coordinator.splits_well(white_to_move, par.EXACT)
 
 
 def test_a_draw_has_no_strategy():
@@ -658,14 +663,14 @@ def test_the_immediate_win_filter_agrees_with_playing_every_move(game, seed, pli
     pos = _random_position(game, seed, plies)
     if pos.is_over:
         return
-    assert par._immediate_win(pos) == par._immediate_win(pos, every_move=True)
+    assert immediate_win(pos) == immediate_win(pos, every_move=True)
 
 
 def test_filling_the_board_is_an_immediate_win_for_breaker():
     """Breaker's last stone wins by filling the board, though it completes no group of Breaker's."""
     pos = Game("4x3k4:maker-breaker").position("b1 d1 c1 b2 a2 d2 c2 a3 b3 c3 d3")
     assert pos.legal_moves() == [pos.geometry.parse_cell("a1")] and not pos.is_over
-    assert par._immediate_win(pos) == par._immediate_win(pos, every_move=True) == "breaker"
+    assert immediate_win(pos) == immediate_win(pos, every_move=True) == "breaker"
 
 
 def _extends_brute(fr, board, stored_boards):
@@ -701,7 +706,7 @@ def test_following_the_checkpoint_finds_exactly_the_boards_with_stored_jobs_belo
                 break
         key, _ = probe.canonical(pos.board)
         store.put(game, key, "", (0, 1), "first-or-draw", 1, 0.0)
-        stored_boards.append(par._key_bits(key))
+        stored_boards.append(key_bits(key))
         lines.append(list(pos.moves))
     fr = par.Frontier(Game(game).start(), store)
     below = fr._stored_sub_boards()
@@ -718,7 +723,7 @@ def test_following_the_checkpoint_finds_exactly_the_boards_with_stored_jobs_belo
             for c in line[: rng.randint(0, len(line))]:
                 pos.play(sym[c])
         key, _ = fr.canonical(pos.board)
-        assert (par._key_bits(key) in below) == _extends_brute(fr, pos.board, stored_boards)
+        assert (key_bits(key) in below) == _extends_brute(fr, pos.board, stored_boards)
     store.close()
 
 
@@ -801,10 +806,10 @@ def test_a_strategy_job_solves_its_position_first_and_refuses_a_wrong_winner():
     position = Game("6x5k4").start()
     position.play_moves("c3")
     searcher = Searcher(position.game, tt_mb=8)
-    walk, winner = par._extract(position, searcher, lambda: False, 1)
+    walk, winner = extract(position, searcher, lambda: False, 1)
     assert winner == "first" and walk
     with pytest.raises(KinarowError, match="internal error"):
-        par._extract(position, searcher, lambda: False, 2)
+        extract(position, searcher, lambda: False, 2)
 
 
 def test_an_unknown_question_is_refused():

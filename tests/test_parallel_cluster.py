@@ -1,4 +1,4 @@
-"""The Dask back-end of kinarow.parallel: a local cluster of two worker processes against ``solve``."""
+"""The Dask back-end of kinarow.search.parallel: a local cluster of two worker processes against ``solve``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from kinarow import KinarowError, solve
 from kinarow.cli import main
 from kinarow.proofs.tree import check
 from kinarow.search import parallel as par
+from kinarow.search.parallel import backends
 
 distributed = pytest.importorskip("distributed")
 
@@ -59,10 +60,19 @@ def test_cluster_time_limit_stops_its_jobs(cluster):
 
 
 def test_unreachable_cluster_is_one_sentence(monkeypatch):
-    monkeypatch.setattr(par, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(backends, "CONNECT_TIMEOUT", "1s")  # the Dask back end reads it from its own module
+    timeouts: list[object] = []
+    real_client = distributed.Client
+
+    def client(*args, **kwargs):
+        timeouts.append(kwargs.get("timeout"))
+        return real_client(*args, **kwargs)
+
+    monkeypatch.setattr(distributed, "Client", client)
     with pytest.raises(par.ClusterError) as err:
         par.solve("4x4k4", cluster="tcp://127.0.0.1:9")
     assert "tcp://HOST:PORT" in str(err.value) and "\n" not in str(err.value)
+    assert timeouts == ["1s"]  # the patched timeout is the one the back end used
 
 
 def test_missing_dask_names_the_extra(monkeypatch):

@@ -33,11 +33,11 @@ def _exact_nodes(searcher: Searcher, game: str, moves: str) -> int:
 
 def _one_sided_nodes(searcher: Searcher, game: str, moves: str) -> int:
     """Nodes of the parallel jobs' one-sided question "can the first player win?"."""
-    from kinarow.search import parallel
+    from kinarow.search.parallel.jobs import win_test
 
     position = Game(game).start()
     position.play_moves(moves)
-    return parallel._win_test(searcher, position, 1, lambda nodes: None)[1]
+    return win_test(searcher, position, 1, lambda nodes: None)[1]
 
 
 def _can_win_nodes(searcher: Searcher, game: str, moves: str) -> int:

@@ -25,7 +25,7 @@ are kept. Workers start with the ``spawn`` method (no copy of this process's
 threads, such as a progress bar's), so ``work`` must be a module-level function
 and its argument and result must pickle.
 
-(:mod:`kinarow.parallel` has its own pool for frontier jobs: those jobs are
+(:mod:`kinarow.search.parallel` has its own pool for frontier jobs: those jobs are
 told to stop through shared flags; a table cell runs to its end or is
 terminated.)
 """

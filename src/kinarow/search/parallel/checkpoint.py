@@ -1,0 +1,178 @@
+"""The checkpoint of a parallel solve: finished jobs (and extracted strategies) in an SQLite file.
+
+A stopped solve resumes from it: the frontier reads the stored bounds of its
+positions (:mod:`kinarow.search.parallel.frontier`), and a strategy run reads
+the leaves' walks it kept. ``kinarow solve --checkpoint FILE --status`` lists it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import sqlite3
+import zlib
+
+from kinarow.errors import KinarowError
+from kinarow.proofs.tree import StrategyTree
+
+__all__ = ["JobStore"]
+
+
+class JobStore:
+    """Finished jobs in an SQLite file: one row per (game, position), so a stopped solve can resume.
+
+    ``position`` is the board in its canonical frame (the smallest image under
+    the board's symmetries, cell by cell: ``.`` empty, ``x`` Black, ``o``
+    White); ``moves`` is a line of play that reaches it. ``lo``/``hi`` bound
+    the value from the first player's view (+1 first player wins, 0 draw,
+    -1 second player wins); ``value`` says the same in words: ``first``,
+    ``second``, ``draw`` (``maker``/``breaker``), or ``first-or-draw`` /
+    ``second-or-draw`` when a job answered one win test. Only proven
+    facts are stored, never a stopped job.
+
+    A second table, ``strategies``, keeps the winner's strategy that an
+    extraction job found from a position (canonical frame; ``choices`` is its
+    walk, the prescribed moves in the checker's replay order as in a version 3
+    certificate, zlib-compressed), so that a stopped extraction of a large win
+    also resumes. Rows written before walks were kept there hold the
+    gzip-compressed JSON object of the moves by board; they are read too.
+    """
+
+    SCHEMA = """
+        CREATE TABLE IF NOT EXISTS finished_jobs (
+            game     TEXT NOT NULL,
+            position TEXT NOT NULL,
+            moves    TEXT NOT NULL,
+            value    TEXT NOT NULL,
+            lo       INTEGER NOT NULL,
+            hi       INTEGER NOT NULL,
+            nodes    INTEGER NOT NULL,
+            seconds  REAL NOT NULL,
+            finished TEXT NOT NULL DEFAULT (datetime('now')),
+            PRIMARY KEY (game, position)
+        )
+    """
+
+    STRATEGY_SCHEMA = """
+        CREATE TABLE IF NOT EXISTS strategies (
+            game       TEXT NOT NULL,
+            position   TEXT NOT NULL,
+            winner     TEXT NOT NULL,
+            moves      TEXT NOT NULL,
+            prescribed INTEGER NOT NULL,
+            choices    BLOB NOT NULL,
+            seconds    REAL NOT NULL,
+            finished   TEXT NOT NULL DEFAULT (datetime('now')),
+            PRIMARY KEY (game, position, winner)
+        )
+    """
+
+    RUNNING_SCHEMA = """
+        CREATE TABLE IF NOT EXISTS running_jobs (
+            game     TEXT NOT NULL,
+            position TEXT NOT NULL,
+            moves    TEXT NOT NULL,
+            question TEXT NOT NULL,
+            started  TEXT NOT NULL DEFAULT (datetime('now')),
+            PRIMARY KEY (game, position)
+        )
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = str(path)
+        try:
+            self.db = sqlite3.connect(self.path)
+            self.db.execute(self.SCHEMA)
+            self.db.execute(self.STRATEGY_SCHEMA)
+            self.db.execute(self.RUNNING_SCHEMA)
+            self.db.commit()
+        except sqlite3.DatabaseError as err:
+            raise KinarowError(f"cannot use '{self.path}' as a checkpoint file: {err}") from None
+
+    def get(self, game: str, position: str) -> tuple[int, int] | None:
+        """The stored bounds ``(lo, hi)`` of a position, or None."""
+        row = self.db.execute(
+            "SELECT lo, hi FROM finished_jobs WHERE game = ? AND position = ?", (game, position)
+        ).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def put(
+        self, game: str, position: str, moves: str, bounds: tuple[int, int], value: str, nodes: int, seconds: float
+    ) -> None:
+        """Store what a job found; bounds narrow what is stored already (a second answer adds to the first)."""
+        old = self.get(game, position)
+        lo, hi = bounds if old is None else (max(bounds[0], old[0]), min(bounds[1], old[1]))
+        self.db.execute(
+            "INSERT OR REPLACE INTO finished_jobs (game, position, moves, value, lo, hi, nodes, seconds) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            (game, position, moves, value, lo, hi, nodes, seconds),
+        )
+        self.db.commit()
+
+    def jobs(self, game: str) -> list[tuple[str, str, int, float, str]]:
+        """The finished jobs of ``game``: (moves, value, nodes, seconds, finished), in the order they finished."""
+        return [(str(m), str(v), int(n), float(s), str(f)) for m, v, n, s, f in self.db.execute(
+            "SELECT moves, value, nodes, seconds, finished FROM finished_jobs WHERE game = ? ORDER BY finished, moves",
+            (game,))]
+
+    def get_strategy(self, game: str, position: str, winner: str) -> bytes | None:
+        """The stored strategy of ``winner`` from a position (canonical frame) as a walk, or None."""
+        row = self.db.execute("SELECT choices, moves FROM strategies WHERE game = ? AND position = ? AND winner = ?",
+                              (game, position, winner)).fetchone()
+        if row is None:
+            return None
+        blob, line = bytes(row[0]), str(row[1])
+        if blob[:2] != b"\x1f\x8b":
+            return zlib.decompress(blob)
+        # an older row: the moves by board; written again as the walk its line's position replays
+        choices = dict(json.loads(gzip.decompress(blob)))
+        tree = StrategyTree(game, line.split(), winner, choices).compacted()
+        assert tree.walk is not None
+        return tree.walk
+
+    def put_strategy(self, game: str, position: str, moves: str, winner: str, walk: bytes, seconds: float) -> None:
+        """Store the strategy (a walk) an extraction job found from a position (canonical frame)."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO strategies (game, position, winner, moves, prescribed, choices, seconds) "
+            "VALUES (?,?,?,?,?,?,?)", (game, position, winner, moves, len(walk), zlib.compress(walk, 6), seconds))
+        self.db.commit()
+
+    def strategies(self, game: str) -> list[tuple[str, str, int, float, str]]:
+        """The stored strategies of ``game``: (moves, winner, prescribed moves, seconds, finished)."""
+        return [(str(m), str(w), int(n), float(s), str(f)) for m, w, n, s, f in self.db.execute(
+            "SELECT moves, winner, prescribed, seconds, finished FROM strategies WHERE game = ? "
+            "ORDER BY finished, moves", (game,))]
+
+    def mark_running(self, game: str, position: str, moves: str, question: str) -> None:
+        """Note that a job on ``position`` has started (``--status`` shows it while the solve runs)."""
+        self.db.execute("INSERT OR REPLACE INTO running_jobs (game, position, moves, question) VALUES (?,?,?,?)",
+                        (game, position, moves, question))
+        self.db.commit()
+
+    def unmark_running(self, game: str, position: str) -> None:
+        self.db.execute("DELETE FROM running_jobs WHERE game = ? AND position = ?", (game, position))
+        self.db.commit()
+
+    def clear_running(self, game: str) -> None:
+        """Forget every running mark of ``game`` (a run starts or ends; a killed run leaves marks behind)."""
+        self.db.execute("DELETE FROM running_jobs WHERE game = ?", (game,))
+        self.db.commit()
+
+    def running(self, game: str) -> list[tuple[str, str, str]]:
+        """The jobs of ``game`` marked running: (moves, question, started), oldest first."""
+        return [(str(m), str(q), str(s)) for m, q, s in self.db.execute(
+            "SELECT moves, question, started FROM running_jobs WHERE game = ? ORDER BY started, moves", (game,))]
+
+    def positions(self, game: str) -> list[str]:
+        """The canonical boards of every finished job of ``game``."""
+        return [str(row[0]) for row in self.db.execute(
+            "SELECT position FROM finished_jobs WHERE game = ?", (game,))]
+
+    def count(self, game: str | None = None) -> int:
+        if game is None:
+            return int(self.db.execute("SELECT COUNT(*) FROM finished_jobs").fetchone()[0])
+        return int(self.db.execute("SELECT COUNT(*) FROM finished_jobs WHERE game = ?", (game,)).fetchone()[0])
+
+    def close(self) -> None:
+        self.db.close()

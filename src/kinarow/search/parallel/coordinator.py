@@ -1,0 +1,518 @@
+"""The coordinator: one parallel solve from frontier to answer (:func:`solve`).
+
+It grows the frontier (:mod:`~kinarow.search.parallel.frontier`), hands the
+jobs the frontier's alpha-beta walk needs to a back end
+(:mod:`~kinarow.search.parallel.backends`) a few at a time, records each
+answer in the frontier and the checkpoint
+(:mod:`~kinarow.search.parallel.checkpoint`), stops jobs whose answer is no
+longer needed, and splits a long job into its children when a worker would
+otherwise sit idle (or when it has run ``max_job_seconds``).
+
+A win comes with the winner's strategy (:class:`~kinarow.proofs.tree.StrategyTree`)
+when asked for: the frontier part is read off the solved DAG (the winner
+takes a child whose value is a win for it; every reply of the loser is
+followed) and each frontier leaf it reaches is extracted by a job, in the
+leaf's own canonical frame and mapped to every symmetric image where it is
+used (:mod:`~kinarow.search.parallel.merge`). The result is checked by
+:func:`kinarow.proofs.tree.check` like any other strategy.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.position import Position
+from kinarow.proofs.tree import StrategyTree, follow
+from kinarow.search.parallel.backends import LOCAL_JOB_SLOTS, Backend, DaskBackend, LocalBackend
+from kinarow.search.parallel.checkpoint import JobStore
+from kinarow.search.parallel.frontier import (
+    DRAW,
+    EXACT,
+    FIRST,
+    FIRST_WINS,
+    INNER,
+    JOB,
+    SECOND,
+    SECOND_WINS,
+    STORED,
+    Frontier,
+    Node,
+    ordered_moves,
+    start_position,
+)
+from kinarow.search.parallel.jobs import JobOutcome, JobSpec
+from kinarow.search.parallel.merge import mapped, merged_walk, rows_of_choices, rows_of_walk
+from kinarow.search.solve import Result, knowledge_reason
+
+__all__ = ["ParallelResult", "solve", "splits_well"]
+
+#: Open positions per worker that the frontier aims for when ``jobs`` is not given.
+JOBS_PER_WORKER = 2
+#: How often (seconds) the coordinator looks at the clock, the node count and Ctrl-C.
+POLL_SECONDS = 0.05
+#: A job that has run this long (seconds) is split into its children when a worker has nothing to do.
+SPLIT_AFTER_SECONDS = 1.0
+
+
+@dataclass
+class ParallelResult(Result):
+    """A :class:`~kinarow.search.solve.Result` with what the parallel solve did.
+
+    ``nodes`` is the sum over every job run (also those stopped because their
+    answer was no longer needed); ``seconds`` is wall time from the start of
+    the frontier expansion to the answer (and the strategy, when asked for).
+    """
+
+    workers: int = 1
+    backend: str = "local"
+    frontier_depth: int = 0
+    frontier_nodes: int = 0
+    jobs: int = 0
+    jobs_solved: int = 0
+    jobs_stopped: int = 0
+    jobs_from_checkpoint: int = 0
+    splits: int = 0
+    job_seconds: float = 0.0
+    peak_rss_mb: float = 0.0
+    strategy_stopped: str | None = None  # the value is proved but its strategy was not finished (why)
+    log: list[dict[str, Any]] = field(default_factory=list, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        out.update(
+            {
+                "workers": self.workers,
+                "backend": self.backend,
+                "frontier_depth": self.frontier_depth,
+                "frontier_nodes": self.frontier_nodes,
+                "jobs": self.jobs,
+                "jobs_solved": self.jobs_solved,
+                "jobs_stopped": self.jobs_stopped,
+                "jobs_from_checkpoint": self.jobs_from_checkpoint,
+                "splits": self.splits,
+                "job_seconds": round(self.job_seconds, 3),
+                "peak_rss_mb": round(self.peak_rss_mb, 1),
+            }
+        )
+        if self.strategy_stopped:
+            out["strategy_stopped"] = self.strategy_stopped
+        return out
+
+
+def solve(
+    target: Game | Position | str,
+    *,
+    moves: str | None = None,
+    workers: int | None = None,
+    cluster: Any = None,
+    jobs: int | None = None,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    tt_mb: float | None = None,
+    strategy: bool = False,
+    checkpoint: str | os.PathLike[str] | None = None,
+    on_tick: Callable[[int], None] | None = None,
+    best_move: bool = True,
+    knowledge: str = "matching",
+    max_job_seconds: float | None = None,
+    question: str = EXACT,
+) -> ParallelResult:
+    """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
+
+    ``workers`` local processes (default: every core) run the jobs, unless
+    ``cluster`` names a Dask scheduler (``tcp://HOST:PORT``) or is a
+    ``distributed.Client``. ``jobs`` is about how many frontier positions to
+    make (default :data:`JOBS_PER_WORKER` per worker). ``checkpoint`` is an
+    SQLite file that keeps finished jobs: run the same call again to resume.
+    ``max_nodes``, ``time_limit``, ``tt_mb`` (per worker), ``strategy`` and
+    ``on_tick`` mean what they mean for :func:`kinarow.solve`. When the value
+    comes from strategy stealing (a draw of an empty board), finding a move
+    that keeps it takes more search; ``best_move=False`` skips that search.
+    ``knowledge`` is the workers' solver knowledge (``none``, ``pairing`` or
+    ``matching``, as for :func:`kinarow.solve`). ``max_job_seconds`` splits
+    a job that has run that long into its children, even while every worker
+    is busy: with a checkpoint, a run that is stopped then loses at most
+    about that much work per worker (a search that takes many runs needs
+    this); without it a job is split only when a worker would sit idle.
+    ``question`` asks the root less than its exact value: ``"first-wins"``
+    (can the first player force a win?) or ``"second-wins"``; every job then
+    runs one win test, and a "no" comes back as a bound (``second-or-draw``,
+    ``first-or-draw``).
+    """
+    from kinarow.search.solve import KNOWLEDGE_LEVELS
+
+    if knowledge not in KNOWLEDGE_LEVELS:
+        raise KinarowError(f"the knowledge level '{knowledge}' is unknown; allowed are {', '.join(KNOWLEDGE_LEVELS)}")
+    if workers is not None and workers < 1:
+        raise KinarowError(f"workers = {workers} is not allowed; give a positive number of worker processes")
+    if jobs is not None and jobs < 1:
+        raise KinarowError(f"jobs = {jobs} is not allowed; give a positive number of frontier positions")
+    if max_nodes is not None and max_nodes < 1:
+        raise KinarowError(f"max_nodes = {max_nodes} is not allowed; give a positive number of nodes")
+    if time_limit is not None and time_limit <= 0:
+        raise KinarowError(f"time_limit = {time_limit} is not allowed; give a positive number of seconds")
+    if max_job_seconds is not None and max_job_seconds <= 0:
+        raise KinarowError(f"max_job_seconds = {max_job_seconds} is not allowed; give a positive number of seconds")
+    position = start_position(target, moves)
+    game = position.game
+    if game.cells > 64:
+        from kinarow.errors import SolverLimitError
+
+        raise SolverLimitError(f"{game} has {game.cells} cells; the exact solver handles boards of at most 64 cells")
+    to_move = None if position.is_over else ("first" if position.to_move == 1 else "second")
+    if position.is_over:
+        return ParallelResult(str(game), position.move_text(), str(position.result), 0, 0.0, None, to_move)
+    start = time.perf_counter()
+    deadline = start + time_limit if time_limit else None
+    n_workers = workers or os.cpu_count() or 1
+
+    store = JobStore(checkpoint) if checkpoint is not None else None
+    backend: Backend | None = None
+    run: _Run | None = None
+    if store is not None:
+        store.clear_running(str(game))  # marks left by a run that was killed
+    try:
+        frontier = Frontier(position, store)
+        frontier.ask(question)
+        if cluster is not None:
+            backend = DaskBackend(cluster)
+            n_workers = backend.workers
+        frontier.expand(jobs or JOBS_PER_WORKER * n_workers)
+        if backend is None and any(n.kind in (JOB, STORED) for n in frontier.nodes):
+            backend = LocalBackend(n_workers, max(4 * len(frontier.nodes), LOCAL_JOB_SLOTS))
+        run = _Run(frontier, backend, tt_mb, store, max_nodes, deadline, on_tick, n_workers)
+        run.knowledge = knowledge
+        run.max_job_seconds = max_job_seconds
+        stopped = run.values()
+        root = frontier.nodes[frontier.root]
+        strategy_stopped: str | None = None
+        if (not stopped and best_move and question == EXACT and root.kind == INNER
+                and frontier.best_move(position) is None):
+            # the value rests on strategy stealing; prove a move that keeps it (the value stands if this stops)
+            root.prior_lo = SECOND
+            frontier.recompute(root)
+            if run.values() is not None:
+                root.prior_lo = DRAW
+                frontier.recompute(root)
+        tree: StrategyTree | None = None
+        if not stopped and strategy and root.resolved and root.lo != DRAW:
+            tree, strategy_stopped = run.strategy(position)
+    finally:
+        if backend is not None:
+            backend.close()
+        if store is not None:
+            store.clear_running(str(game))
+            store.close()
+    seconds = time.perf_counter() - start
+    best = None if stopped else frontier.best_move(position)
+    peak_kb = max(run.peak_rss_kb, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    if backend is not None and backend.name == "local":
+        peak_kb = max(peak_kb, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    return ParallelResult(
+        str(game),
+        position.move_text(),
+        "unknown" if stopped else frontier.bounds_name(root.lo, root.hi),
+        run.nodes,
+        seconds,
+        best,
+        to_move,
+        stopped=stopped,
+        strategy=tree,
+        workers=n_workers,
+        backend=backend.name if backend is not None else "local",
+        frontier_depth=frontier.depth,
+        frontier_nodes=len(frontier.nodes),
+        jobs=sum(1 for n in frontier.nodes if n.kind == JOB),
+        jobs_solved=run.solved,
+        jobs_stopped=run.stopped_jobs,
+        jobs_from_checkpoint=sum(1 for n in frontier.nodes if n.stored),
+        splits=run.splits,
+        job_seconds=run.job_seconds,
+        peak_rss_mb=peak_kb / 1024,
+        strategy_stopped=strategy_stopped,
+        log=run.log,
+        knowledge=knowledge,
+        knowledge_note=knowledge_reason(game) if knowledge != "none" else None,
+    )
+
+
+def splits_well(node: Node, question: str) -> bool:
+    """Is splitting this job likely to pay: a one-sided win test where the *other* player moves?
+
+    Then a "yes" needs every child (no speculation), and a "no" needs one.
+    Where the tested player moves, the kernel's own move order finds a win far
+    faster than children tried in the frontier's static order, so such jobs
+    (and exact-value jobs) are left whole.
+    """
+    if question == FIRST_WINS:
+        return node.to_move == 2
+    if question == SECOND_WINS:
+        return node.to_move == 1
+    return False
+
+
+class _Run:
+    """The coordinator's loop: hand out needed jobs, collect values, stop what is no longer needed.
+
+    A job's number is its frontier node's number.
+    """
+
+    def __init__(
+        self,
+        frontier: Frontier,
+        backend: Backend | None,
+        tt_mb: float | None,
+        store: JobStore | None,
+        max_nodes: int | None,
+        deadline: float | None,
+        on_tick: Callable[[int], None] | None,
+        workers: int,
+    ) -> None:
+        self.frontier = frontier
+        self.backend = backend
+        self.tt_mb = tt_mb
+        self.knowledge = "none"
+        self.store = store
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.on_tick = on_tick
+        self.capacity = workers
+        self.split_after = SPLIT_AFTER_SECONDS
+        self.max_job_seconds: float | None = None  # split any job this old, busy workers or not
+        self.splits = 0
+        self.nodes = 0
+        self.solved = 0
+        self.stopped_jobs = 0
+        self.job_seconds = 0.0
+        self.peak_rss_kb = 0
+        self.log: list[dict[str, Any]] = []
+        self._marked: set[int] = set()  # the jobs the checkpoint shows as running
+
+    def _budget_stop(self, backend: Backend) -> str | None:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return "time limit"
+        if self.max_nodes is not None and self.nodes + backend.live_nodes() >= self.max_nodes:
+            return "node limit"
+        return None
+
+    def _collect(self, backend: Backend, running: dict[int, Any], timeout: float) -> list[JobOutcome]:
+        if not running:
+            return []
+        finished = backend.done(running.values(), timeout)
+        by_handle = {id(h): j for j, h in running.items()}
+        outs: list[JobOutcome] = []
+        for handle in finished:
+            del running[by_handle[id(handle)]]
+            if handle.cancelled():
+                continue
+            out = backend.outcome(handle)
+            self.nodes += out.nodes
+            self.job_seconds += out.seconds
+            self.peak_rss_kb = max(self.peak_rss_kb, out.peak_rss_kb)
+            outs.append(out)
+        return outs
+
+    def _shutdown(self, backend: Backend, running: dict[int, Any]) -> None:
+        """Stop every job and wait (at most half a minute) for the workers to report back."""
+        backend.stop_all()
+        end = time.monotonic() + 30
+        while running and time.monotonic() < end:
+            for out in self._collect(backend, running, 0.1):
+                self._log(out)
+
+    def _mark_running(self, running: Collection[int], asked: dict[int, str]) -> None:
+        """Keep the checkpoint's running marks equal to the jobs running now (written only on a change)."""
+        if self.store is None:
+            return
+        now = set(running)
+        if now == self._marked:
+            return
+        fr = self.frontier
+        for job in self._marked - now:
+            self.store.unmark_running(fr.game_text, fr.nodes[job].key)
+        for job in now - self._marked:
+            line = " ".join(fr.cell_names(fr.nodes[job].moves))
+            self.store.mark_running(fr.game_text, fr.nodes[job].key, line, asked.get(job, "strategy"))
+        self._marked = now
+
+    def _tick(self, backend: Backend) -> None:
+        if self.on_tick is not None:
+            self.on_tick(self.nodes + backend.live_nodes())
+
+    def values(self) -> str | None:
+        """Run value jobs until the root is decided; returns why it stopped early, or None."""
+        fr = self.frontier
+        backend = self.backend
+        if fr.decided() or backend is None:
+            return None
+        running: dict[int, Any] = {}
+        asked: dict[int, str] = {}  # the question each running job answers
+        started: dict[int, float] = {}
+        try:
+            while not fr.decided():
+                needed = fr.needed(running)
+                wanted = dict(needed)
+                for job, handle in list(running.items()):
+                    question = wanted.get(job)
+                    # keep a job while its answer still helps: same question, or one of them is the exact value
+                    if question is None or (EXACT not in (question, asked[job]) and question != asked[job]):
+                        backend.stop_job(job, handle)
+                        self.stopped_jobs += 1
+                        del running[job]
+                if not needed and not running:
+                    raise KinarowError("internal error: the root is open but no job is needed")
+                for job, question in needed:
+                    if len(running) >= self.capacity:
+                        break
+                    if job not in running:
+                        spec = JobSpec(job, fr.game_text, fr.nodes[job].moves, self.tt_mb, question=question,
+                                       knowledge=self.knowledge)
+                        running[job] = backend.submit(spec)
+                        asked[job] = question
+                        started[job] = time.monotonic()
+                # split the oldest job that is due: past max_job_seconds, or (a worker idle and nothing else
+                # needed) past split_after with a question that splits well; its children take over
+                now = time.monotonic()
+                due: list[int] = []
+                if len(fr.nodes) + fr.game.cells <= backend.max_jobs:
+                    if self.max_job_seconds is not None:
+                        due = [j for j in running
+                               if fr.nodes[j].kind == JOB and now - started[j] >= self.max_job_seconds]
+                    if not due and len(running) < self.capacity and all(job in running for job, _ in needed):
+                        due = [j for j in running
+                               if fr.nodes[j].kind == JOB and now - started[j] >= self.split_after
+                               and splits_well(fr.nodes[j], asked[j])]
+                if due:
+                    oldest = min(due, key=lambda j: started[j])
+                    fr.split(oldest)
+                    backend.stop_job(oldest, running.pop(oldest))
+                    self.stopped_jobs += 1
+                    self.splits += 1
+                    continue
+                for out in self._collect(backend, running, POLL_SECONDS):
+                    self._record(out)
+                self._mark_running(running, asked)
+                self._tick(backend)
+                why = self._budget_stop(backend)
+                if why is not None and not fr.decided():
+                    self._shutdown(backend, running)
+                    return why
+        except KeyboardInterrupt:
+            self._shutdown(backend, running)
+            return "interrupted"
+        for job, handle in running.items():
+            backend.stop_job(job, handle)
+            self.stopped_jobs += 1
+        running.clear()
+        return None
+
+    def _log(self, out: JobOutcome) -> dict[str, Any]:
+        fr = self.frontier
+        entry: dict[str, Any] = {
+            "moves": " ".join(fr.cell_names(fr.nodes[out.job].moves)),
+            "question": "strategy" if out.walk is not None else out.question,
+            "value": "stopped" if out.bounds is None else fr.bounds_name(*out.bounds),
+            "nodes": out.nodes,
+            "seconds": round(out.seconds, 3),
+            "worker": out.worker,
+        }
+        self.log.append(entry)
+        return entry
+
+    def _record(self, out: JobOutcome) -> None:
+        entry = self._log(out)
+        if out.bounds is None:
+            return
+        fr = self.frontier
+        node = fr.nodes[out.job]
+        self.solved += 1
+        fr.settle(node.id, *out.bounds)
+        if self.store is not None:
+            bounds = (node.lo, node.hi)
+            value = fr.bounds_name(*bounds)
+            self.store.put(fr.game_text, node.key, entry["moves"], bounds, value, out.nodes, out.seconds)
+
+    # -- the winner's strategy --------------------------------------------------------------
+    def strategy(self, position: Position) -> tuple[StrategyTree | None, str | None]:
+        """The winner's strategy: the frontier part from the DAG, the leaves' parts from extraction jobs."""
+        fr = self.frontier
+        win = fr.nodes[fr.root].lo
+        winner = 1 if win == FIRST else 2
+        tree = StrategyTree(fr.game_text, [position.name(c) for c in position.moves], fr.result_name(win), {})
+        uses: dict[int, list[tuple[int, ...]]] = {}  # leaf node -> symmetries that map a real board onto it
+
+        def leaf(pos: Position) -> bool:
+            """A job's (or stored) position: its part of the strategy comes from an extraction job."""
+            ckey, sym = fr.canonical(pos.board)
+            node = fr.nodes[fr.by_key[ckey]]
+            proved_here = node.own_lo == node.own_hi == win  # by its own job (a job split while it ran)
+            if node.kind in (JOB, STORED) or (proved_here and not fr.children_prove(pos, winner, win)):
+                if sym not in uses.setdefault(node.id, []):
+                    uses[node.id].append(sym)
+                return True
+            return False
+
+        def choose(pos: Position) -> int:
+            for cell in ordered_moves(pos):
+                pos.play(cell)
+                ok = pos.result == tree.winner if pos.is_over else fr.child_score(pos) == win
+                pos.undo()
+                if ok:
+                    return cell
+            raise KinarowError(f"internal error: no winning move after {pos.move_text() or '(start)'}")
+
+        parts = [rows_of_choices(fr.game, follow(position, winner, choose, leaf))]  # the frontier's part
+        who = FIRST_WINS if win == FIRST else SECOND_WINS  # the winner, known from the frontier
+        backend = self.backend
+        if uses and backend is None:
+            raise KinarowError("internal error: frontier leaves to extract but no workers")
+
+        def add_leaf(n: int, walk: bytes) -> None:
+            rows = rows_of_walk(fr.position(fr.nodes[n]), winner, walk)
+            parts.extend(mapped(rows, sym) for sym in uses[n])
+
+        running: dict[int, Any] = {}
+        try:
+            pending = []
+            for n in uses:
+                node = fr.nodes[n]
+                kept = None if self.store is None else self.store.get_strategy(fr.game_text, node.key, tree.winner)
+                if kept is not None:  # extracted by an earlier run
+                    add_leaf(n, kept)
+                    continue
+                pending.append(JobSpec(n, fr.game_text, node.moves, self.tt_mb, strategy=True, question=who,
+                                       knowledge=self.knowledge))
+            while pending or running:
+                assert backend is not None
+                while pending and len(running) < self.capacity:
+                    spec = pending.pop(0)
+                    running[spec.job] = backend.submit(spec)
+                for out in self._collect(backend, running, POLL_SECONDS):
+                    if out.walk is None:
+                        self._shutdown(backend, running)
+                        return None, "interrupted"
+                    self._log(out)
+                    if self.store is not None:
+                        node = fr.nodes[out.job]
+                        line = " ".join(fr.cell_names(node.moves))
+                        self.store.put_strategy(fr.game_text, node.key, line, tree.winner, out.walk, out.seconds)
+                    add_leaf(out.job, out.walk)
+                self._mark_running(running, {})
+                self._tick(backend)
+                why = self._budget_stop(backend)
+                if why is not None:
+                    self._shutdown(backend, running)
+                    return None, why
+            walk = merged_walk(position, winner, parts)
+        except KeyboardInterrupt:
+            if backend is not None:
+                self._shutdown(backend, running)
+            return None, "interrupted"
+        return replace(tree, walk=walk), None

@@ -1,0 +1,514 @@
+"""The frontier: the top of the game tree as a DAG of canonical positions with value bounds.
+
+The frontier is grown a whole level (one stone) at a time until it holds
+about ``jobs`` open positions. Positions that are symmetric images of each
+other are one node, so a job is solved once for all its images. Positions
+that are already decided are not jobs: a finished game, a player to move who
+can win with this stone, or a position found in the checkpoint file.
+
+Each node keeps bounds ``lo <= value <= hi`` on its value from the first
+player's view (``+1`` first player / Maker wins, ``0`` draw, ``-1`` second
+player / Breaker wins). The empty board of a normal game without gravity and
+with ``p <= q`` starts at ``lo = 0``: by strategy stealing the second player
+cannot force a win there, so only "can the first player win?" is asked.
+A finished job fixes (or narrows) its leaf's bounds; bounds then flow up
+(the first player's nodes take the maximum of their children, the second
+player's the minimum). Which jobs are still worth running is decided by an
+alpha-beta walk over the bounds (:meth:`Frontier.needed`): a job whose value
+can no longer change the root's is skipped, and if already running it is told
+to stop. The walk's window also says what a job must answer: the exact value
+(both of the solver's win tests), or just one of "can the first player win?" /
+"can the second player win?" (one win test, about half the work). Jobs are
+handed out in the order of that walk (centre moves first), a few at a time, so
+the most promising lines are solved first -- the job-level counterpart of the
+kernel's move ordering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from kinarow.errors import KinarowError
+from kinarow.game import MAKER_BREAKER, NORMAL, Game
+from kinarow.position import Position, value_names
+from kinarow.proofs.tree import winning_stone
+from kinarow.search.parallel.checkpoint import JobStore
+
+__all__ = [
+    "DRAW", "EXACT", "FIRST", "FIRST_WINS", "IMMEDIATE", "INNER", "JOB", "SECOND", "SECOND_WINS", "STORED",
+    "SYMBOLS", "TERMINAL", "Frontier", "Node", "expand", "immediate_win", "key_bits", "ordered_moves",
+    "start_position", "stored_frontier", "stored_value",
+]
+
+# Values, from the first player's view
+FIRST, DRAW, SECOND = 1, 0, -1
+#: a board's cells in a node's key (its canonical board): empty, first player's stone, second player's
+SYMBOLS = ".xo"
+
+# Job questions
+EXACT, FIRST_WINS, SECOND_WINS = "exact", "first-wins", "second-wins"
+#: each question as the root's alpha-beta window (the first player's view)
+_WINDOWS = {EXACT: (SECOND - 1, FIRST + 1), FIRST_WINS: (DRAW, FIRST + 1), SECOND_WINS: (SECOND - 1, DRAW)}
+
+# Node kinds
+TERMINAL, IMMEDIATE, STORED, JOB, INNER = "terminal", "immediate", "stored", "job", "inner"
+
+
+@dataclass
+class Node:
+    """One position of the frontier DAG, in its canonical frame (``key`` is its board)."""
+
+    id: int
+    key: str
+    moves: tuple[int, ...]  # a line of play that reaches exactly the board ``key``
+    to_move: int
+    kind: str
+    lo: int = SECOND
+    hi: int = FIRST
+    children: list[int] = field(default_factory=list)
+    parents: list[int] = field(default_factory=list)
+    stored: bool = False  # bounds read from the checkpoint
+    prior_lo: int = SECOND  # bounds known without search (a theorem), kept by every back-up
+    prior_hi: int = FIRST
+    own_lo: int = SECOND  # bounds proved for this position itself (a job, the checkpoint, the rules)
+    own_hi: int = FIRST
+
+    @property
+    def resolved(self) -> bool:
+        return self.lo == self.hi
+
+
+class Frontier:
+    """The expanded top of the game tree: canonical positions, their links and value bounds."""
+
+    def __init__(self, position: Position, store: JobStore | None = None) -> None:
+        self.game = position.game
+        self.game_text = str(self.game)
+        self.syms = self.game.geometry.symmetries
+        self.first_name, self.second_name = value_names(self.game)
+        self.no_draws = self.game.goal == MAKER_BREAKER
+        #: "young brothers wait": a node's other children are jobs only once its first child is decided
+        #: (off: on two workers it left one idle and forced splits of positions the kernel orders better)
+        self.eldest_first = False
+        self.store = store
+        self.nodes: list[Node] = []
+        self.by_key: dict[str, int] = {}
+        self.depth = 0
+        #: the root's question as an alpha-beta window: the exact value, or only whether one player wins
+        self.window: tuple[int, int] = _WINDOWS[EXACT]
+        #: bumped by every change of the DAG or its bounds; ``needed`` is cached against it
+        self.version = 0
+        self._needed_cache: tuple[tuple[Any, ...], list[tuple[int, str]]] | None = None
+        self.root = self._node_for(position)
+        root = self.nodes[self.root]
+        if position.stones == 0 and self.game.goal == NORMAL and not self.game.gravity and self.game.p <= self.game.q:
+            # strategy stealing: an extra stone never hurts, so the second player cannot force a win
+            root.prior_lo = DRAW
+            self._recompute(root)
+
+    # canonical frames
+    def canonical(self, board: list[int]) -> tuple[str, tuple[int, ...]]:
+        """The smallest image of ``board`` under the symmetries, and the symmetry that gives it."""
+        best_key: str | None = None
+        best_sym = self.syms[0]
+        size = len(board)
+        for s in self.syms:
+            image = [0] * size
+            for c, v in enumerate(board):
+                image[s[c]] = v
+            key = "".join(SYMBOLS[v] for v in image)
+            if best_key is None or key < best_key:
+                best_key, best_sym = key, s
+        assert best_key is not None
+        return best_key, best_sym
+
+    def score(self, result: str) -> int:
+        if result == "draw":
+            return DRAW
+        return FIRST if result == self.first_name else SECOND
+
+    def result_name(self, score: int) -> str:
+        return {FIRST: self.first_name, SECOND: self.second_name, DRAW: "draw"}[score]
+
+    def bounds_name(self, lo: int, hi: int) -> str:
+        """``first``, ``draw``, ... for an exact value; ``first-or-draw`` / ``second-or-draw`` for a bound."""
+        if lo == hi:
+            return self.result_name(lo)
+        if (lo, hi) == (DRAW, FIRST):
+            return f"{self.first_name}-or-draw"
+        if (lo, hi) == (SECOND, DRAW):
+            return f"{self.second_name}-or-draw"
+        return "unknown"
+
+    def _node_for(self, pos: Position) -> int:
+        key, sym = self.canonical(pos.board)
+        found = self.by_key.get(key)
+        if found is not None:
+            return found
+        moves = tuple(sym[c] for c in pos.moves)
+        node = Node(len(self.nodes), key, moves, pos.to_move if not pos.is_over else 0, JOB)
+        if pos.is_over:
+            node.kind = TERMINAL
+            node.lo = node.hi = self.score(str(pos.result))
+        else:
+            stored = self.store.get(self.game_text, key) if self.store is not None else None
+            if stored is not None:
+                node.lo, node.hi = stored
+                node.stored = True
+                if node.resolved:
+                    node.kind = STORED
+            if not node.resolved and (win := immediate_win(pos)) is not None:
+                node.kind = IMMEDIATE
+                node.lo = node.hi = self.score(str(win))
+        node.own_lo, node.own_hi = node.lo, node.hi
+        self.nodes.append(node)
+        self.by_key[key] = node.id
+        return node.id
+
+    def position(self, node: Node) -> Position:
+        pos = self.game.start()
+        for c in node.moves:
+            pos.play(c)
+        return pos
+
+    def open_jobs(self) -> list[Node]:
+        return [n for n in self.nodes if n.kind == JOB and not n.resolved]
+
+    def expand(self, target: int, max_depth: int | None = None) -> None:
+        """Grow the frontier a level at a time until it holds at least ``target`` open jobs."""
+        level = [self.nodes[self.root]] if self.nodes[self.root].kind == JOB else []
+        while level and len(level) < target and (max_depth is None or self.depth < max_depth):
+            next_level: list[Node] = []
+            for node in level:
+                next_level.extend(self._expand_node(node))
+            self.depth += 1
+            level = next_level
+        self._follow_store()
+        for node in sorted(self.nodes, key=lambda n: -len(n.moves)):
+            if node.kind == INNER:
+                self._recompute(node)
+
+    def _follow_store(self) -> None:
+        """Expand every open leaf below which the checkpoint holds finished jobs.
+
+        A run with more jobs (or one that split its long jobs) leaves answers
+        deeper than this run's frontier; following them down means a resumed
+        solve reuses all of them, whatever ``jobs`` it is given.
+        """
+        if self.store is None:
+            return
+        below = self._stored_sub_boards()
+        todo = [n for n in self.nodes if n.kind == JOB and not n.resolved]
+        while todo:
+            node = todo.pop()
+            if key_bits(node.key) in below:
+                todo.extend(self._expand_node(node))
+                self.depth = max(self.depth, len(node.moves) - len(self.nodes[self.root].moves) + 1)
+
+    def _stored_sub_boards(self) -> set[tuple[int, int]]:
+        """Every board, in every frame, that a stored job's board extends by at least one stone.
+
+        An open leaf has a stored job below it (in some symmetric frame, also
+        by transposition) exactly when its canonical board is in this set, so
+        following the checkpoint down is one look-up per leaf. Only boards with
+        at least the root's stones are kept: a stored board of ``s`` stones
+        gives at most ``2^s`` sub-boards per frame.
+        """
+        least = len(self.nodes[self.root].moves)
+        below: set[tuple[int, int]] = set()
+        assert self.store is not None
+        for key in self.store.positions(self.game_text):
+            x, o = key_bits(key)
+            for sym in self.syms:
+                sx = so = 0
+                for c in _cells_of(x):
+                    sx |= 1 << sym[c]
+                for c in _cells_of(o):
+                    so |= 1 << sym[c]
+                full = sx | so
+                if not full:
+                    continue
+                sub = (full - 1) & full  # proper sub-boards only: the stored board itself is not below
+                while True:
+                    if sub.bit_count() >= least:
+                        below.add((sx & sub, so & sub))
+                    if sub == 0:
+                        break
+                    sub = (sub - 1) & full
+        return below
+
+    def split(self, node_id: int) -> list[int]:
+        """Expand one open leaf by a stone (its children become jobs); returns the new open leaves."""
+        node = self.nodes[node_id]
+        fresh = self._expand_node(node)
+        self.depth = max(self.depth, len(node.moves) - len(self.nodes[self.root].moves) + 1)
+        if self._recompute(node):
+            self._carry_up(node)
+        return [n.id for n in fresh]
+
+    def _expand_node(self, node: Node) -> list[Node]:
+        self.version += 1
+        node.kind = INNER
+        pos = self.position(node)
+        fresh: list[Node] = []
+        for cell in ordered_moves(pos):
+            pos.play(cell)
+            child_id = self._node_for(pos)
+            pos.undo()
+            child = self.nodes[child_id]
+            if child_id in node.children:
+                continue  # a symmetric move: the same canonical child
+            node.children.append(child_id)
+            child.parents.append(node.id)
+            if child.kind == JOB and len(child.parents) == 1:
+                fresh.append(child)
+        return fresh
+
+    # bounds
+    def recompute(self, node: Node) -> bool:
+        """Recompute a node's bounds from its children, its own facts and its prior; True if they changed."""
+        self.version += 1  # the caller may have changed the node's prior
+        return self._recompute(node)
+
+    def _recompute(self, node: Node) -> bool:
+        lo, hi = max(node.own_lo, node.prior_lo), min(node.own_hi, node.prior_hi)
+        if node.children:
+            kids = [self.nodes[c] for c in node.children]
+            if node.to_move == 1:
+                lo, hi = max(lo, max(k.lo for k in kids)), min(hi, max(k.hi for k in kids))
+            else:
+                lo, hi = max(lo, min(k.lo for k in kids)), min(hi, min(k.hi for k in kids))
+        changed = (lo, hi) != (node.lo, node.hi)
+        if changed:
+            self.version += 1
+            node.lo, node.hi = lo, hi
+        return changed
+
+    def settle(self, node_id: int, lo: int, hi: int) -> None:
+        """Add a fact ``lo <= value <= hi`` about a position (a job's answer) and carry the bounds up."""
+        node = self.nodes[node_id]
+        self.version += 1
+        node.own_lo, node.own_hi = max(node.own_lo, lo), min(node.own_hi, hi)
+        if self.no_draws:  # Maker-Breaker: "not a Maker win" is a Breaker win
+            if node.own_hi <= DRAW:
+                node.own_lo = node.own_hi = SECOND
+            elif node.own_lo >= DRAW:
+                node.own_lo = node.own_hi = FIRST
+        self._recompute(node)
+        self._carry_up(node)
+
+    def _carry_up(self, node: Node) -> None:
+        todo = list(node.parents)
+        while todo:
+            parent = self.nodes[todo.pop()]
+            if self._recompute(parent):
+                todo.extend(parent.parents)
+
+    def ask(self, question: str) -> None:
+        """Ask the root only ``question``: the exact value, or whether the first (second) player wins."""
+        if question not in _WINDOWS:
+            raise KinarowError(f"the question '{question}' is unknown; allowed are {', '.join(_WINDOWS)}")
+        self.window = _WINDOWS[question]
+        self.version += 1
+
+    def decided(self) -> bool:
+        """Does the root answer its question: its exact value, or a bound on the side of the window?"""
+        root, (alpha, beta) = self.nodes[self.root], self.window
+        return root.resolved or root.hi <= alpha or root.lo >= beta
+
+    def settled(self) -> tuple[str, list[str]]:
+        """The root's value or bound in words, and the lines (canonical frame) of the jobs that can change it."""
+        root = self.nodes[self.root]
+        return self.bounds_name(root.lo, root.hi), [" ".join(self.cell_names(self.nodes[job].moves))
+                                                    for job, _ in self.needed()]
+
+    def replies(self, position: Position) -> list[tuple[str, str]]:
+        """The moves from ``position`` (the root, in its own frame), one per symmetry class, each with its value
+        or bound in words; moves the frontier has no node for (the root was never expanded) are left out."""
+        out: list[tuple[str, str]] = []
+        seen: set[int] = set()
+        for cell in ordered_moves(position):
+            position.play(cell)
+            key, _ = self.canonical(position.board)
+            position.undo()
+            node_id = self.by_key.get(key)
+            if node_id is None or node_id in seen:
+                continue
+            seen.add(node_id)
+            node = self.nodes[node_id]
+            out.append((position.name(cell), self.bounds_name(node.lo, node.hi)))
+        return out
+
+    def needed(self, running: Collection[int] = ()) -> list[tuple[int, str]]:
+        """Open jobs whose value can still change the root's, with their question, in the order they should run.
+
+        An alpha-beta walk over the bounds: a child of the first player's node
+        matters only if it could lift the node above what another child already
+        guarantees (and symmetrically for the second player). At a leaf the
+        window says which question matters: only "does the first player win?"
+        (its value against a draw), only "does the second player win?", or both
+        (the exact value). An inner node listed in ``running`` (a job that was
+        split while it ran) is listed too, ahead of its children, while it matters.
+
+        The answer is kept until the DAG or its bounds change (``version``):
+        the coordinator asks every poll, and the walk over a frontier of tens
+        of thousands of positions is the coordinator's main cost.
+        """
+        inner_running = frozenset(j for j in running if self.nodes[j].kind != JOB)
+        state = (self.version, self.eldest_first, inner_running, self.window)
+        if self._needed_cache is not None and self._needed_cache[0] == state:
+            return list(self._needed_cache[1])
+        out: list[tuple[int, str]] = []
+        seen: set[int] = set()
+
+        def walk(node: Node, alpha: int, beta: int) -> None:
+            if node.resolved or node.hi <= alpha or node.lo >= beta or node.id in seen:
+                return
+            seen.add(node.id)
+            if node.kind == JOB or node.id in running:
+                first_matters = beta > DRAW and alpha < FIRST and node.hi > DRAW
+                second_matters = alpha < DRAW and beta > SECOND and node.lo < DRAW
+                if first_matters and second_matters:
+                    out.append((node.id, EXACT))
+                else:
+                    out.append((node.id, FIRST_WINS if first_matters else SECOND_WINS))
+                if node.kind == JOB:
+                    return
+            kids = [self.nodes[c] for c in node.children]
+            # the best bound among the other children, from the best two (no quadratic scan)
+            maximise = node.to_move == 1
+            bounds = [k.lo if maximise else k.hi for k in kids]
+            order = sorted(range(len(kids)), key=lambda i: -bounds[i] if maximise else bounds[i])
+            top = order[0]
+            second = bounds[order[1]] if len(order) > 1 else (SECOND - 1 if maximise else FIRST + 1)
+            for i, kid in enumerate(kids):
+                other = second if i == top else bounds[top]
+                if maximise:
+                    a, b = max(alpha, other, node.prior_lo, node.own_lo), beta
+                else:
+                    a, b = alpha, min(beta, other, node.prior_hi, node.own_hi)
+                open_kid = not (kid.resolved or kid.hi <= a or kid.lo >= b)
+                walk(kid, a, b)
+                if i == 0 and open_kid and self.eldest_first:
+                    break  # the younger brothers wait until the eldest is decided
+
+        walk(self.nodes[self.root], *self.window)
+        self._needed_cache = (state, out)
+        return list(out)
+
+    # queries the coordinator asks
+    def child_score(self, pos: Position) -> int | None:
+        """The exact value of a position of the frontier (None if not known or not in the frontier)."""
+        node_id = self.by_key.get(self.canonical(pos.board)[0])
+        if node_id is None:
+            return None
+        node = self.nodes[node_id]
+        return node.lo if node.resolved else None
+
+    def best_move(self, position: Position) -> str | None:
+        """A move of the root that keeps its value (the first such move in centre-first order)."""
+        root = self.nodes[self.root]
+        if not root.resolved:
+            return None
+        pos = position.copy()
+        for cell in ordered_moves(pos):
+            pos.play(cell)
+            score = self.score(str(pos.result)) if pos.is_over else self.child_score(pos)
+            pos.undo()
+            if score == root.lo:
+                return pos.name(cell)
+        return None
+
+    def children_prove(self, pos: Position, winner: int, win: int) -> bool:
+        """Do the children's values prove the win (one winning move, or every reply still a win)?"""
+        name = self.result_name(win)
+        oks = []
+        for cell in pos.legal_moves():
+            pos.play(cell)
+            oks.append(pos.result == name if pos.is_over else self.child_score(pos) == win)
+            pos.undo()
+        return any(oks) if pos.to_move == winner else all(oks)
+
+    def cell_names(self, cells: Iterable[int]) -> list[str]:
+        geo = self.game.geometry
+        return [geo.name(c) for c in cells]
+
+
+def key_bits(key: str) -> tuple[int, int]:
+    """The first and second player's stones of a stored board (``.xo`` per cell) as bit sets."""
+    x = o = 0
+    for c, ch in enumerate(key):
+        if ch == SYMBOLS[1]:
+            x |= 1 << c
+        elif ch == SYMBOLS[2]:
+            o |= 1 << c
+    return x, o
+
+
+def _cells_of(bits: int) -> Iterator[int]:
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+def stored_value(position: Position, store: JobStore) -> tuple[str, list[str]]:
+    """What the finished jobs of ``store`` settle about ``position``, searching nothing.
+
+    Returns the value (or bound, or ``unknown``) that the stored jobs, the
+    rules and strategy stealing imply, and the lines (canonical frame) of the
+    open positions that can still change it, in the order a run would take them.
+    """
+    return stored_frontier(position, store).settled()
+
+
+def stored_frontier(position: Position, store: JobStore) -> Frontier:
+    """The frontier a resumed solve of ``position`` starts from: the stored jobs followed down, bounds backed up."""
+    frontier = Frontier(position, store)
+    frontier.expand(1)
+    return frontier
+
+
+def ordered_moves(pos: Position) -> list[int]:
+    """Legal moves, cells on many groups (the centre) first."""
+    incidence = pos.geometry.cell_groups
+    return sorted(pos.legal_moves(), key=lambda c: (-len(incidence[c]), c))
+
+
+def immediate_win(pos: Position, every_move: bool = False) -> str | None:
+    """The mover's win if one stone ends the game in the mover's favour, else None.
+
+    ``every_move`` plays every legal stone through the rules instead of only
+    the cells that can end the game (the tests compare the two).
+    """
+    first, second = value_names(pos.game)
+    mine = first if pos.to_move == 1 else second
+    if not every_move:  # the rules-only checker's test, which plays only the cells that can end the game
+        return mine if winning_stone(pos, mine) is not None else None
+    for cell in pos.legal_moves():
+        pos.play(cell)
+        result = pos.result
+        pos.undo()
+        if result == mine:
+            return mine
+    return None
+
+
+def expand(
+    target: Game | Position | str, *, moves: str | None = None, jobs: int = 64, max_depth: int | None = None
+) -> Frontier:
+    """The frontier a parallel solve of ``target`` would use (for inspection and tests)."""
+    position = start_position(target, moves)
+    frontier = Frontier(position)
+    frontier.expand(jobs, max_depth)
+    return frontier
+
+
+def start_position(target: Game | Position | str, moves: str | None) -> Position:
+    """The position a solve of ``target`` (after ``moves``) starts from; a given Position is copied."""
+    position = target.copy() if isinstance(target, Position) else Game(target).start()
+    if moves:
+        position.play_moves(moves)
+    return position

@@ -1,0 +1,242 @@
+"""Jobs: what a worker runs (in a local pool process or on a Dask worker).
+
+A :class:`JobSpec` names a frontier position (by its line of play) and its
+question: the exact value (:func:`kinarow.search.solve.solve`), one win test
+(:func:`win_test`: can the first / second player force a win?), or the
+winner's strategy as a walk (:func:`extract`). :func:`run_job` answers it as
+a :class:`JobOutcome` (bounds on the value, nodes, seconds, peak memory). A
+worker keeps one ``Searcher`` per game between jobs, so its table carries
+over. The coordinator stops a job through shared flags (local pool) or Dask
+events; the job looks at them while it searches.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kinarow.errors import KinarowError, raise_if_interrupted
+from kinarow.game import Game
+from kinarow.position import Position, value_names
+from kinarow.search.parallel.frontier import DRAW, EXACT, FIRST, FIRST_WINS, SECOND, SECOND_WINS
+
+__all__ = ["JobOutcome", "JobSpec", "extract", "init_local_worker", "run_job", "win_test"]
+
+#: How often (seconds) a running win test reports its node count and looks for Ctrl-C or a stop.
+TICK_SECONDS = 0.05
+#: How often (seconds) a Dask job asks the scheduler whether it should stop.
+DASK_POLL_SECONDS = 0.5
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """One job: solve (or extract the winner's strategy from) the position after ``moves``."""
+
+    job: int  # the frontier node's number
+    game: str
+    moves: tuple[int, ...]
+    tt_mb: float | None
+    strategy: bool = False
+    gen: int = 0  # the job runs while the node's generation is this number
+    dask_run: str | None = None  # name prefix of the Dask events that stop this job
+    question: str = EXACT  # EXACT, or "does FIRST_WINS / SECOND_WINS hold?" (one win test)
+    knowledge: str = "none"  # the workers' solver knowledge (see kinarow.solve)
+
+
+@dataclass
+class JobOutcome:
+    job: int
+    bounds: tuple[int, int] | None  # (lo, hi) on the value from the first player's view; None: stopped
+    question: str
+    nodes: int
+    seconds: float
+    walk: bytes | None  # a strategy job's walk (the winner's moves in replay order); None: not one, or stopped
+    peak_rss_kb: int
+    worker: str
+
+
+class _StopRequestedError(Exception):
+    pass
+
+
+_LOCAL: dict[str, Any] = {}
+_THREAD = threading.local()
+
+
+def init_local_worker(flags: Any, live: Any) -> None:
+    """Pool initializer: Ctrl-C is the coordinator's business; it stops jobs through ``flags``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _LOCAL["flags"] = flags
+    _LOCAL["live"] = live
+
+
+def _searcher(game: str, tt_mb: float | None, knowledge: str = "none") -> Any:
+    """One Searcher per game and worker thread, kept between jobs (its table carries over)."""
+    from kinarow.search.solve import Searcher
+
+    cache: dict[tuple[str, float | None, str], Any] = getattr(_THREAD, "searchers", None) or {}
+    _THREAD.searchers = cache
+    if (game, tt_mb, knowledge) not in cache:
+        cache.clear()  # one table per thread at a time
+        cache[(game, tt_mb, knowledge)] = Searcher(Game(game), tt_mb=tt_mb, knowledge=knowledge)
+    return cache[(game, tt_mb, knowledge)]
+
+
+def _stop_check(spec: JobSpec) -> Callable[[], bool]:
+    if spec.dask_run is None:
+        flags = _LOCAL.get("flags")
+        if flags is None:
+            return lambda: False
+        return lambda: bool(flags[0] or flags[spec.job + 1] != spec.gen)
+    from distributed import Event
+
+    stop_all = Event(f"{spec.dask_run}-stop")
+    stop_one = Event(f"{spec.dask_run}-stop-{spec.job}-{spec.gen}")
+    last = [0.0, False]
+
+    def check() -> bool:
+        now = time.monotonic()
+        if now - last[0] >= DASK_POLL_SECONDS:
+            last[0] = now
+            last[1] = bool(stop_all.is_set() or stop_one.is_set())
+        return bool(last[1])
+
+    return check
+
+
+def run_job(spec: JobSpec) -> JobOutcome:
+    """Solve one job in a worker (a pool process or a Dask worker)."""
+    from kinarow.search.solve import solve as solve_one
+
+    start = time.perf_counter()
+    searcher = _searcher(spec.game, spec.tt_mb, spec.knowledge)
+    should_stop = _stop_check(spec)
+    live = _LOCAL.get("live") if spec.dask_run is None else None
+    pos = Game(spec.game).start()
+    for c in spec.moves:
+        pos.play(c)
+    first, _ = value_names(pos.game)
+
+    def score_of(result: str) -> int:
+        return DRAW if result == "draw" else (FIRST if result == first else SECOND)
+
+    def tick(nodes: int) -> None:
+        if live is not None:
+            live[spec.job] = nodes
+        if should_stop():
+            raise KeyboardInterrupt  # solve() turns this into a clean stop of the kernel
+
+    bounds: tuple[int, int] | None
+    walk: bytes | None = None
+    nodes = 0
+    if spec.strategy:
+        try:
+            known = {FIRST_WINS: 1, SECOND_WINS: 2}.get(spec.question)
+            walk, winner = extract(pos, searcher, should_stop, known)
+            bounds = (score_of(winner), score_of(winner))
+        except _StopRequestedError:
+            bounds = None
+    elif spec.question == EXACT or not hasattr(searcher, "_win_test"):  # no one-sided test: the exact value
+        result = solve_one(pos, searcher=searcher, on_tick=tick)
+        nodes = result.nodes
+        bounds = None if result.value == "unknown" else (score_of(result.value), score_of(result.value))
+    else:
+        tested = 1 if spec.question == FIRST_WINS else 2
+        answer, nodes = win_test(searcher, pos, tested, tick)
+        if answer is None:
+            bounds = None
+        elif tested == 1:
+            bounds = (FIRST, FIRST) if answer else (SECOND, DRAW)
+        else:
+            bounds = (SECOND, SECOND) if answer else (DRAW, FIRST)
+    if live is not None:
+        live[spec.job] = 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    worker = f"{os.uname()[1]}:{os.getpid()}"
+    return JobOutcome(spec.job, bounds, spec.question, nodes, time.perf_counter() - start, walk, peak, worker)
+
+
+def win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], None]) -> tuple[bool | None, int]:
+    """Can player ``tested`` (1 or 2) force a win from ``pos``? (answer or None if stopped, nodes).
+
+    The solver's deepening win test for one side only (the same tests that
+    :func:`kinarow.solve` interleaves for an exact value), run in a thread so
+    that ``tick`` can stop it: ``tick`` raises KeyboardInterrupt to stop.
+    """
+    from kinarow.engine import kernel as K
+
+    p1, p2 = pos.key()
+    t = pos.stones
+    for_opponent = pos.to_move != tested
+    ctrl = searcher.ctrl
+    searcher.new_root()
+    out: list[bool | None] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            depth = 4
+            while True:
+                v, exact = searcher._win_test(p1, p2, t, t + depth, for_opponent=for_opponent)
+                if v == K.ABORT:
+                    out.append(None)
+                    return
+                if (v <= K.LOSS) if for_opponent else (v >= K.WIN):
+                    out.append(True)
+                    return
+                if exact:
+                    out.append(False)
+                    return
+                depth += searcher.deepening_step
+        except BaseException as err:  # pragma: no cover - surfaced below
+            errors.append(err)
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(TICK_SECONDS)
+            raise_if_interrupted()
+            tick(int(ctrl[K.C_NODES]))
+    except KeyboardInterrupt:
+        ctrl[K.C_STOP] = 1
+        thread.join()
+    if errors:
+        raise errors[0]
+    return (out[0] if out else None), int(ctrl[K.C_NODES])
+
+
+def extract(
+    position: Position, searcher: Any, should_stop: Callable[[], bool], winner: int | None = None
+) -> tuple[bytes, str]:
+    """The winner's strategy from a won ``position`` as a walk, and the winner's name; stops between
+    positions when asked.
+
+    Same walk as :func:`kinarow.search.solve.extract_strategy` (the compiled
+    :meth:`~kinarow.search.solve.Searcher.strategy_walk`): the kernel names a
+    winning move at the winner's turns, every reply is followed at the loser's.
+    """
+    from kinarow.engine import kernel as K
+    from kinarow.search.solve import winner_of
+
+    game = position.game
+    # One exact solve first, also when the winner is known: the walk's win tests then find its table full.
+    # Measured on (10,4,4) after 1. f3 g4 (pairing, 1 GiB table): the solve 12 s and the walk 0.0 s after
+    # it; the walk alone, with no solve, had not finished after 300 s.
+    value, _ = searcher.best_move(position)
+    if value == K.DRAW:
+        raise KinarowError("internal error: a strategy job was given a drawn position")
+    found = position.to_move if value == K.WIN else 3 - position.to_move
+    if winner is not None and winner != found:
+        raise KinarowError("internal error: a strategy job's stored winner is not the one the search finds")
+    winner = found
+    walk = searcher.strategy_walk(position, winner, should_stop)
+    if walk is None:  # asked to stop: the job ends here
+        raise _StopRequestedError
+    return walk, winner_of(game, winner, K.WIN)
