@@ -41,8 +41,8 @@ CHECKERS: dict[str, str] = {
     "kinarow.matching": "kinarow.proofs.matching:check_certificate",
     "kinarow.pairing": "kinarow.proofs.pairing:check_certificate",
     "kinarow.strategy": "kinarow.proofs.tree:check_certificate",
-    "kinarow.tiling": "kinarow.knowledge.infinite.tiling:check_certificate",
-    "kinarow.torus": "kinarow.knowledge.infinite.torus:check_certificate",
+    "kinarow.tiling": "kinarow.proofs.tiling:check_certificate",
+    "kinarow.torus": "kinarow.proofs.torus:check_certificate",
     "kinarow.verified-strategy": "kinarow.proofs.verified:check_certificate",
 }
 
