@@ -47,7 +47,7 @@ from math import gcd
 from typing import Any
 
 from kinarow.errors import KinarowError
-from kinarow.proofs import require_format
+from kinarow.proofs import Verdict, require_format
 
 FORMAT = "kinarow.tiling"
 VERSION = 1
@@ -61,12 +61,6 @@ MAX_TILE_FOR_GAME = 20  # the exhaustive Maker-Breaker check is for small tiles
 
 class TilingError(KinarowError):
     """A tiling strategy that cannot be read or used."""
-
-
-@dataclass(frozen=True)
-class Verdict:
-    ok: bool
-    reason: str
 
 
 @dataclass

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from kinarow.errors import KinarowError
-from kinarow.proofs import require_format
+from kinarow.proofs import Verdict, require_format
 
 FORMAT = "kinarow.torus"
 VERSION = 1
@@ -227,12 +227,6 @@ def parse_classes(data: bytes, name: str = "the class file") -> tuple[dict[str, 
 
 
 # -- the checker ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class Verdict:
-    ok: bool
-    reason: str
-
-
 def check_classes(header: dict[str, Any], codes: np.ndarray, chunk: int = 4096) -> Verdict:
     """Re-verify a class file with the rules only: every entry a good pairing, its own canonical form, all distinct.
 

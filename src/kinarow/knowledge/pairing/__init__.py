@@ -48,7 +48,7 @@ from kinarow.knowledge.pairing.bounds import (
 )
 from kinarow.knowledge.pairing.constructions import construct_xy, family
 from kinarow.position import Position
-from kinarow.proofs import blocking_applies, envelope, require_format
+from kinarow.proofs import Verdict, blocking_applies, envelope, require_format
 
 __all__ = [
     "Pairing",
@@ -478,24 +478,14 @@ def construct(m: int, n: int, k: int) -> Pairing:
     return Pairing(str(game), [], pairs)
 
 
-@dataclass
-class PairingCheck:
-    ok: bool
-    reason: str
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-
-def check(pairing: Pairing) -> PairingCheck:
+def check(pairing: Pairing) -> Verdict:
     """Is ``pairing`` a good pairing for its position? (Rules only: :mod:`kinarow.proofs.pairing`.)"""
     from kinarow.proofs.pairing import check_certificate
 
     try:
-        verdict = check_certificate(pairing.to_json())
+        return check_certificate(pairing.to_json())
     except KinarowError as err:
-        return PairingCheck(False, str(err))
-    return PairingCheck(verdict.ok, verdict.reason)
+        return Verdict(False, str(err))
 
 
 @dataclass
