@@ -4,6 +4,7 @@ Section 7): periodic strategies for the infinite board."""
 from __future__ import annotations
 
 from kinarow.knowledge.infinite import tiling
+from kinarow.papers.uiterwijk import reproduce_tilings
 from kinarow.proofs import tiling as checked
 
 
@@ -41,4 +42,4 @@ def test_hexagonal_pairing_runs_6_so_7_in_a_row_is_a_draw() -> None:
 
 
 def test_reproduction_agrees() -> None:
-    assert tiling.reproduce_tilings().agrees
+    assert reproduce_tilings().agrees

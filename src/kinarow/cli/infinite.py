@@ -41,6 +41,7 @@ def _write(path: str, text: str | bytes) -> None:
 def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, UsageError
     from kinarow.knowledge.infinite import torus
+    from kinarow.papers.gyorffy_london_makay import PUBLISHED_CLASSES
     from kinarow.proofs.torus import load_classes
 
     g = torus.geometry(args.name, args.group)
@@ -74,7 +75,7 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _write(args.out + ".json", json.dumps(cert, indent=1) + "\n")
     if args.svg:
         _write(args.svg, torus.svg_class(result, index or 0))
-    published = torus.PUBLISHED_CLASSES.get(g.name) if g.group == torus.GEOMETRIES[g.name].group else None
+    published = PUBLISHED_CLASSES.get(g.name) if g.group == torus.GEOMETRIES[g.name].group else None
     if args.json:
         data: dict[str, Any] = {
             "torus": g.name,

@@ -7,6 +7,7 @@ reconstruction of the Zetters block (8-in-a-row) and a hexagonal pairing for
 7-in-a-row, together with the SVG picture of a tiling and one longest run per
 direction. :mod:`kinarow.knowledge.infinite.tiling_search` finds new ones.
 
+>>> from kinarow.proofs.tiling import check
 >>> t = named("heptomino")
 >>> check(t).ok, max_runs(t)
 (True, {'horizontal': 8, 'vertical': 8, 'diagonal': 8, 'anti': 8})
@@ -24,9 +25,7 @@ from kinarow.proofs.tiling import (
     Residues,
     Tiling,
     TilingError,
-    check,
     direction_of,
-    draw_for_k_at_least,
     line_period,
     max_runs,
 )
@@ -215,35 +214,3 @@ def named(name: str) -> Tiling:
 
 
 NAMES = ("hj9", "heptomino", "zetters", "hex7")
-
-
-# -- reproduction --------------------------------------------------------------------
-def reproduce_tilings() -> Any:
-    """Uiterwijk (Set Matching, Section 7): the HJ pairing and the H-heptomino (9-in-a-row), the Zetters
-    block (8-in-a-row, runs 6 / 6 / 7 / 7), and a hexagonal 7-in-a-row pairing."""
-    from kinarow.papers import Report
-
-    published = {
-        "hj9": ({"horizontal": 8, "vertical": 8, "diagonal": 8, "anti": 8}, 9),
-        "heptomino": ({"horizontal": 8, "vertical": 8, "diagonal": 8, "anti": 8}, 9),
-        "zetters": ({"horizontal": 6, "vertical": 6, "diagonal": 7, "anti": 7}, 8),
-        "hex7": ({"horizontal": 6, "vertical": 6, "diagonal": 6}, 7),
-    }
-    data: dict[str, Any] = {}
-    differences: list[str] = []
-    lines = []
-    for name, (runs_published, k_published) in published.items():
-        t = named(name)
-        verdict = check(t)
-        runs = max_runs(t)
-        k = draw_for_k_at_least(runs)
-        data[name] = {"valid": verdict.ok, "max_run": runs, "draw_for_k_at_least": k}
-        if not verdict.ok:
-            differences.append(f"{name}: the checker rejects it ({verdict.reason})")
-        if runs != runs_published or k != k_published:
-            differences.append(f"{name}: runs {runs} (k >= {k}); published {runs_published} (k >= {k_published})")
-        lines.append(f"{name:<10} runs " + ", ".join(f"{n} {r}" for n, r in runs.items()) + f": draw for k >= {k}")
-    text = "Periodic strategies on the infinite board (checked from scratch):\n" + "\n".join(lines)
-    text += "\nThe Zetters block is our reconstruction from its description (its figure is lost)."
-    return Report("tilings", data, text, not differences, differences)
-

@@ -39,9 +39,6 @@ import numpy as np
 from kinarow.proofs import torus as checked
 from kinarow.proofs.torus import CLASSES_FORMAT, FILE_MAGIC, FORMAT, VERSION, TorusError, bytes_per_class
 
-# Published class counts (Győrffy, London & Makay 2017).
-PUBLISHED_CLASSES = {"9": 194_543, "hex7": 26}
-
 
 class TorusGeometry(checked.TorusGeometry):
     """The torus of :class:`kinarow.proofs.torus.TorusGeometry` with the arrays the enumeration kernel reads."""
@@ -548,42 +545,3 @@ def text_class(g: TorusGeometry, code: np.ndarray) -> str:
     return "\n".join(
         " ".join(f"{names[int(code[r * g.n + x])]:>2}" for x in range(g.n)) for r in range(g.n)
     )
-
-
-# -- reproductions -------------------------------------------------------------------
-def _reproduce(name: str) -> Any:
-    from kinarow.papers import Report
-
-    result = enumerate_classes(name)
-    graph = transition_graph(result)
-    published = PUBLISHED_CLASSES[name]
-    stats = {k: v for k, v in graph.stats.items() if k != "diameters"}
-    data: dict[str, Any] = {
-        "torus": name,
-        "group_order": result.geometry.order,
-        "classes": result.count,
-        "published_classes": published,
-        "seconds": round(result.seconds + graph.seconds, 3),
-        "graph": stats,
-    }
-    differences = [] if result.count == published else [f"classes: we find {result.count:,}, the paper {published:,}"]
-    g = result.geometry
-    text = (
-        f"Good pairings of the {g.n}x{g.n} {'hexagonal ' if g.hexagonal else ''}torus, classes under "
-        f"{g.order} symmetries: {result.count:,} (published {published:,}).\n"
-        f"Transition graph (our figures; the paper's are not compared): {stats['vertices']:,} vertices, "
-        f"{stats['edges']:,} edges, {len(stats['components'])} components (largest {stats['components'][0]:,}), "
-        f"diameter {stats['diameter']}, triangle-free: {stats['triangle_free']}."
-    )
-    return Report(f"torus-{name}", data, text, not differences, differences)
-
-
-def reproduce_torus_9() -> Any:
-    """Győrffy, London & Makay: 194,543 classes of good pairings of T8, and the transition graph."""
-    return _reproduce("9")
-
-
-def reproduce_torus_hex7() -> Any:
-    """Győrffy, London & Makay: 26 classes of good pairings of the hexagonal 6x6 torus, and their graph."""
-    return _reproduce("hex7")
-
