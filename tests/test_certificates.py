@@ -14,7 +14,7 @@ from kinarow import Game, __version__, solve
 from kinarow.knowledge import pairing
 from kinarow.proofs import CHECKERS, check_data, check_text
 
-SEARCH_MODULES = ("kinarow.search.solve", "kinarow.engine", "pysat", "numba")
+SEARCH_MODULES = ("kinarow.search", "kinarow.knowledge", "kinarow.engine", "pysat", "numba")
 
 
 
@@ -172,7 +172,7 @@ for path in sys.argv[1:]:
 # numba itself may load: a verified strategy's own rule is a compiled function (the strategy, not a search)
 loaded = sorted(name for name in sys.modules
                 if name.split(".")[0] == "pysat"
-                or name.startswith(("kinarow.search.solve", "kinarow.engine",
+                or name.startswith(("kinarow.search", "kinarow.knowledge", "kinarow.engine",
                                     "kinarow.strategies.verify")))
 print(json.dumps({"formats": sorted(CHECKERS), "search_modules": loaded}))
 """

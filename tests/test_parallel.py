@@ -450,11 +450,11 @@ def test_settle_lists_the_cases(capsys):
 
 
 def test_settle_writes_certificates_and_logs(capsys, monkeypatch, tmp_path):
-    from kinarow.cli import scale as cli_scale
+    from kinarow.papers import open_cases
 
-    small = (cli_scale.Case("t-win", "4x3k3", "first", "test"), cli_scale.Case("t-draw", "5x4k4", "draw", "test"),
-             cli_scale.Case("t-log", "4x4k4:gravity", "draw", "test"))
-    monkeypatch.setattr(cli_scale, "CASES", small)
+    small = (open_cases.Case("t-win", "4x3k3", "first", "test"), open_cases.Case("t-draw", "5x4k4", "draw", "test"),
+             open_cases.Case("t-log", "4x4k4:gravity", "draw", "test"))
+    monkeypatch.setattr(open_cases, "CASES", small)
     code, out, _ = run(capsys, "settle", "t-win", "t-draw", "t-log", "--workers", "2", "--out", str(tmp_path),
                        "--json")
     assert code == 0
@@ -473,9 +473,9 @@ def test_settle_writes_certificates_and_logs(capsys, monkeypatch, tmp_path):
 
 
 def test_settle_without_out_reports_the_value_and_builds_no_certificate(capsys, monkeypatch):
-    from kinarow.cli import scale as cli_scale
+    from kinarow.papers import open_cases
 
-    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-win", "4x3k3", "first", "test"),))
+    monkeypatch.setattr(open_cases, "CASES", (open_cases.Case("t-win", "4x3k3", "first", "test"),))
     code, out, _ = run(capsys, "settle", "t-win", "--workers", "1", "--json")
     row = json.loads(out)
     assert code == 0 and row["value"] == "first" and row["agrees"]
@@ -488,10 +488,10 @@ def test_settle_unknown_case(capsys):
 
 
 def test_settle_by_draw_proof_writes_a_checked_certificate(capsys, monkeypatch, tmp_path):
-    from kinarow.cli import scale as cli_scale
+    from kinarow.papers import open_cases
 
-    small = (cli_scale.Case("t-draw", "5x4k4", "draw", "test"), cli_scale.Case("t-win", "4x3k3", "first", "test"))
-    monkeypatch.setattr(cli_scale, "CASES", small)
+    small = (open_cases.Case("t-draw", "5x4k4", "draw", "test"), open_cases.Case("t-win", "4x3k3", "first", "test"))
+    monkeypatch.setattr(open_cases, "CASES", small)
     code, out, _ = run(capsys, "settle", "t-draw", "t-win", "--draw-proof", "--safety-budget", "5000",
                        "--out", str(tmp_path), "--json")
     assert code == 0
@@ -503,9 +503,9 @@ def test_settle_by_draw_proof_writes_a_checked_certificate(capsys, monkeypatch, 
 
 
 def test_settle_by_draw_proof_refuses_gravity(capsys, monkeypatch):
-    from kinarow.cli import scale as cli_scale
+    from kinarow.papers import open_cases
 
-    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("c4", "7x6k4:gravity", "first", "test"),))
+    monkeypatch.setattr(open_cases, "CASES", (open_cases.Case("c4", "7x6k4:gravity", "first", "test"),))
     code, _, err = run(capsys, "settle", "c4", "--draw-proof")
     assert code == 2 and "gravity" in err
     code, _, err = run(capsys, "settle", "c4", "--draw-proof", "--safety-budget", "0")
@@ -522,9 +522,9 @@ def test_the_result_names_the_workers_knowledge():
 
 
 def test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint(capsys, monkeypatch, tmp_path):
-    from kinarow.cli import scale as cli_scale
+    from kinarow.papers import open_cases
 
-    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "5x5k4", "draw", "test"),))
+    monkeypatch.setattr(open_cases, "CASES", (open_cases.Case("t-draw", "5x5k4", "draw", "test"),))
     args = ("settle", "t-draw", "--draw-proof", "--workers", "2", "--tt-mb", "64", "--checkpoint",
             str(tmp_path / "walks"), "--out", str(tmp_path), "--json")
     code, out, _ = run(capsys, *args)
@@ -546,9 +546,9 @@ def test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint(capsys, monkey
 
 
 def test_a_stopped_draw_proof_says_how_far_it_got(capsys, monkeypatch, tmp_path):
-    from kinarow.cli import scale as cli_scale
+    from kinarow.papers import open_cases
 
-    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "8x4k4", "draw", "test"),))
+    monkeypatch.setattr(open_cases, "CASES", (open_cases.Case("t-draw", "8x4k4", "draw", "test"),))
     walks = tmp_path / "walks"
     args = ("settle", "t-draw", "--draw-proof", "--workers", "1", "--tt-mb", "64", "--time-limit", "3",
             "--checkpoint", str(walks))
@@ -570,9 +570,9 @@ def test_a_stopped_draw_proof_says_how_far_it_got(capsys, monkeypatch, tmp_path)
 
 
 def test_settle_by_draw_proof_bad_options(capsys, monkeypatch, tmp_path):
-    from kinarow.cli import scale as cli_scale
+    from kinarow.papers import open_cases
 
-    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "5x5k4", "draw", "test"),))
+    monkeypatch.setattr(open_cases, "CASES", (open_cases.Case("t-draw", "5x5k4", "draw", "test"),))
     (tmp_path / "file").write_text("")
     code, _, err = run(capsys, "settle", "t-draw", "--draw-proof", "--checkpoint", str(tmp_path / "file"))
     assert code == 2 and "give a directory" in err and "Traceback" not in err
@@ -618,9 +618,10 @@ def test_ctrl_c_keeps_the_draw_proof_walk(tmp_path, workers):
 def test_settle_time_limit_defaults(capsys, monkeypatch, tmp_path):
     """600 s per case, except a draw-proof walk with a checkpoint: it resumes, so it has no limit."""
     from kinarow.cli import scale as cli_scale
+    from kinarow.papers import open_cases
 
     seen: list[float | None] = []
-    monkeypatch.setattr(cli_scale, "CASES", (cli_scale.Case("t-draw", "5x5k4", "draw", "test"),))
+    monkeypatch.setattr(open_cases, "CASES", (open_cases.Case("t-draw", "5x5k4", "draw", "test"),))
     monkeypatch.setattr(cli_scale, "_settle_by_draw_proofs", lambda cases, out, limit, *a, **k: seen.append(limit) or 0)
     walks = str(tmp_path / "walks")
     for extra in ([], ["--checkpoint", walks], ["--checkpoint", walks, "--time-limit", "30"]):

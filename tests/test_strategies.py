@@ -193,7 +193,7 @@ def test_certificate_round_trip_and_check(strategy, game, player):
     assert again == cert
     verdict = verified.check(again)
     assert verdict.ok, verdict
-    assert verdict.positions == v.positions
+    assert verdict.details["positions_checked"] == v.positions
 
 
 def test_checker_rejects_false_claims():

@@ -8,7 +8,9 @@ import pytest
 
 from kinarow.cli import main
 from kinarow.knowledge.infinite import tiling
-from kinarow.knowledge.infinite.tiling import H_TILE, Tiling
+from kinarow.knowledge.infinite.tiling import H_TILE
+from kinarow.proofs import tiling as checked
+from kinarow.proofs.tiling import Tiling
 
 
 def brute_force_runs(t: Tiling, reach: int = 40) -> dict[str, int]:
@@ -49,49 +51,49 @@ def brute_force_runs(t: Tiling, reach: int = 40) -> dict[str, int]:
 @pytest.mark.parametrize("name", tiling.NAMES)
 def test_named_tilings_check_and_runs_agree_with_a_brute_force_patch(name: str) -> None:
     t = tiling.named(name)
-    assert tiling.check(t).ok
-    assert tiling.max_runs(t) == brute_force_runs(t)
+    assert checked.check(t).ok
+    assert checked.max_runs(t) == brute_force_runs(t)
 
 
 def test_heptomino_all_five_groups_is_a_maker_win_the_published_four_a_breaker_win() -> None:
     t = tiling.named("heptomino")
     left_column = ((0, 0), (0, 1), (0, 2))
-    assert tiling.breaker_wins(H_TILE, t.groups)
-    assert not tiling.breaker_wins(H_TILE, (*t.groups, left_column))
+    assert checked.breaker_wins(H_TILE, t.groups)
+    assert not checked.breaker_wins(H_TILE, (*t.groups, left_column))
 
 
 def test_a_wrong_reply_rule_is_rejected() -> None:
     t = tiling.named("heptomino")
     rule = t.strategy["rule"]["replies"]
     rule[(1, 1)] = {"reply": (0, 0), "then": {"pairs": [((0, 2), (2, 0))]}}  # centre answered by a corner
-    verdict = tiling.check(t)
+    verdict = checked.check(t)
     assert not verdict.ok and "holds no pair" in verdict.reason
 
 
 def test_overlapping_or_gapped_tilings_are_rejected() -> None:
-    assert not tiling.tiles_exactly(H_TILE, ((7, 0), (0, 1))).ok  # overlap
-    assert not tiling.tiles_exactly(H_TILE, ((8, 0), (3, 1))).ok  # 8 cells a period, 7 in the tile
-    assert not tiling.tiles_exactly(H_TILE, ((1, 1), (2, 2))).ok  # parallel vectors
-    assert tiling.tiles_exactly(H_TILE, ((7, 0), (3, 1))).ok
+    assert not checked.tiles_exactly(H_TILE, ((7, 0), (0, 1))).ok  # overlap
+    assert not checked.tiles_exactly(H_TILE, ((8, 0), (3, 1))).ok  # 8 cells a period, 7 in the tile
+    assert not checked.tiles_exactly(H_TILE, ((1, 1), (2, 2))).ok  # parallel vectors
+    assert checked.tiles_exactly(H_TILE, ((7, 0), (3, 1))).ok
 
 
 def test_pairing_without_a_pair_in_a_group_is_rejected() -> None:
     t = tiling.named("hj9")
     t.strategy = {"kind": "pairing", "pairs": list(t.strategy["pairs"])[1:]}
-    assert "holds no pair" in tiling.check(t).reason
+    assert "holds no pair" in checked.check(t).reason
 
 
 def test_a_wrong_claimed_run_is_rejected() -> None:
     t = tiling.named("zetters")
     t.claimed_max_run = {"horizontal": 5}
-    assert "claimed longest horizontal run" in tiling.check(t).reason
+    assert "claimed longest horizontal run" in checked.check(t).reason
 
 
 def test_certificate_round_trip() -> None:
     for name in tiling.NAMES:
         t = tiling.named(name)
         again = Tiling.from_json(json.loads(json.dumps(t.to_json())))
-        assert tiling.check(again).ok
+        assert checked.check(again).ok
         assert again.to_json() == t.to_json()
 
 
@@ -100,7 +102,7 @@ def test_zetters_description_only_fits_a_block_tiled_with_its_mirror_image() -> 
 
     hits = tiling_search.zetters(limit=1)
     assert hits and hits[0].runs == {"horizontal": 6, "vertical": 6, "diagonal": 7, "anti": 7}
-    assert tiling.check(hits[0].tiling).ok
+    assert checked.check(hits[0].tiling).ok
 
 
 @pytest.mark.slow
@@ -152,7 +154,7 @@ def test_cli_search_k8_without_group_counts_matches_the_zetters_bound(capsys) ->
 
 def test_fast_game_agrees_with_the_rules_only_game() -> None:
     from kinarow.knowledge.infinite import tiling_search
-    from kinarow.knowledge.infinite.tiling import breaker_wins
+    from kinarow.proofs.tiling import breaker_wins
 
     game = tiling_search.FastGame()
     block = tiling_search.ragged_block((0, -1, -2), 4)

@@ -13,6 +13,7 @@ from kinarow import Game
 from kinarow.cli import main
 from kinarow.engine import torus_kernel as tk
 from kinarow.knowledge.infinite import torus
+from kinarow.proofs import torus as checked
 
 
 def brute_force_pairings(game: Game) -> list[frozenset[frozenset[int]]]:
@@ -91,15 +92,15 @@ def test_both_hexagonal_d3_groups_have_order_216_and_give_26_classes() -> None:
 def test_every_class_starts_with_an_east_west_domino_and_passes_the_checker() -> None:
     result = torus.enumerate_classes("hex7")
     assert (result.classes[:, 0] == 0).all()
-    header = torus._file_header(result)
-    assert torus.check_classes(header, result.classes).ok
+    header = torus.file_header(result)
+    assert checked.check_classes(header, result.classes).ok
 
 
 def test_partial_t8_run_gives_valid_distinct_classes() -> None:
     result = torus.enumerate_classes("9", max_tasks=2)
     assert result.stopped  # a partial run says so
     assert 0 < result.count <= result.candidates
-    assert torus.check_classes(torus._file_header(result), result.classes).ok
+    assert checked.check_classes(torus.file_header(result), result.classes).ok
     # independent: no two classes are images of each other under the game's 512 symmetries
     game = Game("8x8k8:torus")
     syms = game.geometry.symmetries
@@ -139,7 +140,7 @@ def test_transitions_are_undone_by_the_reverse_transition() -> None:
                 if not tk.transition(code, a, forward, g.neighbours, g.line_bits, g.ncodes, res):
                     continue
                 seen += 1
-                assert torus.check_classes({"torus": "9", "group": "full", "count": 1}, res[None, :]).reason != (
+                assert checked.check_classes({"torus": "9", "group": "full", "count": 1}, res[None, :]).reason != (
                     "some cell's partner does not point back to it (the dominoes do not cover the torus)"
                 )
                 # the domino moved from a: shift it back the other way
@@ -160,7 +161,7 @@ def test_transition_keeps_a_good_pairing() -> None:
                 for forward in (True, False):
                     if tk.transition(code, a, forward, g.neighbours, g.line_bits, g.ncodes, res):
                         header = {"torus": "hex7", "group": "d3-lines", "count": 1}
-                        verdict = torus.check_classes(header, res[None, :])
+                        verdict = checked.check_classes(header, res[None, :])
                         assert verdict.ok or "canonical" in verdict.reason
 
 
@@ -169,16 +170,16 @@ def test_class_file_round_trip_and_tampering(tmp_path) -> None:
     path = tmp_path / "hex7.bin"
     sha = torus.save_classes(result, path)
     assert path.stat().st_size < 100 + 26 * 14 + 300
-    header, codes, sha2 = torus.load_classes(path)
+    header, codes, sha2 = checked.load_classes(path)
     assert sha == sha2 and (codes == result.classes).all()
     cert = torus.certificate(result, path.name, sha, None)
-    assert torus.check(cert, tmp_path).ok
+    assert checked.check(cert, tmp_path).ok
     data = bytearray(path.read_bytes())
     data[-3] ^= 0xFF
     path.write_bytes(bytes(data))
-    assert not torus.check(cert, tmp_path).ok
-    header, codes, _ = torus.load_classes(path)
-    assert not torus.check_classes(header, codes).ok
+    assert not checked.check(cert, tmp_path).ok
+    header, codes, _ = checked.load_classes(path)
+    assert not checked.check_classes(header, codes).ok
 
 
 def test_graph_statistics_on_small_graphs() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kinarow.knowledge.infinite import torus
+from kinarow.papers.gyorffy_london_makay import reproduce_torus_hex7
 
 
 def test_hexagonal_6x6_torus_has_26_classes() -> None:
@@ -17,7 +18,7 @@ def test_hexagonal_6x6_torus_has_26_classes() -> None:
 
 
 def test_hex7_reproduction_agrees() -> None:
-    report = torus.reproduce_torus_hex7()
+    report = reproduce_torus_hex7()
     assert report.agrees and report.data["classes"] == 26
 
 

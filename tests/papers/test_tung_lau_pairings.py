@@ -3,7 +3,7 @@
 Tung & Lau prove (m, n, k, 1, 1) draws by Hales-Jewett pairings for four
 families of boards and bound the boards where a pairing can exist (Lemma 9,
 Theorem 10). Their figures are lost; each family here is built by our own
-rule (:mod:`kinarow.pairing_constructions`) and verified by the rules-only
+rule (:mod:`kinarow.knowledge.pairing.constructions`) and verified by the rules-only
 checker for every k up to 30, and the bound is checked against direct
 counting. Where we differ from the paper, the test says so.
 """
@@ -13,15 +13,9 @@ from __future__ import annotations
 import pytest
 
 from kinarow import Game
-from kinarow.knowledge.pairing import (
-    check,
-    construct,
-    find,
-    paired_cells_needed,
-    reproduce_bounds,
-    reproduce_constructions,
-)
+from kinarow.knowledge.pairing import check, construct, find, paired_cells_needed
 from kinarow.knowledge.pairing.constructions import family
+from kinarow.papers.tung_lau import reproduce_bounds, reproduce_constructions
 
 PAPER = 'Tung & Lau, "Two methods for investigating the generalized tic-tac-toe"'
 KS = range(3, 31)

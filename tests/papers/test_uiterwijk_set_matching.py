@@ -15,7 +15,7 @@ import pytest
 from kinarow import solve
 from kinarow.knowledge.matching import CATALOGUE, check, check_proof, cycle, find
 from kinarow.knowledge.matching.examples import example_position, example_properties
-from kinarow.papers.uiterwijk_proofs import H_GROUPS, four_by_four, h_heptomino, zetters_block
+from kinarow.papers.uiterwijk import H_GROUPS, four_by_four, h_heptomino, zetters_block
 
 PAPER = 'Uiterwijk, "Set Matching: an enhancement of the Hales-Jewett pairing strategy" (ACG 2017)'
 

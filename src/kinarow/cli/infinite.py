@@ -41,6 +41,8 @@ def _write(path: str, text: str | bytes) -> None:
 def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, UsageError
     from kinarow.knowledge.infinite import torus
+    from kinarow.papers.gyorffy_london_makay import PUBLISHED_CLASSES
+    from kinarow.proofs.torus import load_classes
 
     g = torus.geometry(args.name, args.group)
     index = None
@@ -50,7 +52,7 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except ValueError:
             raise UsageError(f"--class must be a class number (0, 1, ...), not '{args.class_index}'") from None
     if args.load:
-        header, codes, _ = torus.load_classes(args.load)
+        header, codes, _ = load_classes(args.load)
         if header.get("torus") != g.name or header.get("group") != g.group:
             raise UsageError(f"'{args.load}' holds classes of '{header.get('torus')}' ({header.get('group')} group)")
         result = torus.Enumeration(g, codes, 0, 0, 0.0)
@@ -73,7 +75,7 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _write(args.out + ".json", json.dumps(cert, indent=1) + "\n")
     if args.svg:
         _write(args.svg, torus.svg_class(result, index or 0))
-    published = torus.PUBLISHED_CLASSES.get(g.name) if g.group == torus.GEOMETRIES[g.name].group else None
+    published = PUBLISHED_CLASSES.get(g.name) if g.group == torus.GEOMETRIES[g.name].group else None
     if args.json:
         data: dict[str, Any] = {
             "torus": g.name,
@@ -139,6 +141,7 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.cli import EXIT_OK, EXIT_REJECTED, UsageError, _positive_int
     from kinarow.knowledge.infinite import tiling
+    from kinarow.proofs import tiling as checked
 
     if args.name == "search":
         from kinarow.knowledge.infinite import tiling_search
@@ -168,7 +171,7 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 # first the Hales-Jewett family: a domino pairing with period k - 1
                 pairing = tiling_search.torus_pairing(k, args.hex)
                 if pairing is not None:
-                    found = tiling_search.Found(pairing, tiling.max_runs(pairing))
+                    found = tiling_search.Found(pairing, checked.max_runs(pairing))
                 elif args.hex:
                     found = None
                 else:
@@ -184,9 +187,9 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         strategy = tiling.named(args.name)
     else:
         raise UsageError(f"there is no tiling called '{args.name}'; use one of {', '.join(tiling.NAMES)} or 'search'")
-    verdict = tiling.check(strategy)
-    runs = tiling.max_runs(strategy)
-    k = tiling.draw_for_k_at_least(runs)
+    verdict = checked.check(strategy)
+    runs = checked.max_runs(strategy)
+    k = checked.draw_for_k_at_least(runs)
     if args.out:
         if strategy.claimed_max_run is None:
             strategy.claimed_max_run = {n: int(r) for n, r in runs.items() if r is not None}

@@ -17,50 +17,20 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
 from kinarow.errors import KinarowError, interrupted
 from kinarow.game import Game
+from kinarow.papers import open_cases
+from kinarow.papers.open_cases import Case
 from kinarow.position import Position
 from kinarow.proofs import SEARCH_LOG_FORMAT
 from kinarow.proofs.tree import WALK_CELLS
 
 SEARCHLOG_FORMAT = SEARCH_LOG_FORMAT
 SEARCHLOG_VERSION = 1
-
-
-@dataclass(frozen=True)
-class Case:
-    """A long case to settle or measure: the game, what the literature says, and where it says it."""
-
-    name: str
-    game: str
-    literature: str
-    source: str
-
-
-CASES: tuple[Case, ...] = (
-    Case("7x4k4", "7x4k4", "draw", "known draw in the literature"),
-    Case("8x4k4", "8x4k4", "draw", "known draw in the literature"),
-    Case(
-        "9x4k4", "9x4k4", "open",
-        "Tung & Lau conjectured a draw; a 2017 bachelor thesis (not peer reviewed) reports a first-player win",
-    ),
-    Case("10x4k4", "10x4k4", "open", "as 9x4k4: conjectured draw, unreviewed first-player win claim"),
-    Case("7x7k5", "7x7k5", "draw", "Hsu et al. (Theoretical Computer Science, 2020): about 2.5 s"),
-    Case("8x8k5", "8x8k5", "draw", "Hsu et al. (2020): about 17.4 hours"),
-    Case("connect4", "7x6k4:gravity", "first", "Allen; Allis (1988): first-player win"),
-)
-
-
-def case(name: str) -> Case:
-    for c in CASES:
-        if c.name == name:
-            return c
-    raise KinarowError(f"there is no case called '{name}'; the cases are: {', '.join(c.name for c in CASES)}")
 
 
 # -- options on `kinarow solve` ------------------------------------------------------------
@@ -316,10 +286,10 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.search import parallel
 
     if args.list or not args.cases:
-        for c in CASES:
+        for c in open_cases.CASES:
             print(f"{c.name:<9} {c.game:<14} literature: {c.literature:<6} {c.source}", file=out)
         return EXIT_OK
-    cases = [case(name) for name in args.cases]
+    cases = [open_cases.case(name) for name in args.cases]
     workers = _positive_int("--workers", args.workers)
     time_limit = _positive_float("--time-limit", args.time_limit)
     if args.time_limit is None and not (args.draw_proof and args.checkpoint):

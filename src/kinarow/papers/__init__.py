@@ -58,9 +58,9 @@ class Target:
 # Keep one entry per line, sorted by name.
 TARGETS: tuple[Target, ...] = (
     Target("pairing-bounds", "Tung & Lau", "Thm 10; Prop 1 on the infinite board",
-           "kinarow.knowledge.pairing:reproduce_bounds"),
+           "kinarow.papers.tung_lau:reproduce_bounds"),
     Target("pairing-constructions", "Tung & Lau", "pairing families k<=30",
-           "kinarow.knowledge.pairing:reproduce_constructions"),
+           "kinarow.papers.tung_lau:reproduce_constructions"),
     Target("misere-cylinder", "Steele & Larremore", "open problem: cylinders",
            "kinarow.papers.steele_larremore:reproduce_cylinder"),
     Target("misere-solver", "Steele & Larremore", "the table, solver only",
@@ -73,11 +73,11 @@ TARGETS: tuple[Target, ...] = (
            "table of 12 configurations: markers, groups, reduction, ratio, nodes",
            "kinarow.papers.uiterwijk:set_matching_table"),
     Target("tilings", "Uiterwijk, Set Matching (S. 7)", "runs of 4 tilings",
-           "kinarow.knowledge.infinite.tiling:reproduce_tilings"),
+           "kinarow.papers.uiterwijk:reproduce_tilings"),
     Target("torus-9", "Gyorffy, London & Makay 2017", "194,543 T8 pairing classes",
-           "kinarow.knowledge.infinite.torus:reproduce_torus_9"),
+           "kinarow.papers.gyorffy_london_makay:reproduce_torus_9"),
     Target("torus-hex7", "Gyorffy, London & Makay 2017", "26 hex classes",
-           "kinarow.knowledge.infinite.torus:reproduce_torus_hex7"),
+           "kinarow.papers.gyorffy_london_makay:reproduce_torus_hex7"),
 )
 
 

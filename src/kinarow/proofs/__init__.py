@@ -14,9 +14,10 @@ checker compares with what it actually verified.
 
 :data:`CHECKERS` maps each format to its checker as a ``"module:function"``
 string, imported only when a certificate of that format is checked. A checker
-takes the loaded JSON object and returns a :class:`Verdict` (or any object with
-``ok`` and ``reason``); it may raise :class:`~kinarow.errors.KinarowError` when
-the object is not a usable certificate of its format. :func:`check_data` runs
+takes the loaded JSON object and returns a :class:`Verdict`, the one result
+type of every checker in this package (the checkers' inner walks too, with
+their counts in ``details``); it may raise :class:`~kinarow.errors.KinarowError`
+when the object is not a usable certificate of its format. :func:`check_data` runs
 the right checker and turns every failure into a verdict, never an exception:
 
 >>> check_data({"format": "kinarow.pairing", "version": 1, "game": "3x3k3", "moves": [], "pairs": []}).ok
@@ -41,8 +42,8 @@ CHECKERS: dict[str, str] = {
     "kinarow.matching": "kinarow.proofs.matching:check_certificate",
     "kinarow.pairing": "kinarow.proofs.pairing:check_certificate",
     "kinarow.strategy": "kinarow.proofs.tree:check_certificate",
-    "kinarow.tiling": "kinarow.knowledge.infinite.tiling:check_certificate",
-    "kinarow.torus": "kinarow.knowledge.infinite.torus:check_certificate",
+    "kinarow.tiling": "kinarow.proofs.tiling:check_certificate",
+    "kinarow.torus": "kinarow.proofs.torus:check_certificate",
     "kinarow.verified-strategy": "kinarow.proofs.verified:check_certificate",
 }
 
@@ -64,8 +65,12 @@ class CertificateError(KinarowError):
 class Verdict:
     """What a checker concluded: ``ok``, one sentence ``reason``, and figures for people (``details``).
 
-    ``usable`` is False when the object was not a certificate that could be
-    checked at all (as opposed to a certificate whose proof fails).
+    Every checker returns one, and so do the walks inside them: a strategy
+    walk's positions are in ``details["positions_checked"]``, a matching set's
+    Black choices in ``details["lines"]``. ``format`` is the certificate format
+    (set by :func:`check_data`). ``usable`` is False when the object was not a
+    certificate that could be checked at all (as opposed to a certificate whose
+    proof fails).
     """
 
     ok: bool
@@ -139,7 +144,7 @@ def require_claim(data: dict[str, Any], proved: str) -> None:
         raise CertificateError(f"the certificate claims '{claim}', but what it proves is '{proved}'")
 
 
-def checker(fmt: str) -> Callable[[dict[str, Any]], Any]:
+def checker(fmt: str) -> Callable[..., Verdict]:
     """The checker function of a certificate format (imported now)."""
     try:
         target = CHECKERS[fmt]
@@ -186,8 +191,6 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
         detail = f"{type(error).__name__}: {error}"
         return Verdict(False, f"the {fmt} certificate has a missing or malformed field ({detail})", format=fmt,
                        usable=False)
-    if not isinstance(verdict, Verdict):  # a checker returning its own result type with ok and reason
-        verdict = Verdict(bool(verdict.ok), str(verdict.reason))
     verdict.format = fmt
     return verdict
 

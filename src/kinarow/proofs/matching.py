@@ -31,7 +31,7 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import MAKER_BREAKER, Game
-from kinarow.proofs import blocking_applies, require_format
+from kinarow.proofs import Verdict, blocking_applies, require_format
 
 FORMAT = "kinarow.matching"
 VERSION = 1
@@ -139,23 +139,18 @@ def child_groups(groups: list[list[str]], reply: str, markers: list[str]) -> lis
 
 
 # -- the abstract checker ------------------------------------------------------------------
-@dataclass
-class MatchingCheck:
-    ok: bool
-    reason: str
-    lines: int = 0  # Black choices played
-
-    def __bool__(self) -> bool:
-        return self.ok
+def played(ok: bool, reason: str, lines: int = 0) -> Verdict:
+    """A matching-set verdict, with the Black choices played in ``details["lines"]``."""
+    return Verdict(ok, reason, {"lines": lines})
 
 
-def check(ms: MatchingSet) -> MatchingCheck:
+def check(ms: MatchingSet) -> Verdict:
     """Does ``ms`` keep a White marker in every one of its groups? Plays every Black choice against the replies."""
     counter = [0]
     reason = _check_level(ms, "", counter)
     if reason is not None:
-        return MatchingCheck(False, reason, counter[0])
-    return MatchingCheck(
+        return played(False, reason, counter[0])
+    return played(
         True,
         f"every one of the {len(ms.groups)} groups gets a White marker ({len(ms.markers)} markers, "
         f"{counter[0]:,} Black choices played)",
@@ -286,20 +281,20 @@ class MatchingProof:
         return f"the {'first' if 'first' in players else 'second'} player cannot win"
 
 
-def check_proof(proof: MatchingProof) -> MatchingCheck:
+def check_proof(proof: MatchingProof) -> Verdict:
     """Re-verify a position-level matching-set certificate from the rules only."""
     try:
         game = Game(proof.game)
         position = game.position(" ".join(proof.moves))
     except KinarowError as err:
-        return MatchingCheck(False, f"the certificate's game or moves are invalid: {err}")
+        return played(False, f"the certificate's game or moves are invalid: {err}")
     reason = applicable(game)
     if reason is not None:
-        return MatchingCheck(False, f"a matching set proves nothing here: {reason}")
+        return played(False, f"a matching set proves nothing here: {reason}")
     if position.is_over:
-        return MatchingCheck(False, "the game is already over in that position")
+        return played(False, "the game is already over in that position")
     if not proof.covers:
-        return MatchingCheck(False, "the certificate covers no player")
+        return played(False, "the certificate covers no player")
     geo = position.geometry
     lines = 0
     for i, (player_word, ms) in enumerate(proof.covers):
@@ -310,29 +305,29 @@ def check_proof(proof: MatchingProof) -> MatchingCheck:
             # the blocking side is to move and plays this cell first
             if position.to_move != 3 - player:
                 why = f"the opening move {opening} is given, but the blocking side is not to move"
-                return MatchingCheck(False, why)
+                return played(False, why)
             try:
                 o = geo.parse_cell(opening)
             except KinarowError as err:
-                return MatchingCheck(False, f"opening {opening}: {err}")
+                return played(False, f"opening {opening}: {err}")
             if board[o] != 0:
-                return MatchingCheck(False, f"the opening move {opening} is not on an empty cell")
+                return played(False, f"the opening move {opening} is not on an empty cell")
             board[o] = 3 - player
         cells: dict[str, int] = {}
         for name in ms.markers:
             try:
                 c = geo.parse_cell(name)
             except KinarowError as err:
-                return MatchingCheck(False, f"marker {name}: {err}")
+                return played(False, f"marker {name}: {err}")
             if board[c] != 0:
-                return MatchingCheck(False, f"marker {name} is not an empty cell")
+                return played(False, f"marker {name} is not an empty cell")
             cells[geo.name(c)] = c
         if set(cells) != set(ms.markers):
-            return MatchingCheck(False, "markers must be written as the board names them (like a1)")
+            return played(False, "markers must be written as the board names them (like a1)")
         verdict = check(ms)
-        lines += verdict.lines
+        lines += verdict.details["lines"]
         if not verdict.ok:
-            return MatchingCheck(False, f"the {player_word} player's matching set fails: {verdict.reason}", lines)
+            return played(False, f"the {player_word} player's matching set fails: {verdict.reason}", lines)
         own = [set(g) for g in ms.groups]
         marker_cells = set(cells.values())
         for g in geo.groups:
@@ -341,14 +336,12 @@ def check_proof(proof: MatchingProof) -> MatchingCheck:
             inside = {geo.name(c) for c in g if c in marker_cells}
             if not any(h <= inside for h in own):
                 names = " ".join(geo.name(c) for c in g)
-                return MatchingCheck(False, f"the {player_word} player's live group {names} is not covered", lines)
-    return MatchingCheck(True, f"{proof.conclusion()} ({lines:,} Black choices played)", lines)
+                return played(False, f"the {player_word} player's live group {names} is not covered", lines)
+    return played(True, f"{proof.conclusion()} ({lines:,} Black choices played)", lines)
 
 
-def check_certificate(data: dict[str, Any]) -> Any:
+def check_certificate(data: dict[str, Any]) -> Verdict:
     """The ``kinarow.matching`` checker: a position-level proof or an abstract matching set."""
-    from kinarow.proofs import Verdict
-
     if "game" in data:
         proof = MatchingProof.from_json(data)
         verdict = check_proof(proof)
@@ -359,6 +352,7 @@ def check_certificate(data: dict[str, Any]) -> Any:
         verdict = check(ms)
         where = f"for {len(ms.groups)} groups on {len(ms.markers)} markers"
         claim = " (Breaker wins)"
+    details = {"lines": verdict.details["lines"]}
     if verdict.ok:
-        return Verdict(True, f"matching set {where}: {verdict.reason}{claim}", {"lines": verdict.lines})
-    return Verdict(False, f"the matching set {where} fails: {verdict.reason}", {"lines": verdict.lines})
+        return Verdict(True, f"matching set {where}: {verdict.reason}{claim}", details)
+    return Verdict(False, f"the matching set {where} fails: {verdict.reason}", details)

@@ -247,21 +247,16 @@ def _walk_start(tree: StrategyTree, failing: str) -> Position:
     return start
 
 
-@dataclass
-class CheckResult:
-    ok: bool
-    reason: str
-    positions: int
-
-    def __bool__(self) -> bool:
-        return self.ok
+def walked(ok: bool, reason: str, positions: int) -> Verdict:
+    """The verdict of a walk, with the positions it proved in ``details["positions_checked"]``."""
+    return Verdict(ok, reason, {"positions_checked": positions})
 
 
 class _RefutedError(Exception):
     pass
 
 
-def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int], None] | None = None) -> CheckResult:
+def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int], None] | None = None) -> Verdict:
     """Verify that following ``tree`` wins against every reply (rules only, no search).
 
     The walk is Python, importing nothing beyond the rules. ``compiled=True``
@@ -275,10 +270,10 @@ def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int]
         game = Game(tree.game)
         pos = game.position(" ".join(tree.moves))
     except KinarowError as err:
-        return CheckResult(False, f"the certificate's game or moves are invalid: {err}", 0)
+        return walked(False, f"the certificate's game or moves are invalid: {err}", 0)
     if tree.walk is not None and pos.geometry.size > WALK_CELLS:
-        return CheckResult(False, f"a walk (version 3) is only written for boards of at most {WALK_CELLS} cells; "
-                           f"{tree.game} has {pos.geometry.size}", 0)
+        return walked(False, f"a walk (version 3) is only written for boards of at most {WALK_CELLS} cells; "
+                      f"{tree.game} has {pos.geometry.size}", 0)
     if compiled and pos.geometry.size <= WALK_CELLS and not pos.is_over and tree.winner in value_names(game):
         return _check_compiled(tree, pos, on_tick=on_tick)
     return _check_python(tree, on_tick)
@@ -335,7 +330,7 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
 
 def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None = None, *,
                     walk_out: list[int] | None = None, walk_keys: dict[str, str] | None = None,
-                    on_tick: Callable[[int], None] | None = None) -> CheckResult:
+                    on_tick: Callable[[int], None] | None = None) -> Verdict:
     """:func:`check` by the compiled walk (a board of at most 64 cells, the game not over).
 
     A keyed tree: the keys of the prescribed moves that play reaches are added
@@ -365,14 +360,14 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
         reached.update(names[int(i)] for i in np.flatnonzero(used))
     if status == TK.OK:
         if mode == TK.STREAM and read < len(cells):
-            return CheckResult(False, f"the walk has {len(cells) - read:,} moves more than the replay reads",
-                               int(proven))
+            return walked(False, f"the walk has {len(cells) - read:,} moves more than the replay reads",
+                          int(proven))
         if walk_out is not None:
             walk_out.extend(int(c) for c in out[:read])
         if walk_keys is not None:
             found = TK.board_keys(keys[:read], size)
             walk_keys.update(zip(found, (geo.name(int(c)) for c in cells[:read]), strict=True))
-        return CheckResult(True, f"{tree.winner} wins against every reply", int(proven))
+        return walked(True, f"{tree.winner} wins against every reply", int(proven))
     played = [int(c) for c in line[:depth]]
     for c in played:
         pos.play(c)
@@ -391,7 +386,7 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
             raise AssertionError("internal error: the compiled checker called a legal move illegal")
         except KinarowError as err:
             reason = f"after {where} the prescribed move {name} is illegal: {err}"
-    return CheckResult(False, reason, int(proven))
+    return walked(False, reason, int(proven))
 
 
 def keyed_rows(tree: StrategyTree, geo: Any) -> tuple[list[str], Any, Any]:
@@ -427,16 +422,16 @@ def keyed_rows(tree: StrategyTree, geo: Any) -> tuple[list[str], Any, Any]:
     return ([names[int(i)] for i in kept], np.ascontiguousarray(keys[order]), np.ascontiguousarray(cells[order]))
 
 
-def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = None) -> CheckResult:
+def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = None) -> Verdict:
     """:func:`check` walked in Python (any board size)."""
     try:
         game = Game(tree.game)
         pos = game.position(" ".join(tree.moves))
     except KinarowError as err:
-        return CheckResult(False, f"the certificate's game or moves are invalid: {err}", 0)
+        return walked(False, f"the certificate's game or moves are invalid: {err}", 0)
     first, second = value_names(game)
     if tree.winner not in (first, second):
-        return CheckResult(False, f"winner '{tree.winner}' is not a player of {game}; use '{first}' or '{second}'", 0)
+        return walked(False, f"winner '{tree.winner}' is not a player of {game}; use '{first}' or '{second}'", 0)
     winner = 1 if tree.winner == first else 2
     proven: set[str] = set()
     walk = iter(tree.walk) if tree.walk is not None else None
@@ -489,11 +484,11 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
     try:
         visit(pos, [])
     except _RefutedError as err:
-        return CheckResult(False, str(err), len(proven))
+        return walked(False, str(err), len(proven))
     if tree.walk is not None and read < len(tree.walk):
-        return CheckResult(False, f"the walk has {len(tree.walk) - read:,} moves more than the replay reads",
-                           len(proven))
-    return CheckResult(True, f"{tree.winner} wins against every reply", len(proven))
+        return walked(False, f"the walk has {len(tree.walk) - read:,} moves more than the replay reads",
+                      len(proven))
+    return walked(True, f"{tree.winner} wins against every reply", len(proven))
 
 
 def _winner_words(winner: str) -> str:
@@ -517,14 +512,15 @@ def check_certificate(data: dict[str, Any], compiled: bool = False,
         return Verdict(False, f"the strategy does not fit {tree.game}: a board key has {len(misfit)} cells or foreign "
                        f"symbols, but the game has {cells} cells written with '.', 'x' and 'o'", {"game": tree.game})
     result = check(tree, compiled=compiled, on_tick=on_tick)
+    positions = result.details["positions_checked"]
     details = {"game": tree.game, "moves": tree.moves, "winner": tree.winner, "prescribed_moves": tree.size,
-               "positions_checked": result.positions}
+               "positions_checked": positions}
     if not result.ok:
         return Verdict(False, f"the strategy for {tree.game}{after} fails: {result.reason}", details)
     winner = _winner_words(tree.winner)
     return Verdict(
         True,
         f"in {tree.game}{after}, {winner} wins against every reply by following the certificate "
-        f"({tree.described}, {result.positions:,} position{'' if result.positions == 1 else 's'} checked)",
+        f"({tree.described}, {positions:,} position{'' if positions == 1 else 's'} checked)",
         details,
     )

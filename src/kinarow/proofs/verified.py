@@ -22,8 +22,7 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.proofs import Verdict as CheckVerdict
-from kinarow.proofs import envelope, require_claim, require_format
+from kinarow.proofs import Verdict, envelope, require_claim, require_format
 from kinarow.strategies import get
 
 FORMAT = "kinarow.verified-strategy"
@@ -73,15 +72,11 @@ class VerifiedStrategy:
         return cert
 
 
-@dataclass(frozen=True)
-class Verdict:
-    ok: bool
-    positions: int
-    reason: str
-
-
 def check(cert: VerifiedStrategy) -> Verdict:
-    """Replay the strategy against every opponent reply with the plain rules; accept iff the claim holds."""
+    """Replay the strategy against every opponent reply with the plain rules; accept iff the claim holds.
+
+    The positions the walk examined are in ``details["positions_checked"]``.
+    """
     game = Game(cert.game)
     strategy = get(cert.strategy)
     me = 1 if cert.player == "first" else 2
@@ -149,34 +144,34 @@ def check(cert: VerifiedStrategy) -> Verdict:
     finally:
         sys.setrecursionlimit(limit)
     positions = len(memo)
+    walked = {"positions_checked": positions}
     if value <= 0:
         where = f" (first bad line: {worst[0]})" if worst else ""
-        return Verdict(False, positions, f"the strategy does not even draw{where}")
+        return Verdict(False, f"the strategy does not even draw{where}", walked)
     found = "win" if value == 2 else "draw"
     if _RANK[found] < _RANK[cert.outcome]:
-        return Verdict(False, positions, f"the strategy only guarantees a {found}, not a {cert.outcome}")
+        return Verdict(False, f"the strategy only guarantees a {found}, not a {cert.outcome}", walked)
     if found != cert.outcome:
-        return Verdict(False, positions, f"the strategy guarantees a {found}, but the certificate claims a draw")
+        return Verdict(False, f"the strategy guarantees a {found}, but the certificate claims a draw", walked)
     if positions != cert.positions:
-        return Verdict(
-            False, positions, f"the walk examined {positions:,} positions, not the {cert.positions:,} claimed"
-        )
-    return Verdict(True, positions, f"{cert.strategy} guarantees a {found} for the {cert.player} player")
+        return Verdict(False, f"the walk examined {positions:,} positions, not the {cert.positions:,} claimed", walked)
+    return Verdict(True, f"{cert.strategy} guarantees a {found} for the {cert.player} player", walked)
 
 
-def check_certificate(data: dict[str, Any]) -> CheckVerdict:
+def check_certificate(data: dict[str, Any]) -> Verdict:
     """The ``kinarow.verified-strategy`` checker for :mod:`kinarow.proofs`: load, check the claim, walk every reply."""
     cert = VerifiedStrategy.from_json(data)
     require_claim(data, cert.claim)
     verdict = check(cert)
+    positions = verdict.details["positions_checked"]
     details = {"strategy": cert.strategy, "game": cert.game, "player": cert.player, "outcome": cert.outcome,
-               "positions_checked": verdict.positions}
+               "positions_checked": positions}
     if not verdict.ok:
-        return CheckVerdict(False, f"{cert.strategy} in {cert.game} for the {cert.player} player: {verdict.reason}",
-                            details)
-    return CheckVerdict(
+        return Verdict(False, f"{cert.strategy} in {cert.game} for the {cert.player} player: {verdict.reason}",
+                       details)
+    return Verdict(
         True,
-        f"in {cert.game}, {verdict.reason} against every reply ({verdict.positions:,} positions re-examined "
+        f"in {cert.game}, {verdict.reason} against every reply ({positions:,} positions re-examined "
         "with the rules)",
         details,
     )

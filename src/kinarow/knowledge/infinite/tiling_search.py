@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from kinarow.knowledge.infinite.tiling import Cell, Tiling, breaker_wins, max_runs, tiles_exactly
+from kinarow.proofs.tiling import Cell, Tiling, breaker_wins, max_runs, tiles_exactly
 
 
 def lattices(det: int) -> Iterator[tuple[Cell, Cell]]:
@@ -389,10 +389,10 @@ class LineTable:
     """Where every tile cell sits on the lines of one direction: (line number, position), and each line's period."""
 
     def __init__(self, tile: tuple[Cell, ...], lattice: tuple[Cell, Cell], v: Cell) -> None:
-        from kinarow.knowledge.infinite.tiling import Residues, _line_period
+        from kinarow.proofs.tiling import Residues, line_period
 
         residues = Residues(tile, lattice)
-        period = _line_period(v, lattice)
+        period = line_period(v, lattice)
         self.where: dict[Cell, tuple[int, int]] = {}
         self.lines = 0
         for base in sorted(tile):
@@ -406,7 +406,7 @@ class LineTable:
 
     def run(self, groups: Sequence[tuple[Cell, ...]], v: Cell) -> int | None:
         """Longest run along the lines given these groups (all along v); None if a line has none."""
-        from kinarow.knowledge.infinite.tiling import _longest_gap
+        from kinarow.proofs.tiling import longest_gap
 
         per_line: list[list[tuple[int, int]]] = [[] for _ in range(self.lines)]
         for g in groups:
@@ -415,7 +415,7 @@ class LineTable:
             per_line[line].append((t, t + len(g) - 1))
         if any(not x for x in per_line):
             return None
-        return max(_longest_gap(x, self.period) for x in per_line)
+        return max(longest_gap(x, self.period) for x in per_line)
 
 
 def _direction_options(
@@ -478,7 +478,7 @@ def torus_pairing(k: int, hexagonal: bool = False) -> Tiling | None:
     k - 1. Needs (k - 1)^2 <= 64 cells.
     """
     from kinarow.knowledge.infinite import torus
-    from kinarow.knowledge.infinite.tiling import _torus_pairing
+    from kinarow.knowledge.infinite.tiling import pairing_tiling
 
     n = k - 1
     if n < 3 or n * n > 64:
@@ -494,4 +494,4 @@ def torus_pairing(k: int, hexagonal: bool = False) -> Tiling | None:
         return None
     codes = "".join(str(int(c)) for c in result.classes[0])
     source = "found by the torus pairing search"
-    return _torus_pairing(f"pairing with period {n}", codes, n, hexagonal, source)
+    return pairing_tiling(f"pairing with period {n}", codes, n, hexagonal, source)

@@ -11,6 +11,11 @@ A good pairing of the torus ``T_n`` is a set of dominoes covering every cell,
 each domino joining two neighbours along one of the line directions, such
 that every wrapped line holds exactly one domino lying along it.
 
+This module enumerates the classes (with the kernel of
+:mod:`kinarow.engine.torus_kernel`), builds their transition graph, writes the
+class file and its certificate, and draws a class. The class file's format and
+its checker are :mod:`kinarow.proofs.torus`.
+
 >>> result = enumerate_classes("hex7")
 >>> result.count
 26
@@ -19,7 +24,6 @@ that every wrapped line holds exactly one domino lying along it.
 from __future__ import annotations
 
 import hashlib
-import io
 import itertools
 import json
 import time
@@ -32,88 +36,12 @@ from typing import Any
 
 import numpy as np
 
-from kinarow.errors import KinarowError
-
-FORMAT = "kinarow.torus"
-VERSION = 1
-FILE_MAGIC = b"KINAROW-TORUS-PAIRINGS\n"
-
-# Published class counts (Győrffy, London & Makay 2017).
-PUBLISHED_CLASSES = {"9": 194_543, "hex7": 26}
-
-# Direction vectors (dx, dr) in reading coordinates (r counts rows downwards),
-# numbered clockwise from East; the first half are the "forward" codes.
-SQUARE_CODES = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
-SQUARE_NAMES = ("E", "SE", "S", "SW", "W", "NW", "N", "NE")
-# The hexagonal grid's three directions (1, 0), (0, 1), (1, -1) of kinarow's hex
-# geometry (y up) are, in reading coordinates, E, N-S and SE-NW.
-HEX_CODES = ((1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1))
-HEX_NAMES = ("E", "SE", "S", "W", "NW", "N")
+from kinarow.proofs import torus as checked
+from kinarow.proofs.torus import CLASSES_FORMAT, FILE_MAGIC, FORMAT, VERSION, TorusError, bytes_per_class
 
 
-class TorusError(KinarowError):
-    """A torus pairing request or file that cannot be used."""
-
-
-@dataclass(frozen=True)
-class TorusGeometry:
-    """The n x n torus with its line directions and the symmetry group used for classes."""
-
-    name: str
-    n: int
-    hexagonal: bool
-    group: str  # "full" (all point symmetries), or for hex also "d3-lines" / "d3-between"
-
-    @property
-    def vectors(self) -> tuple[tuple[int, int], ...]:
-        return HEX_CODES if self.hexagonal else SQUARE_CODES
-
-    @property
-    def code_names(self) -> tuple[str, ...]:
-        return HEX_NAMES if self.hexagonal else SQUARE_NAMES
-
-    @property
-    def ncodes(self) -> int:
-        return len(self.vectors)
-
-    @property
-    def ncells(self) -> int:
-        return self.n * self.n
-
-    def xr(self, cell: int) -> tuple[int, int]:
-        """Column and row (counted from the top) of a cell."""
-        return cell % self.n, cell // self.n
-
-    def cell(self, x: int, r: int) -> int:
-        return (r % self.n) * self.n + (x % self.n)
-
-    @cached_property
-    def neighbours(self) -> np.ndarray:
-        nb = np.zeros((self.ncells, self.ncodes), dtype=np.int64)
-        for c in range(self.ncells):
-            x, r = self.xr(c)
-            for k, (dx, dr) in enumerate(self.vectors):
-                nb[c, k] = self.cell(x + dx, r + dr)
-        return nb
-
-    @cached_property
-    def line_index(self) -> np.ndarray:
-        """``line_index[d, cell]``: which of the n lines of direction d holds the cell."""
-        half = self.ncodes // 2
-        index = -np.ones((half, self.ncells), dtype=np.int64)
-        for d in range(half):
-            count = 0
-            for c in range(self.ncells):
-                if index[d, c] >= 0:
-                    continue
-                cur = c
-                while index[d, cur] < 0:
-                    index[d, cur] = count
-                    cur = int(self.neighbours[cur, d])
-                count += 1
-            if count != self.n:
-                raise AssertionError("every direction has n wrapped lines")
-        return index
+class TorusGeometry(checked.TorusGeometry):
+    """The torus of :class:`kinarow.proofs.torus.TorusGeometry` with the arrays the enumeration kernel reads."""
 
     @cached_property
     def line_masks(self) -> np.ndarray:
@@ -140,87 +68,16 @@ class TorusGeometry:
                 bits[k, c] = np.uint64(1) << np.uint64(d * self.n + int(self.line_index[d, c]))
         return bits
 
-    @cached_property
-    def point_maps(self) -> list[tuple[int, int, int, int]]:
-        """The linear maps (a, b, c, d): (x, r) -> (a x + b r, c x + d r) of the group, identity first."""
-        vecs = set(self.vectors)
-        found = []
-        for a in (-1, 0, 1):
-            for b in (-1, 0, 1):
-                for c in (-1, 0, 1):
-                    for d in (-1, 0, 1):
-                        if a * d - b * c not in (1, -1):
-                            continue
-                        if all((a * x + b * y, c * x + d * y) in vecs for x, y in vecs):
-                            found.append((a, b, c, d))
-        found.sort(key=lambda m: m != (1, 0, 0, 1))
-        if self.group == "full":
-            return found
-        # Hexagonal D3 subgroups: the rotations by 0, 120 and 240 degrees and the three
-        # reflections whose mirror runs along a line direction ("d3-lines") or
-        # between two line directions ("d3-between").
-        chosen = []
-        for m in found:
-            a, b, c, d = m
-            det = a * d - b * c
-            if det == 1:
-                square = (a * a + b * c, a * b + b * d, c * a + d * c, c * b + d * d)
-                cube = (
-                    square[0] * a + square[1] * c,
-                    square[0] * b + square[1] * d,
-                    square[2] * a + square[3] * c,
-                    square[2] * b + square[3] * d,
-                )
-                if cube == (1, 0, 0, 1):
-                    chosen.append(m)
-            else:
-                fixes_line = any((a * x + b * y, c * x + d * y) == (x, y) for x, y in self.vectors)
-                if fixes_line == (self.group == "d3-lines"):
-                    chosen.append(m)
-        return chosen
 
-    @property
-    def order(self) -> int:
-        """The order of the symmetry group (translations times point maps)."""
-        return self.ncells * len(self.point_maps)
-
-    @cached_property
-    def tables(self) -> tuple[np.ndarray, np.ndarray]:
-        """``rot[s, code]`` (image of a direction code) and ``src[s, p, i]`` (see the kernel)."""
-        maps = self.point_maps
-        code_of = {v: k for k, v in enumerate(self.vectors)}
-        rot = np.zeros((len(maps), self.ncodes), dtype=np.int8)
-        src = np.zeros((len(maps), self.ncells, self.ncells), dtype=np.int16)
-        for s, (a, b, c, d) in enumerate(maps):
-            det = a * d - b * c
-            ia, ib, ic, id_ = d * det, -b * det, -c * det, a * det  # inverse (det is +-1)
-            for k, (x, y) in enumerate(self.vectors):
-                rot[s, k] = code_of[(a * x + b * y, c * x + d * y)]
-            for p in range(self.ncells):
-                px, pr = self.xr(p)
-                for i in range(self.ncells):
-                    ix, ir = self.xr(i)
-                    src[s, p, i] = self.cell(px + ia * ix + ib * ir, pr + ic * ix + id_ * ir)
-        return rot, src
-
-
-GEOMETRIES = {
-    "9": TorusGeometry("9", 8, False, "full"),
-    "hex7": TorusGeometry("hex7", 6, True, "d3-lines"),
-}
+GEOMETRIES = {name: TorusGeometry(g.name, g.n, g.hexagonal, g.group) for name, g in checked.GEOMETRIES.items()}
 
 
 def geometry(name: str, group: str | None = None) -> TorusGeometry:
     """The torus for ``name`` ('9' = 8 x 8 square, 'hex7' = 6 x 6 hexagonal), optionally with another group."""
-    if name not in GEOMETRIES:
-        raise TorusError(f"there is no torus enumeration called '{name}'; use '9' (8x8, 9-in-a-row) or 'hex7'")
-    g = GEOMETRIES[name]
-    if group is None or group == g.group:
-        return g
-    allowed = ("full",) if not g.hexagonal else ("full", "d3-lines", "d3-between")
-    if group not in allowed:
-        raise TorusError(f"the symmetry group '{group}' is not known for '{name}'; use one of {', '.join(allowed)}")
-    return TorusGeometry(g.name, g.n, g.hexagonal, group)
+    g = checked.geometry(name, group)  # one clear sentence for an unknown name or group
+    if g.group == GEOMETRIES[name].group:
+        return GEOMETRIES[name]
+    return TorusGeometry(g.name, g.n, g.hexagonal, g.group)
 
 
 # -- enumeration ---------------------------------------------------------------------
@@ -598,11 +455,12 @@ def _girth(triangle_free: bool, has_square: bool, has_odd: bool) -> int | None:
     return None
 
 
-# -- the class file ------------------------------------------------------------------
-def _file_header(result: Enumeration) -> dict[str, Any]:
+# -- the class file (read and checked by kinarow.proofs.torus) --------------------------
+def file_header(result: Enumeration) -> dict[str, Any]:
+    """The JSON header line of the class file of ``result``."""
     g = result.geometry
     return {
-        "format": "kinarow.torus-classes",
+        "format": CLASSES_FORMAT,
         "version": VERSION,
         "torus": g.name,
         "n": g.n,
@@ -612,17 +470,13 @@ def _file_header(result: Enumeration) -> dict[str, Any]:
         "codes": list(g.code_names),
         "cell_order": "rows from the top, each row from the left",
         "count": result.count,
-        "bytes_per_class": _bytes_per_class(g),
+        "bytes_per_class": bytes_per_class(g.n),
     }
-
-
-def _bytes_per_class(g: TorusGeometry) -> int:
-    return -(-3 * g.ncells // 8)
 
 
 def dumps_classes(result: Enumeration) -> bytes:
     """The class file: a magic line, a JSON header line, then 3 bits per cell (first cell first)."""
-    header = json.dumps(_file_header(result), sort_keys=True).encode() + b"\n"
+    header = json.dumps(file_header(result), sort_keys=True).encode() + b"\n"
     bits = np.unpackbits(result.classes.astype(np.uint8)[:, :, None], axis=2)[:, :, 5:]  # 3 low bits, MSB first
     packed = np.packbits(bits.reshape(result.count, -1), axis=1)
     return FILE_MAGIC + header + packed.tobytes()
@@ -638,40 +492,7 @@ def save_classes(result: Enumeration, path: str | Path) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def load_classes(path: str | Path) -> tuple[dict[str, Any], np.ndarray, str]:
-    """Read a class file: (header, codes array (count, cells) int8, SHA-256 of the file)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise TorusError(f"cannot read the class file '{path}': {error.strerror or error}") from None
-    return (*parse_classes(data, str(path)), hashlib.sha256(data).hexdigest())
-
-
-def parse_classes(data: bytes, name: str = "the class file") -> tuple[dict[str, Any], np.ndarray]:
-    if not data.startswith(FILE_MAGIC):
-        raise TorusError(f"'{name}' is not a torus class file (it must start with {FILE_MAGIC.strip().decode()})")
-    stream = io.BytesIO(data[len(FILE_MAGIC) :])
-    try:
-        header = json.loads(stream.readline())
-        count, n, width = int(header["count"]), int(header["n"]), int(header["bytes_per_class"])
-    except (ValueError, KeyError, TypeError):
-        raise TorusError(f"'{name}' has a damaged header line") from None
-    body = stream.read()
-    if len(body) != count * width or width != -(-3 * n * n // 8):
-        raise TorusError(f"'{name}' should hold {count} classes of {width} bytes but its size does not match")
-    bits = np.unpackbits(np.frombuffer(body, dtype=np.uint8).reshape(count, width), axis=1)[:, : 3 * n * n]
-    triples = bits.reshape(count, n * n, 3)
-    codes = (triples[:, :, 0] * 4 + triples[:, :, 1] * 2 + triples[:, :, 2]).astype(np.int8)
-    return header, codes
-
-
-# -- certificate and checker ---------------------------------------------------------
-@dataclass(frozen=True)
-class Verdict:
-    ok: bool
-    reason: str
-
-
+# -- the certificate -----------------------------------------------------------------
 def certificate(result: Enumeration, class_file: str, sha256: str, graph: TransitionGraph | None) -> dict[str, Any]:
     """The enumeration certificate: counts, the class file's name and SHA-256, and the graph figures."""
     g = result.geometry
@@ -692,85 +513,6 @@ def certificate(result: Enumeration, class_file: str, sha256: str, graph: Transi
         data["graph"] = {k: v for k, v in graph.stats.items() if k != "diameters"}
     return data
 
-
-def check_classes(header: dict[str, Any], codes: np.ndarray, chunk: int = 4096) -> Verdict:
-    """Re-verify a class file with the rules only: every entry a good pairing, its own canonical form, all distinct.
-
-    This shows that the file lists that many distinct classes; that no class
-    is missing rests on the enumeration (run it again to compare).
-    """
-    try:
-        g = geometry(str(header["torus"]), str(header["group"]))
-    except KinarowError as error:
-        return Verdict(False, str(error))
-    if codes.ndim != 2 or codes.shape[1] != g.ncells:
-        return Verdict(False, f"each class must have {g.ncells} cells")
-    count = codes.shape[0]
-    if count != int(header["count"]):
-        return Verdict(False, f"the header says {header['count']} classes but the file holds {count}")
-    if count and ((codes < 0).any() or (codes >= g.ncodes).any()):
-        return Verdict(False, f"a direction code lies outside 0..{g.ncodes - 1}")
-    half = g.ncodes // 2
-    nb = g.neighbours
-    cells = np.arange(g.ncells)
-    c64 = codes.astype(np.int64)
-    partner = nb[cells[None, :], c64]
-    back = np.take_along_axis(c64, partner, axis=1)
-    if not (back == (c64 + half) % g.ncodes).all():
-        return Verdict(False, "some cell's partner does not point back to it (the dominoes do not cover the torus)")
-    # every line holds exactly one domino along it: count the forward ends per (direction, line)
-    for d in range(half):
-        ends = c64 == d
-        line_of = g.line_index[d][None, :].repeat(count, axis=0)
-        per_line = np.zeros((count, g.n), dtype=np.int64)
-        np.add.at(per_line, (np.nonzero(ends)[0], line_of[ends]), 1)
-        if not (per_line == 1).all():
-            return Verdict(False, f"a line of direction {g.code_names[d]} does not hold exactly one domino")
-    if count > 1:
-        diff = c64[1:] != c64[:-1]
-        first = diff.argmax(axis=1)
-        idx = np.arange(count - 1)
-        if not (diff.any(axis=1) & (c64[1:][idx, first] > c64[:-1][idx, first])).all():
-            return Verdict(False, "the classes are not listed in strictly increasing order (a repeat?)")
-    rot, src = g.tables
-    for lo in range(0, count, chunk):
-        block = c64[lo : lo + chunk]
-        for s in range(rot.shape[0]):
-            image_codes = rot[s].astype(np.int64)[block]  # code of each cell after the point map
-            for p in range(g.ncells):
-                use = image_codes[:, p] == 0
-                if not use.any():
-                    continue
-                image = image_codes[use][:, src[s, p]]
-                own = block[use]
-                diff = image != own
-                first = diff.argmax(axis=1)
-                rows_idx = np.arange(image.shape[0])
-                smaller = diff.any(axis=1) & (image[rows_idx, first] < own[rows_idx, first])
-                if smaller.any():
-                    bad = lo + int(np.nonzero(use)[0][np.argmax(smaller)])
-                    return Verdict(False, f"class {bad} is not in canonical form")
-    torus = f"{g.n}x{g.n} {'hexagonal ' if g.hexagonal else ''}torus"
-    return Verdict(True, f"{count:,} distinct classes of good pairings of the {torus}, each in canonical form")
-
-
-def check(data: dict[str, Any], base: str | Path = ".") -> Verdict:
-    """Check an enumeration certificate: the class file's hash, its count, and every class in it."""
-    from kinarow.proofs import require_format
-
-    require_format(data, FORMAT, VERSION, "torus enumeration")
-    path = Path(base) / str(data.get("class_file", ""))
-    try:
-        header, codes, sha = load_classes(path)
-    except TorusError as error:
-        return Verdict(False, str(error))
-    if sha != data.get("sha256"):
-        return Verdict(False, f"the SHA-256 of '{path.name}' is not the one in the certificate")
-    if int(header.get("count", -1)) != data.get("classes") or header.get("torus") != data.get("torus"):
-        return Verdict(False, "the class file's header does not match the certificate's counts")
-    if header.get("group") != data.get("group"):
-        return Verdict(False, "the class file uses another symmetry group than the certificate")
-    return check_classes(header, codes)
 
 
 # -- pictures ------------------------------------------------------------------------
@@ -803,49 +545,3 @@ def text_class(g: TorusGeometry, code: np.ndarray) -> str:
     return "\n".join(
         " ".join(f"{names[int(code[r * g.n + x])]:>2}" for x in range(g.n)) for r in range(g.n)
     )
-
-
-# -- reproductions -------------------------------------------------------------------
-def _reproduce(name: str) -> Any:
-    from kinarow.papers import Report
-
-    result = enumerate_classes(name)
-    graph = transition_graph(result)
-    published = PUBLISHED_CLASSES[name]
-    stats = {k: v for k, v in graph.stats.items() if k != "diameters"}
-    data: dict[str, Any] = {
-        "torus": name,
-        "group_order": result.geometry.order,
-        "classes": result.count,
-        "published_classes": published,
-        "seconds": round(result.seconds + graph.seconds, 3),
-        "graph": stats,
-    }
-    differences = [] if result.count == published else [f"classes: we find {result.count:,}, the paper {published:,}"]
-    g = result.geometry
-    text = (
-        f"Good pairings of the {g.n}x{g.n} {'hexagonal ' if g.hexagonal else ''}torus, classes under "
-        f"{g.order} symmetries: {result.count:,} (published {published:,}).\n"
-        f"Transition graph (our figures; the paper's are not compared): {stats['vertices']:,} vertices, "
-        f"{stats['edges']:,} edges, {len(stats['components'])} components (largest {stats['components'][0]:,}), "
-        f"diameter {stats['diameter']}, triangle-free: {stats['triangle_free']}."
-    )
-    return Report(f"torus-{name}", data, text, not differences, differences)
-
-
-def reproduce_torus_9() -> Any:
-    """Győrffy, London & Makay: 194,543 classes of good pairings of T8, and the transition graph."""
-    return _reproduce("9")
-
-
-def reproduce_torus_hex7() -> Any:
-    """Győrffy, London & Makay: 26 classes of good pairings of the hexagonal 6x6 torus, and their graph."""
-    return _reproduce("hex7")
-
-
-def check_certificate(data: dict[str, Any], base: str | Path = ".") -> Verdict:
-    """The ``kinarow.torus`` checker for :mod:`kinarow.proofs` (the class file is looked for in ``base``)."""
-    verdict = check(data, base)
-    if verdict.ok:
-        return Verdict(True, f"{verdict.reason}; the class file matches its SHA-256")
-    return verdict

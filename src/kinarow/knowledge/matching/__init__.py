@@ -35,7 +35,6 @@ from kinarow.position import Position
 from kinarow.proofs.matching import (
     FORMAT,
     VERSION,
-    MatchingCheck,
     MatchingProof,
     MatchingSet,
     applicable,
@@ -49,7 +48,6 @@ __all__ = [
     "VERSION",
     "Configuration",
     "FindResult",
-    "MatchingCheck",
     "MatchingProof",
     "MatchingSet",
     "check",

@@ -1,0 +1,313 @@
+"""The ``kinarow.torus`` checker: a file of classes of good domino pairings of a torus.
+
+A good pairing of the torus ``T_n`` is a set of dominoes covering every cell,
+each domino joining two neighbours along one of the line directions, such
+that every wrapped line holds exactly one domino lying along it
+(Győrffy, London & Makay, Acta Cybernetica 2017). An enumeration lists one
+pairing per class under the torus's symmetries, in canonical form (its
+smallest image), in a class file; its certificate names the file and its
+SHA-256. The checker re-verifies every class with the rules alone (NumPy):
+a good pairing, its own canonical form, all distinct. That no class is
+missing rests on the enumeration (:mod:`kinarow.knowledge.infinite.torus`).
+
+The class file: the magic line :data:`FILE_MAGIC`, a JSON header line, then
+3 bits per cell for each class (first cell first; cells in reading order,
+rows from the top), a direction code clockwise from East.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kinarow.errors import KinarowError
+from kinarow.proofs import Verdict, require_format
+
+FORMAT = "kinarow.torus"
+VERSION = 1
+CLASSES_FORMAT = "kinarow.torus-classes"  # the class file's header names this format
+FILE_MAGIC = b"KINAROW-TORUS-PAIRINGS\n"
+
+# Direction vectors (dx, dr) in reading coordinates (r counts rows downwards),
+# numbered clockwise from East; the first half are the "forward" codes.
+SQUARE_CODES = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+SQUARE_NAMES = ("E", "SE", "S", "SW", "W", "NW", "N", "NE")
+# The hexagonal grid's three directions (1, 0), (0, 1), (1, -1) of kinarow's hex
+# geometry (y up) are, in reading coordinates, E, N-S and SE-NW.
+HEX_CODES = ((1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1))
+HEX_NAMES = ("E", "SE", "S", "W", "NW", "N")
+
+
+class TorusError(KinarowError):
+    """A torus pairing request or file that cannot be used."""
+
+
+@dataclass(frozen=True)
+class TorusGeometry:
+    """The n x n torus with its line directions and the symmetry group used for classes."""
+
+    name: str
+    n: int
+    hexagonal: bool
+    group: str  # "full" (all point symmetries), or for hex also "d3-lines" / "d3-between"
+
+    @property
+    def vectors(self) -> tuple[tuple[int, int], ...]:
+        return HEX_CODES if self.hexagonal else SQUARE_CODES
+
+    @property
+    def code_names(self) -> tuple[str, ...]:
+        return HEX_NAMES if self.hexagonal else SQUARE_NAMES
+
+    @property
+    def ncodes(self) -> int:
+        return len(self.vectors)
+
+    @property
+    def ncells(self) -> int:
+        return self.n * self.n
+
+    def xr(self, cell: int) -> tuple[int, int]:
+        """Column and row (counted from the top) of a cell."""
+        return cell % self.n, cell // self.n
+
+    def cell(self, x: int, r: int) -> int:
+        return (r % self.n) * self.n + (x % self.n)
+
+    @cached_property
+    def neighbours(self) -> np.ndarray:
+        nb = np.zeros((self.ncells, self.ncodes), dtype=np.int64)
+        for c in range(self.ncells):
+            x, r = self.xr(c)
+            for k, (dx, dr) in enumerate(self.vectors):
+                nb[c, k] = self.cell(x + dx, r + dr)
+        return nb
+
+    @cached_property
+    def line_index(self) -> np.ndarray:
+        """``line_index[d, cell]``: which of the n lines of direction d holds the cell."""
+        half = self.ncodes // 2
+        index = -np.ones((half, self.ncells), dtype=np.int64)
+        for d in range(half):
+            count = 0
+            for c in range(self.ncells):
+                if index[d, c] >= 0:
+                    continue
+                cur = c
+                while index[d, cur] < 0:
+                    index[d, cur] = count
+                    cur = int(self.neighbours[cur, d])
+                count += 1
+            if count != self.n:
+                raise AssertionError("every direction has n wrapped lines")
+        return index
+
+    @cached_property
+    def point_maps(self) -> list[tuple[int, int, int, int]]:
+        """The linear maps (a, b, c, d): (x, r) -> (a x + b r, c x + d r) of the group, identity first."""
+        vecs = set(self.vectors)
+        found = []
+        for a in (-1, 0, 1):
+            for b in (-1, 0, 1):
+                for c in (-1, 0, 1):
+                    for d in (-1, 0, 1):
+                        if a * d - b * c not in (1, -1):
+                            continue
+                        if all((a * x + b * y, c * x + d * y) in vecs for x, y in vecs):
+                            found.append((a, b, c, d))
+        found.sort(key=lambda m: m != (1, 0, 0, 1))
+        if self.group == "full":
+            return found
+        # Hexagonal D3 subgroups: the rotations by 0, 120 and 240 degrees and the three
+        # reflections whose mirror runs along a line direction ("d3-lines") or
+        # between two line directions ("d3-between").
+        chosen = []
+        for m in found:
+            a, b, c, d = m
+            det = a * d - b * c
+            if det == 1:
+                square = (a * a + b * c, a * b + b * d, c * a + d * c, c * b + d * d)
+                cube = (
+                    square[0] * a + square[1] * c,
+                    square[0] * b + square[1] * d,
+                    square[2] * a + square[3] * c,
+                    square[2] * b + square[3] * d,
+                )
+                if cube == (1, 0, 0, 1):
+                    chosen.append(m)
+            else:
+                fixes_line = any((a * x + b * y, c * x + d * y) == (x, y) for x, y in self.vectors)
+                if fixes_line == (self.group == "d3-lines"):
+                    chosen.append(m)
+        return chosen
+
+    @property
+    def order(self) -> int:
+        """The order of the symmetry group (translations times point maps)."""
+        return self.ncells * len(self.point_maps)
+
+    @cached_property
+    def tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """``rot[s, code]`` (image of a direction code) and ``src[s, p, i]`` (see the kernel)."""
+        maps = self.point_maps
+        code_of = {v: k for k, v in enumerate(self.vectors)}
+        rot = np.zeros((len(maps), self.ncodes), dtype=np.int8)
+        src = np.zeros((len(maps), self.ncells, self.ncells), dtype=np.int16)
+        for s, (a, b, c, d) in enumerate(maps):
+            det = a * d - b * c
+            ia, ib, ic, id_ = d * det, -b * det, -c * det, a * det  # inverse (det is +-1)
+            for k, (x, y) in enumerate(self.vectors):
+                rot[s, k] = code_of[(a * x + b * y, c * x + d * y)]
+            for p in range(self.ncells):
+                px, pr = self.xr(p)
+                for i in range(self.ncells):
+                    ix, ir = self.xr(i)
+                    src[s, p, i] = self.cell(px + ia * ix + ib * ir, pr + ic * ix + id_ * ir)
+        return rot, src
+
+
+GEOMETRIES = {
+    "9": TorusGeometry("9", 8, False, "full"),
+    "hex7": TorusGeometry("hex7", 6, True, "d3-lines"),
+}
+
+
+def geometry(name: str, group: str | None = None) -> TorusGeometry:
+    """The torus for ``name`` ('9' = 8 x 8 square, 'hex7' = 6 x 6 hexagonal), optionally with another group."""
+    if name not in GEOMETRIES:
+        raise TorusError(f"there is no torus enumeration called '{name}'; use '9' (8x8, 9-in-a-row) or 'hex7'")
+    g = GEOMETRIES[name]
+    if group is None or group == g.group:
+        return g
+    allowed = ("full",) if not g.hexagonal else ("full", "d3-lines", "d3-between")
+    if group not in allowed:
+        raise TorusError(f"the symmetry group '{group}' is not known for '{name}'; use one of {', '.join(allowed)}")
+    return TorusGeometry(g.name, g.n, g.hexagonal, group)
+
+
+# -- the class file ------------------------------------------------------------------
+def bytes_per_class(n: int) -> int:
+    """The bytes one class of the n x n torus takes in the class file (3 bits a cell, rounded up)."""
+    return -(-3 * n * n // 8)
+
+
+def load_classes(path: str | Path) -> tuple[dict[str, Any], np.ndarray, str]:
+    """Read a class file: (header, codes array (count, cells) int8, SHA-256 of the file)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise TorusError(f"cannot read the class file '{path}': {error.strerror or error}") from None
+    return (*parse_classes(data, str(path)), hashlib.sha256(data).hexdigest())
+
+
+def parse_classes(data: bytes, name: str = "the class file") -> tuple[dict[str, Any], np.ndarray]:
+    """The header and the codes array (count, cells) int8 of a class file's bytes (``name`` for messages)."""
+    if not data.startswith(FILE_MAGIC):
+        raise TorusError(f"'{name}' is not a torus class file (it must start with {FILE_MAGIC.strip().decode()})")
+    stream = io.BytesIO(data[len(FILE_MAGIC) :])
+    try:
+        header = json.loads(stream.readline())
+        count, n, width = int(header["count"]), int(header["n"]), int(header["bytes_per_class"])
+    except (ValueError, KeyError, TypeError):
+        raise TorusError(f"'{name}' has a damaged header line") from None
+    body = stream.read()
+    if len(body) != count * width or width != bytes_per_class(n):
+        raise TorusError(f"'{name}' should hold {count} classes of {width} bytes but its size does not match")
+    bits = np.unpackbits(np.frombuffer(body, dtype=np.uint8).reshape(count, width), axis=1)[:, : 3 * n * n]
+    triples = bits.reshape(count, n * n, 3)
+    codes = (triples[:, :, 0] * 4 + triples[:, :, 1] * 2 + triples[:, :, 2]).astype(np.int8)
+    return header, codes
+
+
+# -- the checker ---------------------------------------------------------------------
+def check_classes(header: dict[str, Any], codes: np.ndarray, chunk: int = 4096) -> Verdict:
+    """Re-verify a class file with the rules only: every entry a good pairing, its own canonical form, all distinct.
+
+    This shows that the file lists that many distinct classes; that no class
+    is missing rests on the enumeration (run it again to compare).
+    """
+    try:
+        g = geometry(str(header["torus"]), str(header["group"]))
+    except KinarowError as error:
+        return Verdict(False, str(error))
+    if codes.ndim != 2 or codes.shape[1] != g.ncells:
+        return Verdict(False, f"each class must have {g.ncells} cells")
+    count = codes.shape[0]
+    if count != int(header["count"]):
+        return Verdict(False, f"the header says {header['count']} classes but the file holds {count}")
+    if count and ((codes < 0).any() or (codes >= g.ncodes).any()):
+        return Verdict(False, f"a direction code lies outside 0..{g.ncodes - 1}")
+    half = g.ncodes // 2
+    nb = g.neighbours
+    cells = np.arange(g.ncells)
+    c64 = codes.astype(np.int64)
+    partner = nb[cells[None, :], c64]
+    back = np.take_along_axis(c64, partner, axis=1)
+    if not (back == (c64 + half) % g.ncodes).all():
+        return Verdict(False, "some cell's partner does not point back to it (the dominoes do not cover the torus)")
+    # every line holds exactly one domino along it: count the forward ends per (direction, line)
+    for d in range(half):
+        ends = c64 == d
+        line_of = g.line_index[d][None, :].repeat(count, axis=0)
+        per_line = np.zeros((count, g.n), dtype=np.int64)
+        np.add.at(per_line, (np.nonzero(ends)[0], line_of[ends]), 1)
+        if not (per_line == 1).all():
+            return Verdict(False, f"a line of direction {g.code_names[d]} does not hold exactly one domino")
+    if count > 1:
+        diff = c64[1:] != c64[:-1]
+        first = diff.argmax(axis=1)
+        idx = np.arange(count - 1)
+        if not (diff.any(axis=1) & (c64[1:][idx, first] > c64[:-1][idx, first])).all():
+            return Verdict(False, "the classes are not listed in strictly increasing order (a repeat?)")
+    rot, src = g.tables
+    for lo in range(0, count, chunk):
+        block = c64[lo : lo + chunk]
+        for s in range(rot.shape[0]):
+            image_codes = rot[s].astype(np.int64)[block]  # code of each cell after the point map
+            for p in range(g.ncells):
+                use = image_codes[:, p] == 0
+                if not use.any():
+                    continue
+                image = image_codes[use][:, src[s, p]]
+                own = block[use]
+                diff = image != own
+                first = diff.argmax(axis=1)
+                rows_idx = np.arange(image.shape[0])
+                smaller = diff.any(axis=1) & (image[rows_idx, first] < own[rows_idx, first])
+                if smaller.any():
+                    bad = lo + int(np.nonzero(use)[0][np.argmax(smaller)])
+                    return Verdict(False, f"class {bad} is not in canonical form")
+    torus = f"{g.n}x{g.n} {'hexagonal ' if g.hexagonal else ''}torus"
+    return Verdict(True, f"{count:,} distinct classes of good pairings of the {torus}, each in canonical form")
+
+
+def check(data: dict[str, Any], base: str | Path = ".") -> Verdict:
+    """Check an enumeration certificate: the class file's hash, its count, and every class in it."""
+    require_format(data, FORMAT, VERSION, "torus enumeration")
+    path = Path(base) / str(data.get("class_file", ""))
+    try:
+        header, codes, sha = load_classes(path)
+    except TorusError as error:
+        return Verdict(False, str(error))
+    if sha != data.get("sha256"):
+        return Verdict(False, f"the SHA-256 of '{path.name}' is not the one in the certificate")
+    if int(header.get("count", -1)) != data.get("classes") or header.get("torus") != data.get("torus"):
+        return Verdict(False, "the class file's header does not match the certificate's counts")
+    if header.get("group") != data.get("group"):
+        return Verdict(False, "the class file uses another symmetry group than the certificate")
+    return check_classes(header, codes)
+
+
+def check_certificate(data: dict[str, Any], base: str | Path = ".") -> Verdict:
+    """The ``kinarow.torus`` checker for :mod:`kinarow.proofs` (the class file is looked for in ``base``)."""
+    verdict = check(data, base)
+    if verdict.ok:
+        return Verdict(True, f"{verdict.reason}; the class file matches its SHA-256")
+    return verdict
