@@ -162,14 +162,6 @@ def save_result(store: Store, position: Position, result: Result, *, symmetry: b
         store.put_certificate(MATCHING_FORMAT, game, key, result.certificate.to_json())
 
 
-def stored_sentence(result: Result, store: Store) -> str:
-    """'Answered at once from the results store ...' for a result that came from ``store``."""
-    stored_at = result.stored_at or 0.0
-    date = time.strftime("%Y-%m-%d %H:%M", time.localtime(stored_at)) if stored_at else "earlier"
-    return (f"Answered at once from the results store {store.path}: the figures above are from the search of {date}; "
-            "--no-store solves again.")
-
-
 # -- the certificate of a value ---------------------------------------------------------------
 def certificate(position: Position, result: Result, store: Store | None = None,
                 tick: Callable[[int], None] | None = None) -> Proof:
