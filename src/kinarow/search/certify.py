@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
@@ -36,6 +36,8 @@ from kinarow.proofs.tree import WALK_CELLS, StrategyTree, board_key
 if TYPE_CHECKING:
     from kinarow.search.solve import Result
     from kinarow.store import Store
+
+R = TypeVar("R", bound="Result")  # a Result, or a parallel solve's (which adds the jobs' figures)
 
 STRATEGY_FORMAT = "kinarow.strategy"
 PAIRING_FORMAT = "kinarow.pairing"
@@ -78,7 +80,7 @@ class WalkTooLargeError(KinarowError):
 
 
 # -- the form of a strategy ---------------------------------------------------------------
-def in_form(result: Result, walk: bool) -> Result:
+def in_form(result: R, walk: bool) -> R:
     """``result`` with its strategy as a walk (version 3) when ``walk`` asks for it, else keyed by board.
 
     Raises :class:`WalkTooLargeError` for a walk on a board of more than
@@ -231,8 +233,8 @@ def draw_tree(position: Position, store: Store | None = None, tick: Callable[[in
     return Proof(data, f"a draw proof: the first player cannot win by {halves[0]}, the second by {halves[1]}", "draw")
 
 
-def certify(position: Position, result: Result, *, proof: bool = True, walk: bool = False,
-            store: Store | None = None, tick: Callable[[int], None] | None = None) -> Result:
+def certify(position: Position, result: R, *, proof: bool = True, walk: bool = False,
+            store: Store | None = None, tick: Callable[[int], None] | None = None) -> R:
     """Finish a result of ``position`` (one process's or the parallel jobs'): its strategy in the form ``walk``
     asks (:func:`in_form`) and, with ``proof``, :attr:`~kinarow.search.solve.Result.proof` set to
     :func:`certificate`."""
