@@ -25,6 +25,7 @@ from kinarow.proofs.matching import applicable as blocking_applicable
 from kinarow.proofs.tree import StrategyTree
 
 if TYPE_CHECKING:
+    from kinarow.search.certify import Proof
     from kinarow.store import Store
 
 KNOWLEDGE_LEVELS = ("none", "pairing", "matching")
@@ -62,7 +63,7 @@ class Result:
     certificate: Any = field(default=None, repr=False)
     knowledge_cuts: int | None = 0  # None: not known (an answer stored by an older version)
     #: the certificate of the value (``solve(..., proof=True)``): :class:`kinarow.search.certify.Proof`
-    proof: Any = field(default=None, repr=False)
+    proof: Proof | None = field(default=None, repr=False)
     #: when the results store kept this answer (``solve(..., store=...)``); None when it was searched now
     stored_at: float | None = field(default=None, repr=False)
 

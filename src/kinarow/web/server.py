@@ -318,6 +318,7 @@ class App:
             result = solve(position, time_limit=max(self.think, 10.0), strategy=True, searcher=searcher, proof=True,
                            store=self.store)
         proof = result.proof
+        assert proof is not None  # asked for with proof=True
         return self._view(position, proof={"value": result.value, "describe": result.describe(),
                                            "certificate": proof.data, "what": proof.what,
                                            "from_store": result.from_store})
