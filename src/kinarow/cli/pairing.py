@@ -104,10 +104,9 @@ def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
 
 
 def add_commands(commands: Any) -> None:
-    moves_help = MOVES_HELP
     p = commands.add_parser("pairing", help="find a good Hales-Jewett pairing (SAT), or prove none exists")
     p.add_argument("game", metavar="GAME", help="game string, e.g. 5x5k5 or 7x7k6")
-    p.add_argument("--moves", default=None, help=moves_help)
+    p.add_argument("--moves", default=None, help=MOVES_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--minimise", action="store_true", help="use as few pairs as possible")
     p.add_argument("--out", "--proof", metavar="FILE", dest="out", default=None,

@@ -102,10 +102,9 @@ def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def add_commands(commands: Any) -> None:
-    moves_help = MOVES_HELP
     p = commands.add_parser("solve", help="solve a game or position with perfect play")
     p.add_argument("game", metavar="GAME", help="game string, e.g. 4x4k4 or 5x4k4:gravity")
-    p.add_argument("--moves", default=None, help=moves_help)
+    p.add_argument("--moves", default=None, help=MOVES_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--max-nodes", metavar="N", default=None, help="stop after about N nodes (value 'unknown')")
     p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
@@ -128,6 +127,6 @@ def add_commands(commands: Any) -> None:
 
     p = commands.add_parser("show", help="print the board after some moves")
     p.add_argument("game", metavar="GAME", help="game string, e.g. 3x3k3")
-    p.add_argument("--moves", default=None, help=moves_help)
+    p.add_argument("--moves", default=None, help=MOVES_HELP)
     add_picture_options(p)
     p.set_defaults(run=cmd_show)
