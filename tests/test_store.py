@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from helpers import interruptible, run
-from kinarow.cli.ux import progress_bar
+from kinarow.cli.common import progress_bar
 from kinarow.knowledge.pairing import table_boards
 from kinarow.store import Store, StoreError, default_path
 

@@ -36,7 +36,8 @@ __version__ = "0.1.0"
 
 
 def solve(target: Game | Position | str, **options: Any) -> Result:
-    """Solve a game or position with perfect play: :func:`kinarow.search.solve.solve` (same arguments)."""
+    """Solve a game or position with perfect play: :func:`kinarow.search.solve.solve` (same arguments, among them
+    ``proof=True`` for the certificate of the value and ``store=`` for the results store)."""
     from kinarow.search.solve import solve as search
 
     return search(target, **options)

@@ -19,8 +19,8 @@ from kinarow.errors import interrupted
 
 
 def progress_bar(label: str, stream: TextIO) -> Any:
-    """The project's progress bar (:func:`kinarow.cli_ux.progress_bar`); the total comes with each tick."""
-    from kinarow.cli.ux import progress_bar as bar
+    """The project's progress bar (:func:`kinarow.cli.common.progress_bar`); the total comes with each tick."""
+    from kinarow.cli.common import progress_bar as bar
 
     return bar(label, None, stream)
 
@@ -39,7 +39,7 @@ def _write(path: str, text: str | bytes) -> None:
 
 # -- torus -----------------------------------------------------------------------------
 def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, UsageError
+    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, UsageError
     from kinarow.knowledge.infinite import torus
     from kinarow.papers.gyorffy_london_makay import PUBLISHED_CLASSES
     from kinarow.proofs.torus import load_classes
@@ -139,7 +139,7 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- tiling ---------------------------------------------------------------------------
 def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli import EXIT_OK, EXIT_REJECTED, UsageError, _positive_int
+    from kinarow.cli.common import EXIT_OK, EXIT_REJECTED, UsageError, positive_int
     from kinarow.knowledge.infinite import tiling
     from kinarow.proofs import tiling as checked
 
@@ -153,10 +153,10 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             if args.k is None:
                 raise UsageError("tiling search needs --k K (the k to prove a draw for) or --zetters")
-            k = _positive_int("--k", args.k) or 0
+            k = positive_int("--k", args.k) or 0
             if k < 3:
                 raise UsageError(f"--k must be at least 3, not {k}")
-            cells = _positive_int("--max-cells", args.max_cells) or 12
+            cells = positive_int("--max-cells", args.max_cells) or 12
             shapes = None
             if args.shape is not None:
                 parts = args.shape.lower().split("x")

@@ -53,7 +53,7 @@ def add_commands(commands: Any) -> None:
 
 
 def cmd_matching(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli import EXIT_OK, UsageError
+    from kinarow.cli.common import EXIT_OK, UsageError
 
     if len(args.target) == 1 and _GAME.match(args.target[0]):
         return _position(args, out)
@@ -95,7 +95,7 @@ def cmd_matching(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _position(args: argparse.Namespace, out: TextIO) -> int:
-    from kinarow.cli import EXIT_OK
+    from kinarow.cli.common import EXIT_OK
     from kinarow.knowledge import matching
 
     players = {"first": (1,), "second": (2,), "both": (1, 2)}[args.player]
@@ -132,7 +132,7 @@ def _position(args: argparse.Namespace, out: TextIO) -> int:
 def _save_picture(args: argparse.Namespace, proof: Any, out: TextIO) -> None:
     """``--svg`` / ``--png``: the position with every cover's markers lettered and its groups drawn."""
     from kinarow import svg
-    from kinarow.cli import ux as cli_ux
+    from kinarow.cli.common import save_pictures
     from kinarow.game import Game
 
     def picture() -> str:
@@ -142,17 +142,17 @@ def _save_picture(args: argparse.Namespace, proof: Any, out: TextIO) -> None:
         title = f"{position.game}: {proof.conclusion()}"
         return svg.matching_set(position, list(dict.fromkeys(markers)), groups, title=title)
 
-    cli_ux.save_pictures(picture, args, out)
+    save_pictures(picture, args, out)
 
 
 def cmd_matching_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli import EXIT_OK, _positive_int
+    from kinarow.cli.common import EXIT_OK, positive_int
     from kinarow.knowledge.matching import search as S
 
-    upto = _positive_int("--exhaustive", args.exhaustive) or 8
-    most = _positive_int("--max-markers", args.max_markers) or 10
-    tries = _positive_int("--tries", args.tries) or 200
-    seed = _positive_int("--seed", args.seed) or 1
+    upto = positive_int("--exhaustive", args.exhaustive) or 8
+    most = positive_int("--max-markers", args.max_markers) or 10
+    tries = positive_int("--tries", args.tries) or 200
+    seed = positive_int("--seed", args.seed) or 1
     exact = []
     for v in range(4, upto + 1):
         groups, _nodes, finished = S.exhaustive(v)

@@ -16,21 +16,29 @@ import json
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from contextlib import nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from kinarow.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    UsageError,
+    file_fields,
+    positive_float,
+    positive_int,
+    print_result,
+    progress,
+    progress_bar,
+    walk_option,
+    write_files,
+)
 from kinarow.errors import KinarowError, interrupted
 from kinarow.game import Game
 from kinarow.papers import open_cases
 from kinarow.papers.open_cases import Case
 from kinarow.position import Position
-from kinarow.proofs import SEARCH_LOG_FORMAT
-from kinarow.proofs.tree import WALK_CELLS
-
-SEARCHLOG_FORMAT = SEARCH_LOG_FORMAT
-SEARCHLOG_VERSION = 1
 
 
 # -- options on `kinarow solve` ------------------------------------------------------------
@@ -69,10 +77,8 @@ def add_solve_options(p: argparse.ArgumentParser) -> None:
 
 def wants_parallel(args: argparse.Namespace) -> bool:
     """Does this ``solve`` go through the frontier jobs (workers > 1, --jobs, a cluster, a checkpoint, job splits)?"""
-    from kinarow.cli import _positive_int
-
-    workers = _positive_int("--workers", getattr(args, "workers", None))
-    jobs = _positive_int("--jobs", getattr(args, "jobs", None))
+    workers = positive_int("--workers", getattr(args, "workers", None))
+    jobs = positive_int("--jobs", getattr(args, "jobs", None))
     cluster, checkpoint = getattr(args, "cluster", None), getattr(args, "checkpoint", None)
     split = getattr(args, "max_job_seconds", None) is not None
     one_sided = getattr(args, "question", None) not in (None, "exact")
@@ -85,7 +91,6 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
     Also what they settle about the position asked for (``--moves``) and
     which open positions can still change that, searching nothing.
     """
-    from kinarow.cli import EXIT_OK, UsageError
     from kinarow.search import parallel
 
     if path.exists() and not path.is_file():
@@ -169,31 +174,20 @@ def _print_running(busy: list[dict[str, Any]], out: TextIO) -> None:
 
 
 def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli import (
-        EXIT_INTERRUPTED,
-        EXIT_OK,
-        MAX_TT_MB,
-        _file_fields,
-        _positive_float,
-        _positive_int,
-        _print_result,
-        _progress,
-        _write_certificates,
-    )
-    from kinarow.game import Game
-    from kinarow.search import parallel
+    from kinarow.search import certify, parallel
+    from kinarow.search.solve import MAX_TT_MB
 
-    max_nodes = _positive_int("--max-nodes", args.max_nodes)
-    time_limit = _positive_float("--time-limit", args.time_limit)
-    tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
-    workers = _positive_int("--workers", args.workers)
-    jobs = _positive_int("--jobs", args.jobs)
-    max_job_seconds = _positive_float("--max-job-seconds", args.max_job_seconds)
+    max_nodes = positive_int("--max-nodes", args.max_nodes)
+    time_limit = positive_float("--time-limit", args.time_limit)
+    tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
+    workers = positive_int("--workers", args.workers)
+    jobs = positive_int("--jobs", args.jobs)
+    max_job_seconds = positive_float("--max-job-seconds", args.max_job_seconds)
     position = Game(args.game).position(args.moves)
     if args.status:
         return _job_status(position, Path(args.checkpoint), args.json, out)
     where = f"on the cluster at {args.cluster}" if args.cluster else f"on {workers or 1} workers"
-    with _progress(f"solving {position.game} {where}", err) as tick:
+    with progress(f"solving {position.game} {where}", err) as tick:
         result = parallel.solve(
             position,
             workers=workers or 1,
@@ -209,13 +203,16 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
             max_job_seconds=max_job_seconds,
             question=args.question or "exact",
         )
-    result, note, proof_note = _write_certificates(args, position, result, None, err)
+    proof = args.proof is not None
+    with walk_option(), progress("writing the certificate", err) if proof else nullcontext() as tick:
+        result = certify.certify(position, result, proof=proof, walk=args.walk, tick=tick)
+    note, proof_note = write_files(args, result)
     if args.json:
-        print(json.dumps({**result.to_dict(), **_file_fields(args, result, proof_note)}), file=out)
+        print(json.dumps({**result.to_dict(), **file_fields(args, result)}), file=out)
         if note and result.strategy is None:
             print(note, file=err)
     else:
-        _print_result(position, result, out)
+        print_result(position, result, out)
         for key, value in _parallel_rows(result):
             print(f"{key + ':':<10} {value}", file=out)
         for line in (note, proof_note):
@@ -282,20 +279,20 @@ def add_commands(commands: Any) -> None:
 
 
 def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, MAX_TT_MB, UsageError, _positive_float, _positive_int, _progress
-    from kinarow.search import parallel
+    from kinarow.search import certify, parallel
+    from kinarow.search.solve import MAX_TT_MB
 
     if args.list or not args.cases:
         for c in open_cases.CASES:
             print(f"{c.name:<9} {c.game:<14} literature: {c.literature:<6} {c.source}", file=out)
         return EXIT_OK
     cases = [open_cases.case(name) for name in args.cases]
-    workers = _positive_int("--workers", args.workers)
-    time_limit = _positive_float("--time-limit", args.time_limit)
+    workers = positive_int("--workers", args.workers)
+    time_limit = positive_float("--time-limit", args.time_limit)
     if args.time_limit is None and not (args.draw_proof and args.checkpoint):
         time_limit = DEFAULT_TIME_LIMIT
-    jobs = _positive_int("--jobs", args.jobs)
-    tt_mb = _positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
+    jobs = positive_int("--jobs", args.jobs)
+    tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"--out {args.out} is a file; give a directory for the certificates and logs")
@@ -307,11 +304,11 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.draw_proof:
         if args.cluster:
             raise UsageError("--draw-proof runs on local worker processes only; drop --cluster (or --draw-proof)")
-        budget = _positive_int("--safety-budget", args.safety_budget)
+        budget = positive_int("--safety-budget", args.safety_budget)
         return _settle_by_draw_proofs(cases, out_dir, time_limit, tt_mb, budget, args.json, out, err,
                                       workers=workers or os.cpu_count() or 1, checkpoint=args.checkpoint)
     for c in cases:
-        with _progress(f"{c.name}", err) as tick:
+        with progress(f"{c.name}", err) as tick:
             result = parallel.solve(
                 c.game,
                 workers=workers or os.cpu_count() or 1,
@@ -325,12 +322,12 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 best_move=False,
                 knowledge=args.knowledge,
             )
-        draw = None
-        if out_dir is not None and result.value == "draw" and result.stopped is None:
+        written = None
+        if out_dir is not None:
             left = None if time_limit is None else max(time_limit - result.seconds, 1.0)
-            with _progress(f"{c.name} certificate", err) as tick:
-                draw = draw_certificate_or_none(c.game, tt_mb, left, tick)
-        written = _write_case(out_dir, c, result, draw) if out_dir is not None else None
+            with progress(f"{c.name} certificate", err) as tick:
+                found = certify.evidence(result, tt_mb=tt_mb, seconds=left, tick=tick)
+            written = _write_case(out_dir, c, found)
         row = settle_row(c, result, written)
         if args.json:
             print(json.dumps(row), file=out)
@@ -348,7 +345,6 @@ def _walk_status(cases: list[Case], folder: Path, as_json: bool, out: TextIO) ->
     """``settle --draw-proof --checkpoint DIR --status``: how far each case's saved walks have got."""
     from dataclasses import asdict
 
-    from kinarow.cli import EXIT_OK, UsageError
     from kinarow.proofs.draw import HALVES
     from kinarow.search.draw import walk_status
 
@@ -398,8 +394,6 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
     in that many processes; ``checkpoint`` is a directory that keeps each
     case's walk (``DIR/CASE``), so a stopped run resumes.
     """
-    from kinarow.cli import EXIT_INTERRUPTED, EXIT_OK, UsageError
-    from kinarow.cli import ux as cli_ux
     from kinarow.proofs import blocking_applies
     from kinarow.search.draw import StoppedError, draw_certificate
     from kinarow.search.solve import Searcher
@@ -421,7 +415,7 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
         searcher = Searcher(game, tt_mb=table_mb if workers == 1 else 16, knowledge="pairing")
         deadline = None if time_limit is None else start + time_limit
         what = "positions settled" if workers == 1 else "opening jobs finished"
-        bar = cli_ux.progress_bar(f"{c.name} draw proof, {what}", None, err)
+        bar = progress_bar(f"{c.name} draw proof, {what}", None, err)
         try:
             with bar as tick:
                 data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline,
@@ -504,64 +498,19 @@ def _settle_text(row: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def draw_certificate_or_none(game_text: str, tt_mb: float | None, seconds: float | None,
-                             tick: Callable[[int], None] | None) -> dict[str, Any] | None:
-    """The ``kinarow.draw`` certificate of a game's empty board, built within ``seconds``; None if it cannot be."""
-    from kinarow.proofs import blocking_applies
-    from kinarow.search.draw import StoppedError, draw_certificate
-    from kinarow.search.solve import Searcher
-
-    game = Game(game_text)
-    if blocking_applies(game) is not None:
-        return None
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    try:
-        data, _ = draw_certificate(game.start(), Searcher(game, tt_mb=tt_mb, knowledge="pairing"), tick=tick,
-                                   deadline=deadline)
-    except StoppedError:
-        return None
-    return data
-
-
-def _write_case(out_dir: Path, c: Case, result: Any, draw: dict[str, Any] | None = None) -> str | None:
-    """A win's strategy or a draw's blocking tree (certificates), else a draw's search log, gzip-compressed JSON;
-    nothing when unknown."""
-    if result.value == "unknown":
+def _write_case(out_dir: Path, c: Case, found: Any) -> str | None:
+    """What backs a case's answer (:func:`kinarow.search.certify.evidence`: a win's strategy, a draw's blocking
+    tree, else a draw's search log) as gzip-compressed JSON; nothing when there is none."""
+    if found.data is None:
         return None
     out_dir.mkdir(parents=True, exist_ok=True)
-    if result.strategy is not None:
-        path = out_dir / f"{c.name}.strategy.json.gz"
-        tree = result.strategy
-        if Game(tree.game).cells <= WALK_CELLS:
-            tree = tree.compacted()  # the key-less form, many times smaller
-        data: dict[str, Any] = tree.to_json()
-    elif draw is not None:
-        path = out_dir / f"{c.name}.draw.json.gz"
-        data = draw
-    else:
-        path = out_dir / f"{c.name}.searchlog.json.gz"
-        data = searchlog(result)
+    path = out_dir / f"{c.name}.{found.kind}.json.gz"
     try:
         with gzip.open(path, "wt", encoding="utf-8") as fh:
-            json.dump(data, fh, separators=(",", ":"))
+            json.dump(found.data, fh, separators=(",", ":"))
     except OSError as error:
         raise KinarowError(f"cannot write '{path}': {error.strerror or error}") from None
     return str(path)
-
-
-def searchlog(result: Any) -> dict[str, Any]:
-    """A draw's evidence: every job with its question, answer and node count. Not a certificate."""
-    return {
-        "format": SEARCHLOG_FORMAT,
-        "version": SEARCHLOG_VERSION,
-        "note": "a search log: the frontier jobs of a parallel solve and what each answered; "
-        "it is evidence, not a certificate that a rules-only checker can verify",
-        "game": result.game,
-        "moves": result.moves,
-        "value": result.value,
-        "summary": {k: v for k, v in result.to_dict().items() if k not in ("game", "moves", "value")},
-        "jobs": result.log,
-    }
 
 
 def read_json(path: str) -> Any:

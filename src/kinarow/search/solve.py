@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,6 +23,10 @@ from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.matching import applicable as blocking_applicable
 from kinarow.proofs.tree import StrategyTree
+
+if TYPE_CHECKING:
+    from kinarow.search.certify import Proof
+    from kinarow.store import Store
 
 KNOWLEDGE_LEVELS = ("none", "pairing", "matching")
 DEFAULT_KNOWLEDGE = "matching"
@@ -58,6 +62,15 @@ class Result:
     knowledge_note: str | None = None
     certificate: Any = field(default=None, repr=False)
     knowledge_cuts: int | None = 0  # None: not known (an answer stored by an older version)
+    #: the certificate of the value (``solve(..., proof=True)``): :class:`kinarow.search.certify.Proof`
+    proof: Proof | None = field(default=None, repr=False)
+    #: when the results store kept this answer (``solve(..., store=...)``); None when it was searched now
+    stored_at: float | None = field(default=None, repr=False)
+
+    @property
+    def from_store(self) -> bool:
+        """Did this answer come from the results store (no search)?"""
+        return self.stored_at is not None
 
     @property
     def nodes_per_second(self) -> float:
@@ -502,6 +515,9 @@ def solve(
     searcher: Searcher | None = None,
     on_tick: Callable[[int], None] | None = None,
     knowledge: str = DEFAULT_KNOWLEDGE,
+    proof: bool = False,
+    store: Store | None = None,
+    on_proof_tick: Callable[[int], None] | None = None,
 ) -> Result:
     """Solve a game (from the empty board) or a position with perfect play.
 
@@ -510,7 +526,8 @@ def solve(
     strategy (:class:`~kinarow.proofs.tree.StrategyTree`), which
     :func:`kinarow.proofs.tree.check` verifies without the search code;
     ``walk=True`` keeps it as a walk (version 3), the form that large
-    strategies need.
+    strategies need (written for boards of at most 64 cells: a larger one
+    raises :class:`kinarow.search.certify.WalkTooLargeError`).
 
     ``knowledge`` (``none``, ``pairing`` or ``matching``) lets the search cut a
     node where a Hales-Jewett pairing or a matching set proves that a player
@@ -520,10 +537,53 @@ def solve(
     settles the value at the root, ``Result.certificate`` is the matching-set
     certificate (:class:`kinarow.proofs.matching.MatchingProof`). When a
     ``searcher`` is given, its own knowledge level applies.
+
+    With ``proof=True`` (which implies ``strategy``) ``Result.proof`` is the
+    certificate of the value, ready to write as JSON, and what it proves
+    (:class:`kinarow.search.certify.Proof`: a win's strategy, a draw's
+    matching sets, pairing or draw proof; ``on_proof_tick`` hears the progress
+    of a draw proof). With a results ``store`` (:class:`kinarow.store.Store`)
+    an answer it holds is returned at once when it was found with the same
+    options (knowledge level, symmetry, and with the strategy when one is
+    asked for; ``Result.from_store``), and a new exact answer is saved there,
+    with the certificates found for it.
     """
     position = target.copy() if isinstance(target, Position) else Game(target).start()
     if moves:
         position.play_moves(moves)
+    from kinarow.search import certify
+
+    if store is None and not proof:
+        return certify.in_form(_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
+                                       symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
+                                       on_tick=on_tick, knowledge=knowledge), walk)
+
+    asked = knowledge if searcher is None else searcher.knowledge
+    result = certify.stored_result(store, position, strategy=strategy or proof, knowledge=asked,
+                                   symmetry=symmetry) if store is not None else None
+    if result is None:
+        result = _search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
+                         strategy=strategy or proof, walk=walk, searcher=searcher, on_tick=on_tick,
+                         knowledge=knowledge)
+        if store is not None:
+            certify.save_result(store, position, result, symmetry=symmetry)
+    return certify.certify(position, result, proof=proof, walk=walk, store=store, tick=on_proof_tick)
+
+
+def _search(
+    position: Position,
+    *,
+    max_nodes: int | None,
+    time_limit: float | None,
+    tt_mb: float | None,
+    symmetry: bool,
+    strategy: bool,
+    walk: bool,
+    searcher: Searcher | None,
+    on_tick: Callable[[int], None] | None,
+    knowledge: str,
+) -> Result:
+    """:func:`solve`'s search of ``position`` (a copy the caller owns), without the store or the proof."""
     game = position.game
     if max_nodes is not None and max_nodes < 1:
         raise KinarowError(f"max_nodes = {max_nodes} is not allowed; give a positive number of nodes")

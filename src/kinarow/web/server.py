@@ -310,23 +310,18 @@ class App:
         return view
 
     def proof(self, body: dict[str, Any]) -> dict[str, Any]:
-        from kinarow.cli.ux import proof_certificate, save_result, stored_result
         from kinarow.search.solve import solve
 
         position = self._position(body)
-        stored = stored_result(self.store, position, need_strategy=True) if self.store is not None else None
-        if stored is not None:
-            result = stored[0]
-        else:
-            searcher, lock = self._searcher(position.game)
-            with lock:
-                result = solve(position, time_limit=max(self.think, 10.0), strategy=True, searcher=searcher)
-            if self.store is not None:
-                save_result(self.store, position, result)
-        certificate, what = proof_certificate(position, result, self.store)
+        searcher, lock = self._searcher(position.game)
+        with lock:
+            result = solve(position, time_limit=max(self.think, 10.0), strategy=True, searcher=searcher, proof=True,
+                           store=self.store)
+        proof = result.proof
+        assert proof is not None  # asked for with proof=True
         return self._view(position, proof={"value": result.value, "describe": result.describe(),
-                                           "certificate": certificate, "what": what,
-                                           "from_store": stored is not None})
+                                           "certificate": proof.data, "what": proof.what,
+                                           "from_store": result.from_store})
 
     def check(self, body: dict[str, Any]) -> dict[str, Any]:
         from kinarow.proofs import check_data

@@ -1,0 +1,46 @@
+"""``kinarow check``: verify a certificate file with the rules only."""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+from pathlib import Path
+from typing import Any, TextIO
+
+from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, progress
+from kinarow.errors import interrupted
+
+
+# -- check -----------------------------------------------------------------------------
+def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.proofs import check_text
+
+    path = args.file
+    try:
+        raw = Path(path).read_bytes()
+        text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")  # .json or .json.gz
+    except (OSError, UnicodeDecodeError, EOFError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        print(f"kinarow: error: cannot read '{path}': {reason}", file=err)
+        return EXIT_REJECTED
+    try:
+        with progress(f"checking {path}", err, "positions proven") as tick:
+            verdict = check_text(text, str(Path(path).parent), compiled=args.compiled, on_tick=tick)
+    except KeyboardInterrupt:
+        print(f"{interrupted()}: the check stopped before it had a verdict.", file=err)
+        return EXIT_INTERRUPTED
+    if not verdict.usable:
+        print(f"kinarow: error: '{path}' is not a usable certificate: {verdict.reason}", file=err)
+        return EXIT_REJECTED
+    print(f"{'VALID' if verdict.ok else 'REJECTED'}: {verdict.reason}.", file=out)
+    return EXIT_OK if verdict.ok else EXIT_REJECTED
+
+
+def add_commands(commands: Any) -> None:
+    p = commands.add_parser("check", help="verify a certificate (any kind kinarow writes, JSON) with the rules only")
+    p.add_argument("file", metavar="FILE",
+                   help="certificate written by 'solve --proof', 'pairing --proof', ... (.json or .json.gz)")
+    p.add_argument("--compiled", action="store_true",
+                   help="replay a strategy with the compiled (numba) walk of the same rules, about 80x faster; "
+                   "the default walk is plain Python and imports no numba")
+    p.set_defaults(run=cmd_check)

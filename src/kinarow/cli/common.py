@@ -1,0 +1,336 @@
+"""What every command of the command line shares: errors and exit codes, option values, sentences, progress,
+the results store's options, certificate files and pictures.
+
+Command modules import from here; this module imports none of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from kinarow.errors import KinarowError
+from kinarow.game import MAKER_BREAKER, Game
+from kinarow.position import PLAYER_NAMES, Position
+
+if TYPE_CHECKING:
+    from kinarow.search.solve import Result
+    from kinarow.store import Store
+
+EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+SYMBOLS = {1: "X", 2: "O"}
+
+MOVES_HELP = "moves played before, e.g. 'b2 a1' or '1. b2 ... a1' (under gravity column letters: 'd d c')"
+
+
+def tt_help() -> str:
+    """The help of a ``--tt-mb`` option."""
+    from kinarow.search.solve import DEFAULT_TT_MB
+
+    return f"transposition table size in MiB (default: sized to the board, at most {DEFAULT_TT_MB})"
+
+
+class UsageError(KinarowError):
+    """A command-line option has a value the command cannot use."""
+
+
+# -- option values ---------------------------------------------------------------------
+def positive_int(option: str, text: str | None) -> int | None:
+    """The whole number ``text`` gives for ``option`` (None when not given); a UsageError unless it is >= 1."""
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{option} must be a positive whole number, not '{text}'") from None
+    if value < 1:
+        raise UsageError(f"{option} must be a positive whole number, not {value}")
+    return value
+
+
+def positive_float(option: str, text: str | None, *, upper: float | None = None) -> float | None:
+    """The number ``text`` gives for ``option`` (None when not given); a UsageError unless it is in (0, upper]."""
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"{option} must be a positive number, not '{text}'") from None
+    if not value > 0 or value == float("inf"):
+        raise UsageError(f"{option} must be a positive number, not {text}")
+    if upper is not None and value > upper:
+        raise UsageError(f"{option} = {text} is too large; the most allowed is {upper:g}")
+    return value
+
+
+# -- words -----------------------------------------------------------------------------
+def player_label(player: int) -> str:
+    """``Black (X)`` or ``White (O)``."""
+    return f"{PLAYER_NAMES[player]} ({SYMBOLS[player]})"
+
+
+def result_player(game: Game, result: str) -> int | None:
+    """The player a result names (1 or 2), or None for a draw."""
+    if result == "draw":
+        return None
+    return 1 if result in ("first", "maker") else 2
+
+
+def winner_words(game: Game, result: str) -> str:
+    """'the first player (Black)', 'Breaker (White)', ... for a result naming a player."""
+    player = 1 if result in ("first", "maker") else 2
+    if game.goal == MAKER_BREAKER:
+        return f"{'Maker' if player == 1 else 'Breaker'} ({PLAYER_NAMES[player]})"
+    return f"the {'first' if player == 1 else 'second'} player ({PLAYER_NAMES[player]})"
+
+
+def result_sentence(game: Game, result: str) -> str:
+    """A finished game's result in words, e.g. 'Black (X) wins.'"""
+    player = result_player(game, result)
+    if player is None:
+        return "Draw: the board is full and nobody owns a group."
+    role = ""
+    if game.goal == MAKER_BREAKER:
+        role = " as Maker" if player == 1 else " as Breaker"
+    return f"{player_label(player)} wins{role}."
+
+
+def turn_sentence(position: Position) -> str:
+    """Whose turn it is and, under a (p, q) rule, how many stones they still place."""
+    left = position.stones_left
+    stones = "1 stone" if left == 1 else f"{left} stones"
+    return f"{player_label(position.to_move)} to move; {stones} left this turn."
+
+
+# -- the results store -------------------------------------------------------------------
+def add_store_options(parser: argparse.ArgumentParser) -> None:
+    """``--store FILE`` and ``--no-store`` on a command."""
+    parser.add_argument(
+        "--store", metavar="FILE", default=None,
+        help="results store (SQLite) to answer from and save to (default: $KINAROW_STORE or the user cache)",
+    )
+    parser.add_argument("--no-store", action="store_true", help="neither read nor write the results store")
+
+
+def open_store(args: argparse.Namespace) -> Store | None:
+    """The store a command's ``--store`` / ``--no-store`` options ask for (None for --no-store)."""
+    from kinarow.store import StoreError
+    from kinarow.store import open_store as open_
+
+    if getattr(args, "no_store", False):
+        return None
+    chosen = getattr(args, "store", None)
+    try:
+        return open_(chosen)
+    except StoreError:
+        if chosen is not None:
+            raise
+        return None  # the default store is a convenience: an unwritable cache directory must not stop the work
+
+
+def store_sentence(result: Result, store: Store) -> str:
+    """'Answered at once from the results store ...' for a result that came from the store."""
+    stored_at = result.stored_at or 0.0
+    date = time.strftime("%Y-%m-%d %H:%M", time.localtime(stored_at)) if stored_at else "earlier"
+    return (f"Answered at once from the results store {store.path}: the figures above are from the search of {date}; "
+            "--no-store solves again.")
+
+
+# -- certificate files ------------------------------------------------------------------------------
+def write_json(path: str, data: dict[str, Any]) -> None:
+    """Write a certificate as compact JSON (gzip-compressed when the name ends in ``.gz``)."""
+    text = json.dumps(data, separators=(",", ":")) + "\n"
+    try:
+        if path.endswith(".gz"):
+            Path(path).write_bytes(gzip.compress(text.encode("utf-8"), 9))
+        else:
+            Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise KinarowError(f"cannot write the certificate to '{path}': {error.strerror or error}") from None
+
+
+# -- pictures ----------------------------------------------------------------------------
+def add_picture_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--svg", metavar="FILE", default=None, help="draw the picture as SVG into FILE")
+    parser.add_argument("--png", metavar="FILE", default=None, help="draw it as PNG into FILE (needs cairosvg)")
+
+
+def save_pictures(picture: Callable[[], str], args: argparse.Namespace, out: TextIO) -> None:
+    """Write the SVG (and PNG) files the ``--svg`` / ``--png`` options ask for, and say so."""
+    if args.svg is None and args.png is None:
+        return
+    from kinarow import svg
+
+    text = picture()
+    for path in (args.svg, args.png):
+        if path is not None:
+            svg.save(text, path, png=path == args.png)
+            print(f"Picture written to {path}.", file=out)
+
+
+# -- progress ------------------------------------------------------------------------------
+@contextmanager
+def progress_bar(
+    label: str, total: int | None, stream: TextIO, done: int = 0
+) -> Iterator[Callable[..., None] | None]:
+    """A rich progress bar on ``stream`` when it is a terminal (``None`` otherwise).
+
+    Call it with the count done, and with the total when that is learnt (or changes) on the way.
+    """
+    if not stream.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("(Ctrl-C stops; finished work is kept)"))
+    with Progress(*columns, console=Console(file=stream), transient=True) as bar:
+        task = bar.add_task(label, total=total, completed=done)
+
+        def update(count: int, new_total: int | None = None) -> None:
+            if new_total is None:
+                bar.update(task, completed=count)
+            else:
+                bar.update(task, completed=count, total=new_total)
+
+        yield update
+
+
+@contextmanager
+def spinner(label: str, stream: TextIO) -> Iterator[None]:
+    """A spinner with the elapsed time on ``stream`` while one long step runs (on a terminal only)."""
+    if not stream.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    with Console(file=stream).status(f"{label} (Ctrl-C stops)"):
+        yield
+
+
+@contextmanager
+def progress_steps(stream: TextIO, *steps: tuple[str, str]) -> Iterator[tuple[Callable[[int], None] | None, ...]]:
+    """One live counter on ``stream`` (when it is a terminal) for work done in steps: a tick for each
+    ``(label, unit)``, which shows that step's count; ``None`` for each when ``stream`` is not a terminal."""
+    if not stream.isatty():
+        yield tuple(None for _ in steps)
+        return
+    from rich.console import Console
+
+    console = Console(file=stream)
+    start = time.perf_counter()
+    with console.status(f"{steps[0][0]}: starting") as status:
+
+        def ticker(label: str, unit: str) -> Callable[[int], None]:
+            def tick(count: int) -> None:
+                status.update(f"{label}: {count:,} {unit}, {time.perf_counter() - start:.1f} s (Ctrl-C stops)")
+
+            return tick
+
+        yield tuple(ticker(label, unit) for label, unit in steps)
+
+
+@contextmanager
+def progress(label: str, stream: TextIO, unit: str = "nodes") -> Iterator[Callable[[int], None] | None]:
+    """A live counter (of ``unit``) on ``stream`` when it is a terminal; ``None`` otherwise."""
+    with progress_steps(stream, (label, unit)) as (tick,):
+        yield tick
+
+
+# -- solve's results -------------------------------------------------------------------------
+@contextmanager
+def walk_option() -> Iterator[None]:
+    """A strategy asked for as a walk on a board too large for one, said in the words of ``--walk``."""
+    from kinarow.proofs.tree import WALK_CELLS
+    from kinarow.search.certify import WalkTooLargeError
+
+    try:
+        yield
+    except WalkTooLargeError as error:
+        raise KinarowError(f"--walk writes strategies for boards of at most {WALK_CELLS} cells; {error.game} has "
+                           f"{error.cells}; leave --walk out to write the keyed form") from None
+
+
+def write_strategy(result: Result, path: str) -> str:
+    """Write the winner's strategy to ``path``; return a sentence saying what happened."""
+    if result.strategy is not None:
+        write_json(path, result.strategy.to_json())  # gzip-compressed when the name ends in .gz
+        winner = winner_words(Game(result.game), result.strategy.winner)
+        return f"Winning strategy of {winner} written to {path} ({result.strategy.described})."
+    if result.value == "draw":
+        return f"No strategy written to {path}: the game is a draw, so neither player has a winning strategy."
+    if result.value == "unknown":
+        return f"No strategy written to {path}: the value is unknown."
+    return f"No strategy written to {path}: the game is already over."
+
+
+def write_proof(result: Result, path: str) -> str:
+    """Write the certificate of ``result`` (its :attr:`proof`) to ``path`` if there is one; one sentence."""
+    proof = result.proof
+    if proof is None or proof.data is None:
+        why = "no certificate was asked for" if proof is None else proof.what
+        return f"No certificate written to {path}: {why}."
+    write_json(path, proof.data)
+    return f"Proof written to {path}: {proof.what}. Check it with 'kinarow check {path}'."
+
+
+def write_files(args: argparse.Namespace, result: Result) -> tuple[str | None, str | None]:
+    """``solve``'s ``--strategy FILE`` and ``--proof FILE`` (one process or jobs): the sentences saying what was
+    written to each file."""
+    note = write_strategy(result, args.strategy) if args.strategy is not None else None
+    proof_note = write_proof(result, args.proof) if args.proof is not None else None
+    return note, proof_note
+
+
+def file_fields(args: argparse.Namespace, result: Result) -> dict[str, Any]:
+    """The JSON fields of ``solve --json`` that say which certificate files were written."""
+    data: dict[str, Any] = {}
+    if args.strategy is not None:
+        data["strategy_file"] = args.strategy if result.strategy is not None else None
+        data["strategy_positions"] = result.strategy.size if result.strategy is not None else None
+    if args.proof is not None:
+        data["proof_file"] = args.proof if result.proof is not None and result.proof.exists else None
+    return data
+
+
+def print_result(position: Position, result: Result, out: TextIO) -> None:
+    """``solve``'s answer as text: the value in words, then one row per figure."""
+    game = position.game
+    if position.is_over:
+        print(f"The game is already over: {result_sentence(game, str(position.result))}", file=out)
+    else:
+        print(result.describe(), file=out)
+    rows: list[tuple[str, str]] = [("game", result.game)]
+    if result.moves:
+        rows.append(("after", result.moves))
+    if not position.is_over:
+        rows.append(("to move", player_label(position.to_move)))
+        if result.best_move is not None:
+            rows.append(("best move", result.best_move))
+    if result.stopped:
+        rows.append(("stopped", f"{result.stopped}"))
+    if not result.stopped:
+        knowledge = result.knowledge
+        if result.knowledge_note:
+            knowledge += f" ({result.knowledge_note})"
+        elif result.knowledge != "none" and result.knowledge_cuts is not None:
+            knowledge += f", {result.knowledge_cuts:,} cut{'' if result.knowledge_cuts == 1 else 's'}"
+        rows.append(("knowledge", knowledge))
+    if result.certificate is not None:
+        rows.append(("proof", f"{result.certificate.conclusion()}, by matching sets (no search)"))
+    rows += [
+        ("nodes", f"{result.nodes:,}"),
+        ("seconds", f"{result.seconds:.3f}"),
+        ("nodes/s", f"{result.nodes_per_second:,.0f}"),
+    ]
+    width = max(len(key) for key, _ in rows) + 1
+    for key, value in rows:
+        print(f"{key + ':':<{width}} {value}", file=out)

@@ -1,0 +1,124 @@
+"""``kinarow pairing`` and ``kinarow pairing-table``: good Hales-Jewett pairings (SAT), one board or a table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+from kinarow.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    MOVES_HELP,
+    add_picture_options,
+    add_store_options,
+    open_store,
+    positive_int,
+    progress_bar,
+    save_pictures,
+    spinner,
+)
+from kinarow.errors import interrupted
+from kinarow.game import Game
+from kinarow.knowledge import pairing
+
+
+# -- pairing -----------------------------------------------------------------------------
+def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow import svg
+
+    budget = positive_int("--max-conflicts", args.max_conflicts)
+    with spinner(f"deciding whether {args.game} has a good pairing", err):
+        result = pairing.find(args.game, moves=args.moves, minimise=args.minimise, max_conflicts=budget)
+    if args.out and result.pairing is not None:
+        Path(args.out).write_text(json.dumps(result.pairing.to_json()) + "\n", encoding="utf-8")
+    position = Game(args.game).position(args.moves)
+    cells = [tuple(map(position.geometry.parse_cell, p)) for p in (result.pairing.pairs if result.pairing else [])]
+    title = f"{result.game}: {'a good pairing' if result.exists else 'no good pairing'}"
+    picture = lambda: svg.board(position, pairs=cells, title=title)  # noqa: E731
+    if args.json:
+        print(json.dumps(result.to_dict()), file=out)
+        save_pictures(picture, args, err)
+        return EXIT_OK
+    after = f" after {result.moves}" if result.moves else ""
+    if result.exists and result.pairing is not None:
+        print(f"A good pairing exists for {result.game}{after}: the first player cannot win.", file=out)
+        pairs = " ".join(f"{a}-{b}" for a, b in result.pairing.pairs)
+        print(f"pairs ({len(result.pairing.pairs)}): {pairs}", file=out)
+        print(f"unpaired:  {' '.join(result.unpaired) or '(none)'}", file=out)
+        print(f"found by:  {result.method}", file=out)
+    elif result.exists is None:
+        print(f"Not settled for {result.game}{after}: {result.method}; try a larger --max-conflicts.", file=out)
+    elif result.proved_by in (pairing.BY_THEOREM_10, pairing.BY_PROPOSITION_1):
+        print(f"No good pairing exists for {result.game}{after}: {result.method}.", file=out)
+    else:
+        print(f"No good pairing exists for {result.game}{after} ({result.method}).", file=out)
+    print(f"live groups: {result.live_groups}", file=out)
+    print(f"seconds:   {result.seconds:.3f}", file=out)
+    if args.out and result.pairing is not None:
+        print(f"Pairing certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
+    elif args.out:
+        print(f"No certificate written to {args.out}: there is no good pairing to write.", file=out)
+    save_pictures(picture, args, out)
+    return EXIT_OK
+
+
+def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    side = positive_int("--max-side", args.max_side) or 12
+    budget = positive_int("--max-conflicts", args.max_conflicts) or 1_000_000
+    workers = positive_int("--workers", args.workers) or 1
+
+    store = open_store(args)
+    job = f"pairing-table/v2/max-conflicts={budget}"  # v2: rows with the bounds' columns
+    boards = pairing.table_boards(side)
+    saved = [pairing.TableRow(**row) for row in store.job_rows(job).values()
+             if set(row) == set(pairing.TableRow.__dataclass_fields__)] if store else []
+    done = {(r.m, r.n, r.k): r for r in saved if (r.m, r.n, r.k) in set(boards)}
+    finished = [len(done)]
+    with progress_bar("pairing table", len(boards), err, len(done)) as update:
+
+        def on_row(row: pairing.TableRow) -> None:
+            if store is not None:
+                store.put_job_row(job, f"{row.m}x{row.n}k{row.k}", vars(row))
+            finished[0] += 1
+            if update is not None:
+                update(finished[0])
+
+        try:
+            rows = pairing.existence_table(side, budget, done=done, on_row=on_row, workers=workers)
+        except KeyboardInterrupt:
+            kept = f"the finished rows are in the results store {store.path}; run the same command again to resume" \
+                if store else "nothing was kept (--no-store)"
+            print(f"{interrupted()} after {finished[0]} of {len(boards)} boards: {kept}.", file=err)
+            return EXIT_INTERRUPTED
+    if done and store is not None:
+        print(f"{len(done)} of {len(boards)} rows came from the results store {store.path}; "
+              f"{len(boards) - len(done)} were computed now.", file=err)
+    if args.json:
+        print(json.dumps([vars(r) for r in rows]), file=out)
+    else:
+        command = f"kinarow pairing-table --max-side {side} --max-conflicts {budget}"
+        print(pairing.table_markdown(rows, command), file=out)
+    return EXIT_OK
+
+
+def add_commands(commands: Any) -> None:
+    p = commands.add_parser("pairing", help="find a good Hales-Jewett pairing (SAT), or prove none exists")
+    p.add_argument("game", metavar="GAME", help="game string, e.g. 5x5k5 or 7x7k6")
+    p.add_argument("--moves", default=None, help=MOVES_HELP)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--minimise", action="store_true", help="use as few pairs as possible")
+    p.add_argument("--out", "--proof", metavar="FILE", dest="out", default=None,
+                   help="write the pairing certificate (JSON) to FILE")
+    add_picture_options(p)
+    p.add_argument("--max-conflicts", metavar="C", default=None, help="SAT conflicts before giving up (default: none)")
+    p.set_defaults(run=cmd_pairing)
+
+    p = commands.add_parser("pairing-table", help="which empty m x n boards have a good pairing, beside the bound")
+    p.add_argument("--max-side", metavar="N", default="12", help="largest m and n (default 12)")
+    p.add_argument("--max-conflicts", metavar="C", default="1000000", help="SAT conflicts per board before 'open'")
+    p.add_argument("--json", action="store_true", help="print the rows as JSON")
+    add_store_options(p)
+    p.add_argument("--workers", metavar="N", default=None, help="compute rows in N processes (default 1)")
+    p.set_defaults(run=cmd_pairing_table)

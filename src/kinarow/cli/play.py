@@ -1,0 +1,176 @@
+"""``kinarow play``: a game against the solver (or a proven strategy) in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Literal, TextIO
+
+from kinarow.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    player_label,
+    positive_float,
+    result_player,
+    result_sentence,
+    tt_help,
+)
+from kinarow.errors import KinarowError, MoveError
+from kinarow.game import Game
+from kinarow.position import Position, split_turns
+from kinarow.search.solve import MAX_TT_MB, Searcher, winner_of
+
+PLAY_HELP = """\
+Type a move and press Enter:
+  a cell name such as b2 (column letter, then row number; a1 is bottom-left);
+  under gravity a column letter (d) or number (4) is enough;
+  when you place several stones in one turn, give them together (b2 c3 or b2,c3) or one at a time.
+Commands: undo (take back your last turn and the engine's reply), help, quit (or Ctrl-D)."""
+
+
+# -- play ------------------------------------------------------------------------------
+def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
+    think = positive_float("--think", args.think) or 10.0
+    game = Game(args.game)
+    human = 2 if args.second else 1
+    strategy = None
+    if args.engine is not None:
+        from kinarow.strategies import get
+
+        strategy = get(args.engine)
+        wanted = None if not (args.first or args.second) else 3 - human
+        human = 3 - strategy.check_applies(game, wanted)
+    searcher = Searcher(game, tt_mb=tt_mb) if strategy is None else None
+    engine = 3 - human
+    position = game.start()
+    by = f" playing the {strategy.name} strategy" if strategy is not None else ""
+    print(
+        f"{game}: you are {player_label(human)}, kinarow is {player_label(engine)}{by}. Type 'help' for help.",
+        file=out,
+    )
+    print(position.text(), file=out)
+    while not position.is_over:
+        if position.to_move == engine and strategy is not None:
+            cell = strategy.move(position)
+            how = f"by {strategy.name}"
+            if cell is None:
+                cell = position.legal_moves()[0]
+                how = f"({strategy.name} prescribes nothing here, so the leftmost legal move)"
+            position.play(cell)
+            name = position.name(cell)
+            print(f"kinarow plays column {name.rstrip('0123456789')} ({name}) {how}.", file=out)
+            print(position.text(), file=out)
+            continue
+        if position.to_move == engine and searcher is not None:
+            if not _engine_turn(position, searcher, engine, out, think):
+                print("Interrupted: the engine's search was stopped; the game ends here.", file=err)
+                return EXIT_INTERRUPTED
+            print(position.text(), file=out)
+            continue
+        outcome = _human_input(position, human, out)
+        if outcome == "quit":
+            print("Game abandoned.", file=out)
+            return EXIT_OK
+        if outcome == "moved":
+            print(position.text(), file=out)
+    winner = result_player(game, str(position.result))
+    verdict = "" if winner is None else (" You win!" if winner == human else " kinarow wins.")
+    print(f"Game over: {result_sentence(game, str(position.result))}{verdict}", file=out)
+    return EXIT_OK
+
+
+def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextIO, think: float) -> bool:
+    """Play the engine's whole turn; False if its search was interrupted."""
+    game = position.game
+    placed: list[str] = []
+    expectation: str | None = "draw"
+    while not position.is_over and position.to_move == engine:
+        try:
+            value, cell = searcher.choose_move(position, think)
+        except KeyboardInterrupt:
+            return False
+        expectation = None if value is None else winner_of(game, position.to_move, value)
+        position.play(cell)
+        name = position.name(cell)
+        placed.append(f"column {name.rstrip('0123456789')} ({name})" if game.gravity else name)
+    if expectation is None:
+        outlook = f"the position is not solved within {think:g} s, so it plays a move that avoids every loss it saw"
+    elif expectation == "draw":
+        outlook = "it expects a draw"
+    elif result_player(game, expectation) == engine:
+        outlook = "it expects to win"
+    else:
+        outlook = "it expects to lose against best play"
+    print(f"kinarow plays {', '.join(placed)}; {outlook}.", file=out)
+    return True
+
+
+def _human_input(position: Position, human: int, out: TextIO) -> Literal["moved", "unchanged", "quit"]:
+    """Read one line from the human and act on it; say whether the board changed or the human quit."""
+    left = position.stones_left
+    prompt = f"Your move as {player_label(human)}" + (f", {left} stones left this turn" if left > 1 else "") + ": "
+    try:
+        line = input(prompt)
+    except EOFError:
+        print(file=out)
+        return "quit"
+    command = line.strip().lower()
+    if command in ("quit", "exit", "q"):
+        return "quit"
+    if command in ("help", "h", "?"):
+        print(PLAY_HELP, file=out)
+        return "unchanged"
+    if command == "undo":
+        return "moved" if _undo_exchange(position, human, out) else "unchanged"
+    if not command:
+        return "unchanged"
+    tokens = [token for turn in split_turns(command) for token in turn]
+    try:
+        if not tokens:
+            raise MoveError(f"'{line.strip()}' names no move; type a cell such as b2, or 'help'")
+        if len(tokens) > left:
+            stones = "1 stone" if left == 1 else f"{left} stones"
+            raise MoveError(f"you have {stones} left this turn but gave {len(tokens)} moves")
+        start = position.stones
+        try:
+            for token in tokens:
+                position.play(position.parse_move(token))
+        except KinarowError:
+            while position.stones > start:
+                position.undo()
+            raise
+    except KinarowError as error:
+        print(f"{error}; try again.", file=out)
+        return "unchanged"
+    return "moved"
+
+
+def _undo_exchange(position: Position, human: int, out: TextIO) -> bool:
+    """Take back the engine's last turn and the human's turn before it."""
+    if not any(position.board[c] == human for c in position.moves):
+        print("There is no move of yours to take back.", file=out)
+        return False
+    while position.moves and position.board[position.moves[-1]] != human:
+        position.undo()
+    while position.moves and position.board[position.moves[-1]] == human:
+        position.undo()
+    print("Took back your last turn and the reply.", file=out)
+    return True
+
+
+def add_commands(commands: Any) -> None:
+    p = commands.add_parser("play", help="play against the solver in the terminal")
+    p.add_argument("game", metavar="GAME", help="game string, e.g. 3x3k3 or 4x4k3:gravity")
+    side = p.add_mutually_exclusive_group()
+    side.add_argument("--first", action="store_true", help="you play Black and move first (the default)")
+    side.add_argument("--second", action="store_true", help="you play White; the engine moves first")
+    p.add_argument(
+        "--think", metavar="S", default="10", help="seconds the engine may search per stone (default 10); "
+        "when a position is not solved in time it plays a move that avoids every loss it saw"
+    )
+    p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help())
+    p.add_argument(
+        "--engine", metavar="STRATEGY", default=None,
+        help="play against a strategy (e.g. take-even) instead of the solver; see 'kinarow verify'",
+    )
+    p.set_defaults(run=cmd_play)

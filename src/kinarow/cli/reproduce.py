@@ -1,0 +1,49 @@
+"""``kinarow reproduce``: reproduce a published table or figure and compare it with the paper."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, TextIO
+
+import kinarow.papers as reproduce
+from kinarow.cli.common import EXIT_OK, positive_int
+
+
+# -- reproduce -------------------------------------------------------------------------
+def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    workers = positive_int("--workers", args.workers) or 1
+    if args.list or args.name is None:
+        if not reproduce.TARGETS:
+            print("No reproduction targets yet.", file=out)
+        for t in reproduce.TARGETS:
+            print(f"{t.name:<24} {t.paper}: {t.figures}", file=out)
+        return EXIT_OK
+    options = {}
+    if workers > 1 and reproduce.target(args.name).takes("workers"):
+        options["workers"] = workers
+    elif workers > 1:
+        print(f"'{args.name}' runs in one process; --workers is not used by this target.", file=err)
+    report = reproduce.run(args.name, **options)
+    if args.json:
+        print(json.dumps(report.to_dict()), file=out)
+    else:
+        print(report.text.rstrip(), file=out)
+        if report.agrees:
+            print("Every figure agrees with the paper.", file=out)
+        else:
+            print("Differences from the paper:", file=out)
+            for line in report.differences:
+                print(f"  - {line}", file=out)
+    return EXIT_OK
+
+
+def add_commands(commands: Any) -> None:
+    p = commands.add_parser("reproduce", help="reproduce a published table or figure and compare with the paper")
+    p.add_argument("name", metavar="NAME", nargs="?", default=None, help="the target; --list names them all")
+    p.add_argument("--list", action="store_true", help="list the targets with their papers")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--workers", metavar="N", default=None,
+                   help="settle a table's cells in N processes (default 1); at most the idle cores, "
+                   "since the solver's budget is seconds per board")
+    p.set_defaults(run=cmd_reproduce)

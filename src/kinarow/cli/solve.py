@@ -1,0 +1,132 @@
+"""``kinarow solve`` and ``kinarow show``: a game's value (with its certificate) and its board.
+
+``solve`` parses its options, asks :func:`kinarow.search.solve.solve` (which
+answers from the results store, searches, and chooses the certificate) and
+prints the answer; ``solve --workers/--cluster/--checkpoint`` runs in frontier
+jobs (:mod:`kinarow.cli.scale`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, TextIO
+
+from kinarow.cli import scale
+from kinarow.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    MOVES_HELP,
+    UsageError,
+    add_picture_options,
+    add_store_options,
+    file_fields,
+    open_store,
+    positive_float,
+    positive_int,
+    print_result,
+    progress_steps,
+    result_sentence,
+    save_pictures,
+    store_sentence,
+    tt_help,
+    turn_sentence,
+    walk_option,
+    write_files,
+)
+from kinarow.errors import interrupted
+from kinarow.game import Game
+from kinarow.search.solve import DEFAULT_KNOWLEDGE, KNOWLEDGE_LEVELS, MAX_TT_MB, solve
+
+
+# -- solve -----------------------------------------------------------------------------
+def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.status and not args.checkpoint:
+        raise UsageError("--status lists the finished jobs of a checkpoint; give it with --checkpoint FILE")
+    if scale.wants_parallel(args):  # --workers N > 1, --cluster or --checkpoint: frontier jobs
+        return scale.cmd_solve_parallel(args, out, err)
+    max_nodes = positive_int("--max-nodes", args.max_nodes)
+    time_limit = positive_float("--time-limit", args.time_limit)
+    tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
+    position = Game(args.game).position(args.moves)
+    store = open_store(args)
+    proof = args.proof is not None
+    steps = [(f"solving {position.game}", "nodes")] + ([("writing the certificate", "nodes")] if proof else [])
+    with progress_steps(err, *steps) as ticks, walk_option():
+        result = solve(
+            position,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            tt_mb=tt_mb,
+            strategy=args.strategy is not None or proof,
+            walk=args.walk,
+            on_tick=ticks[0],
+            knowledge=args.knowledge,
+            proof=proof,
+            store=store,
+            on_proof_tick=ticks[-1] if proof else None,
+        )
+    note, proof_note = write_files(args, result)
+    if args.json:
+        data = {**result.to_dict(), **file_fields(args, result)}
+        data["from_store"] = result.from_store
+        print(json.dumps(data), file=out)
+        if note and result.strategy is None:
+            print(note, file=err)
+    else:
+        print_result(position, result, out)
+        for line in (note, proof_note, store_sentence(result, store) if result.from_store and store else None):
+            if line:
+                print(line, file=out)
+    if result.stopped == "interrupted":
+        print(f"{interrupted()}: the search stopped before it had an answer.", file=err)
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+# -- show ------------------------------------------------------------------------------
+def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    position = Game(args.game).position(args.moves)
+    print(f"game: {position.game}", file=out)
+    if position.moves:
+        print(f"moves: {position.move_text()}", file=out)
+    print(position.text(), file=out)
+    if position.is_over:
+        print(f"Game over: {result_sentence(position.game, str(position.result))}", file=out)
+    else:
+        print(turn_sentence(position), file=out)
+    from kinarow import svg
+
+    save_pictures(lambda: svg.board(position, title=str(position.game)), args, out)
+    return EXIT_OK
+
+
+def add_commands(commands: Any) -> None:
+    p = commands.add_parser("solve", help="solve a game or position with perfect play")
+    p.add_argument("game", metavar="GAME", help="game string, e.g. 4x4k4 or 5x4k4:gravity")
+    p.add_argument("--moves", default=None, help=MOVES_HELP)
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--max-nodes", metavar="N", default=None, help="stop after about N nodes (value 'unknown')")
+    p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
+    p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help())
+    p.add_argument("--strategy", metavar="FILE", default=None, help="write the winner's strategy certificate to FILE")
+    p.add_argument("--walk", action="store_true",
+                   help="write a win's strategy (--strategy, --proof) as a walk: the moves in replay order without "
+                   "board keys, often a hundred times smaller (format version 3; boards of at most 64 cells)")
+    p.add_argument("--proof", "--certificate", metavar="FILE", default=None, dest="proof",
+                   help="write the certificate of the value to FILE (a win: strategy; a draw settled by knowledge: "
+                   "matching sets; another draw: a pairing when one exists)")
+    add_store_options(p)
+    p.add_argument(
+        "--knowledge", choices=KNOWLEDGE_LEVELS, default=DEFAULT_KNOWLEDGE,
+        help="cut nodes where a pairing or a matching set proves a player cannot win "
+        f"(free placement, one stone a turn, normal or Maker-Breaker goal; default {DEFAULT_KNOWLEDGE})",
+    )
+    scale.add_solve_options(p)
+    p.set_defaults(run=cmd_solve)
+
+    p = commands.add_parser("show", help="print the board after some moves")
+    p.add_argument("game", metavar="GAME", help="game string, e.g. 3x3k3")
+    p.add_argument("--moves", default=None, help=MOVES_HELP)
+    add_picture_options(p)
+    p.set_defaults(run=cmd_show)

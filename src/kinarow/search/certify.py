@@ -1,0 +1,303 @@
+"""The certificate of a solved value, and the results store behind :func:`kinarow.search.solve.solve`.
+
+A value is only as good as its proof. This module chooses the certificate for
+a result (the front ends -- ``kinarow solve``, ``kinarow settle``, the web
+page -- only write or draw what it returns) and keeps results in a
+:class:`kinarow.store.Store`:
+
+* a win is proved by the winner's strategy tree (``kinarow.strategy``);
+* a draw (or Breaker win) that knowledge settled at the root by the matching
+  sets found there (``kinarow.matching``);
+* another draw by a good pairing at the position when one exists (it shows the
+  first player cannot win; on the empty board of a normal game with one stone
+  a turn, strategy stealing shows the second player cannot win either), else
+  by a draw proof of blocking trees (``kinarow.draw``);
+* other values have no certificate yet, and :attr:`Proof.what` says why.
+
+>>> from kinarow.search.solve import solve
+>>> r = solve("3x3k3", proof=True)
+>>> r.proof.kind, r.proof.format
+('draw', 'kinarow.draw')
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.position import Position
+from kinarow.proofs import SEARCH_LOG_FORMAT, blocking_applies
+from kinarow.proofs.tree import WALK_CELLS, StrategyTree, board_key
+
+if TYPE_CHECKING:
+    from kinarow.search.solve import Result
+    from kinarow.store import Store
+
+R = TypeVar("R", bound="Result")  # a Result, or a parallel solve's (which adds the jobs' figures)
+
+STRATEGY_FORMAT = "kinarow.strategy"
+PAIRING_FORMAT = "kinarow.pairing"
+SEARCHLOG_VERSION = 1
+
+
+@dataclass
+class Proof:
+    """The certificate of a result's value, ready to write as JSON, and what it proves.
+
+    ``data`` is the certificate (its ``format`` names the checker), or None
+    when there is none; ``what`` says in words what it proves, or why there is
+    none. ``kind`` is ``strategy``, ``matching``, ``pairing`` or ``draw`` (and
+    ``searchlog`` for the evidence :func:`evidence` returns, which is not a
+    certificate), None when there is no data.
+    """
+
+    data: dict[str, Any] | None
+    what: str
+    kind: str | None = None
+
+    @property
+    def format(self) -> str | None:
+        """The certificate's format (``kinarow.strategy``, ``kinarow.pairing``, ...), or None."""
+        return None if self.data is None else str(self.data.get("format"))
+
+    @property
+    def exists(self) -> bool:
+        return self.data is not None
+
+
+class WalkTooLargeError(KinarowError):
+    """A strategy was asked for as a walk (version 3) on a board of more than :data:`WALK_CELLS` cells."""
+
+    def __init__(self, game: str, cells: int) -> None:
+        super().__init__(f"a strategy is written as a walk on boards of at most {WALK_CELLS} cells; {game} has "
+                         f"{cells}; ask for the keyed form (walk=False)")
+        self.game = game
+        self.cells = cells
+
+
+# -- the form of a strategy ---------------------------------------------------------------
+def in_form(result: R, walk: bool) -> R:
+    """``result`` with its strategy as a walk (version 3) when ``walk`` asks for it, else keyed by board.
+
+    Raises :class:`WalkTooLargeError` for a walk on a board of more than
+    :data:`~kinarow.proofs.tree.WALK_CELLS` cells.
+    """
+    if result.strategy is None:
+        return result
+    if not walk:
+        result.strategy = result.strategy.expanded()
+        return result
+    cells = Game(result.game).cells
+    if cells > WALK_CELLS:
+        raise WalkTooLargeError(result.game, cells)
+    result.strategy = result.strategy.compacted()
+    return result
+
+
+# -- the results store ----------------------------------------------------------------------
+def stored_result(store: Store, position: Position, *, strategy: bool, knowledge: str | None = None,
+                  symmetry: bool = True) -> Result | None:
+    """The result ``store`` holds for ``position``, or None.
+
+    Only an exact result is reused, and only when it was found with the same
+    options: the same ``knowledge`` level and ``symmetry`` (an answer stored by
+    an older version that did not record one is taken as found with it), and
+    with the winner's strategy when ``strategy`` asks for it. The result's
+    :attr:`~kinarow.search.solve.Result.stored_at` is when it was stored (0.0
+    when not known).
+    """
+    from kinarow.search.solve import Result
+
+    game, key = str(position.game), board_key(position)
+    found = store.get_result(game, key)
+    if found is None or found.get("value") in (None, "unknown"):
+        return None
+    if knowledge is not None and found.get("knowledge", knowledge) != knowledge:
+        return None
+    if found.get("symmetry", symmetry) != symmetry:
+        return None
+    tree = None
+    if strategy and found["value"] != "draw":
+        data = store.get_certificate(STRATEGY_FORMAT, game, key)
+        if data is None:
+            return None
+        tree = StrategyTree.from_json(data)
+        tree.moves = [position.name(c) for c in position.moves]
+    certificate = None
+    if found.get("root_proof"):  # knowledge settled the value at the root: show the same proof as the search did
+        from kinarow.proofs.matching import FORMAT as MATCHING_FORMAT
+        from kinarow.proofs.matching import MatchingProof
+
+        data = store.get_certificate(MATCHING_FORMAT, game, key)
+        certificate = MatchingProof.from_json(data) if data is not None else None
+    to_move = "first" if position.to_move == 1 else "second"
+    note, cuts = found.get("knowledge_note"), found.get("knowledge_cuts")  # None in answers of older versions
+    result = Result(game, position.move_text(), found["value"], int(found.get("nodes", 0)),
+                    float(found.get("seconds", 0.0)), found.get("best_move"), to_move, strategy=tree,
+                    knowledge=str(found.get("knowledge", "none")), knowledge_note=str(note) if note else None,
+                    certificate=certificate, knowledge_cuts=None if cuts is None else int(cuts))
+    result.stored_at = float(found.get("stored_at", 0.0))
+    return result
+
+
+def save_result(store: Store, position: Position, result: Result, *, symmetry: bool = True) -> None:
+    """Keep an exact result (and its strategy and root certificates) in ``store``; nothing for others."""
+    if position.is_over or result.stopped or result.value == "unknown":
+        return
+    game, key = str(position.game), board_key(position)
+    data: dict[str, Any] = {"value": result.value, "best_move": result.best_move, "nodes": result.nodes,
+                            "seconds": round(result.seconds, 6), "moves": result.moves,
+                            "knowledge": result.knowledge, "knowledge_cuts": result.knowledge_cuts,
+                            "knowledge_note": result.knowledge_note, "root_proof": result.certificate is not None}
+    if not symmetry:
+        data["symmetry"] = False
+    store.put_result(game, key, data)
+    if result.strategy is not None:
+        store.put_certificate(STRATEGY_FORMAT, game, key, result.strategy.to_json())
+    if result.certificate is not None:
+        from kinarow.proofs.matching import FORMAT as MATCHING_FORMAT
+
+        store.put_certificate(MATCHING_FORMAT, game, key, result.certificate.to_json())
+
+
+# -- the certificate of a value ---------------------------------------------------------------
+def certificate(position: Position, result: Result, store: Store | None = None,
+                tick: Callable[[int], None] | None = None) -> Proof:
+    """The certificate for a solved position's value (see the module's docstring), or why there is none.
+
+    Pairings and draw proofs found here are kept in ``store`` (and taken from
+    it); ``tick(count)`` hears the progress of a draw proof's walk.
+    """
+    if result.strategy is not None:
+        return Proof(result.strategy.to_json(), f"the winning strategy of the {result.strategy.winner} player "
+                     f"({result.strategy.described})", "strategy")
+    if result.value == "unknown":
+        return Proof(None, "the value is unknown, so there is nothing to prove")
+    if position.is_over:
+        return Proof(None, "the game is already over")
+    if result.certificate is not None:  # knowledge settled the value at the root (matching sets)
+        return Proof(result.certificate.to_json(), f"matching sets showing {result.certificate.conclusion()}",
+                     "matching")
+    if result.value != "draw":
+        return Proof(None, f"no certificate is available yet for a {result.value} win here")
+    from kinarow.knowledge import pairing
+
+    game = position.game
+    why_not = pairing.applicable(game)
+    if why_not is not None:
+        return Proof(None, f"no certificate is available yet for a draw of {game}: pairings do not apply ({why_not})")
+    key = board_key(position)
+    data = store.get_certificate(PAIRING_FORMAT, str(game), key) if store is not None else None
+    if data is None:
+        found = pairing.find(position)
+        if found.exists and found.pairing is not None:
+            data = found.pairing.to_json()
+            if store is not None:
+                store.put_certificate(PAIRING_FORMAT, str(game), key, data)
+    if data is None:
+        return draw_tree(position, store, tick)
+    data = {**data, "moves": [position.name(c) for c in position.moves]}
+    stealing = not position.moves and game.goal == "normal" and (game.p, game.q) == (1, 1)
+    other_half = (
+        "; the second player cannot win either, by strategy stealing (an extra stone never hurts), so the draw "
+        "is proved" if stealing else "; no certificate for the other half of the draw is available yet"
+    )
+    return Proof(data, f"a good pairing ({len(data['pairs'])} pairs), which proves the first player cannot "
+                 f"win{other_half}", "pairing")
+
+
+def draw_tree(position: Position, store: Store | None = None, tick: Callable[[int], None] | None = None) -> Proof:
+    """A draw without a pairing: the blocking tree of each side (or strategy stealing for the second player)."""
+    from kinarow.proofs.draw import FORMAT as DRAW_FORMAT
+    from kinarow.proofs.draw import HALVES
+    from kinarow.search.draw import draw_certificate
+    from kinarow.search.solve import Searcher
+
+    game, key = position.game, board_key(position)
+    data = store.get_certificate(DRAW_FORMAT, str(game), key) if store is not None else None
+    if data is None:
+        # the walk asks the solver many questions: a table of 1 GiB on boards where it pays
+        searcher = Searcher(game, tt_mb=1024 if game.cells > 20 else None, knowledge="pairing")
+        data, _ = draw_certificate(position, searcher, tick=tick)
+        if store is not None:
+            store.put_certificate(DRAW_FORMAT, str(game), key, data)
+    halves = []
+    for name in HALVES.values():
+        half = data[name]
+        halves.append("strategy stealing" if half["method"] == "strategy-stealing"
+                      else f"a blocking tree of {len(half['tokens'].split()):,} positions")
+    return Proof(data, f"a draw proof: the first player cannot win by {halves[0]}, the second by {halves[1]}", "draw")
+
+
+def certify(position: Position, result: R, *, proof: bool = True, walk: bool = False,
+            store: Store | None = None, tick: Callable[[int], None] | None = None) -> R:
+    """Finish a result of ``position`` (one process's or the parallel jobs'): its strategy in the form ``walk``
+    asks (:func:`in_form`) and, with ``proof``, :attr:`~kinarow.search.solve.Result.proof` set to
+    :func:`certificate`."""
+    result = in_form(result, walk)
+    if proof:
+        result.proof = certificate(position, result, store, tick)
+    return result
+
+
+# -- the long cases (``kinarow settle``) ---------------------------------------------------------
+def empty_board_draw(game: Game | str, *, tt_mb: float | None = None, seconds: float | None = None,
+                     tick: Callable[[int], None] | None = None) -> dict[str, Any] | None:
+    """The ``kinarow.draw`` certificate of a game's empty board, built within ``seconds``; None if it cannot be
+    (blocking proofs do not apply, or time ran out)."""
+    from kinarow.search.draw import StoppedError, draw_certificate
+    from kinarow.search.solve import Searcher
+
+    game = game if isinstance(game, Game) else Game(game)
+    if blocking_applies(game) is not None:
+        return None
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    try:
+        data, _ = draw_certificate(game.start(), Searcher(game, tt_mb=tt_mb, knowledge="pairing"), tick=tick,
+                                   deadline=deadline)
+    except StoppedError:
+        return None
+    return data
+
+
+def searchlog(result: Any) -> dict[str, Any]:
+    """A parallel draw's evidence: every job with its question, answer and node count. Not a certificate."""
+    return {
+        "format": SEARCH_LOG_FORMAT,
+        "version": SEARCHLOG_VERSION,
+        "note": "a search log: the frontier jobs of a parallel solve and what each answered; "
+        "it is evidence, not a certificate that a rules-only checker can verify",
+        "game": result.game,
+        "moves": result.moves,
+        "value": result.value,
+        "summary": {k: v for k, v in result.to_dict().items() if k not in ("game", "moves", "value")},
+        "jobs": result.log,
+    }
+
+
+def evidence(result: Any, *, tt_mb: float | None = None, seconds: float | None = None,
+             tick: Callable[[int], None] | None = None) -> Proof:
+    """What backs a parallel solve's answer from the empty board (``kinarow settle --out``).
+
+    A win: the winner's strategy (a walk where the board allows one, many times
+    smaller). A finished draw: the draw proof of blocking trees when it can be
+    built within ``seconds``, else the search log (evidence, not a
+    certificate). An unknown value: nothing.
+    """
+    if result.value == "unknown":
+        return Proof(None, "the value is unknown, so there is nothing to prove")
+    if result.strategy is not None:
+        tree = result.strategy
+        if Game(tree.game).cells <= WALK_CELLS:
+            tree = tree.compacted()  # the key-less form, many times smaller
+        return Proof(tree.to_json(), f"the winning strategy of the {tree.winner} player ({tree.described})",
+                     "strategy")
+    if result.value == "draw" and result.stopped is None:
+        draw = empty_board_draw(result.game, tt_mb=tt_mb, seconds=seconds, tick=tick)
+        if draw is not None:
+            return Proof(draw, "a draw proof of blocking trees", "draw")
+    return Proof(searchlog(result), "a search log of the frontier jobs (evidence, not a certificate)", "searchlog")
