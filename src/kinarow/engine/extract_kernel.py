@@ -47,10 +47,10 @@ from kinarow.proofs.tree_kernel import (
     new_table,
     next_reply,
     pack,
-    step,
+    pop_stone,
+    push_stone,
     table_add,
     table_has,
-    unstep,
     winning_stone,
 )
 
@@ -128,7 +128,7 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
                     out[rows] = np.uint8(c)
                     xctrl[X_ROWS] = rows + 1
                     nxt[d] = -2
-                    p1, p2 = step(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
+                    p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
                     d += 1
                     continue
             else:
@@ -138,7 +138,7 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
                 if d == 0:
                     return DONE, out
                 d -= 1
-                p1, p2 = unstep(p1, p2, line[d])
+                p1, p2 = pop_stone(p1, p2, line[d])
                 if nxt[d] == -2:
                     continue
                 done = False
@@ -149,6 +149,6 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
                 done = True
                 continue
             nxt[d] = c + 1
-            p1, p2 = step(p1, p2, c, loser, t, d, line, res, size, gmasks, cell_groups, start, goal)
+            p1, p2 = push_stone(p1, p2, c, loser, t, d, line, res, size, gmasks, cell_groups, start, goal)
             d += 1
             break

@@ -2,7 +2,7 @@
 
 It does what :func:`kinarow.proofs.tree.check` does in Python, for boards of
 at most 64 cells, and imports nothing from the search code. Its bitboard
-primitives (:func:`step`, :func:`unstep`, :func:`next_reply`, :func:`winning_stone`,
+primitives (:func:`push_stone`, :func:`pop_stone`, :func:`next_reply`, :func:`winning_stone`,
 :func:`pack`, :func:`new_table`, :func:`table_add`, :func:`table_has`) are public:
 the strategy extractor in :mod:`kinarow.engine.extract_kernel` walks the same tree
 with them, so the extractor and the checker cannot disagree on the rules.
@@ -145,7 +145,7 @@ def _legal(bx, bo, c, n, gravity):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def step(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, start, goal):  # type: ignore[no-untyped-def]
+def push_stone(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, start, goal):  # type: ignore[no-untyped-def]
     """``player`` puts stone t + 1 on ``c``, the move from depth d: noted in ``line[d]``, its result in
     ``res[d + 1]``; returns the new bitboards."""
     bit = np.uint64(1) << np.uint64(c)
@@ -167,7 +167,7 @@ def next_reply(bx, bo, c, size, n, gravity):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def unstep(bx, bo, c):  # type: ignore[no-untyped-def]
+def pop_stone(bx, bo, c):  # type: ignore[no-untyped-def]
     """Take the stone on ``c`` back."""
     bit = np.uint64(1) << np.uint64(c)
     return bx & ~bit, bo & ~bit
@@ -355,7 +355,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                     line[d] = c
                     return ILLEGAL, used, d, read
                 nxt[d] = -2
-                bx, bo = step(bx, bo, c, winner, t, d, line, res, size, masks, cell_groups, start, goal)
+                bx, bo = push_stone(bx, bo, c, winner, t, d, line, res, size, masks, cell_groups, start, goal)
                 d += 1
                 continue
         else:
@@ -365,7 +365,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 if d == 0:
                     return OK, used, 0, read
                 d -= 1
-                bx, bo = unstep(bx, bo, line[d])
+                bx, bo = pop_stone(bx, bo, line[d])
                 if nxt[d] == -2:  # the winner's node: its one move is proven
                     table, used = table_add(table, used, pack(bx, bo, kind, size, n, kt))
                     continue
@@ -378,6 +378,6 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 done = True
                 continue
             nxt[d] = c + 1
-            bx, bo = step(bx, bo, c, loser, t, d, line, res, size, masks, cell_groups, start, goal)
+            bx, bo = push_stone(bx, bo, c, loser, t, d, line, res, size, masks, cell_groups, start, goal)
             d += 1
             break
