@@ -117,7 +117,7 @@ def board_keys(rows: np.ndarray, size: int) -> list[str]:
 
 
 @njit(cache=True)
-def _outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal):  # type: ignore[no-untyped-def]
+def _outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal):
     """The result once ``player`` has put a stone on ``c`` (``stones`` now down), as Position does."""
     own = bx if player == 1 else bo
     for i in range(start[c], start[c + 1]):
@@ -136,7 +136,7 @@ def _outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal): 
 
 
 @njit(cache=True)
-def _legal(bx, bo, c, n, gravity):  # type: ignore[no-untyped-def]
+def _legal(bx, bo, c, n, gravity):
     one = np.uint64(1)
     occupied = bx | bo
     if occupied >> np.uint64(c) & one:
@@ -145,7 +145,7 @@ def _legal(bx, bo, c, n, gravity):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def push_stone(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, start, goal):  # type: ignore[no-untyped-def]
+def push_stone(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, start, goal):
     """``player`` puts stone t + 1 on ``c``, the move from depth d: noted in ``line[d]``, its result in
     ``res[d + 1]``; returns the new bitboards."""
     bit = np.uint64(1) << np.uint64(c)
@@ -159,7 +159,7 @@ def push_stone(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, sta
 
 
 @njit(cache=True)
-def next_reply(bx, bo, c, size, n, gravity):  # type: ignore[no-untyped-def]
+def next_reply(bx, bo, c, size, n, gravity):
     """The first legal cell from ``c`` on, or ``size`` when there is none."""
     while c < size and not _legal(bx, bo, c, n, gravity):
         c += 1
@@ -167,14 +167,14 @@ def next_reply(bx, bo, c, size, n, gravity):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def pop_stone(bx, bo, c):  # type: ignore[no-untyped-def]
+def pop_stone(bx, bo, c):
     """Take the stone on ``c`` back."""
     bit = np.uint64(1) << np.uint64(c)
     return bx & ~bit, bo & ~bit
 
 
 @njit(cache=True)
-def _find(keys, bx, bo):  # type: ignore[no-untyped-def]
+def _find(keys, bx, bo):
     """Row of (bx, bo) in the sorted ``keys``, or -1."""
     lo, hi = 0, keys.shape[0]
     while lo < hi:
@@ -190,7 +190,7 @@ def _find(keys, bx, bo):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def pack(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
+def pack(bx, bo, kind, size, n, kt):
     """The table key of (bx, bo): two words, the second 0 for a one-word key (see the module's notes)."""
     zero = np.uint64(0)
     if kind == WIDE:
@@ -211,13 +211,13 @@ def pack(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def new_table(kind):  # type: ignore[no-untyped-def]
+def new_table(kind):
     """An empty proven table for keys of ``kind``: one word a slot, two for WIDE."""
     return np.zeros((1 << 16, 2 if kind == WIDE else 1), np.uint64)
 
 
 @njit(cache=True)
-def _slot(table, key):  # type: ignore[no-untyped-def]
+def _slot(table, key):
     """The slot of ``key`` (two words, from :func:`pack`) in a proven table: its own, or the empty one where it
     would go."""
     k0, k1 = key
@@ -234,7 +234,7 @@ def _slot(table, key):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def table_add(table, used, key):  # type: ignore[no-untyped-def]
+def table_add(table, used, key):
     """Mark ``key`` proven; return the table (a new one when it had to grow) and the count."""
     w = table.shape[1]
     k0, k1 = key
@@ -258,12 +258,12 @@ def table_add(table, used, key):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def table_has(table, key):  # type: ignore[no-untyped-def]
+def table_has(table, key):
     return table[_slot(table, key), table.shape[1] - 1] != 0
 
 
 @njit(cache=True)
-def winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, start, goal, winner):  # type: ignore[no-untyped-def]
+def winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, start, goal, winner):
     """The first cell where ``player`` (to move) ends the game with result ``winner`` at once, or -1."""
     one = np.uint64(1)
     own = bx if player == 1 else bo
@@ -291,7 +291,7 @@ def winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, 
 
 @njit(cache=True, nogil=True)
 def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, start, turn_player,
-          keys, cells, line, reached, mode, out, ctrl, kind, kt):  # type: ignore[no-untyped-def]
+          keys, cells, line, reached, mode, out, ctrl, kind, kt):
     """Replay the strategy from (bx, bo) with ``stones`` down; ``winner`` is FIRST or SECOND.
 
     ``reached[j]`` is set to 1 for each row of ``keys`` that play reaches (DICT, ENCODE).

@@ -687,7 +687,8 @@ def reproduce_constructions(max_k: int = 30) -> Any:
     """
     from kinarow.papers import Report
 
-    rows, failures = [], []
+    rows: list[dict[str, Any]] = []
+    failures: list[str] = []
     for name, m, n, k in _family_boards(max_k):
         verdict = check(construct(m, n, k))
         rows.append({"family": name, "m": m, "n": n, "k": k, "valid": verdict.ok})
