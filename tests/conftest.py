@@ -1,8 +1,21 @@
-"""Shared test settings: hypothesis profiles and the ``slow`` marker."""
+"""Shared test settings: hypothesis profiles and the test tiers.
+
+Two tiers and one opt-in:
+
+* the fast tier, ``pytest -m "not slow"``: under a minute on two cores, and every
+  module of the package is imported and exercised by at least one of its tests;
+* the full suite, ``pytest``: everything (the fast tier plus the tests marked ``slow``);
+* ``verylong``: long searches, skipped unless ``--runslow`` is given, in both tiers.
+
+The ``slow`` mark is given here, from :data:`SLOW` (file -> test functions), so
+the list of what the fast tier leaves out is in one place; each entry took
+about a second or more (``pytest --durations=0``).
+"""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -26,21 +39,150 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+ALL = frozenset({"*"})
+
+#: The tests left out of the fast tier: test file (relative to tests/) -> test function names (every
+#: parametrization), or ALL for the whole file.
+SLOW: dict[str, frozenset[str] | set[str]] = {
+    "papers/test_gyorffy_torus.py": {
+        "test_hex7_reproduction_agrees",
+        "test_hexagonal_6x6_torus_has_26_classes",
+    },
+    "papers/test_steele_larremore.py": {
+        "test_k3_one_row_draws_by_two_independent_strategies",
+        "test_misere_connect_four_is_a_second_player_win_by_take_even",
+    },
+    "papers/test_tung_lau.py": {
+        "test_4x3k3_opening_b2_wins_with_a_checked_strategy",
+    },
+    "papers/test_tung_lau_pairings.py": {
+        "test_fewer_rows_than_k",
+        "test_two_k_minus_one_family",
+    },
+    "papers/test_uiterwijk_set_matching.py": {
+        "test_example_position_is_proved_in_one_node",
+    },
+    "test_certificates.py": {
+        "test_solve_proof_of_a_draw_without_a_pairing_is_a_draw_proof",
+    },
+    "test_cli.py": {
+        "test_a_closed_pipe_ends_quietly",
+    },
+    "test_draw_certificates.py": {
+        "test_a_job_that_finds_a_win_ends_the_walk",
+        "test_draws_get_certificates_that_pass_the_checker",
+        "test_finished_jobs_are_read_back_from_the_checkpoint",
+        "test_jobs_continue_a_one_process_walk_and_back",
+        "test_jobs_on_two_processes_give_a_tree_that_checks",
+    },
+    "test_game.py": {
+        "test_arbitrary_text_either_parses_canonically_or_raises_game_spec_error",
+    },
+    "test_matching.py": {
+        "test_4x4k4_is_a_draw_in_one_node_with_a_certificate",
+        "test_knowledge_never_changes_a_value",
+        "test_triangle_is_a_breaker_win_with_a_checked_matching_set",
+    },
+    "test_misere.py": {
+        "test_settle_by_strategy_solver_or_open",
+    },
+    "test_pairing.py": {
+        "test_every_encoding_gives_the_same_answer",
+    },
+    "test_parallel.py": {
+        "test_a_resumed_solve_follows_deeper_checkpointed_jobs",
+        "test_a_stopped_draw_proof_says_how_far_it_got",
+        "test_ctrl_c_keeps_the_draw_proof_walk",
+        "test_ctrl_c_stops_the_workers_cleanly",
+        "test_following_the_checkpoint_finds_exactly_the_boards_with_stored_jobs_below",
+        "test_jobs_split_while_they_run_keep_the_value_and_certificate",
+        "test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint",
+        "test_settle_by_draw_proof_writes_a_checked_certificate",
+        "test_settle_writes_certificates_and_logs",
+        "test_stopped_solve_resumes_from_its_checkpoint",
+        "test_two_workers_agree_with_one_process",
+        "test_two_workers_win_certificates_pass_the_checker",
+    },
+    "test_parallel_cluster.py": {
+        "test_cluster_agrees_with_one_process",
+        "test_cluster_time_limit_stops_its_jobs",
+        "test_cluster_win_certificate",
+    },
+    "test_pool.py": {
+        "test_a_target_without_cells_says_it_runs_in_one_process",
+        "test_ctrl_c_stops_the_table",
+        "test_misere_cells_with_skips_are_the_same_on_four_workers",
+        "test_misere_reports_are_the_same_on_two_workers",
+        "test_pairing_table_is_the_same_on_four_workers",
+        "test_sigterm_stops_a_walk_on_workers_and_keeps_what_they_settled",
+    },
+    "test_sat.py": {
+        "test_a_signal_during_a_long_solve_stops_it_cleanly",
+    },
+    "test_shipped_certificates.py": ALL,
+    "test_solve.py": {
+        "test_a_new_root_starts_without_the_earlier_roots_move_history",
+    },
+    "test_solver_bruteforce.py": ALL,
+    "test_store.py": {
+        "test_pairing_table_ctrl_c_says_how_far_it_got",
+        "test_pairing_table_resumes_after_kill_9",
+    },
+    "test_strategies.py": {
+        "test_verified_outcomes_never_contradict_the_solver",
+    },
+    "test_tiling.py": {
+        "test_cli_search_zetters",
+        "test_named_tilings_check_and_runs_agree_with_a_brute_force_patch",
+        "test_zetters_description_only_fits_a_block_tiled_with_its_mirror_image",
+    },
+    "test_torus.py": {
+        "test_hex_classes_agree_with_a_brute_force_count_under_all_432_symmetries",
+        "test_transitions_are_undone_by_the_reverse_transition",
+    },
+    "test_walk.py": {
+        "test_a_long_check_stops_cleanly_on_a_signal",
+        "test_every_changed_move_is_judged_alike_by_both_checkers_and_by_a_reader_written_here",
+        "test_the_check_reports_its_progress",
+    },
+    "test_web.py": {
+        "test_browser_matching_set_and_a_proven_strategy",
+        "test_browser_pairing_overlay_and_errors",
+        "test_browser_play_prove_download_and_check",
+        "test_matching_set_is_drawn_and_its_certificate_checks",
+    },
+}
+
+TESTS = Path(__file__).resolve().parent
+
+
 def pytest_addoption(parser):
-    parser.addoption("--runslow", action="store_true", default=False, help="also run tests marked slow")
+    parser.addoption("--runslow", action="store_true", default=False, help="also run tests marked verylong")
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: a long search; skipped unless --runslow is given")
+    config.addinivalue_line("markers", "verylong: a long search; skipped unless --runslow is given")
+    config.addinivalue_line("markers", "slow: left out of the fast tier (-m \"not slow\"); see SLOW in conftest.py")
 
 
+def is_slow(file: str, function: str) -> bool:
+    names = SLOW.get(file, ())
+    return names is ALL or function in names
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects on the marks
 def pytest_collection_modifyitems(config, items):
-    if config.getoption("--runslow"):
-        return
-    skip_slow = pytest.mark.skip(reason="slow search; run with --runslow")
+    skip_verylong = pytest.mark.skip(reason="long search; run with --runslow")
+    runslow = config.getoption("--runslow")
     for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip_slow)
+        try:
+            file = item.path.relative_to(TESTS).as_posix()
+        except ValueError:
+            file = ""
+        if "verylong" in item.keywords or is_slow(file, getattr(item, "originalname", item.name)):
+            item.add_marker(pytest.mark.slow)
+        if not runslow and "verylong" in item.keywords:
+            item.add_marker(skip_verylong)
 
 
 @pytest.fixture(autouse=True)

@@ -105,7 +105,7 @@ def test_zetters_description_only_fits_a_block_tiled_with_its_mirror_image() -> 
     assert checked.check(hits[0].tiling).ok
 
 
-@pytest.mark.slow
+@pytest.mark.verylong
 def test_no_single_block_lattice_tiling_fits_the_zetters_description() -> None:
     from kinarow.knowledge.infinite import tiling_search
 
@@ -142,7 +142,7 @@ def test_cli_search_zetters(capsys) -> None:
     assert data["max_run"] == {"horizontal": 6, "vertical": 6, "diagonal": 7, "anti": 7}
 
 
-@pytest.mark.slow
+@pytest.mark.verylong
 def test_cli_search_k8_without_group_counts_matches_the_zetters_bound(capsys) -> None:
     """Zetters (1980), via Uiterwijk (Set Matching, Section 7): 8-in-a-row is a draw. The search is told
     only the block shape (3 rows of 4, tiled with its mirror image), not the groups."""

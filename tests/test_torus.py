@@ -320,7 +320,7 @@ def test_cli_torus_bad_input_is_one_sentence(capsys, argv, words) -> None:
     assert words in err and err.count("\n") == 1
 
 
-@pytest.mark.slow
+@pytest.mark.verylong
 def test_t8_graph_has_induced_cycles_of_every_even_length_up_to_the_bound() -> None:
     graph = torus.transition_graph(torus.enumerate_classes("9"))
     found = torus.induced_cycle_lengths(graph, bipartite=True)

@@ -275,7 +275,7 @@ def test_positions_and_their_table_keys_match_one_to_one(text, seed):
         pos = game.start()
         while not pos.is_over:
             board = (pos.bits[1], pos.bits[2])
-            key = TK._pack(np.uint64(board[0]), np.uint64(board[1]), kind, game.cells, game.n, kt)
+            key = TK.pack(np.uint64(board[0]), np.uint64(board[1]), kind, game.cells, game.n, kt)
             key = (int(key[0]), int(key[1]))
             assert key[-1 if kind == TK.WIDE else 0] != 0  # 0 marks an empty slot
             keys[board] = key

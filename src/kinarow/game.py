@@ -24,6 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from kinarow.errors import GameSpecError
+from kinarow.values import Goal
 
 if TYPE_CHECKING:
     from kinarow.geometry import Geometry
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
 #: Every flag in canonical order (the order ``str(game)`` writes them).
 FLAGS: tuple[str, ...] = ("gravity", "misere", "maker-breaker", "torus", "cylinder", "hex")
 
-#: Goals of the game (how a group decides it).
-NORMAL, MISERE, MAKER_BREAKER = "normal", "misere", "maker-breaker"
+#: Goals of the game (how a group decides it); the names stay as aliases of :class:`kinarow.values.Goal`.
+NORMAL, MISERE, MAKER_BREAKER = Goal.NORMAL, Goal.MISERE, Goal.MAKER_BREAKER
 
 _ALIASES = {"misère": "misere", "makerbreaker": "maker-breaker", "maker_breaker": "maker-breaker"}
 _SIZE_RE = re.compile(r"^(\d+)x(\d+)k(\d+)(?:p(\d+)(?:q(\d+))?)?$")
@@ -111,7 +112,7 @@ class Game:
         return "gravity" in self.flags
 
     @property
-    def goal(self) -> str:
+    def goal(self) -> Goal:
         if "misere" in self.flags:
             return MISERE
         if "maker-breaker" in self.flags:

@@ -20,15 +20,16 @@ from collections.abc import Iterable, Iterator
 
 from kinarow.errors import IllegalMoveError, MoveError
 from kinarow.game import MAKER_BREAKER, MISERE, Game
+from kinarow.values import Value
 
 PLAYER_NAMES = {1: "Black", 2: "White"}
 _MOVE_NUMBER_RE = re.compile(r"^\d+\.+$")
 _MARKS_RE = re.compile(r"(\(f\)|[#+!?])+$")
 
 
-def value_names(game: Game) -> tuple[str, str]:
+def value_names(game: Game) -> tuple[Value, Value]:
     """Names of a win for player 1 and player 2 in this game."""
-    return ("maker", "breaker") if game.goal == MAKER_BREAKER else ("first", "second")
+    return (Value.MAKER, Value.BREAKER) if game.goal == MAKER_BREAKER else (Value.FIRST, Value.SECOND)
 
 
 def split_turns(text: str | Iterable[str]) -> list[list[str]]:
@@ -70,7 +71,7 @@ class Position:
         self.moves: list[int] = []
         self.bits = [0, 0, 0]  # bitmask of stones for players 1 and 2 (index 0 unused)
         self.heights = [0] * game.m
-        self._results: list[str | None] = [None]
+        self._results: list[Value | None] = [None]
 
     # -- state -----------------------------------------------------------------------
     def copy(self) -> Position:
@@ -94,7 +95,7 @@ class Position:
         return self.game.turn_state(self.stones)[1]
 
     @property
-    def result(self) -> str | None:
+    def result(self) -> Value | None:
         """``None`` while the game goes on, else ``first``/``second``/``draw`` (``maker``/``breaker``)."""
         return self._results[-1]
 
@@ -161,7 +162,7 @@ class Position:
         own = self.bits[player]
         return any(mask & own == mask for mask in self.geometry.cell_group_masks[cell])
 
-    def _outcome_after(self, cell: int, player: int) -> str | None:
+    def _outcome_after(self, cell: int, player: int) -> Value | None:
         first, second = value_names(self.game)
         goal = self.game.goal
         if self.completes_group(cell, player):
@@ -173,7 +174,7 @@ class Position:
             else:
                 return first if player == 1 else second
         if self.stones == self.geometry.size:
-            return second if goal == MAKER_BREAKER else "draw"
+            return second if goal == MAKER_BREAKER else Value.DRAW
         return None
 
     # -- text ------------------------------------------------------------------------

@@ -22,7 +22,7 @@ def test_hex7_reproduction_agrees() -> None:
     assert report.agrees and report.data["classes"] == 26
 
 
-@pytest.mark.slow
+@pytest.mark.verylong
 def test_8x8_torus_has_194543_classes() -> None:
     """Published: 194,543 classes of 8-toric good pairings under the 512 symmetries of T8; the
     paper's search checked 6,210,560 candidates, and so many complete pairings has ours (an

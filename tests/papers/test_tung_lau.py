@@ -95,7 +95,7 @@ def test_6x6k4_opening_d4_wins():
     assert result.value == "first", f"{PAPER}: got {result.value} after {result.nodes} nodes ({result.stopped})"
 
 
-@pytest.mark.slow
+@pytest.mark.verylong
 def test_5x5k5_is_a_draw():
     """Tung & Lau, "Two methods for investigating the generalized tic-tac-toe": (k,k,k,1,1) is a draw
     for every k >= 3 (a pairing strategy for k >= 5); here k = 5."""

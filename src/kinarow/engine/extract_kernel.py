@@ -43,7 +43,16 @@ from kinarow.engine.kernel import (
     WIN,
     search,
 )
-from kinarow.proofs.tree_kernel import _add, _has, _new_table, _next_reply, _pack, _step, _unstep, _winning_stone
+from kinarow.proofs.tree_kernel import (
+    new_table,
+    next_reply,
+    pack,
+    pop_stone,
+    push_stone,
+    table_add,
+    table_has,
+    winning_stone,
+)
 
 DONE, STOPPED, NO_WIN = 0, 1, 2  # the walk finished / was stopped / met a winner's position it could not win
 X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
@@ -84,7 +93,7 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
     ``rules_turn[t]`` is the player (1 or 2) who places stone t + 1. Returns
     ``(status, out)``: ``out[:xctrl[X_ROWS]]`` (``uint8``) are the prescribed moves.
     """
-    seen = _new_table(kind)
+    seen = new_table(kind)
     used = 0
     depth_max = size - t0 + 1
     nxt = np.zeros(depth_max + 1, np.int64)
@@ -94,13 +103,13 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
     while True:
         done = False
         t = t0 + d
-        key = _pack(p1, p2, kind, size, n, kt) if res[d] == 0 else (np.uint64(0), np.uint64(0))
-        if res[d] != 0 or _has(seen, key):  # the game is over, or the position was walked
+        key = pack(p1, p2, kind, size, n, kt) if res[d] == 0 else (np.uint64(0), np.uint64(0))
+        if res[d] != 0 or table_has(seen, key):  # the game is over, or the position was walked
             done = True
         else:
-            seen, used = _add(seen, used, key)
+            seen, used = table_add(seen, used, key)
             if rules_turn[t] == winner:
-                if _winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups, start, goal,
+                if winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups, start, goal,
                                   winner) >= 0:
                     done = True
                 else:
@@ -119,7 +128,7 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
                     out[rows] = np.uint8(c)
                     xctrl[X_ROWS] = rows + 1
                     nxt[d] = -2
-                    p1, p2 = _step(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
+                    p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
                     d += 1
                     continue
             else:
@@ -129,17 +138,17 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
                 if d == 0:
                     return DONE, out
                 d -= 1
-                p1, p2 = _unstep(p1, p2, line[d])
+                p1, p2 = pop_stone(p1, p2, line[d])
                 if nxt[d] == -2:
                     continue
                 done = False
             t = t0 + d
             loser = rules_turn[t]
-            c = _next_reply(p1, p2, nxt[d], size, n, gravity)
+            c = next_reply(p1, p2, nxt[d], size, n, gravity)
             if c == size:
                 done = True
                 continue
             nxt[d] = c + 1
-            p1, p2 = _step(p1, p2, c, loser, t, d, line, res, size, gmasks, cell_groups, start, goal)
+            p1, p2 = push_stone(p1, p2, c, loser, t, d, line, res, size, gmasks, cell_groups, start, goal)
             d += 1
             break

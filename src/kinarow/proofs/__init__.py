@@ -152,7 +152,8 @@ def checker(fmt: str) -> Callable[..., Verdict]:
         known = ", ".join(sorted(CHECKERS))
         raise CertificateError(f"'{fmt}' is not a certificate format kinarow knows; the formats are: {known}") from None
     module_name, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module_name), attr)  # type: ignore[no-any-return]
+    function: Callable[..., Any] = getattr(importlib.import_module(module_name), attr)
+    return function
 
 
 def check_data(data: Any, base: str | None = None, *, compiled: bool = False,

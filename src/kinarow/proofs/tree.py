@@ -406,7 +406,7 @@ def keyed_rows(tree: StrategyTree, geo: Any) -> tuple[list[str], Any, Any]:
         wide[:, :size] = raw
         keys[lo:lo + len(chunk), 0] = np.packbits(wide == ord("x"), axis=1, bitorder="little").view("<u8")[:, 0]
         keys[lo:lo + len(chunk), 1] = np.packbits(wide == ord("o"), axis=1, bitorder="little").view("<u8")[:, 0]
-        foreign = ~np.isin(raw, np.frombuffer(_SYMBOLS.encode(), np.uint8)).all(axis=1)
+        foreign = np.asarray(~np.isin(raw, np.frombuffer(_SYMBOLS.encode(), np.uint8)).all(axis=1))
         for i, key in enumerate(chunk):
             name = tree.choices[key]
             if name not in parsed:

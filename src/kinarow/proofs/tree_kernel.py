@@ -1,7 +1,11 @@
 """Numba kernel of the strategy checker: replay a winner's strategy against every reply, by the rules alone.
 
 It does what :func:`kinarow.proofs.tree.check` does in Python, for boards of
-at most 64 cells, and imports nothing from the search code.
+at most 64 cells, and imports nothing from the search code. Its bitboard
+primitives (:func:`push_stone`, :func:`pop_stone`, :func:`next_reply`, :func:`winning_stone`,
+:func:`pack`, :func:`new_table`, :func:`table_add`, :func:`table_has`) are public:
+the strategy extractor in :mod:`kinarow.engine.extract_kernel` walks the same tree
+with them, so the extractor and the checker cannot disagree on the rules.
 
 Bit layout
 ==========
@@ -113,7 +117,7 @@ def board_keys(rows: np.ndarray, size: int) -> list[str]:
 
 
 @njit(cache=True)
-def _outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal):  # type: ignore[no-untyped-def]
+def _outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal):
     """The result once ``player`` has put a stone on ``c`` (``stones`` now down), as Position does."""
     own = bx if player == 1 else bo
     for i in range(start[c], start[c + 1]):
@@ -132,7 +136,7 @@ def _outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal): 
 
 
 @njit(cache=True)
-def _legal(bx, bo, c, n, gravity):  # type: ignore[no-untyped-def]
+def _legal(bx, bo, c, n, gravity):
     one = np.uint64(1)
     occupied = bx | bo
     if occupied >> np.uint64(c) & one:
@@ -141,7 +145,7 @@ def _legal(bx, bo, c, n, gravity):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _step(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, start, goal):  # type: ignore[no-untyped-def]
+def push_stone(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, start, goal):
     """``player`` puts stone t + 1 on ``c``, the move from depth d: noted in ``line[d]``, its result in
     ``res[d + 1]``; returns the new bitboards."""
     bit = np.uint64(1) << np.uint64(c)
@@ -155,7 +159,7 @@ def _step(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, start, g
 
 
 @njit(cache=True)
-def _next_reply(bx, bo, c, size, n, gravity):  # type: ignore[no-untyped-def]
+def next_reply(bx, bo, c, size, n, gravity):
     """The first legal cell from ``c`` on, or ``size`` when there is none."""
     while c < size and not _legal(bx, bo, c, n, gravity):
         c += 1
@@ -163,14 +167,14 @@ def _next_reply(bx, bo, c, size, n, gravity):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _unstep(bx, bo, c):  # type: ignore[no-untyped-def]
+def pop_stone(bx, bo, c):
     """Take the stone on ``c`` back."""
     bit = np.uint64(1) << np.uint64(c)
     return bx & ~bit, bo & ~bit
 
 
 @njit(cache=True)
-def _find(keys, bx, bo):  # type: ignore[no-untyped-def]
+def _find(keys, bx, bo):
     """Row of (bx, bo) in the sorted ``keys``, or -1."""
     lo, hi = 0, keys.shape[0]
     while lo < hi:
@@ -186,7 +190,7 @@ def _find(keys, bx, bo):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _pack(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
+def pack(bx, bo, kind, size, n, kt):
     """The table key of (bx, bo): two words, the second 0 for a one-word key (see the module's notes)."""
     zero = np.uint64(0)
     if kind == WIDE:
@@ -207,14 +211,14 @@ def _pack(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _new_table(kind):  # type: ignore[no-untyped-def]
+def new_table(kind):
     """An empty proven table for keys of ``kind``: one word a slot, two for WIDE."""
     return np.zeros((1 << 16, 2 if kind == WIDE else 1), np.uint64)
 
 
 @njit(cache=True)
-def _slot(table, key):  # type: ignore[no-untyped-def]
-    """The slot of ``key`` (two words, from :func:`_pack`) in a proven table: its own, or the empty one where it
+def _slot(table, key):
+    """The slot of ``key`` (two words, from :func:`pack`) in a proven table: its own, or the empty one where it
     would go."""
     k0, k1 = key
     mask = np.uint64(table.shape[0] - 1)
@@ -230,7 +234,7 @@ def _slot(table, key):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _add(table, used, key):  # type: ignore[no-untyped-def]
+def table_add(table, used, key):
     """Mark ``key`` proven; return the table (a new one when it had to grow) and the count."""
     w = table.shape[1]
     k0, k1 = key
@@ -254,12 +258,12 @@ def _add(table, used, key):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _has(table, key):  # type: ignore[no-untyped-def]
+def table_has(table, key):
     return table[_slot(table, key), table.shape[1] - 1] != 0
 
 
 @njit(cache=True)
-def _winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, start, goal, winner):  # type: ignore[no-untyped-def]
+def winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, start, goal, winner):
     """The first cell where ``player`` (to move) ends the game with result ``winner`` at once, or -1."""
     one = np.uint64(1)
     own = bx if player == 1 else bo
@@ -287,7 +291,7 @@ def _winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups,
 
 @njit(cache=True, nogil=True)
 def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, start, turn_player,
-          keys, cells, line, reached, mode, out, ctrl, kind, kt):  # type: ignore[no-untyped-def]
+          keys, cells, line, reached, mode, out, ctrl, kind, kt):
     """Replay the strategy from (bx, bo) with ``stones`` down; ``winner`` is FIRST or SECOND.
 
     ``reached[j]`` is set to 1 for each row of ``keys`` that play reaches (DICT, ENCODE).
@@ -298,7 +302,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
     ``line[:depth]`` is the line of play from the start position that fails
     (for ILLEGAL, the prescribed cell is ``line[depth]``).
     """
-    table = _new_table(kind)
+    table = new_table(kind)
     used = 0
     read = 0
     note_keys = keys.shape[0] > 0
@@ -320,14 +324,14 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
             if res[d] != winner:
                 return ENDS, used, d, read
             done = True
-        elif _has(table, _pack(bx, bo, kind, size, n, kt)):
+        elif table_has(table, pack(bx, bo, kind, size, n, kt)):
             done = True
         elif turn_player[t] == winner:
             j = _find(keys, bx, bo) if mode == DICT else -1
             c = -1
-            if j < 0 and _winning_stone(bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal,
+            if j < 0 and winning_stone(bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal,
                                         winner) >= 0:
-                table, used = _add(table, used, _pack(bx, bo, kind, size, n, kt))
+                table, used = table_add(table, used, pack(bx, bo, kind, size, n, kt))
                 done = True
             elif mode == STREAM:
                 if read == cells.shape[0]:
@@ -351,7 +355,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                     line[d] = c
                     return ILLEGAL, used, d, read
                 nxt[d] = -2
-                bx, bo = _step(bx, bo, c, winner, t, d, line, res, size, masks, cell_groups, start, goal)
+                bx, bo = push_stone(bx, bo, c, winner, t, d, line, res, size, masks, cell_groups, start, goal)
                 d += 1
                 continue
         else:
@@ -361,19 +365,19 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 if d == 0:
                     return OK, used, 0, read
                 d -= 1
-                bx, bo = _unstep(bx, bo, line[d])
+                bx, bo = pop_stone(bx, bo, line[d])
                 if nxt[d] == -2:  # the winner's node: its one move is proven
-                    table, used = _add(table, used, _pack(bx, bo, kind, size, n, kt))
+                    table, used = table_add(table, used, pack(bx, bo, kind, size, n, kt))
                     continue
                 done = False
             t = stones + d
             loser = turn_player[t]
-            c = _next_reply(bx, bo, nxt[d], size, n, gravity)
+            c = next_reply(bx, bo, nxt[d], size, n, gravity)
             if c == size:
-                table, used = _add(table, used, _pack(bx, bo, kind, size, n, kt))
+                table, used = table_add(table, used, pack(bx, bo, kind, size, n, kt))
                 done = True
                 continue
             nxt[d] = c + 1
-            bx, bo = _step(bx, bo, c, loser, t, d, line, res, size, masks, cell_groups, start, goal)
+            bx, bo = push_stone(bx, bo, c, loser, t, d, line, res, size, masks, cell_groups, start, goal)
             d += 1
             break

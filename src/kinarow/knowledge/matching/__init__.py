@@ -251,8 +251,9 @@ class _Reader:
             parts = _components(core)
             if len(parts) > 1:
                 subs = [self.shallow(part, levels) for part in parts]
-                if all(sub is not None for sub in subs):
-                    result = MatchingSet(self.names_of(markers), group_names, parts=subs)  # type: ignore[arg-type]
+                found = [sub for sub in subs if sub is not None]
+                if len(found) == len(subs):
+                    result = MatchingSet(self.names_of(markers), group_names, parts=found)
             else:
                 result = self._covering(groups, markers, group_names, levels)
         self.memo[key] = result
