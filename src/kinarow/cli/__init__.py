@@ -38,7 +38,7 @@ import importlib
 import signal
 import sys
 import threading
-from typing import TextIO
+from typing import Any, TextIO
 
 from kinarow import __version__
 from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     # Ctrl-C, and SIGTERM (a kill, a batch system's stop), stop a command the same way: long work saves what
     # it finished and ends its workers. An ignored signal stays ignored, a handler someone else set stays
     # theirs, and handlers can only be set from the main thread.
-    taken: dict[signal.Signals, object] = {}
+    taken: dict[signal.Signals, Any] = {}
     if threading.current_thread() is threading.main_thread():
         for number, default in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL)):
             if signal.getsignal(number) is default:
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         sys.unraisablehook = hook
         for number, default in taken.items():
-            signal.signal(number, default)  # type: ignore[arg-type]
+            signal.signal(number, default)
 
 
 def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -189,7 +189,7 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"there is no tiling called '{args.name}'; use one of {', '.join(tiling.NAMES)} or 'search'")
     verdict = checked.check(strategy)
     runs = checked.max_runs(strategy)
-    k = checked.draw_for_k_at_least(runs)
+    k_drawn = checked.draw_for_k_at_least(runs)
     if args.out:
         if strategy.claimed_max_run is None:
             strategy.claimed_max_run = {n: int(r) for n, r in runs.items() if r is not None}
@@ -206,7 +206,7 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "groups": len(strategy.groups),
             "local_strategy": strategy.strategy["kind"],
             "max_run": runs,
-            "draw_for_k_at_least": k,
+            "draw_for_k_at_least": k_drawn,
             "source": strategy.source,
         }), file=out)
     else:
@@ -214,7 +214,7 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"tile:     {len(strategy.tile)} cells; lattice {strategy.lattice[0]}, {strategy.lattice[1]}", file=out)
         print(f"groups:   {len(strategy.groups)}; local strategy: {strategy.strategy['kind']}", file=out)
         print("max runs: " + ", ".join(f"{n} {r}" for n, r in runs.items()), file=out)
-        print(f"draw for every k >= {k}", file=out)
+        print(f"draw for every k >= {k_drawn}", file=out)
         if strategy.source:
             print(f"source:   {strategy.source}", file=out)
         if args.out:

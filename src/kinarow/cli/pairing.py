@@ -34,7 +34,8 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.out and result.pairing is not None:
         Path(args.out).write_text(json.dumps(result.pairing.to_json()) + "\n", encoding="utf-8")
     position = Game(args.game).position(args.moves)
-    cells = [tuple(map(position.geometry.parse_cell, p)) for p in (result.pairing.pairs if result.pairing else [])]
+    parse = position.geometry.parse_cell
+    cells = [(parse(a), parse(b)) for a, b in (result.pairing.pairs if result.pairing else [])]
     title = f"{result.game}: {'a good pairing' if result.exists else 'no good pairing'}"
     picture = lambda: svg.board(position, pairs=cells, title=title)  # noqa: E731
     if args.json:

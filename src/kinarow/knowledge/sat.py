@@ -73,10 +73,10 @@ def call(function: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-    for number in held[:1]:
-        handler = previous[number]
+    for signum in held[:1]:
+        handler = previous[signal.Signals(signum)]
         if callable(handler):
-            handler(number, None)
+            handler(signum, None)
     ok, value = box[0]
     if not ok:
         raise value

@@ -12,6 +12,8 @@ reproduce`` run them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from kinarow.game import Game
 from kinarow.knowledge.pairing import check, construct, find
 from kinarow.knowledge.pairing.bounds import infinite_exclusion, paired_cells_needed, theorem10_bound
@@ -43,7 +45,8 @@ def reproduce_constructions(max_k: int = 30) -> Report:
     Also the paper's remark that the counting bound leaves k = 5 out of the
     (k+1, k+1, k) family: computed, not assumed.
     """
-    rows, failures = [], []
+    rows: list[dict[str, Any]] = []
+    failures: list[str] = []
     for name, m, n, k in family_boards(max_k):
         verdict = check(construct(m, n, k))
         rows.append({"family": name, "m": m, "n": n, "k": k, "valid": verdict.ok})

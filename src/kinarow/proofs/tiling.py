@@ -394,9 +394,9 @@ def check(tiling: Tiling) -> Verdict:
         covered = [c for b in tiling.blocks for c in b]
         if sorted(covered) != sorted(tiling.tile):
             return Verdict(False, "the blocks do not split the tile into disjoint parts")
-        for g in groups:
-            if not any(g <= set(b) for b in tiling.blocks):
-                return Verdict(False, f"the group {sorted(g)} straddles two blocks")
+        for group in groups:
+            if not any(group <= set(b) for b in tiling.blocks):
+                return Verdict(False, f"the group {sorted(group)} straddles two blocks")
         if kind_needs_whole_tile(tiling.strategy):
             return Verdict(False, "blocks are only used with a maker-breaker local strategy")
     kind = tiling.strategy.get("kind")

@@ -289,7 +289,7 @@ class Memory:
         pairs = np.zeros((len(pairings), width), np.uint64)
         for i, p in enumerate(pairings):
             pairs[i, : len(p)] = p
-        return {"cells": np.int64(self.cells), "codes" if self.packed else "keys": keys, "entries": entries,
+        return {"cells": np.array(self.cells, np.int64), "codes" if self.packed else "keys": keys, "entries": entries,
                 "pairs": pairs, "lengths": np.array([len(p) for p in pairings], np.int64)}
 
     def save(self, path: Path) -> None:
@@ -806,7 +806,8 @@ def blocking_tree(
     memory = Memory.load(path, game.cells) if path is not None and path.exists() else Memory(game.cells)
     # the memories of a walk of the same position in jobs, if there was one: looked up, not copied
     stem = "" if path is None else path.name.removesuffix(".npz") + ".job"
-    others = [] if path is None else sorted(p for p in folder.glob(stem + "*.npz") if p.name[len(stem):-4].isdigit())
+    others = [] if path is None or folder is None else sorted(
+        p for p in folder.glob(stem + "*.npz") if p.name[len(stem):-4].isdigit())
     seeds = Seeds.load(others, game.cells)
     resumed = len(memory) + seeds.count
     walk = _Walk(position, attacker, searcher, budget, memory, tick, deadline, safety_budget,

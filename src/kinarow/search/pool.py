@@ -70,7 +70,7 @@ def _end_workers(before: set[Any], seconds: float = 5.0) -> None:
     processes = set(mp.active_children()) - before
     for process in processes:
         process.terminate()
-    pending = {process.sentinel: process for process in processes}
+    pending: dict[Any, Any] = {process.sentinel: process for process in processes}
     deadline = time.monotonic() + seconds
     while pending and time.monotonic() < deadline:
         for ready in mp.connection.wait(list(pending), timeout=max(0.0, deadline - time.monotonic())):

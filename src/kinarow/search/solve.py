@@ -600,8 +600,8 @@ def _search(
     deadline = start + time_limit if time_limit else None
     value, best, nodes, stopped = searcher.search(position, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
     seconds = time.perf_counter() - start
-    know = {"knowledge": searcher.knowledge, "knowledge_note": searcher.knowledge_note,
-            "knowledge_cuts": int(searcher.ctrl[K.C_KCUTS])}
+    know: dict[str, Any] = {"knowledge": searcher.knowledge, "knowledge_note": searcher.knowledge_note,
+                             "knowledge_cuts": int(searcher.ctrl[K.C_KCUTS])}
     if stopped:
         return Result(str(game), moves_text, "unknown", nodes, seconds, None, to_move, stopped=stopped, **know)
     result = Result(
@@ -612,7 +612,7 @@ def _search(
         seconds,
         position.name(best) if best is not None else None,
         to_move,
-        **know,  # type: ignore[arg-type]
+        **know,
     )
     if searcher.ctrl[K.C_ROOT_EXACT] and result.value in ("draw", "breaker"):
         result.certificate = root_certificate(position)

@@ -353,9 +353,9 @@ class App:
                 cell = geo.parse_cell(first)
                 fills[cell], labels[cell] = HIGHLIGHT, "★"
         elif "walk" in data:
-            cell = _first_walk_move(position, data)
-            if cell is not None:
-                fills[cell], labels[cell] = HIGHLIGHT, "★"
+            start = _first_walk_move(position, data)
+            if start is not None:
+                fills[start], labels[start] = HIGHLIGHT, "★"
         return self._view(position, pairs=pairs, fills=fills, labels=labels)
 
 

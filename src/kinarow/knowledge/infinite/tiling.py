@@ -100,10 +100,10 @@ def svg(tiling: Tiling, width: int = 16, height: int = 12) -> str:
                     ends = sorted(moved)
                     segs.append(pictures.Segment(ends[0], ends[-1], "group", colours[name]))
     runs = longest_runs(tiling)
-    for name, ends in runs.items():
-        if ends is None:
+    for name, run in runs.items():
+        if run is None:
             continue
-        (x1, y1), (x2, y2) = ends
+        (x1, y1), (x2, y2) = run
         # bring the run into the picture by a lattice translation, if one fits
         for i in reach:
             for j in reach:
