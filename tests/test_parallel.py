@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -546,13 +547,30 @@ def test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint(capsys, monkey
 
 
 def test_a_stopped_draw_proof_says_how_far_it_got(capsys, monkeypatch, tmp_path):
+    from kinarow.cli import scale
     from kinarow.papers import open_cases
+    from kinarow.search.draw import StoppedError
 
     monkeypatch.setattr(open_cases, "CASES", (open_cases.Case("t-draw", "8x4k4", "draw", "test"),))
+
+    @contextmanager
+    def stop_at_the_third_tick(label, total, stream):
+        # The walk ticks every 1,024 settled positions and checks its deadline at the same place: a stop
+        # raised there is what a deadline raises, after a fixed amount of work however fast the machine is.
+        ticks = []
+
+        def tick(count):
+            ticks.append(count)
+            if len(ticks) == 3:
+                raise StoppedError("the time limit ran out before the blocking tree was complete")
+
+        yield tick
+
+    monkeypatch.setattr(scale, "progress_bar", stop_at_the_third_tick)
     walks = tmp_path / "walks"
-    args = ("settle", "t-draw", "--draw-proof", "--workers", "1", "--tt-mb", "64", "--time-limit", "3",
+    args = ("settle", "t-draw", "--draw-proof", "--workers", "1", "--tt-mb", "64", "--time-limit", "3600",
             "--checkpoint", str(walks))
-    code, out, _ = run(capsys, *args)  # the whole walk takes minutes
+    code, out, _ = run(capsys, *args)  # the whole walk takes minutes; it stops after 3 x 1,024 positions
     assert code == 0 and "not settled by a draw proof (time limit)" in out
     assert "positions settled in this run" in out and f"kept in {walks / 't-draw'}" in out
     assert "read from earlier runs" not in out
