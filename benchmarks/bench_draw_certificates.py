@@ -10,7 +10,7 @@ Run from the repository root::
         --workers 2 --checkpoint WALKS --out DIR      # resumable: run it again after a stop
 
 For each game: the solver's value (``--knowledge pairing``), then the draw
-proof built from it (:func:`kinarow.drawproof.draw_certificate`), then the
+proof built from it (:func:`kinarow.search.draw.draw_certificate`), then the
 rules-only checker on the written file. With ``--no-solve`` the walk alone
 settles the draw (with strategy stealing): each defender move is checked by
 a win test of at most ``--safety-budget`` nodes, and an undecided move is

@@ -13,7 +13,7 @@ matching set exists) it prints the value, nodes, seconds and knowledge cuts.
 A fresh searcher is built per solve and the kernels are loaded before the
 clock. A solve that runs out of time is reported as ``unknown``.
 
-The second part times :func:`kinarow.matching.find` on 12-marker hypergraphs
+The second part times :func:`kinarow.knowledge.matching.find` on 12-marker hypergraphs
 (the goal: a matching set in under a second).
 """
 
@@ -112,7 +112,7 @@ def main() -> int:
     print()
     print(markdown(rows, args.max_seconds))
     print()
-    print("matching-set search (kinarow.matching.find, best of 3; goal: a 12-marker hypergraph under 1 s):")
+    print("matching-set search (kinarow.knowledge.matching.find, best of 3; goal: a 12-marker hypergraph under 1 s):")
     for r in finds:
         met = "met" if r["hypergraph"].startswith("Zetters") and float(r["seconds"]) < 1.0 else ""
         print(f"  {r['hypergraph']:<42} breaker wins: {r['breaker_wins']}, {r['levels']} levels, "

@@ -7,7 +7,7 @@ Run from the repository root::
     python benchmarks/bench_pairing.py --json
 
 The goal: pairing existence decided for 8x8k6 (no good pairing) in under 10 s.
-Each board is decided by :func:`kinarow.pairing.find` with the counting bounds,
+Each board is decided by :func:`kinarow.knowledge.pairing.find` with the counting bounds,
 the family constructions and the matching path switched off, so that SAT
 always runs, in four encodings: ``plain`` (one variable per candidate pair, at
 most one pair per cell, a pair inside every group), ``+cuts`` (Lemma 9 cuts

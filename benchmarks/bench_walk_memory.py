@@ -1,4 +1,4 @@
-"""The draw-proof walk's memory (:class:`kinarow.drawproof.Memory`): load time, peak memory, lookup cost.
+"""The draw-proof walk's memory (:class:`kinarow.search.draw.Memory`): load time, peak memory, lookup cost.
 
 Run from the repository root::
 

@@ -5,7 +5,7 @@ Run from the repository root::
     python benchmarks/bench_workers.py                 # k = 3..5, boards up to 10 x 10, 1 and 2 workers
     python benchmarks/bench_workers.py --side 12 --workers 1 2 --json
 
-The table is ``kinarow.misere.table`` (the machinery of ``kinarow reproduce
+The table is ``kinarow.papers.steele_larremore.table`` (the machinery of ``kinarow reproduce
 misere-table``) with budgets that depend on no clock: a position budget for
 every verification and the solver only on boards of at most ``--solver-cells``
 cells with a time limit far above what they need. So the tables must be

@@ -1,4 +1,4 @@
-"""Numba kernels for good domino pairings of an n x n torus (see ``kinarow.torus``).
+"""Numba kernels for good domino pairings of an n x n torus (see ``kinarow.knowledge.infinite.torus``).
 
 Layout
 ======

@@ -1,7 +1,7 @@
 """The ``kinarow.pairing`` checker: is a set of pairs a good pairing for its position?
 
 Written from the rules alone (game, geometry, position), independently of the
-SAT search in :mod:`kinarow.pairing`. A pairing is *good* when every group
+SAT search in :mod:`kinarow.knowledge.pairing`. A pairing is *good* when every group
 still live for the first player (no White stone on it) holds both cells of a
 pair, all pairs are disjoint and use only empty cells. Then White answers each
 Black stone in a pair with its partner, and Black never completes a group:

@@ -28,7 +28,7 @@ can be
 
 * saved and loaded (``checkpoint``): a stopped walk resumes where it was;
 * built in parts: with ``workers > 1`` each attacker move at the root is a
-  job in its own process (:func:`kinarow.pool.run_cells`), which looks up
+  job in its own process (:func:`kinarow.search.pool.run_cells`), which looks up
   the memories saved so far by the other jobs (and by a one-process walk of
   the same position) and saves only its own; the parts are merged at the
   end.
@@ -769,7 +769,7 @@ def blocking_tree(
 ) -> tuple[dict[str, Any], TreeStats]:
     """The defender's blocking tree showing that ``attacker`` (1 or 2) cannot win from ``position``.
 
-    ``searcher`` is a :class:`kinarow.solve.Searcher` of the game (knowledge
+    ``searcher`` is a :class:`kinarow.search.solve.Searcher` of the game (knowledge
     ``pairing`` is fastest); it proves each chosen defender move safe before
     the walk goes on. With ``safety_budget`` (nodes) a move the solver cannot
     decide within the budget is tried anyway, and the walk backs up to the

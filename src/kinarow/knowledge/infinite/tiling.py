@@ -120,7 +120,8 @@ def svg(tiling: Tiling, width: int = 16, height: int = 12) -> str:
     return pictures.grid(cells, hexagonal=tiling.hexagonal, fills=fills, segments=segs, title=title)
 
 # -- the published strategies ------------------------------------------------------------
-# Direction codes of kinarow.torus (clockwise from East, rows read from the top) as (dx, dy) with y up.
+# Direction codes of kinarow.knowledge.infinite.torus (clockwise from East, rows read from the top)
+# as (dx, dy) with y up.
 _SQUARE_STEPS = ((1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1))
 _HEX_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 

@@ -240,7 +240,7 @@ class FastGame:
     """The Maker-Breaker game on a block, by the numba kernel (``engine.breaker``); one memo, a stamp per game.
 
     Used to sift candidates in the search; the strategy returned is re-verified
-    by the rules-only checker of :mod:`kinarow.tiling`.
+    by the rules-only checker of :mod:`kinarow.proofs.tiling`.
     """
 
     def __init__(self, max_cells: int = 64, max_groups: int = 256) -> None:

@@ -56,7 +56,10 @@ _Variables = dict[Any, int]
 def _embed_formula(
     game: Game, groups: list[list[str]], strict: bool
 ) -> tuple[list[list[int]], _Variables, _Variables, _Variables]:
-    """The CNF of :func:`_embed` and its marker, Black and White variables (run with :func:`kinarow.sat.call`)."""
+    """The CNF of :func:`_embed` and its marker, Black and White variables.
+
+    Run it with :func:`kinarow.knowledge.sat.call`.
+    """
     from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
 

@@ -11,7 +11,7 @@ group:
   result is a maximal Breaker win); many random orders per ``v``;
 * **grid**: the best abstract hypergraphs are then placed on a 4-in-a-row
   board as in the catalogue's example positions (every group a line whose
-  other cells are Black; SAT, :mod:`kinarow.matching_examples`), so that they
+  other cells are Black; SAT, :mod:`kinarow.knowledge.matching.examples`), so that they
   are configurations of straight lines on the square grid.
 
 Every hypergraph reported is re-solved and its matching set checked.

@@ -9,10 +9,10 @@ the position (Tung & Lau, Section 2; see also the brief's pairing page).
 
 :func:`find` settles existence exactly, cheapest way first:
 
-1. the counting bounds (:mod:`kinarow.pairing_bounds`: Tung & Lau's Theorem 10,
+1. the counting bounds (:mod:`kinarow.knowledge.pairing.bounds`: Tung & Lau's Theorem 10,
    Proposition 1) -- when one fails, no pairing exists and no search runs;
 2. on an empty board of a published family, the family's pairing
-   (:mod:`kinarow.pairing_constructions`), verified by :func:`check`;
+   (:mod:`kinarow.knowledge.pairing.constructions`), verified by :func:`check`;
 3. when no two live groups share two empty cells, a pair blocks at most one
    group, and a good pairing is exactly two private cells per group: a
    bipartite matching (networkx) decides it;
@@ -333,7 +333,7 @@ class _Formula:
 def _formula(
     position: Position, groups: list[tuple[int, ...]], empty_of: list[tuple[int, ...]], symmetry: bool, cuts: bool
 ) -> _Formula:
-    """Build the CNF (through python-sat's encoders: run it with :func:`kinarow.sat.call`)."""
+    """Build the CNF (through python-sat's encoders: run it with :func:`kinarow.knowledge.sat.call`)."""
     from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
 
@@ -466,7 +466,7 @@ def _drop_unneeded(pairs: list[tuple[int, int]], groups: list[tuple[int, ...]]) 
 def construct(m: int, n: int, k: int) -> Pairing:
     """The pairing of Tung & Lau's family for the empty m x n board with k in a row.
 
-    The rules are in :mod:`kinarow.pairing_constructions`; one clear sentence
+    The rules are in :mod:`kinarow.knowledge.pairing.constructions`; one clear sentence
     when no family covers the board.
 
     >>> bool(check(construct(30, 30, 30)))
@@ -528,7 +528,7 @@ def existence_table(
     does not settle within ``max_conflicts`` conflicts is open. Rows in ``done``
     (finished earlier, by (m, n, k)) are taken as they are; ``on_row`` is told of
     each row as soon as it is computed (to save it). ``workers`` processes
-    compute rows side by side (:func:`kinarow.pool.run_cells`); a row waits for
+    compute rows side by side (:func:`kinarow.search.pool.run_cells`); a row waits for
     its sub-boards' rows, so the table is the same for any number of workers.
     """
     from kinarow.search.pool import run_cells

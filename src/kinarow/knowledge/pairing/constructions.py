@@ -6,7 +6,7 @@ prove these boards are draws for the second player by pairing strategies:
 and every board with fewer than k rows. Their figures are not available to
 us, so each family below is a rule of our own, written from the shape of
 their description; :func:`construct` builds the pairing for any size and
-:func:`kinarow.pairing.check` verifies it (the tests do so for every k up
+:func:`kinarow.knowledge.pairing.check` verifies it (the tests do so for every k up
 to 30). Coordinates are (x, y): column x from the left, row y from the bottom.
 
 * ``k x k``, k >= 5 (rows, columns and the two diagonals are single groups,
