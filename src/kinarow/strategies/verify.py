@@ -4,7 +4,7 @@
 >>> from kinarow.strategies import get
 >>> v = verify(get("take-even"), Game("4x2k3:gravity,misere"))
 >>> v.outcome, v.player
-('win', 'second')
+('win', <Player.SECOND: 'second'>)
 
 The walk visits each position where the opponent is to move once
 (transpositions are merged by an exact key) and answers
@@ -31,6 +31,7 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.strategies import Strategy, get
+from kinarow.values import Player, read
 
 DEFAULT_MAX_POSITIONS = 3_000_000
 _OUTCOMES = {VK.WIN: "win", VK.DRAW: "draw", VK.LOSS: "fails", VK.FAIL: "fails"}
@@ -42,7 +43,7 @@ class Verified:
 
     strategy: str
     game: str
-    player: str
+    player: Player
     outcome: str
     positions: int
     seconds: float
@@ -81,7 +82,7 @@ class Verified:
 def verify(
     strategy: Strategy | str,
     game: Game | str,
-    player: int | str | None = None,
+    player: int | Player | str | None = None,
     *,
     max_positions: int | None = None,
     on_tick: Callable[[int], None] | None = None,
@@ -90,9 +91,7 @@ def verify(
     strat = get(strategy) if isinstance(strategy, str) else strategy
     game = Game(game)
     if isinstance(player, str):
-        if player not in ("first", "second"):
-            raise KinarowError(f"the player must be 'first' or 'second', not '{player}'")
-        player = 1 if player == "first" else 2
+        player = read(Player, player, "the player").stone
     me = strat.check_applies(game, player)
     limit = DEFAULT_MAX_POSITIONS if max_positions is None else max_positions
     if limit < 1:
@@ -140,7 +139,7 @@ def verify(
         raise errors[0]
     seconds = time.perf_counter() - start
     value = out[0] if out else VK.ABORT
-    who = "first" if me == 1 else "second"
+    who = Player.of(me)
     positions = int(ctrl[VK.C_POSITIONS])
     if value == VK.ABORT:
         if interrupted or ctrl[VK.C_STOP]:
