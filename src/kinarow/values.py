@@ -117,6 +117,15 @@ class Goal(StrEnum):
     MAKER_BREAKER = "maker-breaker"
 
 
+class Outcome(StrEnum):
+    """What a strategy guarantees its player against every reply (:func:`kinarow.strategies.verify.verify`)."""
+
+    WIN = "win"
+    DRAW = "draw"  # a draw or better
+    FAILS = "fails"
+    UNKNOWN = "unknown"  # the walk stopped first
+
+
 class Bound(StrEnum):
     """The answer to a one-sided question (the parallel solver's ``--question``): one player cannot force a
     win, and the value is a draw or a win for the other. Reported where an exact :class:`Value` would be."""
@@ -146,7 +155,7 @@ SENTENCES: dict[Value | Bound, str] = {
                          "(only that was asked).",
 }
 
-E = TypeVar("E", Value, Player, Goal, Bound)
+E = TypeVar("E", Value, Player, Goal, Bound, Outcome)
 
 
 def read(kind: type[E], text: object, what: str, error: type[KinarowError] = KinarowError,

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from kinarow.game import Game
 from kinarow.papers import Report
-from kinarow.values import Player, Value
+from kinarow.values import Outcome, Player, Value
 
 PAPER = 'Steele & Larremore, "Misere Connect Four is solved"'
 #: a cell's value, or ``open`` when nothing here settles it
@@ -120,13 +120,13 @@ class Settler:
             v = verify(strategy, game, player, max_positions=self.budget.max_positions)
             cell.work += v.positions
             cell.seconds += v.seconds
-            if v.outcome == "unknown":
+            if v.outcome == Outcome.UNKNOWN:
                 self.too_big.setdefault(key, []).append((w, h))
                 cell.notes.append(f"{strategy.name} ({who}) exceeded {self.budget.max_positions:,} positions")
-            elif v.outcome == "fails":
+            elif v.outcome == Outcome.FAILS:
                 cell.notes.append(f"{strategy.name} ({who}) fails: {v.counterexample or 'at once'}")
             else:
-                (wins if v.outcome == "win" else draws)[player].append(strategy.name)
+                (wins if v.outcome == Outcome.WIN else draws)[player].append(strategy.name)
                 texts.append(f"{strategy.name} ({who}) verified: {v.outcome}, {v.positions:,} positions")
         for player in (1, 2):
             if wins[player]:

@@ -8,7 +8,7 @@ move). :func:`check` re-runs the verification with the rules of
 :mod:`kinarow.position` and the strategy's rule alone: it imports no search
 code and not the fast verification kernel.
 
->>> cert = VerifiedStrategy("take-even", "4x2k3:gravity,misere", Player.SECOND, "win", 13)
+>>> cert = VerifiedStrategy("take-even", "4x2k3:gravity,misere", Player.SECOND, Outcome.WIN, 13)
 >>> check(cert).ok
 True
 """
@@ -24,11 +24,13 @@ from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import Verdict, envelope, require_claim, require_format
 from kinarow.strategies import get
-from kinarow.values import Player, Value, read
+from kinarow.values import Outcome, Player, Value, read
 
 FORMAT = "kinarow.verified-strategy"
 VERSION = 1
-_RANK = {"fails": 0, "draw": 1, "win": 2}
+_RANK = {Outcome.FAILS: 0, Outcome.DRAW: 1, Outcome.WIN: 2}
+#: the outcomes a certificate may claim
+CLAIMS = (Outcome.WIN, Outcome.DRAW)
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ class VerifiedStrategy:
     strategy: str
     game: str
     player: Player
-    outcome: str
+    outcome: Outcome
     positions: int
 
     @property
@@ -62,9 +64,8 @@ class VerifiedStrategy:
             outcome, positions = str(data["outcome"]), int(data["positions"])
         except (KeyError, TypeError, ValueError) as error:
             raise KinarowError(f"the certificate lacks a usable field ({error})") from None
-        cert = cls(strategy, game, read(Player, player, "the certificate's player"), outcome, positions)
-        if cert.outcome not in ("win", "draw"):
-            raise KinarowError(f"the certificate's outcome must be 'win' or 'draw', not '{cert.outcome}'")
+        cert = cls(strategy, game, read(Player, player, "the certificate's player"),
+                   read(Outcome, outcome, "the certificate's outcome", allowed=CLAIMS), positions)
         get(cert.strategy)
         Game(cert.game)
         return cert
@@ -146,7 +147,7 @@ def check(cert: VerifiedStrategy) -> Verdict:
     if value <= 0:
         where = f" (first bad line: {worst[0]})" if worst else ""
         return Verdict(False, f"the strategy does not even draw{where}", walked)
-    found = "win" if value == 2 else "draw"
+    found = Outcome.WIN if value == 2 else Outcome.DRAW
     if _RANK[found] < _RANK[cert.outcome]:
         return Verdict(False, f"the strategy only guarantees a {found}, not a {cert.outcome}", walked)
     if found != cert.outcome:

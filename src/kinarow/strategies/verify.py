@@ -4,7 +4,7 @@
 >>> from kinarow.strategies import get
 >>> v = verify(get("take-even"), Game("4x2k3:gravity,misere"))
 >>> v.outcome, v.player
-('win', <Player.SECOND: 'second'>)
+(<Outcome.WIN: 'win'>, <Player.SECOND: 'second'>)
 
 The walk visits each position where the opponent is to move once
 (transpositions are merged by an exact key) and answers
@@ -31,10 +31,10 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.strategies import Strategy, get
-from kinarow.values import Player, read
+from kinarow.values import Outcome, Player, read
 
 DEFAULT_MAX_POSITIONS = 3_000_000
-_OUTCOMES = {VK.WIN: "win", VK.DRAW: "draw", VK.LOSS: "fails", VK.FAIL: "fails"}
+_OUTCOMES = {VK.WIN: Outcome.WIN, VK.DRAW: Outcome.DRAW, VK.LOSS: Outcome.FAILS, VK.FAIL: Outcome.FAILS}
 
 
 @dataclass
@@ -44,7 +44,7 @@ class Verified:
     strategy: str
     game: str
     player: Player
-    outcome: str
+    outcome: Outcome
     positions: int
     seconds: float
     counterexample: str | None = None
@@ -70,11 +70,11 @@ class Verified:
 
     def describe(self) -> str:
         who = f"the {self.player} player"
-        if self.outcome == "win":
+        if self.outcome == Outcome.WIN:
             return f"Verified: {self.strategy} wins for {who} in {self.game} against every reply."
-        if self.outcome == "draw":
+        if self.outcome == Outcome.DRAW:
             return f"Verified: {self.strategy} draws or better for {who} in {self.game} against every reply."
-        if self.outcome == "fails":
+        if self.outcome == Outcome.FAILS:
             return f"Fails: {self.strategy} for {who} in {self.game} {self.reason}."
         return f"Unknown: the verification of {self.strategy} in {self.game} stopped ({self.reason})."
 
@@ -148,7 +148,7 @@ def verify(
             reason = "the transposition table is full"
         else:
             reason = f"more than {limit:,} positions"
-        return Verified(strat.name, str(game), who, "unknown", positions, seconds, None, reason)
+        return Verified(strat.name, str(game), who, Outcome.UNKNOWN, positions, seconds, None, reason)
     result = Verified(strat.name, str(game), who, _OUTCOMES[value], positions, seconds)
     if value in (VK.WIN, VK.DRAW):
         result.longest = int(ctrl[VK.C_LONGEST])

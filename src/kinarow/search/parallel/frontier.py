@@ -486,8 +486,7 @@ def immediate_win(pos: Position, every_move: bool = False) -> Value | None:
     ``every_move`` plays every legal stone through the rules instead of only
     the cells that can end the game (the tests compare the two).
     """
-    first, second = value_names(pos.game)
-    mine = first if pos.to_move == 1 else second
+    mine = Value.win(pos.game.goal, pos.to_move)
     if not every_move:  # the rules-only checker's test, which plays only the cells that can end the game
         return mine if winning_stone(pos, mine) is not None else None
     for cell in pos.legal_moves():
