@@ -45,9 +45,13 @@ _ENTRY_BYTES = 32
 class Result:
     """What :func:`solve` found.
 
-    ``value`` is ``first``, ``second`` or ``draw`` (``maker`` / ``breaker`` for
-    Maker-Breaker), or ``unknown`` when the node or time budget ran out or the
-    search was interrupted.
+    ``value`` is a :class:`~kinarow.values.Value`: ``first``, ``second`` or
+    ``draw`` (``maker`` / ``breaker`` for Maker-Breaker), or ``unknown`` when
+    the node or time budget ran out or the search was interrupted; a parallel
+    solve asked one side's question may answer with a
+    :class:`~kinarow.values.Bound` (``first-or-draw``, ``second-or-draw``).
+    ``to_move`` is the :class:`~kinarow.values.Player` to move (None when the
+    game is over). Both are string enums, so JSON shows the same words.
     """
 
     game: str
