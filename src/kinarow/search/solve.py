@@ -2,7 +2,7 @@
 
 >>> from kinarow import Game, solve
 >>> solve(Game("3x3k3")).value
-'draw'
+<Value.DRAW: 'draw'>
 """
 
 from __future__ import annotations
