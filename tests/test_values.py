@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from kinarow import Game, Position
+from kinarow.errors import KinarowError
 from kinarow.game import MAKER_BREAKER, MISERE, NORMAL
 from kinarow.position import value_names
-from kinarow.values import Goal, Player, Value
+from kinarow.store import StoreError
+from kinarow.values import SENTENCES, Bound, Goal, Outcome, Player, Value, read
 
 
 def test_members_are_the_old_strings():
@@ -37,3 +41,63 @@ def after(game: str, moves: str) -> Position:
     position = Position(Game(game))
     position.play_moves(moves)
     return position
+
+
+def test_a_value_knows_its_winner_and_its_words():
+    assert [Value.win(Goal.NORMAL, 1), Value.win(Goal.MISERE, 2), Value.win(Goal.MAKER_BREAKER, 1)] == [
+        Value.FIRST, Value.SECOND, Value.MAKER]
+    assert [v.stone for v in Value] == [1, 2, None, 1, 2, None]
+    assert [Player.of(1), Player.of(2)] == [Player.FIRST, Player.SECOND]
+    assert Value.DRAW.sentence == "Draw with perfect play."
+    assert Bound.SECOND_OR_DRAW.sentence.startswith("First player (Black) cannot force a win")
+    assert set(SENTENCES) == set(Value) | set(Bound)
+    assert [Value.SECOND.winner_words, Value.MAKER.winner_words] == ["the second player (White)", "Maker (Black)"]
+    with pytest.raises(ValueError, match="names no winner"):
+        _ = Value.DRAW.winner_words
+
+
+def test_text_from_outside_is_read_with_one_sentence():
+    assert read(Value, "breaker", "the value") is Value.BREAKER
+    assert read(Outcome, "win", "the outcome", allowed=(Outcome.WIN, Outcome.DRAW)) is Outcome.WIN
+    with pytest.raises(StoreError) as bad:
+        read(Value, "won", "the value", StoreError)
+    assert str(bad.value) == "the value must be 'first', 'second', 'draw', 'maker', 'breaker' or 'unknown', not 'won'"
+    with pytest.raises(KinarowError) as bad_outcome:
+        read(Outcome, "fails", "the outcome", allowed=(Outcome.WIN, Outcome.DRAW))
+    assert str(bad_outcome.value) == "the outcome must be 'win' or 'draw', not 'fails'"
+    with pytest.raises(KinarowError) as bad_player:
+        read(Player, 3, "the player")
+    assert str(bad_player.value) == "the player must be 'first' or 'second', not 3"
+
+
+def test_a_bad_value_in_the_store_is_one_clear_error(tmp_path):
+    from kinarow import solve
+    from kinarow.store import Store
+
+    with Store(tmp_path / "results.sqlite") as store:
+        first = solve("3x3k3", store=store)
+        assert first.value is Value.DRAW and first.to_move is Player.FIRST
+        again = solve("3x3k3", store=store)
+        assert again.from_store and again.value is Value.DRAW
+        store.put_result("3x3k3", ".........", {"value": "won"})
+        with pytest.raises(StoreError, match="the value the results store holds for 3x3k3"):
+            solve("3x3k3", store=store)
+
+
+def test_results_and_certificates_write_the_old_strings():
+    from kinarow import solve
+    from kinarow.proofs import check_data
+
+    data = solve("3x3k3", moves="a1 b1 a2", strategy=True).to_dict()
+    assert (data["value"], data["to_move"]) == ("first", "second")
+    assert '"value": "first"' in json.dumps(data)
+    tree = solve("3x3k3", moves="a1 b1 a2", strategy=True).strategy
+    assert tree is not None and tree.winner is Value.FIRST
+    cert = tree.to_json()
+    assert '"winner": "first"' in json.dumps(cert)
+    assert check_data(cert).ok
+    bad = {**cert, "winner": "draw", "claim": "draw wins"}
+    verdict = check_data(bad)
+    assert not verdict.ok
+    assert verdict.reason == ("the strategy certificate's 'winner' must be 'first', 'second', 'maker' or 'breaker', "
+                              "not 'draw'")

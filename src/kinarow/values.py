@@ -9,11 +9,19 @@ compares with the plain strings keeps working while callers move over.
 (True, 'maker-breaker', 'second')
 >>> Value("breaker") is Value.BREAKER
 True
+
+Text read from outside (a certificate, the results store, a checkpoint) becomes
+a member with :func:`read`, which turns a bad string into a
+:class:`~kinarow.errors.KinarowError` of the caller's choice.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
+from typing import TypeVar
+
+from kinarow.errors import KinarowError
 
 
 class Value(StrEnum):
@@ -29,6 +37,46 @@ class Value(StrEnum):
     MAKER = "maker"
     BREAKER = "breaker"
     UNKNOWN = "unknown"
+
+    @classmethod
+    def win(cls, goal: Goal, stone: int) -> Value:
+        """The value that a win for the player of ``stone`` (1 or 2) is called in a game of ``goal``.
+
+        >>> Value.win(Goal.MAKER_BREAKER, 2), Value.win(Goal.MISERE, 1)
+        (<Value.BREAKER: 'breaker'>, <Value.FIRST: 'first'>)
+        """
+        if goal == Goal.MAKER_BREAKER:
+            return cls.MAKER if stone == 1 else cls.BREAKER
+        return cls.FIRST if stone == 1 else cls.SECOND
+
+    @property
+    def stone(self) -> int | None:
+        """The stone of the player this value says wins (1 or 2); None for a draw or an unknown value.
+
+        >>> Value.MAKER.stone, Value.SECOND.stone, Value.DRAW.stone
+        (1, 2, None)
+        """
+        return _STONES.get(self)
+
+    @property
+    def sentence(self) -> str:
+        """The value in words, as every front end says it: ``Value.DRAW.sentence == 'Draw with perfect play.'``"""
+        return SENTENCES[self]
+
+    @property
+    def winner_words(self) -> str:
+        """The winner this value names, in words (a value that names a player).
+
+        >>> Value.FIRST.winner_words, Value.BREAKER.winner_words
+        ('the first player (Black)', 'Breaker (White)')
+        """
+        stone = self.stone
+        if stone is None:
+            raise ValueError(f"the value '{self}' names no winner")
+        colour = Player.of(stone).colour
+        if self in (Value.MAKER, Value.BREAKER):
+            return f"{self.capitalize()} ({colour})"
+        return f"the {self} player ({colour})"
 
 
 class Player(StrEnum):
@@ -46,6 +94,20 @@ class Player(StrEnum):
         """
         return 1 if self is Player.FIRST else 2
 
+    @property
+    def colour(self) -> str:
+        """``Black`` for the first player, ``White`` for the second."""
+        return "Black" if self is Player.FIRST else "White"
+
+    @classmethod
+    def of(cls, stone: int) -> Player:
+        """The player of ``stone`` (1 or 2).
+
+        >>> Player.of(2)
+        <Player.SECOND: 'second'>
+        """
+        return cls.FIRST if stone == 1 else cls.SECOND
+
 
 class Goal(StrEnum):
     """How completing a group decides a game (``Game.goal``)."""
@@ -53,3 +115,71 @@ class Goal(StrEnum):
     NORMAL = "normal"
     MISERE = "misere"
     MAKER_BREAKER = "maker-breaker"
+
+
+class Outcome(StrEnum):
+    """What a strategy guarantees its player against every reply (:func:`kinarow.strategies.verify.verify`)."""
+
+    WIN = "win"
+    DRAW = "draw"  # a draw or better
+    FAILS = "fails"
+    UNKNOWN = "unknown"  # the walk stopped first
+
+
+class Bound(StrEnum):
+    """The answer to a one-sided question (the parallel solver's ``--question``): one player cannot force a
+    win, and the value is a draw or a win for the other. Reported where an exact :class:`Value` would be."""
+
+    FIRST_OR_DRAW = "first-or-draw"
+    SECOND_OR_DRAW = "second-or-draw"
+
+    @property
+    def sentence(self) -> str:
+        """The bound in words."""
+        return SENTENCES[self]
+
+
+_STONES: dict[Value, int] = {Value.FIRST: 1, Value.MAKER: 1, Value.SECOND: 2, Value.BREAKER: 2}
+
+#: Each value (and bound) in words: the one place the command line, the web page and the API take them from.
+SENTENCES: dict[Value | Bound, str] = {
+    Value.FIRST: "First player (Black) wins with perfect play.",
+    Value.SECOND: "Second player (White) wins with perfect play.",
+    Value.DRAW: "Draw with perfect play.",
+    Value.MAKER: "Maker (first player) wins with perfect play.",
+    Value.BREAKER: "Breaker (second player) wins with perfect play.",
+    Value.UNKNOWN: "Unknown: the search stopped before it had an answer.",
+    Bound.SECOND_OR_DRAW: "First player (Black) cannot force a win: a draw or a second-player win "
+                          "(only that was asked).",
+    Bound.FIRST_OR_DRAW: "Second player (White) cannot force a win: a draw or a first-player win "
+                         "(only that was asked).",
+}
+
+E = TypeVar("E", Value, Player, Goal, Bound, Outcome)
+
+
+def read(kind: type[E], text: object, what: str, error: type[KinarowError] = KinarowError,
+         allowed: Iterable[E] | None = None) -> E:
+    """``text`` (read from JSON or a file) as a member of ``kind``; a string that names none, or one outside
+    ``allowed``, raises ``error`` with one sentence naming ``what`` was read and the strings allowed.
+
+    >>> read(Value, "draw", "the claim")
+    <Value.DRAW: 'draw'>
+    >>> read(Player, "third", "the player")
+    Traceback (most recent call last):
+    ...
+    kinarow.errors.KinarowError: the player must be 'first' or 'second', not 'third'
+    """
+    members = list(kind) if allowed is None else list(allowed)
+    if isinstance(text, str):
+        try:
+            member = kind(text)
+        except ValueError:
+            pass
+        else:
+            if member in members:
+                return member
+    names = [f"'{m}'" for m in members]
+    choices = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    shown = f"'{text}'" if isinstance(text, str) else repr(text)
+    raise error(f"{what} must be {choices}, not {shown}")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from kinarow.errors import KinarowError
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position
+from kinarow.values import Value
 
 if TYPE_CHECKING:
     from kinarow.search.solve import Result
@@ -76,22 +77,17 @@ def player_label(player: int) -> str:
     return f"{PLAYER_NAMES[player]} ({SYMBOLS[player]})"
 
 
-def result_player(game: Game, result: str) -> int | None:
+def result_player(game: Game, result: Value) -> int | None:
     """The player a result names (1 or 2), or None for a draw."""
-    if result == "draw":
-        return None
-    return 1 if result in ("first", "maker") else 2
+    return result.stone
 
 
-def winner_words(game: Game, result: str) -> str:
-    """'the first player (Black)', 'Breaker (White)', ... for a result naming a player."""
-    player = 1 if result in ("first", "maker") else 2
-    if game.goal == MAKER_BREAKER:
-        return f"{'Maker' if player == 1 else 'Breaker'} ({PLAYER_NAMES[player]})"
-    return f"the {'first' if player == 1 else 'second'} player ({PLAYER_NAMES[player]})"
+def winner_words(game: Game, result: Value) -> str:
+    """'the first player (Black)', 'Breaker (White)', ... for a result naming a player (:attr:`Value.winner_words`)."""
+    return Value.win(game.goal, result.stone or 2).winner_words
 
 
-def result_sentence(game: Game, result: str) -> str:
+def result_sentence(game: Game, result: Value) -> str:
     """A finished game's result in words, e.g. 'Black (X) wins.'"""
     player = result_player(game, result)
     if player is None:
@@ -265,9 +261,9 @@ def write_strategy(result: Result, path: str) -> str:
         write_json(path, result.strategy.to_json())  # gzip-compressed when the name ends in .gz
         winner = winner_words(Game(result.game), result.strategy.winner)
         return f"Winning strategy of {winner} written to {path} ({result.strategy.described})."
-    if result.value == "draw":
+    if result.value == Value.DRAW:
         return f"No strategy written to {path}: the game is a draw, so neither player has a winning strategy."
-    if result.value == "unknown":
+    if result.value == Value.UNKNOWN:
         return f"No strategy written to {path}: the value is unknown."
     return f"No strategy written to {path}: the game is already over."
 
@@ -305,7 +301,8 @@ def print_result(position: Position, result: Result, out: TextIO) -> None:
     """``solve``'s answer as text: the value in words, then one row per figure."""
     game = position.game
     if position.is_over:
-        print(f"The game is already over: {result_sentence(game, str(position.result))}", file=out)
+        assert position.result is not None
+        print(f"The game is already over: {result_sentence(game, position.result)}", file=out)
     else:
         print(result.describe(), file=out)
     rows: list[tuple[str, str]] = [("game", result.game)]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kinarow.errors import interrupted
+from kinarow.values import Outcome
 
 
 def add_commands(commands: Any) -> None:
@@ -42,7 +43,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         result = verify(strategy, args.game, args.player, max_positions=limit, on_tick=tick)
     note = None
     if args.out is not None:
-        if result.outcome in ("win", "draw"):
+        if result.outcome in (Outcome.WIN, Outcome.DRAW):
             cert = VerifiedStrategy(result.strategy, result.game, result.player, result.outcome, result.positions)
             try:
                 Path(args.out).write_text(json.dumps(cert.to_json()) + "\n", encoding="utf-8")
@@ -69,7 +70,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"{key + ':':<{width}} {value}", file=out)
         if note:
             print(note, file=out)
-    if result.outcome == "unknown" and result.reason == "interrupted":
+    if result.outcome == Outcome.UNKNOWN and result.reason == "interrupted":
         print(f"{interrupted()}: the verification stopped before it had an answer.", file=err)
         return EXIT_INTERRUPTED
     return EXIT_OK

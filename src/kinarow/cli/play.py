@@ -18,6 +18,7 @@ from kinarow.errors import KinarowError, MoveError
 from kinarow.game import Game
 from kinarow.position import Position, split_turns
 from kinarow.search.solve import MAX_TT_MB, Searcher, winner_of
+from kinarow.values import Value
 
 PLAY_HELP = """\
 Type a move and press Enter:
@@ -73,9 +74,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return EXIT_OK
         if outcome == "moved":
             print(position.text(), file=out)
-    winner = result_player(game, str(position.result))
+    assert position.result is not None
+    winner = result_player(game, position.result)
     verdict = "" if winner is None else (" You win!" if winner == human else " kinarow wins.")
-    print(f"Game over: {result_sentence(game, str(position.result))}{verdict}", file=out)
+    print(f"Game over: {result_sentence(game, position.result)}{verdict}", file=out)
     return EXIT_OK
 
 
@@ -83,7 +85,7 @@ def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextI
     """Play the engine's whole turn; False if its search was interrupted."""
     game = position.game
     placed: list[str] = []
-    expectation: str | None = "draw"
+    expectation: Value | None = Value.DRAW
     while not position.is_over and position.to_move == engine:
         try:
             value, cell = searcher.choose_move(position, think)
@@ -95,7 +97,7 @@ def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextI
         placed.append(f"column {name.rstrip('0123456789')} ({name})" if game.gravity else name)
     if expectation is None:
         outlook = f"the position is not solved within {think:g} s, so it plays a move that avoids every loss it saw"
-    elif expectation == "draw":
+    elif expectation == Value.DRAW:
         outlook = "it expects a draw"
     elif result_player(game, expectation) == engine:
         outlook = "it expects to win"

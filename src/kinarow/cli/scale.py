@@ -39,6 +39,7 @@ from kinarow.game import Game
 from kinarow.papers import open_cases
 from kinarow.papers.open_cases import Case
 from kinarow.position import Position
+from kinarow.values import Bound, Value
 
 
 # -- options on `kinarow solve` ------------------------------------------------------------
@@ -99,9 +100,10 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
     rows: list[dict[str, Any]] = []
     kept: list[dict[str, Any]] = []
     busy: list[dict[str, Any]] = []
-    replies: list[tuple[str, str]] = []
+    replies: list[tuple[str, Value | Bound]] = []
     line = " ".join(position.name(c) for c in position.moves)
-    value, open_lines = "unknown", [line]
+    value: Value | Bound = Value.UNKNOWN
+    open_lines = [line]
     if path.exists():
         store = parallel.JobStore(path)
         try:
@@ -147,7 +149,7 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
               f"position{'s' if len(open_lines) != 1 else ''} can still change it ({shown}).", file=out)
     else:
         print(f"{where} the stored jobs settle: {value}.", file=out)
-    decided = [(m, v) for m, v in replies if v != "unknown"]
+    decided = [(m, v) for m, v in replies if v != Value.UNKNOWN]
     if open_lines and decided:
         print(f"Of the {len(replies):,} moves from here (up to symmetry), the stored jobs settle {len(decided):,}: "
               + ", ".join(f"{m} {v}" for m, v in decided) + ".", file=out)
@@ -422,17 +424,17 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
                                                safety_budget=budget, workers=workers, tt_mb=table_mb,
                                                checkpoint=None if folder is None else folder / c.name)
         except StoppedError as stopped:
-            row.update(value="unknown", stopped="time limit", walked=stopped.walked, resumed=stopped.resumed)
+            row.update(value=Value.UNKNOWN, stopped="time limit", walked=stopped.walked, resumed=stopped.resumed)
         except KeyboardInterrupt:
             print(f"{interrupted()} during {c.name}"
                   + (f"; its walk is kept in {folder / c.name} and resumes from there (add --status to see how "
                      "far it got)." if folder else "."), file=err)
             return EXIT_INTERRUPTED
         except KinarowError as error:
-            row.update(value="unknown", stopped=f"no defence found ({error})")
+            row.update(value=Value.UNKNOWN, stopped=f"no defence found ({error})")
         else:
             tree = stats["first_cannot_win"]
-            row.update(value="draw", positions=tree.positions, leaves=tree.leaves, pairings=tree.pairings,
+            row.update(value=Value.DRAW, positions=tree.positions, leaves=tree.leaves, pairings=tree.pairings,
                        safety_tests=tree.safety_tests, backed_up=tree.refuted_candidates, walked=tree.walked,
                        resumed=tree.resumed)
             if out_dir is not None:
@@ -442,10 +444,11 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
                     json.dump(data, fh, separators=(",", ":"))
                 row["written"] = str(path)
         row["seconds"] = round(time.perf_counter() - start, 1)
-        row["agrees"] = None if row["value"] == "unknown" or c.literature == "open" else row["value"] == c.literature
+        unsettled = row["value"] == Value.UNKNOWN or c.literature == "open"
+        row["agrees"] = None if unsettled else row["value"] == c.literature
         if as_json:
             print(json.dumps(row), file=out)
-        elif row["value"] == "draw":
+        elif row["value"] == Value.DRAW:
             print(f"{c.name}: draw, by a draw proof ({row['positions']:,} positions, {row['leaves']:,} pairing "
                   f"leaves, {row['seconds']:.1f} s); literature: {c.literature} ({c.source})"
                   + (f"\n  wrote {row['written']}" if row["written"] else ""), file=out)
@@ -462,21 +465,21 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
 def settle_row(c: Case, result: Any, written: str | None) -> dict[str, Any]:
     data = result.to_dict()
     data.update({"case": c.name, "literature": c.literature, "source": c.source, "written": written})
-    if result.value == "unknown":
+    if result.value == Value.UNKNOWN:
         data["agrees"] = None
-    elif c.literature in ("draw", "first", "second"):
+    elif c.literature in (Value.DRAW, Value.FIRST, Value.SECOND):
         data["agrees"] = result.value == c.literature
     else:
         data["agrees"] = None
     if result.strategy is not None:
         data["strategy_positions"] = result.strategy.size
-    if result.value in ("draw", "unknown"):
+    if result.value in (Value.DRAW, Value.UNKNOWN):
         data.pop("best_move", None)  # not searched for (best_move=False)
     return data
 
 
 def _settle_text(row: dict[str, Any]) -> str:
-    if row["value"] == "unknown":
+    if row["value"] == Value.UNKNOWN:
         head = (
             f"{row['case']}: measured: not finished in {row['seconds']:.0f} s ({row.get('stopped')}), "
             f"{row['nodes']:,} nodes"

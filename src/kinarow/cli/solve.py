@@ -91,8 +91,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if position.moves:
         print(f"moves: {position.move_text()}", file=out)
     print(position.text(), file=out)
-    if position.is_over:
-        print(f"Game over: {result_sentence(position.game, str(position.result))}", file=out)
+    if position.result is not None:
+        print(f"Game over: {result_sentence(position.game, position.result)}", file=out)
     else:
         print(turn_sentence(position), file=out)
     from kinarow import svg

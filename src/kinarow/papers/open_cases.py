@@ -8,8 +8,10 @@ cases on every core or a cluster and compares its answer with ``literature``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from kinarow.errors import KinarowError
+from kinarow.values import Value
 
 
 @dataclass(frozen=True)
@@ -18,21 +20,21 @@ class Case:
 
     name: str
     game: str
-    literature: str
+    literature: Value | Literal["open"]
     source: str
 
 
 CASES: tuple[Case, ...] = (
-    Case("7x4k4", "7x4k4", "draw", "known draw in the literature"),
-    Case("8x4k4", "8x4k4", "draw", "known draw in the literature"),
+    Case("7x4k4", "7x4k4", Value.DRAW, "known draw in the literature"),
+    Case("8x4k4", "8x4k4", Value.DRAW, "known draw in the literature"),
     Case(
         "9x4k4", "9x4k4", "open",
         "Tung & Lau conjectured a draw; a 2017 bachelor thesis (not peer reviewed) reports a first-player win",
     ),
     Case("10x4k4", "10x4k4", "open", "as 9x4k4: conjectured draw, unreviewed first-player win claim"),
-    Case("7x7k5", "7x7k5", "draw", "Hsu et al. (Theoretical Computer Science, 2020): about 2.5 s"),
-    Case("8x8k5", "8x8k5", "draw", "Hsu et al. (2020): about 17.4 hours"),
-    Case("connect4", "7x6k4:gravity", "first", "Allen; Allis (1988): first-player win"),
+    Case("7x7k5", "7x7k5", Value.DRAW, "Hsu et al. (Theoretical Computer Science, 2020): about 2.5 s"),
+    Case("8x8k5", "8x8k5", Value.DRAW, "Hsu et al. (2020): about 17.4 hours"),
+    Case("connect4", "7x6k4:gravity", Value.FIRST, "Allen; Allis (1988): first-player win"),
 )
 
 

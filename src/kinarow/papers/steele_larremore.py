@@ -22,30 +22,33 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from kinarow.game import Game
 from kinarow.papers import Report
+from kinarow.values import Outcome, Player, Value
 
 PAPER = 'Steele & Larremore, "Misere Connect Four is solved"'
-SYMBOL = {"first": "1", "second": "2", "draw": "=", "open": "?"}
+#: a cell's value, or ``open`` when nothing here settles it
+CellValue = Value | Literal["open"]
+SYMBOL: dict[CellValue, str] = {Value.FIRST: "1", Value.SECOND: "2", Value.DRAW: "=", "open": "?"}
 SHORT = {
     "take-even": "T", "delayed-take-even": "D", "pair-row": "P", "tally": "Y", "canonical-boards": "C",
     "delayed-tally": "Z", "solver": "S",
 }
 
 
-def published(k: int, w: int, h: int) -> str:
+def published(k: int, w: int, h: int) -> Value:
     """The paper's value of ``WxHkK:gravity,misere`` (first / second / draw)."""
     if k == 2:
         if h == 1:
-            return "draw" if w in (1, 2, 4, 6) else "second"
-        return "draw" if w == 1 else "second"
+            return Value.DRAW if w in (1, 2, 4, 6) else Value.SECOND
+        return Value.DRAW if w == 1 else Value.SECOND
     if w < k or h == 1:
-        return "draw"
+        return Value.DRAW
     if h % 2 == 0:
-        return "second"
-    return "first" if w % 2 == 1 else "second"
+        return Value.SECOND
+    return Value.FIRST if w % 2 == 1 else Value.SECOND
 
 
 @dataclass
@@ -55,12 +58,12 @@ class Cell:
     k: int
     w: int
     h: int
-    value: str  # first / second / draw / open
+    value: CellValue  # first / second / draw / open
     how: str  # e.g. "take-even (second) verified: win, 7,312 positions"
     methods: list[str] = field(default_factory=list)  # short method names that settled it
     work: int = 0  # positions verified + solver nodes
     seconds: float = 0.0
-    published: str | None = None
+    published: Value | None = None
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -110,27 +113,27 @@ class Settler:
         texts: list[str] = []
         for strategy, player in S.applicable(game) if strategies else []:
             key = (strategy.name, player, k)
-            who = "first" if player == 1 else "second"
+            who = Player.of(player)
             if self._skip(key, w, h):
                 cell.notes.append(f"{strategy.name} ({who}) not run: a smaller board exceeded the budget")
                 continue
             v = verify(strategy, game, player, max_positions=self.budget.max_positions)
             cell.work += v.positions
             cell.seconds += v.seconds
-            if v.outcome == "unknown":
+            if v.outcome == Outcome.UNKNOWN:
                 self.too_big.setdefault(key, []).append((w, h))
                 cell.notes.append(f"{strategy.name} ({who}) exceeded {self.budget.max_positions:,} positions")
-            elif v.outcome == "fails":
+            elif v.outcome == Outcome.FAILS:
                 cell.notes.append(f"{strategy.name} ({who}) fails: {v.counterexample or 'at once'}")
             else:
-                (wins if v.outcome == "win" else draws)[player].append(strategy.name)
+                (wins if v.outcome == Outcome.WIN else draws)[player].append(strategy.name)
                 texts.append(f"{strategy.name} ({who}) verified: {v.outcome}, {v.positions:,} positions")
         for player in (1, 2):
             if wins[player]:
-                cell.value = "first" if player == 1 else "second"
+                cell.value = Value.win(game.goal, player)
                 cell.methods = wins[player]
         if cell.value == "open" and (wins[1] or draws[1]) and (wins[2] or draws[2]):
-            cell.value = "draw"
+            cell.value = Value.DRAW
             cell.methods = draws[1] + [s for s in draws[2] if s not in draws[1]]
         if cell.value != "open":
             cell.how = "; ".join(texts)
@@ -147,10 +150,11 @@ class Settler:
             raise KeyboardInterrupt
         cell.work += result.nodes
         cell.seconds += result.seconds
-        if result.value == "unknown":
+        if result.value == Value.UNKNOWN:
             self.too_big.setdefault(("solver", 0, cell.k), []).append((cell.w, cell.h))
             cell.notes.append(f"solver: no answer within {self.budget.solver_seconds:g} s")
             return
+        assert isinstance(result.value, Value)  # one process's search: a value, never a one-sided bound
         text = f"solver: {result.value}, {result.nodes:,} nodes"
         if cell.value == "open":
             cell.value = result.value

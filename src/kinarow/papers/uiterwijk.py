@@ -36,6 +36,7 @@ from kinarow.game import Game
 from kinarow.knowledge.matching import CATALOGUE, configuration, cycle, find
 from kinarow.papers import Report
 from kinarow.proofs.matching import MatchingProof, MatchingSet, check, check_proof
+from kinarow.values import Player, Value
 
 PAPER = 'Uiterwijk, "Set Matching: an enhancement of the Hales-Jewett pairing strategy" (ACG 2017)'
 
@@ -113,7 +114,7 @@ def set_matching_table() -> Report:
                 f"{r['configuration']}: nodes with naive pairings {r['nodes_naive']} (published {p['nodes_naive']}; "
                 "node counts depend on the program and on the example position)"
             )
-        if {r["value_none"], r["value_pairing"], r["value_matching"]} != {"draw"}:
+        if {r["value_none"], r["value_pairing"], r["value_matching"]} != {Value.DRAW}:
             differences.append(f"{r['configuration']}: the example position is not a draw")
         lines.append(
             f"{r['configuration']:<18} {r['board'].removesuffix('k4'):<6} {r['markers']:>3} / {p['markers']:<2} "
@@ -162,7 +163,7 @@ def four_by_four() -> MatchingProof:
     markers = [geo.name(c) for c in range(game.cells)]
     groups = [[geo.name(c) for c in g] for g in geo.groups]
     whole = MatchingSet(markers, groups, parts=parts)
-    return MatchingProof(str(game), [], [("first", whole)])
+    return MatchingProof(str(game), [], [(Player.FIRST, whole)])
 
 
 # -- the H-heptomino ------------------------------------------------------------------------

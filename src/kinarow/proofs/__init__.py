@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kinarow.errors import KinarowError
+from kinarow.values import Goal
 
 # One line per certificate format, sorted: format -> "module:function" of its checker.
 CHECKERS: dict[str, str] = {
@@ -92,7 +93,7 @@ def blocking_applies(game: Any) -> str | None:
     group) proves nothing in ``game``, or None when it is sound there."""
     if game.gravity:
         return f"{game} has gravity, where White's prescribed reply may not be playable"
-    if game.goal == "misere":
+    if game.goal == Goal.MISERE:
         return f"{game} is misere, where owning a group loses, so blocking Black's groups is no defence"
     if (game.p, game.q) != (1, 1):
         return f"{game} places more than one stone a turn, so Black may take both cells White would block with"

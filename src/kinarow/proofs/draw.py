@@ -47,8 +47,9 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.position import Position, value_names
+from kinarow.position import Position
 from kinarow.proofs import CertificateError, Verdict, blocking_applies, require_claim, require_envelope
+from kinarow.values import Goal, Value
 
 FORMAT = "kinarow.draw"
 VERSION = 1
@@ -65,7 +66,7 @@ def stealing_applies(game: Game, moves: list[str] | list[int]) -> str | None:
         return "strategy stealing speaks of the empty board, and this position has stones on it"
     if game.gravity:
         return f"{game} has gravity, where a stone can take away a move the stolen strategy needs"
-    if game.goal != "normal":
+    if game.goal != Goal.NORMAL:
         return f"{game} is not a normal game (its goal is {game.goal}), where an extra stone may hurt"
     if (game.p, game.q) != (1, 1):
         return f"{game} places more than one stone a turn"
@@ -75,12 +76,11 @@ def stealing_applies(game: Game, moves: list[str] | list[int]) -> str | None:
 def claim_for(game: Game, halves: set[int]) -> str:
     """The claim a certificate with these halves (1: first cannot win, 2: second cannot win) proves."""
     if halves == {1, 2}:
-        return "draw"
+        return Value.DRAW
     (player,) = halves
-    first, second = value_names(game)
-    if game.goal == "maker-breaker" and player == 1:
-        return "breaker wins"
-    return f"{first if player == 1 else second} cannot win"
+    if game.goal == Goal.MAKER_BREAKER and player == 1:
+        return f"{Value.BREAKER} wins"
+    return f"{Value.win(game.goal, player)} cannot win"
 
 
 def parse_pairing(text: str, position: Position, cell_of: dict[str, int] | None = None) -> list[tuple[int, int]]:
@@ -158,8 +158,7 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
     leaves = 0
     pos = position.copy()
     board = pos.board
-    first, second = value_names(game)
-    attacker_win = first if attacker == 1 else second
+    attacker_win = Value.win(game.goal, attacker)
 
     def line() -> str:
         return " ".join(pos.name(c) for c in pos.moves[len(position.moves):]) or "(start)"
@@ -239,7 +238,7 @@ def check_certificate(data: dict[str, Any], tick: Callable[[int], None] | None =
         half = data[HALVES[player]]
         if not isinstance(half, dict) or half.get("method") not in (STEALING, TREE):
             raise CertificateError(f"'{HALVES[player]}' needs a 'method': '{TREE}' or '{STEALING}'")
-        who = value_names(game)[player - 1]
+        who = Value.win(game.goal, player)
         if half["method"] == STEALING:
             why_not = (stealing_applies(game, moves) if player == 2
                        else "it shows only that the second player cannot win")

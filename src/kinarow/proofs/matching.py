@@ -32,10 +32,10 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import MAKER_BREAKER, Game
 from kinarow.proofs import Verdict, blocking_applies, require_format
+from kinarow.values import Player, read
 
 FORMAT = "kinarow.matching"
 VERSION = 1
-PLAYERS = {"first": 1, "second": 2}
 
 
 @dataclass
@@ -233,7 +233,7 @@ class MatchingProof:
 
     game: str
     moves: list[str]
-    covers: list[tuple[str, MatchingSet]]
+    covers: list[tuple[Player, MatchingSet]]
     #: per cover, a first move of the blocking side (when it is to move), or None
     openings: list[str | None] = field(default_factory=list)
 
@@ -257,9 +257,7 @@ class MatchingProof:
             openings: list[str | None] = []
             for cover in data["covers"]:
                 openings.append(str(cover["opening"]) if cover.get("opening") is not None else None)
-                player = str(cover["player"])
-                if player not in PLAYERS:
-                    raise KinarowError(f"a cover's player must be 'first' or 'second', not '{player}'")
+                player = read(Player, str(cover["player"]), "a cover's player")
                 groups = [[str(m) for m in g] for g in cover["groups"]]
                 covers.append((player, _node_from_json(cover, groups)))
             return cls(str(data["game"]), [str(m) for m in data["moves"]], covers, openings)
@@ -273,12 +271,12 @@ class MatchingProof:
         game = Game(self.game)
         players = {p for p, _ in self.covers}
         if game.goal == MAKER_BREAKER:
-            if "first" in players:
+            if Player.FIRST in players:
                 return "Maker cannot win: Breaker (second player) wins"
             return "Breaker's groups cannot be completed (which decides nothing in Maker-Breaker)"
-        if players == {"first", "second"}:
+        if players == {Player.FIRST, Player.SECOND}:
             return "neither player can win: the position is a draw"
-        return f"the {'first' if 'first' in players else 'second'} player cannot win"
+        return f"the {Player.FIRST if Player.FIRST in players else Player.SECOND} player cannot win"
 
 
 def check_proof(proof: MatchingProof) -> Verdict:
@@ -298,7 +296,7 @@ def check_proof(proof: MatchingProof) -> Verdict:
     geo = position.geometry
     lines = 0
     for i, (player_word, ms) in enumerate(proof.covers):
-        player = PLAYERS[player_word]
+        player = player_word.stone
         board = list(position.board)
         opening = proof.opening(i)
         if opening is not None:

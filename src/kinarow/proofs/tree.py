@@ -38,11 +38,14 @@ from kinarow.errors import IllegalMoveError, KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.proofs import CertificateError, Verdict, envelope, require_claim, require_envelope
+from kinarow.values import Value, read
 
 FORMAT = "kinarow.strategy"
 VERSION = 2
 WALK_VERSION = 3  # the key-less form (a walk of moves)
 READS = (1, 2, 3)  # versions the checker reads (version 1 names the wins on the spot as well)
+#: the values a strategy certificate's ``winner`` may name
+WINNERS = (Value.FIRST, Value.SECOND, Value.MAKER, Value.BREAKER)
 WALK_CELLS = 64  # the largest board a walk is written for (the compiled walk's bitboards)
 _SYMBOLS = ".xo"
 
@@ -54,7 +57,7 @@ def board_key(position: Position) -> str:
     return bytes(position.board).translate(_KEY_TABLE).decode()
 
 
-def winning_stone(position: Position, winner: str) -> int | None:
+def winning_stone(position: Position, winner: Value) -> int | None:
     """The first cell (in cell order) where the player to move ends the game with result ``winner`` at once.
 
     Rules only: the candidates are the empty cells that complete a group of the
@@ -132,7 +135,7 @@ class StrategyTree:
 
     game: str
     moves: list[str]
-    winner: str
+    winner: Value
     choices: dict[str, str] = field(default_factory=dict)
     walk: bytes | None = None  # the version 3 form: the moves in replay order (then ``choices`` is empty)
 
@@ -207,6 +210,7 @@ class StrategyTree:
         winner, choices = data.get("winner"), data.get("choices")
         if not isinstance(winner, str):
             raise CertificateError("the strategy certificate needs a 'winner' string such as \"first\"")
+        winner = read(Value, winner, "the strategy certificate's 'winner'", CertificateError, WINNERS)
         if data.get("version") == WALK_VERSION:
             return cls(game, moves, winner, walk=_read_walk(data))
         if not isinstance(choices, dict) or not all(isinstance(v, str) for v in choices.values()):
@@ -491,11 +495,6 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
     return walked(True, f"{tree.winner} wins against every reply", len(proven))
 
 
-def _winner_words(winner: str) -> str:
-    player = "Black" if winner in ("first", "maker") else "White"
-    return f"{winner.capitalize()} ({player})" if winner in ("maker", "breaker") else f"the {winner} player ({player})"
-
-
 def check_certificate(data: dict[str, Any], compiled: bool = False,
                       on_tick: Callable[[int], None] | None = None) -> Verdict:
     """The ``kinarow.strategy`` checker for :mod:`kinarow.proofs`: load, check the claim, replay every reply
@@ -517,7 +516,7 @@ def check_certificate(data: dict[str, Any], compiled: bool = False,
                "positions_checked": positions}
     if not result.ok:
         return Verdict(False, f"the strategy for {tree.game}{after} fails: {result.reason}", details)
-    winner = _winner_words(tree.winner)
+    winner = tree.winner.winner_words
     return Verdict(
         True,
         f"in {tree.game}{after}, {winner} wins against every reply by following the certificate "

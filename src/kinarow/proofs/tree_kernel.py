@@ -65,9 +65,13 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from kinarow.values import Goal
+
 OK, ENDS, NO_MOVE, ILLEGAL, STOPPED = 0, 1, 2, 3, 4  # what the walk found (ENDS: a line ends in another result)
 DICT, STREAM, ENCODE = 0, 1, 2  # where the winner's moves come from (see above)
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
+#: the kernel's code of each goal
+GOAL_CODES = {Goal.NORMAL: NORMAL, Goal.MISERE: MISERE, Goal.MAKER_BREAKER: MAKER_BREAKER}
 FIRST, SECOND, DRAW = 1, 2, 3  # results; 0 while the game goes on
 WIDE, BASE3, COLUMNS = 0, 1, 2  # how a proven position is keyed (see above)
 BASE3_CELLS = 40  # 3^40 < 2^64
@@ -81,7 +85,7 @@ def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, in
     cell_groups = np.array([g for row in geo.cell_groups for g in row], np.int64)
     masks = np.array(geo.group_masks, np.uint64)
     turn_player = np.array([game.turn_state(t)[0] for t in range(geo.size + 1)], np.int64)
-    goal = {"misere": MISERE, "maker-breaker": MAKER_BREAKER}.get(game.goal, NORMAL)
+    goal = GOAL_CODES[game.goal]
     return masks, cell_groups, start, turn_player, goal
 
 

@@ -8,7 +8,7 @@ move). :func:`check` re-runs the verification with the rules of
 :mod:`kinarow.position` and the strategy's rule alone: it imports no search
 code and not the fast verification kernel.
 
->>> cert = VerifiedStrategy("take-even", "4x2k3:gravity,misere", "second", "win", 13)
+>>> cert = VerifiedStrategy("take-even", "4x2k3:gravity,misere", Player.SECOND, Outcome.WIN, 13)
 >>> check(cert).ok
 True
 """
@@ -24,10 +24,13 @@ from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import Verdict, envelope, require_claim, require_format
 from kinarow.strategies import get
+from kinarow.values import Outcome, Player, Value, read
 
 FORMAT = "kinarow.verified-strategy"
 VERSION = 1
-_RANK = {"fails": 0, "draw": 1, "win": 2}
+_RANK = {Outcome.FAILS: 0, Outcome.DRAW: 1, Outcome.WIN: 2}
+#: the outcomes a certificate may claim
+CLAIMS = (Outcome.WIN, Outcome.DRAW)
 
 
 @dataclass(frozen=True)
@@ -36,8 +39,8 @@ class VerifiedStrategy:
 
     strategy: str
     game: str
-    player: str
-    outcome: str
+    player: Player
+    outcome: Outcome
     positions: int
 
     @property
@@ -57,16 +60,12 @@ class VerifiedStrategy:
     def from_json(cls, data: Any) -> VerifiedStrategy:
         require_format(data, FORMAT, VERSION, "verified-strategy")
         try:
-            cert = cls(
-                str(data["strategy"]), str(data["game"]), str(data["player"]), str(data["outcome"]),
-                int(data["positions"]),
-            )
+            strategy, game, player = str(data["strategy"]), str(data["game"]), str(data["player"])
+            outcome, positions = str(data["outcome"]), int(data["positions"])
         except (KeyError, TypeError, ValueError) as error:
             raise KinarowError(f"the certificate lacks a usable field ({error})") from None
-        if cert.player not in ("first", "second"):
-            raise KinarowError(f"the certificate's player must be 'first' or 'second', not '{cert.player}'")
-        if cert.outcome not in ("win", "draw"):
-            raise KinarowError(f"the certificate's outcome must be 'win' or 'draw', not '{cert.outcome}'")
+        cert = cls(strategy, game, read(Player, player, "the certificate's player"),
+                   read(Outcome, outcome, "the certificate's outcome", allowed=CLAIMS), positions)
         get(cert.strategy)
         Game(cert.game)
         return cert
@@ -79,7 +78,7 @@ def check(cert: VerifiedStrategy) -> Verdict:
     """
     game = Game(cert.game)
     strategy = get(cert.strategy)
-    me = 1 if cert.player == "first" else 2
+    me = Player(cert.player).stone
     strategy.check_applies(game, me)
     memo: dict[tuple[int, int, int], int] = {}
     position = game.start()
@@ -88,9 +87,9 @@ def check(cert: VerifiedStrategy) -> Verdict:
     def result_rank(pos: Position) -> int:
         """2 win, 1 draw, 0 loss for the strategist once the game is over."""
         result = pos.result
-        if result == "draw":
+        if result == Value.DRAW:
             return 1
-        return 2 if (result == "first") == (me == 1) else 0
+        return 2 if (result == Value.FIRST) == (me == 1) else 0
 
     def reply(pos: Position) -> int | None:
         """Play the strategist's move; its rank if the game ended, -1 if it did not, None if no legal move."""
@@ -148,7 +147,7 @@ def check(cert: VerifiedStrategy) -> Verdict:
     if value <= 0:
         where = f" (first bad line: {worst[0]})" if worst else ""
         return Verdict(False, f"the strategy does not even draw{where}", walked)
-    found = "win" if value == 2 else "draw"
+    found = Outcome.WIN if value == 2 else Outcome.DRAW
     if _RANK[found] < _RANK[cert.outcome]:
         return Verdict(False, f"the strategy only guarantees a {found}, not a {cert.outcome}", walked)
     if found != cert.outcome:

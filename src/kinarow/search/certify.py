@@ -32,6 +32,8 @@ from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import SEARCH_LOG_FORMAT, blocking_applies
 from kinarow.proofs.tree import WALK_CELLS, StrategyTree, board_key
+from kinarow.store import StoreError
+from kinarow.values import Goal, Player, Value, read
 
 if TYPE_CHECKING:
     from kinarow.search.solve import Result
@@ -114,14 +116,17 @@ def stored_result(store: Store, position: Position, *, strategy: bool, knowledge
 
     game, key = str(position.game), board_key(position)
     found = store.get_result(game, key)
-    if found is None or found.get("value") in (None, "unknown"):
+    if found is None or found.get("value") is None:
+        return None
+    value = read(Value, found["value"], f"the value the results store holds for {game} '{key}'", StoreError)
+    if value == Value.UNKNOWN:
         return None
     if knowledge is not None and found.get("knowledge", knowledge) != knowledge:
         return None
     if found.get("symmetry", symmetry) != symmetry:
         return None
     tree = None
-    if strategy and found["value"] != "draw":
+    if strategy and value != Value.DRAW:
         data = store.get_certificate(STRATEGY_FORMAT, game, key)
         if data is None:
             return None
@@ -134,9 +139,9 @@ def stored_result(store: Store, position: Position, *, strategy: bool, knowledge
 
         data = store.get_certificate(MATCHING_FORMAT, game, key)
         certificate = MatchingProof.from_json(data) if data is not None else None
-    to_move = "first" if position.to_move == 1 else "second"
+    to_move = Player.of(position.to_move)
     note, cuts = found.get("knowledge_note"), found.get("knowledge_cuts")  # None in answers of older versions
-    result = Result(game, position.move_text(), found["value"], int(found.get("nodes", 0)),
+    result = Result(game, position.move_text(), value, int(found.get("nodes", 0)),
                     float(found.get("seconds", 0.0)), found.get("best_move"), to_move, strategy=tree,
                     knowledge=str(found.get("knowledge", "none")), knowledge_note=str(note) if note else None,
                     certificate=certificate, knowledge_cuts=None if cuts is None else int(cuts))
@@ -146,7 +151,7 @@ def stored_result(store: Store, position: Position, *, strategy: bool, knowledge
 
 def save_result(store: Store, position: Position, result: Result, *, symmetry: bool = True) -> None:
     """Keep an exact result (and its strategy and root certificates) in ``store``; nothing for others."""
-    if position.is_over or result.stopped or result.value == "unknown":
+    if position.is_over or result.stopped or result.value == Value.UNKNOWN:
         return
     game, key = str(position.game), board_key(position)
     data: dict[str, Any] = {"value": result.value, "best_move": result.best_move, "nodes": result.nodes,
@@ -175,14 +180,14 @@ def certificate(position: Position, result: Result, store: Store | None = None,
     if result.strategy is not None:
         return Proof(result.strategy.to_json(), f"the winning strategy of the {result.strategy.winner} player "
                      f"({result.strategy.described})", "strategy")
-    if result.value == "unknown":
+    if result.value == Value.UNKNOWN:
         return Proof(None, "the value is unknown, so there is nothing to prove")
     if position.is_over:
         return Proof(None, "the game is already over")
     if result.certificate is not None:  # knowledge settled the value at the root (matching sets)
         return Proof(result.certificate.to_json(), f"matching sets showing {result.certificate.conclusion()}",
                      "matching")
-    if result.value != "draw":
+    if result.value != Value.DRAW:
         return Proof(None, f"no certificate is available yet for a {result.value} win here")
     from kinarow.knowledge import pairing
 
@@ -201,7 +206,7 @@ def certificate(position: Position, result: Result, store: Store | None = None,
     if data is None:
         return draw_tree(position, store, tick)
     data = {**data, "moves": [position.name(c) for c in position.moves]}
-    stealing = not position.moves and game.goal == "normal" and (game.p, game.q) == (1, 1)
+    stealing = not position.moves and game.goal == Goal.NORMAL and (game.p, game.q) == (1, 1)
     other_half = (
         "; the second player cannot win either, by strategy stealing (an extra stone never hurts), so the draw "
         "is proved" if stealing else "; no certificate for the other half of the draw is available yet"
@@ -288,7 +293,7 @@ def evidence(result: Any, *, tt_mb: float | None = None, seconds: float | None =
     built within ``seconds``, else the search log (evidence, not a
     certificate). An unknown value: nothing.
     """
-    if result.value == "unknown":
+    if result.value == Value.UNKNOWN:
         return Proof(None, "the value is unknown, so there is nothing to prove")
     if result.strategy is not None:
         tree = result.strategy
@@ -296,7 +301,7 @@ def evidence(result: Any, *, tt_mb: float | None = None, seconds: float | None =
             tree = tree.compacted()  # the key-less form, many times smaller
         return Proof(tree.to_json(), f"the winning strategy of the {tree.winner} player ({tree.described})",
                      "strategy")
-    if result.value == "draw" and result.stopped is None:
+    if result.value == Value.DRAW and result.stopped is None:
         draw = empty_board_draw(result.game, tt_mb=tt_mb, seconds=seconds, tick=tick)
         if draw is not None:
             return Proof(draw, "a draw proof of blocking trees", "draw")

@@ -2,7 +2,7 @@
 
 >>> from kinarow import Game, solve
 >>> solve(Game("3x3k3")).value
-'draw'
+<Value.DRAW: 'draw'>
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from kinarow.engine import kernel as K
 from kinarow.engine.tables import KernelTables, kernel_tables
 from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import Game
-from kinarow.position import Position, value_names
+from kinarow.position import Position
 from kinarow.proofs.matching import applicable as blocking_applicable
 from kinarow.proofs.tree import StrategyTree
+from kinarow.values import Bound, Goal, Player, Value
 
 if TYPE_CHECKING:
     from kinarow.search.certify import Proof
@@ -44,18 +45,22 @@ _ENTRY_BYTES = 32
 class Result:
     """What :func:`solve` found.
 
-    ``value`` is ``first``, ``second`` or ``draw`` (``maker`` / ``breaker`` for
-    Maker-Breaker), or ``unknown`` when the node or time budget ran out or the
-    search was interrupted.
+    ``value`` is a :class:`~kinarow.values.Value`: ``first``, ``second`` or
+    ``draw`` (``maker`` / ``breaker`` for Maker-Breaker), or ``unknown`` when
+    the node or time budget ran out or the search was interrupted; a parallel
+    solve asked one side's question may answer with a
+    :class:`~kinarow.values.Bound` (``first-or-draw``, ``second-or-draw``).
+    ``to_move`` is the :class:`~kinarow.values.Player` to move (None when the
+    game is over). Both are string enums, so JSON shows the same words.
     """
 
     game: str
     moves: str
-    value: str
+    value: Value | Bound
     nodes: int
     seconds: float
     best_move: str | None
-    to_move: str | None
+    to_move: Player | None
     stopped: str | None = None
     strategy: StrategyTree | None = field(default=None, repr=False)
     knowledge: str = "none"
@@ -98,21 +103,8 @@ class Result:
         return out
 
     def describe(self) -> str:
-        """The value in words, e.g. ``draw`` -> 'Draw with perfect play.'"""
-        words = {
-            "first": "First player (Black) wins with perfect play.",
-            "second": "Second player (White) wins with perfect play.",
-            "draw": "Draw with perfect play.",
-            "maker": "Maker (first player) wins with perfect play.",
-            "breaker": "Breaker (second player) wins with perfect play.",
-            "unknown": "Unknown: the search stopped before it had an answer.",
-            # a one-sided question's "no" (parallel solve, --question): a bound, not the exact value
-            "second-or-draw": "First player (Black) cannot force a win: a draw or a second-player win "
-                              "(only that was asked).",
-            "first-or-draw": "Second player (White) cannot force a win: a draw or a first-player win "
-                             "(only that was asked).",
-        }
-        return words[self.value]
+        """The value in words, e.g. ``draw`` -> 'Draw with perfect play.' (:data:`kinarow.values.SENTENCES`)"""
+        return self.value.sentence
 
 
 def default_tt_mb(game: Game) -> float:
@@ -493,13 +485,11 @@ def knowledge_reason(game: Game) -> str | None:
     return None if reason is None else f"knowledge is off: {reason}"
 
 
-def winner_of(game: Game, to_move: int, kernel_value: int) -> str:
-    """Translate a kernel value (from the side to move) into ``first``/``second``/``draw``/..."""
-    first, second = value_names(game)
+def winner_of(game: Game, to_move: int, kernel_value: int) -> Value:
+    """Translate a kernel value (from the side to move) into ``Value.FIRST``/``SECOND``/``DRAW``/..."""
     if kernel_value == K.DRAW:
-        return "draw"
-    winner = to_move if kernel_value == K.WIN else 3 - to_move
-    return first if winner == 1 else second
+        return Value.DRAW
+    return Value.win(game.goal, to_move if kernel_value == K.WIN else 3 - to_move)
 
 
 def solve(
@@ -591,9 +581,10 @@ def _search(
         raise KinarowError(f"time_limit = {time_limit} is not allowed; give a positive number of seconds")
     start = time.perf_counter()
     moves_text = position.move_text()
-    to_move = None if position.is_over else ("first" if position.to_move == 1 else "second")
+    to_move = None if position.is_over else Player.of(position.to_move)
     if position.is_over:
-        return Result(str(game), moves_text, str(position.result), 0, 0.0, None, to_move)
+        assert position.result is not None
+        return Result(str(game), moves_text, position.result, 0, 0.0, None, to_move)
     if searcher is None:
         searcher = Searcher(game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
     start = time.perf_counter()
@@ -603,7 +594,7 @@ def _search(
     know: dict[str, Any] = {"knowledge": searcher.knowledge, "knowledge_note": searcher.knowledge_note,
                              "knowledge_cuts": int(searcher.ctrl[K.C_KCUTS])}
     if stopped:
-        return Result(str(game), moves_text, "unknown", nodes, seconds, None, to_move, stopped=stopped, **know)
+        return Result(str(game), moves_text, Value.UNKNOWN, nodes, seconds, None, to_move, stopped=stopped, **know)
     result = Result(
         str(game),
         moves_text,
@@ -614,7 +605,7 @@ def _search(
         to_move,
         **know,
     )
-    if searcher.ctrl[K.C_ROOT_EXACT] and result.value in ("draw", "breaker"):
+    if searcher.ctrl[K.C_ROOT_EXACT] and result.value in (Value.DRAW, Value.BREAKER):
         result.certificate = root_certificate(position)
         result.seconds = time.perf_counter() - start
     if strategy and value != K.DRAW:
@@ -629,7 +620,7 @@ def root_certificate(position: Position) -> Any:
     """The matching-set certificate of a draw (or Breaker win) that knowledge proved at the root, or None."""
     from kinarow.knowledge.matching import find_position
 
-    players = (1,) if position.game.goal == "maker-breaker" else (1, 2)
+    players = (1,) if position.game.goal == Goal.MAKER_BREAKER else (1, 2)
     proof, _ = find_position(position, players=players, budget=2_000_000)
     return proof
 

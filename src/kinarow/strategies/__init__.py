@@ -33,6 +33,7 @@ from kinarow.errors import KinarowError
 from kinarow.game import MISERE, Game
 from kinarow.position import Position
 from kinarow.strategies import rules
+from kinarow.values import Player
 
 
 class StrategyError(KinarowError):
@@ -84,8 +85,8 @@ class Strategy:
         if player is None:
             return allowed[0]
         if player not in allowed:
-            names = " or ".join("first" if p == 1 else "second" for p in allowed)
-            who = "first" if player == 1 else "second"
+            names = " or ".join(Player.of(p) for p in allowed)
+            who = Player.of(player)
             raise StrategyError(f"strategy '{self.name}' plays the {names} player in {game}, not the {who}")
         return player
 

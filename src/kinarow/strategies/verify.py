@@ -4,7 +4,7 @@
 >>> from kinarow.strategies import get
 >>> v = verify(get("take-even"), Game("4x2k3:gravity,misere"))
 >>> v.outcome, v.player
-('win', 'second')
+(<Outcome.WIN: 'win'>, <Player.SECOND: 'second'>)
 
 The walk visits each position where the opponent is to move once
 (transpositions are merged by an exact key) and answers
@@ -31,9 +31,10 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.strategies import Strategy, get
+from kinarow.values import Outcome, Player, read
 
 DEFAULT_MAX_POSITIONS = 3_000_000
-_OUTCOMES = {VK.WIN: "win", VK.DRAW: "draw", VK.LOSS: "fails", VK.FAIL: "fails"}
+_OUTCOMES = {VK.WIN: Outcome.WIN, VK.DRAW: Outcome.DRAW, VK.LOSS: Outcome.FAILS, VK.FAIL: Outcome.FAILS}
 
 
 @dataclass
@@ -42,8 +43,8 @@ class Verified:
 
     strategy: str
     game: str
-    player: str
-    outcome: str
+    player: Player
+    outcome: Outcome
     positions: int
     seconds: float
     counterexample: str | None = None
@@ -69,11 +70,11 @@ class Verified:
 
     def describe(self) -> str:
         who = f"the {self.player} player"
-        if self.outcome == "win":
+        if self.outcome == Outcome.WIN:
             return f"Verified: {self.strategy} wins for {who} in {self.game} against every reply."
-        if self.outcome == "draw":
+        if self.outcome == Outcome.DRAW:
             return f"Verified: {self.strategy} draws or better for {who} in {self.game} against every reply."
-        if self.outcome == "fails":
+        if self.outcome == Outcome.FAILS:
             return f"Fails: {self.strategy} for {who} in {self.game} {self.reason}."
         return f"Unknown: the verification of {self.strategy} in {self.game} stopped ({self.reason})."
 
@@ -81,7 +82,7 @@ class Verified:
 def verify(
     strategy: Strategy | str,
     game: Game | str,
-    player: int | str | None = None,
+    player: int | Player | str | None = None,
     *,
     max_positions: int | None = None,
     on_tick: Callable[[int], None] | None = None,
@@ -90,9 +91,7 @@ def verify(
     strat = get(strategy) if isinstance(strategy, str) else strategy
     game = Game(game)
     if isinstance(player, str):
-        if player not in ("first", "second"):
-            raise KinarowError(f"the player must be 'first' or 'second', not '{player}'")
-        player = 1 if player == "first" else 2
+        player = read(Player, player, "the player").stone
     me = strat.check_applies(game, player)
     limit = DEFAULT_MAX_POSITIONS if max_positions is None else max_positions
     if limit < 1:
@@ -140,7 +139,7 @@ def verify(
         raise errors[0]
     seconds = time.perf_counter() - start
     value = out[0] if out else VK.ABORT
-    who = "first" if me == 1 else "second"
+    who = Player.of(me)
     positions = int(ctrl[VK.C_POSITIONS])
     if value == VK.ABORT:
         if interrupted or ctrl[VK.C_STOP]:
@@ -149,7 +148,7 @@ def verify(
             reason = "the transposition table is full"
         else:
             reason = f"more than {limit:,} positions"
-        return Verified(strat.name, str(game), who, "unknown", positions, seconds, None, reason)
+        return Verified(strat.name, str(game), who, Outcome.UNKNOWN, positions, seconds, None, reason)
     result = Verified(strat.name, str(game), who, _OUTCOMES[value], positions, seconds)
     if value in (VK.WIN, VK.DRAW):
         result.longest = int(ctrl[VK.C_LONGEST])

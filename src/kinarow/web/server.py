@@ -40,6 +40,7 @@ from kinarow import __version__
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import PLAYER_NAMES, Position, value_names
+from kinarow.values import Value
 
 if TYPE_CHECKING:
     from kinarow.search.solve import Searcher
@@ -203,10 +204,9 @@ class App:
         if value is None:
             return cell, f"not solved within {self.think:g} s, so it avoids every loss its search saw"
         outlook = winner_of(game, position.to_move, value)
-        if outlook == "draw":
+        if outlook == Value.DRAW:
             return cell, "it expects a draw with perfect play"
-        first = value_names(game)[0]
-        winner = 1 if outlook == first else 2
+        winner = outlook.stone
         return cell, "it expects to win" if winner == position.to_move else "it expects to lose against best play"
 
     @staticmethod
@@ -409,11 +409,10 @@ def _strategy_move(rule: Any, position: Position) -> tuple[int, str]:
 
 def _status_sentence(position: Position) -> str:
     if position.is_over:
-        result = str(position.result)
-        if result == "draw":
+        result = position.result
+        if result == Value.DRAW:
             return "Game over: a draw."
-        first = value_names(position.game)[0]
-        winner = 1 if result == first else 2
+        winner = 1 if result is not None and result.stone == 1 else 2
         return f"Game over: {PLAYER_NAMES[winner]} wins."
     left = position.stones_left
     stones = "" if left == 1 else f" ({left} stones this turn)"

@@ -41,6 +41,7 @@ from kinarow.proofs.matching import (
     check,
     check_proof,
 )
+from kinarow.values import Player
 
 __all__ = [
     "CATALOGUE",
@@ -450,7 +451,7 @@ def find_position(
     openings: list[str | None] = []
     for player in players:
         wins, ms = cover_position(position, player, budget=budget)
-        word = "first" if player == 1 else "second"
+        word = Player.of(player)
         opening = None
         if not wins and position.to_move != player:
             # the blocking side moves first: try each opening move

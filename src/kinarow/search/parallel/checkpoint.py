@@ -15,6 +15,7 @@ import zlib
 
 from kinarow.errors import KinarowError
 from kinarow.proofs.tree import StrategyTree
+from kinarow.values import Bound, Value, read
 
 __all__ = ["JobStore"]
 
@@ -98,7 +99,8 @@ class JobStore:
         return None if row is None else (int(row[0]), int(row[1]))
 
     def put(
-        self, game: str, position: str, moves: str, bounds: tuple[int, int], value: str, nodes: int, seconds: float
+        self, game: str, position: str, moves: str, bounds: tuple[int, int], value: Value | Bound, nodes: int,
+        seconds: float
     ) -> None:
         """Store what a job found; bounds narrow what is stored already (a second answer adds to the first)."""
         old = self.get(game, position)
@@ -110,13 +112,13 @@ class JobStore:
         )
         self.db.commit()
 
-    def jobs(self, game: str) -> list[tuple[str, str, int, float, str]]:
+    def jobs(self, game: str) -> list[tuple[str, Value | Bound, int, float, str]]:
         """The finished jobs of ``game``: (moves, value, nodes, seconds, finished), in the order they finished."""
-        return [(str(m), str(v), int(n), float(s), str(f)) for m, v, n, s, f in self.db.execute(
+        return [(str(m), _value(v), int(n), float(s), str(f)) for m, v, n, s, f in self.db.execute(
             "SELECT moves, value, nodes, seconds, finished FROM finished_jobs WHERE game = ? ORDER BY finished, moves",
             (game,))]
 
-    def get_strategy(self, game: str, position: str, winner: str) -> bytes | None:
+    def get_strategy(self, game: str, position: str, winner: Value) -> bytes | None:
         """The stored strategy of ``winner`` from a position (canonical frame) as a walk, or None."""
         row = self.db.execute("SELECT choices, moves FROM strategies WHERE game = ? AND position = ? AND winner = ?",
                               (game, position, winner)).fetchone()
@@ -131,16 +133,17 @@ class JobStore:
         assert tree.walk is not None
         return tree.walk
 
-    def put_strategy(self, game: str, position: str, moves: str, winner: str, walk: bytes, seconds: float) -> None:
+    def put_strategy(self, game: str, position: str, moves: str, winner: Value, walk: bytes, seconds: float) -> None:
         """Store the strategy (a walk) an extraction job found from a position (canonical frame)."""
         self.db.execute(
             "INSERT OR REPLACE INTO strategies (game, position, winner, moves, prescribed, choices, seconds) "
             "VALUES (?,?,?,?,?,?,?)", (game, position, winner, moves, len(walk), zlib.compress(walk, 6), seconds))
         self.db.commit()
 
-    def strategies(self, game: str) -> list[tuple[str, str, int, float, str]]:
+    def strategies(self, game: str) -> list[tuple[str, Value, int, float, str]]:
         """The stored strategies of ``game``: (moves, winner, prescribed moves, seconds, finished)."""
-        return [(str(m), str(w), int(n), float(s), str(f)) for m, w, n, s, f in self.db.execute(
+        return [(str(m), read(Value, w, "a stored strategy's winner", KinarowError), int(n), float(s), str(f))
+                for m, w, n, s, f in self.db.execute(
             "SELECT moves, winner, prescribed, seconds, finished FROM strategies WHERE game = ? "
             "ORDER BY finished, moves", (game,))]
 
@@ -176,3 +179,10 @@ class JobStore:
 
     def close(self) -> None:
         self.db.close()
+
+
+def _value(text: object) -> Value | Bound:
+    """A finished job's value as the checkpoint holds it (a value, or a one-sided bound)."""
+    if isinstance(text, str) and text.endswith("-or-draw"):
+        return read(Bound, text, "a finished job's value", KinarowError)
+    return read(Value, text, "a finished job's value", KinarowError)

@@ -50,6 +50,7 @@ from kinarow.search.parallel.frontier import (
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec
 from kinarow.search.parallel.merge import mapped, merged_walk, rows_of_choices, rows_of_walk
 from kinarow.search.solve import Result, knowledge_reason
+from kinarow.values import Player, Value
 
 __all__ = ["ParallelResult", "solve", "splits_well"]
 
@@ -166,9 +167,10 @@ def solve(
         from kinarow.errors import SolverLimitError
 
         raise SolverLimitError(f"{game} has {game.cells} cells; the exact solver handles boards of at most 64 cells")
-    to_move = None if position.is_over else ("first" if position.to_move == 1 else "second")
+    to_move = None if position.is_over else Player.of(position.to_move)
     if position.is_over:
-        return ParallelResult(str(game), position.move_text(), str(position.result), 0, 0.0, None, to_move)
+        assert position.result is not None
+        return ParallelResult(str(game), position.move_text(), position.result, 0, 0.0, None, to_move)
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
     n_workers = workers or os.cpu_count() or 1
@@ -218,7 +220,7 @@ def solve(
     return ParallelResult(
         str(game),
         position.move_text(),
-        "unknown" if stopped else frontier.bounds_name(root.lo, root.hi),
+        Value.UNKNOWN if stopped else frontier.bounds_name(root.lo, root.hi),
         run.nodes,
         seconds,
         best,

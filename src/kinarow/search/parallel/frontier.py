@@ -35,6 +35,7 @@ from kinarow.game import MAKER_BREAKER, NORMAL, Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.tree import winning_stone
 from kinarow.search.parallel.checkpoint import JobStore
+from kinarow.values import Bound, Value
 
 __all__ = [
     "DRAW", "EXACT", "FIRST", "FIRST_WINS", "IMMEDIATE", "INNER", "JOB", "SECOND", "SECOND_WINS", "STORED",
@@ -124,23 +125,24 @@ class Frontier:
         assert best_key is not None
         return best_key, best_sym
 
-    def score(self, result: str) -> int:
-        if result == "draw":
+    def score(self, result: Value) -> int:
+        if result == Value.DRAW:
             return DRAW
         return FIRST if result == self.first_name else SECOND
 
-    def result_name(self, score: int) -> str:
-        return {FIRST: self.first_name, SECOND: self.second_name, DRAW: "draw"}[score]
+    def result_name(self, score: int) -> Value:
+        return {FIRST: self.first_name, SECOND: self.second_name, DRAW: Value.DRAW}[score]
 
-    def bounds_name(self, lo: int, hi: int) -> str:
-        """``first``, ``draw``, ... for an exact value; ``first-or-draw`` / ``second-or-draw`` for a bound."""
+    def bounds_name(self, lo: int, hi: int) -> Value | Bound:
+        """``first``, ``draw``, ... for an exact value; ``first-or-draw`` / ``second-or-draw`` for a bound
+        (a Maker-Breaker frontier has no draws, so its bounds are always exact)."""
         if lo == hi:
             return self.result_name(lo)
         if (lo, hi) == (DRAW, FIRST):
-            return f"{self.first_name}-or-draw"
+            return Bound.FIRST_OR_DRAW
         if (lo, hi) == (SECOND, DRAW):
-            return f"{self.second_name}-or-draw"
-        return "unknown"
+            return Bound.SECOND_OR_DRAW
+        return Value.UNKNOWN
 
     def _node_for(self, pos: Position) -> int:
         key, sym = self.canonical(pos.board)
@@ -151,7 +153,8 @@ class Frontier:
         node = Node(len(self.nodes), key, moves, pos.to_move if not pos.is_over else 0, JOB)
         if pos.is_over:
             node.kind = TERMINAL
-            node.lo = node.hi = self.score(str(pos.result))
+            assert pos.result is not None
+            node.lo = node.hi = self.score(pos.result)
         else:
             stored = self.store.get(self.game_text, key) if self.store is not None else None
             if stored is not None:
@@ -161,7 +164,7 @@ class Frontier:
                     node.kind = STORED
             if not node.resolved and (win := immediate_win(pos)) is not None:
                 node.kind = IMMEDIATE
-                node.lo = node.hi = self.score(str(win))
+                node.lo = node.hi = self.score(win)
         node.own_lo, node.own_hi = node.lo, node.hi
         self.nodes.append(node)
         self.by_key[key] = node.id
@@ -318,16 +321,16 @@ class Frontier:
         root, (alpha, beta) = self.nodes[self.root], self.window
         return root.resolved or root.hi <= alpha or root.lo >= beta
 
-    def settled(self) -> tuple[str, list[str]]:
+    def settled(self) -> tuple[Value | Bound, list[str]]:
         """The root's value or bound in words, and the lines (canonical frame) of the jobs that can change it."""
         root = self.nodes[self.root]
         return self.bounds_name(root.lo, root.hi), [" ".join(self.cell_names(self.nodes[job].moves))
                                                     for job, _ in self.needed()]
 
-    def replies(self, position: Position) -> list[tuple[str, str]]:
+    def replies(self, position: Position) -> list[tuple[str, Value | Bound]]:
         """The moves from ``position`` (the root, in its own frame), one per symmetry class, each with its value
         or bound in words; moves the frontier has no node for (the root was never expanded) are left out."""
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, Value | Bound]] = []
         seen: set[int] = set()
         for cell in ordered_moves(position):
             position.play(cell)
@@ -415,7 +418,7 @@ class Frontier:
         pos = position.copy()
         for cell in ordered_moves(pos):
             pos.play(cell)
-            score = self.score(str(pos.result)) if pos.is_over else self.child_score(pos)
+            score = self.score(pos.result) if pos.is_over and pos.result is not None else self.child_score(pos)
             pos.undo()
             if score == root.lo:
                 return pos.name(cell)
@@ -477,14 +480,13 @@ def ordered_moves(pos: Position) -> list[int]:
     return sorted(pos.legal_moves(), key=lambda c: (-len(incidence[c]), c))
 
 
-def immediate_win(pos: Position, every_move: bool = False) -> str | None:
+def immediate_win(pos: Position, every_move: bool = False) -> Value | None:
     """The mover's win if one stone ends the game in the mover's favour, else None.
 
     ``every_move`` plays every legal stone through the rules instead of only
     the cells that can end the game (the tests compare the two).
     """
-    first, second = value_names(pos.game)
-    mine = first if pos.to_move == 1 else second
+    mine = Value.win(pos.game.goal, pos.to_move)
     if not every_move:  # the rules-only checker's test, which plays only the cells that can end the game
         return mine if winning_stone(pos, mine) is not None else None
     for cell in pos.legal_moves():

@@ -25,6 +25,7 @@ from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.search.parallel.frontier import DRAW, EXACT, FIRST, FIRST_WINS, SECOND, SECOND_WINS
+from kinarow.values import Bound, Value
 
 __all__ = ["JobOutcome", "JobSpec", "extract", "init_local_worker", "run_job", "win_test"]
 
@@ -123,8 +124,8 @@ def run_job(spec: JobSpec) -> JobOutcome:
         pos.play(c)
     first, _ = value_names(pos.game)
 
-    def score_of(result: str) -> int:
-        return DRAW if result == "draw" else (FIRST if result == first else SECOND)
+    def score_of(result: Value | Bound) -> int:
+        return DRAW if result == Value.DRAW else (FIRST if result == first else SECOND)
 
     def tick(nodes: int) -> None:
         if live is not None:
@@ -145,7 +146,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
     elif spec.question == EXACT or not hasattr(searcher, "_win_test"):  # no one-sided test: the exact value
         result = solve_one(pos, searcher=searcher, on_tick=tick)
         nodes = result.nodes
-        bounds = None if result.value == "unknown" else (score_of(result.value), score_of(result.value))
+        bounds = None if result.value == Value.UNKNOWN else (score_of(result.value), score_of(result.value))
     else:
         tested = 1 if spec.question == FIRST_WINS else 2
         answer, nodes = win_test(searcher, pos, tested, tick)
@@ -214,7 +215,7 @@ def win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], No
 
 def extract(
     position: Position, searcher: Any, should_stop: Callable[[], bool], winner: int | None = None
-) -> tuple[bytes, str]:
+) -> tuple[bytes, Value]:
     """The winner's strategy from a won ``position`` as a walk, and the winner's name; stops between
     positions when asked.
 

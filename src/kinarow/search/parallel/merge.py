@@ -34,6 +34,7 @@ from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import tree_kernel as TK
 from kinarow.proofs.tree import StrategyTree, keyed_rows, replay
+from kinarow.values import Value
 
 Rows = tuple[np.ndarray, np.ndarray]  # (keys: (n, 2) uint64, cells: (n,) int64)
 
@@ -52,7 +53,8 @@ def rows_of_walk(position: Position, winner: int, walk: bytes) -> Rows:
 
 def rows_of_choices(game: Game, choices: dict[str, str]) -> Rows:
     """The rows of a strategy keyed by board (board keys and cell names)."""
-    _, keys, cells = keyed_rows(StrategyTree(str(game), [], "", choices), game.geometry)
+    tree = StrategyTree(str(game), [], Value.UNKNOWN, choices)  # the rows need no winner
+    _, keys, cells = keyed_rows(tree, game.geometry)
     if len(cells) != len(choices) or (cells < 0).any():
         raise KinarowError("internal error: a keyed strategy holds a board or move that is not on the board")
     return keys, cells
