@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,9 +15,9 @@ MAX_CELLS = 64
 GOAL_CODES = {"normal": K.NORMAL, MISERE: K.MISERE, MAKER_BREAKER: K.MAKER_BREAKER}
 
 
-@dataclass(frozen=True)
-class KernelTables:
-    """Everything the kernel needs to know about a game, as NumPy arrays."""
+class KernelTables(NamedTuple):
+    """Everything the kernel needs to know about a game, as NumPy arrays: the kernel's ``tables`` argument
+    (a named tuple, so that numba reads its fields at no cost)."""
 
     iparams: np.ndarray
     aux: np.ndarray
