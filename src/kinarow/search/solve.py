@@ -175,8 +175,8 @@ class Searcher:
 
     @property
     def guess(self) -> int | None:
-        """A move that lost to nothing in the deepest finished test of the opponent's win (the last exact
-        search), or None: the best guess when time runs out."""
+        """The latest exact-value search's move that lost to nothing in its deepest finished test of the
+        opponent's win, or None: the move to play when time runs out (:meth:`choose_move`)."""
         g = int(self.state.ctrl[K.C_GUESS])
         return g if g >= 0 else None
 
