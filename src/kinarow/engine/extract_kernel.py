@@ -61,10 +61,10 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state):  
 
     ``rules`` is ``(size, n, gravity, goal, gmasks, cell_groups, start, rules_turn)``: the board's cells,
     column height and gravity, then the checker's rules (:func:`kinarow.proofs.tree_kernel.rules`);
-    ``rules_turn[t]`` is the player (1 or 2) who places stone t + 1. ``plan`` is ``(kind, kt)``, how the seen table keys a position
-    (:func:`kinarow.proofs.tree_kernel.table_plan`). ``step`` is the deepening step of the win tests;
-    ``tables`` and ``state`` are the search kernel's bundles. Returns ``(status, out)``:
-    ``out[:xctrl[X_ROWS]]`` (``uint8``) are the prescribed moves.
+    ``rules_turn[t]`` is the player (1 or 2) who places stone t + 1. ``plan`` is ``(kind, kt)``, how the
+    seen table keys a position (:func:`kinarow.proofs.tree_kernel.table_plan`). ``step`` is the deepening
+    step of the win tests; ``tables`` and ``state`` are the search kernel's bundles. Returns
+    ``(status, out)``: ``out[:xctrl[X_ROWS]]`` (``uint8``) are the prescribed moves.
     """
     size, n, gravity, goal, gmasks, cell_groups, start, rules_turn = rules
     kind, kt = plan

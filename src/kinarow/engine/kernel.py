@@ -101,6 +101,24 @@ _H1 = np.uint64(0x9E3779B97F4A7C15)
 _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
+class KernelTables(NamedTuple):
+    """Everything the kernel needs to know about a game, as NumPy arrays: the kernel's ``tables`` argument
+    (built by :func:`kinarow.engine.tables.kernel_tables`)."""
+
+    iparams: np.ndarray
+    aux: np.ndarray
+    masks: np.ndarray
+    symtab: np.ndarray
+    symperm: np.ndarray
+    syminv: np.ndarray
+    turn_player: np.ndarray
+    turn_left: np.ndarray
+    weight: np.ndarray
+    lshift: np.ndarray
+    vp: np.ndarray
+    vm: np.ndarray
+
+
 class SearchState(NamedTuple):
     """One searcher's working arrays, the kernel's ``state`` argument.
 
@@ -752,7 +770,7 @@ def win_test(p1, p2, t, limit, for_opponent, tables, state):
 
 
 @njit(cache=True, nogil=True)
-def deepen(p1, p2, t, sides, step, tables, state):
+def deepen(p1, p2, t, sides, step, tables_in, state_in):
     """Iterative deepening: win tests of ``sides`` (``SIDE_MOVER``, ``SIDE_OPPONENT`` or ``SIDE_BOTH``) with a
     horizon ``4, 4 + step, 4 + 2 step, ...`` stones ahead, until one side's win is found or every "no" is exact.
 
@@ -763,7 +781,12 @@ def deepen(p1, p2, t, sides, step, tables, state):
     ``state.pv[t]`` is the move of the last test; ``ctrl[C_GUESS]`` the move that lost to nothing in the
     deepest finished test of the opponent's win (-1 before one), a guess when time runs out. Callers clear
     ``ctrl`` for a new root; this loop does not.
+
+    ``tables`` and ``state`` may come as plain tuples (``tuple(bundle)``): numba types a plain tuple's fields
+    in C, a named tuple's in Python, which costs about 4 us more a call from Python.
     """
+    tables = KernelTables(*tables_in)
+    state = SearchState(*state_in)
     ctrl = state.ctrl
     mover_open = (sides & SIDE_MOVER) != 0
     opponent_open = (sides & SIDE_OPPONENT) != 0

@@ -147,6 +147,8 @@ class Searcher:
             game.cells, int(self.tables.masks.size), 1 << (entries.bit_length() - 1), kparams,
             16 if level == K.KNOW_MATCHING else 0,
         )
+        # the bundles as plain tuples, which numba types faster at each call (the same arrays)
+        self._bundles = (tuple(self.tables), tuple(self.state))
         self._warm_up()
 
     @property
@@ -217,7 +219,7 @@ class Searcher:
 
     def _deepen(self, p1: int, p2: int, t: int, sides: int) -> int:
         """The kernel's deepening win tests (:func:`kinarow.engine.kernel.deepen`) of ``sides`` from (p1, p2)."""
-        return int(K.deepen(np.uint64(p1), np.uint64(p2), t, sides, self.deepening_step, self.tables, self.state))
+        return int(K.deepen(np.uint64(p1), np.uint64(p2), t, sides, self.deepening_step, *self._bundles))
 
     def _run(self, p1: int, p2: int, t: int) -> int:
         """Exact value by two win tests, "can the side to move win?" and "can its opponent win?", deepening
