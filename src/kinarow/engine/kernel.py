@@ -128,7 +128,9 @@ class SearchState(NamedTuple):
     stone count's ordered move list; ``pv``: the best move found at each stone
     count; ``kparams`` / ``kbuf`` / ``kmemo`` / ``kctrl``: the knowledge tests'
     parameters (``K_*``), stack, memo and counters (:mod:`kinarow.engine.breaker`);
-    ``gen``: one word, the generation of the latest win test.
+    ``gen``: one word, the generation of the latest win test; ``frames`` / ``frames_i`` / ``frames_taint``:
+    the search's stack, one column per stone count (rows: see :func:`search`), kept here so that a search
+    allocates nothing (the extraction asks one short search per prescribed move).
     """
 
     tt: np.ndarray
@@ -142,6 +144,9 @@ class SearchState(NamedTuple):
     kmemo: np.ndarray
     kctrl: np.ndarray
     gen: np.ndarray
+    frames: np.ndarray
+    frames_i: np.ndarray
+    frames_taint: np.ndarray
 
 
 def new_state(cells: int, groups: int, tt_entries: int, kparams: np.ndarray, memo_bits: int) -> SearchState:
@@ -161,6 +166,9 @@ def new_state(cells: int, groups: int, tt_entries: int, kparams: np.ndarray, mem
         kmemo=BK.new_memo(memo_bits),
         kctrl=kctrl,
         gen=np.zeros(1, np.int64),
+        frames=np.zeros((4, cells + 2), np.uint64),
+        frames_i=np.zeros((10, cells + 2), np.int64),
+        frames_taint=np.zeros(cells + 2, np.bool_),
     )
 
 
@@ -369,21 +377,12 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
     tmask = np.uint64(tt.shape[0] - 1)
 
     # the stack: one frame per stone count t
-    s_p1 = np.zeros(N + 2, np.uint64)
-    s_p2 = np.zeros(N + 2, np.uint64)
-    s_k1 = np.zeros(N + 2, np.uint64)
-    s_k2 = np.zeros(N + 2, np.uint64)
-    s_alpha = np.zeros(N + 2, np.int64)
-    s_beta = np.zeros(N + 2, np.int64)
-    s_best = np.zeros(N + 2, np.int64)
-    s_bmove = np.zeros(N + 2, np.int64)
-    s_i = np.zeros(N + 2, np.int64)
-    s_n = np.zeros(N + 2, np.int64)
-    s_idx = np.zeros(N + 2, np.int64)
-    s_sym = np.zeros(N + 2, np.int64)
-    s_lo = np.zeros(N + 2, np.int64)
-    s_hi = np.zeros(N + 2, np.int64)
-    s_taint = np.zeros(N + 2, np.bool_)
+    # (rows of the state's arrays, not allocated here: every entry is written before it is read)
+    frames, frames_i = state.frames, state.frames_i
+    s_p1, s_p2, s_k1, s_k2 = frames[0], frames[1], frames[2], frames[3]
+    s_alpha, s_beta, s_best, s_bmove, s_i = frames_i[0], frames_i[1], frames_i[2], frames_i[3], frames_i[4]
+    s_n, s_idx, s_sym, s_lo, s_hi = frames_i[5], frames_i[6], frames_i[7], frames_i[8], frames_i[9]
+    s_taint = state.frames_taint
     use_lines = iparams[P_LINES] != 0
     scratch = np.zeros(2 * vp.shape[1] + 2, np.uint64)
     k4 = vp.shape[1] == 4  # tested at each call: a helper choosing between the two made 7x5 Connect Four 30 % slower
