@@ -27,6 +27,26 @@ def test_budgets_give_unknown_not_a_wrong_value() -> None:
     assert by_time.stopped == "time limit"
 
 
+@pytest.mark.parametrize(("game", "openings"), [
+    ("3x3k3", ["", "b2", "b2 a1", "a1 b2 c1", "b2 b1"]),
+    ("4x3k3:gravity,misere", ["", "b", "b b"]),
+    ("3x3k3:maker-breaker", ["", "b2", "b2 a1"]),
+])
+def test_each_sides_deepening_win_test_agrees_with_the_exact_value(game, openings) -> None:
+    """The one deepening loop answers "can player p force a win?" for either side as the exact value implies."""
+    for moves in openings:
+        position = Game(game).start()
+        position.play_moves(moves)
+        exact = solve(game, moves=moves, knowledge="none").value
+        searcher = Searcher(position.game)
+        for player, name in ((1, "first"), (2, "second")):
+            searcher.new_root()
+            wins = searcher.forces_win(position, player)
+            assert wins == (exact in (name, "maker" if player == 1 else "breaker")), (game, moves, player, exact)
+        searcher.new_root()
+        assert searcher.can_win(position) == searcher.forces_win(position, position.to_move)
+
+
 def _exact_nodes(searcher: Searcher, game: str, moves: str) -> int:
     return solve(game, moves=moves, searcher=searcher).nodes
 

@@ -31,18 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kinarow.engine.kernel import (
-    ABORT,
-    C_GEN,
-    C_NODES,
-    C_STOP,
-    C_TAINT,
-    C_TESTER,
-    C_TLIMIT,
-    DRAW,
-    WIN,
-    search,
-)
+from kinarow.engine.kernel import C_NODES, C_STOP, SIDE_MOVER, WIN, deepen
 from kinarow.proofs.tree_kernel import (
     new_table,
     next_reply,
@@ -59,40 +48,36 @@ X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def _win_move(p1, p2, t, cells, step, gen, iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, tt,
-              ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf, pv, kparams, kbuf, kmemo, kctrl, xctrl):  # type: ignore[no-untyped-def]
-    """A winning move of the side to move by deepening win tests (``Searcher.winning_move``), or -1."""
+def _win_move(p1, p2, t, step, xctrl, tables, state):  # type: ignore[no-untyped-def]
+    """A winning move of the side to move by the kernel's deepening win tests (``Searcher.winning_move``), or
+    -1; a new root each time (counters cleared, the move history kept)."""
+    ctrl = state.ctrl
     stop = ctrl[C_STOP]
     for i in range(ctrl.shape[0]):
         ctrl[i] = 0
     ctrl[C_STOP] = stop
-    depth = 4
-    while True:
-        limit = t + depth
-        ctrl[C_TESTER] = turn_player[t]
-        gen[0] += 1
-        ctrl[C_TLIMIT] = limit
-        ctrl[C_GEN] = gen[0]
-        v = search(p1, p2, t, DRAW, WIN, iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, tt,
-                   ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf, pv, kparams, kbuf, kmemo, kctrl)
-        xctrl[X_NODES] += ctrl[C_NODES]
-        ctrl[C_NODES] = 0
-        if v == WIN:
-            return pv[t] if pv[t] >= 0 else -1
-        if limit >= cells or ctrl[C_TAINT] == 0 or v == ABORT:
-            return -1
-        depth += step
+    v = deepen(p1, p2, t, SIDE_MOVER, step, tables, state)
+    xctrl[X_NODES] += ctrl[C_NODES]
+    ctrl[C_NODES] = 0
+    if v == WIN:
+        return state.pv[t] if state.pv[t] >= 0 else -1
+    return -1
 
 
 @njit(cache=True, nogil=True)
-def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, start, rules_turn, step, gen,
-            out, xctrl, kind, kt, iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, tt,
-            ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf, pv, kparams, kbuf, kmemo, kctrl):  # type: ignore[no-untyped-def]
+def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state):  # type: ignore[no-untyped-def]
     """Walk the winner's strategy from (p1, p2) with ``t0`` stones down; ``winner`` is 1 or 2.
 
-    ``rules_turn[t]`` is the player (1 or 2) who places stone t + 1. Returns
+    ``rules`` is ``(size, n, gravity, goal, gmasks, cell_groups, start, rules_turn)``: the board's cells,
+    column height and gravity, then the checker's rules (:func:`kinarow.proofs.tree_kernel.rules`);
+    ``rules_turn[t]`` is the player (1 or 2) who places stone t + 1. ``plan`` is ``(kind, kt)``, how the
+    seen table keys a position (:func:`kinarow.proofs.tree_kernel.table_plan`). ``step`` is the deepening
+    step of the win tests; ``tables`` and ``state`` are the search kernel's bundles. Returns
     ``(status, out)``: ``out[:xctrl[X_ROWS]]`` (``uint8``) are the prescribed moves.
     """
+    size, n, gravity, goal, gmasks, cell_groups, start, rules_turn = rules
+    kind, kt = plan
+    ctrl = state.ctrl
     seen = new_table(kind)
     used = 0
     depth_max = size - t0 + 1
@@ -115,9 +100,7 @@ def extract(p1, p2, t0, winner, size, n, gravity, goal, gmasks, cell_groups, sta
                 else:
                     if xctrl[X_STOP] != 0:
                         return STOPPED, out
-                    c = _win_move(p1, p2, t, size, step, gen, iparams, aux, masks, symtab, symperm, syminv,
-                                  turn_player, turn_left, tt, ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf,
-                                  pv, kparams, kbuf, kmemo, kctrl, xctrl)
+                    c = _win_move(p1, p2, t, step, xctrl, tables, state)
                     if c < 0:
                         return (STOPPED if xctrl[X_STOP] != 0 or ctrl[C_STOP] != 0 else NO_WIN), out
                     rows = xctrl[X_ROWS]

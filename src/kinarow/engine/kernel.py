@@ -54,9 +54,19 @@ The transposition table is a ``(size, 4)`` uint64 array, two entries (one
 
 Values are from the side to move: ``WIN = 1``, ``DRAW = 0``, ``LOSS = -1``;
 ``ABORT`` means the node or time budget ran out (nothing is stored then).
+
+A kernel call names the position and two bundles (named tuples, which numba
+unpacks at no cost): ``tables``, the game's arrays
+(:class:`kinarow.engine.tables.KernelTables`), and ``state``, one searcher's
+working arrays (:class:`SearchState`: the table, ``ctrl``, history, move
+buffers, knowledge buffers and the generation counter). :func:`deepen` is the
+one iterative-deepening loop of win tests; the solver, the parallel jobs'
+one-sided questions and the strategy extraction all call it.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from llvmlite import ir
@@ -75,8 +85,8 @@ N_IPARAMS = 10
 # aux (uint64) layout: colmask[0:m], bottom[m:2m], then FULL, TOP
 # ctrl indices
 C_NODES, C_STOP, C_MAX_NODES, C_ABORTED, C_TLIMIT, C_GEN, C_TAINT, C_TESTER = range(8)
-C_ROOT_EXACT, C_KNODES, C_KTESTS, C_KCUTS, C_ROOT_TRIED = range(8, 13)
-N_CTRL = 13
+C_ROOT_EXACT, C_KNODES, C_KTESTS, C_KCUTS, C_ROOT_TRIED, C_GUESS = range(8, 14)
+N_CTRL = 14
 # knowledge (kparams): level (0 none, 1 pairing, 2 matching; 0 where a blocking argument is unsound),
 # node budget of one pairing search, node budget of one Maker-Breaker search
 K_LEVEL, K_PAIR_BUDGET, K_MB_BUDGET, K_ROOT_BUDGET, K_MB_MAX_CELLS, K_PAIR_MAX = range(6)
@@ -84,9 +94,82 @@ N_KPARAMS = 6
 KNOW_NONE, KNOW_PAIRING, KNOW_MATCHING = 0, 1, 2
 # TT flags
 EMPTY, EXACT, LOWER, UPPER = 0, 1, 2, 3
+# whose win :func:`deepen` tests: the side to move's, its opponent's, or both (the exact value)
+SIDE_MOVER, SIDE_OPPONENT, SIDE_BOTH = 1, 2, 3
 
 _H1 = np.uint64(0x9E3779B97F4A7C15)
 _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+class KernelTables(NamedTuple):
+    """Everything the kernel needs to know about a game, as NumPy arrays: the kernel's ``tables`` argument
+    (built by :func:`kinarow.engine.tables.kernel_tables`)."""
+
+    iparams: np.ndarray
+    aux: np.ndarray
+    masks: np.ndarray
+    symtab: np.ndarray
+    symperm: np.ndarray
+    syminv: np.ndarray
+    turn_player: np.ndarray
+    turn_left: np.ndarray
+    weight: np.ndarray
+    lshift: np.ndarray
+    vp: np.ndarray
+    vm: np.ndarray
+
+
+class SearchState(NamedTuple):
+    """One searcher's working arrays, the kernel's ``state`` argument.
+
+    ``tt``: the transposition table (``(size, 4)`` uint64, layout above);
+    ``ctrl``: counters and flags (the ``C_*`` indices); ``hist``: the
+    move-ordering history (``(2, cells)``); ``movebuf`` / ``scorebuf``: each
+    stone count's ordered move list; ``pv``: the best move found at each stone
+    count; ``kparams`` / ``kbuf`` / ``kmemo`` / ``kctrl``: the knowledge tests'
+    parameters (``K_*``), stack, memo and counters (:mod:`kinarow.engine.breaker`);
+    ``gen``: one word, the generation of the latest win test; ``frames`` / ``frames_i`` / ``frames_taint``:
+    the search's stack, one column per stone count (rows: see :func:`search`), kept here so that a search
+    allocates nothing (the extraction asks one short search per prescribed move).
+    """
+
+    tt: np.ndarray
+    ctrl: np.ndarray
+    hist: np.ndarray
+    movebuf: np.ndarray
+    scorebuf: np.ndarray
+    pv: np.ndarray
+    kparams: np.ndarray
+    kbuf: np.ndarray
+    kmemo: np.ndarray
+    kctrl: np.ndarray
+    gen: np.ndarray
+    frames: np.ndarray
+    frames_i: np.ndarray
+    frames_taint: np.ndarray
+
+
+def new_state(cells: int, groups: int, tt_entries: int, kparams: np.ndarray, memo_bits: int) -> SearchState:
+    """Fresh working arrays for a board of ``cells`` cells and ``groups`` groups, with a table of ``tt_entries``
+    entries (a power of two)."""
+    kctrl = np.zeros(BK.N_CTRL, np.int64)
+    kctrl[BK.C_STAMP] = 1
+    return SearchState(
+        tt=np.zeros((tt_entries, 4), np.uint64),
+        ctrl=np.zeros(N_CTRL, np.int64),
+        hist=np.zeros((2, cells), np.int64),
+        movebuf=np.zeros((cells + 2, max(cells, 1)), np.int64),
+        scorebuf=np.zeros((cells + 2, max(cells, 1)), np.int64),
+        pv=np.full(cells + 2, -1, np.int64),
+        kparams=kparams,
+        kbuf=BK.new_buffers(cells, groups),
+        kmemo=BK.new_memo(memo_bits),
+        kctrl=kctrl,
+        gen=np.zeros(1, np.int64),
+        frames=np.zeros((4, cells + 2), np.uint64),
+        frames_i=np.zeros((10, cells + 2), np.int64),
+        frames_taint=np.zeros(cells + 2, np.bool_),
+    )
 
 
 @intrinsic
@@ -264,14 +347,19 @@ def cannot_win(masks, maker, breaker, maker_first, level, kparams, kbuf, kmemo, 
 
 
 @njit(cache=True, nogil=True)
-def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, symperm, syminv,
-           turn_player, turn_left, tt,
-           ctrl, hist, weight, lshift, vp, vm, movebuf, scorebuf, pv, kparams, kbuf, kmemo, kctrl):
+def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
     """Negamax value of the position (p1, p2) with root_t stones down, from the side to move.
 
     Iterative (an explicit stack indexed by the stone count t) so that a node
-    costs no function call. ``pv[root_t]`` receives the best move.
+    costs no function call. ``state.pv[root_t]`` receives the best move.
     """
+    iparams, aux, masks = tables.iparams, tables.aux, tables.masks
+    symtab, symperm, syminv = tables.symtab, tables.symperm, tables.syminv
+    turn_player, turn_left, weight = tables.turn_player, tables.turn_left, tables.weight
+    lshift, vp, vm = tables.lshift, tables.vp, tables.vm
+    tt, ctrl, hist, pv = state.tt, state.ctrl, state.hist, state.pv
+    movebuf, scorebuf = state.movebuf, state.scorebuf
+    kparams, kbuf, kmemo, kctrl = state.kparams, state.kbuf, state.kmemo, state.kctrl
     one = np.uint64(1)
     zero = np.uint64(0)
     N = iparams[P_N]
@@ -289,21 +377,12 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
     tmask = np.uint64(tt.shape[0] - 1)
 
     # the stack: one frame per stone count t
-    s_p1 = np.zeros(N + 2, np.uint64)
-    s_p2 = np.zeros(N + 2, np.uint64)
-    s_k1 = np.zeros(N + 2, np.uint64)
-    s_k2 = np.zeros(N + 2, np.uint64)
-    s_alpha = np.zeros(N + 2, np.int64)
-    s_beta = np.zeros(N + 2, np.int64)
-    s_best = np.zeros(N + 2, np.int64)
-    s_bmove = np.zeros(N + 2, np.int64)
-    s_i = np.zeros(N + 2, np.int64)
-    s_n = np.zeros(N + 2, np.int64)
-    s_idx = np.zeros(N + 2, np.int64)
-    s_sym = np.zeros(N + 2, np.int64)
-    s_lo = np.zeros(N + 2, np.int64)
-    s_hi = np.zeros(N + 2, np.int64)
-    s_taint = np.zeros(N + 2, np.bool_)
+    # (rows of the state's arrays, not allocated here: every entry is written before it is read)
+    frames, frames_i = state.frames, state.frames_i
+    s_p1, s_p2, s_k1, s_k2 = frames[0], frames[1], frames[2], frames[3]
+    s_alpha, s_beta, s_best, s_bmove, s_i = frames_i[0], frames_i[1], frames_i[2], frames_i[3], frames_i[4]
+    s_n, s_idx, s_sym, s_lo, s_hi = frames_i[5], frames_i[6], frames_i[7], frames_i[8], frames_i[9]
+    s_taint = state.frames_taint
     use_lines = iparams[P_LINES] != 0
     scratch = np.zeros(2 * vp.shape[1] + 2, np.uint64)
     k4 = vp.shape[1] == 4  # tested at each call: a helper choosing between the two made 7x5 Connect Four 30 % slower
@@ -662,3 +741,69 @@ def search(p1, p2, root_t, root_alpha, root_beta, iparams, aux, masks, symtab, s
             s_beta[t + 1] = -a
         t += 1
         entering = True
+
+
+@njit(cache=True, nogil=True)
+def win_test(p1, p2, t, limit, for_opponent, tables, state):
+    """Can the side to move (or, ``for_opponent``, its opponent) force a win before ``limit`` stones?
+
+    A null-window search from the side to move: (draw, win) tests its win,
+    (loss, draw) the opponent's. Nodes at the horizon count as draws, which
+    never helps the player being tested, so a win found is exact. Returns the
+    value and whether a "no" is exact too (the search never met its horizon).
+    Each test is a new generation (``state.gen``).
+    """
+    ctrl = state.ctrl
+    mover = tables.turn_player[t]
+    if for_opponent:
+        ctrl[C_TESTER] = 1 - mover
+        alpha, beta = LOSS, DRAW
+    else:
+        ctrl[C_TESTER] = mover
+        alpha, beta = DRAW, WIN
+    state.gen[0] += 1
+    ctrl[C_TLIMIT] = limit
+    ctrl[C_GEN] = state.gen[0]
+    v = search(p1, p2, t, alpha, beta, tables, state)
+    return v, limit >= tables.iparams[P_N] or ctrl[C_TAINT] == 0
+
+
+@njit(cache=True, nogil=True)
+def deepen(p1, p2, t, sides, step, tables_in, state_in):
+    """Iterative deepening: win tests of ``sides`` (``SIDE_MOVER``, ``SIDE_OPPONENT`` or ``SIDE_BOTH``) with a
+    horizon ``4, 4 + step, 4 + 2 step, ...`` stones ahead, until one side's win is found or every "no" is exact.
+
+    Returns ``WIN`` / ``LOSS`` (from the side to move) when a tested side wins, ``DRAW`` when no tested side
+    can win, ``ABORT`` when the budget ran out or ``ctrl[C_STOP]`` was raised. With ``SIDE_BOTH`` the two tests
+    deepen together, so a short win for either side is found before the other side's long refutation, and the
+    answer is the exact value (also when knowledge settles the root's value at once: ``ctrl[C_ROOT_EXACT]``).
+    ``state.pv[t]`` is the move of the last test; ``ctrl[C_GUESS]`` the move that lost to nothing in the
+    deepest finished test of the opponent's win (-1 before one), a guess when time runs out. Callers clear
+    ``ctrl`` for a new root; this loop does not.
+
+    ``tables`` and ``state`` may come as plain tuples (``tuple(bundle)``): numba types a plain tuple's fields
+    in C, a named tuple's in Python, which costs about 4 us more a call from Python.
+    """
+    tables = KernelTables(*tables_in)
+    state = SearchState(*state_in)
+    ctrl = state.ctrl
+    mover_open = (sides & SIDE_MOVER) != 0
+    opponent_open = (sides & SIDE_OPPONENT) != 0
+    ctrl[C_GUESS] = -1
+    depth = 4
+    while True:
+        limit = t + depth
+        if mover_open:
+            v, exact = win_test(p1, p2, t, limit, False, tables, state)
+            if v == ABORT or v >= WIN or ctrl[C_ROOT_EXACT] != 0:
+                return v  # (knowledge may settle the root's exact value at once)
+            mover_open = not exact
+        if opponent_open:
+            v, exact = win_test(p1, p2, t, limit, True, tables, state)
+            if v == ABORT or v <= LOSS or ctrl[C_ROOT_EXACT] != 0:
+                return v
+            ctrl[C_GUESS] = state.pv[t]
+            opponent_open = not exact
+        if not (mover_open or opponent_open):
+            return DRAW
+        depth += step

@@ -2,35 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from kinarow.engine import kernel as K
+from kinarow.engine.kernel import KernelTables
 from kinarow.errors import SolverLimitError
 from kinarow.game import MAKER_BREAKER, MISERE, Game
 
 MAX_CELLS = 64
 GOAL_CODES = {"normal": K.NORMAL, MISERE: K.MISERE, MAKER_BREAKER: K.MAKER_BREAKER}
-
-
-@dataclass(frozen=True)
-class KernelTables:
-    """Everything the kernel needs to know about a game, as NumPy arrays."""
-
-    iparams: np.ndarray
-    aux: np.ndarray
-    masks: np.ndarray
-    symtab: np.ndarray
-    symperm: np.ndarray
-    syminv: np.ndarray
-    turn_player: np.ndarray
-    turn_left: np.ndarray
-    weight: np.ndarray
-    lshift: np.ndarray
-    vp: np.ndarray
-    vm: np.ndarray
 
 
 def check_solvable(game: Game) -> None:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kinarow.engine import breaker as BK
 from kinarow.engine import kernel as K
 from kinarow.engine.tables import KernelTables, kernel_tables
 from kinarow.errors import KinarowError, raise_if_interrupted
@@ -142,28 +141,51 @@ class Searcher:
         self.game = game
         self.tables: KernelTables = kernel_tables(game, symmetry)
         entries = max(2, int(tt_mb * 2**20 / _ENTRY_BYTES))
-        size = 1 << (entries.bit_length() - 1)
-        self.tt = np.zeros((size, 4), np.uint64)
-        self.generation = 0
-        self.guess: int | None = None
         self.deepening_step = 8  # measured: 5x4k4 850k nodes with steps of 2, 325k with 8; 6x6k4 544k vs 661k
-        N = game.cells
-        self.hist = np.zeros((2, N), np.int64)
-        self.movebuf = np.zeros((N + 2, max(N, 1)), np.int64)
-        self.scorebuf = np.zeros((N + 2, max(N, 1)), np.int64)
-        self.pv = np.full(N + 2, -1, np.int64)
-        self.ctrl = np.zeros(K.N_CTRL, np.int64)
         # knowledge: blocking proofs (pairings, matching sets) where they are sound
         self.knowledge = knowledge
         self.knowledge_note = knowledge_reason(game) if knowledge != "none" else None
         level = KNOWLEDGE_LEVELS.index(knowledge) if self.knowledge_note is None else 0
-        self.kparams = np.array([level, PAIR_BUDGET, MB_BUDGET, ROOT_BUDGET, MB_MAX_CELLS, pair_max(game)], np.int64)
-        G = int(self.tables.masks.size)
-        self.kbuf = BK.new_buffers(N, G)
-        self.kmemo = BK.new_memo(16 if level == K.KNOW_MATCHING else 0)
-        self.kctrl = np.zeros(BK.N_CTRL, np.int64)
-        self.kctrl[BK.C_STAMP] = 1
+        kparams = np.array([level, PAIR_BUDGET, MB_BUDGET, ROOT_BUDGET, MB_MAX_CELLS, pair_max(game)], np.int64)
+        #: the kernel's working arrays (transposition table, counters, history, buffers, generation)
+        self.state: K.SearchState = K.new_state(
+            game.cells, int(self.tables.masks.size), 1 << (entries.bit_length() - 1), kparams,
+            16 if level == K.KNOW_MATCHING else 0,
+        )
+        # the bundles as plain tuples, which numba types faster at each call (the same arrays)
+        self._bundles = (tuple(self.tables), tuple(self.state))
         self._warm_up()
+
+    @property
+    def tt(self) -> np.ndarray:
+        """The transposition table (``(size, 4)`` uint64; layout in :mod:`kinarow.engine.kernel`)."""
+        return self.state.tt
+
+    @property
+    def ctrl(self) -> np.ndarray:
+        """The kernel's counters and flags (``kernel.C_*``: nodes, stop flag, node budget, ...)."""
+        return self.state.ctrl
+
+    @property
+    def pv(self) -> np.ndarray:
+        """The best move the last search found at each stone count (-1: none)."""
+        return self.state.pv
+
+    @property
+    def generation(self) -> int:
+        """The generation of the latest win test (a depth-limited result is reused only within it)."""
+        return int(self.state.gen[0])
+
+    @generation.setter
+    def generation(self, value: int) -> None:
+        self.state.gen[0] = value
+
+    @property
+    def guess(self) -> int | None:
+        """The latest exact-value search's move that lost to nothing in its deepest finished test of the
+        opponent's win, or None: the move to play when time runs out (:meth:`choose_move`)."""
+        g = int(self.state.ctrl[K.C_GUESS])
+        return g if g >= 0 else None
 
     def prefault(self) -> None:
         """Touch every page of the transposition table now.
@@ -178,8 +200,9 @@ class Searcher:
         """Load the compiled kernel (numba's cache) now, so that it is not counted as search time."""
         self.ctrl[:] = 0
         self.ctrl[K.C_STOP] = 1
-        self._run_window(0, 0, 0, K.LOSS, K.WIN, 0, 0)
+        self._deepen(0, 0, 0, K.SIDE_BOTH)  # stops at its first node
         self.ctrl[:] = 0
+        self.ctrl[K.C_GUESS] = -1
 
     def forget_history(self) -> None:
         """Clear the move-ordering history before a new root (the table is kept).
@@ -189,72 +212,41 @@ class Searcher:
         (10,4,4) jobs after 1. e2 asked one after another of one Searcher, the
         carried history cost 115.4 M nodes where clearing it cost 17.7 M.
         """
-        self.hist[:] = 0
+        self.state.hist[:] = 0
 
     def new_root(self, max_nodes: int | None = None) -> None:
         """Start a question about a new root: counters and stop flag cleared, the node budget set, and no
         move-ordering history (:meth:`forget_history`); the table is kept."""
         self.ctrl[:] = 0
         self.ctrl[K.C_MAX_NODES] = max_nodes or 0
+        self.ctrl[K.C_GUESS] = -1
         self.forget_history()
 
-    def _run(self, p1: int, p2: int, t: int) -> int:
-        """Exact value by two win tests, "can the side to move win?" and "can its opponent win?".
+    def _deepen(self, p1: int, p2: int, t: int, sides: int) -> int:
+        """The kernel's deepening win tests (:func:`kinarow.engine.kernel.deepen`) of ``sides`` from (p1, p2)."""
+        return int(K.deepen(np.uint64(p1), np.uint64(p2), t, sides, self.deepening_step, *self._bundles))
 
-        Both tests deepen together (see :meth:`_win_test`), so a short win for
-        either side is found before the other side's long refutation. Callers
+    def _run(self, p1: int, p2: int, t: int) -> int:
+        """Exact value by two win tests, "can the side to move win?" and "can its opponent win?", deepening
+        together (so a short win for either side is found before the other side's long refutation). Callers
         start the root with :meth:`new_root`.
         """
-        mover_open = opponent_open = True
-        self.guess = None
-        depth = 4
-        while True:
-            limit = t + depth
-            if mover_open:
-                v, exact = self._win_test(p1, p2, t, limit, for_opponent=False)
-                if v == K.ABORT or v >= K.WIN or self.ctrl[K.C_ROOT_EXACT]:
-                    return v  # (knowledge may settle the root's exact value at once)
-                mover_open = not exact
-            if opponent_open:
-                v, exact = self._win_test(p1, p2, t, limit, for_opponent=True)
-                if v == K.ABORT or v <= K.LOSS or self.ctrl[K.C_ROOT_EXACT]:
-                    return v
-                # a move that does not lose within this horizon: the best guess if time runs out
-                self.guess = int(self.pv[t]) if self.pv[t] >= 0 else None
-                opponent_open = not exact
-            if not (mover_open or opponent_open):
-                return K.DRAW
-            depth += self.deepening_step
+        return self._deepen(p1, p2, t, K.SIDE_BOTH)
 
-    def _win_test(self, p1: int, p2: int, t: int, limit: int, *, for_opponent: bool) -> tuple[int, bool]:
-        """Can the side to move (or, ``for_opponent``, its opponent) force a win before ``limit`` stones?
+    def forces_win(self, position: Position, player: int) -> bool | None:
+        """Can ``player`` (1 or 2) force a win from ``position``? None when stopped (``ctrl[C_STOP]``) or out
+        of nodes first.
 
-        A null-window search from the side to move: (draw, win) tests its win,
-        (loss, draw) the opponent's. Nodes at the horizon count as draws, which
-        never helps the player being tested, so a win found is exact. Returns
-        the value and whether a "no" is exact too (the search never met its
-        horizon).
+        That player's deepening win tests only (the same tests that :meth:`search` interleaves for an exact
+        value): a "no" is a bound, not the exact value. Starts no new root: call :meth:`new_root` first (the
+        caller may run this in a thread and stop it through ``ctrl``).
         """
-        mover = int(self.tables.turn_player[t])
-        tester = 1 - mover if for_opponent else mover
-        alpha, beta = (K.LOSS, K.DRAW) if for_opponent else (K.DRAW, K.WIN)
-        v = self._run_window(p1, p2, t, alpha, beta, limit, tester)
-        return v, limit >= self.game.cells or self.ctrl[K.C_TAINT] == 0
-
-    def _run_window(self, p1: int, p2: int, t: int, alpha: int, beta: int, limit: int, tester: int) -> int:
-        tb = self.tables
-        self.ctrl[K.C_TESTER] = tester
-        self.generation += 1
-        self.ctrl[K.C_TLIMIT] = limit
-        self.ctrl[K.C_GEN] = self.generation
-        return int(
-            K.search(
-                np.uint64(p1), np.uint64(p2), t, alpha, beta, tb.iparams, tb.aux, tb.masks, tb.symtab,
-                tb.symperm, tb.syminv, tb.turn_player, tb.turn_left, self.tt,
-                self.ctrl, self.hist, tb.weight, tb.lshift, tb.vp, tb.vm, self.movebuf, self.scorebuf, self.pv,
-                self.kparams, self.kbuf, self.kmemo, self.kctrl,
-            )
-        )
+        p1, p2 = position.key()
+        mover = player == position.to_move
+        v = self._deepen(p1, p2, position.stones, K.SIDE_MOVER if mover else K.SIDE_OPPONENT)
+        if v == K.ABORT:
+            return None
+        return v == (K.WIN if mover else K.LOSS)
 
     def search(
         self,
@@ -338,35 +330,18 @@ class Searcher:
 
     def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
         """Can the side to move force a win? (its win test only); None when ``max_nodes`` ran out first."""
-        p1, p2 = position.key()
-        t = position.stones
         self.new_root(max_nodes)  # the draw-proof walk asks thousands of these
-        depth = 4
-        while True:
-            v, exact = self._win_test(p1, p2, t, t + depth, for_opponent=False)
-            if v == K.ABORT:
-                return None
-            if v == K.WIN:
-                return True
-            if exact:
-                return False
-            depth += self.deepening_step
+        return self.forces_win(position, position.to_move)
 
     def winning_move(self, position: Position) -> int | None:
         """A winning move for the side to move, or None if it has none (its win test only)."""
         p1, p2 = position.key()
         t = position.stones
         self.new_root()
-        depth = 4
-        while True:
-            v, exact = self._win_test(p1, p2, t, t + depth, for_opponent=False)
-            if v == K.WIN:
-                best = int(self.pv[t])
-                return best if best >= 0 else None
-            if exact or v == K.ABORT:
-                return None
-            depth += self.deepening_step
-
+        if self._deepen(p1, p2, t, K.SIDE_MOVER) != K.WIN:
+            return None
+        best = int(self.pv[t])
+        return best if best >= 0 else None
 
     def strategy_walk(
         self,
@@ -388,9 +363,9 @@ class Searcher:
         if position.is_over:
             return b""
         gmasks, cell_groups, start, rules_turn, goal = TK.rules(game)
-        kind, kt = TK.table_plan(game.cells, game.n, bool(game.gravity))
+        rules = (game.cells, game.n, bool(game.gravity), goal, gmasks, cell_groups, start, rules_turn)
+        plan = TK.table_plan(game.cells, game.n, bool(game.gravity))
         xctrl = np.zeros(X.N_XCTRL, np.int64)
-        gen = np.array([self.generation], np.int64)
         self.ctrl[:] = 0
         p1, p2 = position.key()
         done: list[tuple[int, np.ndarray]] = []
@@ -398,13 +373,8 @@ class Searcher:
 
         def work() -> None:
             try:
-                done.append(X.extract(
-                    np.uint64(p1), np.uint64(p2), position.stones, winner, game.cells, game.n, bool(game.gravity),
-                    goal, gmasks, cell_groups, start, rules_turn, self.deepening_step, gen,
-                    np.zeros(1 << 12, np.uint8), xctrl, kind, kt, tb.iparams, tb.aux, tb.masks, tb.symtab,
-                    tb.symperm, tb.syminv, tb.turn_player, tb.turn_left, self.tt, self.ctrl, self.hist, tb.weight,
-                    tb.lshift, tb.vp, tb.vm, self.movebuf, self.scorebuf, self.pv, self.kparams, self.kbuf,
-                    self.kmemo, self.kctrl))
+                done.append(X.extract(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
+                                      self.deepening_step, np.zeros(1 << 12, np.uint8), xctrl, tb, self.state))
             except BaseException as err:  # pragma: no cover - surfaced below
                 errors.append(err)
 
@@ -431,7 +401,6 @@ class Searcher:
         worker.join()
         if on_tick is not None:
             on_tick(int(xctrl[X.X_NODES]))  # the final count, however short the walk
-        self.generation = int(gen[0])
         self.ctrl[K.C_STOP] = 0
         if errors:
             raise errors[0]

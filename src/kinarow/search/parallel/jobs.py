@@ -143,7 +143,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
             bounds = (score_of(winner), score_of(winner))
         except _StopRequestedError:
             bounds = None
-    elif spec.question == EXACT or not hasattr(searcher, "_win_test"):  # no one-sided test: the exact value
+    elif spec.question == EXACT:
         result = solve_one(pos, searcher=searcher, on_tick=tick)
         nodes = result.nodes
         bounds = None if result.value == Value.UNKNOWN else (score_of(result.value), score_of(result.value))
@@ -172,9 +172,6 @@ def win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], No
     """
     from kinarow.engine import kernel as K
 
-    p1, p2 = pos.key()
-    t = pos.stones
-    for_opponent = pos.to_move != tested
     ctrl = searcher.ctrl
     searcher.new_root()
     out: list[bool | None] = []
@@ -182,19 +179,7 @@ def win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], No
 
     def work() -> None:
         try:
-            depth = 4
-            while True:
-                v, exact = searcher._win_test(p1, p2, t, t + depth, for_opponent=for_opponent)
-                if v == K.ABORT:
-                    out.append(None)
-                    return
-                if (v <= K.LOSS) if for_opponent else (v >= K.WIN):
-                    out.append(True)
-                    return
-                if exact:
-                    out.append(False)
-                    return
-                depth += searcher.deepening_step
+            out.append(searcher.forces_win(pos, tested))
         except BaseException as err:  # pragma: no cover - surfaced below
             errors.append(err)
 
