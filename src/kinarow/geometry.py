@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from kinarow.errors import IllegalMoveError, MoveError
+from kinarow.game import MAX_SIDE, shown
 
 if TYPE_CHECKING:
     from kinarow.game import Game
@@ -27,7 +28,10 @@ SQUARE_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1
 HEX_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, -1))
 DIRECTION_NAMES = {(1, 0): "horizontal", (0, 1): "vertical", (1, 1): "diagonal", (1, -1): "anti"}
 
-_CELL_RE = re.compile(r"^([a-z]+)(\d+)$")
+# ASCII only: a full-width or Arabic-Indic digit is not a row number, and 'K' (the Kelvin sign) is no 'k'
+_CELL_RE = re.compile(r"([a-z]+)([0-9]+)", re.ASCII)
+#: the longest column name (``zz``) and row number (``702``) of the largest board; longer ones are off every board
+_MAX_LETTERS, _MAX_DIGITS = len("zz"), len(str(MAX_SIDE))
 
 
 def column_name(x: int) -> str:
@@ -75,28 +79,30 @@ class Geometry:
 
     def parse_cell(self, text: str) -> int:
         """Cell index of a name like ``'b2'``; one clear sentence if it is not on the board."""
-        token = text.strip().lower()
-        match = _CELL_RE.match(token)
+        token = text.strip()
+        match = _CELL_RE.fullmatch(token.lower()) if token.isascii() else None
         last = f"{column_name(self.m - 1)}{self.n}"
         if match is None:
-            raise MoveError(f"'{text}' is not a cell name; cells are named a1 (bottom-left) to {last}")
-        x, y = column_index(match[1]), int(match[2]) - 1
+            raise MoveError(f"{shown(text)} is not a cell name; cells are named a1 (bottom-left) to {last}")
+        letters, digits = match[1], match[2]
+        x = column_index(letters) if len(letters) <= _MAX_LETTERS else self.m
+        y = int(digits) - 1 if len(digits) <= _MAX_DIGITS else self.n
         if not (0 <= x < self.m and 0 <= y < self.n):
-            raise IllegalMoveError(f"'{text}' is off the board; cells run from a1 to {last}")
+            raise IllegalMoveError(f"{shown(text)} is off the board; cells run from a1 to {last}")
         return self.cell(x, y)
 
     def parse_column(self, text: str) -> int:
-        """Column index from a letter (``'d'``) or a 1-based number (``'4'``)."""
+        """Column index from a letter (``'d'``) or a 1-based number (``'4'``), in ASCII."""
         token = text.strip().lower()
+        last = column_name(self.m - 1)
+        if not token.isascii() or not (token.isdigit() or token.isalpha()):
+            raise MoveError(f"{shown(text)} is not a column; give a letter a-{last} or 1-{self.m}")
         if token.isdigit():
-            x = int(token) - 1
-        elif token.isalpha():
-            x = column_index(token)
+            x = int(token) - 1 if len(token) <= _MAX_DIGITS else self.m
         else:
-            raise MoveError(f"'{text}' is not a column; give a letter a-{column_name(self.m - 1)} or 1-{self.m}")
+            x = column_index(token) if len(token) <= _MAX_LETTERS else self.m
         if not 0 <= x < self.m:
-            last = column_name(self.m - 1)
-            raise IllegalMoveError(f"column '{text}' is off the board; columns are a-{last} or 1-{self.m}")
+            raise IllegalMoveError(f"column {shown(text)} is off the board; columns are a-{last} or 1-{self.m}")
         return x
 
     # -- groups -------------------------------------------------------------------
