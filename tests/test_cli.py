@@ -203,7 +203,7 @@ def test_play_undo_and_quit(capsys, monkeypatch):
     code, out, _ = run(capsys, "play", "3x3k3")
     assert code == 0
     assert "There is no move of yours to take back." in out
-    assert "Took back your last turn and the reply." in out
+    assert "Took back your last turn (b2) and the reply (" in out
     boards = [line for line in out.splitlines() if line.startswith("2 ")]
     assert boards[-1] == "2 . . ."
     assert out.splitlines()[-1] == "Game abandoned."
