@@ -82,10 +82,10 @@ class Geometry:
         token = text.strip()
         match = _CELL_RE.fullmatch(token.lower()) if token.isascii() else None
         last = f"{column_name(self.m - 1)}{self.n}"
-        if match is None:
+        if match is None or len(match[1]) > _MAX_LETTERS:  # no board has a column of three letters
             raise MoveError(f"{shown(text)} is not a cell name; cells are named a1 (bottom-left) to {last}")
-        letters, digits = match[1], match[2]
-        x = column_index(letters) if len(letters) <= _MAX_LETTERS else self.m
+        letters, digits = match[1], match[2].lstrip("0") or "0"
+        x = column_index(letters)
         y = int(digits) - 1 if len(digits) <= _MAX_DIGITS else self.n
         if not (0 <= x < self.m and 0 <= y < self.n):
             raise IllegalMoveError(f"{shown(text)} is off the board; cells run from a1 to {last}")
@@ -95,12 +95,13 @@ class Geometry:
         """Column index from a letter (``'d'``) or a 1-based number (``'4'``), in ASCII."""
         token = text.strip().lower()
         last = column_name(self.m - 1)
-        if not token.isascii() or not (token.isdigit() or token.isalpha()):
+        if not token.isascii() or not (token.isdigit() or (token.isalpha() and len(token) <= _MAX_LETTERS)):
             raise MoveError(f"{shown(text)} is not a column; give a letter a-{last} or 1-{self.m}")
         if token.isdigit():
-            x = int(token) - 1 if len(token) <= _MAX_DIGITS else self.m
+            digits = token.lstrip("0") or "0"
+            x = int(digits) - 1 if len(digits) <= _MAX_DIGITS else self.m
         else:
-            x = column_index(token) if len(token) <= _MAX_LETTERS else self.m
+            x = column_index(token)
         if not 0 <= x < self.m:
             raise IllegalMoveError(f"column {shown(text)} is off the board; columns are a-{last} or 1-{self.m}")
         return x
