@@ -53,11 +53,12 @@ def check_count(value: object, name: str, *, upper: int = MAX_NODES) -> int | No
     if value is None:
         return None
     most = "10**18 (nodes are counted in 64 bits)" if upper == MAX_NODES else f"{upper:,}"
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+    number = int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else 0
+    if number < 1:
         raise KinarowError(f"{name} must be a positive whole number, not {_said(value)}")
-    if value > upper:
-        raise KinarowError(f"{name} = {_said(int(value))} is too large; the most allowed is {most}")
-    return int(value)
+    if number > upper:
+        raise KinarowError(f"{name} = {_said(number)} is too large; the most allowed is {most}")
+    return number
 
 
 def check_seconds(value: object, name: str) -> float | None:
