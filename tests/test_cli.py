@@ -482,3 +482,22 @@ def test_a_dropped_interrupt_is_not_printed_as_a_traceback(capsys):
     errors.clear_interrupt()
     errors.quiet_dropped_interrupt(dropped(KeyboardInterrupt()))  # no Ctrl-C was noted: report it
     assert "KeyboardInterrupt" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["torus", "hex7", "--class", "\u0663", "--no-graph"], "--class must be a class number"),
+        (["torus", "hex7", "--class", "9" * 5000, "--no-graph"], "--class must be a class number"),
+        (["tiling", "search", "--k", "8", "--shape", "\uff13x4"], "--shape must be ROWSxWIDTH"),
+        (["tiling", "search", "--k", "8", "--shape", "3x" + "9" * 5000], "--shape must be ROWSxWIDTH"),
+        (["tiling", "search", "--k", "\u0668"], "--k must be a positive whole number"),
+        (["serve", "--port", "\uff18\uff10"], "--port must be a port number"),
+        (["serve", "--port", "9" * 5000], "--port must be a port number"),
+    ],
+)
+def test_other_numbers_on_the_command_line_are_ascii_and_bounded(capsys, argv, said):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert said in err and "Traceback" not in err
+    assert all(len(line) < 300 for line in err.splitlines())
