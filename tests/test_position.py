@@ -505,3 +505,21 @@ def test_non_ascii_and_huge_moves_are_refused_in_one_short_line(game, move, erro
 def test_moves_that_are_not_text_are_a_move_error(value):
     with pytest.raises(MoveError):
         Game("3x3k3").start().play_moves(value)
+
+
+@pytest.mark.parametrize("cell", [1.5, "b2", None, True, 10**5000, -(10**30)],
+                         ids=["float", "name", "none", "bool", "huge", "negative"])
+def test_play_takes_a_cell_number_only(cell):
+    pos = Game("3x3k3").start()
+    with pytest.raises(MoveError) as info:
+        pos.play(cell)
+    assert "\n" not in str(info.value) and len(str(info.value)) < 200
+    assert pos.stones == 0
+
+
+def test_play_keeps_cells_as_python_ints():
+    import numpy as np
+
+    pos = Game("9x9k5").start()
+    pos.play(np.int64(80))
+    assert type(pos.moves[0]) is int and pos.key() == (1 << 80, 0)

@@ -22,6 +22,7 @@ White's turn, written ``1... a1``), as is ``1. c4 ... d3 2. e5`` in
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -160,10 +161,16 @@ class Position:
         return [c for c, v in enumerate(self.board) if v == 0]
 
     # -- moves -----------------------------------------------------------------------
-    def _check_legal(self, cell: int) -> None:
+    def _check_legal(self, cell: int) -> int:
+        """``cell`` as an int if a stone may go there now; an IllegalMoveError (a MoveError) saying why not."""
         geo = self.geometry
+        if isinstance(cell, bool) or not hasattr(cell, "__index__"):
+            raise MoveError(f"a cell is given by its number (0 to {geo.size - 1}), not {type(cell).__name__}; "
+                            "name cells with play_moves('b2')")
+        cell = operator.index(cell)
         if not 0 <= cell < geo.size:
-            raise IllegalMoveError(f"cell {cell} is off the board; cells are 0 to {geo.size - 1}")
+            said = str(cell) if abs(cell) < 10**9 else "number too large"
+            raise IllegalMoveError(f"cell {said} is off the board; cells are 0 to {geo.size - 1}")
         if self.is_over:
             raise IllegalMoveError(f"the game is over ({self.result}); no more moves can be played")
         if self.board[cell] != 0:
@@ -177,10 +184,11 @@ class Position:
                     f"{geo.name(cell)} is not where a stone dropped in column {geo.name(cell)[:-len(str(y + 1))]} "
                     f"lands ({geo.name(geo.cell(x, h))}); under gravity name the column"
                 )
+        return cell
 
     def play(self, cell: int) -> None:
         """Place a stone of the player to move on ``cell`` (an index)."""
-        self._check_legal(cell)
+        cell = self._check_legal(cell)
         player = self.to_move
         self.board[cell] = player
         self.bits[player] |= 1 << cell
