@@ -16,7 +16,7 @@ from kinarow.cli.common import (
 )
 from kinarow.errors import KinarowError, MoveError
 from kinarow.game import Game, shown
-from kinarow.position import Position, split_turns
+from kinarow.position import Position, read_moves
 from kinarow.search.solve import MAX_TT_MB, Searcher, winner_of
 
 PLAY_HELP = """\
@@ -131,7 +131,8 @@ def _human_input(position: Position, human: int, out: TextIO) -> Literal["moved"
     if not command:
         return "unchanged"
     try:
-        tokens = [token for turn in split_turns(line) for token in turn]
+        items = read_moves(line)
+        tokens = [token for item in items if isinstance(item, list) for token in item]
         if not tokens:
             raise MoveError(f"{shown(line.strip())} names no move; type a cell such as b2, or 'help'")
         for token in tokens:  # every word must name a cell (or a column) before the stones are counted
@@ -139,7 +140,17 @@ def _human_input(position: Position, human: int, out: TextIO) -> Literal["moved"
         if len(tokens) > left:
             stones = "1 stone" if left == 1 else f"{left} stones"
             raise MoveError(f"you have {stones} left this turn but gave {len(tokens)} moves")
-        position.play_moves(line)  # checks move numbers, if given, and takes every stone back on an error
+        if len(tokens) < len(items):  # move numbers given: play_moves checks them (and names the move on error)
+            position.play_moves(line)
+        else:
+            start = position.stones
+            try:
+                for token in tokens:
+                    position.play(position.parse_move(token))
+            except KinarowError:
+                while position.stones > start:
+                    position.undo()
+                raise
     except KinarowError as error:
         print(f"{error}; try again.", file=out)
         return "unchanged"
