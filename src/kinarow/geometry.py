@@ -140,6 +140,35 @@ class Geometry:
                         out.append(key)
         return tuple(out)
 
+    def owns_group_through(self, cell: int, board: list[int], player: int) -> bool:
+        """Does ``player`` own a whole group through ``cell`` on ``board`` (one owner per cell)?
+
+        Walks the lines through ``cell`` instead of listing the groups, so it needs no table: on a large
+        board (702 x 702 has 2 million groups) the group masks would take gigabytes. A run of K of the
+        player's stones along a direction holds a group; on a wrapped line the run stops where it meets
+        itself, since a group's cells are distinct.
+        """
+        k = self.k
+        x0, y0 = self.xy(cell)
+        for dx, dy in self.directions:
+            count, round_the_line = 1, False
+            for sign in (1, -1):
+                x, y = x0, y0
+                while count < k:
+                    w = self._wrap(x + sign * dx, y + sign * dy)
+                    if w is None or board[self.cell(*w)] != player:
+                        break
+                    if w == (x0, y0):
+                        round_the_line = True  # the whole wrapped line is the player's: not to be counted twice
+                        break
+                    x, y = w
+                    count += 1
+                if round_the_line:
+                    break
+            if count >= k:
+                return True
+        return False
+
     @cached_property
     def group_directions(self) -> tuple[tuple[int, int], ...]:
         """The direction of each group in :attr:`groups` (same order)."""

@@ -32,6 +32,8 @@ from kinarow.game import MAKER_BREAKER, MISERE, Game, shown
 from kinarow.values import Value
 
 PLAYER_NAMES = {1: "Black", 2: "White"}
+#: boards of more cells decide a group by walking its lines, not by the group masks (about cells**2 / 2 bytes)
+MASK_CELLS = 4096
 # one piece of a word of move text: a move number ("12." or "12..."), an ellipsis, or stones ("b3,c3(F)")
 _PIECE_RE = re.compile(r"(?P<number>[0-9]+)(?P<dots>\.+|…)|(?P<ellipsis>\.\.+|…)|(?P<stones>[^.…]+|\.)", re.ASCII)
 _MARKS_RE = re.compile(r"(\(f\)|[#+!?])+$", re.ASCII | re.IGNORECASE)
@@ -214,6 +216,8 @@ class Position:
         """Does ``player`` own a whole group through ``cell`` (with a stone on it)?"""
         if self.board[cell] != player:
             return False
+        if self.geometry.size > MASK_CELLS:  # the group masks of a large board do not fit in memory
+            return self.geometry.owns_group_through(cell, self.board, player)
         own = self.bits[player]
         return any(mask & own == mask for mask in self.geometry.cell_group_masks[cell])
 
