@@ -111,7 +111,7 @@ def test_a_game_string_gives_a_game_or_one_line(text: str) -> None:
     assert text.strip().partition(":")[0].isascii()
 
 
-@settings(max_examples=300)
+@settings(max_examples=200)
 @given(st.sampled_from(GAMES), move_texts)
 @example("3x3k3", "1. b2 2. a1")
 @example("6x6k4p2q1", "1. c4 ... d3 2. e5")

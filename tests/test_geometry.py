@@ -321,7 +321,7 @@ def test_torus_symmetries_include_every_translation():
 
 
 # -- groups through a cell without the group table (large boards) ---------------------------------------------
-@settings(max_examples=300)
+@settings(max_examples=200)
 @given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 8),
        st.sampled_from(["", ":torus", ":cylinder", ":hex", ":torus,hex", ":cylinder,hex"]), st.data())
 def test_walking_the_lines_agrees_with_the_group_masks(m, n, k, flags, data):
