@@ -101,6 +101,8 @@ def test_a_new_root_starts_without_the_earlier_roots_move_history(ask) -> None:
         ({"tt_mb": 10**9}, "16384"),
         ({"tt_mb": "4"}, "tt_mb"),
         ({"tt_mb": float("inf")}, "tt_mb"),
+        ({"tt_mb": 10**5000}, "tt_mb"),
+        ({"time_limit": 10**5000}, "time_limit"),
         ({"knowledge": ["none"]}, "knowledge"),
         ({"knowledge": "all"}, "knowledge"),
         ({"strategy": "file.json"}, "strategy"),

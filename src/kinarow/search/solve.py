@@ -67,7 +67,7 @@ def check_seconds(value: object, name: str) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise KinarowError(f"{name} must be a positive number of seconds, not {_said(value)}")
-    seconds = float(value)
+    seconds = _real(value)
     if not (seconds > 0 and math.isfinite(seconds)):
         raise KinarowError(f"{name} = {_said(value)} is not allowed; give a positive, finite number of seconds")
     return seconds
@@ -77,9 +77,20 @@ def check_tt_mb(value: object, name: str = "tt_mb") -> float | None:
     """A transposition table size in MiB, in (0, MAX_TT_MB] (None stays None); a KinarowError otherwise."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < float(value) <= MAX_TT_MB:
+    size = _real(value)
+    if not 0 < size <= MAX_TT_MB:
         raise KinarowError(f"{name} = {_said(value)} is not a table size; allowed is more than 0 up to {MAX_TT_MB} MiB")
-    return float(value)
+    return size
+
+
+def _real(value: object) -> float:
+    """``value`` as a float (an int of a thousand digits is infinite); NaN when it is no real number."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return math.nan
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
 
 
 def check_flag(value: object, name: str) -> bool:
