@@ -341,3 +341,18 @@ def test_a_large_board_plays_without_the_group_table():
     pos.play_moves("a5")
     assert pos.result == "first"
     assert "cell_group_masks" not in vars(pos.geometry)  # the table was never built
+
+
+@pytest.mark.parametrize("name", [5, None, 2.0, ["b2"], b"b2"])
+def test_cell_and_column_names_must_be_text(name):
+    geo = Game("4x4k4").geometry
+    with pytest.raises(MoveError):
+        geo.parse_cell(name)
+    with pytest.raises(MoveError):
+        geo.parse_column(name)
+
+
+@pytest.mark.parametrize(("name", "cell"), [("a01", (0, 0)), (" B2 ", (1, 1)), ("d4", (3, 3))])
+def test_cell_names_read_leading_zeros_and_any_case(name, cell):
+    geo = Game("4x4k4").geometry
+    assert geo.parse_cell(name) == geo.cell(*cell)

@@ -79,6 +79,8 @@ class Geometry:
 
     def parse_cell(self, text: str) -> int:
         """Cell index of a name like ``'b2'``; one clear sentence if it is not on the board."""
+        if not isinstance(text, str):
+            raise MoveError(f"a cell is named by text like 'b2', not by a {type(text).__name__}")
         token = text.strip()
         match = _CELL_RE.fullmatch(token.lower()) if token.isascii() else None
         last = f"{column_name(self.m - 1)}{self.n}"
@@ -93,6 +95,8 @@ class Geometry:
 
     def parse_column(self, text: str) -> int:
         """Column index from a letter (``'d'``) or a 1-based number (``'4'``), in ASCII."""
+        if not isinstance(text, str):
+            raise MoveError(f"a column is named by text like 'd' or '4', not by a {type(text).__name__}")
         token = text.strip().lower()
         last = column_name(self.m - 1)
         if not token.isascii() or not (token.isdigit() or (token.isalpha() and len(token) <= _MAX_LETTERS)):
