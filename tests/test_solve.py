@@ -172,3 +172,13 @@ def test_no_line_fits_is_a_draw_that_says_why(game, value):
     assert result.to_dict()["note"] == reason
     assert solve("3x3k3").note is None
     assert "note" not in solve("3x3k3").to_dict()
+
+
+def test_a_searcher_searches_only_positions_of_its_game():
+    searcher = Searcher("4x4k4")
+    other = Game("3x3k3").start()
+    for ask in (searcher.search, searcher.best_move, searcher.can_win):
+        with pytest.raises(KinarowError, match="bound to 4x4k4; it cannot search a position of 3x3k3"):
+            ask(other)
+    with pytest.raises(KinarowError, match="cannot search"):
+        searcher.choose_move("a1", 1.0)

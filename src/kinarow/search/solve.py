@@ -262,6 +262,13 @@ class Searcher:
         self.kctrl[BK.C_STAMP] = 1
         self._warm_up()
 
+    def check_position(self, position: Position) -> None:
+        """A KinarowError unless ``position`` is a position of this searcher's game (another game's stones
+        read with this game's tables would give a wrong answer)."""
+        if not isinstance(position, Position) or position.game != self.game:
+            what = f"a position of {position.game}" if isinstance(position, Position) else _said(position)
+            raise KinarowError(f"this Searcher is bound to {self.game}; it cannot search {what}")
+
     def prefault(self) -> None:
         """Touch every page of the transposition table now.
 
@@ -366,6 +373,7 @@ class Searcher:
         The kernel runs in a worker thread (it releases the GIL) so that a time
         limit, a progress callback and Ctrl-C are served from this thread.
         """
+        self.check_position(position)
         p1, p2 = position.key()
         t = position.stones
         ctrl = self.ctrl
@@ -411,6 +419,7 @@ class Searcher:
         Runs in the calling thread (no worker thread per call), so it suits many
         short questions; Ctrl-C is served between calls.
         """
+        self.check_position(position)
         p1, p2 = position.key()
         t = position.stones
         self.new_root()
@@ -436,6 +445,7 @@ class Searcher:
 
     def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
         """Can the side to move force a win? (its win test only); None when ``max_nodes`` ran out first."""
+        self.check_position(position)
         p1, p2 = position.key()
         t = position.stones
         self.new_root(max_nodes)  # the draw-proof walk asks thousands of these
@@ -452,6 +462,7 @@ class Searcher:
 
     def winning_move(self, position: Position) -> int | None:
         """A winning move for the side to move, or None if it has none (its win test only)."""
+        self.check_position(position)
         p1, p2 = position.key()
         t = position.stones
         self.new_root()
@@ -490,6 +501,7 @@ class Searcher:
         xctrl = np.zeros(X.N_XCTRL, np.int64)
         gen = np.array([self.generation], np.int64)
         self.ctrl[:] = 0
+        self.check_position(position)
         p1, p2 = position.key()
         done: list[tuple[int, np.ndarray]] = []
         errors: list[BaseException] = []
