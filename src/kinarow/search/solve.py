@@ -221,7 +221,7 @@ def default_tt_mb(game: Game) -> float:
 
 
 class Searcher:
-    """A search kernel bound to one game, with its transposition table.
+    """A search kernel bound to one game (a :class:`Game` or a game string), with its transposition table.
 
     Keep one Searcher to ask many questions about the same game: the table
     carries what earlier searches found.
