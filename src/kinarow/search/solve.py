@@ -21,7 +21,7 @@ from kinarow.engine import breaker as BK
 from kinarow.engine import kernel as K
 from kinarow.engine.tables import KernelTables, kernel_tables
 from kinarow.errors import KinarowError, raise_if_interrupted
-from kinarow.game import Game
+from kinarow.game import Game, shown
 from kinarow.position import Position, value_names
 from kinarow.proofs.matching import applicable as blocking_applicable
 from kinarow.proofs.tree import StrategyTree
@@ -116,7 +116,7 @@ def check_limits(max_nodes: object, time_limit: object, tt_mb: object) -> tuple[
 def _said(value: object) -> str:
     """A value as an error message shows it: short, and with its type when that is the trouble."""
     if isinstance(value, str):
-        return repr(value) if len(value) <= 40 else repr(value[:30]) + f"... ({len(value)} characters)"
+        return shown(value)
     if isinstance(value, bool):
         return repr(value)
     if isinstance(value, int) and value.bit_length() > 100:
