@@ -203,7 +203,7 @@ def test_play_undo_and_quit(capsys, monkeypatch):
     code, out, _ = run(capsys, "play", "3x3k3")
     assert code == 0
     assert "There is no move of yours to take back." in out
-    assert "Took back your last turn and the reply." in out
+    assert "Took back your last turn (b2) and the reply (" in out
     boards = [line for line in out.splitlines() if line.startswith("2 ")]
     assert boards[-1] == "2 . . ."
     assert out.splitlines()[-1] == "Game abandoned."
@@ -223,6 +223,104 @@ def test_play_several_stones_per_turn(capsys, monkeypatch):
     assert code == 0
     assert "you have 2 stones left this turn but gave 3 moves" in out
     assert out.count("kinarow plays") == 2
+
+
+def test_play_a_single_letter_is_a_column_not_a_command(capsys, monkeypatch):
+    # 'h' is column h of 8x4k4:gravity (not help); 'q' is column q of a board of 17 columns (not quit)
+    feed(monkeypatch, ["h", "quit"])
+    code, out, _ = run(capsys, "play", "8x4k4:gravity", "--think", "0.05")
+    assert code == 0
+    assert "Commands:" not in out
+    assert any(row.split()[:9] == ["1", *".......", "X"] for row in out.splitlines())
+    feed(monkeypatch, ["q", "exit"])
+    code, out, _ = run(capsys, "play", "17x2k3:gravity", "--think", "0.05")
+    assert code == 0
+    assert any(row.split()[:18] == ["1", *"." * 16, "X"] for row in out.splitlines())
+    assert out.splitlines()[-1].endswith("Game abandoned.")
+
+
+@pytest.mark.parametrize("command", ["help", "?", " HELP "])
+def test_play_help_is_a_word(capsys, monkeypatch, command):
+    feed(monkeypatch, [command, "quit"])
+    _, out, _ = run(capsys, "play", "3x3k3")
+    assert "Commands are whole words, so a single letter is always a column." in out
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("hello world", "'hello' is not a cell name"),
+        ("hello", "'hello' is not a cell name"),
+        ("a\u0663", "is not a cell name"),
+        ("2. b2", "'2.' opens Black's turn 2, but it is Black's turn 1"),
+        ("1. ...", "'1. ...' names no move"),
+        ("a" + "9" * 5000, "is off the board"),
+    ],
+)
+def test_play_unreadable_lines_are_named_and_change_nothing(capsys, monkeypatch, line, said):
+    feed(monkeypatch, [line, "quit"])
+    code, out, _ = run(capsys, "play", "3x3k3")
+    assert code == 0
+    reply = next(row for row in out.splitlines() if "try again" in row)
+    assert said in reply and len(reply) < 300
+    assert "moves" not in reply  # not counted as moves
+    assert "X" not in out.split("try again")[-1]  # no stone was placed
+
+
+def test_play_undo_inside_a_turn_takes_back_only_that_turn(capsys, monkeypatch):
+    # 5x5k4p2q2: you (Black) place two stones on the first turn; undo after one takes back that one only
+    feed(monkeypatch, ["d4", "undo", "d4", "undo", "quit"])
+    code, out, _ = run(capsys, "play", "5x5k4p2q2")
+    assert code == 0
+    assert out.count("Took back the stone you placed this turn (d4).") == 2
+    assert "Took back your last turn" not in out
+    assert "kinarow plays" not in out
+    boards = [row for row in out.splitlines() if row.startswith("4 ")]
+    assert boards == ["4 . . . . .", "4 . . . X .", "4 . . . . .", "4 . . . X .", "4 . . . . ."]
+
+
+def test_play_undo_after_a_whole_turn_takes_back_the_reply_too(capsys, monkeypatch):
+    # 4x4k4p2q1: you (Black) place one stone, kinarow (White) replies with two; undo takes back all three
+    feed(monkeypatch, ["d4", "undo", "quit"])
+    code, out, _ = run(capsys, "play", "4x4k4p2q1")
+    assert code == 0
+    assert "Took back your last turn (d4) and the reply (" in out
+    boards = [row for row in out.splitlines() if row.startswith("4 ")]
+    assert boards[-1] == "4 . . . ."
+
+
+def test_solve_where_no_line_fits_says_why(capsys):
+    code, out, _ = run(capsys, "solve", "3x3k9")
+    assert code == 0
+    assert out.splitlines()[0] == "Draw with perfect play: no line of 9 cells fits on this 3x3 board."
+    code, out, _ = run(capsys, "solve", "3x3k9", "--json", "--no-store")
+    assert json.loads(out)["note"] == "no line of 9 cells fits on this 3x3 board"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["solve", "3x3k3", "--max-nodes", str(10**26)], "--max-nodes = '100000000000000000000000000' is too large"),
+        (["solve", "3x3k3", "--max-nodes", "9" * 5000], "the most allowed is 10**18"),
+        (["solve", "3x3k3", "--max-nodes", "\u0661\u0660"], "--max-nodes must be a positive whole number"),
+        (["solve", "3x3k3", "--max-nodes", "1_000"], "--max-nodes must be a positive whole number"),
+        (["solve", "3x3k3", "--time-limit", "nan"], "--time-limit must be a positive number"),
+        (["solve", "3x3k3", "--time-limit", "1e999"], "--time-limit must be a positive number"),
+        (["solve", "3x3k3", "--tt-mb", "\uff14"], "--tt-mb must be a positive number"),
+        (["solve", "3x3k3p99999999999999999999"], "P (stones a turn) = a 20-digit number"),
+        (["solve", "\uff13x\uff13k\uff13"], "is not a board size"),
+        (["show", "6x6k4p2q1", "--moves", "1. c4 ... d3 2. e5"], "White still places 1 stone in turn 1"),
+        (["show", "3x3k3", "--moves", "1. b2 2. a1"], "it is White's turn 1"),
+        (["show", "3x3k3", "--moves", "..."], "'...' opens White's turn"),
+        (["show", "3x3k3", "--moves", "a" + "9" * 5000], "is off the board"),
+    ],
+)
+def test_bad_numbers_and_notation_are_one_line_exit_2(capsys, argv, said):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("kinarow: error: ") and err.count("\n") == 1
+    assert said in err and len(err) < 300
 
 
 # -- check -----------------------------------------------------------------------------
@@ -384,3 +482,22 @@ def test_a_dropped_interrupt_is_not_printed_as_a_traceback(capsys):
     errors.clear_interrupt()
     errors.quiet_dropped_interrupt(dropped(KeyboardInterrupt()))  # no Ctrl-C was noted: report it
     assert "KeyboardInterrupt" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["torus", "hex7", "--class", "\u0663", "--no-graph"], "--class must be a class number"),
+        (["torus", "hex7", "--class", "9" * 5000, "--no-graph"], "--class must be a class number"),
+        (["tiling", "search", "--k", "8", "--shape", "\uff13x4"], "--shape must be ROWSxWIDTH"),
+        (["tiling", "search", "--k", "8", "--shape", "3x" + "9" * 5000], "--shape must be ROWSxWIDTH"),
+        (["tiling", "search", "--k", "\u0668"], "--k must be a positive whole number"),
+        (["serve", "--port", "\uff18\uff10"], "--port must be a port number"),
+        (["serve", "--port", "9" * 5000], "--port must be a port number"),
+    ],
+)
+def test_other_numbers_on_the_command_line_are_ascii_and_bounded(capsys, argv, said):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert said in err and "Traceback" not in err
+    assert all(len(line) < 300 for line in err.splitlines())

@@ -231,3 +231,69 @@ def test_arbitrary_text_either_parses_canonically_or_raises_game_spec_error(text
         assert "\n" not in str(err)
         return
     assert Game(str(game)) == game
+
+
+# -- bounds and ASCII ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("3x3k3p99999999999999999999", "1 to 702"),
+        ("3x3k3p" + "9" * 5000, "5000-digit"),
+        ("9" * 5000 + "x3k3", "5000-digit"),
+        ("3x3k" + "9" * 5000, "K (in a row)"),
+        ("3x3k703", "1 to 702"),
+        ("3x3k3p2q703", "Q (stones of the first turn)"),
+        ("3x3k3p703", "P (stones a turn)"),
+        ("3x703k3", "N (rows)"),
+    ],
+)
+def test_every_number_is_bounded_and_the_limit_is_named(text, named):
+    with pytest.raises(GameSpecError) as info:
+        Game(text)
+    message = str(info.value)
+    assert named in message
+    assert "\n" not in message
+    assert len(message) < 300  # a pasted 5000-digit number is not echoed whole
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\uff13x\uff13k\uff13",
+        "3x3k\u0663",
+        "\u0663x\u0663k\u0663",
+        "3x3k3p\u00b2",
+        "3x3\u212a3",
+        "3x3k3:ma\u212aer-breaker",
+        "\uff13x3k3",
+        "3x3k3\u200b",
+    ],
+)
+def test_only_ascii_digits_and_letters_are_read(text):
+    with pytest.raises(GameSpecError) as info:
+        Game(text)
+    assert "\n" not in str(info.value)
+
+
+def test_the_largest_numbers_allowed_parse():
+    game = Game("702x702k702p702q702")
+    assert (game.m, game.n, game.k, game.p, game.q) == (702, 702, 702, 702, 702)
+
+
+def test_k_longer_than_every_line_is_a_game_without_groups():
+    game = Game("3x3k9")
+    assert not game.has_groups
+    assert game.no_group_reason == "no line of 9 cells fits on this 3x3 board"
+    assert Game("3x3k3").no_group_reason is None
+    # a torus's diagonal wraps round until it meets itself after lcm(m, n) cells
+    assert Game("2x3k6:torus").has_groups
+    assert Game("2x3k7:torus").no_group_reason == "no line of 7 cells fits on this 2x3 torus board"
+
+
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 13),
+       st.sampled_from(["", ":torus", ":cylinder", ":hex", ":torus,hex", ":cylinder,hex"]))
+def test_has_groups_agrees_with_the_groups(m, n, k, flags):
+    game = Game(f"{m}x{n}k{k}{flags}")
+    assert game.has_groups == bool(game.geometry.groups)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kinarow import Game, MoveError
 from kinarow.geometry import column_index, column_name
@@ -316,3 +318,41 @@ def test_torus_symmetries_include_every_translation():
     for tx, ty in itertools.product(range(8), repeat=2):
         shift = tuple(geo.cell((x + tx) % 8, (y + ty) % 8) for x, y in map(geo.xy, range(64)))
         assert shift in syms
+
+
+# -- groups through a cell without the group table (large boards) ---------------------------------------------
+@settings(max_examples=200)
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 8),
+       st.sampled_from(["", ":torus", ":cylinder", ":hex", ":torus,hex", ":cylinder,hex"]), st.data())
+def test_walking_the_lines_agrees_with_the_group_masks(m, n, k, flags, data):
+    geo = Game(f"{m}x{n}k{k}{flags}").geometry
+    board = data.draw(st.lists(st.sampled_from([0, 1, 2]), min_size=geo.size, max_size=geo.size))
+    cell = data.draw(st.integers(0, geo.size - 1))
+    player = board[cell] or 1
+    board[cell] = player
+    own = sum(1 << c for c, v in enumerate(board) if v == player)
+    expected = any(mask & own == mask for mask in geo.cell_group_masks[cell])
+    assert geo.owns_group_through(cell, board, player) == expected
+
+
+def test_a_large_board_plays_without_the_group_table():
+    pos = Game("702x702k5").position("a1 b1 a2 b2 a3 b3 a4 b4")
+    assert pos.result is None
+    pos.play_moves("a5")
+    assert pos.result == "first"
+    assert "cell_group_masks" not in vars(pos.geometry)  # the table was never built
+
+
+@pytest.mark.parametrize("name", [5, None, 2.0, ["b2"], b"b2"])
+def test_cell_and_column_names_must_be_text(name):
+    geo = Game("4x4k4").geometry
+    with pytest.raises(MoveError):
+        geo.parse_cell(name)
+    with pytest.raises(MoveError):
+        geo.parse_column(name)
+
+
+@pytest.mark.parametrize(("name", "cell"), [("a01", (0, 0)), (" B2 ", (1, 1)), ("d4", (3, 3))])
+def test_cell_names_read_leading_zeros_and_any_case(name, cell):
+    geo = Game("4x4k4").geometry
+    assert geo.parse_cell(name) == geo.cell(*cell)

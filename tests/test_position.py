@@ -394,3 +394,132 @@ def test_an_overlong_turn_is_named_in_the_error():
 def test_move_errors_are_kinarow_errors():
     assert issubclass(IllegalMoveError, MoveError)
     assert issubclass(MoveError, KinarowError)
+
+
+# -- numbered notation must fit the game --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "reason"),
+    [
+        # White's turn in (6,6,4,2,1) has two stones: '2.' cannot come after one of them
+        ("6x6k4p2q1", "1. c4 ... d3 2. e5", "after 1. c4 ... d3: '2.' opens a new turn, but White still places 1"),
+        # after 1. b2 it is White's turn 1, written '1...' or '...'
+        ("3x3k3", "1. b2 2. a1", "after 1. b2: '2.' opens Black's turn 2, but it is White's turn 1"),
+        ("3x3k3", "1. b2 2. a1", "'1...' or '...'"),
+        ("3x3k3", "...", "at the start: '...' opens White's turn, but it is Black's turn 1"),
+        ("3x3k3", "1. ...", "at the start: '1. ...' opens White's turn 1"),
+        ("3x3k3", "1... b2", "it is Black's turn 1"),
+        ("3x3k3", "1. b2 ... a1 3. c3", "'3.' opens Black's turn 3, but it is Black's turn 2"),
+        ("3x3k3", "1. b2 2... a1", "'2...' opens White's turn 2, but it is White's turn 1"),
+        # zero moves after a move number or an ellipsis
+        ("3x3k3", "1.", "'1.' is followed by no move"),
+        ("3x3k3", "1. b2 ...", "after 1. b2: '...' is followed by no move"),
+        ("3x3k3", "1. b2 ... 2. c3", "'...' is followed by no move"),
+        ("3x3k3", "1. b2 1. ... 2. a1", "'1. ...' is followed by no move"),
+        ("3x3k3", "1. a1 ... b1 2. a2 ... b2 3. a3 ... c3", "the game is over"),
+        ("3x3k3", "9" * 5000 + ". b2", "larger than any game has turns"),
+    ],
+)
+def test_numbered_text_that_does_not_fit_the_game_is_refused(game, text, reason):
+    pos = Game(game).start()
+    with pytest.raises(MoveError) as info:
+        pos.play_moves(text)
+    message = str(info.value)
+    assert reason in message
+    assert "\n" not in message and len(message) < 300
+    assert snapshot(pos) == snapshot(Game(game).start())
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "expected"),
+    [
+        ("3x3k3", "1. b2 1. ... a1 2. c3", "b2 a1 c3"),  # the chess form of White's turn
+        ("3x3k3", "1. b2 1... a1", "b2 a1"),
+        ("3x3k3", "1. b2 a1 2. c3 c1", "b2 a1 c3 c1"),  # chess-like: both turns after one number
+        ("6x6k4p2q1", "1. c4 ... d3 d4 2. e5", "c4 d3 d4 e5"),  # a turn's stones given one by one
+        ("6x6k4p2q1", "1. c4 ... d3", "c4 d3"),  # the text may end inside a turn
+        ("3x3k3", "b2 a1", "b2 a1"),  # unnumbered text is not checked for numbers
+        ("3x3k3", "", ""),
+    ],
+)
+def test_numbered_text_that_fits_is_read(game, text, expected):
+    pos = Game(game).position(text)
+    assert " ".join(pos.name(c) for c in pos.moves) == expected
+
+
+def test_numbers_are_checked_against_the_moves_already_on_the_board():
+    pos = Game("3x3k3").position("b2")
+    pos.play_moves("1... a1 2. c3")
+    assert pos.move_text() == "1. b2 ... a1 2. c3"
+    with pytest.raises(MoveError, match="it is White's turn 2"):
+        pos.play_moves("3. c1")
+
+
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [
+        ("3x3k3", "1. b2 ... b1"),  # README
+        ("6x6k4p2q1", "1. c4 ... d3,d4"),  # docs/cli.md
+        ("7x6k4:gravity", "d d c"),
+        ("7x6k4:gravity", "d d c e c"),
+        ("5x5k5", "c3 b2"),
+    ],
+)
+def test_the_documented_move_texts_still_read(game, text):
+    assert Game(game).position(text).moves
+
+
+# -- ASCII only, and bounded ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "move", "error"),
+    [
+        ("3x3k3", "a\u0663", MoveError),  # an Arabic-Indic three is not a row number
+        ("3x3k3", "a\uff13", MoveError),  # nor is a full-width one
+        ("3x3k3", "\u212a1", MoveError),  # the Kelvin sign is no 'k'
+        ("3x3k3", "a" + "9" * 5000, IllegalMoveError),
+        ("3x3k3", "zzzzzzzzzzzzzzzzzzzzzzzz1", MoveError),  # no board has a column of three letters
+        ("3x3k3", "zz1", IllegalMoveError),
+        ("3x3k3", "a0", IllegalMoveError),
+        ("7x6k4:gravity", "\u0663", MoveError),
+        ("7x6k4:gravity", "é", MoveError),
+        ("7x6k4:gravity", "9" * 5000, IllegalMoveError),
+        ("7x6k4:gravity", "z" * 5000, MoveError),
+        ("7x6k4:gravity", "zz", IllegalMoveError),
+        ("7x6k4:gravity", "hello", MoveError),
+        ("150x3k3:gravity", "é", MoveError),  # 'é' would be column 137 if its code point were read
+    ],
+)
+def test_non_ascii_and_huge_moves_are_refused_in_one_short_line(game, move, error):
+    pos = Game(game).start()
+    with pytest.raises(error) as info:
+        pos.play_moves(move)
+    message = str(info.value)
+    assert "\n" not in message and len(message) < 300
+    assert pos.stones == 0
+
+
+@pytest.mark.parametrize("value", [5, None, 4.0, [1, 2], b"b2"])
+def test_moves_that_are_not_text_are_a_move_error(value):
+    with pytest.raises(MoveError):
+        Game("3x3k3").start().play_moves(value)
+
+
+@pytest.mark.parametrize("cell", [1.5, "b2", None, True, 10**5000, -(10**30)],
+                         ids=["float", "name", "none", "bool", "huge", "negative"])
+def test_play_takes_a_cell_number_only(cell):
+    pos = Game("3x3k3").start()
+    with pytest.raises(MoveError) as info:
+        pos.play(cell)
+    assert "\n" not in str(info.value) and len(str(info.value)) < 200
+    assert pos.stones == 0
+
+
+def test_play_keeps_cells_as_python_ints():
+    import numpy as np
+
+    pos = Game("9x9k5").start()
+    pos.play(np.int64(80))
+    assert type(pos.moves[0]) is int and pos.key() == (1 << 80, 0)

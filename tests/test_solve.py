@@ -2,7 +2,9 @@
 
 import pytest
 
-from kinarow import Game, Searcher, solve
+import kinarow
+from kinarow import Game, KinarowError, Searcher, solve
+from kinarow.search.solve import MAX_NODES
 
 
 def test_choose_move_is_exact_when_solved_and_a_legal_guess_when_not() -> None:
@@ -93,3 +95,110 @@ def test_a_new_root_starts_without_the_earlier_roots_move_history(ask) -> None:
     assert again == fresh
     # the check can fail: with the history carried over, the same table gives another search
     assert _second_root_nodes("5x4k4", "b2 c3", "c2 b2", forget=False, ask=ask)[0] != fresh
+
+
+# -- arguments: one KinarowError sentence for each bad one ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"time_limit": float("nan")}, "time_limit"),
+        ({"time_limit": float("inf")}, "time_limit"),
+        ({"time_limit": -1}, "time_limit"),
+        ({"time_limit": 0}, "time_limit"),
+        ({"time_limit": "5"}, "time_limit"),
+        ({"time_limit": True}, "time_limit"),
+        ({"max_nodes": 1.5}, "max_nodes"),
+        ({"max_nodes": True}, "max_nodes"),
+        ({"max_nodes": "10"}, "max_nodes"),
+        ({"max_nodes": 0}, "max_nodes"),
+        ({"max_nodes": 10**26}, "10**18"),
+        ({"max_nodes": 10**5000}, "max_nodes"),
+        ({"tt_mb": float("nan")}, "tt_mb"),
+        ({"tt_mb": 0}, "tt_mb"),
+        ({"tt_mb": -4}, "tt_mb"),
+        ({"tt_mb": 10**9}, "16384"),
+        ({"tt_mb": "4"}, "tt_mb"),
+        ({"tt_mb": float("inf")}, "tt_mb"),
+        ({"tt_mb": 10**5000}, "tt_mb"),
+        ({"time_limit": 10**5000}, "time_limit"),
+        ({"knowledge": ["none"]}, "knowledge"),
+        ({"knowledge": "all"}, "knowledge"),
+        ({"strategy": "file.json"}, "strategy"),
+        ({"symmetry": None}, "symmetry"),
+        ({"proof": 1}, "proof"),
+        ({"on_tick": 5}, "on_tick"),
+        ({"searcher": 3}, "Searcher"),
+        ({"moves": 5}, "text"),
+        ({"max_node": 10}, "max_node"),  # a misspelt option
+    ],
+)
+def test_bad_arguments_raise_one_kinarow_error_sentence(options, named):
+    with pytest.raises(KinarowError) as info:
+        kinarow.solve("3x3k3", **options)
+    message = str(info.value)
+    assert named in message
+    assert "\n" not in message and len(message) < 300
+
+
+def test_a_searcher_of_another_game_is_refused():
+    with pytest.raises(KinarowError, match="bound to 4x4k4; it must be a Searcher of 3x3k3"):
+        solve("3x3k3", searcher=Searcher("4x4k4"))
+
+
+def test_searcher_takes_a_game_string():
+    searcher = Searcher("4x3k3")
+    assert searcher.game == Game("4x3k3")
+    assert solve("4x3k3", searcher=searcher).value == "first"
+    with pytest.raises(KinarowError, match="not a board size"):
+        Searcher("4x3")
+    with pytest.raises(KinarowError, match="tt_mb"):
+        Searcher("4x3k3", tt_mb=float("nan"))
+
+
+def test_the_largest_node_budget_is_taken():
+    assert solve("3x3k3", max_nodes=MAX_NODES).value == "draw"
+    with pytest.raises(KinarowError, match="64 bits"):
+        Searcher("3x3k3").can_win(Game("3x3k3").start(), max_nodes=MAX_NODES + 1)
+
+
+@pytest.mark.parametrize("seconds", [float("nan"), -1.0, 0, float("inf")])
+def test_choose_move_refuses_a_bad_time(seconds):
+    with pytest.raises(KinarowError, match="seconds"):
+        Searcher("3x3k3").choose_move(Game("3x3k3").start(), seconds)
+
+
+@pytest.mark.parametrize("options", [{"max_nodes": 1.5}, {"workers": True}, {"jobs": "3"}, {"time_limit": float("nan")},
+                                     {"max_job_seconds": float("inf")}, {"tt_mb": 0}, {"knowledge": None}])
+def test_the_parallel_solve_checks_its_arguments_the_same_way(options):
+    from kinarow.search.parallel import solve as parallel_solve
+
+    with pytest.raises(KinarowError) as info:
+        parallel_solve("3x3k3", **options)
+    assert "\n" not in str(info.value)
+
+
+# -- a board where no line fits --------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("game", "value"), [("3x3k9", "draw"), ("3x3k4:misere", "draw"), ("3x3k4:maker-breaker", "breaker")]
+)
+def test_no_line_fits_is_a_draw_that_says_why(game, value):
+    result = solve(game)
+    assert result.value == value
+    reason = f"no line of {Game(game).k} cells fits on this 3x3 board"
+    assert result.note == reason
+    assert reason in result.describe()
+    assert result.to_dict()["note"] == reason
+    assert solve("3x3k3").note is None
+    assert "note" not in solve("3x3k3").to_dict()
+
+
+def test_a_searcher_searches_only_positions_of_its_game():
+    searcher = Searcher("4x4k4")
+    other = Game("3x3k3").start()
+    for ask in (searcher.search, searcher.best_move, searcher.can_win):
+        with pytest.raises(KinarowError, match="bound to 4x4k4; it cannot search a position of 3x3k3"):
+            ask(other)
+    with pytest.raises(KinarowError, match="cannot search"):
+        searcher.choose_move("a1", 1.0)

@@ -38,8 +38,14 @@ __version__ = "0.1.0"
 def solve(target: Game | Position | str, **options: Any) -> Result:
     """Solve a game or position with perfect play: :func:`kinarow.search.solve.solve` (same arguments, among them
     ``proof=True`` for the certificate of the value and ``store=`` for the results store)."""
+    import inspect
+
     from kinarow.search.solve import solve as search
 
+    known = [name for name in inspect.signature(search).parameters if name != "target"]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise KinarowError(f"solve() has no option {unknown[0]!r}; its options are {', '.join(known)}")
     return search(target, **options)
 
 

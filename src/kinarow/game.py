@@ -2,10 +2,13 @@
 
 A game string is ``MxNkK[pPqQ][:flag,flag...]``:
 
-* ``M`` columns, ``N`` rows, ``K`` in a row;
+* ``M`` columns, ``N`` rows, ``K`` in a row (each 1 to :data:`MAX_SIDE`; a ``K``
+  longer than every line of the board is allowed: no group fits, so nobody can win);
 * optional turn rule ``pPqQ`` -- the first player places ``Q`` stones on the
   first turn, after that each player places ``P`` stones per turn (Wu & Huang's
-  (m, n, k, p, q); the default is p = q = 1);
+  (m, n, k, p, q); the default is p = q = 1; ``pP`` alone means q = P; each 1 to
+  :data:`MAX_STONES`);
+* numbers are ASCII digits (``0``-``9``): other Unicode digits are not numbers here;
 * flags: ``gravity`` (Connect-k), ``misere`` (the first to own a group loses),
   ``maker-breaker`` (the first player, Maker, wins by owning a group, Breaker
   wins otherwise), and the geometry: ``torus``, ``cylinder``, ``hex``.
@@ -18,6 +21,7 @@ A game string is ``MxNkK[pPqQ][:flag,flag...]``:
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -37,10 +41,29 @@ FLAGS: tuple[str, ...] = ("gravity", "misere", "maker-breaker", "torus", "cylind
 NORMAL, MISERE, MAKER_BREAKER = Goal.NORMAL, Goal.MISERE, Goal.MAKER_BREAKER
 
 _ALIASES = {"misère": "misere", "makerbreaker": "maker-breaker", "maker_breaker": "maker-breaker"}
-_SIZE_RE = re.compile(r"^(\d+)x(\d+)k(\d+)(?:p(\d+)(?:q(\d+))?)?$")
+_SIZE_RE = re.compile(r"([0-9]+)x([0-9]+)k([0-9]+)(?:p([0-9]+)(?:q([0-9]+))?)?", re.ASCII)
 MAX_SIDE = 702  # columns a..zz
+#: the most stones one turn may place (P and Q); no studied game comes near it
+MAX_STONES = 702
 
 ALLOWED = "MxNkK[pPqQ][:flag,...] with flags gravity, misere, maker-breaker, torus, cylinder, hex"
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for an error message, cut short when it is long (a pasted 5000-digit number stays one
+    short line)."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[: limit - 10]) + f"... ({len(text)} characters)"
+
+
+def _number(digits: str, name: str, head: str, upper: int) -> int:
+    """The value of a run of ASCII digits, refused unless it is 1 to ``upper``."""
+    value = int(digits) if len(digits) <= 12 else None  # longer is out of range anyway; int() of 5000 digits fails
+    if value is None or not 1 <= value <= upper:
+        said = f"a {len(digits)}-digit number" if value is None else str(value)
+        raise GameSpecError(f"{name} = {said} in {shown(head)} is out of range; allowed is 1 to {upper}")
+    return value
 
 
 def _parse(text: str) -> tuple[int, int, int, int, int, frozenset[str]]:
@@ -50,31 +73,32 @@ def _parse(text: str) -> tuple[int, int, int, int, int, frozenset[str]]:
     if not raw:
         raise GameSpecError(f"the game string is empty; expected {ALLOWED}")
     head, _, tail = raw.partition(":")
-    match = _SIZE_RE.match(head.strip().lower())
+    head = head.strip()
+    match = _SIZE_RE.fullmatch(head.lower()) if head.isascii() else None
     if match is None:
+        digits = "; only ASCII is read there (the digits 0-9, the letters x, k, p, q)" if not head.isascii() else ""
         raise GameSpecError(
-            f"{head.strip()!r} is not a board size; expected MxNkK with optional pPqQ, e.g. '7x6k4' or '6x6k4p2q1'"
+            f"{shown(head)} is not a board size; expected MxNkK with optional pPqQ, e.g. '7x6k4' or '6x6k4p2q1'"
+            + digits
         )
-    m, n, k = int(match[1]), int(match[2]), int(match[3])
-    p = int(match[4]) if match[4] is not None else 1
-    q = int(match[5]) if match[5] is not None else (1 if match[4] is None else p)
-    for name, value in (("M (columns)", m), ("N (rows)", n)):
-        if not 1 <= value <= MAX_SIDE:
-            raise GameSpecError(f"{name} = {value} in {head!r} is out of range; allowed is 1 to {MAX_SIDE}")
-    if k < 1:
-        raise GameSpecError(f"K = {k} in {head!r} is out of range; K must be at least 1")
-    if p < 1 or q < 1:
-        raise GameSpecError(f"the turn rule in {head!r} places no stones; P and Q must be at least 1")
+    m = _number(match[1], "M (columns)", head, MAX_SIDE)
+    n = _number(match[2], "N (rows)", head, MAX_SIDE)
+    k = _number(match[3], "K (in a row)", head, MAX_SIDE)
+    p = _number(match[4], "P (stones a turn)", head, MAX_STONES) if match[4] is not None else 1
+    q = _number(match[5], "Q (stones of the first turn)", head, MAX_STONES) if match[5] is not None else (
+        1 if match[4] is None else p)
     flags: set[str] = set()
     if ":" in raw:
         if not tail.strip():
-            raise GameSpecError(f"nothing follows ':' in {raw!r}; allowed flags are {', '.join(FLAGS)}")
+            raise GameSpecError(f"nothing follows ':' in {shown(raw)}; allowed flags are {', '.join(FLAGS)}")
         for token in tail.split(","):
-            flag = _ALIASES.get(token.strip().lower(), token.strip().lower())
+            word = token.strip()
+            # only ASCII letters are lowered: 'maker-brea\u212aer' (a Kelvin sign) is not a flag
+            flag = _ALIASES.get(word.lower(), word.lower() if word.isascii() else word)
             if flag not in FLAGS:
-                raise GameSpecError(f"unknown flag {token.strip()!r}; allowed flags are {', '.join(FLAGS)}")
+                raise GameSpecError(f"unknown flag {shown(token.strip())}; allowed flags are {', '.join(FLAGS)}")
             if flag in flags:
-                raise GameSpecError(f"flag '{flag}' is given twice in {raw!r}")
+                raise GameSpecError(f"flag '{flag}' is given twice in {shown(raw)}")
             flags.add(flag)
     if {"misere", "maker-breaker"} <= flags:
         raise GameSpecError("flags 'misere' and 'maker-breaker' exclude each other; choose one goal")
@@ -135,6 +159,26 @@ class Game:
     @property
     def cells(self) -> int:
         return self.m * self.n
+
+    @property
+    def has_groups(self) -> bool:
+        """Does a group (K distinct cells in a line) fit on the board at all?
+
+        A line runs at most max(M, N) cells, except on a torus, where a diagonal
+        wraps round until it meets itself after lcm(M, N) cells. Without a group
+        nobody can win: the game is a draw (Breaker wins Maker-Breaker).
+        """
+        if self.k <= max(self.m, self.n):
+            return True
+        return self.topology == "torus" and self.k <= math.lcm(self.m, self.n)
+
+    @property
+    def no_group_reason(self) -> str | None:
+        """Why nobody can own a group -- 'no line of 9 cells fits on this 3x3 board' -- or None when one fits."""
+        if self.has_groups:
+            return None
+        where = "" if self.topology == "rect" else f" {self.topology}"
+        return f"no line of {self.k} cells fits on this {self.m}x{self.n}{where} board"
 
     def __str__(self) -> str:
         text = f"{self.m}x{self.n}k{self.k}"

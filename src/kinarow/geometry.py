@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from kinarow.errors import IllegalMoveError, MoveError
+from kinarow.game import MAX_SIDE, shown
 
 if TYPE_CHECKING:
     from kinarow.game import Game
@@ -27,7 +28,10 @@ SQUARE_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1
 HEX_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, -1))
 DIRECTION_NAMES = {(1, 0): "horizontal", (0, 1): "vertical", (1, 1): "diagonal", (1, -1): "anti"}
 
-_CELL_RE = re.compile(r"^([a-z]+)(\d+)$")
+# ASCII only: a full-width or Arabic-Indic digit is not a row number, and 'K' (the Kelvin sign) is no 'k'
+_CELL_RE = re.compile(r"([a-z]+)([0-9]+)", re.ASCII)
+#: the longest column name (``zz``) and row number (``702``) of the largest board; longer ones are off every board
+_MAX_LETTERS, _MAX_DIGITS = len("zz"), len(str(MAX_SIDE))
 
 
 def column_name(x: int) -> str:
@@ -75,28 +79,35 @@ class Geometry:
 
     def parse_cell(self, text: str) -> int:
         """Cell index of a name like ``'b2'``; one clear sentence if it is not on the board."""
-        token = text.strip().lower()
-        match = _CELL_RE.match(token)
+        if not isinstance(text, str):
+            raise MoveError(f"a cell is named by text like 'b2', not by a {type(text).__name__}")
+        token = text.strip()
+        match = _CELL_RE.fullmatch(token.lower()) if token.isascii() else None
         last = f"{column_name(self.m - 1)}{self.n}"
-        if match is None:
-            raise MoveError(f"'{text}' is not a cell name; cells are named a1 (bottom-left) to {last}")
-        x, y = column_index(match[1]), int(match[2]) - 1
+        if match is None or len(match[1]) > _MAX_LETTERS:  # no board has a column of three letters
+            raise MoveError(f"{shown(text)} is not a cell name; cells are named a1 (bottom-left) to {last}")
+        letters, digits = match[1], match[2].lstrip("0") or "0"
+        x = column_index(letters)
+        y = int(digits) - 1 if len(digits) <= _MAX_DIGITS else self.n
         if not (0 <= x < self.m and 0 <= y < self.n):
-            raise IllegalMoveError(f"'{text}' is off the board; cells run from a1 to {last}")
+            raise IllegalMoveError(f"{shown(text)} is off the board; cells run from a1 to {last}")
         return self.cell(x, y)
 
     def parse_column(self, text: str) -> int:
-        """Column index from a letter (``'d'``) or a 1-based number (``'4'``)."""
+        """Column index from a letter (``'d'``) or a 1-based number (``'4'``), in ASCII."""
+        if not isinstance(text, str):
+            raise MoveError(f"a column is named by text like 'd' or '4', not by a {type(text).__name__}")
         token = text.strip().lower()
+        last = column_name(self.m - 1)
+        if not token.isascii() or not (token.isdigit() or (token.isalpha() and len(token) <= _MAX_LETTERS)):
+            raise MoveError(f"{shown(text)} is not a column; give a letter a-{last} or 1-{self.m}")
         if token.isdigit():
-            x = int(token) - 1
-        elif token.isalpha():
-            x = column_index(token)
+            digits = token.lstrip("0") or "0"
+            x = int(digits) - 1 if len(digits) <= _MAX_DIGITS else self.m
         else:
-            raise MoveError(f"'{text}' is not a column; give a letter a-{column_name(self.m - 1)} or 1-{self.m}")
+            x = column_index(token)
         if not 0 <= x < self.m:
-            last = column_name(self.m - 1)
-            raise IllegalMoveError(f"column '{text}' is off the board; columns are a-{last} or 1-{self.m}")
+            raise IllegalMoveError(f"column {shown(text)} is off the board; columns are a-{last} or 1-{self.m}")
         return x
 
     # -- groups -------------------------------------------------------------------
@@ -132,6 +143,35 @@ class Geometry:
                         seen.add(key)
                         out.append(key)
         return tuple(out)
+
+    def owns_group_through(self, cell: int, board: list[int], player: int) -> bool:
+        """Does ``player`` own a whole group through ``cell`` on ``board`` (one owner per cell)?
+
+        Walks the lines through ``cell`` instead of listing the groups, so it needs no table: on a large
+        board (702 x 702 has 2 million groups) the group masks would take gigabytes. A run of K of the
+        player's stones along a direction holds a group; on a wrapped line the run stops where it meets
+        itself, since a group's cells are distinct.
+        """
+        k = self.k
+        x0, y0 = self.xy(cell)
+        for dx, dy in self.directions:
+            count, round_the_line = 1, False
+            for sign in (1, -1):
+                x, y = x0, y0
+                while count < k:
+                    w = self._wrap(x + sign * dx, y + sign * dy)
+                    if w is None or board[self.cell(*w)] != player:
+                        break
+                    if w == (x0, y0):
+                        round_the_line = True  # the whole wrapped line is the player's: not to be counted twice
+                        break
+                    x, y = w
+                    count += 1
+                if round_the_line:
+                    break
+            if count >= k:
+                return True
+        return False
 
     @cached_property
     def group_directions(self) -> tuple[tuple[int, int], ...]:

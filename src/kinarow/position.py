@@ -8,23 +8,45 @@ column letter or number into that cell.
 Move text comes in two forms, both accepted by :meth:`Position.play_moves`:
 
 * plain: ``"b2 a1 c3"`` (under gravity also ``"d d c"`` or ``"4 4 3"``);
-* the papers' notation: ``"1. b2 ... a1 2. c3"``, ``"1. b3,c3"`` -- move
-  numbers, ``...``/``…`` and the marks ``(F)`` (forced), ``#``, ``+``, ``!``,
-  ``?`` are ignored; a comma joins the stones of one turn.
+* the papers' notation: ``"1. b2 ... a1 2. c3"``, ``"1. b3,c3"`` -- ``N.`` opens
+  Black's turn N, ``...`` (or ``…``, ``N...``, ``N. ...``) White's turn; the
+  marks ``(F)`` (forced), ``#``, ``+``, ``!``, ``?`` are ignored; a comma joins
+  the stones of one turn. Chess-like ``1. b2 a1 2. c3`` reads too.
+
+Numbered text is checked against the game: a move number or ``...`` must come
+where a turn begins, name the player whose turn it is (and the turn's number),
+and be followed by a move; ``1. b2 2. a1`` is refused (after ``1. b2`` it is
+White's turn, written ``1... a1``), as is ``1. c4 ... d3 2. e5`` in
+6x6k4p2q1 (White's turn there has two stones).
 """
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from kinarow.errors import IllegalMoveError, MoveError
-from kinarow.game import MAKER_BREAKER, MISERE, Game
+from kinarow.game import MAKER_BREAKER, MISERE, Game, shown
 from kinarow.values import Value
 
 PLAYER_NAMES = {1: "Black", 2: "White"}
-_MOVE_NUMBER_RE = re.compile(r"^\d+\.+$")
-_MARKS_RE = re.compile(r"(\(f\)|[#+!?])+$")
+#: boards of more cells decide a group by walking its lines, not by the group masks (about cells**2 / 2 bytes)
+MASK_CELLS = 4096
+# one piece of a word of move text: a move number ("12." or "12..."), an ellipsis, or stones ("b3,c3(F)")
+_PIECE_RE = re.compile(r"(?P<number>[0-9]+)(?P<dots>\.+|…)|(?P<ellipsis>\.\.+|…)|(?P<stones>[^.…]+|\.)", re.ASCII)
+_MARKS_RE = re.compile(r"(\(f\)|[#+!?])+$", re.ASCII | re.IGNORECASE)
+_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A move number or an ellipsis in move text: the turn it says comes next."""
+
+    text: str  #: as written ("2.", "1...", "...", "1. ...")
+    player: int  #: 1 (``N.``) or 2 (``...``, ``N...``)
+    number: int | None  #: the turn's number, None for a bare ellipsis
 
 
 def value_names(game: Game) -> tuple[Value, Value]:
@@ -32,28 +54,56 @@ def value_names(game: Game) -> tuple[Value, Value]:
     return (Value.MAKER, Value.BREAKER) if game.goal == MAKER_BREAKER else (Value.FIRST, Value.SECOND)
 
 
+def read_moves(text: str | Iterable[str]) -> list[Marker | list[str]]:
+    """Move text as markers (move numbers, ellipses) and turns (lists of stones; a comma joins one turn's stones).
+
+    Letters are lowered (ASCII only); marks are dropped.
+
+    >>> read_moves("1. b3,c3 ... d4 2. a1(F)")  # doctest: +NORMALIZE_WHITESPACE
+    [Marker(text='1.', player=1, number=1), ['b3', 'c3'], Marker(text='...', player=2, number=None), ['d4'],
+     Marker(text='2.', player=1, number=2), ['a1']]
+    """
+    if isinstance(text, str):
+        words = text.split()
+    elif isinstance(text, Iterable):
+        words = [w for chunk in text for w in (chunk.split() if isinstance(chunk, str) else [_not_text(chunk)])]
+    else:
+        words = [_not_text(text)]
+    out: list[Marker | list[str]] = []
+    for word in words:
+        for piece in _PIECE_RE.finditer(word.translate(_LOWER)):
+            if piece["number"] is not None:
+                digits = piece["number"]
+                if len(digits) > 6:  # the largest board has 492,804 cells
+                    raise MoveError(f"move number {shown(piece[0])} is larger than any game has turns")
+                number = int(digits)
+                white = piece["dots"] != "."
+                out.append(Marker(piece[0], 2 if white else 1, number))
+            elif piece["ellipsis"] is not None:
+                last = out[-1] if out else None
+                if isinstance(last, Marker) and last.player == 1 and last.text.endswith("."):
+                    out[-1] = Marker(f"{last.text} {piece[0]}", 2, last.number)  # "1. ..." is White's turn 1
+                else:
+                    out.append(Marker(piece[0], 2, None))
+            else:
+                stones = [_MARKS_RE.sub("", s) for s in piece["stones"].split(",")]
+                stones = [s for s in stones if s]
+                if stones:
+                    out.append(stones)
+    return out
+
+
+def _not_text(value: object) -> str:
+    raise MoveError(f"moves must be given as text like 'b2 a1', not {type(value).__name__}")
+
+
 def split_turns(text: str | Iterable[str]) -> list[list[str]]:
-    """Split move text into tokens; a comma-joined token stays together as one turn.
+    """Split move text into turns of stones (move numbers and ellipses dropped, nothing checked).
 
     >>> split_turns("1. b3,c3 ... d4 2. a1(F)")
     [['b3', 'c3'], ['d4'], ['a1']]
     """
-    raw = text.split() if isinstance(text, str) else [t for chunk in text for t in str(chunk).split()]
-    out: list[list[str]] = []
-    for token in raw:
-        token = token.strip().lower().replace("…", " ").replace("...", " ")
-        for part in token.split():
-            # "1." or "12..." are move numbers; "1.b2" carries a move after the number.
-            m = re.match(r"^\d+\.+(.*)$", part)
-            if m is not None:
-                part = m[1]
-            if not part or _MOVE_NUMBER_RE.match(part):
-                continue
-            stones = [_MARKS_RE.sub("", s) for s in part.split(",") if s]
-            stones = [s for s in stones if s]
-            if stones:
-                out.append(stones)
-    return out
+    return [item for item in read_moves(text) if isinstance(item, list)]
 
 
 class Position:
@@ -113,10 +163,16 @@ class Position:
         return [c for c, v in enumerate(self.board) if v == 0]
 
     # -- moves -----------------------------------------------------------------------
-    def _check_legal(self, cell: int) -> None:
+    def _check_legal(self, cell: int) -> int:
+        """``cell`` as an int if a stone may go there now; an IllegalMoveError (a MoveError) saying why not."""
         geo = self.geometry
+        if isinstance(cell, bool) or not hasattr(cell, "__index__"):
+            raise MoveError(f"a cell is given by its number (0 to {geo.size - 1}), not {type(cell).__name__}; "
+                            "name cells with play_moves('b2')")
+        cell = operator.index(cell)
         if not 0 <= cell < geo.size:
-            raise IllegalMoveError(f"cell {cell} is off the board; cells are 0 to {geo.size - 1}")
+            said = str(cell) if abs(cell) < 10**9 else "number too large"
+            raise IllegalMoveError(f"cell {said} is off the board; cells are 0 to {geo.size - 1}")
         if self.is_over:
             raise IllegalMoveError(f"the game is over ({self.result}); no more moves can be played")
         if self.board[cell] != 0:
@@ -130,10 +186,11 @@ class Position:
                     f"{geo.name(cell)} is not where a stone dropped in column {geo.name(cell)[:-len(str(y + 1))]} "
                     f"lands ({geo.name(geo.cell(x, h))}); under gravity name the column"
                 )
+        return cell
 
     def play(self, cell: int) -> None:
         """Place a stone of the player to move on ``cell`` (an index)."""
-        self._check_legal(cell)
+        cell = self._check_legal(cell)
         player = self.to_move
         self.board[cell] = player
         self.bits[player] |= 1 << cell
@@ -159,6 +216,8 @@ class Position:
         """Does ``player`` own a whole group through ``cell`` (with a stone on it)?"""
         if self.board[cell] != player:
             return False
+        if self.geometry.size > MASK_CELLS:  # the group masks of a large board do not fit in memory
+            return self.geometry.owns_group_through(cell, self.board, player)
         own = self.bits[player]
         return any(mask & own == mask for mask in self.geometry.cell_group_masks[cell])
 
@@ -185,10 +244,12 @@ class Position:
         (``d``), a 1-based column number (``4``) or the landing cell's name work.
         """
         geo = self.geometry
-        token = token.strip().lower()
+        if not isinstance(token, str):
+            raise MoveError(f"a move must be given as text like 'b2', not {type(token).__name__}")
+        token = token.strip()
         if not token:
             raise MoveError("the move is empty; name a cell such as 'b2'")
-        if self.game.gravity and (token.isdigit() or token.isalpha()):
+        if self.game.gravity and token.isascii() and (token.isdigit() or token.isalpha()):
             x = geo.parse_column(token)
             if self.heights[x] >= self.game.n:
                 raise IllegalMoveError(f"column {geo.name(geo.cell(x, 0))[:-1]} is full; choose another column")
@@ -198,29 +259,70 @@ class Position:
     def play_moves(self, text: str | Iterable[str]) -> list[int]:
         """Play moves given as text (plain or the papers' notation); returns the cells played.
 
-        On an illegal or unreadable move the position is left as it was and the
-        error names the move and its number.
+        On an illegal or unreadable move, or a move number that does not fit the
+        game (see the module's notes), the position is left as it was and the
+        error names the move and its number (or says where the move number stands).
         """
         start = len(self.moves)
         played: list[int] = []
         token = ""
+        open_marker: Marker | None = None  # a marker not yet followed by a stone
         try:
-            for turn in split_turns(text):
-                token = ",".join(turn)
-                if len(turn) > 1 and len(turn) > self.stones_left:
+            for item in read_moves(text):
+                if isinstance(item, Marker):
+                    if open_marker is not None:
+                        raise MoveError(f"{self._where()}{shown(open_marker.text)} is followed by no move")
+                    self._check_marker(item)
+                    open_marker = item
+                    continue
+                open_marker = None
+                token = ",".join(item)
+                if len(item) > 1 and len(item) > self.stones_left:
                     who = PLAYER_NAMES[self.to_move]
-                    raise MoveError(
-                        f"'{','.join(turn)}' is {len(turn)} stones but {who} has {self.stones_left} left this turn"
-                    )
-                for token in turn:
+                    raise MoveError(f"{shown(token)} is {len(item)} stones but {who} has {self.stones_left} left "
+                                    "this turn")
+                for token in item:
                     cell = self.parse_move(token)
                     self.play(cell)
                     played.append(cell)
+                token = ""
+            if open_marker is not None:
+                raise MoveError(f"{self._where()}{shown(open_marker.text)} is followed by no move")
         except MoveError as err:
             while len(self.moves) > start:
                 self.undo()
-            raise type(err)(f"move {len(played) + 1} ('{token}'): {err}") from None
+            if not token:  # a marker's error says where it stands
+                raise
+            raise type(err)(f"move {len(played) + 1} ({shown(token)}): {err}") from None
         return played
+
+    def _where(self) -> str:
+        """'after 1. b2: ' -- where in the game a move number stands."""
+        return f"after {self.move_text()}: " if self.moves else "at the start: "
+
+    def turn_number(self) -> int:
+        """The number of the turn under way (or about to begin): Black's turn N and White's turn N share N."""
+        game = self.game
+        index = 0 if self.stones < game.q else 1 + (self.stones - game.q) // game.p
+        return index // 2 + 1
+
+    def _check_marker(self, marker: Marker) -> None:
+        """A move number or ellipsis must open the turn that comes next: right player, right number."""
+        game = self.game
+        player, left = self.to_move, self.stones_left
+        number = self.turn_number()
+        size = game.q if self.stones < game.q else game.p
+        here = f"{PLAYER_NAMES[player]}'s turn {number}"
+        written = f"'{number}.'" if player == 1 else f"'{number}...' or '...'"
+        if self.is_over:
+            raise MoveError(f"{self._where()}{shown(marker.text)} opens a turn, but the game is over ({self.result})")
+        if left != size:
+            stones = "1 stone" if left == 1 else f"{left} stones"
+            raise MoveError(f"{self._where()}{shown(marker.text)} opens a new turn, but {PLAYER_NAMES[player]} "
+                            f"still places {stones} in turn {number}")
+        if marker.player != player or (marker.number is not None and marker.number != number):
+            said = f"{PLAYER_NAMES[marker.player]}'s turn" + ("" if marker.number is None else f" {marker.number}")
+            raise MoveError(f"{self._where()}{shown(marker.text)} opens {said}, but it is {here} (written {written})")
 
     def name(self, cell: int) -> str:
         return self.geometry.name(cell)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kinarow.errors import KinarowError
-from kinarow.game import MAKER_BREAKER, Game
+from kinarow.game import MAKER_BREAKER, Game, shown
 from kinarow.position import PLAYER_NAMES, Position
 from kinarow.values import Value
 
@@ -43,31 +44,42 @@ class UsageError(KinarowError):
 
 
 # -- option values ---------------------------------------------------------------------
-def positive_int(option: str, text: str | None) -> int | None:
-    """The whole number ``text`` gives for ``option`` (None when not given); a UsageError unless it is >= 1."""
+#: the largest whole number an option takes (``--max-nodes``: the search counts nodes in 64 bits)
+MAX_OPTION_INT = 10**18
+_INT_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_FLOAT_RE = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
+
+
+def positive_int(option: str, text: str | None, *, upper: int = MAX_OPTION_INT) -> int | None:
+    """The whole number ``text`` gives for ``option`` (None when not given); a UsageError unless it is 1 to
+    ``upper`` (digits 0-9 only)."""
     if text is None:
         return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"{option} must be a positive whole number, not '{text}'") from None
-    if value < 1:
-        raise UsageError(f"{option} must be a positive whole number, not {value}")
-    return value
+    token = text.strip()
+    most = "10**18" if upper == MAX_OPTION_INT else f"{upper:,}"
+    if not _INT_RE.fullmatch(token):
+        raise UsageError(f"{option} must be a positive whole number, not {shown(text)}")
+    digits = token.lstrip("+-").lstrip("0")
+    if token.startswith("-") or not digits:
+        raise UsageError(f"{option} must be a positive whole number, not {shown(token)}")
+    if len(digits) > len(str(upper)) or int(digits) > upper:
+        raise UsageError(f"{option} = {shown(token)} is too large; the most allowed is {most}")
+    return int(digits)
 
 
 def positive_float(option: str, text: str | None, *, upper: float | None = None) -> float | None:
-    """The number ``text`` gives for ``option`` (None when not given); a UsageError unless it is in (0, upper]."""
+    """The number ``text`` gives for ``option`` (None when not given); a UsageError unless it is in (0, upper]
+    (a decimal number in the digits 0-9: not nan, inf or 1_0)."""
     if text is None:
         return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise UsageError(f"{option} must be a positive number, not '{text}'") from None
+    token = text.strip()
+    if not _FLOAT_RE.fullmatch(token):
+        raise UsageError(f"{option} must be a positive number, not {shown(text)}")
+    value = float(token)
     if not value > 0 or value == float("inf"):
-        raise UsageError(f"{option} must be a positive number, not {text}")
+        raise UsageError(f"{option} must be a positive number, not {shown(token)}")
     if upper is not None and value > upper:
-        raise UsageError(f"{option} = {text} is too large; the most allowed is {upper:g}")
+        raise UsageError(f"{option} = {shown(token)} is too large; the most allowed is {upper:g}")
     return value
 
 

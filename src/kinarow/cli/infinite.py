@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kinarow.errors import interrupted
+from kinarow.game import shown
 
 
 def progress_bar(label: str, stream: TextIO) -> Any:
@@ -47,10 +48,10 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     g = torus.geometry(args.name, args.group)
     index = None
     if args.class_index is not None:
-        try:
-            index = int(args.class_index)
-        except ValueError:
-            raise UsageError(f"--class must be a class number (0, 1, ...), not '{args.class_index}'") from None
+        text = args.class_index.strip()
+        if not (text.isascii() and text.isdigit() and len(text) <= 9):  # digits 0-9 only, and no 5000 of them
+            raise UsageError(f"--class must be a class number (0, 1, ...), not {shown(args.class_index)}")
+        index = int(text)
     if args.load:
         header, codes, _ = load_classes(args.load)
         if header.get("torus") != g.name or header.get("group") != g.group:
@@ -160,8 +161,10 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             shapes = None
             if args.shape is not None:
                 parts = args.shape.lower().split("x")
-                if len(parts) != 2 or not all(p.isdigit() and 1 <= int(p) <= 3 * cells for p in parts):
-                    raise UsageError(f"--shape must be ROWSxWIDTH (such as 3x4), not '{args.shape}'")
+                if len(parts) != 2 or not all(
+                    p.isascii() and p.isdigit() and len(p) <= 4 and 1 <= int(p) <= 3 * cells for p in parts
+                ):
+                    raise UsageError(f"--shape must be ROWSxWIDTH (such as 3x4), not {shown(args.shape)}")
                 rows, width = int(parts[0]), int(parts[1])
                 if rows > 3 or rows * width > cells or rows * width < 2:
                     raise UsageError(f"--shape {args.shape} is not searched: blocks have 1 to 3 rows and 2 to "

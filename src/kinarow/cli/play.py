@@ -15,8 +15,8 @@ from kinarow.cli.common import (
     tt_help,
 )
 from kinarow.errors import KinarowError, MoveError
-from kinarow.game import Game
-from kinarow.position import Position, split_turns
+from kinarow.game import Game, shown
+from kinarow.position import Position, read_moves
 from kinarow.search.solve import MAX_TT_MB, Searcher, winner_of
 from kinarow.values import Value
 
@@ -25,7 +25,12 @@ Type a move and press Enter:
   a cell name such as b2 (column letter, then row number; a1 is bottom-left);
   under gravity a column letter (d) or number (4) is enough;
   when you place several stones in one turn, give them together (b2 c3 or b2,c3) or one at a time.
-Commands: undo (take back your last turn and the engine's reply), help, quit (or Ctrl-D)."""
+Commands: undo (take back your last turn and the engine's reply, or the stones placed so far this turn),
+help (or ?), quit (or exit, or Ctrl-D). Commands are whole words, so a single letter is always a column."""
+
+#: the commands of the prompt: whole words (no column of a board of at most 702 columns has more than two
+#: letters, so none of them is a column) and '?'
+COMMANDS = {"quit": "quit", "exit": "quit", "help": "help", "?": "help", "undo": "undo"}
 
 
 # -- play ------------------------------------------------------------------------------
@@ -117,47 +122,78 @@ def _human_input(position: Position, human: int, out: TextIO) -> Literal["moved"
         print(file=out)
         return "quit"
     command = line.strip().lower()
-    if command in ("quit", "exit", "q"):
+    action = COMMANDS.get(command) if command.isascii() else None
+    if action == "quit":
         return "quit"
-    if command in ("help", "h", "?"):
+    if action == "help":
         print(PLAY_HELP, file=out)
         return "unchanged"
-    if command == "undo":
-        return "moved" if _undo_exchange(position, human, out) else "unchanged"
+    if action == "undo":
+        return "moved" if _undo(position, human, out) else "unchanged"
     if not command:
         return "unchanged"
-    tokens = [token for turn in split_turns(command) for token in turn]
     try:
+        items = read_moves(line)
+        tokens = [token for item in items if isinstance(item, list) for token in item]
         if not tokens:
-            raise MoveError(f"'{line.strip()}' names no move; type a cell such as b2, or 'help'")
+            raise MoveError(f"{shown(line.strip())} names no move; type a cell such as b2, or 'help'")
+        for token in tokens:  # every word must name a cell (or a column) before the stones are counted
+            _readable(position, token)
         if len(tokens) > left:
             stones = "1 stone" if left == 1 else f"{left} stones"
             raise MoveError(f"you have {stones} left this turn but gave {len(tokens)} moves")
-        start = position.stones
-        try:
-            for token in tokens:
-                position.play(position.parse_move(token))
-        except KinarowError:
-            while position.stones > start:
-                position.undo()
-            raise
+        if len(tokens) < len(items):  # move numbers given: play_moves checks them (and names the move on error)
+            position.play_moves(line)
+        else:
+            start = position.stones
+            try:
+                for token in tokens:
+                    position.play(position.parse_move(token))
+            except KinarowError:
+                while position.stones > start:
+                    position.undo()
+                raise
     except KinarowError as error:
         print(f"{error}; try again.", file=out)
         return "unchanged"
     return "moved"
 
 
-def _undo_exchange(position: Position, human: int, out: TextIO) -> bool:
-    """Take back the engine's last turn and the human's turn before it."""
+def _readable(position: Position, token: str) -> None:
+    """A MoveError unless ``token`` names a cell (under gravity also a column) of the board, occupied or not."""
+    geometry = position.geometry
+    if position.game.gravity and token.isascii() and (token.isdigit() or token.isalpha()):
+        geometry.parse_column(token)
+    else:
+        geometry.parse_cell(token)
+
+
+def _undo(position: Position, human: int, out: TextIO) -> bool:
+    """Take back the stones the human placed so far this turn; or else the engine's last turn and the human's
+    turn before it. Says what was taken back."""
     if not any(position.board[c] == human for c in position.moves):
         print("There is no move of yours to take back.", file=out)
         return False
-    while position.moves and position.board[position.moves[-1]] != human:
-        position.undo()
-    while position.moves and position.board[position.moves[-1]] == human:
-        position.undo()
-    print("Took back your last turn and the reply.", file=out)
+    if position.board[position.moves[-1]] == human:  # part of the human's turn is on the board
+        taken = _take_back(position, human)
+        print(f"Took back {_stones(taken)} you placed this turn ({', '.join(taken)}).", file=out)
+        return True
+    reply = _take_back(position, 3 - human)
+    mine = _take_back(position, human)
+    print(f"Took back your last turn ({', '.join(mine)}) and the reply ({', '.join(reply)}).", file=out)
     return True
+
+
+def _take_back(position: Position, player: int) -> list[str]:
+    """Undo the last stones while they are ``player``'s; their names in the order they were played."""
+    taken: list[str] = []
+    while position.moves and position.board[position.moves[-1]] == player:
+        taken.append(position.name(position.undo()))
+    return taken[::-1]
+
+
+def _stones(names: list[str]) -> str:
+    return "the stone" if len(names) == 1 else f"the {len(names)} stones"
 
 
 def add_commands(commands: Any) -> None:

@@ -6,6 +6,7 @@ import argparse
 from typing import Any, TextIO
 
 from kinarow.cli.common import EXIT_OK, UsageError, add_store_options, open_store, positive_float
+from kinarow.game import shown
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -20,11 +21,11 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def port_number(text: str) -> int:
-    """``--port``'s value: a whole number (its range is checked by the command)."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--port must be a whole number, not '{text}'") from None
+    """``--port``'s value: a whole number in the digits 0-9 (its range is checked by the command)."""
+    token = text.strip()
+    if not (token.isascii() and token.isdigit() and len(token) <= 9):
+        raise argparse.ArgumentTypeError(f"--port must be a port number from 0 to 65535, not {shown(text)}")
+    return int(token)
 
 
 def add_commands(commands: Any) -> None:

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 import threading
 import time
 from collections.abc import Callable
@@ -18,7 +20,7 @@ import numpy as np
 from kinarow.engine import kernel as K
 from kinarow.engine.tables import KernelTables, kernel_tables
 from kinarow.errors import KinarowError, raise_if_interrupted
-from kinarow.game import Game
+from kinarow.game import Game, shown
 from kinarow.position import Position
 from kinarow.proofs.matching import applicable as blocking_applicable
 from kinarow.proofs.tree import StrategyTree
@@ -38,6 +40,89 @@ MB_MAX_CELLS = 10  # the Maker-Breaker test runs (below the root) only when the 
 DEFAULT_TT_MB = 256
 MAX_TT_MB = 16384
 _ENTRY_BYTES = 32
+#: the largest node budget: the kernel counts nodes in 64-bit integers
+MAX_NODES = 10**18
+
+
+# -- argument checks (solve, Searcher and the parallel solve) -----------------------------
+def check_count(value: object, name: str, *, upper: int = MAX_NODES) -> int | None:
+    """``value`` as a whole number from 1 to ``upper`` (None stays None); a KinarowError in one sentence otherwise.
+
+    ``True`` and ``1.5`` are not counts, nor is the text ``"10"``.
+    """
+    if value is None:
+        return None
+    most = "10**18 (nodes are counted in 64 bits)" if upper == MAX_NODES else f"{upper:,}"
+    number = int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else 0
+    if number < 1:
+        raise KinarowError(f"{name} must be a positive whole number, not {_said(value)}")
+    if number > upper:
+        raise KinarowError(f"{name} = {_said(number)} is too large; the most allowed is {most}")
+    return number
+
+
+def check_seconds(value: object, name: str) -> float | None:
+    """``value`` as a positive, finite number of seconds (None stays None); a KinarowError otherwise."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise KinarowError(f"{name} must be a positive number of seconds, not {_said(value)}")
+    seconds = _real(value)
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise KinarowError(f"{name} = {_said(value)} is not allowed; give a positive, finite number of seconds")
+    return seconds
+
+
+def check_tt_mb(value: object, name: str = "tt_mb") -> float | None:
+    """A transposition table size in MiB, in (0, MAX_TT_MB] (None stays None); a KinarowError otherwise."""
+    if value is None:
+        return None
+    size = _real(value)
+    if not 0 < size <= MAX_TT_MB:
+        raise KinarowError(f"{name} = {_said(value)} is not a table size; allowed is more than 0 up to {MAX_TT_MB} MiB")
+    return size
+
+
+def _real(value: object) -> float:
+    """``value`` as a float (an int of a thousand digits is infinite); NaN when it is no real number."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return math.nan
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+
+
+def check_flag(value: object, name: str) -> bool:
+    """``value`` as a bool; ``"no"`` or ``1`` is a KinarowError, not quietly true."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise KinarowError(f"{name} must be True or False, not {_said(value)}")
+    return bool(value)
+
+
+def check_knowledge(value: object) -> str:
+    """A knowledge level (``none``, ``pairing`` or ``matching``); a KinarowError otherwise."""
+    if not isinstance(value, str) or value not in KNOWLEDGE_LEVELS:
+        allowed = ", ".join(KNOWLEDGE_LEVELS)
+        raise KinarowError(f"the knowledge level {_said(value)} is unknown; allowed are {allowed}")
+    return value
+
+
+def check_limits(max_nodes: object, time_limit: object, tt_mb: object) -> tuple[int | None, float | None, float | None]:
+    """The budgets every solve takes: ``max_nodes``, ``time_limit`` (seconds) and ``tt_mb``, checked."""
+    return check_count(max_nodes, "max_nodes"), check_seconds(time_limit, "time_limit"), check_tt_mb(tt_mb)
+
+
+def _said(value: object) -> str:
+    """A value as an error message shows it: short, and with its type when that is the trouble."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int) and value.bit_length() > 100:
+        return f"a {len(str(value)) if value.bit_length() < 10_000 else 'very large'}-digit number"
+    text = repr(value)
+    return text if len(text) <= 40 and not callable(value) else f"a value of type {type(value).__name__}"
 
 
 @dataclass
@@ -70,6 +155,8 @@ class Result:
     proof: Proof | None = field(default=None, repr=False)
     #: when the results store kept this answer (``solve(..., store=...)``); None when it was searched now
     stored_at: float | None = field(default=None, repr=False)
+    #: why the value holds without search, said with it: 'no line of 9 cells fits on this 3x3 board'
+    note: str | None = None
 
     @property
     def from_store(self) -> bool:
@@ -99,11 +186,15 @@ class Result:
             out["knowledge_note"] = self.knowledge_note
         if self.certificate is not None:
             out["certificate"] = self.certificate.to_json()
+        if self.note:
+            out["note"] = self.note
         return out
 
     def describe(self) -> str:
-        """The value in words, e.g. ``draw`` -> 'Draw with perfect play.' (:data:`kinarow.values.SENTENCES`)"""
-        return self.value.sentence
+        """The value in words, e.g. ``draw`` -> 'Draw with perfect play.' (:data:`kinarow.values.SENTENCES`),
+        with the reason where the result has one (``note``)."""
+        text = self.value.sentence
+        return f"{text[:-1]}: {self.note}." if self.note else text
 
 
 def default_tt_mb(game: Game) -> float:
@@ -122,22 +213,21 @@ def default_tt_mb(game: Game) -> float:
 
 
 class Searcher:
-    """A search kernel bound to one game, with its transposition table.
+    """A search kernel bound to one game (a :class:`Game` or a game string), with its transposition table.
 
     Keep one Searcher to ask many questions about the same game: the table
     carries what earlier searches found.
     """
 
     def __init__(
-        self, game: Game, *, tt_mb: float | None = None, symmetry: bool = True, knowledge: str = "none"
+        self, game: Game | str, *, tt_mb: float | None = None, symmetry: bool = True, knowledge: str = "none"
     ) -> None:
-        if knowledge not in KNOWLEDGE_LEVELS:
-            allowed = ", ".join(KNOWLEDGE_LEVELS)
-            raise KinarowError(f"the knowledge level '{knowledge}' is unknown; allowed are {allowed}")
+        game = Game(game)  # a game string works too
+        knowledge = check_knowledge(knowledge)
+        symmetry = check_flag(symmetry, "symmetry")
+        tt_mb = check_tt_mb(tt_mb)
         if tt_mb is None:
             tt_mb = default_tt_mb(game)
-        if not 0 < tt_mb <= MAX_TT_MB:
-            raise KinarowError(f"the transposition table size {tt_mb} MiB is out of range; allowed is (0, {MAX_TT_MB}]")
         self.game = game
         self.tables: KernelTables = kernel_tables(game, symmetry)
         entries = max(2, int(tt_mb * 2**20 / _ENTRY_BYTES))
@@ -187,6 +277,13 @@ class Searcher:
         g = int(self.state.ctrl[K.C_GUESS])
         return g if g >= 0 else None
 
+    def check_position(self, position: Position) -> None:
+        """A KinarowError unless ``position`` is a position of this searcher's game (another game's stones
+        read with this game's tables would give a wrong answer)."""
+        if not isinstance(position, Position) or position.game != self.game:
+            what = f"a position of {position.game}" if isinstance(position, Position) else _said(position)
+            raise KinarowError(f"this Searcher is bound to {self.game}; it cannot search {what}")
+
     def prefault(self) -> None:
         """Touch every page of the transposition table now.
 
@@ -218,7 +315,7 @@ class Searcher:
         """Start a question about a new root: counters and stop flag cleared, the node budget set, and no
         move-ordering history (:meth:`forget_history`); the table is kept."""
         self.ctrl[:] = 0
-        self.ctrl[K.C_MAX_NODES] = max_nodes or 0
+        self.ctrl[K.C_MAX_NODES] = check_count(max_nodes, "max_nodes") or 0
         self.ctrl[K.C_GUESS] = -1
         self.forget_history()
 
@@ -261,6 +358,7 @@ class Searcher:
         The kernel runs in a worker thread (it releases the GIL) so that a time
         limit, a progress callback and Ctrl-C are served from this thread.
         """
+        self.check_position(position)
         p1, p2 = position.key()
         t = position.stones
         ctrl = self.ctrl
@@ -306,6 +404,7 @@ class Searcher:
         Runs in the calling thread (no worker thread per call), so it suits many
         short questions; Ctrl-C is served between calls.
         """
+        self.check_position(position)
         p1, p2 = position.key()
         t = position.stones
         self.new_root()
@@ -319,6 +418,7 @@ class Searcher:
         The guess is a move that loses to nothing the search could see before
         time ran out (the deepest finished test of the opponent's win).
         """
+        seconds = check_seconds(seconds, "seconds") or 0.0
         value, best, _, stopped = self.search(position, deadline=time.perf_counter() + seconds)
         if not stopped and best is not None:
             return value, best
@@ -330,11 +430,13 @@ class Searcher:
 
     def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
         """Can the side to move force a win? (its win test only); None when ``max_nodes`` ran out first."""
+        self.check_position(position)
         self.new_root(max_nodes)  # the draw-proof walk asks thousands of these
         return self.forces_win(position, position.to_move)
 
     def winning_move(self, position: Position) -> int | None:
         """A winning move for the side to move, or None if it has none (its win test only)."""
+        self.check_position(position)
         p1, p2 = position.key()
         t = position.stones
         self.new_root()
@@ -367,6 +469,7 @@ class Searcher:
         plan = TK.table_plan(game.cells, game.n, bool(game.gravity))
         xctrl = np.zeros(X.N_XCTRL, np.int64)
         self.ctrl[:] = 0
+        self.check_position(position)
         p1, p2 = position.key()
         done: list[tuple[int, np.ndarray]] = []
         errors: list[BaseException] = []
@@ -507,9 +610,50 @@ def solve(
     asked for; ``Result.from_store``), and a new exact answer is saved there,
     with the certificates found for it.
     """
+    max_nodes, time_limit, tt_mb = check_limits(max_nodes, time_limit, tt_mb)
+    knowledge = check_knowledge(knowledge)
+    for name, flag in (("symmetry", symmetry), ("strategy", strategy), ("walk", walk), ("proof", proof)):
+        check_flag(flag, name)
+    for name, hook in (("on_tick", on_tick), ("on_proof_tick", on_proof_tick)):
+        if hook is not None and not callable(hook):
+            raise KinarowError(f"{name} must be a function of the node count, not {_said(hook)}")
     position = target.copy() if isinstance(target, Position) else Game(target).start()
+    if searcher is not None and (not isinstance(searcher, Searcher) or searcher.game != position.game):
+        bound = f"bound to {searcher.game}" if isinstance(searcher, Searcher) else _said(searcher)
+        raise KinarowError(f"the searcher given is {bound}; it must be a Searcher of {position.game}")
     if moves:
         position.play_moves(moves)
+    return _with_reason(position, _solve(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
+                                         symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
+                                         on_tick=on_tick, knowledge=knowledge, proof=proof, store=store,
+                                         on_proof_tick=on_proof_tick))
+
+
+def _with_reason(position: Position, result: Result) -> Result:
+    """A draw (or Breaker win) of a board where no group fits says so (``Result.note``)."""
+    reason = position.game.no_group_reason
+    if reason is not None and result.value in ("draw", "breaker"):
+        result.note = reason
+    return result
+
+
+def _solve(
+    position: Position,
+    *,
+    max_nodes: int | None,
+    time_limit: float | None,
+    tt_mb: float | None,
+    symmetry: bool,
+    strategy: bool,
+    walk: bool,
+    searcher: Searcher | None,
+    on_tick: Callable[[int], None] | None,
+    knowledge: str,
+    proof: bool,
+    store: Store | None,
+    on_proof_tick: Callable[[int], None] | None,
+) -> Result:
+    """:func:`solve` once its arguments are checked: from the store, or by search, with the certificate asked."""
     from kinarow.search import certify
 
     if store is None and not proof:
@@ -544,10 +688,6 @@ def _search(
 ) -> Result:
     """:func:`solve`'s search of ``position`` (a copy the caller owns), without the store or the proof."""
     game = position.game
-    if max_nodes is not None and max_nodes < 1:
-        raise KinarowError(f"max_nodes = {max_nodes} is not allowed; give a positive number of nodes")
-    if time_limit is not None and time_limit <= 0:
-        raise KinarowError(f"time_limit = {time_limit} is not allowed; give a positive number of seconds")
     start = time.perf_counter()
     moves_text = position.move_text()
     to_move = None if position.is_over else Player.of(position.to_move)

@@ -49,13 +49,23 @@ from kinarow.search.parallel.frontier import (
 )
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec
 from kinarow.search.parallel.merge import mapped, merged_walk, rows_of_choices, rows_of_walk
-from kinarow.search.solve import Result, knowledge_reason
+from kinarow.search.solve import (
+    Result,
+    check_count,
+    check_flag,
+    check_knowledge,
+    check_limits,
+    check_seconds,
+    knowledge_reason,
+)
 from kinarow.values import Player, Value
 
 __all__ = ["ParallelResult", "solve", "splits_well"]
 
 #: Open positions per worker that the frontier aims for when ``jobs`` is not given.
 JOBS_PER_WORKER = 2
+#: bounds of the ``workers`` and ``jobs`` arguments (local processes; frontier positions, each kept in memory)
+MAX_WORKERS, MAX_JOBS = 1024, 1_000_000
 #: How often (seconds) the coordinator looks at the clock, the node count and Ctrl-C.
 POLL_SECONDS = 0.05
 #: A job that has run this long (seconds) is split into its children when a worker has nothing to do.
@@ -147,20 +157,13 @@ def solve(
     runs one win test, and a "no" comes back as a bound (``second-or-draw``,
     ``first-or-draw``).
     """
-    from kinarow.search.solve import KNOWLEDGE_LEVELS
-
-    if knowledge not in KNOWLEDGE_LEVELS:
-        raise KinarowError(f"the knowledge level '{knowledge}' is unknown; allowed are {', '.join(KNOWLEDGE_LEVELS)}")
-    if workers is not None and workers < 1:
-        raise KinarowError(f"workers = {workers} is not allowed; give a positive number of worker processes")
-    if jobs is not None and jobs < 1:
-        raise KinarowError(f"jobs = {jobs} is not allowed; give a positive number of frontier positions")
-    if max_nodes is not None and max_nodes < 1:
-        raise KinarowError(f"max_nodes = {max_nodes} is not allowed; give a positive number of nodes")
-    if time_limit is not None and time_limit <= 0:
-        raise KinarowError(f"time_limit = {time_limit} is not allowed; give a positive number of seconds")
-    if max_job_seconds is not None and max_job_seconds <= 0:
-        raise KinarowError(f"max_job_seconds = {max_job_seconds} is not allowed; give a positive number of seconds")
+    knowledge = check_knowledge(knowledge)
+    max_nodes, time_limit, tt_mb = check_limits(max_nodes, time_limit, tt_mb)
+    workers = check_count(workers, "workers", upper=MAX_WORKERS)
+    jobs = check_count(jobs, "jobs", upper=MAX_JOBS)
+    max_job_seconds = check_seconds(max_job_seconds, "max_job_seconds")
+    strategy = check_flag(strategy, "strategy")
+    best_move = check_flag(best_move, "best_move")
     position = start_position(target, moves)
     game = position.game
     if game.cells > 64:
