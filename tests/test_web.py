@@ -602,6 +602,85 @@ def test_browser_matching_set_and_a_proven_strategy(browser, server):
         driver.save_screenshot(shot)
 
 
+def test_browser_refuses_stale_and_doubled_moves(browser, server, app, tmp_path):
+    """The page's guards: a game too large for the engine and a bad game string leave no playable board; two fast
+    clicks play one move; Take back during the engine's search is not undone by its reply; opening a certificate
+    says that it changed your side."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver = browser
+    driver.get(server + "/")
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='b2']"))
+    game = driver.find_element(By.ID, "game")
+    cells = lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell]")  # noqa: E731
+    moves = lambda d: d.find_element(By.ID, "board").get_attribute("data-moves").split()  # noqa: E731
+    idle = lambda d: d.execute_script("return pending === 0 && busy !== epoch;")  # noqa: E731
+
+    def new_game(name: str) -> None:
+        game.clear()
+        game.send_keys(name)
+        driver.find_element(By.ID, "new").click()
+
+    # a board too large for the solver is refused before the game starts, in the server's words
+    new_game("9x9k5")
+    _wait(driver, lambda d: "at most 64 cells" in _text(d, "error"))
+    assert not cells(driver) and _text(driver, "status").startswith("No game: 9x9k5 has 81 cells")
+    # a bad game string clears the old board rather than leave it looking playable
+    new_game("3x3k3")
+    _wait(driver, lambda d: len(cells(d)) == 9)
+    new_game("3x3k")
+    _wait(driver, lambda d: "not a board size" in _text(d, "error"))
+    assert not cells(driver) and _text(driver, "status").startswith("No game")
+    # two clicks in a row: the second one waits for the first (and the engine's answer), so one search
+    new_game("3x3k3")
+    _wait(driver, lambda d: len(cells(d)) == 9 and idle(d))
+    driver.execute_script("""
+        window.engineCalls = 0; const plain = window.fetch;
+        window.fetch = (path, options) => { if (path === "/api/engine") { window.engineCalls += 1; }
+                                            return plain(path, options); };
+        window.plainFetch = plain;
+        for (const cell of ["a1", "b1"]) {
+          document.querySelector("#board [data-cell='" + cell + "']").dispatchEvent(new MouseEvent("click",
+                                                                                                  {bubbles: true}));
+        }""")
+    _wait(driver, lambda d: len(moves(d)) == 2 and idle(d))
+    assert moves(driver)[0] == "a1" and driver.execute_script("return window.engineCalls;") == 1
+    # Take back while the engine thinks: its reply, when it comes, is dropped
+    new_game("3x3k3")
+    _wait(driver, lambda d: len(cells(d)) == 9 and idle(d))
+    driver.execute_script("""
+        window.held = []; const plain = window.plainFetch;
+        window.fetch = (path, options) => path === "/api/engine"
+          ? new Promise((resolve) => window.held.push(() => resolve(plain(path, options)))) : plain(path, options);""")
+    driver.find_element(By.CSS_SELECTOR, "#board [data-cell='c3']").click()
+    _wait(driver, lambda d: d.execute_script("return window.held.length;") == 1)
+    assert moves(driver) == ["c3"]
+    driver.find_element(By.CSS_SELECTOR, "#board [data-cell='a3']").click()  # ignored: the engine is to move
+    driver.find_element(By.ID, "undo").click()
+    _wait(driver, lambda d: _text(d, "engine-msg") == "Taken back." and moves(d) == [])
+    driver.execute_script("window.held.forEach((release) => release()); window.fetch = window.plainFetch;")
+    _wait(driver, idle)
+    time.sleep(0.3)
+    assert moves(driver) == [] and _text(driver, "engine-msg") == "Taken back."
+    # the engine still answers a move afterwards
+    driver.find_element(By.CSS_SELECTOR, "#board [data-cell='b2']").click()
+    _wait(driver, lambda d: len(moves(d)) == 2 and "White (engine) plays" in _text(d, "engine-msg"))
+    # opening a strategy certificate: the old message goes, and the page says it changed your side
+    proof = app.handle("/api/proof", {"game": "4x3k3", "moves": []})["proof"]["certificate"]
+    path = tmp_path / "4x3k3.json"
+    path.write_text(json.dumps(proof))
+    assert Select(driver.find_element(By.ID, "side")).first_selected_option.get_attribute("value") == "1"
+    driver.find_element(By.ID, "cert-file").send_keys(str(path))
+    _wait(driver, lambda d: _text(d, "verdict").startswith("VALID"))
+    assert "You will play White" in _text(driver, "verdict")
+    assert _text(driver, "engine-msg") == "The board shows the certificate's position."
+    assert Select(driver.find_element(By.ID, "side")).first_selected_option.get_attribute("value") == "2"
+    shot = os.environ.get("KINAROW_SCREENSHOT_GUARDS")
+    if shot:
+        driver.save_screenshot(shot)
+
+
 def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):
     import sys
 
