@@ -218,7 +218,7 @@ def client(app):
     from kinarow.web.server import create_app
 
     with warnings.catch_warnings():  # Starlette 1.x would rather use httpx2 than httpx; either serves
-        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
     with TestClient(create_app(app), base_url="http://127.0.0.1:8765") as test_client:
