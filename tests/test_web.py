@@ -386,6 +386,16 @@ def test_the_engine_has_a_node_budget_besides_its_think_time():
     assert "not solved within" in view["engine"]["note"] and len(view["moves"]) == 1
 
 
+def test_a_stopping_server_ends_its_searches_with_a_sentence():
+    """Ctrl-C stops the server: a search still running ends at its next progress report (every 50 ms)."""
+    app = App(think=3600.0)
+    app.stop()
+    for path in ("/api/engine", "/api/proof"):
+        with pytest.raises(RequestError) as stopped:
+            app.handle(path, {"game": "7x6k4:gravity", "moves": ["d"]})
+        assert stopped.value.status == 503 and "stopping" in str(stopped.value)
+
+
 def test_busy_gates_answer_503_with_a_sentence():
     from kinarow.web.server import Gate
 

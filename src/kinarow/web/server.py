@@ -46,6 +46,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from http import HTTPStatus
 from importlib import resources
+from types import FrameType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kinarow import __version__
@@ -179,6 +180,20 @@ class App:
         self.searchers = SearcherPool(searchers, wait=wait)
         self.heavy = Gate(HEAVY, "pairing and matching searches", wait)
         self.checks = Gate(CHECKS, "certificate checks", wait)
+        self.stopping = threading.Event()
+
+    def stop(self) -> None:
+        """The server is stopping: searches and checks still running end at their next progress report."""
+        self.stopping.set()
+
+    def _tick(self, _progress: int) -> None:
+        """The progress callback of searches and checks: it stops them when the server stops."""
+        if self.stopping.is_set():
+            raise KeyboardInterrupt
+
+    def _stopped(self) -> RequestError:
+        return RequestError("the server is stopping, so the request was not finished",
+                            HTTPStatus.SERVICE_UNAVAILABLE)
 
     # -- dispatch ----------------------------------------------------------------------
     def handle(self, path: str, body: Any) -> dict[str, Any]:
@@ -334,10 +349,10 @@ class App:
         game = position.game
         with self.searchers.searcher(game) as searcher:
             value, best, _, stopped = searcher.search(position, max_nodes=ENGINE_NODES,
-                                                      deadline=time.perf_counter() + self.think)
+                                                      deadline=time.perf_counter() + self.think, on_tick=self._tick)
             guess = searcher.guess
         if stopped == "interrupted":
-            raise KeyboardInterrupt
+            raise self._stopped()
         if stopped or best is None:
             legal = position.legal_moves()
             cell = guess if guess in legal else legal[0]
@@ -457,9 +472,16 @@ class App:
         from kinarow.search.solve import solve
 
         position = self._position(body)
-        with self.searchers.searcher(position.game) as searcher:
-            result = solve(position, time_limit=max(self.think, 10.0), max_nodes=PROOF_NODES, strategy=True,
-                           searcher=searcher, proof=True, store=self.store)
+        try:
+            with self.searchers.searcher(position.game) as searcher:
+                result = solve(position, time_limit=max(self.think, 10.0), max_nodes=PROOF_NODES, strategy=True,
+                               searcher=searcher, proof=True, store=self.store, on_tick=self._tick)
+        except KeyboardInterrupt:
+            if self.stopping.is_set():
+                raise self._stopped() from None
+            raise
+        if self.stopping.is_set():
+            raise self._stopped()
         proof = result.proof
         assert proof is not None  # asked for with proof=True
         return self._view(position, proof={"value": result.value, "describe": result.describe(),
@@ -482,8 +504,13 @@ class App:
                 if game is not None and game.cells > MAX_CELLS:
                     raise RequestError(f"the certificate's game {game} has {game.cells} cells; the page checks "
                                        f"certificates of boards of at most {MAX_CELLS} cells (use 'kinarow check')")
-        with self.checks.held():
-            verdict = check_data(data, compiled=True)  # a strategy is replayed by the compiled walk (same verdict)
+        try:
+            with self.checks.held():  # a strategy is replayed by the compiled walk (the same verdict)
+                verdict = check_data(data, compiled=True, on_tick=self._tick)
+        except KeyboardInterrupt:
+            if self.stopping.is_set():
+                raise self._stopped() from None
+            raise
         answer: dict[str, Any] = {"verdict": verdict.to_dict()}
         try:
             answer.update(self._draw_certificate(data))
@@ -767,6 +794,18 @@ def _protocol() -> type[asyncio.Protocol]:
     return Protocol
 
 
+def _server(config: uvicorn.Config, app: App) -> uvicorn.Server:
+    """A uvicorn server that, on Ctrl-C (or SIGTERM), also stops the searches still running in ``app``."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            app.stop()
+            super().handle_exit(sig, frame)
+
+    return Server(config)
+
+
 class WebServer:
     """``kinarow serve``'s server: uvicorn serving :func:`create_app` on a socket bound at construction."""
 
@@ -792,8 +831,8 @@ class WebServer:
         config = uvicorn.Config(create_app(self.app, hosts=allowed_hosts(host)), log_config=None, access_log=False,
                                 lifespan="off", http=_protocol(), timeout_keep_alive=KEEP_ALIVE,
                                 limit_concurrency=CONNECTIONS, h11_max_incomplete_event_size=MAX_HEADERS,
-                                timeout_graceful_shutdown=2, server_header=False)
-        self.server: uvicorn.Server = uvicorn.Server(config)
+                                timeout_graceful_shutdown=5, server_header=False)
+        self.server: uvicorn.Server = _server(config, self.app)
 
     @property
     def url(self) -> str:
