@@ -666,7 +666,9 @@ def test_browser_refuses_stale_and_doubled_moves(browser, server, app, tmp_path)
     driver.find_element(By.CSS_SELECTOR, "#board [data-cell='c3']").click()
     _wait(driver, lambda d: d.execute_script("return window.held.length;") == 1)
     assert moves(driver) == ["c3"]
-    driver.find_element(By.CSS_SELECTOR, "#board [data-cell='a3']").click()  # ignored: the engine is to move
+    assert "waiting" in driver.find_element(By.ID, "board").get_attribute("class")  # no hover, no click
+    driver.execute_script("""document.querySelector("#board [data-cell='a3']").dispatchEvent(
+                               new MouseEvent("click", {bubbles: true}));""")  # ignored: the engine is to move
     driver.find_element(By.ID, "undo").click()
     _wait(driver, lambda d: _text(d, "engine-msg") == "Taken back." and moves(d) == [])
     driver.execute_script("window.held.forEach((release) => release()); window.fetch = window.plainFetch;")

@@ -237,12 +237,12 @@ class App:
         return game
 
     @staticmethod
-    def _name(text: Any, what: str) -> str:
+    def _name(text: Any, what: str) -> Any:
         """A cell, column or strategy name, refused when it is longer than any real one."""
         if isinstance(text, str) and len(text) > MAX_NAME_TEXT:
             raise RequestError(f"{what} '{text[:MAX_NAME_TEXT]}...' is {len(text)} characters long; names have at "
                                f"most {MAX_NAME_TEXT}")
-        return text  # type: ignore[no-any-return]
+        return text
 
     def _position(self, body: dict[str, Any], cells: int = MAX_CELLS, what: str = "the page plays") -> Position:
         game = self._game(body.get("game"), cells, what)
