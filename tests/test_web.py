@@ -321,6 +321,11 @@ def test_request_bodies_are_bounded_in_size_and_nesting(client):
         ("/api/state", {"game": "3x3k3", "engine": "oracle"}, ("unknown engine",)),
         ("/api/check", {"certificate": {"format": "kinarow.pairing", "game": "30x30k5", "pairs": []}},
          ("900 cells", "kinarow check")),
+        ("/api/check", {"certificate": {"format": "kinarow.strategy", "version": 3, "game": "9x4k4", "walk": "eNo=",
+                                        "prescribed": 10**10}}, ("10000000000 prescribed moves",)),
+        ("/api/engine", {"game": "9x4k4", "engine": "certificate", "strategy": {
+            "format": "kinarow.strategy", "version": 3, "game": "9x4k4", "walk": "eNo=", "prescribed": 10**10}},
+         ("prescribed moves", "kinarow check")),
         ("/api/check", {"certificate": {"format": "kinarow.torus", "game": "4x4k4:torus",
                                         "class_file": "/dev/zero"}}, ("reads no files",)),
         ("/api/check", {"certificate": {"format": "kinarow.torus", "class_file": "../../etc/passwd"}},

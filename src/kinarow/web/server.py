@@ -73,6 +73,7 @@ MAX_DEPTH = 32  # JSON nesting; certificates nest 4 deep
 MAX_GAME_TEXT = 100  # characters of a game string
 MAX_NAME_TEXT = 64  # characters of a cell, column, engine or strategy name
 MAX_CELLS = 400  # cells of a board drawn or played (20x20)
+MAX_PRESCRIBED = 2**24  # moves of a strategy walk (a byte each once unpacked); the (9,4,4) certificate has 7 million
 PROOF_CELLS = 144  # cells of a board searched for a pairing or a matching set (12x12)
 ENGINE_NODES = 50_000_000  # search nodes per engine stone, besides the think time
 PROOF_NODES = 200_000_000  # search nodes per proof, besides its time limit
@@ -390,6 +391,8 @@ class App:
     def _certificate_move(position: Position, strategy: Any) -> tuple[int, str]:
         from kinarow.proofs.tree import StrategyTree
 
+        if isinstance(strategy, dict):
+            _certificate_limits(strategy)
         try:
             tree = StrategyTree.from_json(strategy)
             cell = tree.move(position)  # a walk (version 3) is read into boards here
@@ -496,14 +499,7 @@ class App:
             if data.get("format") in NEEDS_BASE:  # never open a file a request names
                 raise RequestError(f"a {data['format']} certificate names a data file beside it, and the page "
                                    "reads no files; check it with 'kinarow check FILE'")
-            if isinstance(data.get("game"), str):
-                try:
-                    game = Game(data["game"][:MAX_GAME_TEXT + 1])
-                except KinarowError:
-                    game = None  # the checker says what is wrong with it
-                if game is not None and game.cells > MAX_CELLS:
-                    raise RequestError(f"the certificate's game {game} has {game.cells} cells; the page checks "
-                                       f"certificates of boards of at most {MAX_CELLS} cells (use 'kinarow check')")
+            _certificate_limits(data)
         try:
             with self.checks.held():  # a strategy is replayed by the compiled walk (the same verdict)
                 verdict = check_data(data, compiled=True, on_tick=self._tick)
@@ -541,6 +537,23 @@ class App:
             if start is not None:
                 fills[start], labels[start] = HIGHLIGHT, "★"
         return self._view(position, pairs=pairs, fills=fills, labels=labels)
+
+
+def _certificate_limits(data: dict[str, Any]) -> None:
+    """Refuse a certificate over the page's limits before it is read: its board, and a walk's stated length
+    (which bounds how far its compressed bytes are unpacked)."""
+    if isinstance(data.get("game"), str):
+        try:
+            game: Game | None = Game(data["game"][:MAX_GAME_TEXT + 1])
+        except KinarowError:
+            game = None  # the checker says what is wrong with it
+        if game is not None and game.cells > MAX_CELLS:
+            raise RequestError(f"the certificate's game {game} has {game.cells} cells; the page takes certificates "
+                               f"of boards of at most {MAX_CELLS} cells (use 'kinarow check')")
+    prescribed = data.get("prescribed")
+    if isinstance(prescribed, int) and prescribed > MAX_PRESCRIBED:
+        raise RequestError(f"the certificate's walk has {prescribed} prescribed moves; the page takes walks of at "
+                           f"most {MAX_PRESCRIBED} (use 'kinarow check')")
 
 
 def _first_walk_move(position: Position, data: dict[str, Any]) -> int | None:
