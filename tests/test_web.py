@@ -312,6 +312,7 @@ def test_request_bodies_are_bounded_in_size_and_nesting(client):
          ("the cell",)),
         ("/api/engine", {"game": "3x3k3", "engine": "strategy:" + "x" * 5000}, ("the engine",)),
         ("/api/strategy", {"game": "3x3k3", "strategy": "x" * 5000}, ("the strategy",)),
+        ("/api/engine", {"game": "3x3k99999999"}, ("more than the board's 9 cells",)),
         ("/api/pairing", {"game": "13x13k5"}, ("169 cells", "pairings")),
         ("/api/matching", {"game": "20x20k5"}, ("400 cells", "matching")),
         ("/api/engine", {"game": "9x9k5"}, ("81 cells", "64 cells")),

@@ -232,6 +232,9 @@ class App:
             raise RequestError(f"the game string has {len(text)} characters; the server takes at most "
                                f"{MAX_GAME_TEXT}")
         game = Game(text.strip())
+        if game.k > game.cells:  # no line holds K stones, and the engine would size its tables by K
+            raise RequestError(f"K = {game.k} in {game} is more than the board's {game.cells} cells, so no line "
+                               "holds K stones")
         if game.cells > cells:
             raise RequestError(f"{game} has {game.cells} cells; {what} boards of at most {cells} cells "
                                "(use the command line for larger ones)")
