@@ -149,7 +149,13 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
         "test_browser_matching_set_and_a_proven_strategy",
         "test_browser_pairing_overlay_and_errors",
         "test_browser_play_prove_download_and_check",
+        "test_browser_refuses_stale_and_doubled_moves",
+        "test_kinarow_serve_command_starts_answers_and_stops",
         "test_matching_set_is_drawn_and_its_certificate_checks",
+    },
+    "test_web_load.py": {
+        "test_fuzzed_json_bodies_get_an_answer_or_one_sentence",
+        "test_the_server_survives_a_mixed_load",
     },
 }
 

@@ -27,11 +27,10 @@ def app() -> App:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     srv = make_server("127.0.0.1", 0, think=2.0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}"
-    srv.shutdown()
-    srv.server_close()
+    thread = srv.start()
+    yield f"http://127.0.0.1:{srv.port}"
+    srv.stop()
+    thread.join(30)
 
 
 def post(base: str, path: str, body: bytes | dict | None, method: str = "POST") -> tuple[int, dict]:
@@ -201,14 +200,248 @@ def test_http_page_info_and_errors(server):
 def test_server_binds_to_this_machine_only():
     srv = make_server()
     try:
-        assert srv.server_address[0] == "127.0.0.1"
+        assert srv.socket.getsockname()[0] == "127.0.0.1"
     finally:
-        srv.server_close()
+        srv.socket.close()
 
 
 def test_serve_rejects_a_bad_port(capsys):
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port must be a port number" in capsys.readouterr().err
+
+
+# -- the server's checks and limits (in process, through Starlette's TestClient) ---------------------------
+@pytest.fixture(scope="module")
+def client(app):
+    import warnings
+
+    from kinarow.web.server import create_app
+
+    with warnings.catch_warnings():  # Starlette 1.x would rather use httpx2 than httpx; either serves
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    with TestClient(create_app(app), base_url="http://127.0.0.1:8765") as test_client:
+        yield test_client
+
+
+JSON = {"Content-Type": "application/json"}
+
+
+def _refused(response, status: int, *words: str) -> str:
+    """The one-sentence JSON error of a refused request, checked for its status and words."""
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    assert isinstance(message, str) and "\n" not in message and "Traceback" not in message
+    for word in words:
+        assert word in message, message
+    return message
+
+
+def test_only_the_served_host_names_are_answered(client):
+    """DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends 'Host: evil.example'."""
+    body = json.dumps({"game": "3x3k3"})
+    for host in ("127.0.0.1:8765", "localhost:8765", "[::1]:8765", "LOCALHOST"):
+        assert client.post("/api/state", content=body, headers={**JSON, "Host": host}).status_code == 200, host
+    for host in ("evil.example", "evil.example:8765", "127.0.0.1.evil.example", "localhost.evil.example"):
+        response = client.post("/api/state", content=body, headers={**JSON, "Host": host})
+        assert response.status_code == 400 and "host" in response.text.lower()
+        assert client.get("/", headers={"Host": host}).status_code == 400
+
+
+def test_allowed_hosts_follow_the_bound_address():
+    from kinarow.web.server import allowed_hosts
+
+    assert allowed_hosts("127.0.0.1") == ["127.0.0.1", "[::1]", "localhost"]
+    assert "[fe80::1]" in allowed_hosts("fe80::1") and "192.168.1.5" in allowed_hosts("192.168.1.5")
+    assert len(allowed_hosts("0.0.0.0")) > 3  # the machine's own name and addresses
+
+
+def test_state_changing_requests_need_json_from_the_page_itself(client):
+    body = json.dumps({"game": "3x3k3", "moves": [], "move": "b2"})
+    # a form or a text/plain fetch from any page needs no CORS preflight: refused
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None):
+        headers = {"Content-Type": kind} if kind else {}
+        _refused(client.post("/api/play", content=body, headers=headers), 415, "application/json")
+    # another page's Origin (or none at all, as a sandboxed page sends 'null'), even with JSON
+    for origin in ("http://evil.example", "null", "http://127.0.0.1:9999", "https://127.0.0.1:8765",
+                   "http://localhost:8765"):
+        _refused(client.post("/api/play", content=body, headers={**JSON, "Origin": origin}), 403, "own page")
+    # the page's own origin, and a script without a browser (no Origin), are served
+    for headers in ({**JSON, "Origin": "http://127.0.0.1:8765"}, {"Content-Type": "application/json; charset=utf-8"}):
+        response = client.post("/api/play", content=body, headers=headers)
+        assert response.status_code == 200 and response.json()["moves"] == ["b2"]
+    # a CORS preflight gets no permission
+    preflight = client.options("/api/play", headers={"Origin": "http://evil.example",
+                                                     "Access-Control-Request-Method": "POST"})
+    assert preflight.status_code == 405 and "access-control-allow-origin" not in preflight.headers
+
+
+def test_request_bodies_are_bounded_in_size_and_nesting(client):
+    from kinarow.web.server import MAX_BODY, MAX_DEPTH, MAX_SMALL_BODY
+
+    padding = " " * (MAX_SMALL_BODY + 1)
+    _refused(client.post("/api/state", content='{"game": "3x3k3"}' + padding, headers=JSON), 413, "256 KiB")
+    big = {**JSON, "Content-Length": str(MAX_BODY + 1)}
+    _refused(client.post("/api/check", content=b"{}", headers=big), 413, "/api/check")
+
+    def chunks():  # no Content-Length: counted as it arrives
+        yield b'{"game": "3x3k3"'
+        for _ in range(300):
+            yield b" " * 1024
+        yield b"}"
+
+    _refused(client.post("/api/state", content=chunks(), headers=JSON), 413)
+    for depth in (MAX_DEPTH + 1, 5000, 200_000):
+        deep = "[" * depth + "]" * depth
+        _refused(client.post("/api/check", content=deep, headers=JSON), 400, f"deeper than {MAX_DEPTH}")
+    nested = {"certificate": {"format": "kinarow.pairing", "pairs": [[[[[[[["a1"]]]]]]]]}}
+    assert client.post("/api/check", json=nested).status_code == 200  # under the limit: the checker's verdict
+    _refused(client.post("/api/state", content=b"\xff\xfe", headers=JSON), 400, "UTF-8")
+    _refused(client.post("/api/state", content=b"{not json", headers=JSON), 400, "not valid JSON")
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "words"),
+    [
+        ("/api/state", {"game": "702x702k5"}, ("492804 cells", "at most 400")),
+        ("/api/state", {"game": "3x3k3" + "9" * 5000}, ("characters",)),
+        ("/api/state", {"game": "3x3k3", "moves": ["a" + "9" * 5000]}, ("the move", "characters")),
+        ("/api/play", {"game": "3x3k3", "moves": [], "move": "9" * 5000}, ("the move",)),
+        ("/api/engine", {"game": "5x5k5", "moves": ["a1"], "engine": "pairing", "pairs": [["a1", "b" + "1" * 5000]]},
+         ("the cell",)),
+        ("/api/engine", {"game": "3x3k3", "engine": "strategy:" + "x" * 5000}, ("the engine",)),
+        ("/api/strategy", {"game": "3x3k3", "strategy": "x" * 5000}, ("the strategy",)),
+        ("/api/engine", {"game": "3x3k99999999"}, ("more than the board's 9 cells",)),
+        ("/api/pairing", {"game": "13x13k5"}, ("169 cells", "pairings")),
+        ("/api/matching", {"game": "20x20k5"}, ("400 cells", "matching")),
+        ("/api/engine", {"game": "9x9k5"}, ("81 cells", "64 cells")),
+        ("/api/proof", {"game": "9x9k5"}, ("81 cells", "64 cells")),
+        ("/api/state", {"game": "9x9k5", "engine": "solver"}, ("81 cells", "64 cells")),
+        ("/api/state", {"game": "4x3k3:gravity,misere", "engine": "strategy:take-even"}, ("take-even",)),
+        ("/api/state", {"game": "3x3k3", "engine": "oracle"}, ("unknown engine",)),
+        ("/api/check", {"certificate": {"format": "kinarow.pairing", "game": "30x30k5", "pairs": []}},
+         ("900 cells", "kinarow check")),
+        ("/api/check", {"certificate": {"format": "kinarow.strategy", "version": 3, "game": "9x4k4", "walk": "eNo=",
+                                        "prescribed": 10**10}}, ("10000000000 prescribed moves",)),
+        ("/api/engine", {"game": "9x4k4", "engine": "certificate", "strategy": {
+            "format": "kinarow.strategy", "version": 3, "game": "9x4k4", "walk": "eNo=", "prescribed": 10**10}},
+         ("prescribed moves", "kinarow check")),
+        ("/api/check", {"certificate": {"format": "kinarow.torus", "game": "4x4k4:torus",
+                                        "class_file": "/dev/zero"}}, ("reads no files",)),
+        ("/api/check", {"certificate": {"format": "kinarow.torus", "class_file": "../../etc/passwd"}},
+         ("reads no files",)),
+    ],
+)
+def test_requests_over_a_limit_get_a_4xx_sentence(client, path, body, words):
+    _refused(client.post(path, json=body), 400, *words)
+
+
+def test_a_game_the_engine_can_play_is_accepted_up_front(client):
+    for engine in ("solver", "pairing", "certificate", "none"):
+        assert client.post("/api/state", json={"game": "7x6k4:gravity", "engine": engine}).status_code == 200
+    ok = client.post("/api/state", json={"game": "7x6k4:gravity,misere", "engine": "strategy:take-even"})
+    assert ok.status_code == 200 and "engine" not in ok.json()  # the answer is the position, as without "engine"
+
+
+def test_the_engine_keeps_a_small_pool_of_searchers():
+    """16 games at once once took 2.9 GiB (a table per game): now two searchers of at most 64 MiB each."""
+    from kinarow.game import Game
+    from kinarow.web.server import SearcherPool
+
+    pool = SearcherPool(size=2, table_mb=64, wait=0.05)
+    with pool.searcher(Game("8x8k5")) as big:
+        assert big.tt.nbytes <= 64 * 2**20
+        with pool.searcher(Game("3x3k3")):
+            with pytest.raises(RequestError) as busy, pool.searcher(Game("4x3k3")):
+                pass
+            assert busy.value.status == 503 and "busy" in str(busy.value)
+            assert len(pool) == 2
+    with pool.searcher(Game("4x3k3")) as third:  # the least recently used idle searcher (8x8k5) made room
+        assert len(pool) == 2
+    with pool.searcher(Game("4x3k3")) as again:
+        assert again is third  # reused: its table keeps what it learnt
+    # many games from many threads: never more than two searchers at once
+    seen: list[int] = []
+
+    def ask(spec: str) -> None:
+        with pool.searcher(Game(spec)):
+            seen.append(len(pool))
+
+    for spec in ("3x3k3", "4x3k3", "4x4k3", "5x3k3", "3x3k3"):
+        ask(spec)
+    pool = SearcherPool(size=2, wait=30)
+    threads = [threading.Thread(target=lambda s=s: ask(s)) for s in ("3x3k3", "4x3k3", "4x4k3", "5x3k3", "5x4k3")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(seen) == 10 and max(seen) <= 2
+
+
+def test_the_engine_has_a_node_budget_besides_its_think_time():
+    import kinarow.web.server as web
+
+    app = App(think=3600.0)  # an hour: only the node budget can stop it
+    budget = web.ENGINE_NODES
+    web.ENGINE_NODES = 2000
+    try:
+        view = app.handle("/api/engine", {"game": "7x6k4:gravity", "moves": []})
+    finally:
+        web.ENGINE_NODES = budget
+    assert "not solved within" in view["engine"]["note"] and len(view["moves"]) == 1
+
+
+def test_a_stopping_server_ends_its_searches_with_a_sentence():
+    """Ctrl-C stops the server: a search still running ends at its next progress report (every 50 ms)."""
+    app = App(think=3600.0)
+    app.stop()
+    for path in ("/api/engine", "/api/proof"):
+        with pytest.raises(RequestError) as stopped:
+            app.handle(path, {"game": "7x6k4:gravity", "moves": ["d"]})
+        assert stopped.value.status == 503 and "stopping" in str(stopped.value)
+
+
+def test_busy_gates_answer_503_with_a_sentence():
+    from kinarow.web.server import Gate
+
+    gate = Gate(1, "certificate checks", wait=0.01)
+    with gate.held(), pytest.raises(RequestError) as busy, gate.held():
+        pass
+    assert busy.value.status == 503 and str(busy.value) == ("the server is busy with other certificate checks; try "
+                                                           "again in a moment")
+
+
+def test_http_errors_the_server_itself_answers_are_json_sentences(server):
+    """Malformed HTTP (a negative or garbage Content-Length) is refused by h11, answered with a JSON sentence."""
+    import socket
+    from urllib.parse import urlsplit
+
+    address = urlsplit(server)
+    for length in (b"-5", b"abc", b"1e3"):
+        with socket.create_connection((address.hostname, address.port), timeout=30) as sock:
+            sock.sendall(b"POST /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: " + length + b"\r\n\r\n{}")
+            reply = b""
+            while chunk := sock.recv(65536):
+                reply += chunk
+        head, _, body = reply.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400"), reply
+        assert "not valid HTTP" in json.loads(body)["error"]
+
+
+def test_an_idle_connection_is_closed():
+    import socket
+
+    srv = make_server("127.0.0.1", 0)
+    srv.server.config.timeout_keep_alive = 0.2  # a short keep-alive for the test (the server's is 5 s)
+    thread = srv.start()
+    try:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=30) as sock:
+            assert sock.recv(1) == b""  # closed by the server, without a request ever sent
+    finally:
+        srv.stop()
+        thread.join(30)
 
 
 # -- in a real browser -------------------------------------------------------------------
@@ -381,6 +614,87 @@ def test_browser_matching_set_and_a_proven_strategy(browser, server):
     _wait(driver, lambda d: "White (engine) plays c2; by take-even: directly on top of c1" in _text(d, "engine-msg"))
     assert driver.find_element(By.ID, "board").get_attribute("data-moves").split() == ["c1", "c2"]
     shot = os.environ.get("KINAROW_SCREENSHOT_STRATEGY")
+    if shot:
+        driver.save_screenshot(shot)
+
+
+def test_browser_refuses_stale_and_doubled_moves(browser, server, app, tmp_path):
+    """The page's guards: a game too large for the engine and a bad game string leave no playable board; two fast
+    clicks play one move; Take back during the engine's search is not undone by its reply; opening a certificate
+    says that it changed your side."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver = browser
+    driver.get(server + "/")
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='b2']"))
+    game = driver.find_element(By.ID, "game")
+    cells = lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell]")  # noqa: E731
+    moves = lambda d: d.find_element(By.ID, "board").get_attribute("data-moves").split()  # noqa: E731
+    idle = lambda d: d.execute_script("return pending === 0 && busy !== epoch;")  # noqa: E731
+
+    def new_game(name: str) -> None:
+        game.clear()
+        game.send_keys(name)
+        driver.find_element(By.ID, "new").click()
+
+    # a board too large for the solver is refused before the game starts, in the server's words
+    new_game("9x9k5")
+    _wait(driver, lambda d: "at most 64 cells" in _text(d, "error"))
+    assert not cells(driver) and _text(driver, "status").startswith("No game: 9x9k5 has 81 cells")
+    # a bad game string clears the old board rather than leave it looking playable
+    new_game("3x3k3")
+    _wait(driver, lambda d: len(cells(d)) == 9)
+    new_game("3x3k")
+    _wait(driver, lambda d: "not a board size" in _text(d, "error"))
+    assert not cells(driver) and _text(driver, "status").startswith("No game")
+    # two clicks in a row: the second one waits for the first (and the engine's answer), so one search
+    new_game("3x3k3")
+    _wait(driver, lambda d: len(cells(d)) == 9 and idle(d))
+    driver.execute_script("""
+        window.engineCalls = 0; const plain = window.fetch;
+        window.fetch = (path, options) => { if (path === "/api/engine") { window.engineCalls += 1; }
+                                            return plain(path, options); };
+        window.plainFetch = plain;
+        for (const cell of ["a1", "b1"]) {
+          document.querySelector("#board [data-cell='" + cell + "']").dispatchEvent(new MouseEvent("click",
+                                                                                                  {bubbles: true}));
+        }""")
+    _wait(driver, lambda d: len(moves(d)) == 2 and idle(d))
+    assert moves(driver)[0] == "a1" and driver.execute_script("return window.engineCalls;") == 1
+    # Take back while the engine thinks: its reply, when it comes, is dropped
+    new_game("3x3k3")
+    _wait(driver, lambda d: len(cells(d)) == 9 and idle(d))
+    driver.execute_script("""
+        window.held = []; const plain = window.plainFetch;
+        window.fetch = (path, options) => path === "/api/engine"
+          ? new Promise((resolve) => window.held.push(() => resolve(plain(path, options)))) : plain(path, options);""")
+    driver.find_element(By.CSS_SELECTOR, "#board [data-cell='c3']").click()
+    _wait(driver, lambda d: d.execute_script("return window.held.length;") == 1)
+    assert moves(driver) == ["c3"]
+    assert "waiting" in driver.find_element(By.ID, "board").get_attribute("class")  # no hover, no click
+    driver.execute_script("""document.querySelector("#board [data-cell='a3']").dispatchEvent(
+                               new MouseEvent("click", {bubbles: true}));""")  # ignored: the engine is to move
+    driver.find_element(By.ID, "undo").click()
+    _wait(driver, lambda d: _text(d, "engine-msg") == "Taken back." and moves(d) == [])
+    driver.execute_script("window.held.forEach((release) => release()); window.fetch = window.plainFetch;")
+    _wait(driver, idle)
+    time.sleep(0.3)
+    assert moves(driver) == [] and _text(driver, "engine-msg") == "Taken back."
+    # the engine still answers a move afterwards
+    driver.find_element(By.CSS_SELECTOR, "#board [data-cell='b2']").click()
+    _wait(driver, lambda d: len(moves(d)) == 2 and "White (engine) plays" in _text(d, "engine-msg"))
+    # opening a strategy certificate: the old message goes, and the page says it changed your side
+    proof = app.handle("/api/proof", {"game": "4x3k3", "moves": []})["proof"]["certificate"]
+    path = tmp_path / "4x3k3.json"
+    path.write_text(json.dumps(proof))
+    assert Select(driver.find_element(By.ID, "side")).first_selected_option.get_attribute("value") == "1"
+    driver.find_element(By.ID, "cert-file").send_keys(str(path))
+    _wait(driver, lambda d: _text(d, "verdict").startswith("VALID"))
+    assert "You will play White" in _text(driver, "verdict")
+    assert _text(driver, "engine-msg") == "The board shows the certificate's position."
+    assert Select(driver.find_element(By.ID, "side")).first_selected_option.get_attribute("value") == "2"
+    shot = os.environ.get("KINAROW_SCREENSHOT_GUARDS")
     if shot:
         driver.save_screenshot(shot)
 

@@ -1,13 +1,14 @@
 """The local web page: ``kinarow serve``.
 
-A small JSON API over the standard library's HTTP server, and one static page
+A small JSON API on Starlette, served by uvicorn, and one static page
 (``index.html`` beside this file) that uses it. The server keeps no game
 state: every request carries the game string and the moves so far, so a page
 reload, two tabs or a restart of the server lose nothing.
 
 Endpoints (all ``POST`` with a JSON object, answering a JSON object):
 
-``/api/state``    ``{game, moves}`` -> the position: board SVG, whose turn, legal moves, result
+``/api/state``    ``{game, moves, engine?}`` -> the position: board SVG, whose turn, legal moves, result
+                  (with ``engine``, first checks that this opponent can play the game)
 ``/api/play``     ``{game, moves, move}`` -> the position after ``move`` (a cell, or a column under gravity)
 ``/api/engine``   ``{game, moves, engine, pairs?, strategy?}`` -> the engine's whole turn played;
                   ``engine`` is ``solver`` (search within the think time), ``pairing`` (White answers
@@ -23,17 +24,29 @@ Endpoints (all ``POST`` with a JSON object, answering a JSON object):
 ``GET /`` is the page, ``GET /api/info`` the version and example games. A bad
 request gets a 4xx status and ``{"error": "one sentence"}``; the server never
 stops on one.
+
+The server is for the user's own browser. It answers only requests addressed
+to its own host names (``Host``: against DNS rebinding), takes a ``POST`` only
+as ``Content-Type: application/json`` and from its own page (``Origin``), so
+another web page the user visits cannot drive it, and it bounds every request:
+body size, JSON nesting, board size, the engine's memory (a small pool of
+searchers) and its search (a node budget besides the think time). The limits
+are the constants below; docs/web.md lists them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import socket
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from types import FrameType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kinarow import __version__
@@ -43,14 +56,38 @@ from kinarow.position import PLAYER_NAMES, Position, value_names
 from kinarow.values import Value
 
 if TYPE_CHECKING:
+    import uvicorn
+    from starlette.applications import Starlette
+
     from kinarow.search.solve import Searcher
     from kinarow.store import Store
 
-MAX_BODY = 32 * 2**20  # bytes; strategy certificates of small boards are well below this
 EXAMPLES = ("3x3k3", "4x4k4", "4x3k3", "5x4k4", "4x4k3:gravity", "5x5k4:maker-breaker", "7x6k4:gravity",
             "6x6k4p2q1", "5x5k5")
 HIGHLIGHT = "#9be39b"
 MATCHING_BUDGET = 30_000_000  # search nodes per matching-set search: a few seconds, so no request hangs
+
+# -- limits (docs/web.md, "The web server") -------------------------------------------------
+MAX_BODY = 32 * 2**20  # bytes, for /api/check and /api/engine: strategy certificates of small boards fit
+MAX_SMALL_BODY = 256 * 2**10  # bytes, for every other endpoint: a game, its moves and a few names
+MAX_DEPTH = 32  # JSON nesting; certificates nest 4 deep
+MAX_GAME_TEXT = 100  # characters of a game string
+MAX_NAME_TEXT = 64  # characters of a cell, column, engine or strategy name
+MAX_CELLS = 400  # cells of a board drawn or played (20x20)
+MAX_PRESCRIBED = 2**24  # moves of a strategy walk (a byte each once unpacked); the (9,4,4) certificate has 7 million
+PROOF_CELLS = 144  # cells of a board searched for a pairing or a matching set (12x12)
+ENGINE_NODES = 50_000_000  # search nodes per engine stone, besides the think time
+PROOF_NODES = 200_000_000  # search nodes per proof, besides its time limit
+SEARCHERS = 2  # searchers (one transposition table each) kept for the engine and proofs
+TABLE_MB = 64  # MiB: the most one searcher's transposition table may take, so at most 128 MiB in all
+WAIT = 20.0  # seconds a request waits for a searcher or a checker before it is answered 503
+HEAVY = 2  # pairing and matching searches at once
+CHECKS = 1  # certificate checks (and certificate engines) at once: a large strategy takes GiB
+READ_TIMEOUT = 30.0  # seconds to receive a request body
+KEEP_ALIVE = 5  # seconds an idle connection stays open
+CONNECTIONS = 64  # open connections at once; beyond, uvicorn answers 503
+MAX_HEADERS = 64 * 2**10  # bytes of a request line and headers (h11)
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
 
 class RequestError(KinarowError):
@@ -61,15 +98,104 @@ class RequestError(KinarowError):
         self.status = status
 
 
+class Gate:
+    """At most ``slots`` holders at once; a request that waits more than ``wait`` seconds gets a 503 sentence."""
+
+    def __init__(self, slots: int, what: str, wait: float = WAIT) -> None:
+        self._slots = threading.BoundedSemaphore(slots)
+        self.what = what
+        self.wait = wait
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        if not self._slots.acquire(timeout=self.wait):
+            raise RequestError(f"the server is busy with other {self.what}; try again in a moment",
+                               HTTPStatus.SERVICE_UNAVAILABLE)
+        try:
+            yield
+        finally:
+            self._slots.release()
+
+
+class SearcherPool:
+    """A few :class:`~kinarow.search.solve.Searcher` objects, one per game, reused least recently used first.
+
+    At most ``size`` searchers exist at once, each with a transposition table
+    of at most ``table_mb`` MiB, and each serves one request at a time. A
+    request for another game takes the least recently used idle searcher's
+    place; when all are busy it waits up to ``wait`` seconds, then gets a 503.
+    """
+
+    def __init__(self, size: int = SEARCHERS, table_mb: float = TABLE_MB, wait: float = WAIT) -> None:
+        self.size = size
+        self.table_mb = table_mb
+        self.wait = wait
+        self._idle: OrderedDict[str, Searcher] = OrderedDict()  # least recently used first
+        self._busy = 0
+        self._ready = threading.Condition()
+
+    @contextmanager
+    def searcher(self, game: Game) -> Iterator[Searcher]:
+        from kinarow.engine.tables import check_solvable
+        from kinarow.search.solve import Searcher, default_tt_mb
+
+        check_solvable(game)
+        key = str(game)
+        deadline = time.monotonic() + self.wait
+        with self._ready:
+            while True:
+                found = self._idle.pop(key, None)
+                if found is not None or self._busy + len(self._idle) < self.size:
+                    break
+                if self._idle:  # make room: the least recently used idle searcher goes
+                    self._idle.popitem(last=False)
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0 or not self._ready.wait(left):
+                    raise RequestError("the engine is busy with other games; try again in a moment",
+                                       HTTPStatus.SERVICE_UNAVAILABLE)
+            self._busy += 1
+        try:
+            if found is None:
+                found = Searcher(game, tt_mb=min(default_tt_mb(game), self.table_mb))
+            yield found
+        finally:
+            with self._ready:
+                self._busy -= 1
+                if found is not None:
+                    self._idle[key] = found
+                self._ready.notify()
+
+    def __len__(self) -> int:
+        """How many searchers exist now (busy or idle)."""
+        with self._ready:
+            return self._busy + len(self._idle)
+
+
 class App:
     """The API's logic, independent of HTTP (tests call :meth:`handle` directly)."""
 
-    def __init__(self, *, think: float = 3.0, store: Store | None = None, max_searchers: int = 4) -> None:
+    def __init__(self, *, think: float = 3.0, store: Store | None = None, searchers: int = SEARCHERS,
+                 wait: float = WAIT) -> None:
         self.think = think
         self.store = store
-        self._searchers: OrderedDict[str, tuple[Searcher, threading.Lock]] = OrderedDict()
-        self._max_searchers = max_searchers
-        self._lock = threading.Lock()
+        self.searchers = SearcherPool(searchers, wait=wait)
+        self.heavy = Gate(HEAVY, "pairing and matching searches", wait)
+        self.checks = Gate(CHECKS, "certificate checks", wait)
+        self.stopping = threading.Event()
+
+    def stop(self) -> None:
+        """The server is stopping: searches and checks still running end at their next progress report."""
+        self.stopping.set()
+
+    def _tick(self, _progress: int) -> None:
+        """The progress callback of searches and checks: it stops them when the server stops."""
+        if self.stopping.is_set():
+            raise KeyboardInterrupt
+
+    def _stopped(self) -> RequestError:
+        return RequestError("the server is stopping, so the request was not finished",
+                            HTTPStatus.SERVICE_UNAVAILABLE)
 
     # -- dispatch ----------------------------------------------------------------------
     def handle(self, path: str, body: Any) -> dict[str, Any]:
@@ -99,20 +225,42 @@ class App:
 
     # -- positions ---------------------------------------------------------------------
     @staticmethod
-    def _position(body: dict[str, Any]) -> Position:
-        game = body.get("game")
-        if not isinstance(game, str) or not game.strip():
+    def _game(text: Any, cells: int = MAX_CELLS, what: str = "the page plays") -> Game:
+        """The game of a request, refused if its string or its board is over the server's limits."""
+        if not isinstance(text, str) or not text.strip():
             raise RequestError('the request needs "game", a game string such as "3x3k3"')
+        if len(text) > MAX_GAME_TEXT:
+            raise RequestError(f"the game string has {len(text)} characters; the server takes at most "
+                               f"{MAX_GAME_TEXT}")
+        game = Game(text.strip())
+        if game.k > game.cells:  # no line holds K stones, and the engine would size its tables by K
+            raise RequestError(f"K = {game.k} in {game} is more than the board's {game.cells} cells, so no line "
+                               "holds K stones")
+        if game.cells > cells:
+            raise RequestError(f"{game} has {game.cells} cells; {what} boards of at most {cells} cells "
+                               "(use the command line for larger ones)")
+        return game
+
+    @staticmethod
+    def _name(text: Any, what: str) -> Any:
+        """A cell, column or strategy name, refused when it is longer than any real one."""
+        if isinstance(text, str) and len(text) > MAX_NAME_TEXT:
+            raise RequestError(f"{what} '{text[:MAX_NAME_TEXT]}...' is {len(text)} characters long; names have at "
+                               f"most {MAX_NAME_TEXT}")
+        return text
+
+    def _position(self, body: dict[str, Any], cells: int = MAX_CELLS, what: str = "the page plays") -> Position:
+        game = self._game(body.get("game"), cells, what)
         moves = body.get("moves", [])
         if isinstance(moves, str):
             moves = moves.split()
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RequestError('"moves" must be a list of cell names such as ["b2", "a1"]')
-        position = Game(game.strip()).start()
+        position = game.start()
         if len(moves) > position.game.cells:
             raise RequestError(f"{len(moves)} moves cannot fit on a board of {position.game.cells} cells")
         for token in moves:
-            position.play(position.parse_move(token))
+            position.play(position.parse_move(self._name(token, "the move")))
         return position
 
     def _view(self, position: Position, **extra: Any) -> dict[str, Any]:
@@ -140,35 +288,41 @@ class App:
         }
 
     def state(self, body: dict[str, Any]) -> dict[str, Any]:
-        return self._view(self._position(body))
+        position = self._position(body)
+        if "engine" in body:  # the page asks before a game starts whether this opponent can play it
+            self._check_engine(body["engine"], position.game)
+        return self._view(position)
+
+    def _check_engine(self, kind: Any, game: Game) -> None:
+        """Refuse an opponent that cannot play ``game`` with the sentence its first move would get."""
+        if kind == "solver":
+            from kinarow.engine.tables import check_solvable
+
+            check_solvable(game)
+        elif isinstance(kind, str) and kind.startswith("strategy:"):
+            _proven_strategy(self._name(kind, "the engine"), game, None)
+        elif kind not in ("pairing", "certificate", "none"):
+            raise RequestError(f"unknown engine '{kind}'; use 'solver', 'pairing', 'certificate' or "
+                               "'strategy:NAME' (e.g. 'strategy:take-even')")
 
     def play(self, body: dict[str, Any]) -> dict[str, Any]:
         position = self._position(body)
-        move = body.get("move")
+        move = self._name(body.get("move"), "the move")
         if not isinstance(move, str) or not move.strip():
             raise RequestError('the request needs "move", a cell name such as "b2" (or a column under gravity)')
         position.play(position.parse_move(move.strip()))
         return self._view(position)
 
     # -- the engine --------------------------------------------------------------------
-    def _searcher(self, game: Game) -> tuple[Searcher, threading.Lock]:
-        from kinarow.search.solve import Searcher
-
-        key = str(game)
-        with self._lock:
-            if key in self._searchers:
-                self._searchers.move_to_end(key)
-                return self._searchers[key]
-        made = (Searcher(game), threading.Lock())
-        with self._lock:
-            self._searchers[key] = made
-            while len(self._searchers) > self._max_searchers:
-                self._searchers.popitem(last=False)
-        return made
-
     def engine(self, body: dict[str, Any]) -> dict[str, Any]:
         position = self._position(body)
-        kind = body.get("engine", "solver")
+        kind = self._name(body.get("engine", "solver"), "the engine")
+        if kind == "certificate":
+            with self.checks.held():  # reading a strategy certificate may take much memory: one at a time
+                return self._engine(position, kind, body)
+        return self._engine(position, kind, body)
+
+    def _engine(self, position: Position, kind: Any, body: dict[str, Any]) -> dict[str, Any]:
         if position.is_over:
             raise RequestError("the game is over; start a new game or take back a move")
         mover = position.to_move
@@ -198,11 +352,18 @@ class App:
         from kinarow.search.solve import winner_of
 
         game = position.game
-        searcher, lock = self._searcher(game)
-        with lock:
-            value, cell = searcher.choose_move(position, self.think)
-        if value is None:
-            return cell, f"not solved within {self.think:g} s, so it avoids every loss its search saw"
+        with self.searchers.searcher(game) as searcher:
+            value, best, _, stopped = searcher.search(position, max_nodes=ENGINE_NODES,
+                                                      deadline=time.perf_counter() + self.think, on_tick=self._tick)
+            guess = searcher.guess
+        if stopped == "interrupted":
+            raise self._stopped()
+        if stopped or best is None:
+            legal = position.legal_moves()
+            cell = guess if guess in legal else legal[0]
+            return cell, (f"not solved within {self.think:g} s or {ENGINE_NODES // 10**6} million nodes, so it "
+                          "avoids every loss its search saw")
+        cell = best
         outlook = winner_of(game, position.to_move, value)
         if outlook == Value.DRAW:
             return cell, "it expects a draw with perfect play"
@@ -220,7 +381,7 @@ class App:
         geo = position.geometry
         partner: dict[int, int] = {}
         for a, b in pairs:
-            ca, cb = geo.parse_cell(a), geo.parse_cell(b)
+            ca, cb = geo.parse_cell(App._name(a, "the cell")), geo.parse_cell(App._name(b, "the cell"))
             partner[ca], partner[cb] = cb, ca
         last = position.moves[-1] if position.moves else None
         legal = position.legal_moves()
@@ -233,6 +394,8 @@ class App:
     def _certificate_move(position: Position, strategy: Any) -> tuple[int, str]:
         from kinarow.proofs.tree import StrategyTree
 
+        if isinstance(strategy, dict):
+            _certificate_limits(strategy)
         try:
             tree = StrategyTree.from_json(strategy)
             cell = tree.move(position)  # a walk (version 3) is read into boards here
@@ -245,7 +408,7 @@ class App:
 
     def strategy(self, body: dict[str, Any]) -> dict[str, Any]:
         position = self._position(body)
-        name = body.get("strategy")
+        name = self._name(body.get("strategy"), "the strategy")
         if not isinstance(name, str) or not name.strip():
             raise RequestError('the request needs "strategy", the name of a proven strategy such as "take-even"')
         rule = _proven_strategy(f"strategy:{name.strip()}", position.game, None)
@@ -257,8 +420,9 @@ class App:
     def pairing(self, body: dict[str, Any]) -> dict[str, Any]:
         from kinarow.knowledge import pairing
 
-        position = self._position(body)
-        found = pairing.find(position, max_conflicts=2_000_000)
+        position = self._position(body, PROOF_CELLS, "the page searches for pairings on")
+        with self.heavy.held():
+            found = pairing.find(position, max_conflicts=2_000_000)
         pairs = found.pairing.pairs if found.pairing else []
         geo = position.geometry
         cells = [(geo.parse_cell(a), geo.parse_cell(b)) for a, b in pairs]
@@ -279,7 +443,7 @@ class App:
         from kinarow.knowledge.matching import find_position
         from kinarow.proofs.matching import applicable
 
-        position = self._position(body)
+        position = self._position(body, PROOF_CELLS, "the page searches for matching sets on")
         reason = applicable(position.game)
         if reason is not None:
             raise RequestError(f"matching sets need free placement, one stone a turn and a normal or Maker-Breaker "
@@ -288,7 +452,8 @@ class App:
             raise RequestError("the game is over, so there are no live groups to cover; take back a move")
         # with White to move, the search may try each opening cell: share the budget among them
         budget = MATCHING_BUDGET if position.to_move == 1 else MATCHING_BUDGET // (1 + len(position.legal_moves()))
-        proof, why = find_position(position, players=(1,), budget=budget)
+        with self.heavy.held():
+            proof, why = find_position(position, players=(1,), budget=budget)
         view = self._view(position)
         if proof is None:
             view["matching"] = {"exists": False, "markers": [], "groups": [], "certificate": None,
@@ -313,10 +478,16 @@ class App:
         from kinarow.search.solve import solve
 
         position = self._position(body)
-        searcher, lock = self._searcher(position.game)
-        with lock:
-            result = solve(position, time_limit=max(self.think, 10.0), strategy=True, searcher=searcher, proof=True,
-                           store=self.store)
+        try:
+            with self.searchers.searcher(position.game) as searcher:
+                result = solve(position, time_limit=max(self.think, 10.0), max_nodes=PROOF_NODES, strategy=True,
+                               searcher=searcher, proof=True, store=self.store, on_tick=self._tick)
+        except KeyboardInterrupt:
+            if self.stopping.is_set():
+                raise self._stopped() from None
+            raise
+        if self.stopping.is_set():
+            raise self._stopped()
         proof = result.proof
         assert proof is not None  # asked for with proof=True
         return self._view(position, proof={"value": result.value, "describe": result.describe(),
@@ -324,10 +495,21 @@ class App:
                                            "from_store": result.from_store})
 
     def check(self, body: dict[str, Any]) -> dict[str, Any]:
-        from kinarow.proofs import check_data
+        from kinarow.proofs import NEEDS_BASE, check_data
 
         data = body.get("certificate")
-        verdict = check_data(data, compiled=True)  # a strategy is replayed by the compiled walk (same verdict)
+        if isinstance(data, dict):
+            if data.get("format") in NEEDS_BASE:  # never open a file a request names
+                raise RequestError(f"a {data['format']} certificate names a data file beside it, and the page "
+                                   "reads no files; check it with 'kinarow check FILE'")
+            _certificate_limits(data)
+        try:
+            with self.checks.held():  # a strategy is replayed by the compiled walk (the same verdict)
+                verdict = check_data(data, compiled=True, on_tick=self._tick)
+        except KeyboardInterrupt:
+            if self.stopping.is_set():
+                raise self._stopped() from None
+            raise
         answer: dict[str, Any] = {"verdict": verdict.to_dict()}
         try:
             answer.update(self._draw_certificate(data))
@@ -341,7 +523,8 @@ class App:
             raise RequestError("not a certificate")
         position = self._position({"game": data.get("game"), "moves": data.get("moves", [])})
         geo = position.geometry
-        pairs = [(geo.parse_cell(a), geo.parse_cell(b)) for a, b in data.get("pairs", [])]
+        pairs = [(geo.parse_cell(self._name(a, "the cell")), geo.parse_cell(self._name(b, "the cell")))
+                 for a, b in data.get("pairs", [])]
         fills: dict[int, str] = {}
         labels: dict[int, str] = {}
         choices = data.get("choices")
@@ -350,13 +533,30 @@ class App:
 
             first = choices.get(board_key(position))
             if isinstance(first, str):
-                cell = geo.parse_cell(first)
+                cell = geo.parse_cell(self._name(first, "the cell"))
                 fills[cell], labels[cell] = HIGHLIGHT, "★"
         elif "walk" in data:
             start = _first_walk_move(position, data)
             if start is not None:
                 fills[start], labels[start] = HIGHLIGHT, "★"
         return self._view(position, pairs=pairs, fills=fills, labels=labels)
+
+
+def _certificate_limits(data: dict[str, Any]) -> None:
+    """Refuse a certificate over the page's limits before it is read: its board, and a walk's stated length
+    (which bounds how far its compressed bytes are unpacked)."""
+    if isinstance(data.get("game"), str):
+        try:
+            game: Game | None = Game(data["game"][:MAX_GAME_TEXT + 1])
+        except KinarowError:
+            game = None  # the checker says what is wrong with it
+        if game is not None and game.cells > MAX_CELLS:
+            raise RequestError(f"the certificate's game {game} has {game.cells} cells; the page takes certificates "
+                               f"of boards of at most {MAX_CELLS} cells (use 'kinarow check')")
+    prescribed = data.get("prescribed")
+    if isinstance(prescribed, int) and prescribed > MAX_PRESCRIBED:
+        raise RequestError(f"the certificate's walk has {prescribed} prescribed moves; the page takes walks of at "
+                           f"most {MAX_PRESCRIBED} (use 'kinarow check')")
 
 
 def _first_walk_move(position: Position, data: dict[str, Any]) -> int | None:
@@ -423,101 +623,274 @@ def _page() -> bytes:
     return resources.files("kinarow.web").joinpath("index.html").read_bytes()
 
 
-def make_handler(app: App, log: TextIO | None = None) -> type[BaseHTTPRequestHandler]:
-    """An HTTP request handler class serving ``app``."""
-
-    class Handler(BaseHTTPRequestHandler):
-        server_version = f"kinarow/{__version__}"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            if log is not None:
-                print(f"{time.strftime('%H:%M:%S')} {format % args}", file=log, flush=True)
-
-        def _send(self, status: int, payload: bytes, content_type: str) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(payload)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(payload)
-
-        def _json(self, status: int, data: dict[str, Any]) -> None:
-            self._send(status, json.dumps(data).encode("utf-8"), "application/json")
-
-        def _error(self, status: int, message: str) -> None:
-            self._json(status, {"error": " ".join(message.split())})
-
-        def do_GET(self) -> None:
-            path = self.path.split("?", 1)[0]
-            if path in ("/", "/index.html"):
-                self._send(HTTPStatus.OK, _page(), "text/html; charset=utf-8")
-            elif path == "/api/info":
-                self._json(HTTPStatus.OK, app.info())
-            elif path.startswith("/api/"):
-                self._error(HTTPStatus.METHOD_NOT_ALLOWED, f"{path} answers POST requests with a JSON object")
-            else:
-                self._error(HTTPStatus.NOT_FOUND, f"there is no page '{path}'; the page is /")
-
-        def do_POST(self) -> None:
-            path = self.path.split("?", 1)[0]
-            try:
-                length = int(self.headers.get("Content-Length") or 0)
-            except ValueError:
-                self._error(HTTPStatus.BAD_REQUEST, "the Content-Length header is not a number")
-                return
-            if length > MAX_BODY:
-                self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"the request is larger than {MAX_BODY} bytes")
-                return
-            raw = self.rfile.read(length) if length else b""
-            try:
-                body = json.loads(raw.decode("utf-8")) if raw else {}
-            except (UnicodeDecodeError, ValueError) as error:
-                self._error(HTTPStatus.BAD_REQUEST, f"the request body is not valid JSON ({error})")
-                return
-            try:
-                self._json(HTTPStatus.OK, app.handle(path, body))
-            except RequestError as error:
-                self._error(error.status, str(error))
-            except KinarowError as error:
-                self._error(HTTPStatus.BAD_REQUEST, str(error))
-            except Exception as error:  # a bug: answer 500 and keep serving
-                self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error: {type(error).__name__}: {error}")
-
-        def do_PUT(self) -> None:
-            self._error(HTTPStatus.METHOD_NOT_ALLOWED, "the API answers GET / and POST /api/... only")
-
-        do_DELETE = do_PATCH = do_PUT  # noqa: N815
-
-    return Handler
+def _depth_over(data: Any, limit: int) -> bool:
+    """Does ``data`` (parsed JSON) nest deeper than ``limit`` lists and objects? (iterative: no recursion)"""
+    stack = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        elif not isinstance(item, list):
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in item if isinstance(child, (dict, list)))
+    return False
 
 
-def make_server(host: str = "127.0.0.1", port: int = 0, *, think: float = 3.0, store: Store | None = None,
-                log: TextIO | None = None) -> ThreadingHTTPServer:
-    """A server bound to ``host:port`` (port 0: any free port), not yet serving."""
-    app = App(think=think, store=store)
+def _sentence(message: str) -> str:
+    return " ".join(message.split())
+
+
+def answer(app: App, path: str, raw: bytes) -> tuple[int, dict[str, Any]]:
+    """Parse a request body and serve it: (status, JSON object). Runs in a worker thread."""
     try:
-        server = ThreadingHTTPServer((host, port), make_handler(app, log))
-    except OSError as error:
-        raise KinarowError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
-    server.daemon_threads = True
-    return server
+        body = json.loads(raw.decode("utf-8")) if raw.strip() else {}
+    except UnicodeDecodeError:
+        return HTTPStatus.BAD_REQUEST, {"error": "the request body is not UTF-8 text"}
+    except RecursionError:
+        return HTTPStatus.BAD_REQUEST, {"error": f"the request body nests deeper than {MAX_DEPTH} levels"}
+    except ValueError as error:
+        return HTTPStatus.BAD_REQUEST, {"error": _sentence(f"the request body is not valid JSON ({error})")}
+    if _depth_over(body, MAX_DEPTH):
+        return HTTPStatus.BAD_REQUEST, {"error": f"the request body nests deeper than {MAX_DEPTH} levels"}
+    try:
+        return HTTPStatus.OK, app.handle(path, body)
+    except RequestError as error:
+        return error.status, {"error": _sentence(str(error))}
+    except KinarowError as error:
+        return HTTPStatus.BAD_REQUEST, {"error": _sentence(str(error))}
+
+
+ROUTES = ("/api/state", "/api/play", "/api/engine", "/api/strategy", "/api/pairing", "/api/matching", "/api/proof",
+          "/api/check")
+BIG_BODY_ROUTES = ("/api/engine", "/api/check")  # they may carry a certificate
+
+
+def allowed_hosts(host: str) -> list[str]:
+    """The host names the server answers to when bound to ``host`` (the ``Host`` header's name part)."""
+    names = list(LOCAL_HOSTS)
+    if host in ("0.0.0.0", "::", ""):  # every interface: the machine's own names and addresses
+        machine = socket.gethostname()
+        names += [machine, socket.getfqdn()]
+        with suppress(OSError):
+            names += socket.gethostbyname_ex(machine)[2]
+    elif host:
+        names.append(f"[{host}]" if ":" in host and not host.startswith("[") else host)
+    return sorted({name.lower() for name in names if name})
+
+
+def _same_origin(origin: str, host: str, scheme: str) -> bool:
+    """Is ``origin`` (an ``Origin`` header) the page's own origin, ``scheme://host``?"""
+    default = {"http": "80", "https": "443"}.get(scheme, "")
+
+    def split(netloc: str) -> tuple[str, str]:
+        name, colon, port = netloc.rpartition(":") if not netloc.endswith("]") else (netloc, "", "")
+        if not colon:
+            name, port = netloc, ""
+        return name.lower(), port or default
+
+    prefix = f"{scheme}://"
+    if not origin.lower().startswith(prefix):
+        return False
+    return split(origin[len(prefix):]) == split(host)
+
+
+def create_app(app: App | None = None, *, hosts: Sequence[str] = LOCAL_HOSTS) -> Starlette:
+    """The ASGI application: the page, ``/api/info`` and the JSON API of ``app``, with the server's checks.
+
+    ``hosts`` are the names the server answers to (the ``Host`` header;
+    :func:`allowed_hosts`). Anything else gets a 400, so a web page whose
+    domain name was pointed at this machine (DNS rebinding) cannot reach it.
+    """
+    import anyio
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
+    api = app if app is not None else App()
+    no_store = {"Cache-Control": "no-store"}
+
+    def error(status: int, message: str) -> Response:
+        return JSONResponse({"error": _sentence(message)}, status_code=status, headers=no_store)
+
+    async def page(request: Request) -> Response:
+        return Response(_page(), media_type="text/html; charset=utf-8", headers=no_store)
+
+    async def info(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(api.info), headers=no_store)
+
+    async def post(request: Request) -> Response:
+        kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            return error(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
+                         f"the API takes a JSON object with 'Content-Type: application/json', not "
+                         f"'{kind[:40] or 'no Content-Type'}'")
+        origin = request.headers.get("origin")
+        if origin is not None and not _same_origin(origin, request.headers.get("host", ""), request.url.scheme):
+            return error(HTTPStatus.FORBIDDEN, f"the API answers only its own page, not a page from "
+                                               f"'{origin[:80]}'")
+        path = request.url.path
+        limit = MAX_BODY if path in BIG_BODY_ROUTES else MAX_SMALL_BODY
+        too_large = error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                          f"the request body is larger than {path} takes ({limit // 1024} KiB)")
+        declared = request.headers.get("content-length")  # h11 has refused one that is not a number
+        if declared is not None and int(declared) > limit:
+            return too_large
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            with anyio.fail_after(READ_TIMEOUT):
+                async for chunk in request.stream():
+                    size += len(chunk)
+                    if size > limit:
+                        return too_large
+                    chunks.append(chunk)
+        except TimeoutError:
+            return error(HTTPStatus.REQUEST_TIMEOUT, f"the request body did not arrive within {READ_TIMEOUT:g} s")
+        raw = b"".join(chunks)
+        status, data = await run_in_threadpool(answer, api, path, raw)
+        body = json.dumps(data).encode("utf-8")
+        return Response(body, status_code=status, media_type="application/json", headers=no_store)
+
+    def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        path = request.url.path
+        status = exc.status_code
+        if status == HTTPStatus.NOT_FOUND and path.startswith("/api/"):
+            return error(status, f"there is no API endpoint '{path[:80]}'; the endpoints are {', '.join(ROUTES)}")
+        if status == HTTPStatus.NOT_FOUND:
+            return error(status, f"there is no page '{path[:80]}'; the page is /")
+        if status == HTTPStatus.METHOD_NOT_ALLOWED and path in ROUTES:
+            return error(status, f"{path} answers POST requests with a JSON object")
+        if status == HTTPStatus.METHOD_NOT_ALLOWED:
+            return error(status, "the server answers GET / and /api/info, and POST /api/... only")
+        return error(status, f"{exc.detail}")
+
+    def server_error(request: Request, exc: Exception) -> Response:  # a bug: answer 500 and keep serving
+        return error(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error: {type(exc).__name__}: {str(exc)[:200]}")
+
+    routes = [Route("/", page, methods=["GET"]), Route("/index.html", page, methods=["GET"]),
+              Route("/api/info", info, methods=["GET"])]
+    routes += [Route(path, post, methods=["POST"]) for path in ROUTES]
+    handlers: dict[Any, Callable[[Request, Exception], Response]] = {HTTPException: http_error,
+                                                                    Exception: server_error}
+    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
+                     exception_handlers=handlers)
+
+
+def _protocol() -> type[asyncio.Protocol]:
+    """uvicorn's HTTP/1.1 protocol (h11), answering a request that is not valid HTTP with a JSON sentence,
+    and closing a new connection that sends nothing within the keep-alive timeout."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Protocol(H11Protocol):
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive,
+                                                                self.timeout_keep_alive_handler)
+
+        def send_400_response(self, msg: str) -> None:
+            body = json.dumps({"error": "the request is not valid HTTP/1.1 (a malformed request line, header or "
+                                        "Content-Length, or headers over "
+                                        f"{MAX_HEADERS // 1024} KiB)"}).encode("utf-8")
+            headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
+            for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                          h11.Data(data=body), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
+
+    return Protocol
+
+
+def _server(config: uvicorn.Config, app: App) -> uvicorn.Server:
+    """A uvicorn server that, on Ctrl-C (or SIGTERM), also stops the searches still running in ``app``."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            app.stop()
+            super().handle_exit(sig, frame)
+
+    return Server(config)
+
+
+class WebServer:
+    """``kinarow serve``'s server: uvicorn serving :func:`create_app` on a socket bound at construction."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, think: float = 3.0, store: Store | None = None,
+                 app: App | None = None) -> None:
+        import uvicorn
+
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.socket = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            self.socket.bind((host.strip("[]"), port))
+            self.socket.listen(128)
+        except OSError as error:
+            self.socket.close()
+            raise KinarowError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+        except OverflowError:
+            self.socket.close()
+            raise KinarowError(f"cannot listen on {host}:{port}: the port is out of range") from None
+        self.host = host
+        self.port: int = self.socket.getsockname()[1]
+        self.app = app if app is not None else App(think=think, store=store)
+        config = uvicorn.Config(create_app(self.app, hosts=allowed_hosts(host)), log_config=None, access_log=False,
+                                lifespan="off", http=_protocol(), timeout_keep_alive=KEEP_ALIVE,
+                                limit_concurrency=CONNECTIONS, h11_max_incomplete_event_size=MAX_HEADERS,
+                                timeout_graceful_shutdown=5, server_header=False)
+        self.server: uvicorn.Server = _server(config, self.app)
+
+    @property
+    def url(self) -> str:
+        name = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
+        return f"http://{name}:{self.port}/"
+
+    def run(self) -> None:
+        """Serve until Ctrl-C (SIGINT) or SIGTERM; from the main thread, as uvicorn catches the signals there."""
+        try:
+            self.server.run(sockets=[self.socket])
+        finally:
+            self.socket.close()
+
+    def start(self) -> threading.Thread:
+        """Serve from a daemon thread (tests); :meth:`stop` ends it."""
+        thread = threading.Thread(target=self.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started and thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return thread
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+
+
+def make_server(host: str = "127.0.0.1", port: int = 0, *, think: float = 3.0,
+                store: Store | None = None) -> WebServer:
+    """A server bound to ``host:port`` (port 0: any free port), not yet serving."""
+    return WebServer(host, port, think=think, store=store)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, *, think: float = 3.0, store: Store | None = None,
           out: TextIO | None = None, open_browser: bool = False) -> None:
     """Serve the page until Ctrl-C."""
-    server = make_server(host, port, think=think, store=store, log=None)
-    url = f"http://{host}:{server.server_address[1]}/"
+    server = make_server(host, port, think=think, store=store)
     if out is not None:
-        print(f"kinarow serves its page at {url} (Ctrl-C stops).", file=out, flush=True)
+        print(f"kinarow serves its page at {server.url} (Ctrl-C stops).", file=out, flush=True)
     if open_browser:
         import webbrowser
 
-        webbrowser.open(url)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        if out is not None:
-            print("Stopped.", file=out)
-    finally:
-        server.server_close()
+        webbrowser.open(server.url)
+    with suppress(KeyboardInterrupt):  # uvicorn stops on the signal, then raises it again
+        server.run()
+    if out is not None:
+        print("Stopped.", file=out)
