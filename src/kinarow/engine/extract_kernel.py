@@ -48,7 +48,7 @@ X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def _win_move(p1, p2, t, step, xctrl, tables, state):  # type: ignore[no-untyped-def]
+def _win_move(p1, p2, t, step, xctrl, tables, state):
     """A winning move of the side to move by the kernel's deepening win tests (``Searcher.winning_move``), or
     -1; a new root each time (counters cleared, the move history kept)."""
     ctrl = state.ctrl
@@ -65,7 +65,7 @@ def _win_move(p1, p2, t, step, xctrl, tables, state):  # type: ignore[no-untyped
 
 
 @njit(cache=True, nogil=True)
-def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state):  # type: ignore[no-untyped-def]
+def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state):
     """Walk the winner's strategy from (p1, p2) with ``t0`` stones down; ``winner`` is 1 or 2.
 
     ``rules`` is ``(size, n, gravity, goal, gmasks, cell_groups, start, rules_turn)``: the board's cells,

@@ -21,7 +21,7 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
-def components(indptr, indices, label):  # type: ignore[no-untyped-def]
+def components(indptr, indices, label):
     """Label the connected components; returns their number."""
     nv = indptr.shape[0] - 1
     label[:] = -1
@@ -48,7 +48,7 @@ def components(indptr, indices, label):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _bfs(indptr, indices, s, dist, queue):  # type: ignore[no-untyped-def]
+def _bfs(indptr, indices, s, dist, queue):
     """Distances from ``s`` into ``dist`` (which must be -1 on s's component); returns (eccentricity, reached)."""
     dist[s] = 0
     queue[0] = s
@@ -71,7 +71,7 @@ def _bfs(indptr, indices, s, dist, queue):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def diameters(indptr, indices, label, ncomp, out_diam, out_bfs):  # type: ignore[no-untyped-def]
+def diameters(indptr, indices, label, ncomp, out_diam, out_bfs):
     """Exact diameter of every component by eccentricity bounds (Takes & Kosters, "BoundingDiameters").
 
     Each BFS from a vertex v with eccentricity e gives every vertex w of the
@@ -160,7 +160,7 @@ def diameters(indptr, indices, label, ncomp, out_diam, out_bfs):  # type: ignore
 
 
 @njit(cache=True, nogil=True)
-def triangle_and_square_edges(indptr, indices, on_triangle, on_square):  # type: ignore[no-untyped-def]
+def triangle_and_square_edges(indptr, indices, on_triangle, on_square):
     """For every stored edge k = (u, w) with u < w: does it lie on a triangle? on a 4-cycle?
 
     ``paths[x]`` counts the paths u - y - x of length 2 from u. A triangle
@@ -201,7 +201,7 @@ def triangle_and_square_edges(indptr, indices, on_triangle, on_square):  # type:
 
 
 @njit(cache=True, nogil=True)
-def odd_cycle_components(indptr, indices, label, ncomp, odd):  # type: ignore[no-untyped-def]
+def odd_cycle_components(indptr, indices, label, ncomp, odd):
     """``odd[c]`` = True when component c holds an odd cycle (is not bipartite)."""
     nv = indptr.shape[0] - 1
     side = -np.ones(nv, dtype=np.int8)
@@ -227,7 +227,7 @@ def odd_cycle_components(indptr, indices, label, ncomp, odd):  # type: ignore[no
 
 
 @njit(cache=True, nogil=True)
-def induced_cycles(indptr, indices, wanted, max_len, s_lo, s_hi, budget, found, witness, counters):  # type: ignore[no-untyped-def]
+def induced_cycles(indptr, indices, wanted, max_len, s_lo, s_hi, budget, found, witness, counters):
     """Which lengths of induced (chordless) cycles occur, by a depth-bounded search for induced paths.
 
     For each start ``s`` in ``[s_lo, s_hi)`` the search grows induced paths

@@ -39,7 +39,7 @@ MAX_DEPTH = 64
 
 
 @njit(cache=True)
-def _is_min(code, rot, src, nsym, ncells):  # type: ignore[no-untyped-def]
+def _is_min(code, rot, src, nsym, ncells):
     """True when ``code`` (cell 0 = East) is not larger than any of its images."""
     ncodes = rot.shape[1]
     for s in range(nsym):
@@ -60,7 +60,7 @@ def _is_min(code, rot, src, nsym, ncells):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def canonical_into(code, rot, src, east, nsym, ncells, out, cs, cp, vals):  # type: ignore[no-untyped-def]
+def canonical_into(code, rot, src, east, nsym, ncells, out, cs, cp, vals):
     """Write the smallest image of ``code`` into ``out`` (``cs``, ``cp``, ``vals``: work arrays of nsym * ncells).
 
     Progressive elimination: list every candidate (point map s, translation
@@ -100,7 +100,7 @@ def canonical_into(code, rot, src, east, nsym, ncells, out, cs, cp, vals):  # ty
 
 
 @njit(cache=True)
-def east_codes(rot):  # type: ignore[no-untyped-def]
+def east_codes(rot):
     """``east[s]``: the direction code that point map s turns into East (code 0)."""
     east = np.zeros(rot.shape[0], dtype=np.int64)
     for s in range(rot.shape[0]):
@@ -111,7 +111,7 @@ def east_codes(rot):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def canonical(code, rot, src, nsym, ncells, out):  # type: ignore[no-untyped-def]
+def canonical(code, rot, src, nsym, ncells, out):
     """Write the smallest image of ``code`` into ``out``."""
     work = nsym * ncells
     canonical_into(
@@ -121,7 +121,7 @@ def canonical(code, rot, src, nsym, ncells, out):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def _popcount(b):  # type: ignore[no-untyped-def]
+def _popcount(b):
     b = b - ((b >> np.uint64(1)) & np.uint64(0x5555555555555555))
     b = (b & np.uint64(0x3333333333333333)) + ((b >> np.uint64(2)) & np.uint64(0x3333333333333333))
     b = (b + (b >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -129,7 +129,7 @@ def _popcount(b):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _lowbit(b):  # type: ignore[no-untyped-def]
+def _lowbit(b):
     i = 0
     while (b >> np.uint64(i)) & np.uint64(1) == 0:
         i += 1
@@ -137,7 +137,7 @@ def _lowbit(b):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _shift(b, dx, dr, n, ncells, full, first_col, last_col):  # type: ignore[no-untyped-def]
+def _shift(b, dx, dr, n, ncells, full, first_col, last_col):
     """Move every bit of ``b`` from cell (x, r) to (x + dx, r + dr) on the torus."""
     un = np.uint64(n)
     if dx == 1:
@@ -152,7 +152,7 @@ def _shift(b, dx, dr, n, ncells, full, first_col, last_col):  # type: ignore[no-
 
 
 @njit(cache=True, nogil=True)
-def enumerate_from(  # type: ignore[no-untyped-def]
+def enumerate_from(
     start, vec, nb, line_index, line_mask, ncodes, n, rot, src, nsym, stop_depth, out, counters
 ):
     """Exact-cover search for the good pairings extending the partial pairing ``start``.
@@ -374,7 +374,7 @@ def enumerate_from(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def enumerate_tasks(  # type: ignore[no-untyped-def]
+def enumerate_tasks(
     tasks, lo, hi, vec, nb, line_index, line_mask, ncodes, n, rot, src, nsym, out, counters
 ):
     """Run :func:`enumerate_from` to completion on ``tasks[lo:hi]``."""
@@ -384,7 +384,7 @@ def enumerate_tasks(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def pack(codes, out):  # type: ignore[no-untyped-def]
+def pack(codes, out):
     """Pack code rows into uint64 keys, 21 cells (3 bits each) per word, first cell most significant."""
     rows, ncells = codes.shape
     nwords = out.shape[1]
@@ -400,7 +400,7 @@ def pack(codes, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _find(keys, key):  # type: ignore[no-untyped-def]
+def _find(keys, key):
     """Index of ``key`` in the lexicographically sorted ``keys``, or -1."""
     lo = 0
     hi = keys.shape[0]
@@ -425,7 +425,7 @@ def _find(keys, key):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def pack_one(code, ncells, key):  # type: ignore[no-untyped-def]
+def pack_one(code, ncells, key):
     """Pack one code row into ``key`` (as :func:`pack`)."""
     for w in range(key.shape[0]):
         v = np.uint64(0)
@@ -438,7 +438,7 @@ def pack_one(code, ncells, key):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def transition(code, start, forward, nb, linebit, ncodes, res):  # type: ignore[no-untyped-def]
+def transition(code, start, forward, nb, linebit, ncodes, res):
     """Apply the moving transition that starts by shifting the domino at ``start``; False if there is none.
 
     ``start`` holds a forward code (< ncodes / 2). Its domino shifts one cell
@@ -483,7 +483,7 @@ def transition(code, start, forward, nb, linebit, ncodes, res):  # type: ignore[
 
 
 @njit(cache=True, nogil=True)
-def transition_edges(classes, keys, nb, linebit, ncodes, rot, src, nsym, out, lo, hi, counters):  # type: ignore[no-untyped-def]
+def transition_edges(classes, keys, nb, linebit, ncodes, rot, src, nsym, out, lo, hi, counters):
     """Edges from every class in ``classes[lo:hi]`` by one moving transition.
 
     For each class ``v`` and each start (domino, forward or backward) the

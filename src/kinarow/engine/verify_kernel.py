@@ -50,7 +50,7 @@ def key_words(m: int, n: int) -> int:
 
 
 @njit(cache=True)
-def _run(board, m, n, k, cyl, x, y, dx, dy, p):  # type: ignore[no-untyped-def]
+def _run(board, m, n, k, cyl, x, y, dx, dy, p):
     """Stones of player p after (x, y) along (dx, dy), at most k - 1."""
     count = 0
     for _ in range(k - 1):
@@ -97,7 +97,7 @@ def _clear_bit(key: np.ndarray, pos: int) -> None:
 
 
 @njit(cache=True)
-def _play(board, heights, moves, key, n, t, c, p):  # type: ignore[no-untyped-def]
+def _play(board, heights, moves, key, n, t, c, p):
     x = c // n
     pos = x * (n + 1) + heights[x]
     if p != 1:
@@ -109,7 +109,7 @@ def _play(board, heights, moves, key, n, t, c, p):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True)
-def _undo(board, heights, key, n, c):  # type: ignore[no-untyped-def]
+def _undo(board, heights, key, n, c):
     x = c // n
     heights[x] -= 1
     board[c] = 0
@@ -119,7 +119,7 @@ def _undo(board, heights, key, n, c):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _outcome(board, m, n, k, cyl, misere, c, p, t, me):  # type: ignore[no-untyped-def]
+def _outcome(board, m, n, k, cyl, misere, c, p, t, me):
     """The game's outcome for the strategist ``me`` after player p put stone number t on c, or NONE."""
     if completes(board, m, n, k, cyl, c, p):
         mover_wins = not misere
@@ -132,7 +132,7 @@ def _outcome(board, m, n, k, cyl, misere, c, p, t, me):  # type: ignore[no-untyp
 
 
 @njit(cache=True)
-def _slot(tt, key, memory, kw):  # type: ignore[no-untyped-def]
+def _slot(tt, key, memory, kw):
     h = np.uint64(memory) * np.uint64(0x9E3779B97F4A7C15)
     for i in range(kw):
         h = (h ^ key[i]) * np.uint64(0xBF58476D1CE4E5B9)
@@ -154,7 +154,7 @@ def _slot(tt, key, memory, kw):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _grow(tt, kw):  # type: ignore[no-untyped-def]
+def _grow(tt, kw):
     """A table four times larger holding the same rows."""
     bigger = np.zeros((tt.shape[0] * 4, kw + 2), np.uint64)
     key = np.zeros(kw, np.uint64)
@@ -169,7 +169,7 @@ def _grow(tt, kw):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def verify(  # type: ignore[no-untyped-def]
+def verify(
     m, n, k, cyl, misere, code, me, board, heights, moves, key, tt, ctrl, cex
 ):
     """Worst outcome for player ``me`` following strategy ``code`` from the empty board, or ABORT."""
