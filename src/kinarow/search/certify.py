@@ -373,6 +373,20 @@ def certify(position: Position, result: R, *, proof: bool = True, walk: bool = F
     return result
 
 
+def certified_from_store(store: Store, position: Position, result: R, *, walk: bool = False,
+                         tick: Callable[[int], None] | None = None) -> R | None:
+    """:func:`certify` for a result taken from ``store``: None (and the store says the row was ignored) when no
+    certificate of its value can be made, as when the row claims a value the position does not have."""
+    try:
+        return certify(position, result, proof=True, walk=walk, store=store, tick=tick)
+    except WalkTooLargeError:
+        raise
+    except KinarowError as error:
+        store.bad_row(f"{position.game} {board_key(position)}",
+                      f"no certificate of its value '{result.value}' can be made ({' '.join(str(error).split())})")
+        return None
+
+
 # -- the long cases (``kinarow settle``) ---------------------------------------------------------
 def empty_board_draw(game: Game | str, *, tt_mb: float | None = None, seconds: float | None = None,
                      tick: Callable[[int], None] | None = None) -> dict[str, Any] | None:

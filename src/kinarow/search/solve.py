@@ -561,6 +561,11 @@ def solve(
     asked = knowledge if searcher is None else searcher.knowledge
     result = certify.stored_result(store, position, strategy=strategy or proof, knowledge=asked,
                                    symmetry=symmetry) if store is not None else None
+    if result is not None and store is not None and proof:  # a stored value is served only with its certificate
+        proved = certify.certified_from_store(store, position, result, walk=walk, tick=on_proof_tick)
+        if proved is not None:
+            return proved
+        result = None
     if result is None:
         result = _search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
                          strategy=strategy or proof, walk=walk, searcher=searcher, on_tick=on_tick,
