@@ -201,8 +201,8 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
         return Verdict(False, _sentence(error), format=fmt, usable=False)
     except KinarowError as error:
         return Verdict(False, _sentence(error), format=fmt)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        detail = f"{type(error).__name__}: {error}"
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as error:
+        detail = f"{type(error).__name__}: {' '.join(str(error).split())[:200]}"
         return Verdict(False, f"the {fmt} certificate has a missing or malformed field ({detail})", format=fmt,
                        usable=False)
     except RecursionError:
