@@ -186,6 +186,7 @@ def bomb(path: Path, megabytes: int) -> None:
     ("blank.json.gz", "is empty"),
     ("folder", "Is a directory"),
     ("missing.json", "No such file"),
+    ("fifo.json", "is not a regular file"),
     ("deep.json --compiled", "nested too deeply"),
     ("garbage.gz --compiled", "is not a readable gzip file"),
 ])
@@ -208,6 +209,8 @@ def test_check_says_one_sentence_for_a_file_it_cannot_use(capsys, tmp_path, case
         path.write_bytes(gzip.compress(b"  \n"))
     elif case == "folder":
         path.mkdir()
+    elif case == "fifo.json":
+        os.mkfifo(path)  # nobody writes to it: reading it must not wait
     code, out, err = run(capsys, "check", str(path), *([compiled] if compiled else []))
     assert code == 1 and out == ""
     line = one_line(err)
@@ -279,6 +282,12 @@ def test_a_class_file_inside_the_folder_is_checked_and_bounded(torus_files):
     assert "longer than its certificate's class count allows" in check({**cert, "class_file": "long.bin"}, sub).reason
     assert "not a regular file" in check({**cert, "class_file": "."}, sub).reason or \
         REFUSED in check({**cert, "class_file": "."}, sub).reason
+
+
+def test_torus_load_reads_only_a_regular_file(capsys, tmp_path):
+    os.mkfifo(tmp_path / "fifo.bin")
+    code, _, err = run(capsys, "torus", "hex7", "--load", str(tmp_path / "fifo.bin"), "--no-graph")
+    assert code == 2 and "is not a regular file" in one_line(err)
 
 
 def test_without_a_folder_no_file_is_read(torus_files):

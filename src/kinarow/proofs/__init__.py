@@ -32,6 +32,7 @@ import gzip
 import importlib
 import json
 import os
+import stat
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -232,7 +233,10 @@ def read_certificate(path: str | os.PathLike[str], limit: int = MAX_CERTIFICATE_
     words = MAX_CERTIFICATE_WORDS if limit == MAX_CERTIFICATE_BYTES else f"{limit:,} bytes"
     too_large = f"'{name}' is larger than {words} (uncompressed), the most a certificate file may be"
     try:
-        with open(name, "rb") as file:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block the check
+        with open(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise CertificateError(f"'{name}' is not a regular file; a certificate is a .json or .json.gz file")
             head = file.read(2)
             file.seek(0)
             if head == GZIP_MAGIC:

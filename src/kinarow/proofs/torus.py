@@ -200,12 +200,17 @@ def bytes_per_class(n: int) -> int:
     return -(-3 * n * n // 8)
 
 
+# The most bytes a class file named on the command line (``kinarow torus --load``) may hold: far above the 8 x 8
+# torus's full enumeration.
+MAX_CLASS_FILE_BYTES = 2**30
+
+
 def load_classes(path: str | Path) -> tuple[dict[str, Any], np.ndarray, str]:
-    """Read a class file: (header, codes array (count, cells) int8, SHA-256 of the file)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise TorusError(f"cannot read the class file '{path}': {error.strerror or error}") from None
+    """Read a class file: (header, codes array (count, cells) int8, SHA-256 of the file).
+
+    At most :data:`MAX_CLASS_FILE_BYTES` are read, and only from a regular file.
+    """
+    data = read_confined(Path(path), MAX_CLASS_FILE_BYTES, str(path), "a class file may be")
     return (*parse_classes(data, str(path)), hashlib.sha256(data).hexdigest())
 
 
@@ -313,11 +318,11 @@ def confined(base: str | Path, name: object) -> Path:
     return Path(target)
 
 
-def read_confined(path: Path, limit: int, shown: str) -> bytes:
+def read_confined(path: Path, limit: int, shown: str, allowed: str = "its certificate's class count allows") -> bytes:
     """At most ``limit`` bytes of the regular file ``path`` (named ``shown`` in messages); a TorusError when it is
     not a regular file, cannot be read, or is longer."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise TorusError(f"cannot read the class file '{shown}': {error.strerror or error}") from None
     with os.fdopen(fd, "rb") as file:
@@ -325,8 +330,7 @@ def read_confined(path: Path, limit: int, shown: str) -> bytes:
             raise TorusError(f"the class file '{shown}' is not a regular file")
         data = file.read(limit + 1)
     if len(data) > limit:
-        raise TorusError(f"the class file '{shown}' is longer than its certificate's class count allows "
-                         f"({limit:,} bytes)")
+        raise TorusError(f"the class file '{shown}' is longer than {allowed} ({limit:,} bytes)")
     return data
 
 
