@@ -57,6 +57,10 @@ def test_a_searcher_s_own_options_key_the_store(tmp_path):
         solve("4x3k3", store=store)  # symmetry on, knowledge matching
         searcher = Searcher(Game("4x3k3"), knowledge="none")
         assert not solve("4x3k3", store=store, searcher=searcher).from_store
+        assert solve("4x3k3", store=store, knowledge="none").from_store  # kept under the searcher's own level
+        searcher = Searcher(Game("4x3k3"), knowledge="matching", symmetry=False)
+        assert not solve("4x3k3", store=store, searcher=searcher).from_store
+        assert solve("4x3k3", store=store, symmetry=False).from_store
 
 
 BAD_ROWS = [
@@ -378,3 +382,19 @@ def test_ctrl_c_while_starting_is_one_line(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "kinarow.cli", broken)
     assert entry.run(["solve", "3x3k3"]) == 130
     assert one_line(capsys.readouterr().err) == entry.START_INTERRUPTED
+
+
+def test_a_pairing_table_row_of_the_wrong_types_is_worked_out_again(tmp_path):
+    from kinarow.cli.pairing import table_row_fits
+    from kinarow.knowledge.pairing import TableRow
+
+    row = {name: 0 for name in TableRow.__dataclass_fields__}
+    row |= {"bound_allows": True, "proposition1_allows": True, "exists": None, "seconds": 0.5,
+            "theorem10_where": "", "family": "", "proved_by": "", "method": ""}
+    with Store(tmp_path / "r.sqlite", on_bad_row=None) as store:
+        assert table_row_fits(store, "job", "3x3k3", row) and not store.ignored
+        assert not table_row_fits(store, "job", "3x3k3", {**row, "m": "abc"}) and len(store.ignored) == 1
+        assert not table_row_fits(store, "job", "3x3k3", {**row, "pairs": True})
+        assert not table_row_fits(store, "job", "3x3k3", {**row, "exists": "yes"})
+        assert not table_row_fits(store, "job", "3x3k3", {"m": 3})  # another version's row: not a bad one
+        assert len(store.ignored) == 3

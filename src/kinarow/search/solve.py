@@ -148,6 +148,7 @@ class Searcher:
         if not 0 < tt_mb <= MAX_TT_MB:
             raise KinarowError(f"the transposition table size {tt_mb} MiB is out of range; allowed is (0, {MAX_TT_MB}]")
         self.game = game
+        self.symmetry = symmetry  # part of the results store's key (symmetry changes the best move found)
         self.tables: KernelTables = kernel_tables(game, symmetry)
         entries = max(2, int(tt_mb * 2**20 / _ENTRY_BYTES))
         size = 1 << (entries.bit_length() - 1)
@@ -558,7 +559,8 @@ def solve(
                                        symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
                                        on_tick=on_tick, knowledge=knowledge), walk)
 
-    asked = knowledge if searcher is None else searcher.knowledge
+    asked = knowledge if searcher is None else searcher.knowledge  # a searcher's own options key the store
+    symmetry = symmetry if searcher is None else searcher.symmetry
     result = certify.stored_result(store, position, strategy=strategy or proof, knowledge=asked,
                                    symmetry=symmetry) if store is not None else None
     if result is not None and store is not None and proof:  # a stored value is served only with its certificate
