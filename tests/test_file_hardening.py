@@ -314,6 +314,7 @@ def test_check_refuses_a_class_file_outside_its_folder(capsys, torus_files):
     ["solve", "4x3k3", "--no-store", "--strategy", "{folder}"],
     ["solve", "4x3k3", "--no-store", "--proof", "{folder}"],
     ["solve", "4x3k3", "--no-store", "--proof", "{missing}/p.json"],
+    ["solve", "4x3k3", "--no-store", "--strategy", ""],
     ["solve", "4x3k3", "--no-store", "--workers", "2", "--proof", "{folder}"],
     ["show", "3x3k3", "--svg", "{folder}"],
     ["show", "3x3k3", "--png", "{missing}/b.png"],
@@ -332,7 +333,7 @@ def test_output_paths_are_checked_before_the_work(capsys, tmp_path, argv):
     code, out, err = run(capsys, *[a.format(**names) for a in argv])
     assert code == 2 and out == ""
     line = one_line(err)
-    assert line.startswith("kinarow: error: --") and ("folder" in line or "cannot" in line)
+    assert line.startswith("kinarow: error: --") and ("folder" in line or "cannot" in line or "empty" in line)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # nothing was left behind
 
 
@@ -398,3 +399,22 @@ def test_a_pairing_table_row_of_the_wrong_types_is_worked_out_again(tmp_path):
         assert not table_row_fits(store, "job", "3x3k3", {**row, "exists": "yes"})
         assert not table_row_fits(store, "job", "3x3k3", {"m": 3})  # another version's row: not a bad one
         assert len(store.ignored) == 3
+
+
+def test_ctrl_c_while_importing_the_command_line_ends_the_process_with_one_line():
+    # an import hook raises KeyboardInterrupt where Ctrl-C would land while 'python -m kinarow' imports
+    code = (
+        "import sys, runpy\n"
+        "class Interrupt:\n"
+        "    @staticmethod\n"
+        "    def find_spec(name, path=None, target=None):\n"
+        "        if name == 'kinarow.cli':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt)\n"
+        "sys.argv = ['kinarow', 'solve', '3x3k3']\n"
+        "runpy.run_module('kinarow', run_name='__main__', alter_sys=True)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": SRC}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 130 and done.stdout == ""
+    assert one_line(done.stderr) == "Interrupted (Ctrl-C) while kinarow was starting; nothing was done."

@@ -156,7 +156,9 @@ def check_outputs(*options: tuple[str, str | None]) -> None:
         if path is None:
             continue
         target = Path(path)
-        if path == "" or target.is_dir():
+        if not path.strip():
+            raise UsageError(f"{option} needs the name of a file to write, not an empty one")
+        if target.is_dir():
             raise UsageError(f"{option} '{path}' is a folder, not a file; give the name of a file to write")
         folder = target.parent
         if not folder.is_dir():
