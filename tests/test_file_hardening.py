@@ -418,3 +418,14 @@ def test_ctrl_c_while_importing_the_command_line_ends_the_process_with_one_line(
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 130 and done.stdout == ""
     assert one_line(done.stderr) == "Interrupted (Ctrl-C) while kinarow was starting; nothing was done."
+
+
+def test_a_tiling_certificate_cannot_make_the_check_run_for_ever():
+    from kinarow.knowledge.infinite import tiling
+
+    data = tiling.named("heptomino").to_json()
+    assert check_data(data).ok
+    huge = check_data({**data, "lattice": [[1_000_000, 0], [0, 1_000_000]]})  # det^2 steps a cell, were it built
+    assert not huge.ok and "cells per period" in huge.reason
+    many = check_data({**data, "tile": [[x, 0] for x in range(10_000)], "lattice": [[10_000, 0], [0, 1]]})
+    assert not many.ok and "at most 256" in many.reason
