@@ -429,3 +429,14 @@ def test_a_tiling_certificate_cannot_make_the_check_run_for_ever():
     assert not huge.ok and "cells per period" in huge.reason
     many = check_data({**data, "tile": [[x, 0] for x in range(10_000)], "lattice": [[10_000, 0], [0, 1]]})
     assert not many.ok and "at most 256" in many.reason
+
+
+def test_a_verified_strategy_check_stops_past_the_positions_it_claims(capsys, tmp_path):
+    path = tmp_path / "te.json"
+    code, _, _ = run(capsys, "verify", "take-even", "5x4k3:gravity,misere", "--out", str(path))
+    data = json.loads(path.read_text())
+    assert code == 0 and check_data(data).ok
+    # a claim of 10 positions on a large board: the walk stops at 10, it does not walk the large board
+    verdict = check_data({**data, "game": "7x6k4:gravity,misere", "positions": 10})
+    assert not verdict.ok and "more than the 10 positions claimed" in verdict.reason
+    assert verdict.details["positions_checked"] <= 10 + Game("7x6k4").cells  # one line deep past it
