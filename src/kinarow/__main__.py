@@ -1,6 +1,25 @@
-"""``python -m kinarow``: the same command line as the ``kinarow`` script."""
+"""``python -m kinarow``: the same command line as the ``kinarow`` script.
 
-from kinarow.cli import main
+:func:`run` imports the command line itself, so that Ctrl-C during the imports (numba and NumPy take a moment)
+ends with one line and exit status 130, not a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+START_INTERRUPTED = "Interrupted (Ctrl-C) while kinarow was starting; nothing was done."
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Import the command line and run it; exit status 130 with one line when Ctrl-C stops the start-up."""
+    try:
+        from kinarow.cli import main
+    except KeyboardInterrupt:
+        print(f"\n{START_INTERRUPTED}", file=sys.stderr)
+        return 130
+    return main(argv)
+
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run())

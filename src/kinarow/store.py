@@ -16,6 +16,12 @@ Positions are keyed by the game string and the board written cell by cell
 (``.``, ``x``, ``o`` in cell order), so move orders that reach the same
 position share one entry; the side to move follows from the stone count.
 
+The file is not trusted: a row that is not a JSON object is ignored (and
+said once on stderr, or to ``on_bad_row``), and what a row claims is checked
+by the caller before it is served (:func:`kinarow.search.certify.stored_result`
+checks a result's fields against the position and re-checks a stored
+certificate with its checker).
+
 >>> import tempfile, os
 >>> with Store(os.path.join(tempfile.mkdtemp(), "r.sqlite")) as store:
 ...     store.put_result("3x3k3", ".........", {"value": "draw", "best_move": "a1"})
@@ -28,8 +34,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,11 +73,28 @@ def default_path() -> Path:
     return Path(user_cache_dir("kinarow")) / FILE_NAME
 
 
-class Store:
-    """An open results store (usable from several threads; each write is its own transaction)."""
+# The most characters a stored row may hold (a strategy of the largest boards the solver takes is far smaller).
+MAX_ROW_CHARS = 256 * 2**20
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+
+def say_on_stderr(note: str) -> None:
+    """The default ``on_bad_row``: the note as one line on stderr."""
+    print(f"kinarow: note: {note}", file=sys.stderr)
+
+
+class Store:
+    """An open results store (usable from several threads; each write is its own transaction).
+
+    ``on_bad_row(note)`` hears, in one sentence, each row that was ignored because it cannot be used (not a JSON
+    object, or a result whose fields do not fit its position); by default the note goes to stderr. The notes are
+    also kept in :attr:`ignored`.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *,
+                 on_bad_row: Callable[[str], None] | None = say_on_stderr) -> None:
         self.path = Path(path)
+        self.on_bad_row = on_bad_row
+        self.ignored: list[str] = []
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
@@ -99,9 +124,38 @@ class Store:
                 raise StoreError(f"cannot read the results store '{self.path}': {error}") from None
         if row is None:
             return None
-        data: dict[str, Any] = json.loads(row[0])
-        data.setdefault("stored_at", row[1])
+        what = f"{params[0]} {params[1]}" if len(params) == 2 else f"{params[0]} of {params[1]} {params[2]}"
+        data = self.parse_row(row[0], what)
+        if data is None:
+            return None
+        created = row[1]
+        data.setdefault("stored_at", created if isinstance(created, (int, float)) else 0.0)
         return data
+
+    def parse_row(self, text: object, what: str) -> dict[str, Any] | None:
+        """The JSON object a row holds, or None (with a note, see :meth:`bad_row`) when it holds something else."""
+        if not isinstance(text, str) or len(text) > MAX_ROW_CHARS:
+            self.bad_row(what, "it is not JSON text of a reasonable size")
+            return None
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            self.bad_row(what, "its JSON is nested too deeply")
+            return None
+        except ValueError:
+            self.bad_row(what, "it is not valid JSON")
+            return None
+        if not isinstance(data, dict):
+            self.bad_row(what, "it is not a JSON object")
+            return None
+        return data
+
+    def bad_row(self, what: str, reason: str) -> None:
+        """Say that the row of ``what`` was ignored because of ``reason`` (to ``on_bad_row``; kept in ``ignored``)."""
+        note = f"ignored a bad row of the results store {self.path} ({what}): {reason}; it is worked out again"
+        self.ignored.append(note)
+        if self.on_bad_row is not None:
+            self.on_bad_row(note)
 
     def _put(self, sql: str, params: tuple[Any, ...]) -> None:
         with self._lock:
@@ -138,8 +192,16 @@ class Store:
     def job_rows(self, job: str) -> dict[str, dict[str, Any]]:
         """Every finished row of ``job`` by its key."""
         with self._lock:
-            rows = self._db.execute("SELECT key, data FROM job_rows WHERE job = ?", (job,)).fetchall()
-        return {key: json.loads(data) for key, data in rows}
+            try:
+                rows = self._db.execute("SELECT key, data FROM job_rows WHERE job = ?", (job,)).fetchall()
+            except sqlite3.Error as error:
+                raise StoreError(f"cannot read the results store '{self.path}': {error}") from None
+        found: dict[str, dict[str, Any]] = {}
+        for key, text in rows:
+            data = self.parse_row(text, f"row {key} of job {job}")
+            if data is not None:
+                found[str(key)] = data
+        return found
 
     def put_job_row(self, job: str, key: str, data: dict[str, Any]) -> None:
         self._put("INSERT OR REPLACE INTO job_rows VALUES (?, ?, ?, ?)", (job, key, json.dumps(data), time.time()))
@@ -147,10 +209,13 @@ class Store:
     def counts(self) -> dict[str, int]:
         """How many results, certificates and job rows the store holds."""
         with self._lock:
-            return {
-                table: int(self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-                for table in ("results", "certificates", "job_rows")
-            }
+            try:
+                return {
+                    table: int(self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+                    for table in ("results", "certificates", "job_rows")
+                }
+            except sqlite3.Error as error:
+                raise StoreError(f"cannot read the results store '{self.path}': {error}") from None
 
 
 def open_store(path: str | os.PathLike[str] | None = None, *, enabled: bool = True) -> Store | None:

@@ -26,14 +26,16 @@ progress, store and picture options) is public in :mod:`kinarow.cli.common`,
 which imports none of them.
 
 Exit status: 0 on success; 1 when ``check`` rejects a certificate (or cannot
-read it); 2 on bad input (a usage error, a bad game string or move, a bad
-option value, a game too large for the solver); 130 when Ctrl-C stops a
-search or a game.
+read it), or when the output cannot be written (a full disk); 2 on bad input
+(a usage error, a bad game string or move, a bad option value, an output
+file that cannot be written, a game too large for the solver); 130 when
+Ctrl-C stops a search or a game (or the start-up).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import signal
 import sys
@@ -41,7 +43,7 @@ import threading
 from typing import Any, TextIO
 
 from kinarow import __version__
-from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
 from kinarow.errors import KinarowError, clear_interrupt, interrupted, note_interrupt, quiet_dropped_interrupt
 
 __all__ = ["COMMAND_MODULES", "build_parser", "main"]
@@ -80,11 +82,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
-    parser = build_parser()
     try:
+        parser = build_parser()  # imports every command module
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    except KeyboardInterrupt:
+        from kinarow.__main__ import START_INTERRUPTED
+
+        print(f"\n{START_INTERRUPTED}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     out, err = sys.stdout, sys.stderr
     clear_interrupt()
     # Ctrl-C, and SIGTERM (a kill, a batch system's stop), stop a command the same way: long work saves what
@@ -121,10 +128,25 @@ def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"\n{interrupted()}.", file=err)
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (e.g. '| head'): stop quietly, as other tools do
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_output()
         return EXIT_OK
+    except OSError as error:  # the output cannot be written (a full disk: '> /dev/full'), or a file the command used
+        if error.filename is not None:
+            where = f"'{error.filename}'"  # a file the command read or wrote
+        else:
+            where = "the output"
+            _drop_output()  # what is still buffered cannot be written either: do not fail again at exit
+        verb = "use" if error.filename is not None else "write"
+        print(f"kinarow: error: cannot {verb} {where}: {error.strerror or error}", file=err)
+        return EXIT_REJECTED
+
+
+def _drop_output() -> None:
+    """Point standard output at the null device, so that what is still buffered for it goes nowhere quietly."""
+    import os
+
+    with contextlib.suppress(OSError, ValueError):  # no file descriptor (a captured stream): nothing to flush
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gzip
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -13,15 +12,13 @@ from kinarow.errors import interrupted
 
 # -- check -----------------------------------------------------------------------------
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.proofs import check_text
+    from kinarow.proofs import CertificateError, check_text, read_certificate
 
     path = args.file
     try:
-        raw = Path(path).read_bytes()
-        text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")  # .json or .json.gz
-    except (OSError, UnicodeDecodeError, EOFError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        print(f"kinarow: error: cannot read '{path}': {reason}", file=err)
+        text = read_certificate(path)  # .json or .json.gz, at most MAX_CERTIFICATE_BYTES once decompressed
+    except CertificateError as error:
+        print(f"kinarow: error: {error}", file=err)
         return EXIT_REJECTED
     try:
         with progress(f"checking {path}", err, "positions proven") as tick:

@@ -12,7 +12,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -129,7 +129,9 @@ def add_store_options(parser: argparse.ArgumentParser) -> None:
 
 def open_store(args: argparse.Namespace) -> Store | None:
     """The store a command's ``--store`` / ``--no-store`` options ask for (None for --no-store)."""
-    from kinarow.store import StoreError
+    import os
+
+    from kinarow.store import ENV_VAR, StoreError
     from kinarow.store import open_store as open_
 
     if getattr(args, "no_store", False):
@@ -137,9 +139,11 @@ def open_store(args: argparse.Namespace) -> Store | None:
     chosen = getattr(args, "store", None)
     try:
         return open_(chosen)
-    except StoreError:
+    except StoreError as error:
         if chosen is not None:
             raise
+        if os.environ.get(ENV_VAR):  # a store the user named, like --store: its problem is said, not skipped
+            raise StoreError(f"{error} (named by ${ENV_VAR}; unset it, or give --store FILE or --no-store)") from None
         return None  # the default store is a convenience: an unwritable cache directory must not stop the work
 
 
@@ -149,6 +153,63 @@ def store_sentence(result: Result, store: Store) -> str:
     date = time.strftime("%Y-%m-%d %H:%M", time.localtime(stored_at)) if stored_at else "earlier"
     return (f"Answered at once from the results store {store.path}: the figures above are from the search of {date}; "
             "--no-store solves again.")
+
+
+# -- output files ----------------------------------------------------------------------------------
+def check_outputs(*options: tuple[str, str | None]) -> None:
+    """Before any work: a UsageError of one sentence unless each ``(option, path)`` given names a file that can be
+    written (not a folder, in a folder that exists, writable). Every command that writes files calls this first,
+    so a long run never loses its result to a bad output path."""
+    for option, path in options:
+        if path is None:
+            continue
+        target = Path(path)
+        if not path.strip():
+            raise UsageError(f"{option} needs the name of a file to write, not an empty one")
+        if target.is_dir():
+            raise UsageError(f"{option} '{path}' is a folder, not a file; give the name of a file to write")
+        folder = target.parent
+        if not folder.is_dir():
+            raise UsageError(f"{option} '{path}' cannot be written: its folder '{folder}' does not exist")
+        _probe(option, path, target)
+
+
+def check_output_folder(option: str, path: str | None) -> None:
+    """Before any work: a UsageError of one sentence unless ``path`` is a folder files can be written in (or one
+    that can be made: a writable folder above it exists)."""
+    if path is None:
+        return
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{option} {path} is a file; give a folder for the certificates and logs")
+    existing = target
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"{option} '{path}' cannot be made: '{existing}' is not a folder")
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as error:
+        raise UsageError(f"{option} '{path}' cannot be written: {error.strerror or error} in '{existing}'") from None
+
+
+def _probe(option: str, path: str, target: Path) -> None:
+    """Open ``target`` for writing without changing it (append to a file that exists; create and remove one that
+    does not): the only sure test that it can be written."""
+    import os
+
+    existed = target.exists()
+    try:
+        with open(target, "ab"):
+            pass
+    except OSError as error:
+        raise UsageError(f"{option} '{path}' cannot be written: {error.strerror or error}") from None
+    if not existed:
+        with suppress(OSError):
+            os.unlink(target)
 
 
 # -- certificate files ------------------------------------------------------------------------------
@@ -168,6 +229,11 @@ def write_json(path: str, data: dict[str, Any]) -> None:
 def add_picture_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--svg", metavar="FILE", default=None, help="draw the picture as SVG into FILE")
     parser.add_argument("--png", metavar="FILE", default=None, help="draw it as PNG into FILE (needs cairosvg)")
+
+
+def check_pictures(args: argparse.Namespace) -> None:
+    """Before any work: the ``--svg`` / ``--png`` files can be written (:func:`check_outputs`)."""
+    check_outputs(("--svg", getattr(args, "svg", None)), ("--png", getattr(args, "png", None)))
 
 
 def save_pictures(picture: Callable[[], str], args: argparse.Namespace, out: TextIO) -> None:

@@ -40,12 +40,13 @@ def _write(path: str, text: str | bytes) -> None:
 
 # -- torus -----------------------------------------------------------------------------
 def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, UsageError
+    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, UsageError, check_outputs
     from kinarow.knowledge.infinite import torus
     from kinarow.papers.gyorffy_london_makay import PUBLISHED_CLASSES
     from kinarow.proofs.torus import load_classes
 
     g = torus.geometry(args.name, args.group)
+    check_outputs(("--out", args.out), ("--out", None if args.out is None else args.out + ".json"), ("--svg", args.svg))
     index = None
     if args.class_index is not None:
         text = args.class_index.strip()
@@ -140,9 +141,11 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- tiling ---------------------------------------------------------------------------
 def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli.common import EXIT_OK, EXIT_REJECTED, UsageError, positive_int
+    from kinarow.cli.common import EXIT_OK, EXIT_REJECTED, UsageError, check_outputs, positive_int
     from kinarow.knowledge.infinite import tiling
     from kinarow.proofs import tiling as checked
+
+    check_outputs(("--out", args.out), ("--svg", args.svg))
 
     if args.name == "search":
         from kinarow.knowledge.infinite import tiling_search

@@ -31,13 +31,14 @@ def add_commands(commands: Any) -> None:
 
 
 def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, positive_int, progress
+    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, check_outputs, positive_int, progress
     from kinarow.errors import KinarowError
     from kinarow.proofs.verified import VerifiedStrategy
     from kinarow.strategies import get
     from kinarow.strategies.verify import verify
 
     limit = positive_int("--max-positions", args.max_positions)
+    check_outputs(("--out", args.out))
     strategy = get(args.strategy)
     with progress(f"verifying {strategy.name} in {args.game}", err) as tick:
         result = verify(strategy, args.game, args.player, max_positions=limit, on_tick=tick)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kinarow.cli.common import (
     EXIT_INTERRUPTED,
@@ -13,15 +12,21 @@ from kinarow.cli.common import (
     MOVES_HELP,
     add_picture_options,
     add_store_options,
+    check_outputs,
+    check_pictures,
     open_store,
     positive_int,
     progress_bar,
     save_pictures,
     spinner,
+    write_json,
 )
 from kinarow.errors import interrupted
 from kinarow.game import Game
 from kinarow.knowledge import pairing
+
+if TYPE_CHECKING:
+    from kinarow.store import Store
 
 
 # -- pairing -----------------------------------------------------------------------------
@@ -29,10 +34,12 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow import svg
 
     budget = positive_int("--max-conflicts", args.max_conflicts)
+    check_outputs(("--out", args.out))
+    check_pictures(args)
     with spinner(f"deciding whether {args.game} has a good pairing", err):
         result = pairing.find(args.game, moves=args.moves, minimise=args.minimise, max_conflicts=budget)
     if args.out and result.pairing is not None:
-        Path(args.out).write_text(json.dumps(result.pairing.to_json()) + "\n", encoding="utf-8")
+        write_json(args.out, result.pairing.to_json())
     position = Game(args.game).position(args.moves)
     parse = position.geometry.parse_cell
     cells = [(parse(a), parse(b)) for a, b in (result.pairing.pairs if result.pairing else [])]
@@ -65,6 +72,25 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {"int": (int,), "bool": (bool,), "str": (str,), "float": (int, float),
+                                             "bool | None": (bool, type(None))}
+
+
+def table_row_fits(store: Store, job: str, key: str, row: dict[str, Any]) -> bool:
+    """Is a stored row of the pairing table one of this version's rows, every field of its type? (Else the store
+    is told the row was ignored, and the board is worked out again.)"""
+    fields = pairing.TableRow.__dataclass_fields__
+    if set(row) != set(fields):
+        return False  # a row of another version of the table: not a bad row
+    for name, spec in fields.items():
+        allowed = _FIELD_TYPES.get(str(spec.type), (object,))
+        value = row[name]
+        if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+            store.bad_row(f"row {key} of job {job}", f"its field '{name}' is not of type {spec.type}")
+            return False
+    return True
+
+
 def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     side = positive_int("--max-side", args.max_side) or 12
     budget = positive_int("--max-conflicts", args.max_conflicts) or 1_000_000
@@ -73,8 +99,8 @@ def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     store = open_store(args)
     job = f"pairing-table/v2/max-conflicts={budget}"  # v2: rows with the bounds' columns
     boards = pairing.table_boards(side)
-    saved = [pairing.TableRow(**row) for row in store.job_rows(job).values()
-             if set(row) == set(pairing.TableRow.__dataclass_fields__)] if store else []
+    saved = [pairing.TableRow(**row) for key, row in store.job_rows(job).items()
+             if table_row_fits(store, job, key, row)] if store else []
     done = {(r.m, r.n, r.k): r for r in saved if (r.m, r.n, r.k) in set(boards)}
     finished = [len(done)]
     with progress_bar("pairing table", len(boards), err, len(done)) as update:

@@ -25,6 +25,7 @@ from kinarow.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     UsageError,
+    check_output_folder,
     file_fields,
     positive_float,
     positive_int,
@@ -296,8 +297,8 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     jobs = positive_int("--jobs", args.jobs)
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     out_dir = Path(args.out) if args.out else None
-    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
-        raise UsageError(f"--out {args.out} is a file; give a directory for the certificates and logs")
+    if not args.status:
+        check_output_folder("--out", args.out)
     status = EXIT_OK
     if args.status:
         if not (args.draw_proof and args.checkpoint):

@@ -20,6 +20,8 @@ from kinarow.cli.common import (
     UsageError,
     add_picture_options,
     add_store_options,
+    check_outputs,
+    check_pictures,
     file_fields,
     open_store,
     positive_float,
@@ -43,6 +45,7 @@ from kinarow.search.solve import DEFAULT_KNOWLEDGE, KNOWLEDGE_LEVELS, MAX_TT_MB,
 def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.status and not args.checkpoint:
         raise UsageError("--status lists the finished jobs of a checkpoint; give it with --checkpoint FILE")
+    check_outputs(("--strategy", args.strategy), ("--proof", args.proof))
     if scale.wants_parallel(args):  # --workers N > 1, --cluster or --checkpoint: frontier jobs
         return scale.cmd_solve_parallel(args, out, err)
     max_nodes = positive_int("--max-nodes", args.max_nodes)
@@ -86,6 +89,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- show ------------------------------------------------------------------------------
 def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    check_pictures(args)
     position = Game(args.game).position(args.moves)
     print(f"game: {position.game}", file=out)
     if position.moves:

@@ -28,8 +28,12 @@ False
 
 from __future__ import annotations
 
+import gzip
 import importlib
 import json
+import os
+import stat
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,8 +56,15 @@ CHECKERS: dict[str, str] = {
 # What ``kinarow settle`` writes for a value it has no certificate for: never accepted as a proof.
 SEARCH_LOG_FORMAT = "kinarow.searchlog"
 
-# Formats whose checker also reads a file named inside the certificate (it gets ``base=``).
+# Formats whose checker also reads a file named inside the certificate (it gets ``base=``, the certificate's own
+# folder; with ``base=None`` such a certificate is refused: nothing outside the certificate itself is read).
 NEEDS_BASE = frozenset({"kinarow.torus"})
+
+# The most bytes a certificate file may hold, after decompression: four times the largest certificate kinarow
+# ships (8x4k4.draw.json.gz, 40 MB of JSON), and far below what a compressed "bomb" would expand to.
+MAX_CERTIFICATE_BYTES = 160 * 2**20
+MAX_CERTIFICATE_WORDS = "160 MiB"
+GZIP_MAGIC = b"\x1f\x8b"
 # Formats whose checker also has a compiled walk (``kinarow check --compiled``); the others ignore the option.
 HAS_COMPILED = frozenset({"kinarow.strategy"})
 
@@ -180,7 +191,10 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
     try:
         function = checker(fmt)
         if fmt in NEEDS_BASE:
-            verdict = function(data, base=base or ".")
+            if base is None:
+                return Verdict(False, f"a {fmt} certificate names a file beside it, and files are not read here; "
+                               "check it with 'kinarow check FILE' where the file is", format=fmt, usable=False)
+            verdict = function(data, base=base)
         elif fmt in HAS_COMPILED:
             verdict = function(data, compiled=compiled, on_tick=on_tick)
         else:
@@ -189,9 +203,12 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
         return Verdict(False, _sentence(error), format=fmt, usable=False)
     except KinarowError as error:
         return Verdict(False, _sentence(error), format=fmt)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        detail = f"{type(error).__name__}: {error}"
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as error:
+        detail = f"{type(error).__name__}: {' '.join(str(error).split())[:200]}"
         return Verdict(False, f"the {fmt} certificate has a missing or malformed field ({detail})", format=fmt,
+                       usable=False)
+    except RecursionError:
+        return Verdict(False, f"the {fmt} certificate is nested too deeply to be a certificate", format=fmt,
                        usable=False)
     verdict.format = fmt
     return verdict
@@ -199,12 +216,49 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
 
 def check_text(text: str, base: str | None = None, *, compiled: bool = False,
                on_tick: Callable[[int], None] | None = None) -> Verdict:
-    """Check a certificate given as JSON text (read from the folder ``base``, if from a file)."""
+    """Check a certificate given as JSON text (read from the folder ``base``, if from a file; with ``base=None``
+    a certificate that names another file is refused)."""
     try:
         data = json.loads(text)
+    except RecursionError:
+        return Verdict(False, "the file's JSON is nested too deeply to be a certificate", usable=False)
     except ValueError as error:
-        return Verdict(False, f"the file is not valid JSON ({error})", usable=False)
+        return Verdict(False, f"the file is not valid JSON ({_sentence(error)})", usable=False)
     return check_data(data, base, compiled=compiled, on_tick=on_tick)
+
+
+def read_certificate(path: str | os.PathLike[str], limit: int = MAX_CERTIFICATE_BYTES) -> str:
+    """The JSON text of a certificate file (``.json``, or gzip-compressed ``.json.gz``), reading at most ``limit``
+    bytes of it after decompression; a :class:`CertificateError` of one sentence when it cannot be read."""
+    name = os.fspath(path)
+    words = MAX_CERTIFICATE_WORDS if limit == MAX_CERTIFICATE_BYTES else f"{limit:,} bytes"
+    too_large = f"'{name}' is larger than {words} (uncompressed), the most a certificate file may be"
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block the check
+        with open(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise CertificateError(f"'{name}' is not a regular file; a certificate is a .json or .json.gz file")
+            head = file.read(2)
+            file.seek(0)
+            if head == GZIP_MAGIC:
+                with gzip.GzipFile(fileobj=file) as unpacked:
+                    raw = unpacked.read(limit + 1)
+            else:
+                raw = file.read(limit + 1)
+    except (EOFError, gzip.BadGzipFile, zlib.error):
+        raise CertificateError(f"'{name}' is not a readable gzip file (its compressed body is damaged or "
+                               "cut short)") from None
+    except OSError as error:
+        raise CertificateError(f"cannot read '{name}': {error.strerror or error}") from None
+    if len(raw) > limit:
+        raise CertificateError(too_large)
+    if not raw.strip():
+        raise CertificateError(f"'{name}' is empty; a certificate is a JSON object")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CertificateError(f"'{name}' is not UTF-8 text (a bad byte at offset {error.start}); a certificate is "
+                               "JSON") from None
 
 
 def _sentence(error: Exception) -> str:

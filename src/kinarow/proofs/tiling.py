@@ -57,6 +57,9 @@ Cell = tuple[int, int]
 SQUARE_DIRECTIONS: dict[str, Cell] = {"horizontal": (1, 0), "vertical": (0, 1), "diagonal": (1, 1), "anti": (1, -1)}
 HEX_DIRECTIONS: dict[str, Cell] = {"horizontal": (1, 0), "vertical": (0, 1), "diagonal": (1, -1)}
 MAX_TILE_FOR_GAME = 20  # the exhaustive Maker-Breaker check is for small tiles
+# The most cells a tile may have: four times the largest known one (hj9, 64 cells). The exact-tiling check takes
+# (cells)^3 steps, so this bounds what a crafted certificate can cost.
+MAX_TILE_CELLS = 256
 
 
 class TilingError(KinarowError):
@@ -201,6 +204,13 @@ def tiles_exactly(tile: Sequence[Cell], lattice: tuple[Cell, Cell]) -> Verdict:
     cells = list(tile)
     if len(set(cells)) != len(cells):
         return Verdict(False, "the tile lists a cell twice")
+    if len(cells) > MAX_TILE_CELLS:
+        return Verdict(False, f"the tile has {len(cells):,} cells; a tiling certificate may have at most "
+                       f"{MAX_TILE_CELLS}")
+    (a1, a2), (b1, b2) = lattice
+    if abs(a1 * b2 - a2 * b1) != len(cells):  # checked first: the residue table takes det^2 steps a cell
+        return Verdict(False, f"the tile has {len(cells)} cells but the lattice has {abs(a1 * b2 - a2 * b1)} cells "
+                       "per period")
     try:
         residues = Residues(cells, lattice)
     except TilingError as error:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import stat
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -198,12 +200,17 @@ def bytes_per_class(n: int) -> int:
     return -(-3 * n * n // 8)
 
 
+# The most bytes a class file named on the command line (``kinarow torus --load``) may hold: far above the 8 x 8
+# torus's full enumeration.
+MAX_CLASS_FILE_BYTES = 2**30
+
+
 def load_classes(path: str | Path) -> tuple[dict[str, Any], np.ndarray, str]:
-    """Read a class file: (header, codes array (count, cells) int8, SHA-256 of the file)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise TorusError(f"cannot read the class file '{path}': {error.strerror or error}") from None
+    """Read a class file: (header, codes array (count, cells) int8, SHA-256 of the file).
+
+    At most :data:`MAX_CLASS_FILE_BYTES` are read, and only from a regular file.
+    """
+    data = read_confined(Path(path), MAX_CLASS_FILE_BYTES, str(path), "a class file may be")
     return (*parse_classes(data, str(path)), hashlib.sha256(data).hexdigest())
 
 
@@ -288,14 +295,64 @@ def check_classes(header: dict[str, Any], codes: np.ndarray, chunk: int = 4096) 
     return Verdict(True, f"{count:,} distinct classes of good pairings of the {torus}, each in canonical form")
 
 
-def check(data: dict[str, Any], base: str | Path = ".") -> Verdict:
-    """Check an enumeration certificate: the class file's hash, its count, and every class in it."""
-    require_format(data, FORMAT, VERSION, "torus enumeration")
-    path = Path(base) / str(data.get("class_file", ""))
+# The most a class file's header line may take (the line after the magic one).
+MAX_HEADER_BYTES = 4096
+
+
+def confined(base: str | Path, name: object) -> Path:
+    """The file a certificate in folder ``base`` names as ``name``, if it is allowed: a relative path inside the
+    folder (no absolute path, no ``..``, no symbolic link leading out of it). A :class:`TorusError` otherwise, which
+    says the same whether or not a file exists there."""
+    refused = TorusError(
+        f"the class file must be named by a relative path to a file in the certificate's own folder (no absolute "
+        f"path, no '..', no link leading out of the folder), not {str(name)[:200]!r}")
+    if not isinstance(name, str) or not name or "\x00" in name or "\\" in name:
+        raise refused
+    relative = Path(name)
+    if relative.is_absolute() or relative.drive or ".." in relative.parts:
+        raise refused
+    folder = os.path.realpath(base)
+    target = os.path.realpath(os.path.join(folder, name))
+    if os.path.commonpath([folder, target]) != folder or target == folder:
+        raise refused
+    return Path(target)
+
+
+def read_confined(path: Path, limit: int, shown: str, allowed: str = "its certificate's class count allows") -> bytes:
+    """At most ``limit`` bytes of the regular file ``path`` (named ``shown`` in messages); a TorusError when it is
+    not a regular file, cannot be read, or is longer."""
     try:
-        header, codes, sha = load_classes(path)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise TorusError(f"cannot read the class file '{shown}': {error.strerror or error}") from None
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise TorusError(f"the class file '{shown}' is not a regular file")
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise TorusError(f"the class file '{shown}' is longer than {allowed} ({limit:,} bytes)")
+    return data
+
+
+def check(data: dict[str, Any], base: str | Path = ".") -> Verdict:
+    """Check an enumeration certificate: the class file's hash, its count, and every class in it.
+
+    The class file must lie in ``base`` (the certificate's own folder, see :func:`confined`), and no more is read
+    of it than the certificate's class count needs.
+    """
+    require_format(data, FORMAT, VERSION, "torus enumeration")
+    classes = data.get("classes")
+    if not isinstance(classes, int) or isinstance(classes, bool) or classes < 0:
+        return Verdict(False, "the certificate needs 'classes', the number of classes in its class file")
+    try:
+        g = geometry(str(data.get("torus")), None)
+        path = confined(base, data.get("class_file"))
+        limit = len(FILE_MAGIC) + MAX_HEADER_BYTES + classes * bytes_per_class(g.n)
+        raw = read_confined(path, limit, str(data.get("class_file")))
+        header, codes = parse_classes(raw, str(data.get("class_file")))
     except TorusError as error:
         return Verdict(False, str(error))
+    sha = hashlib.sha256(raw).hexdigest()
     if sha != data.get("sha256"):
         return Verdict(False, f"the SHA-256 of '{path.name}' is not the one in the certificate")
     if int(header.get("count", -1)) != data.get("classes") or header.get("torus") != data.get("torus"):

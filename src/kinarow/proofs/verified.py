@@ -71,6 +71,10 @@ class VerifiedStrategy:
         return cert
 
 
+class _MorePositionsError(Exception):
+    """The walk reached more positions than the certificate claims (so the check can stop)."""
+
+
 def check(cert: VerifiedStrategy) -> Verdict:
     """Replay the strategy against every opponent reply with the plain rules; accept iff the claim holds.
 
@@ -106,6 +110,8 @@ def check(cert: VerifiedStrategy) -> Verdict:
         key = (*pos.key(), memory(pos))
         if key in memo:
             return memo[key]
+        if len(memo) >= cert.positions:  # the claim is already wrong: a certificate bounds the work of its check
+            raise _MorePositionsError
         value = 2
         for cell in pos.legal_moves():
             pos.play(cell)
@@ -140,6 +146,9 @@ def check(cert: VerifiedStrategy) -> Verdict:
             value = walk(position) if r == -1 else (r if r is not None else -1)
         else:
             value = walk(position)
+    except _MorePositionsError:
+        return Verdict(False, f"the walk examines more than the {cert.positions:,} positions claimed",
+                       {"positions_checked": len(memo)})
     finally:
         sys.setrecursionlimit(limit)
     positions = len(memo)

@@ -101,6 +101,92 @@ def in_form(result: R, walk: bool) -> R:
 
 
 # -- the results store ----------------------------------------------------------------------
+# The fields of a stored result and the types each may have (None: an answer of an older version that lacks it).
+_INT, _NUM = (int,), (int, float)
+_ROW_FIELDS: dict[str, tuple[type, ...]] = {
+    "value": (str,), "best_move": (str, type(None)), "nodes": _INT, "seconds": _NUM, "moves": (str, type(None)),
+    "knowledge": (str,), "knowledge_cuts": (int, type(None)), "knowledge_note": (str, type(None)),
+    "root_proof": (bool,), "symmetry": (bool,), "stored_at": _NUM,
+}
+
+
+def row_problem(found: dict[str, Any], position: Position) -> str | None:
+    """Why a stored result cannot be the answer for ``position`` (its fields' shapes and types, its value among
+    the game's values, its best move a legal cell there), or None when it can."""
+    from kinarow.position import value_names
+    from kinarow.search.solve import KNOWLEDGE_LEVELS
+
+    if "value" not in found:
+        return "it has no value"
+    for name, allowed in _ROW_FIELDS.items():
+        if name not in found:
+            continue
+        item = found[name]
+        if not isinstance(item, allowed) or (isinstance(item, bool) and bool not in allowed):
+            return f"its field '{name}' is {type(item).__name__}, not {' or '.join(t.__name__ for t in allowed)}"
+    if position.is_over:
+        return "the game is already over in that position, so nothing is stored for it"
+    values = {*value_names(position.game), *(() if position.game.goal == Goal.MAKER_BREAKER else (Value.DRAW,))}
+    if found["value"] not in values | {Value.UNKNOWN}:
+        return f"its value '{found['value']}' is not one of {', '.join(sorted(values))}"
+    best = found.get("best_move")
+    if best is not None and best not in {position.name(c) for c in position.legal_moves()}:
+        return f"its best move '{best[:40]}' is not a legal move in that position"
+    if found.get("knowledge", "none") not in KNOWLEDGE_LEVELS:
+        return f"its knowledge level '{str(found['knowledge'])[:40]}' is not one of {', '.join(KNOWLEDGE_LEVELS)}"
+    for name in ("nodes", "knowledge_cuts", "seconds", "stored_at"):
+        number = found.get(name)
+        if number is not None and not 0 <= number < float("inf"):
+            return f"its field '{name}' is {number}, not a number of at least 0"
+    return None
+
+
+def _stored_strategy(data: dict[str, Any], position: Position, value: str) -> tuple[StrategyTree | None, str]:
+    """The stored winning strategy of ``position`` when its checker accepts it and it proves ``value``; else
+    (None, why not)."""
+    from kinarow.proofs import CertificateError
+    from kinarow.proofs.tree import check
+
+    try:
+        tree = StrategyTree.from_json(data)
+    except KinarowError as error:
+        return None, f"its strategy is not a strategy certificate ({error})"
+    if tree.game != str(position.game) or tree.winner != value:
+        return None, (f"its strategy is for {tree.game[:40]} won by {tree.winner[:20]}, not {position.game} won by "
+                      f"{value}")
+    tree.moves = [position.name(c) for c in position.moves]
+    try:
+        verdict = check(tree, compiled=True)
+    except (CertificateError, KinarowError, ValueError, TypeError, KeyError, IndexError) as error:
+        return None, f"its strategy does not check ({error})"
+    if not verdict.ok:
+        return None, f"its strategy does not check: {verdict.reason}"
+    return tree, ""
+
+
+def _stored_root_proof(data: dict[str, Any] | None, position: Position, value: str) -> tuple[Any, str]:
+    """The stored matching-set certificate of a value settled at the root, when it checks and proves ``value``;
+    else (None, why not)."""
+    from kinarow.proofs.matching import MatchingProof, check_proof
+
+    if data is None:
+        return None, "its matching-set certificate is missing"
+    try:
+        proof = MatchingProof.from_json(data)
+    except KinarowError as error:
+        return None, f"its matching-set certificate cannot be read ({error})"
+    players = {player for player, _ in proof.covers}
+    needed = ({Player.FIRST, Player.SECOND} if value == Value.DRAW else {Player.FIRST} if value == Value.BREAKER
+              else None)
+    if proof.game != str(position.game) or needed is None or not needed <= players:
+        return None, f"its matching-set certificate does not prove the value '{value}'"
+    proof.moves = [position.name(c) for c in position.moves]
+    verdict = check_proof(proof)
+    if not verdict.ok:
+        return None, f"its matching-set certificate does not check: {verdict.reason}"
+    return proof, ""
+
+
 def stored_result(store: Store, position: Position, *, strategy: bool, knowledge: str | None = None,
                   symmetry: bool = True) -> Result | None:
     """The result ``store`` holds for ``position``, or None.
@@ -111,12 +197,22 @@ def stored_result(store: Store, position: Position, *, strategy: bool, knowledge
     with the winner's strategy when ``strategy`` asks for it. The result's
     :attr:`~kinarow.search.solve.Result.stored_at` is when it was stored (0.0
     when not known).
+
+    The store is not trusted: a row whose fields do not fit the position
+    (:func:`row_problem`), or whose strategy or matching-set certificate is not
+    accepted by its checker or proves another value, is ignored (the store says
+    so, :meth:`~kinarow.store.Store.bad_row`) and None is returned, so the
+    position is solved again.
     """
     from kinarow.search.solve import Result
 
     game, key = str(position.game), board_key(position)
     found = store.get_result(game, key)
-    if found is None or found.get("value") is None:
+    if found is None:
+        return None
+    problem = row_problem(found, position)
+    if problem is not None:
+        store.bad_row(f"{game} {key}", problem)
         return None
     value = read(Value, found["value"], f"the value the results store holds for {game} '{key}'", StoreError)
     if value == Value.UNKNOWN:
@@ -130,15 +226,19 @@ def stored_result(store: Store, position: Position, *, strategy: bool, knowledge
         data = store.get_certificate(STRATEGY_FORMAT, game, key)
         if data is None:
             return None
-        tree = StrategyTree.from_json(data)
-        tree.moves = [position.name(c) for c in position.moves]
+        tree, why = _stored_strategy(data, position, found["value"])
+        if tree is None:
+            store.bad_row(f"{game} {key}", why)
+            return None
     certificate = None
     if found.get("root_proof"):  # knowledge settled the value at the root: show the same proof as the search did
         from kinarow.proofs.matching import FORMAT as MATCHING_FORMAT
-        from kinarow.proofs.matching import MatchingProof
 
-        data = store.get_certificate(MATCHING_FORMAT, game, key)
-        certificate = MatchingProof.from_json(data) if data is not None else None
+        certificate, why = _stored_root_proof(store.get_certificate(MATCHING_FORMAT, game, key), position,
+                                              found["value"])
+        if certificate is None:
+            store.bad_row(f"{game} {key}", why)
+            return None
     to_move = Player.of(position.to_move)
     note, cuts = found.get("knowledge_note"), found.get("knowledge_cuts")  # None in answers of older versions
     result = Result(game, position.move_text(), value, int(found.get("nodes", 0)),
@@ -197,6 +297,8 @@ def certificate(position: Position, result: Result, store: Store | None = None,
         return Proof(None, f"no certificate is available yet for a draw of {game}: pairings do not apply ({why_not})")
     key = board_key(position)
     data = store.get_certificate(PAIRING_FORMAT, str(game), key) if store is not None else None
+    if data is not None and store is not None:
+        data = _rechecked(store, position, data, "kinarow.proofs.pairing")
     if data is None:
         found = pairing.find(position)
         if found.exists and found.pairing is not None:
@@ -215,6 +317,30 @@ def certificate(position: Position, result: Result, store: Store | None = None,
                  f"win{other_half}", "pairing")
 
 
+def _rechecked(store: Store, position: Position, data: dict[str, Any], checker: str,
+               claim: str | None = None) -> dict[str, Any] | None:
+    """A certificate taken from ``store`` for ``position``, when its checker (the module ``checker``) accepts it
+    there (and its claim is ``claim``, when given); else None, and the store says the row was ignored."""
+    import importlib
+
+    moves = [position.name(c) for c in position.moves]
+    why = ""
+    if not isinstance(data.get("game"), str) or data["game"] != str(position.game):
+        why = "it is for another game"
+    elif claim is not None and data.get("claim") != claim:
+        why = f"it does not claim '{claim}'"
+    else:
+        try:
+            verdict = importlib.import_module(checker).check_certificate({**data, "moves": moves})
+            why = "" if verdict.ok else f"its checker rejects it: {verdict.reason}"
+        except (KinarowError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as error:
+            why = f"its checker cannot read it ({error})"
+    if why:
+        store.bad_row(f"{data.get('format', 'a certificate')} of {position.game} {board_key(position)}", why)
+        return None
+    return {**data, "moves": moves}
+
+
 def draw_tree(position: Position, store: Store | None = None, tick: Callable[[int], None] | None = None) -> Proof:
     """A draw without a pairing: the blocking tree of each side (or strategy stealing for the second player)."""
     from kinarow.proofs.draw import FORMAT as DRAW_FORMAT
@@ -224,6 +350,8 @@ def draw_tree(position: Position, store: Store | None = None, tick: Callable[[in
 
     game, key = position.game, board_key(position)
     data = store.get_certificate(DRAW_FORMAT, str(game), key) if store is not None else None
+    if data is not None and store is not None:
+        data = _rechecked(store, position, data, "kinarow.proofs.draw", claim="draw")
     if data is None:
         # the walk asks the solver many questions: a table of 1 GiB on boards where it pays
         searcher = Searcher(game, tt_mb=1024 if game.cells > 20 else None, knowledge="pairing")
@@ -247,6 +375,20 @@ def certify(position: Position, result: R, *, proof: bool = True, walk: bool = F
     if proof:
         result.proof = certificate(position, result, store, tick)
     return result
+
+
+def certified_from_store(store: Store, position: Position, result: R, *, walk: bool = False,
+                         tick: Callable[[int], None] | None = None) -> R | None:
+    """:func:`certify` for a result taken from ``store``: None (and the store says the row was ignored) when no
+    certificate of its value can be made, as when the row claims a value the position does not have."""
+    try:
+        return certify(position, result, proof=True, walk=walk, store=store, tick=tick)
+    except WalkTooLargeError:
+        raise
+    except KinarowError as error:
+        store.bad_row(f"{position.game} {board_key(position)}",
+                      f"no certificate of its value '{result.value}' can be made ({' '.join(str(error).split())})")
+        return None
 
 
 # -- the long cases (``kinarow settle``) ---------------------------------------------------------

@@ -229,6 +229,7 @@ class Searcher:
         if tt_mb is None:
             tt_mb = default_tt_mb(game)
         self.game = game
+        self.symmetry = symmetry  # part of the results store's key (symmetry changes the best move found)
         self.tables: KernelTables = kernel_tables(game, symmetry)
         entries = max(2, int(tt_mb * 2**20 / _ENTRY_BYTES))
         self.deepening_step = 8  # measured: 5x4k4 850k nodes with steps of 2, 325k with 8; 6x6k4 544k vs 661k
@@ -661,9 +662,15 @@ def _solve(
                                        symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
                                        on_tick=on_tick, knowledge=knowledge), walk)
 
-    asked = knowledge if searcher is None else searcher.knowledge
+    asked = knowledge if searcher is None else searcher.knowledge  # a searcher's own options key the store
+    symmetry = symmetry if searcher is None else searcher.symmetry
     result = certify.stored_result(store, position, strategy=strategy or proof, knowledge=asked,
                                    symmetry=symmetry) if store is not None else None
+    if result is not None and store is not None and proof:  # a stored value is served only with its certificate
+        proved = certify.certified_from_store(store, position, result, walk=walk, tick=on_proof_tick)
+        if proved is not None:
+            return proved
+        result = None
     if result is None:
         result = _search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
                          strategy=strategy or proof, walk=walk, searcher=searcher, on_tick=on_tick,
