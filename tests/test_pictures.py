@@ -62,7 +62,9 @@ def test_png_without_cairosvg_is_one_sentence(capsys, tmp_path, monkeypatch):
 def test_unwritable_picture_is_one_sentence(capsys, tmp_path):
     code, _, err = run(capsys, "show", "3x3k3", "--svg", str(tmp_path / "missing" / "b.svg"))
     assert code == 2
-    assert err.startswith("kinarow: error: cannot write the picture to") and err.count("\n") == 1
+    # refused before any work, naming the option and why
+    assert err.startswith("kinarow: error: --svg ") and "its folder" in err and "does not exist" in err
+    assert err.count("\n") == 1
 
 
 def test_board_marks_cells_for_the_web_page():

@@ -70,7 +70,7 @@ def test_text_from_outside_is_read_with_one_sentence():
     assert str(bad_player.value) == "the player must be 'first' or 'second', not 3"
 
 
-def test_a_bad_value_in_the_store_is_one_clear_error(tmp_path):
+def test_a_bad_value_in_the_store_is_ignored_with_one_clear_note(tmp_path):
     from kinarow import solve
     from kinarow.store import Store
 
@@ -80,8 +80,10 @@ def test_a_bad_value_in_the_store_is_one_clear_error(tmp_path):
         again = solve("3x3k3", store=store)
         assert again.from_store and again.value is Value.DRAW
         store.put_result("3x3k3", ".........", {"value": "won"})
-        with pytest.raises(StoreError, match="the value the results store holds for 3x3k3"):
-            solve("3x3k3", store=store)
+        third = solve("3x3k3", store=store)  # the bad row is not served: the position is solved again
+        assert not third.from_store and third.value is Value.DRAW
+        (note,) = store.ignored
+        assert "its value 'won' is not one of" in note and "\n" not in note
 
 
 def test_results_and_certificates_write_the_old_strings():
