@@ -398,12 +398,10 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
     case's walk (``DIR/CASE``), so a stopped run resumes.
     """
     from kinarow.proofs import blocking_applies
-    from kinarow.search.draw import StoppedError, draw_certificate
-    from kinarow.search.solve import Searcher
+    from kinarow.search.certify import settle_by_draw_proof
 
     for c in cases:
-        game = Game(c.game)
-        why_not = blocking_applies(game)
+        why_not = blocking_applies(Game(c.game))
         if why_not is not None:
             raise UsageError(f"--draw-proof cannot settle {c.name}: {why_not}")
     folder = None if checkpoint is None else Path(checkpoint)
@@ -414,27 +412,20 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
         start = time.perf_counter()
         row: dict[str, Any] = {"case": c.name, "game": c.game, "literature": c.literature, "source": c.source,
                                "method": "draw proof", "safety_budget": budget, "workers": workers, "written": None}
-        table_mb = tt_mb or (2048 if game.cells > 30 else 1024)
-        searcher = Searcher(game, tt_mb=table_mb if workers == 1 else 16, knowledge="pairing")
-        deadline = None if time_limit is None else start + time_limit
         what = "positions settled" if workers == 1 else "opening jobs finished"
         bar = progress_bar(f"{c.name} draw proof, {what}", None, err)
         try:
             with bar as tick:
-                data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline,
-                                               safety_budget=budget, workers=workers, tt_mb=table_mb,
-                                               checkpoint=None if folder is None else folder / c.name)
-        except StoppedError as stopped:
-            row.update(value=Value.UNKNOWN, stopped="time limit", walked=stopped.walked, resumed=stopped.resumed)
+                run = settle_by_draw_proof(game, time_limit=time_limit, tt_mb=tt_mb, safety_budget=budget,
+                                           workers=workers, checkpoint=None if folder is None else folder / c.name,
+                                           tick=tick)
         except KeyboardInterrupt:
             print(f"{interrupted()} during {c.name}"
                   + (f"; its walk is kept in {folder / c.name} and resumes from there (add --status to see how "
                      "far it got)." if folder else "."), file=err)
             return EXIT_INTERRUPTED
-        except KinarowError as error:
-            row.update(value=Value.UNKNOWN, stopped=f"no defence found ({error})")
-        else:
-            tree = stats["first_cannot_win"]
+        if run.value == Value.DRAW:
+            tree = run.tree
             row.update(value=Value.DRAW, positions=tree.positions, leaves=tree.leaves, pairings=tree.pairings,
                        safety_tests=tree.safety_tests, backed_up=tree.refuted_candidates, walked=tree.walked,
                        resumed=tree.resumed)
@@ -442,8 +433,12 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
                 out_dir.mkdir(parents=True, exist_ok=True)
                 path = out_dir / f"{c.name}.draw.json.gz"
                 with gzip.open(path, "wt", encoding="utf-8") as fh:
-                    json.dump(data, fh, separators=(",", ":"))
+                    json.dump(run.data, fh, separators=(",", ":"))
                 row["written"] = str(path)
+        elif run.stopped == "time limit":
+            row.update(value=Value.UNKNOWN, stopped=run.stopped, walked=run.walked, resumed=run.resumed)
+        else:
+            row.update(value=Value.UNKNOWN, stopped=run.stopped)
         row["seconds"] = round(time.perf_counter() - start, 1)
         unsettled = row["value"] == Value.UNKNOWN or c.literature == "open"
         row["agrees"] = None if unsettled else row["value"] == c.literature

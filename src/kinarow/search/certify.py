@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kinarow.errors import KinarowError
@@ -409,6 +410,59 @@ def empty_board_draw(game: Game | str, *, tt_mb: float | None = None, seconds: f
     except StoppedError:
         return None
     return data
+
+
+@dataclass
+class DrawProofRun:
+    """What building a game's draw proof from the empty board came to (``kinarow settle --draw-proof``).
+
+    ``value`` is :attr:`Value.DRAW` with the certificate in ``data`` and the first player's blocking tree in
+    ``tree``, or :attr:`Value.UNKNOWN` with the reason in ``stopped`` (the time limit, or no defence found);
+    ``walked`` and ``resumed`` count the positions this run settled and those read from its checkpoint.
+    """
+
+    value: Value
+    data: dict[str, Any] | None = None
+    tree: Any = None  # kinarow.search.draw.TreeStats of the first player's half
+    stopped: str | None = None
+    walked: int = 0
+    resumed: int = 0
+
+
+def default_draw_tt_mb(game: Game) -> float:
+    """The table size a draw-proof walk uses when none is given (MiB)."""
+    return 2048 if game.cells > 30 else 1024
+
+
+def settle_by_draw_proof(game: Game, *, time_limit: float | None = None, tt_mb: float | None = None,
+                         safety_budget: int | None = None, workers: int = 1, checkpoint: Path | None = None,
+                         tick: Callable[[int], None] | None = None) -> DrawProofRun:
+    """Settle ``game`` by building its draw proof with no search first: the defender's blocking trees
+    (:func:`kinarow.search.draw.draw_certificate`), each defender move proved safe by a win test of at most
+    ``safety_budget`` nodes. ``checkpoint`` is the folder that keeps the walk, so a stopped run resumes.
+
+    Ctrl-C (KeyboardInterrupt) is raised to the caller; the walk keeps what it settled in ``checkpoint``.
+    """
+    from kinarow.search.draw import StoppedError, draw_certificate
+    from kinarow.search.solve import Searcher
+
+    why_not = blocking_applies(game)
+    if why_not is not None:
+        raise KinarowError(f"a draw proof cannot settle {game}: {why_not}")
+    start = time.perf_counter()
+    table_mb = tt_mb or default_draw_tt_mb(game)
+    searcher = Searcher(game, tt_mb=table_mb if workers == 1 else 16, knowledge="pairing")
+    deadline = None if time_limit is None else start + time_limit
+    try:
+        data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline,
+                                       safety_budget=safety_budget, workers=workers, tt_mb=table_mb,
+                                       checkpoint=checkpoint)
+    except StoppedError as stopped:
+        return DrawProofRun(Value.UNKNOWN, stopped="time limit", walked=stopped.walked, resumed=stopped.resumed)
+    except KinarowError as error:
+        return DrawProofRun(Value.UNKNOWN, stopped=f"no defence found ({error})")
+    tree = stats["first_cannot_win"]
+    return DrawProofRun(Value.DRAW, data=data, tree=tree, walked=tree.walked, resumed=tree.resumed)
 
 
 def searchlog(result: Any) -> dict[str, Any]:
