@@ -380,8 +380,7 @@ def test_ctrl_c_while_starting_is_one_line(capsys, monkeypatch):
 
 
 def test_a_pairing_table_row_of_the_wrong_types_is_worked_out_again(tmp_path):
-    from kinarow.cli.pairing import table_row_fits
-    from kinarow.knowledge.pairing import TableRow
+    from kinarow.knowledge.pairing import TableRow, table_row_fits
 
     row = {name: 0 for name in TableRow.__dataclass_fields__}
     row |= {"bound_allows": True, "proposition1_allows": True, "exists": None, "seconds": 0.5,

@@ -26,7 +26,7 @@ from kinarow.game import Game
 from kinarow.knowledge import pairing
 
 if TYPE_CHECKING:
-    from kinarow.store import Store
+    pass
 
 
 # -- pairing -----------------------------------------------------------------------------
@@ -72,48 +72,24 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-_FIELD_TYPES: dict[str, tuple[type, ...]] = {"int": (int,), "bool": (bool,), "str": (str,), "float": (int, float),
-                                             "bool | None": (bool, type(None))}
-
-
-def table_row_fits(store: Store, job: str, key: str, row: dict[str, Any]) -> bool:
-    """Is a stored row of the pairing table one of this version's rows, every field of its type? (Else the store
-    is told the row was ignored, and the board is worked out again.)"""
-    fields = pairing.TableRow.__dataclass_fields__
-    if set(row) != set(fields):
-        return False  # a row of another version of the table: not a bad row
-    for name, spec in fields.items():
-        allowed = _FIELD_TYPES.get(str(spec.type), (object,))
-        value = row[name]
-        if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
-            store.bad_row(f"row {key} of job {job}", f"its field '{name}' is not of type {spec.type}")
-            return False
-    return True
-
-
 def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     side = positive_int("--max-side", args.max_side) or 12
     budget = positive_int("--max-conflicts", args.max_conflicts) or 1_000_000
     workers = positive_int("--workers", args.workers) or 1
 
     store = open_store(args)
-    job = f"pairing-table/v2/max-conflicts={budget}"  # v2: rows with the bounds' columns
     boards = pairing.table_boards(side)
-    saved = [pairing.TableRow(**row) for key, row in store.job_rows(job).items()
-             if table_row_fits(store, job, key, row)] if store else []
-    done = {(r.m, r.n, r.k): r for r in saved if (r.m, r.n, r.k) in set(boards)}
+    done = pairing.stored_table_rows(store, side, budget) if store else {}
     finished = [len(done)]
     with progress_bar("pairing table", len(boards), err, len(done)) as update:
 
         def on_row(row: pairing.TableRow) -> None:
-            if store is not None:
-                store.put_job_row(job, f"{row.m}x{row.n}k{row.k}", vars(row))
             finished[0] += 1
             if update is not None:
                 update(finished[0])
 
         try:
-            rows = pairing.existence_table(side, budget, done=done, on_row=on_row, workers=workers)
+            rows = pairing.existence_table(side, budget, done=done, on_row=on_row, workers=workers, store=store)
         except KeyboardInterrupt:
             kept = f"the finished rows are in the results store {store.path}; run the same command again to resume" \
                 if store else "nothing was kept (--no-store)"

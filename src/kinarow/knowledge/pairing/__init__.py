@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
@@ -49,6 +49,9 @@ from kinarow.knowledge.pairing.bounds import (
 from kinarow.knowledge.pairing.constructions import construct_xy, family
 from kinarow.position import Position
 from kinarow.proofs import Verdict, blocking_applies, envelope, require_format
+
+if TYPE_CHECKING:
+    from kinarow.store import Store
 
 __all__ = [
     "Pairing",
@@ -511,6 +514,39 @@ def table_boards(max_side: int = 12) -> list[tuple[int, int, int]]:
     return [(m, n, k) for m in range(1, max_side + 1) for n in range(1, m + 1) for k in range(3, m + 1)]
 
 
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {"int": (int,), "bool": (bool,), "str": (str,), "float": (int, float),
+                                             "bool | None": (bool, type(None))}
+
+
+def table_row_fits(store: Store, job: str, key: str, row: dict[str, Any]) -> bool:
+    """Is a stored row of the pairing table one of this version's rows, every field of its type? (Else the store
+    is told the row was ignored, and the board is worked out again.)"""
+    fields = TableRow.__dataclass_fields__
+    if set(row) != set(fields):
+        return False  # a row of another version of the table: not a bad row
+    for name, spec in fields.items():
+        allowed = _FIELD_TYPES.get(str(spec.type), (object,))
+        value = row[name]
+        if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+            store.bad_row(f"row {key} of job {job}", f"its field '{name}' is not of type {spec.type}")
+            return False
+    return True
+
+
+def table_job(max_conflicts: int) -> str:
+    """The results store's job name of the pairing table's rows at this SAT budget (v2: with the bounds' columns)."""
+    return f"pairing-table/v2/max-conflicts={max_conflicts}"
+
+
+def stored_table_rows(store: Store, max_side: int, max_conflicts: int) -> dict[tuple[int, int, int], TableRow]:
+    """The rows of the table up to ``max_side`` that ``store`` holds from earlier runs at this budget, each
+    checked field by field (a bad row is reported to the store and worked out again)."""
+    job = table_job(max_conflicts)
+    boards = set(table_boards(max_side))
+    saved = [TableRow(**row) for key, row in store.job_rows(job).items() if table_row_fits(store, job, key, row)]
+    return {(r.m, r.n, r.k): r for r in saved if (r.m, r.n, r.k) in boards}
+
+
 def existence_table(
     max_side: int = 12,
     max_conflicts: int = 1_000_000,
@@ -518,6 +554,7 @@ def existence_table(
     done: Mapping[tuple[int, int, int], TableRow] | None = None,
     on_row: Callable[[TableRow], None] | None = None,
     workers: int = 1,
+    store: Store | None = None,
 ) -> list[TableRow]:
     """For every m >= n <= max_side and 3 <= k <= m: is there a good pairing of the empty m x n board?
 
@@ -529,9 +566,18 @@ def existence_table(
     (finished earlier, by (m, n, k)) are taken as they are; ``on_row`` is told of
     each row as soon as it is computed (to save it). ``workers`` processes
     compute rows side by side (:func:`kinarow.search.pool.run_cells`); a row waits for
-    its sub-boards' rows, so the table is the same for any number of workers.
+    its sub-boards' rows, so the table is the same for any number of workers. With a ``store``, each row
+    computed is saved there at once (:func:`stored_table_rows` reads them back), so a stopped table resumes.
     """
     from kinarow.search.pool import run_cells
+
+    if store is not None:
+        told = on_row
+
+        def on_row(row: TableRow) -> None:
+            store.put_job_row(table_job(max_conflicts), f"{row.m}x{row.n}k{row.k}", vars(row))
+            if told is not None:
+                told(row)
 
     boards = table_boards(max_side)
     order = {b: i for i, b in enumerate(boards)}
