@@ -64,6 +64,9 @@ __all__ = [
     "line_lengths",
     "live_groups",
     "paired_cells_needed",
+    "stored_table_rows",
+    "table_job",
+    "table_row_fits",
     "theorem10_bound",
 ]
 
