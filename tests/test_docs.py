@@ -10,15 +10,20 @@ a format name: as a format it stays).
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import io
+import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
 
 from kinarow.proofs import CHECKERS, SEARCH_LOG_FORMAT
 from kinarow.proofs.torus import CLASSES_FORMAT
+
+from helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -83,3 +88,280 @@ def test_readme_python_example_prints_what_it_shows() -> None:
     with contextlib.redirect_stdout(out):
         exec(code, {"__name__": "readme"})
     assert out.getvalue() == shown
+
+
+# --- console examples -----------------------------------------------------------------------------------------
+
+
+EXAMPLE_PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+#: The results store's path as the docs show it (the test's own store prints as this).
+SHOWN_STORE = "/home/me/.cache/kinarow/results.sqlite"
+
+#: Examples that are not run, each with the reason: (page, command as written after ``$ ``) -> reason.
+NOT_RUN: dict[tuple[str, str], str] = {
+    ("README.md", "kinarow play 7x6k4:gravity,misere --engine take-even"): "interactive",
+    ("README.md", "kinarow reproduce misere-table"): "minutes of work; its output is shown in docs/misere.md",
+    ("README.md", "kinarow solve 7x4k4 --workers 2 --checkpoint jobs.sqlite"): "worker processes (test_parallel.py)",
+    ("README.md", "kinarow solve 7x6k4:gravity --workers 2 --jobs 64 --tt-mb 4096"): "Connect Four: 17 min",
+    ("README.md", "kinarow solve 7x6k4:gravity --tt-mb 8192 --walk --strategy c4.json.gz --no-store"):
+        "Connect Four's certificate: 22 min, 12 GiB",
+    ("README.md", "kinarow solve 7x6k4:gravity --cluster tcp://HOST:8786"): "needs a Dask cluster",
+    ("README.md", "kinarow settle 7x4k4 --draw-proof --out proofs"): "worker processes, about 10 s",
+    ("README.md", "kinarow settle 8x4k4 --draw-proof --checkpoint walks --out proofs"): "about 3.5 min",
+    ("README.md", "kinarow settle 8x4k4 --draw-proof --checkpoint walks --status"): "needs the walk above",
+    ("README.md", "kinarow solve 10x4k4 --moves e2 --workers 2 --jobs 39 --tt-mb 4096 --knowledge pairing "
+                  "--question first-wins --checkpoint e2.sqlite"): "(10,4,4): about 5 min",
+    ("README.md", "kinarow settle 10x4k4 --workers 2 --jobs 39 --checkpoint e2.sqlite --tt-mb 4096 "
+                  "--time-limit 100000 --out proofs"): "(10,4,4): minutes, needs the checkpoint above",
+    ("cli.md", "kinarow solve 7x6k4:gravity --time-limit 2"): "a time budget: its figures depend on the machine",
+    ("cli.md", "kinarow play 4x4k3:gravity"): "interactive",
+    ("misere.md", "kinarow play 7x6k4:gravity,misere --engine take-even"): "interactive",
+    ("misere.md", "kinarow reproduce misere-table"): "about 7 min",
+    ("misere.md", "kinarow reproduce misere-cylinder"): "about 3 min",
+    ("parallel.md", "kinarow solve 9x4k4 --moves e2 --checkpoint e2.sqlite --status"):
+        "needs a checkpoint of hours of work",
+    ("parallel.md", "kinarow settle 9x4k4 --draw-proof --checkpoint walks --status"):
+        "needs a draw-proof walk of hours of work",
+    ("store.md", "kinarow pairing-table --max-side 9 > table.md"): "minutes of work, stopped by Ctrl-C",
+    ("tiling.md", "kinarow tiling search --k 8 --shape 3x4 --mirror"): "a search of minutes",
+    ("torus.md", "kinarow torus 9 --class 0 --no-graph --load t8.bin"): "needs the 8x8 torus enumeration",
+    ("web.md", "kinarow serve"): "a server that runs until stopped (test_web.py starts it)",
+}
+
+#: Examples run only in the full suite (slow tier), with the time they take: (page, command) -> reason.
+LONG: dict[tuple[str, str], str] = {}
+
+COMMAND_LINE = re.compile(r"^\$ (.*)$")
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+DATE = re.compile(r"\d{4}-\d\d-\d\d(?: \d\d:\d\d(?::\d\d)?(?: UTC)?)?")
+#: Numbers shown for the reader's idea only: any number matches (times, speeds).
+ANY_BEFORE = re.compile(r'(?:seconds:|nodes/s:|"seconds":|"nodes_per_second":)\s*$')
+ANY_AFTER = re.compile(r"^\s*s\b")
+#: Node counts: the real count must be within a factor of 2 of the one shown.
+NODES_BEFORE = re.compile(r'(?:nodes:|"nodes":)\s*$')
+NODES_AFTER = re.compile(r"^\s*nodes\b")
+LOOSE_MARK = re.compile(r"\s+# ~$")
+COMMENT = re.compile(r"\s+#\s.*$")
+
+
+class Example:
+    """One ``$ kinarow ...`` line of a page and the output shown under it."""
+
+    def __init__(self, page: str, line: int, command: str, shown: list[str]) -> None:
+        self.page, self.line, self.command, self.shown = page, line, command, shown
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}"
+
+
+def console_examples(path: Path) -> list[Example]:
+    """Every ``$ kinarow ...`` command in the fenced blocks of ``path``, with the lines shown under it."""
+    examples: list[Example] = []
+    page = path.name
+    in_block, current = False, None
+    lines = path.read_text(encoding="utf-8").splitlines()
+    number = 0
+    while number < len(lines):
+        text = lines[number]
+        number += 1
+        if text.startswith("```"):
+            in_block, current = not in_block, None
+            continue
+        if not in_block:
+            continue
+        match = COMMAND_LINE.match(text)
+        if match is None:
+            if current is not None:
+                current.shown.append(text)
+            continue
+        start, command = number, match.group(1)
+        while command.endswith("\\") and number < len(lines):
+            command = command[:-1].rstrip() + " " + lines[number].strip()
+            number += 1
+        command = COMMENT.sub("", command)
+        if not command.startswith("kinarow "):
+            current = None  # another program's line (curl): not an example of ours
+            continue
+        current = Example(page, start, command, [])
+        examples.append(current)
+    return examples
+
+
+def _compare_numbers(shown: str, real: str, kind: str) -> bool:
+    if kind == "any":
+        return True
+    a, b = float(shown.replace(",", "")), float(real.replace(",", ""))
+    if kind == "nodes":
+        return a / 2 <= b <= a * 2
+    return shown == real
+
+
+def _parts(line: str, loose: bool) -> list[tuple[str, str]]:
+    """A line as (kind, text) pieces: text, and numbers of kind "exact", "any" or "nodes"."""
+    parts: list[tuple[str, str]] = []
+    position = 0
+    line = DATE.sub("<date>", line)
+    for match in NUMBER.finditer(line):
+        before, after = line[position:match.start()], line[match.end():]
+        parts.append(("text", " ".join(before.split())))
+        kind = ("any" if loose or ANY_BEFORE.search(before) or ANY_AFTER.match(after)
+                else "nodes" if NODES_BEFORE.search(before) or NODES_AFTER.match(after) else "exact")
+        parts.append((kind, match.group(0)))
+        position = match.end()
+    parts.append(("text", " ".join(line[position:].split())))
+    return parts
+
+
+def line_matches(shown: str, real: str) -> bool:
+    """Whether a real line fits a shown one (see test_console_examples_print_what_they_show)."""
+    loose = LOOSE_MARK.search(shown) is not None
+    shown = LOOSE_MARK.sub("", shown)
+    if shown == real:
+        return True
+    a, b = _parts(shown, loose), _parts(real, loose)
+    if len(a) != len(b):
+        return False
+    for (kind, text), (_, other) in zip(a, b, strict=True):
+        if kind == "text":
+            if text != other:
+                return False
+        elif kind == "exact" and not any(k != "exact" for k, _ in a):
+            return False  # a line without loose figures is compared exactly (above)
+        elif not _compare_numbers(text, other, kind):
+            return False
+    return True
+
+
+def output_matches(shown: list[str], real: list[str]) -> bool:
+    """Whether the real lines fit the shown ones; a shown line ``...`` stands for any number of lines."""
+    @functools.cache
+    def fits(i: int, j: int) -> bool:
+        if i == len(shown):
+            return j == len(real)
+        if shown[i].strip() == "...":
+            return any(fits(i + 1, j2) for j2 in range(j, len(real) + 1))
+        return j < len(real) and line_matches(shown[i], real[j]) and fits(i + 1, j + 1)
+
+    return fits(0, 0)
+
+
+def prepare_cli_files(folder: Path, name: str) -> None:
+    """The files cli.md's check examples read that no example writes."""
+    if name == "tampered.json":  # 4x3k3.json with Black's opening b2 changed to the corner a1
+        data = json.loads((folder / "4x3k3.json").read_text(encoding="utf-8"))
+        data["choices"]["." * 12] = "a1"
+        (folder / name).write_text(json.dumps(data), encoding="utf-8")
+    elif name == "broken.json":
+        (folder / name).write_text("", encoding="utf-8")
+
+
+def prepare_certificate_files(folder: Path, name: str) -> None:
+    """The files certificates.md's check examples read that no example writes."""
+    if name == "bad-move.json":  # the one prescribed move of 4x3k3-b2a1.json changed
+        data = json.loads((folder / "4x3k3-b2a1.json").read_text(encoding="utf-8"))
+        (key,) = data["choices"]
+        data["choices"][key] = "d3"
+        (folder / name).write_text(json.dumps(data), encoding="utf-8")
+    elif name == "bad-game.json":  # a pairing of 5x4k5 relabelled as 5x4k4
+        data = json.loads((folder / "5x4k5.json").read_text(encoding="utf-8"))
+        data["game"] = "5x4k4"
+        (folder / name).write_text(json.dumps(data), encoding="utf-8")
+    elif name == "bad-version.json":
+        data = json.loads((folder / "4x3k3-b2a1.json").read_text(encoding="utf-8"))
+        data["version"] = 9
+        (folder / name).write_text(json.dumps(data), encoding="utf-8")
+    elif name == "broken.json":
+        (folder / name).write_text('{"format":\n', encoding="utf-8")
+
+
+#: Files that an example reads but no example writes, made by these functions (page -> function(folder, name)).
+PREPARE = {"cli.md": prepare_cli_files, "certificates.md": prepare_certificate_files}
+
+
+def run_example(example: Example, capsys: pytest.CaptureFixture[str], folder: Path) -> list[str]:
+    """Run one example in ``folder``; the lines it prints (stdout, then stderr)."""
+    words = shlex.split(example.command)
+    pipe: list[str] = []
+    if "|" in words:
+        at = words.index("|")
+        words, pipe = words[:at], words[at + 1:]
+    assert not any(w in {">", "<", ">>", "|"} for w in words), f"{example.where}: no redirection here; add to NOT_RUN"
+    prepare = PREPARE.get(example.page)
+    if prepare is not None:
+        for word in words:
+            if not (folder / word).exists():
+                prepare(folder, word)
+    _, out, err = run(capsys, *words[1:])
+    lines = (out + err).replace(str(folder / "store.sqlite"), SHOWN_STORE).replace(f"{folder}/", "").splitlines()
+    if pipe:
+        assert pipe[0] in {"head", "tail"} and len(pipe) == 2, f"{example.where}: only '| head -N' or '| tail -N'"
+        count = int(pipe[1].lstrip("-n"))
+        lines = lines[:count] if pipe[0] == "head" else lines[-count:]
+    return lines
+
+
+def run_page(path: Path, capsys: pytest.CaptureFixture[str], folder: Path, *, long: bool) -> int:
+    failures, ran = [], 0
+    for example in console_examples(path):
+        key = (example.page, example.command)
+        if key in NOT_RUN or (key in LONG and not long):
+            continue
+        real = run_example(example, capsys, folder)
+        ran += 1
+        if not output_matches(example.shown, real):
+            failures.append(f"{example.where}: $ {example.command}\n--- shown:\n" + "\n".join(example.shown)
+                            + "\n--- printed:\n" + "\n".join(real))
+    assert not failures, "console examples that print something else:\n\n" + "\n\n".join(failures)
+    return ran
+
+
+@pytest.fixture
+def example_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty working folder with a fresh results store, as a new user would start."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("KINAROW_STORE", str(tmp_path / "store.sqlite"))
+    monkeypatch.setenv("COLUMNS", "100")  # usage blocks wrap at the terminal's width
+    return tmp_path
+
+
+@pytest.mark.parametrize("path", EXAMPLE_PAGES, ids=lambda p: p.name)
+def test_console_examples_print_what_they_show(path: Path, capsys: pytest.CaptureFixture[str],
+                                               example_folder: Path) -> None:
+    """Every ``$ kinarow ...`` example of README.md and docs/*.md prints what the page shows under it.
+
+    An example is a line ``$ kinarow ARGS`` in a fenced block (a line ending in ``\\`` continues on the
+    next; `` # note`` ends it); the lines under it, up to the next ``$`` line or the block's end, are its
+    output: stdout, then stderr. The examples of a page run in order in one empty folder with a fresh
+    results store (shown as ``/home/me/.cache/kinarow/results.sqlite``), so a later example can read a file
+    an earlier one wrote; files that none writes are made by PREPARE. ``| head -N`` and ``| tail -N`` are
+    understood, other redirections are not. Output is compared line by line, exactly, except:
+
+    - a shown line ``...`` stands for any number of printed lines;
+    - times and speeds (the number after ``seconds:``, ``nodes/s:``, ``"seconds":``,
+      ``"nodes_per_second":``, or before `` s``) and dates match any number or date;
+    - node counts (after ``nodes:`` or ``"nodes":``, or before `` nodes``) match a count within a factor
+      of 2;
+    - a shown line ending in `` # ~`` is loose: every number in it matches any number.
+      In a line with a loose figure, runs of spaces count as one.
+
+    An example that is interactive, needs worker processes or takes long is listed, with the reason,
+    in NOT_RUN (never run) or LONG (run only in the slow tier, by the test below).
+    """
+    run_page(path, capsys, example_folder, long=False)
+
+
+@pytest.mark.parametrize("path", [p for p in EXAMPLE_PAGES if any(page == p.name for page, _ in LONG)],
+                         ids=lambda p: p.name)
+def test_long_console_examples_print_what_they_show(path: Path, capsys: pytest.CaptureFixture[str],
+                                                    example_folder: Path) -> None:
+    """The pages with LONG examples, run in full (with the quick examples, which may write their files)."""
+    run_page(path, capsys, example_folder, long=True)
+
+
+def test_every_listed_example_exists() -> None:
+    """NOT_RUN and LONG name examples on their pages, so the lists do not outlive the docs."""
+    present = {(e.page, e.command) for path in EXAMPLE_PAGES for e in console_examples(path)}
+    stale = sorted(set(NOT_RUN) - present) + sorted(set(LONG) - present)
+    assert not stale, "NOT_RUN or LONG name examples no page shows: " + repr(stale)
+    assert not set(NOT_RUN) & set(LONG), "an example is both not run and long"
