@@ -113,8 +113,6 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("README.md", "kinarow settle 10x4k4 --workers 2 --jobs 39 --checkpoint e2.sqlite --tt-mb 4096 "
                   "--time-limit 100000 --out proofs"): "(10,4,4): minutes, needs the checkpoint above",
     ("cli.md", "kinarow solve 7x6k4:gravity --time-limit 2"): "a time budget: its figures depend on the machine",
-    ("cli.md", "kinarow play 4x4k3:gravity"): "interactive",
-    ("misere.md", "kinarow play 7x6k4:gravity,misere --engine take-even"): "interactive",
     ("misere.md", "kinarow reproduce misere-table"): "about 7 min",
     ("misere.md", "kinarow reproduce misere-cylinder"): "about 3 min",
     ("parallel.md", "kinarow solve 9x4k4 --moves e2 --checkpoint e2.sqlite --status"):
@@ -148,6 +146,8 @@ NODES_BEFORE = re.compile(r'(?:nodes:|"nodes":)\s*$')
 NODES_AFTER = re.compile(r"^\s*nodes\b")
 LOOSE_MARK = re.compile(r"\s+# ~(?: .*)?$")
 COMMENT = re.compile(r"\s+#\s.*$")
+#: In a ``kinarow play`` transcript, a prompt and what the user typed after it.
+PROMPT = re.compile(r"^(Your move as [^:]*: )(.*)$")
 
 
 class Example:
@@ -287,9 +287,31 @@ def prepare_certificate_files(folder: Path, name: str) -> None:
 PREPARE = {"cli.md": prepare_cli_files, "certificates.md": prepare_certificate_files}
 
 
-def run_example(example: Example, capsys: pytest.CaptureFixture[str], folder: Path) -> list[str]:
+def typed(example: Example, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Answer ``kinarow play``'s prompts with what the shown transcript typed after them, then end of input.
+
+    The terminal echoes what the user types after the prompt, so the prompt and the answer are printed
+    together, as the transcript shows them.
+    """
+    answers = iter(match.group(2) for line in example.shown if (match := PROMPT.match(line)))
+
+    def fake_input(prompt: str = "") -> str:
+        answer = next(answers, None)
+        if answer is None:
+            print(prompt)
+            raise EOFError
+        print(prompt + answer)
+        return answer
+
+    monkeypatch.setattr("builtins.input", fake_input)
+
+
+def run_example(example: Example, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                folder: Path) -> list[str]:
     """Run one example in ``folder``; the lines it prints (stdout, then stderr)."""
     words = shlex.split(example.command)
+    if words[1] == "play":
+        typed(example, monkeypatch)
     pipe: list[str] = []
     if "|" in words:
         at = words.index("|")
@@ -309,13 +331,14 @@ def run_example(example: Example, capsys: pytest.CaptureFixture[str], folder: Pa
     return lines
 
 
-def run_page(path: Path, capsys: pytest.CaptureFixture[str], folder: Path, *, long: bool) -> int:
+def run_page(path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, folder: Path,
+             *, long: bool) -> int:
     failures, ran = [], 0
     for example in console_examples(path):
         key = (example.page, example.command)
         if key in NOT_RUN or (key in LONG and not long):
             continue
-        real = run_example(example, capsys, folder)
+        real = run_example(example, capsys, monkeypatch, folder)
         ran += 1
         if not output_matches(example.shown, real):
             failures.append(f"{example.where}: $ {example.command}\n--- shown:\n" + "\n".join(example.shown)
@@ -335,7 +358,7 @@ def example_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.mark.parametrize("path", EXAMPLE_PAGES, ids=lambda p: p.name)
 def test_console_examples_print_what_they_show(path: Path, capsys: pytest.CaptureFixture[str],
-                                               example_folder: Path) -> None:
+                                               monkeypatch: pytest.MonkeyPatch, example_folder: Path) -> None:
     """Every ``$ kinarow ...`` example of README.md and docs/*.md prints what the page shows under it.
 
     An example is a line ``$ kinarow ARGS`` in a fenced block (a line ending in ``\\`` continues on the
@@ -343,7 +366,9 @@ def test_console_examples_print_what_they_show(path: Path, capsys: pytest.Captur
     output: stdout, then stderr. The examples of a page run in order in one empty folder with a fresh
     results store (shown as ``/home/me/.cache/kinarow/results.sqlite``), so a later example can read a file
     an earlier one wrote; files that none writes are made by PREPARE. ``| head -N`` and ``| tail -N`` are
-    understood, other redirections are not. Output is compared line by line, exactly, except:
+    understood, other redirections are not. ``kinarow play`` is given, at each prompt, what its transcript
+    shows typed after the prompt (``Your move as Black (X): b``), then end of input. Output is compared
+    line by line, exactly, except:
 
     - a shown line ``...`` stands for any number of printed lines;
     - times and speeds (the number after ``seconds:``, ``nodes/s:``, ``"seconds":``,
@@ -359,15 +384,16 @@ def test_console_examples_print_what_they_show(path: Path, capsys: pytest.Captur
     An example that is interactive, needs worker processes or takes long is listed, with the reason,
     in NOT_RUN (never run) or LONG (run only in the slow tier, by the test below).
     """
-    run_page(path, capsys, example_folder, long=False)
+    run_page(path, capsys, monkeypatch, example_folder, long=False)
 
 
 @pytest.mark.parametrize("path", [p for p in EXAMPLE_PAGES if any(page == p.name for page, _ in LONG)],
                          ids=lambda p: p.name)
 def test_long_console_examples_print_what_they_show(path: Path, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch,
                                                     example_folder: Path) -> None:
     """The pages with LONG examples, run in full (with the quick examples, which may write their files)."""
-    run_page(path, capsys, example_folder, long=True)
+    run_page(path, capsys, monkeypatch, example_folder, long=True)
 
 
 def test_the_comparison_masks_only_what_it_says() -> None:
