@@ -1,4 +1,7 @@
-"""The README and the docs name modules and files that exist, and the README's Python example prints what it shows.
+"""The README and the docs name modules and files that exist, and their examples print what they show.
+
+The console examples (``$ kinarow ...`` lines and the output under them) are run and compared: see
+test_console_examples_print_what_they_show for how they are read and how a doc marks a figure as loose.
 
 A module moved in the package leaves its old name behind in prose; these tests
 find such names: every ``kinarow.a.b`` written in README.md, docs/*.md and the
