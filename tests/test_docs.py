@@ -12,6 +12,7 @@ a format name: as a format it stays).
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import functools
 import importlib
@@ -24,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from helpers import run
+from kinarow.cli import build_parser, main
 from kinarow.proofs import CHECKERS, SEARCH_LOG_FORMAT
 from kinarow.proofs.torus import CLASSES_FORMAT
 
@@ -168,17 +170,18 @@ def console_examples(path: Path) -> list[Example]:
     """Every ``$ kinarow ...`` command in the fenced blocks of ``path``, with the lines shown under it."""
     examples: list[Example] = []
     page = path.name
-    in_block, current = False, None
+    in_block, current, indent = False, None, 0
     lines = path.read_text(encoding="utf-8").splitlines()
     number = 0
     while number < len(lines):
         text = lines[number]
         number += 1
-        if text.startswith("```"):
-            in_block, current = not in_block, None
+        if text.lstrip().startswith("```"):  # a block may be indented, in a list item
+            in_block, current, indent = not in_block, None, len(text) - len(text.lstrip())
             continue
         if not in_block:
             continue
+        text = text[indent:]
         match = COMMAND_LINE.match(text)
         if match is None:
             if current is not None:
@@ -286,8 +289,14 @@ def prepare_certificate_files(folder: Path, name: str) -> None:
         (folder / name).write_text('{"format":\n', encoding="utf-8")
 
 
+def prepare_web_files(folder: Path, name: str) -> None:
+    """The certificate web.md's check example reads: the page's download, as ``solve --proof`` writes it."""
+    if name == "4x3k3-b2a1c2.json":
+        assert main(["solve", "4x3k3", "--moves", "b2 a1 c2", "--proof", str(folder / name)]) == 0
+
+
 #: Files that an example reads but no example writes, made by these functions (page -> function(folder, name)).
-PREPARE = {"cli.md": prepare_cli_files, "certificates.md": prepare_certificate_files}
+PREPARE = {"cli.md": prepare_cli_files, "certificates.md": prepare_certificate_files, "web.md": prepare_web_files}
 
 
 def typed(example: Example, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -325,6 +334,7 @@ def run_example(example: Example, capsys: pytest.CaptureFixture[str], monkeypatc
         for word in words:
             if not (folder / word).exists():
                 prepare(folder, word)
+        capsys.readouterr()
     _, out, err = run(capsys, *words[1:])
     lines = (out + err).replace(str(folder / "store.sqlite"), SHOWN_STORE).replace(f"{folder}/", "").splitlines()
     if pipe:
@@ -423,3 +433,31 @@ def test_every_listed_example_exists() -> None:
     stale = sorted(set(NOT_RUN) - present) + sorted(set(LONG) - present)
     assert not stale, "NOT_RUN or LONG name examples no page shows: " + repr(stale)
     assert not set(NOT_RUN) & set(LONG), "an example is both not run and long"
+
+
+def synopsis() -> dict[str, set[str]]:
+    """The options cli.md's synopsis (its first block) gives each command: command -> {"--option", ...}."""
+    block = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split("```\n", 2)[1]
+    options: dict[str, set[str]] = {}
+    command = ""
+    for line in block.splitlines():
+        if line.startswith("kinarow "):
+            command = line.split()[1]
+        options.setdefault(command, set()).update(re.findall(r"(?<![\w-])--[a-z][a-z-]*", line.split("(see")[0]))
+    return options
+
+
+def test_cli_synopsis_names_every_option_of_every_command() -> None:
+    """cli.md's synopsis lists each command with exactly the options its parser takes (besides --help)."""
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    shown = synopsis()
+    shown.pop("--version", None)
+    wrong = sorted(f"{name}: not a command" for name in shown.keys() - commands.choices.keys())
+    for name, sub in commands.choices.items():
+        # an option with two spellings (--proof, --out) is listed under either
+        spellings = [{o for o in a.option_strings if o.startswith("--")} for a in sub._actions if a.dest != "help"]
+        given = shown.get(name, set())
+        wrong += [f"{name}: {'/'.join(sorted(s))} is not listed" for s in spellings if s and not s & given]
+        wrong += [f"{name}: {o} is no option" for o in sorted(given - set().union(*spellings))]
+    assert not wrong, "docs/cli.md's synopsis is stale:\n" + "\n".join(wrong)
