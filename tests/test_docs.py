@@ -21,6 +21,7 @@ import json
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -151,6 +152,10 @@ NODES_BEFORE = re.compile(r'(?:nodes:|"nodes":)\s*$')
 NODES_AFTER = re.compile(r"^\s*nodes\b")
 LOOSE_MARK = re.compile(r"\s+# ~(?: .*)?$")
 COMMENT = re.compile(r"\s+#\s.*$")
+#: The address of ``kinarow serve`` in web.md's ``curl`` examples, which are answered in process.
+SERVER = "localhost:8765"
+#: ``...`` where a JSON value or members are left out: ``{..., "a": 1}``, ``[1, ...]``.
+ELISION = re.compile(r"(?<=[\[{ ])\.\.\.(?=[,}\]])")
 #: In a ``kinarow play`` transcript, a prompt and what the user typed after it.
 PROMPT = re.compile(r"^(Your move as [^:]*: )(.*)$")
 
@@ -192,8 +197,8 @@ def console_examples(path: Path) -> list[Example]:
             command = command[:-1].rstrip() + " " + lines[number].strip()
             number += 1
         command = COMMENT.sub("", command)
-        if not command.startswith("kinarow "):
-            current = None  # another program's line (curl): not an example of ours
+        if not command.startswith(("kinarow ", f"curl -s {SERVER}/")):
+            current = None  # another program's line: not an example of ours
             continue
         current = Example(page, start, command, [])
         examples.append(current)
@@ -231,6 +236,9 @@ def line_matches(shown: str, real: str) -> bool:
     shown = LOOSE_MARK.sub("", shown)
     if shown == real:
         return True
+    if ELISION.search(shown):
+        pattern = ".*".join(re.escape(part) for part in ELISION.split(shown))
+        return re.fullmatch(pattern, real) is not None
     if loose and ":" in shown:  # only the label is compared
         shown, real = shown.split(":", 1)[0], real.split(":", 1)[0]
     a, b = _parts(shown, loose), _parts(real, loose)
@@ -318,10 +326,27 @@ def typed(example: Example, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("builtins.input", fake_input)
 
 
+def ask_server(example: Example, words: list[str]) -> str:
+    """The web server's answer to a ``curl -s localhost:8765/api/... -d BODY`` example (in process)."""
+    global WEB_APP
+    from kinarow.web.server import App, answer
+
+    assert "-d" in words, f"{example.where}: only POST requests with a body (-d) are run"
+    if WEB_APP is None:
+        WEB_APP = App(think=2.0)
+    _, data = answer(WEB_APP, words[2].removeprefix(SERVER), words[words.index("-d") + 1].encode("utf-8"))
+    return json.dumps(data)
+
+
+WEB_APP: Any = None
+
+
 def run_example(example: Example, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
                 folder: Path) -> list[str]:
     """Run one example in ``folder``; the lines it prints (stdout, then stderr)."""
     words = shlex.split(example.command)
+    if words[0] == "curl":
+        return [ask_server(example, words)]
     if words[1] == "play":
         typed(example, monkeypatch)
     pipe: list[str] = []
@@ -355,7 +380,7 @@ def run_page(path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest
         ran += 1
         if not output_matches(example.shown, real):
             failures.append(f"{example.where}: $ {example.command}\n--- shown:\n" + "\n".join(example.shown)
-                            + "\n--- printed:\n" + "\n".join(real))
+                            + "\n--- printed:\n" + "\n".join(line[:1000] for line in real))
     assert not failures, "console examples that print something else:\n\n" + "\n\n".join(failures)
     return ran
 
@@ -379,7 +404,9 @@ def test_console_examples_print_what_they_show(path: Path, capsys: pytest.Captur
     output: stdout, then stderr. The examples of a page run in order in one empty folder with a fresh
     results store (shown as ``/home/me/.cache/kinarow/results.sqlite``), so a later example can read a file
     an earlier one wrote; files that none writes are made by PREPARE. ``| head -N`` and ``| tail -N`` are
-    understood, other redirections are not. ``kinarow play`` is given, at each prompt, what its transcript
+    understood, other redirections are not. ``curl -s localhost:8765/api/... -d BODY`` examples
+    (web.md) are answered by the web server's code in process; in their output ``...`` may stand for
+    left-out JSON (``{..., "a": 1}``). ``kinarow play`` is given, at each prompt, what its transcript
     shows typed after the prompt (``Your move as Black (X): b``), then end of input. Output is compared
     line by line, exactly, except:
 
