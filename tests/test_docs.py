@@ -490,3 +490,17 @@ def test_cli_synopsis_names_every_option_of_every_command() -> None:
         wrong += [f"{name}: {'/'.join(sorted(s))} is not listed" for s in spellings if s and not s & given]
         wrong += [f"{name}: {o} is no option" for o in sorted(given - set().union(*spellings))]
     assert not wrong, "docs/cli.md's synopsis is stale:\n" + "\n".join(wrong)
+
+
+def test_cli_md_names_every_key_of_solve_json(capsys: pytest.CaptureFixture[str], example_folder: Path) -> None:
+    """Every key that ``solve --json`` prints is named in cli.md's paragraph on ``--json``."""
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    paragraph = text[text.index("With `--json`, stdout holds"):]
+    named = set(re.findall(r"`(\w+)`", paragraph[:paragraph.index("\n\n")]))
+    printed: set[str] = set()
+    for argv in (["4x4k4"], ["4x4k3:gravity"], ["3x3k9"], ["5x4k4", "--knowledge", "none", "--max-nodes", "5"],
+                 ["4x3k3", "--strategy", "s.json", "--proof", "p.json"], ["4x3k3"]):
+        code, out, _ = run(capsys, "solve", *argv, "--json")
+        assert code == 0
+        printed |= set(json.loads(out))
+    assert printed <= named, f"cli.md does not name {sorted(printed - named)}"
