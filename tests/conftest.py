@@ -68,6 +68,9 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
     "test_cli.py": {
         "test_a_closed_pipe_ends_quietly",
     },
+    "test_docs.py": {
+        "test_long_console_examples_print_what_they_show",
+    },
     "test_draw_certificates.py": {
         "test_a_job_that_finds_a_win_ends_the_walk",
         "test_draws_get_certificates_that_pass_the_checker",
