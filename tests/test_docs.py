@@ -278,7 +278,7 @@ def prepare_cli_files(folder: Path, name: str) -> None:
         data["choices"]["." * 12] = "a1"
         (folder / name).write_text(json.dumps(data), encoding="utf-8")
     elif name == "broken.json":
-        (folder / name).write_text("", encoding="utf-8")
+        (folder / name).write_text("not json\n", encoding="utf-8")
 
 
 def prepare_certificate_files(folder: Path, name: str) -> None:
