@@ -59,3 +59,35 @@ def test_long_extractions_report_their_nodes():
     assert result.strategy is not None
     assert heard == sorted(heard)  # counts only grow: the search's nodes, then those of the strategy's win tests
     assert heard[-1] > result.nodes  # the last count, heard once the walk ends, includes the walk's win tests
+
+
+# Breaker (to move) wins by a matching-set proof at the root that needs a particular first move (c3, d3 or d4:
+# Maker's d3 would make two threats); the search once named the lowest empty cell, c2, which loses.
+CUT_NEEDS_A_MOVE = ("4x4k4:maker-breaker", "a1 a2 a3 a4 b1 b2 b3 b4 d1 c1 d2")
+
+
+@pytest.mark.parametrize("knowledge", ["none", "pairing", "matching"])
+def test_a_knowledge_cut_at_the_root_prescribes_a_move_that_keeps_the_win(knowledge):
+    """The extraction asks the win test for Breaker's move there; its strategy must hold (rules-only check)."""
+    from kinarow import solve
+
+    text, moves = CUT_NEEDS_A_MOVE
+    searcher = Searcher(text, knowledge=knowledge)
+    pos = searcher.game.position(moves)
+    assert pos.name(searcher.winning_move(pos)) in ("c3", "d3", "d4")  # not c2, a1, a3 or b3
+    for before in (moves, moves.rsplit(" ", 2)[0]):  # Breaker to move, and Maker to move one turn earlier
+        result = solve(text, moves=before, knowledge=knowledge, strategy=True)
+        assert result.value == "breaker"
+        verdict = check(result.strategy)
+        assert verdict.ok, verdict.reason
+
+
+@pytest.mark.parametrize("knowledge", ["pairing", "matching"])
+def test_the_maker_breaker_strategy_with_knowledge_holds(knowledge):
+    """The issue's case: 4x4k4 Maker-Breaker with matching-set knowledge (1 cut) once met a lost position."""
+    from kinarow import solve
+
+    result = solve("4x4k4:maker-breaker", knowledge=knowledge, strategy=True)
+    assert result.value == "breaker"
+    verdict = check(result.strategy)
+    assert verdict.ok, verdict.reason

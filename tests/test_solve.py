@@ -202,3 +202,26 @@ def test_a_searcher_searches_only_positions_of_its_game():
             ask(other)
     with pytest.raises(KinarowError, match="cannot search"):
         searcher.choose_move("a1", 1.0)
+
+
+@pytest.mark.parametrize(
+    ("game", "moves"),
+    [
+        ("4x4k4:maker-breaker", "a1 a2 a3 a4 b1 b2 b3 b4 d1 c1 d2"),
+        ("4x4k4:maker-breaker", "c2 d4 a1 a2 c4 a3 d2 b2 a4 b4 b1"),
+        ("5x4k4:maker-breaker", "b2 c3 b1 c1 d1 b3 d4 e4 b4"),
+        ("4x4k4", "a4 d4 b3 a1 a2 a3 d2"),
+        ("4x4k4", "b1 d4 a4 a3 c4 a1 c2 d3"),
+        ("5x4k4", "e2 e4 a3 c1 c2 a1 e1 b2"),
+    ],
+)
+@pytest.mark.parametrize("knowledge", ["pairing", "matching"])
+def test_the_best_move_keeps_the_value_when_knowledge_settles_the_root(game, moves, knowledge) -> None:
+    """Where a blocking proof settles the root (a draw, or Breaker's win), it may need the mover's one particular
+    first move; the best move named is one that keeps the value (checked without knowledge after it)."""
+    result = solve(game, moves=moves, knowledge=knowledge)
+    exact = solve(game, moves=moves, knowledge="none")
+    assert result.value == exact.value
+    assert result.best_move is not None
+    after = solve(game, moves=f"{moves} {result.best_move}", knowledge="none")
+    assert after.value == exact.value, f"{result.best_move} turns {exact.value} into {after.value}"

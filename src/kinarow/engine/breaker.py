@@ -38,8 +38,8 @@ import numpy as np
 from numba import njit
 
 MAKER, BREAKER, UNKNOWN = 0, 1, -1
-C_NODES, C_BUDGET, C_STAMP, C_DEPTH = 0, 1, 2, 3
-N_CTRL = 4
+C_NODES, C_BUDGET, C_STAMP, C_DEPTH, C_FIRST = 0, 1, 2, 3, 4
+N_CTRL = 5
 N_FRAME = 10  # per-depth frame fields kept in the last columns of a search buffer
 
 _H1 = np.uint64(0x9E3779B97F4A7C15)
@@ -246,9 +246,15 @@ def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl, full_first=False):
     extra move (a Breaker who wins moving second wins moving first), and with
     ``full_first`` then tries every first move. Without ``full_first`` a
     ``MAKER`` answer for Breaker-first means only "not proved".
+
+    A ``BREAKER`` answer for Breaker-first leaves in ``ctrl[C_FIRST]`` the
+    vertex Breaker must take first (the blocked threat, or the first move
+    found by ``full_first``), or -1 when any first move wins (Breaker wins
+    moving second).
     """
     zero = np.uint64(0)
     one = np.uint64(1)
+    ctrl[C_FIRST] = -1
     ng = load_state(groups, M, B, buf)
     if ng < 0:
         return MAKER
@@ -273,6 +279,8 @@ def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl, full_first=False):
             nd = load_state(groups, M, B | ybit, buf)
             r = maker_turn(buf, 0, nd, M, B | ybit, memo, ctrl)
             if r != MAKER:
+                if r == BREAKER:
+                    ctrl[C_FIRST] = bit_index(ybit)
                 return r
         return MAKER
     if (single & (single - one)) != zero:
@@ -284,6 +292,7 @@ def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl, full_first=False):
             continue
         buf[0, nd] = g
         nd += 1
+    ctrl[C_FIRST] = bit_index(single)
     return maker_turn(buf, 0, nd, M, B | single, memo, ctrl)
 
 

@@ -318,7 +318,11 @@ def cannot_win(masks, maker, breaker, maker_first, level, kparams, kbuf, kmemo, 
     game on those groups (a matching set exists iff Breaker wins it). Both are
     bounded searches: running out of budget means "not proved". At the root of
     a search the Maker-Breaker budget is larger (``K_ROOT_BUDGET``): it is paid once.
+
+    When the blocker moves first (not ``maker_first``), ``kctrl[BK.C_FIRST]`` is left at the cell the proof
+    has the blocker take first, or -1 when any first move keeps the proof (the blocker wins moving second).
     """
+    kctrl[BK.C_FIRST] = -1
     ctrl[C_KTESTS] += 1
     # a pair blocks at most K_PAIR_MAX groups: too many live groups for the empty cells means no pairing
     live = 0
@@ -589,6 +593,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                 # are tried (together they may settle it), with a larger budget, once per search (the root
                 # is entered again by every win test).
                 at_root = t == root_t and ctrl[C_ROOT_TRIED] == 0
+                kctrl[BK.C_FIRST] = -1  # set by a test of the side to move as the blocker
                 if goal == MAKER_BREAKER:
                     if pl == 0:
                         if cannot_win(masks, own, opp, True, know, kparams, kbuf, kmemo, kctrl, ctrl, at_root):
@@ -608,16 +613,22 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                         lo = DRAW
                 if t == root_t:
                     ctrl[C_ROOT_TRIED] = 1
+                # the move that keeps the raised lower bound: the blocker's first move of the proof (at the
+                # root it may be one particular cell), else any candidate
+                keep = lowest_bit_index(candidates)
+                first = kctrl[BK.C_FIRST]
+                if lo > LOSS and first >= 0 and (candidates >> np.uint64(first)) & one != zero:
+                    keep = first
                 if lo == hi:
                     ctrl[C_KCUTS] += 1
                     if t == root_t:
                         ctrl[C_ROOT_EXACT] = 1
-                    pv[t] = lowest_bit_index(candidates)
+                    pv[t] = keep
                     ret = lo
                     continue
                 if hi <= alpha or lo >= beta:
                     ctrl[C_KCUTS] += 1
-                    pv[t] = lowest_bit_index(candidates)
+                    pv[t] = keep
                     ret = hi if hi <= alpha else lo
                     continue
 
