@@ -94,6 +94,19 @@ def test_a_stored_answer_of_an_older_version_is_still_used(store):
     assert result.from_store and result.knowledge == "none" and result.knowledge_cuts is None
 
 
+def test_a_knowledge_answer_of_an_older_search_is_solved_again(store):
+    # before revision 2 a knowledge cut could name a losing best move: such rows are not reused, and rewritten
+    old = {"value": "breaker", "best_move": "a1", "knowledge": "matching", "knowledge_cuts": 1}
+    store.put_result("4x4k4:maker-breaker", "." * 16, old)
+    result = solve("4x4k4:maker-breaker", store=store)
+    assert not result.from_store and result.value == "breaker"
+    assert store.get_result("4x4k4:maker-breaker", "." * 16)["revision"] == certify.SEARCH_REVISION
+    assert solve("4x4k4:maker-breaker", store=store).from_store
+    # a plain search's row of an older version is still good
+    store.put_result("3x3k3", "." * 9, {"value": "draw", "best_move": "a1", "knowledge": "none"})
+    assert solve("3x3k3", knowledge="none", store=store).from_store
+
+
 def test_a_walk_is_only_for_boards_of_at_most_64_cells():
     # the solver handles at most 64 cells itself: a strategy for a larger board comes from elsewhere
     result = Result("9x8k3", "", "first", 0, 0.0, None, "first", strategy=StrategyTree("9x8k3", [], "first"))

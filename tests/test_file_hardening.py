@@ -100,7 +100,7 @@ def test_a_stored_value_is_served_with_a_proof_only_when_its_certificate_checks(
     store = tmp_path / "r.sqlite"
     run(capsys, "solve", "4x3k3", "--store", str(store), "--strategy", str(tmp_path / "s.json"))
     # a consistent-looking row that lies: a draw, where the first player wins
-    set_row(store, '{"value":"draw","best_move":"b2","knowledge":"matching","root_proof":false}')
+    set_row(store, '{"value":"draw","best_move":"b2","knowledge":"matching","root_proof":false,"revision":2}')
     proof = tmp_path / "p.json"
     code, out, err = run(capsys, "solve", "4x3k3", "--store", str(store), "--proof", str(proof))
     assert code == 0 and out.startswith("First player (Black) wins") and "Answered at once" not in out

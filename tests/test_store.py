@@ -80,7 +80,8 @@ def test_a_stored_answer_shows_the_same_knowledge_and_proof_as_the_search(capsys
     code, out, _ = run(capsys, "solve", "4x4k4", "--store", store, "--proof", str(proof))
     assert code == 0 and "Answered at once" in out and "matching sets" in out
     with Store(tmp_path / "r.sqlite") as opened:  # an answer stored before the cut count was kept
-        opened.put_result("4x4k4", "." * 16, {"value": "draw", "best_move": "a1", "knowledge": "matching"})
+        opened.put_result("4x4k4", "." * 16, {"value": "draw", "best_move": "a1", "knowledge": "matching",
+                                                "revision": 2})
     code, out, _ = run(capsys, "solve", "4x4k4", "--store", store)
     assert "Answered at once" in out and "knowledge: matching\n" in out  # no made-up count
     assert run(capsys, "check", str(proof))[0] == 0

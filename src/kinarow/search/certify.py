@@ -107,8 +107,11 @@ _INT, _NUM = (int,), (int, float)
 _ROW_FIELDS: dict[str, tuple[type, ...]] = {
     "value": (str,), "best_move": (str, type(None)), "nodes": _INT, "seconds": _NUM, "moves": (str, type(None)),
     "knowledge": (str,), "knowledge_cuts": (int, type(None)), "knowledge_note": (str, type(None)),
-    "root_proof": (bool,), "symmetry": (bool,), "stored_at": _NUM,
+    "root_proof": (bool,), "symmetry": (bool,), "stored_at": _NUM, "revision": _INT,
 }
+# The search's revision, stored with each result. A result found with knowledge before revision 2 may name a
+# losing best move where a knowledge cut settled the position (its value was right): such rows are not reused.
+SEARCH_REVISION = 2
 
 
 def row_problem(found: dict[str, Any], position: Position) -> str | None:
@@ -215,6 +218,8 @@ def stored_result(store: Store, position: Position, *, strategy: bool, knowledge
     if problem is not None:
         store.bad_row(f"{game} {key}", problem)
         return None
+    if found.get("knowledge", "none") != "none" and found.get("revision", 1) < SEARCH_REVISION:
+        return None  # an older search's best move (see SEARCH_REVISION): solved again, and the row rewritten
     value = read(Value, found["value"], f"the value the results store holds for {game} '{key}'", StoreError)
     if value == Value.UNKNOWN:
         return None
@@ -258,7 +263,8 @@ def save_result(store: Store, position: Position, result: Result, *, symmetry: b
     data: dict[str, Any] = {"value": result.value, "best_move": result.best_move, "nodes": result.nodes,
                             "seconds": round(result.seconds, 6), "moves": result.moves,
                             "knowledge": result.knowledge, "knowledge_cuts": result.knowledge_cuts,
-                            "knowledge_note": result.knowledge_note, "root_proof": result.certificate is not None}
+                            "knowledge_note": result.knowledge_note, "root_proof": result.certificate is not None,
+                            "revision": SEARCH_REVISION}
     if not symmetry:
         data["symmetry"] = False
     store.put_result(game, key, data)
