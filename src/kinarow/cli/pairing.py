@@ -92,7 +92,7 @@ def table_row_fits(store: Store, job: str, key: str, row: dict[str, Any]) -> boo
 
 
 def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    side = positive_int("--max-side", args.max_side) or 12
+    side = positive_int("--max-side", args.max_side, upper=pairing.MAX_TABLE_SIDE) or 12
     budget = positive_int("--max-conflicts", args.max_conflicts) or 1_000_000
     workers = positive_int("--workers", args.workers) or 1
 

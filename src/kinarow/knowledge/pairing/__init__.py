@@ -129,8 +129,16 @@ def applicable(game: Game) -> str | None:
     return blocking_applies(game)
 
 
+#: the most cells of a board whose pairing is searched (64x64): building its groups and the SAT formula grows with
+#: the board (702x702k5 took 17 s and 830 MB before any search); a larger board is refused with one sentence
+MAX_PAIRING_CELLS = 4096
+
+
 def _position(target: Game | Position | str, moves: str | None) -> Position:
     position = target.copy() if isinstance(target, Position) else Game(target).start()
+    if position.game.cells > MAX_PAIRING_CELLS:
+        raise KinarowError(f"{position.game} has {position.game.cells:,} cells; pairings are searched on boards of "
+                           f"at most {MAX_PAIRING_CELLS:,} cells (64x64)")
     reason = applicable(position.game)
     if reason is not None:
         need = "free placement, one stone a turn and a normal or Maker-Breaker goal"
@@ -506,8 +514,14 @@ class TableRow:
     method: str
 
 
+#: the largest side of the existence table: its boards stay within :data:`MAX_PAIRING_CELLS`
+MAX_TABLE_SIDE = 64
+
+
 def table_boards(max_side: int = 12) -> list[tuple[int, int, int]]:
     """The (m, n, k) of the existence table's rows, in order: m >= n, 3 <= k <= m."""
+    if not 1 <= max_side <= MAX_TABLE_SIDE:
+        raise KinarowError(f"the existence table's side {max_side} is not allowed; it runs from 1 to {MAX_TABLE_SIDE}")
     return [(m, n, k) for m in range(1, max_side + 1) for n in range(1, m + 1) for k in range(3, m + 1)]
 
 

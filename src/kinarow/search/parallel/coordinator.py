@@ -57,6 +57,7 @@ from kinarow.search.solve import (
     check_limits,
     check_seconds,
     knowledge_reason,
+    with_reason,
 )
 from kinarow.values import Player, Value
 
@@ -173,7 +174,8 @@ def solve(
     to_move = None if position.is_over else Player.of(position.to_move)
     if position.is_over:
         assert position.result is not None
-        return ParallelResult(str(game), position.move_text(), position.result, 0, 0.0, None, to_move)
+        return with_reason(position, ParallelResult(str(game), position.move_text(), position.result, 0, 0.0, None,
+                                                    to_move))
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
     n_workers = workers or os.cpu_count() or 1
@@ -220,7 +222,7 @@ def solve(
     peak_kb = max(run.peak_rss_kb, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
     if backend is not None and backend.name == "local":
         peak_kb = max(peak_kb, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-    return ParallelResult(
+    return with_reason(position, ParallelResult(
         str(game),
         position.move_text(),
         Value.UNKNOWN if stopped else frontier.bounds_name(root.lo, root.hi),
@@ -245,7 +247,7 @@ def solve(
         log=run.log,
         knowledge=knowledge,
         knowledge_note=knowledge_reason(game) if knowledge != "none" else None,
-    )
+    ))
 
 
 def splits_well(node: Node, question: str) -> bool:
