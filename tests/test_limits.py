@@ -1,0 +1,153 @@
+"""Limits on work that grows with the board or with a number the user gives: each cap is one named constant beside
+the code it protects, and going past it is refused with one sentence that names the cap (issue: hardening). Also
+the leftovers of the hardening sweep: the same note from every solve, verify()'s checked options, ASCII numbers."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import kinarow
+from helpers import run
+from kinarow import Game, KinarowError
+from kinarow.knowledge import matching, pairing
+from kinarow.proofs import MAX_CHECK_CELLS, check_data
+from kinarow.strategies import get
+
+
+def one_line(err: str) -> str:
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# -- a board where no line fits says so, whichever solve answers --------------------------------------------------
+def test_the_parallel_solve_notes_that_no_line_fits_on_a_finished_board() -> None:
+    from kinarow.search.parallel.coordinator import solve
+
+    result = solve("3x3k9", moves="a1 b1 c1 a2 b2 c2 a3 b3 c3", workers=1)
+    assert result.value == "draw"
+    assert result.note == "no line of 9 cells fits on this 3x3 board"
+
+
+def test_the_parallel_solve_notes_that_no_line_fits() -> None:
+    from kinarow.search.parallel.coordinator import solve
+
+    result = solve("3x3k9", workers=1)
+    assert (result.value, result.note) == ("draw", kinarow.solve("3x3k9").note)
+    assert result.describe().startswith("Draw with perfect play: no line of 9 cells fits on this 3x3 board.")
+
+
+def test_show_says_that_no_line_fits(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "3x3k9")
+    assert code == 0
+    assert "Nobody can complete a line: no line of 9 cells fits on this 3x3 board." in out
+    code, out, _ = run(capsys, "show", "3x3k3")
+    assert code == 0 and "Nobody can" not in out
+
+
+# -- huge boards -------------------------------------------------------------------------------------------------
+def test_pictures_of_huge_boards_are_refused_before_anything_is_printed(
+        capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    from kinarow import svg
+
+    with pytest.raises(KinarowError, match=f"at most {svg.MAX_PICTURE_CELLS:,} cells"):
+        svg.board(Game("101x100k5").start())
+    assert svg.board(Game("100x100k5").start()).startswith("<svg")
+    code, out, err = run(capsys, "show", "702x702k5", "--svg", str(tmp_path) + "/board.svg")
+    assert code == 2 and out == ""
+    assert "492,804 cells; pictures are drawn of boards of at most 10,000 cells" in one_line(err)
+
+
+def test_pairing_searches_of_huge_boards_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(KinarowError, match=f"at most {pairing.MAX_PAIRING_CELLS:,} cells"):
+        pairing.find("65x64k5")
+    code, _, err = run(capsys, "pairing", "702x702k5")
+    assert code == 2 and "pairings are searched on boards of at most 4,096 cells" in one_line(err)
+    code, _, err = run(capsys, "pairing-table", "--max-side", str(pairing.MAX_TABLE_SIDE + 1))
+    assert code == 2 and "the most allowed is 64" in one_line(err)
+    with pytest.raises(KinarowError, match="runs from 1 to 64"):
+        pairing.table_boards(65)
+
+
+def test_matching_searches_of_huge_boards_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(KinarowError, match=f"at most {matching.MAX_MATCHING_CELLS:,} cells"):
+        matching.find_position("65x64k5")
+    code, _, err = run(capsys, "matching", "702x702k5")
+    assert code == 2 and "matching sets are searched on boards of at most 4,096 cells" in one_line(err)
+
+
+def test_a_matching_search_with_too_many_markers_is_refused_before_naming_its_groups() -> None:
+    # 16x16k5 has 256 live empty cells: refused at once (the groups were compared pairwise before)
+    with pytest.raises(KinarowError, match=f"256 markers is too many; .* at most {matching.MAX_MARKERS}"):
+        matching.find_position("16x16k5")
+
+
+ENVELOPE = {"moves": [], "claim": "draw"}
+HUGE_CERTIFICATES = [
+    {"format": "kinarow.pairing", "version": 1, "game": "702x702k5", "pairs": [], **ENVELOPE},
+    {"format": "kinarow.draw", "version": 1, "game": "702x702k5", **ENVELOPE},
+    {"format": "kinarow.strategy", "version": 2, "game": "702x702k5", **ENVELOPE},
+    {"format": "kinarow.matching", "version": 1, "game": "702x702k5", "covers": [], **ENVELOPE},
+    {"format": "kinarow.verified-strategy", "version": 1, "game": "702x702k5:gravity,misere",
+     "strategy": "take-even", "player": "second", "outcome": "win", "positions": 5},
+]
+
+
+@pytest.mark.parametrize("data", HUGE_CERTIFICATES, ids=[d["format"] for d in HUGE_CERTIFICATES])
+def test_certificates_of_huge_boards_are_refused_at_once(data: dict) -> None:
+    verdict = check_data(data)
+    assert not verdict.ok
+    assert f"certificates are checked for boards of at most {MAX_CHECK_CELLS:,} cells" in verdict.reason
+
+
+# -- a draw certificate's leaf names its pairing in ASCII digits -------------------------------------------------
+@pytest.fixture(scope="module")
+def draw_3x3() -> dict:
+    from kinarow.search.draw import draw_certificate
+    from kinarow.search.solve import Searcher
+
+    game = Game("3x3k3")
+    data, _ = draw_certificate(game.start(), Searcher(game, knowledge="pairing"))
+    assert check_data(data).ok
+    return data
+
+
+@pytest.mark.parametrize("index", ["\u0660", "\uff10", "1" * 5000, "0" * 20])
+def test_a_leaf_index_is_a_few_ascii_digits(draw_3x3: dict, index: str) -> None:
+    data = copy.deepcopy(draw_3x3)
+    half = next(h for h in data.values() if isinstance(h, dict) and "=0" in h.get("tokens", "").split())
+    half["tokens"] = " ".join("=" + index if t == "=0" else t for t in half["tokens"].split())
+    verdict = check_data(data)
+    assert not verdict.ok
+    assert "which is not in the list" in verdict.reason
+
+
+# -- verify() checks its arguments as solve() does ---------------------------------------------------------------
+GAME = "4x2k3:gravity,misere"
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    ({"max_positions": 1.5}, "max_positions must be a positive whole number, not 1.5"),
+    ({"max_positions": "10"}, "max_positions must be a positive whole number, not '10'"),
+    ({"max_positions": True}, "max_positions must be a positive whole number, not True"),
+    ({"max_positions": 10**30}, "is too large; the most allowed is 10**18"),
+    ({"on_tick": 3}, "on_tick must be a function of the position count, not 3"),
+    ({"player": 5}, "the player must be 1, 2, 'first' or 'second', not 5"),
+    ({"player": True}, "the player must be 1, 2, 'first' or 'second', not True"),
+    ({"player": 2.0}, "the player must be 1, 2, 'first' or 'second', not 2.0"),
+    ({"foo": 1}, "verify() has no option 'foo'; its options are max_positions, on_tick"),
+])
+def test_verify_checks_its_options(options: dict, said: str) -> None:
+    with pytest.raises(KinarowError) as caught:
+        kinarow.verify("take-even", GAME, **options)
+    assert said in str(caught.value)
+
+
+def test_verify_checks_its_strategy_and_still_verifies() -> None:
+    with pytest.raises(KinarowError, match="the strategy must be a Strategy or the name of one, not 3"):
+        kinarow.verify(3, GAME)
+    assert kinarow.verify(get("take-even"), GAME, 2).outcome == "win"
+    assert kinarow.verify("take-even", GAME, "second", max_positions=10**6).outcome == "win"
