@@ -5,6 +5,7 @@ the leftovers of the hardening sweep: the same note from every solve, verify()'s
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 
@@ -151,3 +152,86 @@ def test_verify_checks_its_strategy_and_still_verifies() -> None:
         kinarow.verify(3, GAME)
     assert kinarow.verify(get("take-even"), GAME, 2).outcome == "win"
     assert kinarow.verify("take-even", GAME, "second", max_positions=10**6).outcome == "win"
+
+
+# -- the sweep: numbers read from files are JSON whole numbers in range; searches sized by the user are capped -----
+VERIFIED = {"format": "kinarow.verified-strategy", "version": 1, "game": "4x2k3:gravity,misere",
+            "strategy": "take-even", "player": "second", "outcome": "win"}
+
+
+@pytest.mark.parametrize("positions", ["5", "\u0665", 5.5, True, 0, 10**30])
+def test_a_verified_strategy_claims_a_whole_number_of_positions(positions: object) -> None:
+    verdict = check_data({**VERIFIED, "positions": positions})
+    assert not verdict.ok
+    assert "'positions' must be a whole number from 1 to 20,000,000" in verdict.reason
+
+
+@pytest.mark.parametrize("coordinate", ["0", "\u0660", 0.0, True, 10**30])
+def test_a_tiling_coordinate_is_a_whole_number_in_range(coordinate: object) -> None:
+    from kinarow.knowledge.infinite import tiling
+
+    data = tiling.named("hj9").to_json()
+    assert check_data(data).ok
+    data["tile"][0] = [coordinate, data["tile"][0][1]]
+    verdict = check_data(data)
+    assert not verdict.ok
+    assert verdict.reason.startswith("a coordinate in the tiling certificate must be a whole number")
+
+
+@pytest.mark.parametrize("count", ["\u0661", "1", 1.0, -1, 2**40])
+def test_a_torus_class_file_header_holds_whole_numbers(count: object) -> None:
+    import json
+
+    from kinarow.proofs.torus import FILE_MAGIC, TorusError, parse_classes
+
+    header = json.dumps({"count": count, "n": 2, "bytes_per_class": 2}).encode()
+    with pytest.raises(TorusError, match="count, n and bytes_per_class must be whole numbers"):
+        parse_classes(FILE_MAGIC + header + b"\n" + b"\0\0")
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["matching-search", "--exhaustive", "13"], "--exhaustive = '13' is too large; the most allowed is 12"),
+    (["matching-search", "--max-markers", "1000"], "--max-markers = '1000' is too large; the most allowed is 16"),
+    (["matching-search", "--tries", "1000000000"], "--tries = '1000000000' is too large; the most allowed is 100,000"),
+    (["tiling", "search", "--k", "1000000000000"], "--k = '1000000000000' is too large; the most allowed is 64"),
+    (["tiling", "search", "--k", "5", "--max-cells", "100000"], "--max-cells = '100000' is too large"),
+])
+def test_searches_sized_by_the_user_are_capped(capsys: pytest.CaptureFixture[str], argv: list[str], said: str) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and said in one_line(err)
+
+
+def test_the_search_functions_hold_their_caps_too() -> None:
+    from kinarow.knowledge.infinite import tiling_search
+    from kinarow.knowledge.matching import search
+
+    with pytest.raises(KinarowError, match="runs from 1 to 12"):
+        search.exhaustive(search.MAX_EXHAUSTIVE_MARKERS + 1)
+    with pytest.raises(KinarowError, match="runs from 1 to 16"):
+        search.search_abstract(search.MAX_GREEDY_MARKERS + 1)
+    with pytest.raises(KinarowError, match="takes k from 3 to 64"):
+        tiling_search.search(tiling_search.MAX_K + 1, 12)
+    with pytest.raises(KinarowError, match="runs from 2 to 64 cells"):
+        tiling_search.search(5, tiling_search.MAX_BLOCK_CELLS + 1)
+
+
+def test_stray_files_beside_a_draw_checkpoint_are_not_deltas(tmp_path: Path) -> None:
+    from kinarow.search.draw import _deltas_of
+
+    main = tmp_path / "walk.npz"
+    for name in ("walk.npz.g1.d0.npz", "walk.npz.g1.dabc.npz", "walk.npz.g\u0661.d0.npz", "walk.npz.g1.d\u0660.npz"):
+        (tmp_path / name).write_bytes(b"")
+    assert [p.name for p in _deltas_of(main)] == ["walk.npz.g1.d0.npz"]
+
+
+def test_read_json_is_bounded_and_one_sentence(tmp_path: Path) -> None:
+    from kinarow.cli.scale import read_json
+
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 200_000 + "]" * 200_000)
+    with pytest.raises(KinarowError, match="nested too deeply"):
+        read_json(str(deep))
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json{")
+    with pytest.raises(KinarowError, match="is not valid JSON"):
+        read_json(str(bad))

@@ -157,10 +157,10 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             if args.k is None:
                 raise UsageError("tiling search needs --k K (the k to prove a draw for) or --zetters")
-            k = positive_int("--k", args.k) or 0
+            k = positive_int("--k", args.k, upper=tiling_search.MAX_K) or 0
             if k < 3:
                 raise UsageError(f"--k must be at least 3, not {k}")
-            cells = positive_int("--max-cells", args.max_cells) or 12
+            cells = positive_int("--max-cells", args.max_cells, upper=tiling_search.MAX_BLOCK_CELLS) or 12
             shapes = None
             if args.shape is not None:
                 parts = args.shape.lower().split("x")
