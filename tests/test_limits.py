@@ -235,3 +235,17 @@ def test_read_json_is_bounded_and_one_sentence(tmp_path: Path) -> None:
     bad.write_text("not json{")
     with pytest.raises(KinarowError, match="is not valid JSON"):
         read_json(str(bad))
+
+
+@pytest.mark.parametrize("argv", [["pairing-table", "--workers", "100000"], ["reproduce", "--list", "--workers", "100000"]])
+def test_worker_processes_are_capped(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "--workers = '100000' is too large; the most allowed is 1,024" in one_line(err)
+
+
+def test_a_pool_holds_its_worker_cap() -> None:
+    from kinarow.search.pool import MAX_WORKERS, check_workers
+
+    assert check_workers(MAX_WORKERS) == MAX_WORKERS
+    with pytest.raises(KinarowError, match="the most allowed is 1,024 processes"):
+        check_workers(MAX_WORKERS + 1)

@@ -24,6 +24,7 @@ from kinarow.cli.common import (
 from kinarow.errors import interrupted
 from kinarow.game import Game
 from kinarow.knowledge import pairing
+from kinarow.search.pool import MAX_WORKERS
 
 if TYPE_CHECKING:
     from kinarow.store import Store
@@ -94,7 +95,7 @@ def table_row_fits(store: Store, job: str, key: str, row: dict[str, Any]) -> boo
 def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     side = positive_int("--max-side", args.max_side, upper=pairing.MAX_TABLE_SIDE) or 12
     budget = positive_int("--max-conflicts", args.max_conflicts) or 1_000_000
-    workers = positive_int("--workers", args.workers) or 1
+    workers = positive_int("--workers", args.workers, upper=MAX_WORKERS) or 1
 
     store = open_store(args)
     job = f"pairing-table/v2/max-conflicts={budget}"  # v2: rows with the bounds' columns

@@ -49,6 +49,7 @@ from kinarow.search.parallel.frontier import (
 )
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec
 from kinarow.search.parallel.merge import mapped, merged_walk, rows_of_choices, rows_of_walk
+from kinarow.search.pool import MAX_WORKERS
 from kinarow.search.solve import (
     Result,
     check_count,
@@ -65,8 +66,8 @@ __all__ = ["ParallelResult", "solve", "splits_well"]
 
 #: Open positions per worker that the frontier aims for when ``jobs`` is not given.
 JOBS_PER_WORKER = 2
-#: bounds of the ``workers`` and ``jobs`` arguments (local processes; frontier positions, each kept in memory)
-MAX_WORKERS, MAX_JOBS = 1024, 1_000_000
+#: bound of the ``jobs`` argument (frontier positions, each kept in memory); ``workers`` is bounded as a pool's
+MAX_JOBS = 1_000_000
 #: How often (seconds) the coordinator looks at the clock, the node count and Ctrl-C.
 POLL_SECONDS = 0.05
 #: A job that has run this long (seconds) is split into its children when a worker has nothing to do.
