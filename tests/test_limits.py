@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import kinarow
+import kinarow.values
 from helpers import run
 from kinarow import Game, KinarowError
 from kinarow.knowledge import matching, pairing
@@ -237,7 +238,8 @@ def test_read_json_is_bounded_and_one_sentence(tmp_path: Path) -> None:
         read_json(str(bad))
 
 
-@pytest.mark.parametrize("argv", [["pairing-table", "--workers", "100000"], ["reproduce", "--list", "--workers", "100000"]])
+@pytest.mark.parametrize("argv", [["pairing-table", "--workers", "100000"],
+                                  ["reproduce", "--list", "--workers", "100000"]])
 def test_worker_processes_are_capped(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     code, _, err = run(capsys, *argv)
     assert code == 2 and "--workers = '100000' is too large; the most allowed is 1,024" in one_line(err)
@@ -249,3 +251,37 @@ def test_a_pool_holds_its_worker_cap() -> None:
     assert check_workers(MAX_WORKERS) == MAX_WORKERS
     with pytest.raises(KinarowError, match="the most allowed is 1,024 processes"):
         check_workers(MAX_WORKERS + 1)
+
+
+# -- a checkpoint's rows are checked as they are read (SQLite keeps whatever was written) ---------------------------
+def test_damaged_checkpoint_rows_are_one_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+    import zlib
+
+    from kinarow.search.parallel import checkpoint
+    from kinarow.search.parallel.checkpoint import JobStore
+
+    monkeypatch.setattr(checkpoint, "MAX_WALK_BYTES", 1000)
+
+    path = tmp_path / "jobs.sqlite"
+    store = JobStore(path)
+    store.put("3x3k3", "key", "a1", (0, 0), kinarow.values.Value.DRAW, 10, 0.5)
+    store.put_strategy("3x3k3", "key", "a1", kinarow.values.Value.FIRST, b"\x01\x02", 0.5)
+    assert store.get("3x3k3", "key") == (0, 0)
+    assert store.get_strategy("3x3k3", "key", kinarow.values.Value.FIRST) == b"\x01\x02"
+    store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE finished_jobs SET lo = 'abc', nodes = '\u0663', seconds = 'nan'")
+        db.execute("UPDATE strategies SET choices = ?", (b"not zlib",))
+    store = JobStore(path)
+    with pytest.raises(KinarowError, match="has a damaged row: a finished job's bound is 'abc'"):
+        store.get("3x3k3", "key")
+    with pytest.raises(KinarowError, match="has a damaged row: nodes is"):
+        store.jobs("3x3k3")
+    with pytest.raises(KinarowError, match="damaged strategy row"):
+        store.get_strategy("3x3k3", "key", kinarow.values.Value.FIRST)
+    with sqlite3.connect(path) as db:  # a zlib bomb: refused at the cap, not unpacked into memory
+        db.execute("UPDATE strategies SET choices = ?", (zlib.compress(bytes(1001), 9),))
+    with pytest.raises(KinarowError, match="unpacks to more than"):
+        store.get_strategy("3x3k3", "key", kinarow.values.Value.FIRST)
+    store.close()
