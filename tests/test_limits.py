@@ -285,3 +285,28 @@ def test_damaged_checkpoint_rows_are_one_sentence(tmp_path: Path, monkeypatch: p
     with pytest.raises(KinarowError, match="unpacks to more than"):
         store.get_strategy("3x3k3", "key", kinarow.values.Value.FIRST)
     store.close()
+
+
+# -- the knowledge searches check their arguments as solve() does ---------------------------------------------------
+@pytest.mark.parametrize(("call", "said"), [
+    (lambda: pairing.find("4x4k4", max_conflicts="10"), "max_conflicts must be a positive whole number, not '10'"),
+    (lambda: pairing.find("4x4k4", max_conflicts=-5), "max_conflicts must be a positive whole number, not -5"),
+    (lambda: pairing.find("4x4k4", minimise="yes"), "minimise must be True or False, not 'yes'"),
+    (lambda: pairing.existence_table("3"), "the existence table's side '3' is not allowed"),
+    (lambda: pairing.existence_table(3, max_conflicts=1.5), "max_conflicts must be a positive whole number, not 1.5"),
+    (lambda: matching.find("a b, b c", budget=-3), "budget must be a positive whole number, not -3"),
+    (lambda: matching.find_position("4x4k4", budget="x"), "budget must be a positive whole number, not 'x'"),
+    (lambda: matching.find_position("4x4k4", players=(5,)), "players must be a tuple of 1 and/or 2, not (5,)"),
+    (lambda: matching.find_position("4x4k4", players=(True,)), "players must be a tuple of 1 and/or 2"),
+])
+def test_knowledge_searches_check_their_arguments(call: object, said: str) -> None:
+    with pytest.raises(KinarowError) as caught:
+        call()  # type: ignore[operator]
+    assert said in str(caught.value)
+
+
+def test_knowledge_searches_still_answer() -> None:
+    assert pairing.find("4x4k4", max_conflicts=10).exists is False
+    assert matching.find("a b, b c", budget=0).breaker_wins is False
+    proof, _ = matching.find_position("4x4k4", players=(1, 2))
+    assert proof is not None

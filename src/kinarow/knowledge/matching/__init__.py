@@ -375,11 +375,21 @@ class FindResult:
         }
 
 
+def check_budget(budget: object) -> int:
+    """A search's node budget: 0 (none) or a whole number up to 10**18; one sentence otherwise."""
+    from kinarow.search.solve import check_count
+
+    if type(budget) is int and budget == 0:
+        return 0
+    return check_count(budget, "budget") or 0
+
+
 def find(groups: list[list[str]] | str, *, budget: int = 0) -> FindResult:
     """Solve the Maker-Breaker game on ``groups`` (Maker = Black moves first) and read off a matching set.
 
     ``budget`` bounds the search nodes (0: none); when it runs out ``breaker_wins`` is None.
     """
+    budget = check_budget(budget)
     if isinstance(groups, str):
         groups = parse_groups(groups)
     start = time.perf_counter()
@@ -441,6 +451,10 @@ def find_position(
 
     Boards of more than :data:`MAX_MATCHING_CELLS` cells are refused with one sentence.
     """
+    budget = check_budget(budget)
+    if not isinstance(players, tuple) or not players or not all(
+            type(p) is int and p in (1, 2) for p in players):
+        raise KinarowError(f"players must be a tuple of 1 and/or 2, not {str(players)[:40]}")
     position = target.copy() if isinstance(target, Position) else Game(target).start()
     if position.game.cells > MAX_MATCHING_CELLS:
         raise KinarowError(f"{position.game} has {position.game.cells:,} cells; matching sets are searched on boards "

@@ -190,6 +190,12 @@ def find(
     >>> find("7x7k6").proved_by
     'construction'
     """
+    from kinarow.search.solve import check_count, check_flag
+
+    max_conflicts = check_count(max_conflicts, "max_conflicts")
+    for name, flag in (("minimise", minimise), ("bounds", bounds), ("constructions", constructions),
+                       ("matching", matching), ("symmetry", symmetry), ("cuts", cuts)):
+        check_flag(flag, name)
     start = time.perf_counter()
     position = _position(target, moves)
     game = position.game
@@ -520,8 +526,9 @@ MAX_TABLE_SIDE = 64
 
 def table_boards(max_side: int = 12) -> list[tuple[int, int, int]]:
     """The (m, n, k) of the existence table's rows, in order: m >= n, 3 <= k <= m."""
-    if not 1 <= max_side <= MAX_TABLE_SIDE:
-        raise KinarowError(f"the existence table's side {max_side} is not allowed; it runs from 1 to {MAX_TABLE_SIDE}")
+    if isinstance(max_side, bool) or not isinstance(max_side, int) or not 1 <= max_side <= MAX_TABLE_SIDE:
+        raise KinarowError(f"the existence table's side {str(max_side)[:40]!r} is not allowed; it runs from 1 to "
+                           f"{MAX_TABLE_SIDE}")
     return [(m, n, k) for m in range(1, max_side + 1) for n in range(1, m + 1) for k in range(3, m + 1)]
 
 
@@ -546,7 +553,9 @@ def existence_table(
     its sub-boards' rows, so the table is the same for any number of workers.
     """
     from kinarow.search.pool import run_cells
+    from kinarow.search.solve import check_count
 
+    check_count(max_conflicts, "max_conflicts")
     boards = table_boards(max_side)
     order = {b: i for i, b in enumerate(boards)}
     rows: dict[tuple[int, int, int], TableRow] = {}
