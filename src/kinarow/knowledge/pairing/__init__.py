@@ -193,9 +193,9 @@ def find(
     from kinarow.search.solve import check_count, check_flag
 
     max_conflicts = check_count(max_conflicts, "max_conflicts")
-    for name, flag in (("minimise", minimise), ("bounds", bounds), ("constructions", constructions),
-                       ("matching", matching), ("symmetry", symmetry), ("cuts", cuts)):
-        check_flag(flag, name)
+    for option, flag in (("minimise", minimise), ("bounds", bounds), ("constructions", constructions),
+                         ("matching", matching), ("symmetry", symmetry), ("cuts", cuts)):
+        check_flag(flag, option)
     start = time.perf_counter()
     position = _position(target, moves)
     game = position.game
