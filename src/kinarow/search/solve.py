@@ -52,7 +52,7 @@ def check_count(value: object, name: str, *, upper: int = MAX_NODES) -> int | No
     """
     if value is None:
         return None
-    most = "10**18 (counts are 64-bit integers)" if upper == MAX_NODES else f"{upper:,}"
+    most = "10**18 (counts are kept in 64 bits)" if upper == MAX_NODES else f"{upper:,}"
     number = int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else 0
     if number < 1:
         raise KinarowError(f"{name} must be a positive whole number, not {said(value)}")
