@@ -8,6 +8,8 @@ import copy
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import kinarow
 import kinarow.values
@@ -310,3 +312,16 @@ def test_knowledge_searches_still_answer() -> None:
     assert matching.find("a b, b c", budget=0).breaker_wins is False
     proof, _ = matching.find_position("4x4k4", players=(1, 2))
     assert proof is not None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(index=st.text(max_size=12) | st.integers(-5, 10**6).map(str))
+def test_any_leaf_index_is_a_verdict(draw_3x3: dict, index: str) -> None:
+    data = copy.deepcopy(draw_3x3)
+    half = next(h for h in data.values() if isinstance(h, dict) and "=0" in h.get("tokens", "").split())
+    if not index or any(c.isspace() for c in index):
+        return  # not one token
+    half["tokens"] = " ".join("=" + index if t == "=0" else t for t in half["tokens"].split())
+    verdict = check_data(data)  # never raises
+    if verdict.ok:
+        assert index.isascii() and index.isdigit()
