@@ -325,3 +325,18 @@ def test_any_leaf_index_is_a_verdict(draw_3x3: dict, index: str) -> None:
     verdict = check_data(data)  # never raises
     if verdict.ok:
         assert index.isascii() and index.isdigit()
+
+
+@pytest.mark.parametrize("prescribed", [-1, 10**18])
+def test_a_walk_is_unpacked_only_to_a_stated_cap(prescribed: int) -> None:
+    import base64
+    import zlib
+
+    from kinarow.proofs.tree import MAX_WALK_MOVES
+
+    walk = base64.b64encode(zlib.compress(bytes(10**6), 9)).decode()  # a small zlib "bomb"
+    data = {"format": "kinarow.strategy", "version": 3, "game": "4x3k3", "moves": [], "claim": "first",
+            "winner": "first", "walk": walk, "prescribed": prescribed}
+    verdict = check_data(data)
+    assert not verdict.ok
+    assert f"a walk holds from 0 to {MAX_WALK_MOVES:,} moves" in verdict.reason
