@@ -340,3 +340,17 @@ def test_a_walk_is_unpacked_only_to_a_stated_cap(prescribed: int) -> None:
     verdict = check_data(data)
     assert not verdict.ok
     assert f"a walk holds from 0 to {MAX_WALK_MOVES:,} moves" in verdict.reason
+
+
+def test_a_loaded_class_file_must_fit_its_torus(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import json
+
+    from kinarow.proofs.torus import FILE_MAGIC, geometry
+
+    g = geometry("9", None)
+    header = {"torus": g.name, "group": g.group, "count": 1, "n": 2, "bytes_per_class": 2}  # a 2x2 class
+    path = tmp_path / "small.classes"
+    path.write_bytes(FILE_MAGIC + json.dumps(header).encode() + b"\n" + b"\xff\xff")
+    code, out, err = run(capsys, "torus", "9", "--load", str(path), "--no-graph")
+    assert code == 2 and "classes" not in out  # it printed "1 classes" of the 8x8 torus before
+    assert "does not hold classes of the 8x8 torus: each class must give 64 cells" in one_line(err)
