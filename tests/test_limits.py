@@ -68,6 +68,8 @@ def test_pictures_of_huge_boards_are_refused_before_anything_is_printed(
 def test_pairing_searches_of_huge_boards_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(KinarowError, match=f"at most {pairing.MAX_PAIRING_CELLS:,} cells"):
         pairing.find("65x64k5")
+    with pytest.raises(KinarowError, match=f"at most {pairing.MAX_PAIRING_CELLS:,} cells"):
+        pairing.construct(702, 702, 702)
     code, _, err = run(capsys, "pairing", "702x702k5")
     assert code == 2 and "pairings are searched on boards of at most 4,096 cells" in one_line(err)
     code, _, err = run(capsys, "pairing-table", "--max-side", str(pairing.MAX_TABLE_SIDE + 1))

@@ -487,6 +487,9 @@ def construct(m: int, n: int, k: int) -> Pairing:
     True
     """
     game = Game(f"{m}x{n}k{k}")
+    if game.cells > MAX_PAIRING_CELLS:
+        raise KinarowError(f"{game} has {game.cells:,} cells; pairings are built on boards of at most "
+                           f"{MAX_PAIRING_CELLS:,} cells (64x64)")
     geo = game.geometry
     pairs = [(geo.name(geo.cell(*a)), geo.name(geo.cell(*b))) for a, b in construct_xy(m, n, k)]
     return Pairing(str(game), [], pairs)
