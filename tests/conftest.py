@@ -89,6 +89,9 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
         "test_knowledge_never_changes_a_value",
         "test_triangle_is_a_breaker_win_with_a_checked_matching_set",
     },
+    "test_limits.py": {
+        "test_the_parallel_solve_notes_that_no_line_fits",  # starts worker processes
+    },
     "test_misere.py": {
         "test_settle_by_strategy_solver_or_open",
     },

@@ -38,22 +38,29 @@ __version__ = "0.1.0"
 def solve(target: Game | Position | str, **options: Any) -> Result:
     """Solve a game or position with perfect play: :func:`kinarow.search.solve.solve` (same arguments, among them
     ``proof=True`` for the certificate of the value and ``store=`` for the results store)."""
-    import inspect
-
     from kinarow.search.solve import solve as search
 
-    known = [name for name in inspect.signature(search).parameters if name != "target"]
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise KinarowError(f"solve() has no option {unknown[0]!r}; its options are {', '.join(known)}")
+    _check_options("solve", search, options, ("target",))
     return search(target, **options)
 
 
 def verify(strategy: Any, game: Game | str, player: int | str | None = None, **options: Any) -> Verified:
-    """Verify a strategy against every reply: :func:`kinarow.strategies.verify.verify` (same arguments)."""
+    """Verify a strategy against every reply: :func:`kinarow.strategies.verify.verify` (same arguments, checked
+    as :func:`solve` checks its own)."""
     from kinarow.strategies.verify import verify as walk
 
+    _check_options("verify", walk, options, ("strategy", "game", "player"))
     return walk(strategy, game, player, **options)
+
+
+def _check_options(name: str, function: Any, options: dict[str, Any], positional: tuple[str, ...]) -> None:
+    """One sentence for an option ``function`` does not take (not a TypeError from deep inside)."""
+    import inspect
+
+    known = [option for option in inspect.signature(function).parameters if option not in positional]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise KinarowError(f"{name}() has no option {unknown[0]!r}; its options are {', '.join(known)}")
 
 
 _LAZY = {"Result": "kinarow.search.solve", "Searcher": "kinarow.search.solve", "Verified": "kinarow.strategies.verify"}

@@ -22,11 +22,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from kinarow.errors import KinarowError
+from kinarow.game import Game
 from kinarow.position import Position
 
 Cell = tuple[int, int]
 
 CELL = 40.0  # pixels per unit cell
+#: the most cells a board picture shows (100x100, about 1.4 MB of SVG); a larger board is refused, not drawn
+MAX_PICTURE_CELLS = 10_000
 MARGIN = 24.0
 STONE_COLOURS = {1: "#1a1a1a", 2: "#f7f7f7"}
 TEXT_ON_STONE = {1: "#ffffff", 2: "#1a1a1a"}
@@ -193,8 +197,10 @@ def board(
     """A position: stones (with their move numbers), and optionally pairs, groups, labels and fills by cell index.
 
     Pairs of neighbouring cells are drawn as dominoes (thick bars), other pairs
-    as thin lines; both end in a disc on each paired cell.
+    as thin lines; both end in a disc on each paired cell. Boards of more than
+    :data:`MAX_PICTURE_CELLS` cells are refused with a :class:`KinarowError`.
     """
+    check_picture_size(position.game)
     geometry = position.game.geometry
     xy = geometry.xy
     stones: dict[Cell, int] = {}
@@ -224,6 +230,13 @@ def board(
         title=title,
         cell_names={xy(c): geometry.name(c) for c in range(geometry.size)},
     )
+
+
+def check_picture_size(game: Game) -> None:
+    """One sentence when ``game``'s board is too large to draw (more than :data:`MAX_PICTURE_CELLS` cells)."""
+    if game.cells > MAX_PICTURE_CELLS:
+        raise KinarowError(f"{game} has {game.cells:,} cells; pictures are drawn of boards of at most "
+                           f"{MAX_PICTURE_CELLS:,} cells (100x100)")
 
 
 def to_png(picture: str, *, scale: float = 2.0) -> bytes:

@@ -57,6 +57,10 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         header, codes, _ = load_classes(args.load)
         if header.get("torus") != g.name or header.get("group") != g.group:
             raise UsageError(f"'{args.load}' holds classes of '{header.get('torus')}' ({header.get('group')} group)")
+        fits = codes.ndim == 2 and codes.shape[1] == g.ncells
+        if not fits or (codes.size and not 0 <= codes.min() <= codes.max() < g.ncodes):
+            raise UsageError(f"'{args.load}' does not hold classes of the {g.n}x{g.n} torus: each class must give "
+                             f"{g.ncells} cells a direction code from 0 to {g.ncodes - 1}")
         result = torus.Enumeration(g, codes, 0, 0, 0.0)
     else:
         with progress_bar(f"enumerating the {g.n}x{g.n} torus pairings", err) as tick:
@@ -157,10 +161,10 @@ def cmd_tiling(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             if args.k is None:
                 raise UsageError("tiling search needs --k K (the k to prove a draw for) or --zetters")
-            k = positive_int("--k", args.k) or 0
+            k = positive_int("--k", args.k, upper=tiling_search.MAX_K) or 0
             if k < 3:
                 raise UsageError(f"--k must be at least 3, not {k}")
-            cells = positive_int("--max-cells", args.max_cells) or 12
+            cells = positive_int("--max-cells", args.max_cells, upper=tiling_search.MAX_BLOCK_CELLS) or 12
             shapes = None
             if args.shape is not None:
                 parts = args.shape.lower().split("x")

@@ -152,9 +152,9 @@ def cmd_matching_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> i
     from kinarow.cli.common import EXIT_OK, positive_int
     from kinarow.knowledge.matching import search as S
 
-    upto = positive_int("--exhaustive", args.exhaustive) or 8
-    most = positive_int("--max-markers", args.max_markers) or 10
-    tries = positive_int("--tries", args.tries) or 200
+    upto = positive_int("--exhaustive", args.exhaustive, upper=S.MAX_EXHAUSTIVE_MARKERS) or 8
+    most = positive_int("--max-markers", args.max_markers, upper=S.MAX_GREEDY_MARKERS) or 10
+    tries = positive_int("--tries", args.tries, upper=S.MAX_TRIES) or 200
     seed = positive_int("--seed", args.seed) or 1
     exact = []
     for v in range(4, upto + 1):

@@ -24,6 +24,7 @@ from kinarow.cli.common import (
 from kinarow.errors import interrupted
 from kinarow.game import Game
 from kinarow.knowledge import pairing
+from kinarow.search.pool import MAX_WORKERS
 
 if TYPE_CHECKING:
     pass
@@ -73,9 +74,9 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    side = positive_int("--max-side", args.max_side) or 12
+    side = positive_int("--max-side", args.max_side, upper=pairing.MAX_TABLE_SIDE) or 12
     budget = positive_int("--max-conflicts", args.max_conflicts) or 1_000_000
-    workers = positive_int("--workers", args.workers) or 1
+    workers = positive_int("--workers", args.workers, upper=MAX_WORKERS) or 1
 
     store = open_store(args)
     boards = pairing.table_boards(side)

@@ -8,11 +8,12 @@ from typing import Any, TextIO
 
 import kinarow.papers as reproduce
 from kinarow.cli.common import EXIT_OK, positive_int
+from kinarow.search.pool import MAX_WORKERS
 
 
 # -- reproduce -------------------------------------------------------------------------
 def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    workers = positive_int("--workers", args.workers) or 1
+    workers = positive_int("--workers", args.workers, upper=MAX_WORKERS) or 1
     if args.list or args.name is None:
         if not reproduce.TARGETS:
             print("No reproduction targets yet.", file=out)

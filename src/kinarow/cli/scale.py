@@ -513,8 +513,14 @@ def _write_case(out_dir: Path, c: Case, found: Any) -> str | None:
 
 
 def read_json(path: str) -> Any:
-    """Read a JSON file, gzip-compressed or not (certificates may ship as ``.json.gz``)."""
-    raw = Path(path).read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    return json.loads(raw.decode("utf-8"))
+    """Read a JSON file, gzip-compressed or not (certificates may ship as ``.json.gz``), as a certificate is read:
+    at most :data:`kinarow.proofs.MAX_CERTIFICATE_BYTES` after decompression, and one sentence when it cannot be."""
+    from kinarow.proofs import read_certificate
+
+    text = read_certificate(path)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise KinarowError(f"'{path}' holds JSON nested too deeply to read") from None
+    except ValueError as error:
+        raise KinarowError(f"'{path}' is not valid JSON ({' '.join(str(error).split())[:120]})") from None

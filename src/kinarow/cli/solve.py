@@ -89,8 +89,13 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- show ------------------------------------------------------------------------------
 def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow import svg
+
     check_pictures(args)
-    position = Game(args.game).position(args.moves)
+    game = Game(args.game)
+    if args.svg is not None or args.png is not None:
+        svg.check_picture_size(game)  # before the board is printed
+    position = game.position(args.moves)
     print(f"game: {position.game}", file=out)
     if position.moves:
         print(f"moves: {position.move_text()}", file=out)
@@ -99,7 +104,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"Game over: {result_sentence(position.game, position.result)}", file=out)
     else:
         print(turn_sentence(position), file=out)
-    from kinarow import svg
+    if position.game.no_group_reason is not None:  # as solve says it: nobody can ever own a line
+        print(f"Nobody can complete a line: {position.game.no_group_reason}.", file=out)
 
     save_pictures(lambda: svg.board(position, title=str(position.game)), args, out)
     return EXIT_OK

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kinarow.errors import KinarowError
+from kinarow.game import Game
 from kinarow.values import Goal
 
 # One line per certificate format, sorted: format -> "module:function" of its checker.
@@ -65,6 +66,9 @@ NEEDS_BASE = frozenset({"kinarow.torus"})
 MAX_CERTIFICATE_BYTES = 160 * 2**20
 MAX_CERTIFICATE_WORDS = "160 MiB"
 GZIP_MAGIC = b"\x1f\x8b"
+# The most cells of a board whose certificate is checked (64x64): a checker builds the board's groups and
+# symmetries, which on a 702x702 board alone take minutes and a GB; kinarow's certificates are of far smaller boards.
+MAX_CHECK_CELLS = 4096
 # Formats whose checker also has a compiled walk (``kinarow check --compiled``); the others ignore the option.
 HAS_COMPILED = frozenset({"kinarow.strategy"})
 
@@ -146,7 +150,20 @@ def require_envelope(data: Any, fmt: str, version: int | tuple[int, ...], kind: 
         raise CertificateError(f"the {kind} certificate needs 'moves', a list of cell names (empty for the start)")
     if "claim" in data and not isinstance(data["claim"], str):
         raise CertificateError(f"the {kind} certificate's 'claim' must be a string")
+    try:
+        parsed = Game(game)
+    except KinarowError:
+        pass  # the checker says what is wrong with the game string, in its own words
+    else:
+        require_board(parsed)
     return game, [str(m) for m in moves]
+
+
+def require_board(game: Game) -> None:
+    """Raise one sentence when ``game``'s board is too large to check (more than :data:`MAX_CHECK_CELLS` cells)."""
+    if game.cells > MAX_CHECK_CELLS:
+        raise CertificateError(f"the certificate is for {game}, a board of {game.cells:,} cells; certificates are "
+                               f"checked for boards of at most {MAX_CHECK_CELLS:,} cells (64x64)")
 
 
 def require_claim(data: dict[str, Any], proved: str) -> None:

@@ -56,6 +56,8 @@ VERSION = 1
 HALVES = {1: "first_cannot_win", 2: "second_cannot_win"}
 EXPAND = "+"
 LEAF = "="
+#: digits of a leaf's pairing index ("=12"): more than any list of pairings a certificate can hold
+MAX_INDEX_DIGITS = 9
 STEALING = "strategy-stealing"
 TREE = "blocking-tree"
 
@@ -190,7 +192,9 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
                 visit()
                 pos.undo()
         elif token.startswith(LEAF):
-            index = int(token[1:]) if token[1:].isdigit() else -1
+            # an ASCII index of a few digits (no '٣', no 5000-digit number for int() to refuse)
+            digits = token[1:]
+            index = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= MAX_INDEX_DIGITS else -1
             if not 0 <= index < len(pairings):
                 raise _RefutedError(f"after {line()} the leaf names pairing '{token[1:]}', which is not in the list")
             if not covered(index):

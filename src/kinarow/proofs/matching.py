@@ -31,7 +31,7 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import MAKER_BREAKER, Game
-from kinarow.proofs import Verdict, blocking_applies, require_format
+from kinarow.proofs import Verdict, blocking_applies, require_board, require_format
 from kinarow.values import Player, read
 
 FORMAT = "kinarow.matching"
@@ -283,6 +283,7 @@ def check_proof(proof: MatchingProof) -> Verdict:
     """Re-verify a position-level matching-set certificate from the rules only."""
     try:
         game = Game(proof.game)
+        require_board(game)
         position = game.position(" ".join(proof.moves))
     except KinarowError as err:
         return played(False, f"the certificate's game or moves are invalid: {err}")

@@ -117,7 +117,7 @@ class Tiling:
             strategy = _strategy_from_json(data["strategy"])
             claimed = data.get("claimed_max_run")
             if claimed is not None:
-                claimed = {str(k): int(v) for k, v in claimed.items()}
+                claimed = {str(k): _whole(v, "a claimed run", MAX_COORDINATE) for k, v in claimed.items()}
             return cls(
                 str(data.get("name", "tiling")),
                 tile,
@@ -130,13 +130,27 @@ class Tiling:
                 data.get("matching_set"),
                 None if data.get("blocks") is None else tuple(tuple(_cell(c) for c in b) for b in data["blocks"]),
             )
+        except TilingError:
+            raise  # already one sentence
         except (KeyError, TypeError, ValueError) as error:
             raise TilingError(f"the tiling certificate is damaged ({error!r})") from None
 
 
+#: the largest coordinate a tiling certificate may give (tiles have at most MAX_TILE_CELLS cells)
+MAX_COORDINATE = 2**20
+
+
 def _cell(value: Any) -> Cell:
     x, y = value
-    return int(x), int(y)
+    return _whole(x, "a coordinate", MAX_COORDINATE), _whole(y, "a coordinate", MAX_COORDINATE)
+
+
+def _whole(value: Any, what: str, most: int) -> int:
+    """A JSON whole number within +-``most`` (not text like "3" or "\u0663", not 1.5, not true)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not -most <= value <= most:
+        raise TilingError(f"{what} in the tiling certificate must be a whole number from {-most:,} to {most:,}, "
+                          f"not {str(value)[:40]!r}")
+    return value
 
 
 def _strategy_to_json(strategy: Mapping[str, Any]) -> dict[str, Any]:

@@ -203,6 +203,8 @@ def bytes_per_class(n: int) -> int:
 # The most bytes a class file named on the command line (``kinarow torus --load``) may hold: far above the 8 x 8
 # torus's full enumeration.
 MAX_CLASS_FILE_BYTES = 2**30
+#: the largest number a class file's header may give (count, n, bytes_per_class): a class file is at most 1 GiB
+MAX_HEADER_NUMBER = 2**31
 
 
 def load_classes(path: str | Path) -> tuple[dict[str, Any], np.ndarray, str]:
@@ -220,10 +222,14 @@ def parse_classes(data: bytes, name: str = "the class file") -> tuple[dict[str, 
         raise TorusError(f"'{name}' is not a torus class file (it must start with {FILE_MAGIC.strip().decode()})")
     stream = io.BytesIO(data[len(FILE_MAGIC) :])
     try:
-        header = json.loads(stream.readline())
-        count, n, width = int(header["count"]), int(header["n"]), int(header["bytes_per_class"])
-    except (ValueError, KeyError, TypeError):
+        header = json.loads(stream.readline(MAX_HEADER_BYTES))
+        count, n, width = (header[key] for key in ("count", "n", "bytes_per_class"))
+    except (ValueError, KeyError, TypeError, RecursionError):
         raise TorusError(f"'{name}' has a damaged header line") from None
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_HEADER_NUMBER
+               for v in (count, n, width)):
+        raise TorusError(f"'{name}' has a damaged header line: count, n and bytes_per_class must be whole numbers "
+                         f"from 0 to {MAX_HEADER_NUMBER:,}")
     body = stream.read()
     if len(body) != count * width or width != bytes_per_class(n):
         raise TorusError(f"'{name}' should hold {count} classes of {width} bytes but its size does not match")

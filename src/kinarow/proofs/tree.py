@@ -221,12 +221,19 @@ class StrategyTree:
         return json.dumps(self.to_json(), separators=(",", ":"))
 
 
+#: the most moves a version 3 walk may prescribe: a byte each once unpacked (Connect Four's walk has 41 million)
+MAX_WALK_MOVES = 2**30
+
+
 def _read_walk(data: dict[str, Any]) -> bytes:
     """The moves of a version 3 certificate's 'walk' (base64 of zlib-compressed bytes, 'prescribed' of them)."""
     text, count = data.get("walk"), data.get("prescribed")
     if not isinstance(text, str) or not isinstance(count, int) or isinstance(count, bool):
         raise CertificateError("the strategy certificate (version 3) needs 'walk', a base64 string, and "
                                "'prescribed', the number of moves in it")
+    if not 0 <= count <= MAX_WALK_MOVES:  # the walk is unpacked to at most this many bytes (0 would mean no cap)
+        raise CertificateError(f"the strategy certificate's 'prescribed' is {count:,}; a walk holds from 0 to "
+                               f"{MAX_WALK_MOVES:,} moves")
     try:
         walk = zlib.decompressobj().decompress(base64.b64decode(text, validate=True), count + 1)  # no more than told
     except (ValueError, zlib.error):

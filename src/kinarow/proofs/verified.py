@@ -22,7 +22,7 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.proofs import Verdict, envelope, require_claim, require_format
+from kinarow.proofs import Verdict, envelope, require_board, require_claim, require_format
 from kinarow.strategies import get
 from kinarow.values import Outcome, Player, Value, read
 
@@ -31,6 +31,9 @@ VERSION = 1
 _RANK = {Outcome.FAILS: 0, Outcome.DRAW: 1, Outcome.WIN: 2}
 #: the outcomes a certificate may claim
 CLAIMS = (Outcome.WIN, Outcome.DRAW)
+#: the most positions a certificate may claim: the check keeps each position it walks (about 100 bytes apiece),
+#: and stops once it passes the claim, so the claim bounds the check (a verify() walk defaults to 3 million)
+MAX_POSITIONS = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -61,9 +64,12 @@ class VerifiedStrategy:
         require_format(data, FORMAT, VERSION, "verified-strategy")
         try:
             strategy, game, player = str(data["strategy"]), str(data["game"]), str(data["player"])
-            outcome, positions = str(data["outcome"]), int(data["positions"])
+            outcome, positions = str(data["outcome"]), data["positions"]
         except (KeyError, TypeError, ValueError) as error:
             raise KinarowError(f"the certificate lacks a usable field ({error})") from None
+        if isinstance(positions, bool) or not isinstance(positions, int) or not 1 <= positions <= MAX_POSITIONS:
+            raise KinarowError(f"the certificate's 'positions' must be a whole number from 1 to {MAX_POSITIONS:,} "
+                               f"(a JSON number, not text)")
         cert = cls(strategy, game, read(Player, player, "the certificate's player"),
                    read(Outcome, outcome, "the certificate's outcome", allowed=CLAIMS), positions)
         get(cert.strategy)
@@ -81,6 +87,7 @@ def check(cert: VerifiedStrategy) -> Verdict:
     The positions the walk examined are in ``details["positions_checked"]``.
     """
     game = Game(cert.game)
+    require_board(game)
     strategy = get(cert.strategy)
     me = Player(cert.player).stone
     strategy.check_applies(game, me)

@@ -418,10 +418,17 @@ def _delta_index(path: Path) -> int:
     return int(path.name.rsplit(".d", 1)[1].removesuffix(".npz"))
 
 
+def _digits(text: str) -> bool:
+    """Is ``text`` a number in a checkpoint's file name: ASCII digits only ('\u0663' is not one)?"""
+    return text.isascii() and text.isdigit()
+
+
 def _deltas_of(path: Path, generation: int | None = None) -> list[Path]:
     """The delta files saved beside ``path`` (of one generation, or of any)."""
     pattern = f"{path.name}.g{'*' if generation is None else generation}.d*.npz"
-    return [p for p in path.parent.glob(pattern) if p.name[len(path.name) + 2:].split(".d")[0].isdigit()]
+    numbers = (p.name[len(path.name) + 2:].removesuffix(".npz").split(".d") for p in path.parent.glob(pattern))
+    return [path.with_name(f"{path.name}.g{parts[0]}.d{parts[1]}.npz") for parts in numbers
+            if len(parts) == 2 and all(_digits(part) for part in parts)]  # a stray 'x.g1.dabc.npz' is no delta
 
 
 class Seeds:
@@ -807,7 +814,7 @@ def blocking_tree(
     # the memories of a walk of the same position in jobs, if there was one: looked up, not copied
     stem = "" if path is None else path.name.removesuffix(".npz") + ".job"
     others = [] if path is None or folder is None else sorted(
-        p for p in folder.glob(stem + "*.npz") if p.name[len(stem):-4].isdigit())
+        p for p in folder.glob(stem + "*.npz") if _digits(p.name[len(stem):-4]))
     seeds = Seeds.load(others, game.cells)
     resumed = len(memory) + seeds.count
     walk = _Walk(position, attacker, searcher, budget, memory, tick, deadline, safety_budget,

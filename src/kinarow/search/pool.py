@@ -48,10 +48,16 @@ A = TypeVar("A")
 R = TypeVar("R")
 
 
+#: the most worker processes a pool (or the parallel solve) starts: a process pool may start them all at once
+MAX_WORKERS = 1024
+
+
 def check_workers(workers: Any) -> int:
-    """``workers`` as a positive int; one clear sentence otherwise."""
+    """``workers`` as a whole number from 1 to :data:`MAX_WORKERS`; one clear sentence otherwise."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise KinarowError(f"workers must be a positive whole number, not {workers!r}")
+        raise KinarowError(f"workers must be a positive whole number, not {str(workers)[:40]!r}")
+    if workers > MAX_WORKERS:
+        raise KinarowError(f"workers = {workers} is too many; the most allowed is {MAX_WORKERS:,} processes")
     return workers
 
 

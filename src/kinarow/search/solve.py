@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -52,12 +52,12 @@ def check_count(value: object, name: str, *, upper: int = MAX_NODES) -> int | No
     """
     if value is None:
         return None
-    most = "10**18 (nodes are counted in 64 bits)" if upper == MAX_NODES else f"{upper:,}"
+    most = "10**18 (counts are kept in 64 bits)" if upper == MAX_NODES else f"{upper:,}"
     number = int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else 0
     if number < 1:
-        raise KinarowError(f"{name} must be a positive whole number, not {_said(value)}")
+        raise KinarowError(f"{name} must be a positive whole number, not {said(value)}")
     if number > upper:
-        raise KinarowError(f"{name} = {_said(number)} is too large; the most allowed is {most}")
+        raise KinarowError(f"{name} = {said(number)} is too large; the most allowed is {most}")
     return number
 
 
@@ -66,10 +66,10 @@ def check_seconds(value: object, name: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise KinarowError(f"{name} must be a positive number of seconds, not {_said(value)}")
+        raise KinarowError(f"{name} must be a positive number of seconds, not {said(value)}")
     seconds = _real(value)
     if not (seconds > 0 and math.isfinite(seconds)):
-        raise KinarowError(f"{name} = {_said(value)} is not allowed; give a positive, finite number of seconds")
+        raise KinarowError(f"{name} = {said(value)} is not allowed; give a positive, finite number of seconds")
     return seconds
 
 
@@ -79,7 +79,7 @@ def check_tt_mb(value: object, name: str = "tt_mb") -> float | None:
         return None
     size = _real(value)
     if not 0 < size <= MAX_TT_MB:
-        raise KinarowError(f"{name} = {_said(value)} is not a table size; allowed is more than 0 up to {MAX_TT_MB} MiB")
+        raise KinarowError(f"{name} = {said(value)} is not a table size; allowed is more than 0 up to {MAX_TT_MB} MiB")
     return size
 
 
@@ -96,7 +96,7 @@ def _real(value: object) -> float:
 def check_flag(value: object, name: str) -> bool:
     """``value`` as a bool; ``"no"`` or ``1`` is a KinarowError, not quietly true."""
     if not isinstance(value, (bool, np.bool_)):
-        raise KinarowError(f"{name} must be True or False, not {_said(value)}")
+        raise KinarowError(f"{name} must be True or False, not {said(value)}")
     return bool(value)
 
 
@@ -104,7 +104,7 @@ def check_knowledge(value: object) -> str:
     """A knowledge level (``none``, ``pairing`` or ``matching``); a KinarowError otherwise."""
     if not isinstance(value, str) or value not in KNOWLEDGE_LEVELS:
         allowed = ", ".join(KNOWLEDGE_LEVELS)
-        raise KinarowError(f"the knowledge level {_said(value)} is unknown; allowed are {allowed}")
+        raise KinarowError(f"the knowledge level {said(value)} is unknown; allowed are {allowed}")
     return value
 
 
@@ -113,7 +113,7 @@ def check_limits(max_nodes: object, time_limit: object, tt_mb: object) -> tuple[
     return check_count(max_nodes, "max_nodes"), check_seconds(time_limit, "time_limit"), check_tt_mb(tt_mb)
 
 
-def _said(value: object) -> str:
+def said(value: object) -> str:
     """A value as an error message shows it: short, and with its type when that is the trouble."""
     if isinstance(value, str):
         return shown(value)
@@ -195,6 +195,9 @@ class Result:
         with the reason where the result has one (``note``)."""
         text = self.value.sentence
         return f"{text[:-1]}: {self.note}." if self.note else text
+
+
+R = TypeVar("R", bound=Result)
 
 
 def default_tt_mb(game: Game) -> float:
@@ -282,7 +285,7 @@ class Searcher:
         """A KinarowError unless ``position`` is a position of this searcher's game (another game's stones
         read with this game's tables would give a wrong answer)."""
         if not isinstance(position, Position) or position.game != self.game:
-            what = f"a position of {position.game}" if isinstance(position, Position) else _said(position)
+            what = f"a position of {position.game}" if isinstance(position, Position) else said(position)
             raise KinarowError(f"this Searcher is bound to {self.game}; it cannot search {what}")
 
     def prefault(self) -> None:
@@ -617,21 +620,24 @@ def solve(
         check_flag(flag, name)
     for name, hook in (("on_tick", on_tick), ("on_proof_tick", on_proof_tick)):
         if hook is not None and not callable(hook):
-            raise KinarowError(f"{name} must be a function of the node count, not {_said(hook)}")
+            raise KinarowError(f"{name} must be a function of the node count, not {said(hook)}")
     position = target.copy() if isinstance(target, Position) else Game(target).start()
     if searcher is not None and (not isinstance(searcher, Searcher) or searcher.game != position.game):
-        bound = f"bound to {searcher.game}" if isinstance(searcher, Searcher) else _said(searcher)
+        bound = f"bound to {searcher.game}" if isinstance(searcher, Searcher) else said(searcher)
         raise KinarowError(f"the searcher given is {bound}; it must be a Searcher of {position.game}")
     if moves:
         position.play_moves(moves)
-    return _with_reason(position, _solve(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
+    return with_reason(position, _solve(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
                                          symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
                                          on_tick=on_tick, knowledge=knowledge, proof=proof, store=store,
                                          on_proof_tick=on_proof_tick))
 
 
-def _with_reason(position: Position, result: Result) -> Result:
-    """A draw (or Breaker win) of a board where no group fits says so (``Result.note``)."""
+def with_reason(position: Position, result: R) -> R:
+    """A draw (or Breaker win) of a board where no group fits says so (``Result.note``).
+
+    Every solve (one process or parallel) ends here, so each says it the same way.
+    """
     reason = position.game.no_group_reason
     if reason is not None and result.value in ("draw", "breaker"):
         result.note = reason

@@ -87,15 +87,26 @@ def verify(
     max_positions: int | None = None,
     on_tick: Callable[[int], None] | None = None,
 ) -> Verified:
-    """Play ``strategy`` for ``player`` (default: the one it is defined for) against every reply in ``game``."""
+    """Play ``strategy`` for ``player`` (default: the one it is defined for) against every reply in ``game``.
+
+    Each argument is checked as :func:`kinarow.solve` checks its own: ``player`` is 1, 2, ``"first"`` or
+    ``"second"``; ``max_positions`` a whole number from 1 to 10**18; ``on_tick`` a function of the count.
+    """
+    from kinarow.search.solve import check_count, said
+
+    if not isinstance(strategy, (Strategy, str)):
+        raise KinarowError(f"the strategy must be a Strategy or the name of one, not {said(strategy)}")
     strat = get(strategy) if isinstance(strategy, str) else strategy
     game = Game(game)
     if isinstance(player, str):
         player = read(Player, player, "the player").stone
+    elif player is not None and (isinstance(player, bool) or not isinstance(player, int) or player not in (1, 2)):
+        raise KinarowError(f"the player must be 1, 2, 'first' or 'second', not {said(player)}")
     me = strat.check_applies(game, player)
-    limit = DEFAULT_MAX_POSITIONS if max_positions is None else max_positions
-    if limit < 1:
-        raise KinarowError(f"max_positions = {limit} is not allowed; give a positive number of positions")
+    counted = check_count(max_positions, "max_positions")
+    limit = DEFAULT_MAX_POSITIONS if counted is None else counted
+    if on_tick is not None and not callable(on_tick):
+        raise KinarowError(f"on_tick must be a function of the position count, not {said(on_tick)}")
     m, n, k = game.m, game.n, game.k
     kw = VK.key_words(m, n)
     board = np.zeros(m * n, np.int8)

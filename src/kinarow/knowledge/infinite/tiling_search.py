@@ -23,7 +23,14 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from kinarow.errors import KinarowError
 from kinarow.proofs.tiling import Cell, Tiling, breaker_wins, max_runs, tiles_exactly
+
+#: the largest block the search tries: the Maker-Breaker kernel (:class:`FastGame`) holds at most 64 cells
+MAX_BLOCK_CELLS = 64
+#: the largest k searched: a block's segments are shorter than 64 cells, so a larger k adds nothing to try
+#: (and every k >= 9 is a draw by the Hales-Jewett pairing already)
+MAX_K = 64
 
 
 def lattices(det: int) -> Iterator[tuple[Cell, Cell]]:
@@ -295,8 +302,13 @@ def search(
     in range: the search is not exhaustive, so None proves nothing.
     ``shapes`` restricts the blocks to these (rows, width) shapes.
     """
+    if not 3 <= k <= MAX_K:
+        raise KinarowError(f"k = {k} is not searched; the tiling search takes k from 3 to {MAX_K}")
+    if not 2 <= max_cells <= MAX_BLOCK_CELLS:
+        raise KinarowError(f"blocks of at most {max_cells} cells are not searched; the largest block runs from 2 "
+                           f"to {MAX_BLOCK_CELLS} cells")
     target = k - 1
-    game = FastGame()
+    game = FastGame(MAX_BLOCK_CELLS)
     only = shapes
     shapes = [
         (rows, width)

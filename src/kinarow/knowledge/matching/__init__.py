@@ -59,6 +59,8 @@ __all__ = [
 ]
 
 MAX_MARKERS = 64
+#: the most cells of a board whose matching sets are searched (64x64): its groups are built and walked per opening
+MAX_MATCHING_CELLS = 4096
 
 
 # -- input ---------------------------------------------------------------------------------
@@ -373,11 +375,21 @@ class FindResult:
         }
 
 
+def check_budget(budget: object) -> int:
+    """A search's node budget: 0 (none) or a whole number up to 10**18; one sentence otherwise."""
+    from kinarow.search.solve import check_count
+
+    if type(budget) is int and budget == 0:
+        return 0
+    return check_count(budget, "budget") or 0
+
+
 def find(groups: list[list[str]] | str, *, budget: int = 0) -> FindResult:
     """Solve the Maker-Breaker game on ``groups`` (Maker = Black moves first) and read off a matching set.
 
     ``budget`` bounds the search nodes (0: none); when it runs out ``breaker_wins`` is None.
     """
+    budget = check_budget(budget)
     if isinstance(groups, str):
         groups = parse_groups(groups)
     start = time.perf_counter()
@@ -419,11 +431,9 @@ def cover_position(
     cells = sorted({c for e in empties for c in e})
     if not cells:
         return True, MatchingSet([], [], pairs=[])
-    return_groups = [[name(c) for c in e] for e in empties]
-    unique: list[list[str]] = []
-    for g in return_groups:
-        if g not in unique:
-            unique.append(g)
+    if len(cells) > MAX_MARKERS:  # said before the groups are named (a large board has many)
+        raise KinarowError(f"{len(cells)} markers is too many; a matching set search takes at most {MAX_MARKERS}")
+    unique = [list(g) for g in dict.fromkeys(tuple(name(c) for c in e) for e in empties)]  # in order, once each
     result = find(unique, budget=budget)
     if result.matching_set is not None:
         result.matching_set.markers = sorted(result.matching_set.markers, key=lambda n: position.geometry.parse_cell(n))
@@ -437,8 +447,18 @@ def find_position(
     players: tuple[int, ...] = (1,),
     budget: int = 0,
 ) -> tuple[MatchingProof | None, str]:
-    """A matching-set certificate that each of ``players`` cannot win from the position, or (None, why not)."""
+    """A matching-set certificate that each of ``players`` cannot win from the position, or (None, why not).
+
+    Boards of more than :data:`MAX_MATCHING_CELLS` cells are refused with one sentence.
+    """
+    budget = check_budget(budget)
+    if not isinstance(players, tuple) or not players or not all(
+            type(p) is int and p in (1, 2) for p in players):
+        raise KinarowError(f"players must be a tuple of 1 and/or 2, not {str(players)[:40]}")
     position = target.copy() if isinstance(target, Position) else Game(target).start()
+    if position.game.cells > MAX_MATCHING_CELLS:
+        raise KinarowError(f"{position.game} has {position.game.cells:,} cells; matching sets are searched on boards "
+                           f"of at most {MAX_MATCHING_CELLS:,} cells (64x64)")
     reason = applicable(position.game)
     if reason is not None:
         raise KinarowError(f"matching sets need free placement, one stone a turn and a normal or Maker-Breaker goal: "

@@ -24,10 +24,22 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from kinarow.errors import KinarowError
 from kinarow.knowledge.matching import Configuration, find
 from kinarow.proofs.matching import check
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: the most markers of the exhaustive search (each size is one search of up to 5 million nodes)
+MAX_EXHAUSTIVE_MARKERS = 12
+#: the most markers of the greedy search (its candidate groups grow as the cube of the markers)
+MAX_GREEDY_MARKERS = 16
+#: the most random orders the greedy search tries per marker count
+MAX_TRIES = 100_000
+
+
+def _check_size(value: int, what: str, least: int, most: int) -> None:
+    if not least <= value <= most:
+        raise KinarowError(f"{what} = {value} is not searched; it runs from {least} to {most}")
 
 
 @dataclass
@@ -83,6 +95,8 @@ def exhaustive(v: int, max_size: int = 3, limit: int = 5_000_000) -> tuple[list[
     never extended: more groups only help Maker). Returns (groups, nodes,
     finished): ``finished`` is False when ``limit`` nodes ran out.
     """
+    _check_size(v, "the exhaustive search's markers", 1, MAX_EXHAUSTIVE_MARKERS)
+    _check_size(max_size, "the largest group", 2, 4)
     cands = [sum(1 << i for i in c) for size in range(2, max_size + 1) for c in combinations(range(v), size)]
     solver = _Solver(v, len(cands))
     full = (1 << v) - 1
@@ -132,6 +146,9 @@ def _maximal(v: int, max_size: int, rng: random.Random, solver: _Solver | None =
 
 def search_abstract(max_markers: int = 10, tries: int = 200, max_size: int = 3, seed: int = 1) -> list[Found]:
     """The hypergraph with the most groups found for each number of markers (4 .. ``max_markers``)."""
+    _check_size(max_markers, "the greedy search's markers", 1, MAX_GREEDY_MARKERS)
+    _check_size(tries, "the tries per marker count", 1, MAX_TRIES)
+    _check_size(max_size, "the largest group", 2, 4)
     rng = random.Random(seed)
     best: list[Found] = []
     for v in range(4, max_markers + 1):

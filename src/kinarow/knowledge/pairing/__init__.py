@@ -135,8 +135,16 @@ def applicable(game: Game) -> str | None:
     return blocking_applies(game)
 
 
+#: the most cells of a board whose pairing is searched (64x64): building its groups and the SAT formula grows with
+#: the board (702x702k5 took 17 s and 830 MB before any search); a larger board is refused with one sentence
+MAX_PAIRING_CELLS = 4096
+
+
 def _position(target: Game | Position | str, moves: str | None) -> Position:
     position = target.copy() if isinstance(target, Position) else Game(target).start()
+    if position.game.cells > MAX_PAIRING_CELLS:
+        raise KinarowError(f"{position.game} has {position.game.cells:,} cells; pairings are searched on boards of "
+                           f"at most {MAX_PAIRING_CELLS:,} cells (64x64)")
     reason = applicable(position.game)
     if reason is not None:
         need = "free placement, one stone a turn and a normal or Maker-Breaker goal"
@@ -188,6 +196,12 @@ def find(
     >>> find("7x7k6").proved_by
     'construction'
     """
+    from kinarow.search.solve import check_count, check_flag
+
+    max_conflicts = check_count(max_conflicts, "max_conflicts")
+    for option, flag in (("minimise", minimise), ("bounds", bounds), ("constructions", constructions),
+                         ("matching", matching), ("symmetry", symmetry), ("cuts", cuts)):
+        check_flag(flag, option)
     start = time.perf_counter()
     position = _position(target, moves)
     game = position.game
@@ -479,6 +493,9 @@ def construct(m: int, n: int, k: int) -> Pairing:
     True
     """
     game = Game(f"{m}x{n}k{k}")
+    if game.cells > MAX_PAIRING_CELLS:
+        raise KinarowError(f"{game} has {game.cells:,} cells; pairings are built on boards of at most "
+                           f"{MAX_PAIRING_CELLS:,} cells (64x64)")
     geo = game.geometry
     pairs = [(geo.name(geo.cell(*a)), geo.name(geo.cell(*b))) for a, b in construct_xy(m, n, k)]
     return Pairing(str(game), [], pairs)
@@ -512,8 +529,15 @@ class TableRow:
     method: str
 
 
+#: the largest side of the existence table: its boards stay within :data:`MAX_PAIRING_CELLS`
+MAX_TABLE_SIDE = 64
+
+
 def table_boards(max_side: int = 12) -> list[tuple[int, int, int]]:
     """The (m, n, k) of the existence table's rows, in order: m >= n, 3 <= k <= m."""
+    if isinstance(max_side, bool) or not isinstance(max_side, int) or not 1 <= max_side <= MAX_TABLE_SIDE:
+        raise KinarowError(f"the existence table's side {str(max_side)[:40]!r} is not allowed; it runs from 1 to "
+                           f"{MAX_TABLE_SIDE}")
     return [(m, n, k) for m in range(1, max_side + 1) for n in range(1, m + 1) for k in range(3, m + 1)]
 
 
@@ -573,7 +597,9 @@ def existence_table(
     computed is saved there at once (:func:`stored_table_rows` reads them back), so a stopped table resumes.
     """
     from kinarow.search.pool import run_cells
+    from kinarow.search.solve import check_count
 
+    check_count(max_conflicts, "max_conflicts")
     if store is not None:
         told = on_row
 

@@ -8,6 +8,7 @@ the leaves' walks it kept. ``kinarow solve --checkpoint FILE --status`` lists it
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import sqlite3
@@ -16,6 +17,9 @@ import zlib
 from kinarow.errors import KinarowError
 from kinarow.proofs.tree import StrategyTree
 from kinarow.values import Bound, Value, read
+
+#: the most bytes a stored strategy unpacks to (a walk is a byte a move; the 9x4k4 strategy has 7 million moves)
+MAX_WALK_BYTES = 2**28
 
 __all__ = ["JobStore"]
 
@@ -96,7 +100,27 @@ class JobStore:
         row = self.db.execute(
             "SELECT lo, hi FROM finished_jobs WHERE game = ? AND position = ?", (game, position)
         ).fetchone()
-        return None if row is None else (int(row[0]), int(row[1]))
+        if row is None:
+            return None
+        lo, hi = (self._whole(v, "a finished job's bound", -1, 1) for v in row)
+        if lo > hi:
+            raise KinarowError(f"the checkpoint '{self.path}' has a damaged row: its bounds {lo} > {hi}; "
+                               "delete the file to start again")
+        return lo, hi
+
+    def _whole(self, value: object, what: str, least: int = 0, most: int = 2**63 - 1) -> int:
+        """A number of a row as a whole number from ``least`` to ``most`` (SQLite keeps whatever was written)."""
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+            raise KinarowError(f"the checkpoint '{self.path}' has a damaged row: {what} is {str(value)[:40]!r}, not "
+                               f"a whole number from {least} to {most}; delete the file to start again")
+        return value
+
+    def _seconds(self, value: object) -> float:
+        """A row's seconds: a finite number, not below 0 (shown, never trusted further)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+            raise KinarowError(f"the checkpoint '{self.path}' has a damaged row: seconds is {str(value)[:40]!r}; "
+                               "delete the file to start again")
+        return float(value)
 
     def put(
         self, game: str, position: str, moves: str, bounds: tuple[int, int], value: Value | Bound, nodes: int,
@@ -114,7 +138,8 @@ class JobStore:
 
     def jobs(self, game: str) -> list[tuple[str, Value | Bound, int, float, str]]:
         """The finished jobs of ``game``: (moves, value, nodes, seconds, finished), in the order they finished."""
-        return [(str(m), _value(v), int(n), float(s), str(f)) for m, v, n, s, f in self.db.execute(
+        return [(str(m), _value(v), self._whole(n, "nodes"), self._seconds(s), str(f))
+                for m, v, n, s, f in self.db.execute(
             "SELECT moves, value, nodes, seconds, finished FROM finished_jobs WHERE game = ? ORDER BY finished, moves",
             (game,))]
 
@@ -125,10 +150,28 @@ class JobStore:
         if row is None:
             return None
         blob, line = bytes(row[0]), str(row[1])
-        if blob[:2] != b"\x1f\x8b":
-            return zlib.decompress(blob)
-        # an older row: the moves by board; written again as the walk its line's position replays
-        choices = dict(json.loads(gzip.decompress(blob)))
+        damaged = (f"the checkpoint '{self.path}' has a damaged strategy row (of {line[:40] or 'the start'}); "
+                   "delete the file to start again")
+        too_large = f"{damaged}: it unpacks to more than {MAX_WALK_BYTES:,} bytes"
+        try:
+            if blob[:2] != b"\x1f\x8b":
+                unpacked = zlib.decompressobj()
+                walk = unpacked.decompress(blob, MAX_WALK_BYTES + 1)
+                if len(walk) <= MAX_WALK_BYTES and unpacked.eof:
+                    return walk
+                if len(walk) <= MAX_WALK_BYTES:
+                    raise zlib.error("the stream ends early")
+                raise OverflowError
+            with gzip.GzipFile(fileobj=io.BytesIO(blob)) as packed:
+                text = packed.read(MAX_WALK_BYTES + 1)
+            if len(text) > MAX_WALK_BYTES:
+                raise OverflowError
+            # an older row: the moves by board; written again as the walk its line's position replays
+            choices = dict(json.loads(text))
+        except OverflowError:
+            raise KinarowError(too_large) from None
+        except (zlib.error, OSError, EOFError, ValueError, TypeError, RecursionError):
+            raise KinarowError(damaged) from None
         tree = StrategyTree(game, line.split(), winner, choices).compacted()
         assert tree.walk is not None
         return tree.walk
@@ -142,7 +185,8 @@ class JobStore:
 
     def strategies(self, game: str) -> list[tuple[str, Value, int, float, str]]:
         """The stored strategies of ``game``: (moves, winner, prescribed moves, seconds, finished)."""
-        return [(str(m), read(Value, w, "a stored strategy's winner", KinarowError), int(n), float(s), str(f))
+        return [(str(m), read(Value, w, "a stored strategy's winner", KinarowError), self._whole(n, "prescribed"),
+                 self._seconds(s), str(f))
                 for m, w, n, s, f in self.db.execute(
             "SELECT moves, winner, prescribed, seconds, finished FROM strategies WHERE game = ? "
             "ORDER BY finished, moves", (game,))]

@@ -49,6 +49,7 @@ from kinarow.search.parallel.frontier import (
 )
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec
 from kinarow.search.parallel.merge import mapped, merged_walk, rows_of_choices, rows_of_walk
+from kinarow.search.pool import MAX_WORKERS
 from kinarow.search.solve import (
     Result,
     check_count,
@@ -57,6 +58,7 @@ from kinarow.search.solve import (
     check_limits,
     check_seconds,
     knowledge_reason,
+    with_reason,
 )
 from kinarow.values import Player, Value
 
@@ -64,8 +66,8 @@ __all__ = ["ParallelResult", "solve", "splits_well"]
 
 #: Open positions per worker that the frontier aims for when ``jobs`` is not given.
 JOBS_PER_WORKER = 2
-#: bounds of the ``workers`` and ``jobs`` arguments (local processes; frontier positions, each kept in memory)
-MAX_WORKERS, MAX_JOBS = 1024, 1_000_000
+#: bound of the ``jobs`` argument (frontier positions, each kept in memory); ``workers`` is bounded as a pool's
+MAX_JOBS = 1_000_000
 #: How often (seconds) the coordinator looks at the clock, the node count and Ctrl-C.
 POLL_SECONDS = 0.05
 #: A job that has run this long (seconds) is split into its children when a worker has nothing to do.
@@ -173,7 +175,8 @@ def solve(
     to_move = None if position.is_over else Player.of(position.to_move)
     if position.is_over:
         assert position.result is not None
-        return ParallelResult(str(game), position.move_text(), position.result, 0, 0.0, None, to_move)
+        return with_reason(position, ParallelResult(str(game), position.move_text(), position.result, 0, 0.0, None,
+                                                    to_move))
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
     n_workers = workers or os.cpu_count() or 1
@@ -220,7 +223,7 @@ def solve(
     peak_kb = max(run.peak_rss_kb, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
     if backend is not None and backend.name == "local":
         peak_kb = max(peak_kb, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-    return ParallelResult(
+    return with_reason(position, ParallelResult(
         str(game),
         position.move_text(),
         Value.UNKNOWN if stopped else frontier.bounds_name(root.lo, root.hi),
@@ -245,7 +248,7 @@ def solve(
         log=run.log,
         knowledge=knowledge,
         knowledge_note=knowledge_reason(game) if knowledge != "none" else None,
-    )
+    ))
 
 
 def splits_well(node: Node, question: str) -> bool:
