@@ -127,3 +127,11 @@ def test_the_package_level_solve_forwards_proof_and_store(store):
     result = kinarow.solve("4x3k3", proof=True, store=store)
     assert result.proof.kind == "strategy" and not result.from_store
     assert kinarow.solve("4x3k3", proof=True, store=store).from_store
+
+
+def test_a_root_proof_by_pairings_says_pairings():
+    by_pairings = solve("5x4k5", knowledge="pairing", proof=True)
+    assert by_pairings.proof.what.startswith("pairings showing neither player can win")
+    by_matching = solve("4x4k4", proof=True)
+    assert by_matching.proof.what.startswith("matching sets showing neither player can win")
+    assert check_data(by_pairings.proof.data).ok and check_data(by_matching.proof.data).ok

@@ -400,7 +400,7 @@ def print_result(position: Position, result: Result, out: TextIO) -> None:
             knowledge += f", {result.knowledge_cuts:,} cut{'' if result.knowledge_cuts == 1 else 's'}"
         rows.append(("knowledge", knowledge))
     if result.certificate is not None:
-        rows.append(("proof", f"{result.certificate.conclusion()}, by matching sets (no search)"))
+        rows.append(("proof", f"{result.certificate.conclusion()}, by {result.certificate.method} (no search)"))
     rows += [
         ("nodes", f"{result.nodes:,}"),
         ("seconds", f"{result.seconds:.3f}"),

@@ -266,6 +266,11 @@ class MatchingProof:
                 raise
             raise KinarowError(f"the matching-set certificate lacks a field or has a bad one ({err!r})") from None
 
+    @property
+    def method(self) -> str:
+        """How it proves it, in words: "pairings" when every set is a plain pairing, else "matching sets"."""
+        return "pairings" if all(ms.kind == "pairing" for _, ms in self.covers) else "matching sets"
+
     def conclusion(self) -> str:
         """What the certificate proves, in words (assuming it checks)."""
         game = Game(self.game)

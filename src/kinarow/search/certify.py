@@ -292,8 +292,8 @@ def certificate(position: Position, result: Result, store: Store | None = None,
     if position.is_over:
         return Proof(None, "the game is already over")
     if result.certificate is not None:  # knowledge settled the value at the root (matching sets)
-        return Proof(result.certificate.to_json(), f"matching sets showing {result.certificate.conclusion()}",
-                     "matching")
+        return Proof(result.certificate.to_json(),
+                     f"{result.certificate.method} showing {result.certificate.conclusion()}", "matching")
     if result.value != Value.DRAW:
         return Proof(None, f"no certificate is available yet for a {result.value} win here")
     from kinarow.knowledge import pairing
