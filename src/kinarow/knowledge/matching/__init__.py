@@ -31,13 +31,13 @@ import numpy as np
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
+from kinarow.knowledge.board import MAX_SEARCH_CELLS, search_position
 from kinarow.position import Position
 from kinarow.proofs.matching import (
     FORMAT,
     VERSION,
     MatchingProof,
     MatchingSet,
-    applicable,
     check,
     check_proof,
 )
@@ -59,8 +59,7 @@ __all__ = [
 ]
 
 MAX_MARKERS = 64
-#: the most cells of a board whose matching sets are searched (64x64): its groups are built and walked per opening
-MAX_MATCHING_CELLS = 4096
+MAX_MATCHING_CELLS = MAX_SEARCH_CELLS  # the most cells of a board whose matching sets are searched (64x64)
 
 
 # -- input ---------------------------------------------------------------------------------
@@ -455,16 +454,7 @@ def find_position(
     if not isinstance(players, tuple) or not players or not all(
             type(p) is int and p in (1, 2) for p in players):
         raise KinarowError(f"players must be a tuple of 1 and/or 2, not {str(players)[:40]}")
-    position = target.copy() if isinstance(target, Position) else Game(target).start()
-    if position.game.cells > MAX_MATCHING_CELLS:
-        raise KinarowError(f"{position.game} has {position.game.cells:,} cells; matching sets are searched on boards "
-                           f"of at most {MAX_MATCHING_CELLS:,} cells (64x64)")
-    reason = applicable(position.game)
-    if reason is not None:
-        raise KinarowError(f"matching sets need free placement, one stone a turn and a normal or Maker-Breaker goal: "
-                           f"{reason}")
-    if moves:
-        position.play_moves(moves)
+    position = search_position(target, moves, "matching sets")
     if position.is_over:
         raise KinarowError(f"the game is already over after {position.move_text()}")
     covers = []

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.knowledge import sat
+from kinarow.knowledge.board import MAX_SEARCH_CELLS, search_position
 from kinarow.knowledge.pairing.bounds import (
     PROPOSITION_1,
     THEOREM_10,
@@ -135,23 +136,11 @@ def applicable(game: Game) -> str | None:
     return blocking_applies(game)
 
 
-#: the most cells of a board whose pairing is searched (64x64): building its groups and the SAT formula grows with
-#: the board (702x702k5 took 17 s and 830 MB before any search); a larger board is refused with one sentence
-MAX_PAIRING_CELLS = 4096
+MAX_PAIRING_CELLS = MAX_SEARCH_CELLS  # the most cells of a board whose pairing is searched (64x64)
 
 
 def _position(target: Game | Position | str, moves: str | None) -> Position:
-    position = target.copy() if isinstance(target, Position) else Game(target).start()
-    if position.game.cells > MAX_PAIRING_CELLS:
-        raise KinarowError(f"{position.game} has {position.game.cells:,} cells; pairings are searched on boards of "
-                           f"at most {MAX_PAIRING_CELLS:,} cells (64x64)")
-    reason = applicable(position.game)
-    if reason is not None:
-        need = "free placement, one stone a turn and a normal or Maker-Breaker goal"
-        raise KinarowError(f"pairings need {need}: {reason}")
-    if moves:
-        position.play_moves(moves)
-    return position
+    return search_position(target, moves, "pairings")
 
 
 #: How a result was settled (``PairingResult.proved_by``).
