@@ -33,8 +33,7 @@ from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import SEARCH_LOG_FORMAT, blocking_applies
 from kinarow.proofs.tree import WALK_CELLS, StrategyTree, board_key
-from kinarow.store import StoreError
-from kinarow.values import Goal, Player, Value, read
+from kinarow.values import Goal, Player, Value
 
 if TYPE_CHECKING:
     from kinarow.search.solve import Result
@@ -220,7 +219,7 @@ def stored_result(store: Store, position: Position, *, strategy: bool, knowledge
         return None
     if found.get("knowledge", "none") != "none" and found.get("revision", 1) < SEARCH_REVISION:
         return None  # an older search's best move (see SEARCH_REVISION): solved again, and the row rewritten
-    value = read(Value, found["value"], f"the value the results store holds for {game} '{key}'", StoreError)
+    value = Value(found["value"])  # row_problem has checked it is one of the game's values
     if value == Value.UNKNOWN:
         return None
     if knowledge is not None and found.get("knowledge", knowledge) != knowledge:
