@@ -52,11 +52,11 @@ def check_count(value: object, name: str, *, upper: int = MAX_NODES) -> int | No
     """
     if value is None:
         return None
-    most = "10**18 (counts are kept in 64 bits)" if upper == MAX_NODES else f"{upper:,}"
     number = int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else 0
     if number < 1:
         raise KinarowError(f"{name} must be a positive whole number, not {said(value)}")
     if number > upper:
+        most = "10**18 (counts are kept in 64 bits)" if upper == MAX_NODES else f"{upper:,}"
         raise KinarowError(f"{name} = {said(number)} is too large; the most allowed is {most}")
     return number
 
