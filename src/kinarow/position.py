@@ -51,7 +51,7 @@ class Marker:
 
 def value_names(game: Game) -> tuple[Value, Value]:
     """Names of a win for player 1 and player 2 in this game."""
-    return (Value.MAKER, Value.BREAKER) if game.goal == MAKER_BREAKER else (Value.FIRST, Value.SECOND)
+    return Value.win(game.goal, 1), Value.win(game.goal, 2)
 
 
 def read_moves(text: str | Iterable[str]) -> list[Marker | list[str]]:
