@@ -1,0 +1,350 @@
+"""The Connect-k kernel: exact scores (who wins, and on which move) for gravity games, compiled with numba.
+
+It serves one family of games: gravity, a rectangular board that does not wrap, the normal goal (the first
+to complete k in a row wins), one stone a turn, and ``m * (n + 1) <= 64`` (7 x 6 and 8 x 7 fit). Other
+games go to the general kernel (:mod:`kinarow.engine.kernel`).
+
+Bit layout
+==========
+
+Two ``uint64`` words describe a position: ``cur``, the stones of the side to move, and ``mask``, every
+stone. Bit ``x * H + y`` is the cell in column ``x`` (from the left) and row ``y`` (from the bottom), where
+``H = n + 1``: each column has one spare bit on top, never set, so that a shift along a line that leaves a
+column lands on a spare bit instead of on the next column. For 7 x 6 (``H = 7``, 49 bits used)::
+
+          a  b  c  d  e  f  g
+    spare 6 13 20 27 34 41 48
+      6 | 5 12 19 26 33 40 47
+      5 | 4 11 18 25 32 39 46
+      4 | 3 10 17 24 31 38 45
+      3 | 2  9 16 23 30 37 44
+      2 | 1  8 15 22 29 36 43
+      1 | 0  7 14 21 28 35 42     bits 49..63 are always 0
+
+A step along a line moves a bit by ``1`` (up), ``H`` (right), ``H + 1`` (up-right) or ``H - 1``
+(down-right). ``board`` has every real cell's bit, ``bottom`` each column's lowest bit, so
+``(mask + bottom) & board`` is the playable cell of every column that is not full, and
+``cur | (mask + bottom)`` is a unique key of the position (``mask + bottom`` marks the first empty cell of
+each column, ``cur``'s bits lie below it).
+
+Scores
+======
+
+A score is from the side to move: a win whose last stone is the ``L``-th stone of the game (counting every
+stone from the first) scores ``cells + 1 - L`` (sooner is higher), a loss the negative of the opponent's
+win score, a draw 0. So the score says the value and the game's length with perfect play: the winner ends
+as soon as it can, the loser as late as it can. :func:`negamax` answers "is the score above ``alpha`` /
+below ``beta``?" with the usual alpha-beta contract (a value <= alpha is an upper bound, >= beta a lower
+bound, between them exact); :func:`solve_score` narrows a null window until the score is exact.
+
+Transposition table
+===================
+
+Two ``uint64`` arrays of one length (a prime, so that keys spread): ``tt_key[i]`` holds a position's key
+XOR its entry and ``tt_val[i]`` the entry, so that an entry whose two words were written by different
+searches (threads racing) fails the key test instead of answering for the wrong position::
+
+    tt_val bits 0-7   lower bound + 128     bits 8-15  upper bound + 128
+           bits 16-23 best column + 1 (0: none)
+
+Each search starts with the bounds every score has (``-cells .. cells``) and narrows them from the entry.
+
+How the search saves work (ideas from the field's Connect Four solvers, written here from their published
+descriptions: Pons' tutorial and Steininger's c4): an immediate win is scored at once; a threat of the
+opponent's that is playable must be blocked (two such threats lose); a move directly below an opponent's
+threat is never played; the score is bounded by the number of stones left before any child is searched;
+the children's table entries are probed before any child is searched near the root (enhanced transposition
+cutoffs); and moves are tried in the order of the threats they create, central columns first on ties.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+U1 = np.uint64(1)
+U0 = np.uint64(0)
+#: table entries near the root whose children are probed before any child is searched (enhanced cutoffs)
+ETC_DEPTH = 14
+MAX_COLS = 16
+
+# ctrl indices
+G_NODES, G_STOP, G_MAX_NODES, G_ABORTED = range(4)
+N_GCTRL = 4
+ABORT_SCORE = 1000
+
+
+@njit(cache=True, inline="always")
+def shift_down(x, d):
+    """``x >> d`` for a shift that may reach the word's width (then 0)."""
+    if d >= 64:
+        return U0
+    return x >> np.uint64(d)
+
+
+@njit(cache=True, inline="always")
+def shift_up(x, d):
+    """``x << d`` for a shift that may reach the word's width (then 0)."""
+    if d >= 64:
+        return U0
+    return x << np.uint64(d)
+
+
+@njit(cache=True, inline="always")
+def win_cells(pos, mask, k, steps, board):
+    """The empty cells where one more stone of ``pos`` completes k in a row (``steps``: the four directions'
+    bit steps). Along each direction a cell wins when ``a`` stones of ``pos`` follow it and ``k - 1 - a``
+    precede it, for some ``a``."""
+    out = U0
+    for di in range(4):
+        s = steps[di]
+        if k == 4:  # the common case, with shared products: 6 shifts a direction
+            b1 = shift_up(pos, s)
+            b2 = b1 & shift_up(pos, 2 * s)
+            a1 = shift_down(pos, s)
+            a2 = a1 & shift_down(pos, 2 * s)
+            out |= (b2 & shift_up(pos, 3 * s)) | (b2 & a1) | (a2 & b1) | (a2 & shift_down(pos, 3 * s))
+            continue
+        for a in range(k):
+            run = board
+            for i in range(1, a + 1):
+                run &= shift_down(pos, i * s)
+            for i in range(1, k - a):
+                run &= shift_up(pos, i * s)
+            out |= run
+    return out & board & ~mask
+
+
+@njit(cache=True, inline="always")
+def has_line(pos, k, steps):
+    """Does ``pos`` hold k stones in a row?"""
+    for di in range(4):
+        s = steps[di]
+        run = pos
+        for i in range(1, k):
+            run &= shift_down(pos, i * s)
+            if run == U0:
+                break
+        if run != U0:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    c = 0
+    while x:
+        x &= x - U1
+        c += 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def mirror(key, m, h):
+    """``key`` with the columns in reverse order (the left-right mirror image of the position)."""
+    col = (U1 << np.uint64(h)) - U1
+    out = U0
+    for x in range(m):
+        out |= ((key >> np.uint64(x * h)) & col) << np.uint64((m - 1 - x) * h)
+    return out
+
+
+@njit(cache=True, inline="always")
+def tt_index(key, size):
+    return np.int64(key % np.uint64(size))
+
+
+@njit(cache=True, inline="always")
+def tt_read(tt_key, tt_val, key):
+    """The entry for ``key`` (0 when absent)."""
+    i = tt_index(key, tt_key.size)
+    v = tt_val[i]
+    if v != U0 and (tt_key[i] ^ v) == key:
+        return v
+    return U0
+
+
+@njit(cache=True, inline="always")
+def tt_write(tt_key, tt_val, key, lo, hi, col):
+    i = tt_index(key, tt_key.size)
+    v = np.uint64(lo + 128) | (np.uint64(hi + 128) << np.uint64(8)) | (np.uint64(col + 1) << np.uint64(16))
+    tt_val[i] = v
+    tt_key[i] = key ^ v
+
+
+@njit(cache=True)
+def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
+    """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down) against the
+    window ``(alpha, beta)``: see the module docstring. ``ABORT_SCORE`` when the node budget ran out or
+    ``ctrl[G_STOP]`` was raised (nothing is stored then)."""
+    k, cells, board, bottom, steps, colmask, off_rows = tables
+    ctrl[G_NODES] += 1
+    if ctrl[G_STOP] != 0 or (ctrl[G_MAX_NODES] > 0 and ctrl[G_NODES] > ctrl[G_MAX_NODES]):
+        ctrl[G_STOP] = 1
+        ctrl[G_ABORTED] = 1
+        return ABORT_SCORE
+    playable = (mask + bottom) & board
+    if win_cells(cur, mask, k, steps, board) & playable:
+        return cells - t  # the (t + 1)-th stone wins
+    opp = cur ^ mask
+    opp_wins = win_cells(opp, mask, k, steps, board)
+    possible = playable
+    forced = possible & opp_wins
+    if forced:
+        if forced & (forced - U1):
+            return -(cells - t - 1)  # two threats to block: the opponent's (t + 2)-th stone wins
+        possible = forced
+    possible &= ~(opp_wins >> U1)  # never directly below an opponent's threat
+    if possible == U0:
+        return -(cells - t - 1)
+    if t >= cells - 2:
+        return 0
+    # neither side wins on the next two stones: bound the score by the stones left
+    lo_bound = -(cells - t - 3)
+    hi_bound = cells - t - 2
+    # follow-up (Allis' claimeven): when every column has an even number of empty cells, the opponent can
+    # answer each stone on top of it, in the same column, to the end of the game. The side to move then gets
+    # the empty cells at odd heights above each column's stones and the opponent those at even heights. If
+    # the side to move cannot make a line of its stones and its cells, it does not win; if the opponent can
+    # make one, the opponent wins (by the last stone at the latest).
+    if ((mask + bottom) & off_rows) == U0:  # each column's first empty cell (or spare bit) is on a row like n's
+        free = board & ~mask
+        if not has_line(cur | (free & ~off_rows), k, steps):
+            hi_bound = min(hi_bound, 0)
+            if has_line(opp | (free & off_rows), k, steps):
+                hi_bound = -1
+    m = colmask.size
+    h = steps[1]
+    # the table's key: the smaller of the position's and its mirror image's (columns stored in that frame)
+    key = cur | (mask + bottom)
+    mkey = mirror(key, m, h)
+    flip = mkey < key
+    if flip:
+        key = mkey
+    entry = tt_read(tt_key, tt_val, key)
+    best_col = -1
+    if entry != U0:
+        lo_e = np.int64(entry & np.uint64(0xFF)) - 128
+        hi_e = np.int64((entry >> np.uint64(8)) & np.uint64(0xFF)) - 128
+        best_col = np.int64((entry >> np.uint64(16)) & np.uint64(0xFF)) - 1
+        if flip and best_col >= 0:
+            best_col = m - 1 - best_col
+        if lo_e > lo_bound:
+            lo_bound = lo_e
+        if hi_e < hi_bound:
+            hi_bound = hi_e
+    if lo_bound >= hi_bound:
+        return hi_bound
+    if alpha < lo_bound:
+        alpha = lo_bound
+        if alpha >= beta:
+            return alpha
+    if beta > hi_bound:
+        beta = hi_bound
+        if alpha >= beta:
+            return beta
+    # the moves: columns in `order` (centre first), sorted by the threats each creates (stable)
+    cols = np.empty(MAX_COLS, np.int64)
+    keys = np.empty(MAX_COLS, np.int64)
+    nmoves = 0
+    for j in range(m):
+        x = order[j]
+        move = possible & colmask[x]
+        if move == U0:
+            continue
+        after = cur | move
+        score = popcount(win_cells(after, mask | move, k, steps, board))
+        if x == best_col:
+            score = 1 << 20
+        i = nmoves
+        while i > 0 and keys[i - 1] < score:
+            keys[i] = keys[i - 1]
+            cols[i] = cols[i - 1]
+            i -= 1
+        keys[i] = score
+        cols[i] = x
+        nmoves += 1
+    # enhanced transposition cutoffs near the root: a child whose stored upper bound is low enough cuts now
+    if t < ETC_DEPTH:
+        for i in range(nmoves):
+            move = possible & colmask[cols[i]]
+            nmask = mask | move
+            ncur = cur ^ mask  # the opponent's stones: the child's side to move
+            ckey = ncur | (nmask + bottom)
+            cmkey = mirror(ckey, m, h)
+            if cmkey < ckey:
+                ckey = cmkey
+            centry = tt_read(tt_key, tt_val, ckey)
+            if centry != U0:
+                c_hi = np.int64((centry >> np.uint64(8)) & np.uint64(0xFF)) - 128
+                if -c_hi >= beta:  # the child scores at most c_hi, so this move at least -c_hi
+                    tt_write(tt_key, tt_val, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i])
+                    return -c_hi
+    orig_alpha = alpha
+    best = -cells - 1
+    chosen = -1
+    for i in range(nmoves):
+        x = cols[i]
+        move = possible & colmask[x]
+        v = negamax(cur ^ mask, mask | move, t + 1, -beta, -alpha, tables, tt_key, tt_val, ctrl, order)
+        if v == ABORT_SCORE or v == -ABORT_SCORE:
+            return ABORT_SCORE
+        v = -v
+        if v > best:
+            best = v
+            chosen = x
+        if v >= beta:
+            tt_write(tt_key, tt_val, key, v, hi_bound, m - 1 - x if flip else x)  # a lower bound
+            return v
+        if v > alpha:
+            alpha = v
+    if flip and chosen >= 0:
+        chosen = m - 1 - chosen
+    if best > orig_alpha:
+        tt_write(tt_key, tt_val, key, best, best, chosen)  # exact
+    else:
+        tt_write(tt_key, tt_val, key, lo_bound, best if best > lo_bound else lo_bound, chosen)  # an upper bound
+    return best
+
+
+@njit(cache=True)
+def immediate(cur, mask, t, tables):
+    """The score when a stone on the next two decides the game or none is left, else ``ABORT_SCORE``."""
+    k, cells, board, bottom, steps, colmask, off_rows = tables
+    if t >= cells:
+        return 0
+    playable = (mask + bottom) & board
+    if win_cells(cur, mask, k, steps, board) & playable:
+        return cells - t
+    return ABORT_SCORE
+
+
+@njit(cache=True)
+def solve_score(cur, mask, t, weak, tables, tt_key, tt_val, ctrl, order):
+    """The exact score (``weak``: only its sign: -1, 0 or 1) by null-window tests narrowing ``[lo, hi]``;
+    ``ABORT_SCORE`` when stopped."""
+    k, cells, board, bottom, steps, colmask, off_rows = tables
+    v = immediate(cur, mask, t, tables)
+    if v != ABORT_SCORE:
+        return v if not weak else (1 if v > 0 else 0)
+    lo = -(cells - t)
+    hi = cells - t
+    if weak:
+        lo = -1
+        hi = 1
+    while lo < hi:
+        med = lo + (hi - lo) // 2
+        if med <= 0 and lo // 2 < med:
+            med = lo // 2
+        elif med >= 0 and hi // 2 > med:
+            med = hi // 2
+        r = negamax(cur, mask, t, med, med + 1, tables, tt_key, tt_val, ctrl, order)
+        if r == ABORT_SCORE:
+            return ABORT_SCORE
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+    if weak:
+        return 1 if lo > 0 else (-1 if lo < 0 else 0)
+    return lo
