@@ -310,7 +310,7 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
 @njit(cache=True)
 def immediate(cur, mask, t, tables):
     """The score when a stone on the next two decides the game or none is left, else ``ABORT_SCORE``."""
-    k, cells, board, bottom, steps, colmask, off_rows = tables
+    k, cells, board, bottom, steps = tables[0], tables[1], tables[2], tables[3], tables[4]
     if t >= cells:
         return 0
     playable = (mask + bottom) & board
@@ -323,7 +323,7 @@ def immediate(cur, mask, t, tables):
 def solve_score(cur, mask, t, weak, tables, tt_key, tt_val, ctrl, order):
     """The exact score (``weak``: only its sign: -1, 0 or 1) by null-window tests narrowing ``[lo, hi]``;
     ``ABORT_SCORE`` when stopped."""
-    k, cells, board, bottom, steps, colmask, off_rows = tables
+    cells = tables[1]
     v = immediate(cur, mask, t, tables)
     if v != ABORT_SCORE:
         return v if not weak else (1 if v > 0 else 0)

@@ -107,7 +107,13 @@ class ScoreSearcher:
         # the rows (spare row included) whose parity differs from the height's: see the follow-up bound
         off_rows = sum(1 << (x * h + y) for x in range(m) for y in range(h) if (y - n) % 2)
         self.tables = (
-            int(game.k), int(game.cells), np.uint64(board), np.uint64(bottom), steps, colmask, np.uint64(off_rows)
+            int(game.k),
+            int(game.cells),
+            np.uint64(board),
+            np.uint64(bottom),
+            steps,
+            colmask,
+            np.uint64(off_rows),
         )
         entries = _prime_at_most(max(1009, int(tt_mb * 2**20 / ENTRY_BYTES)))
         self.tt_key = np.zeros(entries, np.uint64)
