@@ -45,7 +45,10 @@ XOR its entry and ``tt_val[i]`` the entry, so that an entry whose two words were
 searches (threads racing) fails the key test instead of answering for the wrong position::
 
     tt_val bits 0-7   lower bound + 128     bits 8-15  upper bound + 128
-           bits 16-23 best column + 1 (0: none)
+           bits 16-23 best column + 1 (0: none)   bits 32-63 generation
+
+An entry of another generation than ``ctrl[G_GEN]`` reads as empty, so a new generation is a new table
+without clearing one.
 
 Each search starts with the bounds every score has (``-cells .. cells``) and narrows them from the entry.
 
@@ -69,8 +72,8 @@ ETC_DEPTH = 14
 MAX_COLS = 16
 
 # ctrl indices
-G_NODES, G_STOP, G_MAX_NODES, G_ABORTED = range(4)
-N_GCTRL = 4
+G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN = range(5)
+N_GCTRL = 5
 ABORT_SCORE = 1000
 
 
@@ -155,24 +158,25 @@ def tt_index(key, size):
 
 
 @njit(cache=True, inline="always")
-def tt_read(tt_key, tt_val, key):
-    """The entry for ``key`` (0 when absent)."""
+def tt_read(tt_key, tt_val, key, gen):
+    """The entry for ``key`` (0 when absent or of another generation)."""
     i = tt_index(key, tt_key.size)
     v = tt_val[i]
-    if v != U0 and (tt_key[i] ^ v) == key:
+    if v != U0 and (tt_key[i] ^ v) == key and (v >> np.uint64(32)) == gen:
         return v
     return U0
 
 
 @njit(cache=True, inline="always")
-def tt_write(tt_key, tt_val, key, lo, hi, col):
+def tt_write(tt_key, tt_val, key, lo, hi, col, gen):
     i = tt_index(key, tt_key.size)
     v = np.uint64(lo + 128) | (np.uint64(hi + 128) << np.uint64(8)) | (np.uint64(col + 1) << np.uint64(16))
+    v |= gen << np.uint64(32)
     tt_val[i] = v
     tt_key[i] = key ^ v
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
     """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down) against the
     window ``(alpha, beta)``: see the module docstring. ``ABORT_SCORE`` when the node budget ran out or
@@ -183,6 +187,7 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
         ctrl[G_STOP] = 1
         ctrl[G_ABORTED] = 1
         return ABORT_SCORE
+    gen = np.uint64(ctrl[G_GEN])
     playable = (mask + bottom) & board
     if win_cells(cur, mask, k, steps, board) & playable:
         return cells - t  # the (t + 1)-th stone wins
@@ -221,7 +226,7 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
     flip = mkey < key
     if flip:
         key = mkey
-    entry = tt_read(tt_key, tt_val, key)
+    entry = tt_read(tt_key, tt_val, key, gen)
     best_col = -1
     if entry != U0:
         lo_e = np.int64(entry & np.uint64(0xFF)) - 128
@@ -274,11 +279,11 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
             cmkey = mirror(ckey, m, h)
             if cmkey < ckey:
                 ckey = cmkey
-            centry = tt_read(tt_key, tt_val, ckey)
+            centry = tt_read(tt_key, tt_val, ckey, gen)
             if centry != U0:
                 c_hi = np.int64((centry >> np.uint64(8)) & np.uint64(0xFF)) - 128
                 if -c_hi >= beta:  # the child scores at most c_hi, so this move at least -c_hi
-                    tt_write(tt_key, tt_val, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i])
+                    tt_write(tt_key, tt_val, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i], gen)
                     return -c_hi
     orig_alpha = alpha
     best = -cells - 1
@@ -294,16 +299,16 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
             best = v
             chosen = x
         if v >= beta:
-            tt_write(tt_key, tt_val, key, v, hi_bound, m - 1 - x if flip else x)  # a lower bound
+            tt_write(tt_key, tt_val, key, v, hi_bound, m - 1 - x if flip else x, gen)  # a lower bound
             return v
         if v > alpha:
             alpha = v
     if flip and chosen >= 0:
         chosen = m - 1 - chosen
     if best > orig_alpha:
-        tt_write(tt_key, tt_val, key, best, best, chosen)  # exact
+        tt_write(tt_key, tt_val, key, best, best, chosen, gen)  # exact
     else:
-        tt_write(tt_key, tt_val, key, lo_bound, best if best > lo_bound else lo_bound, chosen)  # an upper bound
+        tt_write(tt_key, tt_val, key, lo_bound, best if best > lo_bound else lo_bound, chosen, gen)  # an upper bound
     return best
 
 
@@ -319,7 +324,7 @@ def immediate(cur, mask, t, tables):
     return ABORT_SCORE
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_score(cur, mask, t, weak, tables, tt_key, tt_val, ctrl, order):
     """The exact score (``weak``: only its sign: -1, 0 or 1) by null-window tests narrowing ``[lo, hi]``;
     ``ABORT_SCORE`` when stopped."""

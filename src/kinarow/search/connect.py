@@ -119,8 +119,17 @@ class ScoreSearcher:
         self.tt_key = np.zeros(entries, np.uint64)
         self.tt_val = np.zeros(entries, np.uint64)
         self.ctrl = np.zeros(GK.N_GCTRL, np.int64)
+        self.ctrl[GK.G_GEN] = 1
         centre = (m - 1) / 2
         self.order = np.array(sorted(range(m), key=lambda x: (abs(x - centre), x)), np.int64)
+
+    def forget(self) -> None:
+        """Start a new generation of the table: what earlier questions found is no longer used (so that a
+        question's answer and node count do not depend on what was asked before)."""
+        self.ctrl[GK.G_GEN] += 1
+        if self.ctrl[GK.G_GEN] >= 1 << 32:
+            self.tt_val[:] = 0
+            self.ctrl[GK.G_GEN] = 1
 
     def words(self, position: Position) -> tuple[int, int, int]:
         """(the side to move's stones, every stone, stones down) in the kernel's layout."""
@@ -144,52 +153,82 @@ class ScoreSearcher:
         max_nodes: int | None = None,
         deadline: float | None = None,
         on_tick: Callable[[int], None] | None = None,
+        threads: int = 1,
     ) -> Score | None:
         """The exact score of ``position`` (``weak``: only its sign, as -1, 0 or 1), or None when the node
-        budget or the deadline ran out first. The game must not be over at ``position``."""
+        budget or the deadline ran out or Ctrl-C came first (:attr:`stopped` says which). The game must not be
+        over at ``position``.
+
+        With ``threads`` > 1 that many searches of the same position run at once, sharing the table, each
+        trying the columns in its own order; the first to finish answers and the others stop. (Each thread's
+        table writes are checked on reading, see :mod:`kinarow.engine.gravity_kernel`.) ``max_nodes`` bounds
+        each thread.
+        """
         cur, mask, t = self.words(position)
-        ctrl = self.ctrl
-        ctrl[:] = 0
-        ctrl[GK.G_MAX_NODES] = max_nodes or 0
+        self.stopped: str | None = "node limit"
+        ctrls = [self.ctrl] + [self.ctrl.copy() for _ in range(threads - 1)]
+        for ctrl in ctrls:
+            ctrl[[GK.G_NODES, GK.G_STOP, GK.G_ABORTED]] = 0
+            ctrl[GK.G_MAX_NODES] = max_nodes or 0
         out: list[int] = []
         errors: list[BaseException] = []
-        args = (np.uint64(cur), np.uint64(mask), t, weak, self.tables, self.tt_key, self.tt_val, ctrl, self.order)
         start = time.perf_counter()
 
-        def work() -> None:
+        def work(i: int) -> None:
+            order = self.order if i == 0 else np.roll(self.order, -i)
             try:
-                out.append(int(GK.solve_score(*args)))
+                v = int(
+                    GK.solve_score(
+                        np.uint64(cur), np.uint64(mask), t, weak, self.tables, self.tt_key, self.tt_val, ctrls[i], order
+                    )
+                )
             except BaseException as err:  # pragma: no cover - surfaced below
                 errors.append(err)
+                return
+            if v != GK.ABORT_SCORE:
+                out.append(v)
+                for other in ctrls:
+                    other[GK.G_STOP] = 1  # the answer is in: the other threads stop
 
-        if deadline is None and on_tick is None:
-            work()  # many short questions: no thread each
+        def nodes() -> int:
+            return sum(int(c[GK.G_NODES]) for c in ctrls)
+
+        if deadline is None and on_tick is None and threads == 1:
+            work(0)  # many short questions: no thread each
         else:
-            worker = threading.Thread(target=work, daemon=True)
-            worker.start()
+            workers = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(threads)]
+            for worker in workers:
+                worker.start()
             try:
-                while worker.is_alive():
-                    worker.join(0.05)
+                while any(w.is_alive() for w in workers):
+                    workers[0].join(0.05)
                     raise_if_interrupted()
                     if on_tick is not None:
-                        on_tick(int(ctrl[GK.G_NODES]))
-                    if deadline is not None and time.perf_counter() >= deadline:
-                        ctrl[GK.G_STOP] = 1
+                        on_tick(nodes())
+                    if deadline is not None and time.perf_counter() >= deadline and not out:
+                        for ctrl in ctrls:
+                            ctrl[GK.G_STOP] = 1
+                        self.stopped = "time limit"
             except KeyboardInterrupt:
-                ctrl[GK.G_STOP] = 1
+                for ctrl in ctrls:
+                    ctrl[GK.G_STOP] = 1
+                self.stopped = "interrupted"
+            for worker in workers:
                 worker.join()
-                raise
-            worker.join()
         if errors:
             raise errors[0]
         seconds = time.perf_counter() - start
-        if not out or out[0] == GK.ABORT_SCORE:
+        total = nodes()
+        self.ctrl[GK.G_NODES] = total
+        if not out:
             return None
-        return Score(out[0], t, self.game.cells, int(ctrl[GK.G_NODES]), seconds)
+        self.stopped = None
+        return Score(out[0], t, self.game.cells, total, seconds)
 
-    def best_move(self, position: Position, score: Score) -> int | None:
+    def best_move(self, position: Position, score: Score, *, weak: bool = False) -> int | None:
         """A move (a cell of ``position``'s game) that keeps ``score``: the winner's fastest win, the loser's
-        slowest loss, or a drawing move. None when the score came from a weak search and no move is known."""
+        slowest loss, or a drawing move (``weak``: ``score`` is a weak search's sign, and the move keeps the
+        value only). None only if ``score`` is not the position's."""
         for cell in self.moves_in_order(position):
             child = position.copy()
             child.play(cell)
@@ -197,10 +236,10 @@ class ScoreSearcher:
                 if child.result == "draw":
                     if score.score == 0:
                         return cell
-                elif score.score > 0 and score.last_move == child.stones:
+                elif score.score > 0 and (weak or score.last_move == child.stones):
                     return cell
                 continue
-            got = self.score(child)
+            got = self.score(child, weak=weak)
             if got is not None and -got.score == score.score:
                 return cell
         return None
@@ -215,3 +254,25 @@ class ScoreSearcher:
                 if c // n == int(x):
                     out.append(c)
         return out
+
+
+_cache: dict[tuple[Game, float], ScoreSearcher] = {}
+_cache_lock = threading.Lock()
+
+
+def searcher_for(game: Game, tt_mb: float) -> tuple[ScoreSearcher, threading.Lock | None]:
+    """The score searcher of ``game`` kept from the last call (its table carries what earlier questions found)
+    with a lock the caller holds while it searches, or a fresh one (and None) when the kept one is busy."""
+    with _cache_lock:
+        found = _cache.get((game, tt_mb))
+        if found is None:
+            _cache.clear()  # one table at a time: tables are large
+            found = _cache[(game, tt_mb)] = ScoreSearcher(game, tt_mb=tt_mb)
+            _locks[id(found)] = threading.Lock()
+        lock = _locks[id(found)]
+    if lock.acquire(blocking=False):
+        return found, lock
+    return ScoreSearcher(game, tt_mb=tt_mb), None
+
+
+_locks: dict[int, threading.Lock] = {}

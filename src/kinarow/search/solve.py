@@ -24,6 +24,7 @@ from kinarow.game import Game, shown
 from kinarow.position import Position
 from kinarow.proofs.matching import applicable as blocking_applicable
 from kinarow.proofs.tree import StrategyTree
+from kinarow.search import connect
 from kinarow.values import Bound, Goal, Player, Value
 
 if TYPE_CHECKING:
@@ -243,7 +244,10 @@ class Searcher:
         kparams = np.array([level, PAIR_BUDGET, MB_BUDGET, ROOT_BUDGET, MB_MAX_CELLS, pair_max(game)], np.int64)
         #: the kernel's working arrays (transposition table, counters, history, buffers, generation)
         self.state: K.SearchState = K.new_state(
-            game.cells, int(self.tables.masks.size), 1 << (entries.bit_length() - 1), kparams,
+            game.cells,
+            int(self.tables.masks.size),
+            1 << (entries.bit_length() - 1),
+            kparams,
             16 if level == K.KNOW_MATCHING else 0,
         )
         # the bundles as plain tuples, which numba types faster at each call (the same arrays)
@@ -480,8 +484,21 @@ class Searcher:
 
         def work() -> None:
             try:
-                done.append(X.extract(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
-                                      self.deepening_step, np.zeros(1 << 12, np.uint8), xctrl, tb, self.state))
+                done.append(
+                    X.extract(
+                        np.uint64(p1),
+                        np.uint64(p2),
+                        position.stones,
+                        winner,
+                        rules,
+                        plan,
+                        self.deepening_step,
+                        np.zeros(1 << 12, np.uint8),
+                        xctrl,
+                        tb,
+                        self.state,
+                    )
+                )
             except BaseException as err:  # pragma: no cover - surfaced below
                 errors.append(err)
 
@@ -516,8 +533,10 @@ class Searcher:
             return None
         moves = out[: int(xctrl[X.X_ROWS])]
         if status == X.NO_WIN:
-            raise KinarowError(f"internal error: the winner has no winning move in a position after "
-                               f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)")
+            raise KinarowError(
+                f"internal error: the winner has no winning move in a position after "
+                f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)"
+            )
         return moves.tobytes()
 
     def strategy_choices(
@@ -540,8 +559,9 @@ class Searcher:
 def _walk_tree(position: Position, winner: int, walk: bytes) -> StrategyTree:
     """The strategy certificate of ``winner`` (1 or 2) from ``position``, given as a walk."""
     game = position.game
-    return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN),
-                        walk=walk)
+    return StrategyTree(
+        str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), walk=walk
+    )
 
 
 def pair_max(game: Game) -> int:
@@ -627,10 +647,24 @@ def solve(
         raise KinarowError(f"the searcher given is {bound}; it must be a Searcher of {position.game}")
     if moves:
         position.play_moves(moves)
-    return with_reason(position, _solve(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
-                                         symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
-                                         on_tick=on_tick, knowledge=knowledge, proof=proof, store=store,
-                                         on_proof_tick=on_proof_tick))
+    return with_reason(
+        position,
+        _solve(
+            position,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            tt_mb=tt_mb,
+            symmetry=symmetry,
+            strategy=strategy,
+            walk=walk,
+            searcher=searcher,
+            on_tick=on_tick,
+            knowledge=knowledge,
+            proof=proof,
+            store=store,
+            on_proof_tick=on_proof_tick,
+        ),
+    )
 
 
 def with_reason(position: Position, result: R) -> R:
@@ -664,23 +698,47 @@ def _solve(
     from kinarow.search import certify
 
     if store is None and not proof:
-        return certify.in_form(_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
-                                       symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
-                                       on_tick=on_tick, knowledge=knowledge), walk)
+        return certify.in_form(
+            _search(
+                position,
+                max_nodes=max_nodes,
+                time_limit=time_limit,
+                tt_mb=tt_mb,
+                symmetry=symmetry,
+                strategy=strategy,
+                walk=walk,
+                searcher=searcher,
+                on_tick=on_tick,
+                knowledge=knowledge,
+            ),
+            walk,
+        )
 
     asked = knowledge if searcher is None else searcher.knowledge  # a searcher's own options key the store
     symmetry = symmetry if searcher is None else searcher.symmetry
-    result = certify.stored_result(store, position, strategy=strategy or proof, knowledge=asked,
-                                   symmetry=symmetry) if store is not None else None
+    result = (
+        certify.stored_result(store, position, strategy=strategy or proof, knowledge=asked, symmetry=symmetry)
+        if store is not None
+        else None
+    )
     if result is not None and store is not None and proof:  # a stored value is served only with its certificate
         proved = certify.certified_from_store(store, position, result, walk=walk, tick=on_proof_tick)
         if proved is not None:
             return proved
         result = None
     if result is None:
-        result = _search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
-                         strategy=strategy or proof, walk=walk, searcher=searcher, on_tick=on_tick,
-                         knowledge=knowledge)
+        result = _search(
+            position,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            tt_mb=tt_mb,
+            symmetry=symmetry,
+            strategy=strategy or proof,
+            walk=walk,
+            searcher=searcher,
+            on_tick=on_tick,
+            knowledge=knowledge,
+        )
         if store is not None:
             certify.save_result(store, position, result, symmetry=symmetry)
     return certify.certify(position, result, proof=proof, walk=walk, store=store, tick=on_proof_tick)
@@ -707,14 +765,21 @@ def _search(
     if position.is_over:
         assert position.result is not None
         return Result(str(game), moves_text, position.result, 0, 0.0, None, to_move)
+    if searcher is None and not strategy and connect.serves(game) is None:
+        return _score_search(
+            position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, on_tick=on_tick, knowledge=knowledge
+        )
     if searcher is None:
         searcher = Searcher(game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
     value, best, nodes, stopped = searcher.search(position, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
     seconds = time.perf_counter() - start
-    know: dict[str, Any] = {"knowledge": searcher.knowledge, "knowledge_note": searcher.knowledge_note,
-                             "knowledge_cuts": int(searcher.ctrl[K.C_KCUTS])}
+    know: dict[str, Any] = {
+        "knowledge": searcher.knowledge,
+        "knowledge_note": searcher.knowledge_note,
+        "knowledge_cuts": int(searcher.ctrl[K.C_KCUTS]),
+    }
     if stopped:
         return Result(str(game), moves_text, Value.UNKNOWN, nodes, seconds, None, to_move, stopped=stopped, **know)
     result = Result(
@@ -736,6 +801,58 @@ def _search(
         )
         result.seconds = time.perf_counter() - start
     return result
+
+
+def _score_search(
+    position: Position,
+    *,
+    max_nodes: int | None,
+    time_limit: float | None,
+    tt_mb: float | None,
+    on_tick: Callable[[int], None] | None,
+    knowledge: str,
+) -> Result:
+    """:func:`_search` for the games the Connect-k score kernel serves (:mod:`kinarow.search.connect`)."""
+    game = position.game
+    to_move = Player.of(position.to_move)
+    start = time.perf_counter()
+    deadline = start + time_limit if time_limit else None
+    searcher, lock = connect.searcher_for(game, tt_mb if tt_mb is not None else default_tt_mb(game))
+    try:
+        searcher.forget()  # every solve() searches as if from an empty table, so its node count is its own
+        score = searcher.score(position, weak=True, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
+        nodes = int(searcher.ctrl[connect.GK.G_NODES])
+        know: dict[str, Any] = {
+            "knowledge": knowledge,
+            "knowledge_note": knowledge_reason(game) if knowledge != "none" else None,
+        }
+        if score is None:
+            return Result(
+                str(game),
+                position.move_text(),
+                Value.UNKNOWN,
+                nodes,
+                time.perf_counter() - start,
+                None,
+                to_move,
+                stopped=searcher.stopped,
+                **know,
+            )
+        best = searcher.best_move(position, score, weak=True)
+    finally:
+        if lock is not None:
+            lock.release()
+    kernel_value = K.WIN if score.score > 0 else (K.LOSS if score.score < 0 else K.DRAW)
+    return Result(
+        str(game),
+        position.move_text(),
+        winner_of(game, position.to_move, kernel_value),
+        nodes,
+        time.perf_counter() - start,
+        position.name(best) if best is not None else None,
+        to_move,
+        **know,
+    )
 
 
 def root_certificate(position: Position) -> Any:
