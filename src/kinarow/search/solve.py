@@ -202,15 +202,22 @@ class Result:
         """The value in words, e.g. ``draw`` -> 'Draw with perfect play.' (:data:`kinarow.values.SENTENCES`),
         with the move on which the game ends when the solve was strong ('First player (Black) wins on move 7
         with perfect play.') and the reason where the result has one (``note``)."""
-        text = self.value.sentence
-        if self.last_move is not None:
-            text = text.replace(" with perfect play", f" on move {self.last_move} with perfect play", 1)
-        elif self.strong and self.stopped and self.value not in (Value.DRAW, Value.UNKNOWN):
+        text = strong_sentence(self.value, self.last_move)
+        if self.strong and self.stopped and self.value not in (Value.DRAW, Value.UNKNOWN):
             text = f"{text[:-1]}; the search stopped ({self.stopped}) before it found on which move the game ends."
         return f"{text[:-1]}: {self.note}." if self.note else text
 
 
 R = TypeVar("R", bound=Result)
+
+
+def strong_sentence(value: Value | Bound, last_move: int | None) -> str:
+    """A value in words (:data:`kinarow.values.SENTENCES`), with the move on which the game ends when it is known:
+    'First player (Black) wins on move 7 with perfect play.'"""
+    text = value.sentence
+    if last_move is None:
+        return text
+    return text.replace(" with perfect play", f" on move {last_move} with perfect play", 1)
 
 
 def default_tt_mb(game: Game) -> float:
