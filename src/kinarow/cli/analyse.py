@@ -94,8 +94,7 @@ def picture(position: Position, analysis: Analysis) -> str:
     if any(m.outcome == "unknown" for m in analysis.moves_list):
         rows.append(("unknown", "?: not solved in time"))
     marks = {m.cell: (m.outcome, m.label) for m in analysis.moves_list}
-    title = f"{position.game}{' after ' + analysis.moves if analysis.moves else ''}: {who} to move"
-    return svg.heat_map(position, marks, legend=rows, title=title)
+    return svg.heat_map(position, marks, legend=rows, title=f"{position.game}: {who} to move")
 
 
 def cmd_analyse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
