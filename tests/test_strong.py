@@ -184,6 +184,18 @@ def test_a_budget_that_runs_out_keeps_the_value_and_says_the_length_is_unknown()
     assert result.to_dict()["last_move"] is None
 
 
+def test_a_value_from_the_store_or_with_its_proof_gets_its_length_too(tmp_path: Path) -> None:
+    from kinarow.store import open_store
+
+    store = open_store(str(tmp_path / "store.sqlite"))
+    first = solve("4x3k3", store=store, strong=True)
+    again = solve("4x3k3", store=store, strong=True)
+    assert (first.from_store, again.from_store) == (False, True)
+    assert first.last_move == again.last_move == 7
+    proved = solve("4x3k3", proof=True, strong=True)
+    assert proved.proof is not None and proved.last_move == 7
+
+
 def test_bad_arguments_are_one_sentence() -> None:
     with pytest.raises(KinarowError, match="strong must be True or False"):
         solve("3x3k3", strong="yes")  # type: ignore[arg-type]
