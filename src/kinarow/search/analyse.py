@@ -16,7 +16,7 @@ and the loser as late as it can.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from kinarow.errors import KinarowError
@@ -80,7 +80,6 @@ class Analysis:
     seconds: float
     #: why the analysis stopped before every move had its value and length (``time limit``, ``interrupted``)
     stopped: str | None = None
-    knowledge: str = field(default=DEFAULT_KNOWLEDGE, repr=False)
 
     @property
     def best(self) -> list[MoveValue]:
@@ -213,5 +212,4 @@ def analyse(
         nodes,
         time.perf_counter() - start,
         stopped,
-        searcher.knowledge,
     )
