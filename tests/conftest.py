@@ -140,6 +140,10 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
     "test_strategies.py": {
         "test_verified_outcomes_never_contradict_the_solver",
     },
+    "test_strong.py": {
+        "test_connect4_lengths_match_pons_scores_on_all_300_positions",
+        "test_lengths_agree_with_exhaustive_minimax_on_small_games",
+    },
     "test_tiling.py": {
         "test_cli_search_zetters",
         "test_named_tilings_check_and_runs_agree_with_a_brute_force_patch",

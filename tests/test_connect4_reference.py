@@ -1,7 +1,7 @@
 """7x6 Connect Four values against reference scores from an independent solver (Pascal Pons').
 
-The reference file lives beside the repository (``../shared/data``); the test
-is skipped when it is not there. A fixed random sample of the positions is
+The reference file is tests/data/connect4-7x6-scored.txt; the test is skipped
+when it is not there. A fixed random sample of the positions is
 solved with one shared searcher and the sign of each score is compared.
 """
 
@@ -14,7 +14,7 @@ import pytest
 
 from kinarow import Game, Searcher, solve
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4-7x6-scored.txt"
+DATA = Path(__file__).resolve().parent / "data" / "connect4-7x6-scored.txt"
 SAMPLE = 30
 SEED = 2024
 PER_POSITION_NODES = 5_000_000  # the sample needs at most about 50,000 nodes a position; a budget, not a clock
@@ -44,7 +44,7 @@ def test_expected_value_reads_the_sign_from_the_side_to_move() -> None:
     assert expected_value("443", 0) == "draw"
 
 
-@pytest.mark.skipif(not DATA.is_file(), reason="the Connect Four reference file (../shared/data) is not present")
+@pytest.mark.skipif(not DATA.is_file(), reason="the Connect Four reference file (tests/data) is not present")
 def test_connect4_values_match_reference_scores() -> None:
     refs = read_references(DATA)
     assert len(refs) >= SAMPLE

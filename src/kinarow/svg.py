@@ -86,29 +86,36 @@ def grid(
     coordinates: bool = False,
     title: str | None = None,
     cell_names: Mapping[Cell, str] | None = None,
+    above: Mapping[int, tuple[str, str]] | None = None,
+    legend: Sequence[tuple[str, str]] = (),
 ) -> str:
     """An SVG picture of ``cells`` with stones (1 Black, 2 White), labels, cell fills and segments.
 
     ``coordinates`` writes column letters and row numbers around a board whose
     cells start at (0, 0). ``cell_names`` gives each cell's shape a
     ``data-cell`` attribute (a web page uses it to know which cell was clicked).
+    ``above`` puts a badge ``(fill, text)`` over column x, one step above its top
+    cell; ``legend`` rows ``(fill, words)`` go under the board.
     """
     cell_list = sorted(set(cells))
     if not cell_list:
         raise ValueError("a picture needs at least one cell")
     stones, labels, fills, names = stones or {}, labels or {}, fills or {}, cell_names or {}
     centres = {c: _centre(c, hexagonal) for c in cell_list}
-    xs = [p[0] for p in centres.values()]
-    ys = [p[1] for p in centres.values()]
+    badges = {x: _centre((x, max(c[1] for c in cell_list if c[0] == x) + 1), hexagonal) for x in (above or {})}
+    xs = [p[0] for p in [*centres.values(), *badges.values()]]
+    ys = [p[1] for p in [*centres.values(), *badges.values()]]
     left, right, bottom, top = min(xs) - 0.5, max(xs) + 0.5, min(ys) - 0.5, max(ys) + 0.5
     extra_top = 0.8 if title else 0.0
     pad = MARGIN / CELL
     axis = 0.5 if coordinates else 0.0  # room for column letters below and row numbers on the left
+    key = 0.6 * len(legend) + (0.2 if legend else 0.0)  # room for the legend's rows under the board
     width = (right - left + 2 * pad + axis) * CELL
-    height = (top - bottom + 2 * pad + axis + extra_top) * CELL
-    shift = 0.0  # a title wider than the board widens the picture; the board stays centred
-    if title and 8.6 * len(title) + 2 * MARGIN > width:
-        shift = (8.6 * len(title) + 2 * MARGIN - width) / 2
+    height = (top - bottom + 2 * pad + axis + extra_top + key) * CELL
+    shift = 0.0  # a title (or a legend) wider than the board widens the picture; the board stays centred
+    wanted = max([8.6 * len(title) if title else 0.0] + [7.4 * len(words) + 0.6 * CELL for _, words in legend])
+    if wanted + 2 * MARGIN > width:
+        shift = (wanted + 2 * MARGIN - width) / 2
         width += 2 * shift
 
     def px(point: tuple[float, float]) -> tuple[float, float]:
@@ -145,6 +152,17 @@ def grid(
             for x, y in ((x1, y1), (x2, y2)):
                 out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{0.17 * CELL:.1f}" fill="{s.colour}" '
                            'stroke="#ffffff" stroke-width="1.5" class="pair-end"/>')
+    for x, (fill, text) in sorted((above or {}).items()):
+        cx, cy = px(badges[x])
+        out.append(
+            f'<rect x="{cx - 0.45 * CELL:.1f}" y="{cy - 0.35 * CELL:.1f}" width="{0.9 * CELL:.1f}" '
+            f'height="{0.7 * CELL:.1f}" rx="{0.15 * CELL:.1f}" fill="{fill}" stroke="#8a7a55" stroke-width="1" '
+            f'class="badge"/>'
+        )
+        out.append(
+            f'<text x="{cx:.1f}" y="{cy + 0.13 * CELL:.1f}" text-anchor="middle" font-size="{0.36 * CELL:.0f}" '
+            f'fill="#1a1a1a">{escape(text)}</text>'
+        )
     for c, player in sorted(stones.items()):
         cx, cy = px(centres[c])
         out.append(
@@ -180,6 +198,14 @@ def grid(
         for y in sorted({c[1] for c in cell_list}):
             cx, cy = px((left - 0.3, y))
             out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" font-size="13">{y + 1}</text>')
+    for i, (fill, words) in enumerate(legend):
+        x0 = MARGIN + shift
+        y0 = height - (key - 0.6 * i - 0.1) * CELL - MARGIN / 2
+        out.append(
+            f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{0.4 * CELL:.1f}" height="{0.4 * CELL:.1f}" fill="{fill}" '
+            'stroke="#8a7a55" stroke-width="1" class="legend"/>'
+        )
+        out.append(f'<text x="{x0 + 0.55 * CELL:.1f}" y="{y0 + 0.32 * CELL:.1f}" font-size="13">{escape(words)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -193,8 +219,11 @@ def board(
     labels: Mapping[int, str] | None = None,
     fills: Mapping[int, str] | None = None,
     title: str | None = None,
+    above: Mapping[int, tuple[str, str]] | None = None,
+    legend: Sequence[tuple[str, str]] = (),
 ) -> str:
-    """A position: stones (with their move numbers), and optionally pairs, groups, labels and fills by cell index.
+    """A position: stones (with their move numbers), and optionally pairs, groups, labels and fills by cell index,
+    badges over columns and a legend (:func:`grid`'s ``above`` and ``legend``).
 
     Pairs of neighbouring cells are drawn as dominoes (thick bars), other pairs
     as thin lines; both end in a disc on each paired cell. Boards of more than
@@ -229,7 +258,35 @@ def board(
         coordinates=True,
         title=title,
         cell_names={xy(c): geometry.name(c) for c in range(geometry.size)},
+        above=above,
+        legend=legend,
     )
+
+
+#: The colours of a move's value for the player who makes it (:func:`heat_map`).
+HEAT_COLOURS = {"win": "#8fd18f", "draw": "#d9d9d9", "loss": "#f2a0a0", "unknown": "#ffffff"}
+
+
+def heat_map(
+    position: Position,
+    marks: Mapping[int, tuple[str, str]],
+    *,
+    legend: Sequence[tuple[str, str]] = (),
+    title: str | None = None,
+) -> str:
+    """Each move's value over the board: ``marks[cell] = (kind, text)`` with kind ``win``, ``draw``, ``loss`` or
+    ``unknown`` (:data:`HEAT_COLOURS`, for the player to move). The cell takes the colour and the text; under
+    gravity the text goes in a badge of that colour over the column (the cell where the stone lands is coloured
+    too). ``legend`` rows are ``(kind, words)``.
+    """
+    fills = {cell: HEAT_COLOURS[kind] for cell, (kind, _) in marks.items()}
+    rows = [(HEAT_COLOURS.get(kind, "#ffffff"), words) for kind, words in legend]
+    if not position.game.gravity:
+        labels = {cell: text for cell, (_, text) in marks.items()}
+        return board(position, labels=labels, fills=fills, legend=rows, title=title)
+    xy = position.game.geometry.xy
+    above = {xy(cell)[0]: (HEAT_COLOURS[kind], text) for cell, (kind, text) in marks.items()}
+    return board(position, fills=fills, above=above, legend=rows, title=title)
 
 
 def check_picture_size(game: Game) -> None:

@@ -2,13 +2,14 @@
 
 Commands::
 
-    kinarow solve GAME [--moves MOVES] [--json] [--max-nodes N] [--time-limit S] [--tt-mb MB] [--strategy FILE]
-                  [--proof FILE] [--store FILE | --no-store]
+    kinarow solve GAME [--moves MOVES] [--json] [--strong] [--max-nodes N] [--time-limit S] [--tt-mb MB]
+                  [--strategy FILE] [--proof FILE] [--store FILE | --no-store]
                   [--knowledge none|pairing|matching]
                   [--workers N] [--cluster ADDRESS] [--jobs N] [--checkpoint FILE]   (scale)
     kinarow settle [CASE ...] [--list] [--workers N] [--cluster ADDRESS] [--time-limit S] [--out DIR] [--json]
                    [--knowledge none|pairing|matching] [--checkpoint PATH]
                    [--draw-proof [--safety-budget NODES]]
+    kinarow analyse GAME [--moves MOVES] [--json] [--time-limit S] [--tt-mb MB] [--svg FILE] [--png FILE]
     kinarow show GAME [--moves MOVES] [--svg FILE] [--png FILE]
     kinarow play GAME [--first | --second] [--think S] [--tt-mb MB] [--engine STRATEGY]
     kinarow verify STRATEGY GAME [--as first|second] [--json] [--max-positions N] [--out FILE]  (misere)
@@ -53,6 +54,7 @@ __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 # Modules that add commands of their own (see the module docstring); one per line.
 COMMAND_MODULES: tuple[str, ...] = (
     "kinarow.cli.solve",
+    "kinarow.cli.analyse",
     "kinarow.cli.play",
     "kinarow.cli.pairing",
     "kinarow.cli.check",

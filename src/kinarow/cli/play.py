@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any, Literal, TextIO
 
 from kinarow.cli.common import (
@@ -26,11 +27,12 @@ Type a move and press Enter:
   under gravity a column letter (d) or number (4) is enough;
   when you place several stones in one turn, give them together (b2 c3 or b2,c3) or one at a time.
 Commands: undo (take back your last turn and the engine's reply, or the stones placed so far this turn),
+hint (each move's value and the move on which the game then ends with perfect play),
 help (or ?), quit (or exit, or Ctrl-D). Commands are whole words, so a single letter is always a column."""
 
 #: the commands of the prompt: whole words (no column of a board of at most 702 columns has more than two
 #: letters, so none of them is a column) and '?'
-COMMANDS = {"quit": "quit", "exit": "quit", "help": "help", "?": "help", "undo": "undo"}
+COMMANDS = {"quit": "quit", "exit": "quit", "help": "help", "?": "help", "undo": "undo", "hint": "hint"}
 
 
 # -- play ------------------------------------------------------------------------------
@@ -49,6 +51,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     searcher = Searcher(game, tt_mb=tt_mb) if strategy is None else None
     engine = 3 - human
     position = game.start()
+    hints: list[Searcher] = [searcher] if searcher is not None else []  # made at the first hint otherwise
     by = f" playing the {strategy.name} strategy" if strategy is not None else ""
     print(
         f"{game}: you are {player_label(human)}, kinarow is {player_label(engine)}{by}. Type 'help' for help.",
@@ -73,7 +76,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 return EXIT_INTERRUPTED
             print(position.text(), file=out)
             continue
-        outcome = _human_input(position, human, out)
+        outcome = _human_input(position, human, out, lambda: _hint(position, hints, think, out))
         if outcome == "quit":
             print("Game abandoned.", file=out)
             return EXIT_OK
@@ -112,8 +115,27 @@ def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextI
     return True
 
 
-def _human_input(position: Position, human: int, out: TextIO) -> Literal["moved", "unchanged", "quit"]:
-    """Read one line from the human and act on it; say whether the board changed or the human quit."""
+def _hint(position: Position, searchers: list[Searcher], think: float, out: TextIO) -> None:
+    """``hint``: each legal move's value and the move on which the game then ends, found within ``think``
+    seconds (the engine's searcher, or one made for the hints, kept in ``searchers``)."""
+    from kinarow.cli.analyse import print_analysis
+    from kinarow.search.analyse import analyse
+
+    try:
+        if not searchers:
+            searchers.append(Searcher(position.game))
+        analysis = analyse(position, time_limit=think, searcher=searchers[0])
+    except KinarowError as error:
+        print(f"No hint: {error}.", file=out)
+        return
+    print_analysis(position, analysis, out, figures=False)
+
+
+def _human_input(
+    position: Position, human: int, out: TextIO, hint: Callable[[], None]
+) -> Literal["moved", "unchanged", "quit"]:
+    """Read one line from the human and act on it (``hint()`` answers the hint command); say whether the board
+    changed or the human quit."""
     left = position.stones_left
     prompt = f"Your move as {player_label(human)}" + (f", {left} stones left this turn" if left > 1 else "") + ": "
     try:
@@ -130,6 +152,9 @@ def _human_input(position: Position, human: int, out: TextIO) -> Literal["moved"
         return "unchanged"
     if action == "undo":
         return "moved" if _undo(position, human, out) else "unchanged"
+    if action == "hint":
+        hint()
+        return "unchanged"
     if not command:
         return "unchanged"
     try:

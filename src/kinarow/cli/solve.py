@@ -47,6 +47,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError("--status lists the finished jobs of a checkpoint; give it with --checkpoint FILE")
     check_outputs(("--strategy", args.strategy), ("--proof", args.proof))
     if scale.wants_parallel(args):  # --workers N > 1, --cluster or --checkpoint: frontier jobs
+        if args.strong:
+            raise UsageError("--strong solves in one process; leave out --workers, --jobs, --cluster, --checkpoint, "
+                             "--max-job-seconds and --question")
         return scale.cmd_solve_parallel(args, out, err)
     max_nodes = positive_int("--max-nodes", args.max_nodes)
     time_limit = positive_float("--time-limit", args.time_limit)
@@ -68,6 +71,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             proof=proof,
             store=store,
             on_proof_tick=ticks[-1] if proof else None,
+            strong=args.strong,
         )
     note, proof_note = write_files(args, result)
     if args.json:
@@ -116,6 +120,9 @@ def add_commands(commands: Any) -> None:
     p.add_argument("game", metavar="GAME", help="game string, e.g. 4x4k4 or 5x4k4:gravity")
     p.add_argument("--moves", default=None, help=MOVES_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--strong", action="store_true",
+                   help="also find on which move the game ends with perfect play, the winner ending it as soon as "
+                   "it can and the loser as late as it can (JSON: last_move)")
     p.add_argument("--max-nodes", metavar="N", default=None, help="stop after about N nodes (value 'unknown')")
     p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help())

@@ -44,6 +44,14 @@ loss for its opponent -- never depends on the horizon and is exact. Tainted resu
 number ``ctrl[C_GEN]`` and only reused within that generation; exact ones
 with generation 0, reused always.
 
+A node at the horizon still sees what is decided at once: a win by the
+mover's next stone, and (one stone left this turn) a loss to two cells that
+complete an opponent's group; not a win by two stones of one turn. So a win
+test whose horizon is the position after L - 1 stones finds exactly the wins
+that end by stone L, when stone L is one that can end the game (the winner's;
+in misere play the loser's): the strong solve's game lengths rely on this
+(:meth:`kinarow.search.solve.Searcher.game_length`).
+
 The transposition table is a ``(size, 4)`` uint64 array, two entries (one
 64-byte cache line) per bucket: depth-preferred slot, then always-replace::
 
@@ -480,7 +488,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                     pv[t] = lowest_bit_index(my_thr & playable)
                     ret = WIN
                     continue
-                if sl >= 2 and my_two != zero and gravity == 0:
+                if sl >= 2 and my_two != zero and gravity == 0 and t < tlimit:
                     # two stones this turn complete a group with two empty cells
                     pv[t] = lowest_bit_index(my_two)
                     ret = WIN

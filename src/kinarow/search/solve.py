@@ -158,6 +158,12 @@ class Result:
     stored_at: float | None = field(default=None, repr=False)
     #: why the value holds without search, said with it: 'no line of 9 cells fits on this 3x3 board'
     note: str | None = None
+    #: the number of the stone (counting from the first of the game) on which the game ends with perfect play,
+    #: the winner ending it as soon as it can and the loser as late as it can; None for a draw, or when the
+    #: solve was not strong or stopped first (``solve(..., strong=True)``, :meth:`Searcher.game_length`)
+    last_move: int | None = None
+    #: was the game length asked for (``strong=True``)? Then :meth:`to_dict` has ``last_move``
+    strong: bool = False
 
     @property
     def from_store(self) -> bool:
@@ -189,16 +195,30 @@ class Result:
             out["certificate"] = self.certificate.to_json()
         if self.note:
             out["note"] = self.note
+        if self.strong:
+            out["last_move"] = self.last_move
         return out
 
     def describe(self) -> str:
         """The value in words, e.g. ``draw`` -> 'Draw with perfect play.' (:data:`kinarow.values.SENTENCES`),
-        with the reason where the result has one (``note``)."""
-        text = self.value.sentence
+        with the move on which the game ends when the solve was strong ('First player (Black) wins on move 7
+        with perfect play.') and the reason where the result has one (``note``)."""
+        text = strong_sentence(self.value, self.last_move)
+        if self.strong and self.stopped and self.value not in (Value.DRAW, Value.UNKNOWN):
+            text = f"{text[:-1]}; the search stopped ({self.stopped}) before it found on which move the game ends."
         return f"{text[:-1]}: {self.note}." if self.note else text
 
 
 R = TypeVar("R", bound=Result)
+
+
+def strong_sentence(value: Value | Bound, last_move: int | None) -> str:
+    """A value in words (:data:`kinarow.values.SENTENCES`), with the move on which the game ends when it is known:
+    'First player (Black) wins on move 7 with perfect play.'"""
+    text = value.sentence
+    if last_move is None:
+        return text
+    return text.replace(" with perfect play", f" on move {last_move} with perfect play", 1)
 
 
 def default_tt_mb(game: Game) -> float:
@@ -244,10 +264,7 @@ class Searcher:
         kparams = np.array([level, PAIR_BUDGET, MB_BUDGET, ROOT_BUDGET, MB_MAX_CELLS, pair_max(game)], np.int64)
         #: the kernel's working arrays (transposition table, counters, history, buffers, generation)
         self.state: K.SearchState = K.new_state(
-            game.cells,
-            int(self.tables.masks.size),
-            1 << (entries.bit_length() - 1),
-            kparams,
+            game.cells, int(self.tables.masks.size), 1 << (entries.bit_length() - 1), kparams,
             16 if level == K.KNOW_MATCHING else 0,
         )
         # the bundles as plain tuples, which numba types faster at each call (the same arrays)
@@ -369,18 +386,31 @@ class Searcher:
         self.check_position(position)
         p1, p2 = position.key()
         t = position.stones
-        ctrl = self.ctrl
         self.new_root(max_nodes)
+        value, stopped = self._watch(lambda: self._run(p1, p2, t), deadline, on_tick)
+        nodes = int(self.ctrl[K.C_NODES])
+        if value == K.ABORT:
+            return value, None, nodes, stopped or "node limit"
+        best = int(self.pv[t])
+        return value, (best if best >= 0 else None), nodes, None
+
+    def _watch(
+        self, work: Callable[[], int], deadline: float | None, on_tick: Callable[[int], None] | None
+    ) -> tuple[int, str | None]:
+        """Run ``work`` (kernel calls, which release the GIL) in a worker thread while this thread serves the
+        time limit, the progress callback and Ctrl-C; returns (what ``work`` returned, or ABORT, and why it
+        was stopped: ``time limit``, ``interrupted`` or None)."""
+        ctrl = self.ctrl
         out: list[int] = []
         errors: list[BaseException] = []
 
-        def work() -> None:
+        def run() -> None:
             try:
-                out.append(self._run(p1, p2, t))
+                out.append(work())
             except BaseException as err:  # pragma: no cover - surfaced below
                 errors.append(err)
 
-        worker = threading.Thread(target=work, daemon=True)
+        worker = threading.Thread(target=run, daemon=True)
         worker.start()
         stopped: str | None = None
         try:
@@ -399,12 +429,7 @@ class Searcher:
         worker.join()
         if errors:
             raise errors[0]
-        value = out[0] if out else K.ABORT
-        nodes = int(ctrl[K.C_NODES])
-        if value == K.ABORT:
-            return value, None, nodes, stopped or "node limit"
-        best = int(self.pv[t])
-        return value, (best if best >= 0 else None), nodes, None
+        return (out[0] if out else K.ABORT), stopped
 
     def best_move(self, position: Position) -> tuple[int, int | None]:
         """(kernel value, best cell) without budget; for strategy extraction and play.
@@ -453,6 +478,61 @@ class Searcher:
         best = int(self.pv[t])
         return best if best >= 0 else None
 
+    def game_length(
+        self,
+        position: Position,
+        winner: int,
+        *,
+        max_nodes: int | None = None,
+        deadline: float | None = None,
+        on_tick: Callable[[int], None] | None = None,
+    ) -> tuple[int | None, int, str | None]:
+        """The number of the stone (counting from the first of the game) on which the game ends when ``winner``
+        (1 or 2), who can force a win from ``position``, ends it as soon as it can and the loser as late as it
+        can; returns (that number or None when stopped first, nodes, why it stopped).
+
+        The game ends on a stone of the winner (in misère play, of the loser). For each such stone L in turn, a
+        win test of the winner whose horizon is the position after L - 1 stones says whether the winner can end
+        the game by stone L: at the horizon only a stone that completes a group at once is seen, so the test
+        succeeds exactly when the game can be made to end by stone L, and the first L that succeeds is the
+        answer. The table is cleared first (a win stored by a longer horizon would pass for a shorter one); the
+        tests then reuse each other's wins, since their horizons only grow. A Maker-Breaker game that Breaker
+        wins ends when the board is full, with no search.
+        """
+        self.check_position(position)
+        game = position.game
+        if position.is_over or winner not in (1, 2):
+            raise KinarowError("a game length is asked of a position still in play, for player 1 or 2")
+        if game.goal == Goal.MAKER_BREAKER and winner == 2:
+            return game.cells, 0, None
+        ender = 3 - winner if game.goal == Goal.MISERE else winner
+        p1, p2 = (np.uint64(bits) for bits in position.key())
+        t = position.stones
+        for_opponent = winner != position.to_move
+        wins = K.LOSS if for_opponent else K.WIN
+        self.tt[:] = 0
+        self.new_root(max_nodes)
+
+        def work() -> int:
+            for last in range(t + 1, game.cells + 1):
+                if game.turn_state(last - 1)[0] != ender:
+                    continue
+                value, _ = K.win_test(p1, p2, t, last - 1, for_opponent, self.tables, self.state)
+                if value == K.ABORT:
+                    return -1
+                if value == wins:
+                    return last
+            return 0
+
+        last, stopped = self._watch(work, deadline, on_tick)
+        nodes = int(self.ctrl[K.C_NODES])
+        if last < 0 or last == K.ABORT:
+            return None, nodes, stopped or "node limit"
+        if last == 0:
+            raise KinarowError(f"{Value.win(game.goal, winner).winner_words} cannot force a win after "
+                               f"{position.move_text() or 'the start'}, so the game has no length to find")
+        return last, nodes, None
+
     def strategy_walk(
         self,
         position: Position,
@@ -484,21 +564,8 @@ class Searcher:
 
         def work() -> None:
             try:
-                done.append(
-                    X.extract(
-                        np.uint64(p1),
-                        np.uint64(p2),
-                        position.stones,
-                        winner,
-                        rules,
-                        plan,
-                        self.deepening_step,
-                        np.zeros(1 << 12, np.uint8),
-                        xctrl,
-                        tb,
-                        self.state,
-                    )
-                )
+                done.append(X.extract(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
+                                      self.deepening_step, np.zeros(1 << 12, np.uint8), xctrl, tb, self.state))
             except BaseException as err:  # pragma: no cover - surfaced below
                 errors.append(err)
 
@@ -533,10 +600,8 @@ class Searcher:
             return None
         moves = out[: int(xctrl[X.X_ROWS])]
         if status == X.NO_WIN:
-            raise KinarowError(
-                f"internal error: the winner has no winning move in a position after "
-                f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)"
-            )
+            raise KinarowError(f"internal error: the winner has no winning move in a position after "
+                               f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)")
         return moves.tobytes()
 
     def strategy_choices(
@@ -559,9 +624,8 @@ class Searcher:
 def _walk_tree(position: Position, winner: int, walk: bytes) -> StrategyTree:
     """The strategy certificate of ``winner`` (1 or 2) from ``position``, given as a walk."""
     game = position.game
-    return StrategyTree(
-        str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN), walk=walk
-    )
+    return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN),
+                        walk=walk)
 
 
 def pair_max(game: Game) -> int:
@@ -604,6 +668,7 @@ def solve(
     proof: bool = False,
     store: Store | None = None,
     on_proof_tick: Callable[[int], None] | None = None,
+    strong: bool = False,
 ) -> Result:
     """Solve a game (from the empty board) or a position with perfect play.
 
@@ -633,10 +698,17 @@ def solve(
     options (knowledge level, symmetry, and with the strategy when one is
     asked for; ``Result.from_store``), and a new exact answer is saved there,
     with the certificates found for it.
+
+    With ``strong=True`` the solution is strong: ``Result.last_move`` is the
+    number of the stone (counting from the first of the game) on which the
+    game ends with perfect play, the winner ending it as soon as it can and
+    the loser as late as it can (None for a draw); see
+    :meth:`Searcher.game_length`. The budgets cover both searches.
     """
     max_nodes, time_limit, tt_mb = check_limits(max_nodes, time_limit, tt_mb)
     knowledge = check_knowledge(knowledge)
-    for name, flag in (("symmetry", symmetry), ("strategy", strategy), ("walk", walk), ("proof", proof)):
+    for name, flag in (("symmetry", symmetry), ("strategy", strategy), ("walk", walk), ("proof", proof),
+                       ("strong", strong)):
         check_flag(flag, name)
     for name, hook in (("on_tick", on_tick), ("on_proof_tick", on_proof_tick)):
         if hook is not None and not callable(hook):
@@ -647,24 +719,56 @@ def solve(
         raise KinarowError(f"the searcher given is {bound}; it must be a Searcher of {position.game}")
     if moves:
         position.play_moves(moves)
-    return with_reason(
-        position,
-        _solve(
-            position,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            tt_mb=tt_mb,
-            symmetry=symmetry,
-            strategy=strategy,
-            walk=walk,
-            searcher=searcher,
-            on_tick=on_tick,
-            knowledge=knowledge,
-            proof=proof,
-            store=store,
-            on_proof_tick=on_proof_tick,
-        ),
-    )
+    scored = connect.serves(position.game) is None and searcher is None and not (strategy or proof)
+    if strong and scored and store is None and not position.is_over:  # one score search gives both
+        return with_reason(position, _score_search(position, max_nodes=max_nodes, time_limit=time_limit,
+                                                   tt_mb=tt_mb, on_tick=on_tick, knowledge=knowledge, strong=True))
+    if strong and searcher is None and not position.is_over:  # the value's searcher then finds the length
+        searcher = Searcher(position.game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
+    result = with_reason(position, _solve(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
+                                           symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
+                                           on_tick=on_tick, knowledge=knowledge, proof=proof, store=store,
+                                           on_proof_tick=on_proof_tick))
+    if not strong:
+        return result
+    assert searcher is not None or position.is_over
+    return with_length(position, result, searcher, max_nodes=max_nodes, time_limit=time_limit, on_tick=on_tick)
+
+
+def with_length(
+    position: Position,
+    result: R,
+    searcher: Searcher | None,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    on_tick: Callable[[int], None] | None = None,
+) -> R:
+    """``result`` (the value of ``position``) made strong: ``last_move`` found by ``searcher``
+    (:meth:`Searcher.game_length`) within what is left of the budgets (``max_nodes``, ``time_limit``) after
+    the value's search; its nodes and seconds are added to the result's."""
+    result.strong = True
+    winner = result.value.stone if isinstance(result.value, Value) else None
+    if winner is None or result.stopped:
+        return result
+    if position.is_over:
+        result.last_move = position.stones
+        return result
+    assert searcher is not None
+    nodes_left = None if max_nodes is None else max_nodes - result.nodes
+    seconds_left = None if time_limit is None else time_limit - result.seconds
+    if (nodes_left is not None and nodes_left < 1) or (seconds_left is not None and seconds_left <= 0):
+        result.stopped = "node limit" if nodes_left is not None and nodes_left < 1 else "time limit"
+        return result
+    start = time.perf_counter()
+    done = result.nodes
+    last, nodes, stopped = searcher.game_length(
+        position, winner, max_nodes=nodes_left, deadline=None if seconds_left is None else start + seconds_left,
+        on_tick=None if on_tick is None else lambda more: on_tick(done + more))
+    result.last_move, result.stopped = last, stopped
+    result.nodes += nodes
+    result.seconds += time.perf_counter() - start
+    return result
 
 
 def with_reason(position: Position, result: R) -> R:
@@ -698,47 +802,23 @@ def _solve(
     from kinarow.search import certify
 
     if store is None and not proof:
-        return certify.in_form(
-            _search(
-                position,
-                max_nodes=max_nodes,
-                time_limit=time_limit,
-                tt_mb=tt_mb,
-                symmetry=symmetry,
-                strategy=strategy,
-                walk=walk,
-                searcher=searcher,
-                on_tick=on_tick,
-                knowledge=knowledge,
-            ),
-            walk,
-        )
+        return certify.in_form(_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
+                                       symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
+                                       on_tick=on_tick, knowledge=knowledge), walk)
 
     asked = knowledge if searcher is None else searcher.knowledge  # a searcher's own options key the store
     symmetry = symmetry if searcher is None else searcher.symmetry
-    result = (
-        certify.stored_result(store, position, strategy=strategy or proof, knowledge=asked, symmetry=symmetry)
-        if store is not None
-        else None
-    )
+    result = certify.stored_result(store, position, strategy=strategy or proof, knowledge=asked,
+                                   symmetry=symmetry) if store is not None else None
     if result is not None and store is not None and proof:  # a stored value is served only with its certificate
         proved = certify.certified_from_store(store, position, result, walk=walk, tick=on_proof_tick)
         if proved is not None:
             return proved
         result = None
     if result is None:
-        result = _search(
-            position,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            tt_mb=tt_mb,
-            symmetry=symmetry,
-            strategy=strategy or proof,
-            walk=walk,
-            searcher=searcher,
-            on_tick=on_tick,
-            knowledge=knowledge,
-        )
+        result = _search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
+                         strategy=strategy or proof, walk=walk, searcher=searcher, on_tick=on_tick,
+                         knowledge=knowledge)
         if store is not None:
             certify.save_result(store, position, result, symmetry=symmetry)
     return certify.certify(position, result, proof=proof, walk=walk, store=store, tick=on_proof_tick)
@@ -766,20 +846,16 @@ def _search(
         assert position.result is not None
         return Result(str(game), moves_text, position.result, 0, 0.0, None, to_move)
     if searcher is None and not strategy and connect.serves(game) is None:
-        return _score_search(
-            position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, on_tick=on_tick, knowledge=knowledge
-        )
+        return _score_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, on_tick=on_tick,
+                             knowledge=knowledge, strong=False)
     if searcher is None:
         searcher = Searcher(game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
     value, best, nodes, stopped = searcher.search(position, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
     seconds = time.perf_counter() - start
-    know: dict[str, Any] = {
-        "knowledge": searcher.knowledge,
-        "knowledge_note": searcher.knowledge_note,
-        "knowledge_cuts": int(searcher.ctrl[K.C_KCUTS]),
-    }
+    know: dict[str, Any] = {"knowledge": searcher.knowledge, "knowledge_note": searcher.knowledge_note,
+                             "knowledge_cuts": int(searcher.ctrl[K.C_KCUTS])}
     if stopped:
         return Result(str(game), moves_text, Value.UNKNOWN, nodes, seconds, None, to_move, stopped=stopped, **know)
     result = Result(
@@ -811,48 +887,32 @@ def _score_search(
     tt_mb: float | None,
     on_tick: Callable[[int], None] | None,
     knowledge: str,
+    strong: bool,
 ) -> Result:
-    """:func:`_search` for the games the Connect-k score kernel serves (:mod:`kinarow.search.connect`)."""
+    """:func:`_search` for the games the Connect-k score kernel serves (:mod:`kinarow.search.connect`): one
+    search gives the value, and with ``strong`` the exact score, so the game's length too."""
     game = position.game
     to_move = Player.of(position.to_move)
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
+    know: dict[str, Any] = {"knowledge": knowledge,
+                            "knowledge_note": knowledge_reason(game) if knowledge != "none" else None}
     searcher, lock = connect.searcher_for(game, tt_mb if tt_mb is not None else default_tt_mb(game))
     try:
         searcher.forget()  # every solve() searches as if from an empty table, so its node count is its own
-        score = searcher.score(position, weak=True, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
+        score = searcher.score(position, weak=not strong, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
         nodes = int(searcher.ctrl[connect.GK.G_NODES])
-        know: dict[str, Any] = {
-            "knowledge": knowledge,
-            "knowledge_note": knowledge_reason(game) if knowledge != "none" else None,
-        }
         if score is None:
-            return Result(
-                str(game),
-                position.move_text(),
-                Value.UNKNOWN,
-                nodes,
-                time.perf_counter() - start,
-                None,
-                to_move,
-                stopped=searcher.stopped,
-                **know,
-            )
-        best = searcher.best_move(position, score, weak=True)
+            return Result(str(game), position.move_text(), Value.UNKNOWN, nodes, time.perf_counter() - start,
+                          None, to_move, stopped=searcher.stopped, strong=strong, **know)
+        best = searcher.best_move(position, score, weak=not strong)
     finally:
         if lock is not None:
             lock.release()
     kernel_value = K.WIN if score.score > 0 else (K.LOSS if score.score < 0 else K.DRAW)
-    return Result(
-        str(game),
-        position.move_text(),
-        winner_of(game, position.to_move, kernel_value),
-        nodes,
-        time.perf_counter() - start,
-        position.name(best) if best is not None else None,
-        to_move,
-        **know,
-    )
+    return Result(str(game), position.move_text(), winner_of(game, position.to_move, kernel_value), nodes,
+                  time.perf_counter() - start, position.name(best) if best is not None else None, to_move,
+                  strong=strong, last_move=score.last_move if strong else None, **know)
 
 
 def root_certificate(position: Position) -> Any:
