@@ -22,11 +22,13 @@ from typing import Any, Literal
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
+from kinarow.search import connect
 from kinarow.search.solve import (
     DEFAULT_KNOWLEDGE,
     Searcher,
     check_knowledge,
     check_limits,
+    default_tt_mb,
     said,
     solve,
     strong_sentence,
@@ -185,6 +187,8 @@ def analyse(
         raise KinarowError(f"the searcher given is {bound}; it must be a Searcher of {position.game}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
+    if connect.serves(position.game) is None:  # the score kernel: one search a move gives value and length
+        return _analyse_scores(position, deadline, tt_mb if tt_mb is not None else default_tt_mb(position.game))
     mover = position.to_move
     found: list[MoveValue] = []
     nodes = 0
@@ -213,3 +217,39 @@ def analyse(
         time.perf_counter() - start,
         stopped,
     )
+
+
+def _analyse_scores(position: Position, deadline: float | None, tt_mb: float) -> Analysis:
+    """:func:`analyse` by the Connect-k score kernel (:mod:`kinarow.search.connect`), one table for every move."""
+    start = time.perf_counter()
+    game, mover = position.game, position.to_move
+    found: list[MoveValue] = []
+    nodes = 0
+    stopped: str | None = None
+    searcher, lock = connect.searcher_for(game, tt_mb)
+    try:
+        searcher.forget()
+        for cell in position.legal_moves():
+            child = position.copy()
+            child.play(cell)
+            value, last = Value.UNKNOWN, None
+            if child.is_over:
+                assert child.result is not None
+                value, last = child.result, (child.stones if child.result != Value.DRAW else None)
+            elif stopped is None and (deadline is None or time.perf_counter() < deadline):
+                got = searcher.score(child, deadline=deadline)
+                nodes += int(searcher.ctrl[connect.GK.G_NODES])
+                if got is None:
+                    stopped = searcher.stopped
+                else:
+                    value = Value.DRAW if got.score == 0 else Value.win(
+                        game.goal, child.to_move if got.score > 0 else 3 - child.to_move)
+                    last = got.last_move
+            elif stopped is None:
+                stopped = "time limit"
+            found.append(MoveValue(cell, position.name(cell), value, outcome_for(value, mover), last))
+    finally:
+        if lock is not None:
+            lock.release()
+    return Analysis(str(game), position.move_text(), Player.of(mover), found, nodes, time.perf_counter() - start,
+                    stopped)
