@@ -45,7 +45,10 @@ XOR its entry and ``tt_val[i]`` the entry, so that an entry whose two words were
 searches (threads racing) fails the key test instead of answering for the wrong position::
 
     tt_val bits 0-7   lower bound + 128     bits 8-15  upper bound + 128
-           bits 16-23 best column + 1 (0: none)   bits 32-63 generation
+           bits 16-23 best column + 1 (0: none)   bits 24-31 stones   bits 32-63 generation
+
+Two slots make a bucket: an entry goes to the first unless the first holds a position with fewer stones (a
+larger subtree, worth keeping), then to the second, which is always replaced.
 
 An entry of another generation than ``ctrl[G_GEN]`` reads as empty, so a new generation is a new table
 without clearing one.
@@ -68,7 +71,7 @@ from numba import njit
 U1 = np.uint64(1)
 U0 = np.uint64(0)
 #: table entries near the root whose children are probed before any child is searched (enhanced cutoffs)
-ETC_DEPTH = 14
+ETC_DEPTH = 64
 MAX_COLS = 16
 
 # ctrl indices
@@ -154,30 +157,43 @@ def mirror(key, m, h):
 
 @njit(cache=True, inline="always")
 def tt_index(key, size):
-    return np.int64(key % np.uint64(size))
+    """The first slot of ``key``'s bucket (two slots a bucket; ``size // 2`` buckets, a prime number)."""
+    return 2 * np.int64(key % np.uint64(size // 2))
 
 
 @njit(cache=True, inline="always")
 def tt_read(tt_key, tt_val, key, gen):
     """The entry for ``key`` (0 when absent or of another generation)."""
     i = tt_index(key, tt_key.size)
-    v = tt_val[i]
-    if v != U0 and (tt_key[i] ^ v) == key and (v >> np.uint64(32)) == gen:
-        return v
+    for j in range(i, i + 2):
+        v = tt_val[j]
+        if v != U0 and (tt_key[j] ^ v) == key and (v >> np.uint64(32)) == gen:
+            return v
     return U0
 
 
 @njit(cache=True, inline="always")
-def tt_write(tt_key, tt_val, key, lo, hi, col, gen):
+def tt_write(tt_key, tt_val, key, lo, hi, col, t, gen):
+    """Store an entry: in the bucket's slot that holds ``key`` already, else in the first slot when what it
+    holds has at least as many stones (a smaller subtree) or is stale, else in the second slot."""
     i = tt_index(key, tt_key.size)
     v = np.uint64(lo + 128) | (np.uint64(hi + 128) << np.uint64(8)) | (np.uint64(col + 1) << np.uint64(16))
-    v |= gen << np.uint64(32)
+    v |= (np.uint64(t) << np.uint64(24)) | (gen << np.uint64(32))
+    old = tt_val[i + 1]
+    if not (old != U0 and (tt_key[i + 1] ^ old) == key):
+        old = tt_val[i]
+        if old == U0 or (old >> np.uint64(32)) != gen or (tt_key[i] ^ old) == key:
+            pass
+        elif np.int64((old >> np.uint64(24)) & np.uint64(0xFF)) < t:
+            i += 1
+    else:
+        i += 1
     tt_val[i] = v
     tt_key[i] = key ^ v
 
 
 @njit(cache=True, nogil=True)
-def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
+def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order, scratch):
     """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down) against the
     window ``(alpha, beta)``: see the module docstring. ``ABORT_SCORE`` when the node budget ran out or
     ``ctrl[G_STOP]`` was raised (nothing is stored then)."""
@@ -249,8 +265,8 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
         if alpha >= beta:
             return beta
     # the moves: columns in `order` (centre first), sorted by the threats each creates (stable)
-    cols = np.empty(MAX_COLS, np.int64)
-    keys = np.empty(MAX_COLS, np.int64)
+    cols = scratch[t, :MAX_COLS]  # this stone count's move list (no allocation in the search)
+    keys = scratch[t, MAX_COLS:]
     nmoves = 0
     for j in range(m):
         x = order[j]
@@ -258,7 +274,8 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
         if move == U0:
             continue
         after = cur | move
-        score = popcount(win_cells(after, mask | move, k, steps, board))
+        threats = win_cells(after, mask | move, k, steps, board)
+        score = popcount(threats)
         if x == best_col:
             score = 1 << 20
         i = nmoves
@@ -283,7 +300,7 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
             if centry != U0:
                 c_hi = np.int64((centry >> np.uint64(8)) & np.uint64(0xFF)) - 128
                 if -c_hi >= beta:  # the child scores at most c_hi, so this move at least -c_hi
-                    tt_write(tt_key, tt_val, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i], gen)
+                    tt_write(tt_key, tt_val, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i], t, gen)
                     return -c_hi
     orig_alpha = alpha
     best = -cells - 1
@@ -291,7 +308,7 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
     for i in range(nmoves):
         x = cols[i]
         move = possible & colmask[x]
-        v = negamax(cur ^ mask, mask | move, t + 1, -beta, -alpha, tables, tt_key, tt_val, ctrl, order)
+        v = negamax(cur ^ mask, mask | move, t + 1, -beta, -alpha, tables, tt_key, tt_val, ctrl, order, scratch)
         if v == ABORT_SCORE or v == -ABORT_SCORE:
             return ABORT_SCORE
         v = -v
@@ -299,16 +316,16 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order):
             best = v
             chosen = x
         if v >= beta:
-            tt_write(tt_key, tt_val, key, v, hi_bound, m - 1 - x if flip else x, gen)  # a lower bound
+            tt_write(tt_key, tt_val, key, v, hi_bound, m - 1 - x if flip else x, t, gen)  # a lower bound
             return v
         if v > alpha:
             alpha = v
     if flip and chosen >= 0:
         chosen = m - 1 - chosen
     if best > orig_alpha:
-        tt_write(tt_key, tt_val, key, best, best, chosen, gen)  # exact
+        tt_write(tt_key, tt_val, key, best, best, chosen, t, gen)  # exact
     else:
-        tt_write(tt_key, tt_val, key, lo_bound, best if best > lo_bound else lo_bound, chosen, gen)  # an upper bound
+        tt_write(tt_key, tt_val, key, lo_bound, best if best > lo_bound else lo_bound, chosen, t, gen)  # an upper bound
     return best
 
 
@@ -329,6 +346,7 @@ def solve_score(cur, mask, t, weak, tables, tt_key, tt_val, ctrl, order):
     """The exact score (``weak``: only its sign: -1, 0 or 1) by null-window tests narrowing ``[lo, hi]``;
     ``ABORT_SCORE`` when stopped."""
     cells = tables[1]
+    scratch = np.zeros((cells + 2, 2 * MAX_COLS), np.int64)
     v = immediate(cur, mask, t, tables)
     if v != ABORT_SCORE:
         return v if not weak else (1 if v > 0 else 0)
@@ -343,7 +361,7 @@ def solve_score(cur, mask, t, weak, tables, tt_key, tt_val, ctrl, order):
             med = lo // 2
         elif med >= 0 and hi // 2 > med:
             med = hi // 2
-        r = negamax(cur, mask, t, med, med + 1, tables, tt_key, tt_val, ctrl, order)
+        r = negamax(cur, mask, t, med, med + 1, tables, tt_key, tt_val, ctrl, order, scratch)
         if r == ABORT_SCORE:
             return ABORT_SCORE
         if r <= med:

@@ -115,7 +115,7 @@ class ScoreSearcher:
             colmask,
             np.uint64(off_rows),
         )
-        entries = _prime_at_most(max(1009, int(tt_mb * 2**20 / ENTRY_BYTES)))
+        entries = 2 * _prime_at_most(max(1009, int(tt_mb * 2**20 / ENTRY_BYTES / 2)))  # two-slot buckets
         self.tt_key = np.zeros(entries, np.uint64)
         self.tt_val = np.zeros(entries, np.uint64)
         self.ctrl = np.zeros(GK.N_GCTRL, np.int64)
