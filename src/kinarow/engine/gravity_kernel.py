@@ -193,10 +193,10 @@ def tt_write(tt_key, tt_val, key, lo, hi, col, t, gen):
 
 
 @njit(cache=True, nogil=True)
-def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order, scratch):
-    """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down) against the
-    window ``(alpha, beta)``: see the module docstring. ``ABORT_SCORE`` when the node budget ran out or
-    ``ctrl[G_STOP]`` was raised (nothing is stored then)."""
+def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order, scratch):
+    """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down; ``mcur``,
+    ``mmask``: the same of its mirror image) against the window ``(alpha, beta)``: see the module docstring.
+    ``ABORT_SCORE`` when the node budget ran out or ``ctrl[G_STOP]`` was raised (nothing is stored then)."""
     k, cells, board, bottom, steps, colmask, off_rows = tables
     ctrl[G_NODES] += 1
     if ctrl[G_STOP] != 0 or (ctrl[G_MAX_NODES] > 0 and ctrl[G_NODES] > ctrl[G_MAX_NODES]):
@@ -235,10 +235,9 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order, scra
             if has_line(opp | (free & off_rows), k, steps):
                 hi_bound = -1
     m = colmask.size
-    h = steps[1]
     # the table's key: the smaller of the position's and its mirror image's (columns stored in that frame)
     key = cur | (mask + bottom)
-    mkey = mirror(key, m, h)
+    mkey = mcur | (mmask + bottom)
     flip = mkey < key
     if flip:
         key = mkey
@@ -293,7 +292,8 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order, scra
             nmask = mask | move
             ncur = cur ^ mask  # the opponent's stones: the child's side to move
             ckey = ncur | (nmask + bottom)
-            cmkey = mirror(ckey, m, h)
+            mmove = (mmask + bottom) & colmask[m - 1 - cols[i]]
+            cmkey = (mcur ^ mmask) | ((mmask | mmove) + bottom)
             if cmkey < ckey:
                 ckey = cmkey
             centry = tt_read(tt_key, tt_val, ckey, gen)
@@ -308,7 +308,11 @@ def negamax(cur, mask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order, scra
     for i in range(nmoves):
         x = cols[i]
         move = possible & colmask[x]
-        v = negamax(cur ^ mask, mask | move, t + 1, -beta, -alpha, tables, tt_key, tt_val, ctrl, order, scratch)
+        mmove = (mmask + bottom) & colmask[m - 1 - x]
+        v = negamax(
+            cur ^ mask, mask | move, mcur ^ mmask, mmask | mmove, t + 1, -beta, -alpha, tables, tt_key, tt_val,
+            ctrl, order, scratch,
+        )
         if v == ABORT_SCORE or v == -ABORT_SCORE:
             return ABORT_SCORE
         v = -v
@@ -347,6 +351,9 @@ def solve_score(cur, mask, t, weak, tables, tt_key, tt_val, ctrl, order):
     ``ABORT_SCORE`` when stopped."""
     cells = tables[1]
     scratch = np.zeros((cells + 2, 2 * MAX_COLS), np.int64)
+    m, h = tables[5].size, tables[4][1]
+    mcur = mirror(cur, m, h)  # the mirror image, carried along so that its key costs two operations a node
+    mmask = mirror(mask, m, h)
     v = immediate(cur, mask, t, tables)
     if v != ABORT_SCORE:
         return v if not weak else (1 if v > 0 else 0)
@@ -361,7 +368,7 @@ def solve_score(cur, mask, t, weak, tables, tt_key, tt_val, ctrl, order):
             med = lo // 2
         elif med >= 0 and hi // 2 > med:
             med = hi // 2
-        r = negamax(cur, mask, t, med, med + 1, tables, tt_key, tt_val, ctrl, order, scratch)
+        r = negamax(cur, mask, mcur, mmask, t, med, med + 1, tables, tt_key, tt_val, ctrl, order, scratch)
         if r == ABORT_SCORE:
             return ABORT_SCORE
         if r <= med:
