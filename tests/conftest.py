@@ -163,6 +163,7 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
         "test_browser_pairing_overlay_and_errors",
         "test_browser_play_prove_download_and_check",
         "test_browser_refuses_stale_and_doubled_moves",
+        "test_browser_shows_the_analysis_and_the_winning_line_on_a_phone",
         "test_kinarow_serve_command_starts_answers_and_stops",
         "test_matching_set_is_drawn_and_its_certificate_checks",
     },

@@ -333,6 +333,13 @@ def test_walking_the_lines_agrees_with_the_group_masks(m, n, k, flags, data):
     own = sum(1 << c for c, v in enumerate(board) if v == player)
     expected = any(mask & own == mask for mask in geo.cell_group_masks[cell])
     assert geo.owns_group_through(cell, board, player) == expected
+    runs = geo.runs_through(cell, board, player)  # the lines that hold those groups, end to end
+    assert bool(runs) == expected
+    for run in runs:
+        assert cell in run and len(set(run)) == len(run) >= k and all(board[c] == player for c in run)
+    for g in geo.cell_groups[cell]:
+        if all(board[c] == player for c in geo.groups[g]):
+            assert any(set(geo.groups[g]) <= set(run) for run in runs)
 
 
 def test_a_large_board_plays_without_the_group_table():

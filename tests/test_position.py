@@ -179,6 +179,33 @@ def test_hex_outcome_uses_only_its_diagonal():
     assert Game("3x3k3:hex").position("a3 a2 b2 a1 c1").result == "first"
 
 
+
+@pytest.mark.parametrize(
+    ("game", "moves", "lines"),
+    [
+        ("3x3k3", "a1 b1 a2 b2 a3", [["a1", "a2", "a3"]]),
+        ("3x3k3", "a3 b3 a2 a1 c1 c2 b1 c3 b2", [["a3", "b2", "c1"]]),  # on the last cell: a win, with its line
+        ("5x5k3", "a1 e5 b1 e3 d1 a5 e1 a3 c1", [["a1", "b1", "c1", "d1", "e1"]]),  # the whole run, past K
+        ("5x5k3", "a1 e5 c1 e3 a3 d5 c3 d3 b2", [["a1", "b2", "c3"], ["a3", "b2", "c1"]]),  # two lines at once
+        ("3x3k3:misere", "c3 a1 b1 a2 b2 a3", [["a1", "a2", "a3"]]),  # the loser's line
+        ("3x3k3:maker-breaker", "a3 b3 a2 a1 c1 c2 b1 c3 b2", [["a3", "b2", "c1"]]),
+        ("3x3k3:hex", "a3 a2 b2 a1 c1", [["a3", "b2", "c1"]]),
+        ("7x6k4:gravity", "d e d e d e d", [["d1", "d2", "d3", "d4"]]),
+        ("6x6k4p2q1", "a1 b1 b2 a2 a3 b3 b4", [["b1", "b2", "b3", "b4"]]),
+        ("4x4k3:torus", "d1 b2 a1 b3 b1", [["d1", "a1", "b1"]]),
+        ("4x4k4:torus", "a1 a2 b1 b2 d1 d2 c1", [["c1", "d1", "a1", "b1"]]),  # a whole wrapped line, once
+        ("3x3k3", "a1 b1 a2 b2", []),  # the game goes on
+        ("3x3k3", "a3 b3 c3 b2 a2 c2 b1 a1 c1", []),  # a draw
+        ("3x3k3:maker-breaker", "a1 b1 a2 b2 c3 b3", []),  # Breaker's group ends nothing
+        ("3x3k3:maker-breaker", "a3 b3 c3 b2 a2 c2 b1 a1 c1", []),  # a full board: Breaker wins without a line
+    ],
+)
+def test_completed_lines_are_the_lines_that_ended_the_game(game, moves, lines):
+    pos = Game(game).position(moves)
+    assert [[pos.name(c) for c in line] for line in pos.completed_lines()] == lines
+    for line in pos.completed_lines():
+        assert len(line) >= pos.game.k and all(pos.board[c] == pos.board[pos.moves[-1]] for c in line)
+
 # -- move text ------------------------------------------------------------------------------------
 
 

@@ -128,6 +128,60 @@ def test_take_even_wins_misere_connect_four_rows(app):
     assert view["moves"] == ["a1", "a2", "b1", "b2", "c1"] and view["message"] == "Game over: White wins."
 
 
+def test_the_line_that_ended_the_game_is_marked(app):
+    from kinarow.web.server import LINE
+
+    view = app.handle("/api/play", {"game": "7x6k4:gravity", "moves": list("dedede"), "move": "d"})
+    assert view["over"] and view["message"] == "Game over: Black wins."
+    assert view["lines"] == [["d1", "d2", "d3", "d4"]]
+    assert view["svg"].count(f'fill="{LINE}"') == 4 and view["svg"].count("<line") == 1  # filled, and a line through
+    two = app.handle("/api/play", {"game": "5x5k3", "moves": "a1 e5 c1 e3 a3 d5 c3 d3", "move": "b2"})
+    assert two["lines"] == [["a1", "b2", "c3"], ["a3", "b2", "c1"]]
+    for moves in ("a1", "a3 b3 c3 b2 a2 c2 b1 a1 c1"):  # the game goes on; a draw
+        view = app.handle("/api/state", {"game": "3x3k3", "moves": moves})
+        assert view["lines"] == [] and LINE not in view["svg"]
+
+
+@pytest.fixture(scope="module")
+def patient() -> App:
+    """An app whose think time (ten minutes) no analysis below comes near: no test here waits on the clock."""
+    return App(think=600.0)
+
+
+def test_analyse_gives_every_column_its_value_and_length(patient):
+    from kinarow.svg import HEAT_COLOURS
+
+    view = patient.handle("/api/analyse", {"game": "5x4k4:gravity", "moves": ["c", "c"]})
+    found = view["analysis"]
+    assert {m["move"]: m["label"] for m in found["moves"]} == {"a": "L20", "b": "L20", "c": "D", "d": "L20", "e": "L20"}
+    assert [m["cell"] for m in found["moves"]] == ["a1", "b1", "c3", "d1", "e1"]  # where each stone lands
+    assert found["describe"] == found["sentence"] == "Draw with perfect play."
+    assert found["best_moves"] == ["c"] and found["value"] == "draw" and found["stopped"] is None
+    assert view["moves"] == ["c1", "c2"] and view["to_move"] == 1  # the position itself, as /api/state gives it
+    assert view["svg"].count('class="badge"') == 5 and view["svg"].count(">L20</text>") == 4  # over each column
+    assert found["legend"] == [[HEAT_COLOURS["win"], "Wn: Black wins on move n"], [HEAT_COLOURS["draw"], "D: a draw"],
+                               [HEAT_COLOURS["loss"], "Ln: Black loses on move n"]]
+
+
+def test_analyse_labels_the_empty_cells_of_a_free_board(patient):
+    found = patient.handle("/api/analyse", {"game": "4x3k3", "moves": []})
+    analysis = found["analysis"]
+    labels = {m["move"]: m["label"] for m in analysis["moves"]}
+    assert labels == {"a1": "W9", "a2": "L10", "a3": "W9", "b1": "W7", "b2": "W7", "b3": "W7", "c1": "W7", "c2": "W7",
+                      "c3": "W7", "d1": "W9", "d2": "L10", "d3": "W9"}
+    assert analysis["describe"] == "First player (Black) wins on move 7 with perfect play."
+    assert analysis["best_moves"] == ["b1", "b2", "b3", "c1", "c2", "c3"] and analysis["last_move"] == 7
+    assert found["svg"].count(">W7</text>") == 6 and 'class="badge"' not in found["svg"]  # in the cells
+
+
+def test_moves_not_solved_within_the_think_time_show_a_question_mark():
+    found = App(think=0.001).handle("/api/analyse", {"game": "7x6k4:gravity", "moves": []})["analysis"]
+    assert found["stopped"] == "time limit" and [m["label"] for m in found["moves"]] == ["?"] * 7
+    assert found["sentence"].startswith("Unknown: the analysis stopped (time limit)")
+    assert found["sentence"].endswith("0 of 7 moves were solved within the think time (0.001 s); the others show ?.")
+    assert found["legend"][-1][1] == "?: not solved in time"
+
+
 def test_check_draws_the_certificate(app):
     proof = app.handle("/api/proof", {"game": "4x3k3", "moves": ["b2", "a1"]})["proof"]
     answer = app.handle("/api/check", {"certificate": proof["certificate"]})
@@ -163,6 +217,11 @@ def test_check_draws_the_certificate(app):
         ("/api/strategy", {"game": "4x2k3:gravity,misere"}, 400),
         ("/api/strategy", {"game": "4x2k3:gravity,misere", "strategy": "tally"}, 400),
         ("/api/engine", {"game": "9x9k5", "moves": []}, 400),
+        ("/api/analyse", {"moves": []}, 400),
+        ("/api/analyse", {"game": "3x3k", "moves": []}, 400),
+        ("/api/analyse", {"game": "3x3k3", "moves": ["z9"]}, 400),
+        ("/api/analyse", {"game": "3x3k3", "moves": "a1 b1 a2 b2 a3"}, 400),
+        ("/api/analyse", {"game": "9x9k5", "moves": []}, 400),
         ("/api/nothing", {}, 404),
         ("/api/state", [1, 2], 400),
     ],
@@ -318,6 +377,10 @@ def test_request_bodies_are_bounded_in_size_and_nesting(client):
         ("/api/matching", {"game": "20x20k5"}, ("400 cells", "matching")),
         ("/api/engine", {"game": "9x9k5"}, ("81 cells", "64 cells")),
         ("/api/proof", {"game": "9x9k5"}, ("81 cells", "64 cells")),
+        ("/api/analyse", {"game": "9x9k5"}, ("81 cells", "64 cells")),
+        ("/api/analyse", {"game": "21x21k5"}, ("441 cells", "400 cells")),
+        ("/api/analyse", {"game": "3x3k3", "moves": ["a1", "b1", "a2", "b2", "a3"]}, ("game is over", "take back")),
+        ("/api/analyse", {"game": "7x6k4:gravity", "moves": ["d"] * 7}, ("column d is full",)),
         ("/api/state", {"game": "9x9k5", "engine": "solver"}, ("81 cells", "64 cells")),
         ("/api/state", {"game": "4x3k3:gravity,misere", "engine": "strategy:take-even"}, ("take-even",)),
         ("/api/state", {"game": "3x3k3", "engine": "oracle"}, ("unknown engine",)),
@@ -336,6 +399,16 @@ def test_request_bodies_are_bounded_in_size_and_nesting(client):
 )
 def test_requests_over_a_limit_get_a_4xx_sentence(client, path, body, words):
     _refused(client.post(path, json=body), 400, *words)
+
+
+def test_analyse_over_http_answers_or_refuses_in_one_sentence(client):
+    ok = client.post("/api/analyse", json={"game": "4x3k3", "moves": ["b2"]})
+    assert ok.status_code == 200 and len(ok.json()["analysis"]["moves"]) == 11
+    _refused(client.post("/api/analyse", json={"game": "3x3k3", "moves": "a1 b1 a2 b2 a3"}), 400, "game is over")
+    _refused(client.post("/api/analyse", content=b"{", headers=JSON), 400, "not valid JSON")
+    _refused(client.post("/api/analyse", json={"game": "3x3k3"}, headers={"Origin": "http://evil.example"}), 403)
+    _refused(client.post("/api/analyse", content=b"{}", headers={"Content-Type": "text/plain"}), 415)
+    _refused(client.get("/api/analyse"), 405, "POST")
 
 
 def test_a_game_the_engine_can_play_is_accepted_up_front(client):
@@ -397,7 +470,7 @@ def test_a_stopping_server_ends_its_searches_with_a_sentence():
     """Ctrl-C stops the server: a search still running ends at its next progress report (every 50 ms)."""
     app = App(think=3600.0)
     app.stop()
-    for path in ("/api/engine", "/api/proof"):
+    for path in ("/api/engine", "/api/proof", "/api/analyse"):
         with pytest.raises(RequestError) as stopped:
             app.handle(path, {"game": "7x6k4:gravity", "moves": ["d"]})
         assert stopped.value.status == 503 and "stopping" in str(stopped.value)
@@ -698,6 +771,82 @@ def test_browser_refuses_stale_and_doubled_moves(browser, server, app, tmp_path)
     shot = os.environ.get("KINAROW_SCREENSHOT_GUARDS")
     if shot:
         driver.save_screenshot(shot)
+
+
+@pytest.fixture(scope="module")
+def patient_server() -> Iterator[str]:
+    """A server whose think time (ten minutes) the small games below never come near: no waiting on the clock."""
+    srv = make_server("127.0.0.1", 0, think=600.0)
+    thread = srv.start()
+    yield f"http://127.0.0.1:{srv.port}"
+    srv.stop()
+    thread.join(30)
+
+
+def test_browser_shows_the_analysis_and_the_winning_line_on_a_phone(browser, patient_server, patient):
+    """At 400 x 800: play 5x4k4:gravity against the solver, turn the analysis on and read every column's value,
+    then finish a two-player game and see its line marked; nothing is wider than the screen."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from kinarow.web.server import LINE
+
+    driver = browser
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 400, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        driver.get(patient_server + "/")
+        _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='b2']"))
+        board = driver.find_element(By.ID, "board")
+        moves = lambda d: board.get_attribute("data-moves").split()  # noqa: E731
+        fits = "return document.documentElement.scrollWidth <= 400 && document.body.scrollWidth <= 400;"
+        assert driver.execute_script("return window.innerWidth;") == 400
+        game = driver.find_element(By.ID, "game")
+        game.clear()
+        game.send_keys("5x4k4:gravity")
+        driver.find_element(By.ID, "new").click()
+        _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='e4']"))
+        assert _text(driver, "status") == "Your move."  # not "Black to move": the engine plays White
+        driver.find_element(By.CSS_SELECTOR, "#board [data-cell='c4']").click()  # any cell of column c drops to c1
+        _wait(driver, lambda d: len(moves(d)) == 2 and "White (engine) plays" in _text(d, "engine-msg"))
+        assert moves(driver)[0] == "c1" and _text(driver, "status") == "Your move."
+        assert not board.get_attribute("data-analysis") and not _text(driver, "analysis-msg")
+        driver.find_element(By.ID, "show-analysis").click()
+        _wait(driver, lambda d: board.get_attribute("data-analysis"))
+        shown = dict(pair.split("=") for pair in board.get_attribute("data-analysis").split())
+        expected = patient.handle("/api/analyse", {"game": "5x4k4:gravity", "moves": moves(driver)})["analysis"]
+        assert shown == {m["move"]: m["label"] for m in expected["moves"]} and set(shown) == set("abcde")
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#board svg rect.badge")) == 5  # a label over each column
+        badges = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#board svg text") if t.text in shown.values()]
+        assert sorted(badges) == sorted(shown.values())
+        assert _text(driver, "analysis-msg") == expected["sentence"] and "perfect play" in expected["sentence"]
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#legend span")) == len(expected["legend"])
+        assert driver.execute_script(fits), "the page is wider than a 400 px screen"
+        shot = os.environ.get("KINAROW_SCREENSHOT_ANALYSIS")
+        if shot:
+            driver.save_screenshot(shot)
+        driver.find_element(By.ID, "show-analysis").click()  # off: the plain board again
+        _wait(driver, lambda d: not board.get_attribute("data-analysis") and not _text(d, "analysis-msg"))
+        assert not driver.find_elements(By.CSS_SELECTOR, "#board svg rect.badge")
+        # two people at one board: "Black to move", and the line that ends the game is marked
+        Select(driver.find_element(By.ID, "engine")).select_by_value("none")
+        game.clear()
+        game.send_keys("4x3k3:gravity")
+        driver.find_element(By.ID, "new").click()
+        _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='d3']") and not moves(d))
+        assert _text(driver, "status") == "Black to move."
+        for i, column in enumerate("aabbc"):
+            driver.find_element(By.CSS_SELECTOR, f"#board [data-cell='{column}1']").click()
+            _wait(driver, lambda d, i=i: len(moves(d)) == i + 1)
+        assert _text(driver, "status") == "Game over: Black wins."
+        marked = driver.find_elements(By.CSS_SELECTOR, f"#board svg rect[fill='{LINE}']")
+        assert sorted(cell.get_attribute("data-cell") for cell in marked) == ["a1", "b1", "c1"]
+        assert driver.execute_script(fits), "the page is wider than a 400 px screen"
+        shot = os.environ.get("KINAROW_SCREENSHOT_LINE")
+        if shot:
+            driver.save_screenshot(shot)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):

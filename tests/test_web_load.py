@@ -113,6 +113,8 @@ def _cases(port: int, certificate: dict[str, Any]) -> list[tuple[str, Any]]:
         ("take-even", good("/api/engine", {"game": "4x2k3:gravity,misere", "moves": ["b"],
                                            "engine": "strategy:take-even"}, lambda v: v["moves"] == ["b1", "b2"])),
         ("pairing", good("/api/pairing", {"game": "5x5k5"}, lambda v: v["pairing"]["exists"] is True)),
+        ("analyse", good("/api/analyse", {"game": "4x3k3", "moves": ["b2"]},
+                         lambda v: len(v["analysis"]["moves"]) == 11)),
         ("check", good("/api/check", {"certificate": certificate}, lambda v: v["verdict"]["ok"] is True)),
         ("info", lambda: _check_info(port)),
         ("bad json", refused(400, lambda: post("/api/state", b"{not json"), "not valid JSON")),
@@ -215,7 +217,7 @@ BODIES = st.one_of(
     JSON_VALUES,
 )
 PATHS = st.sampled_from(["/api/state", "/api/play", "/api/engine", "/api/strategy", "/api/pairing", "/api/matching",
-                         "/api/proof", "/api/check"])
+                         "/api/analyse", "/api/proof", "/api/check"])
 
 
 @pytest.fixture(scope="module")

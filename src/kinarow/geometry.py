@@ -173,6 +173,34 @@ class Geometry:
                 return True
         return False
 
+    def runs_through(self, cell: int, board: list[int], player: int) -> tuple[tuple[int, ...], ...]:
+        """The runs of at least K of ``player``'s stones through ``cell`` on ``board``, one per direction.
+
+        A run is the longest line of the player's stones along a direction through ``cell``, listed from one end
+        to the other (it may be longer than K); on a wrapped line it stops where it meets itself. These are the
+        cells of the lines :meth:`owns_group_through` finds.
+        """
+        if board[cell] != player:
+            return ()
+        x0, y0 = self.xy(cell)
+        runs = []
+        for dx, dy in self.directions:
+            ends: list[list[int]] = [[], []]  # the cells after ``cell`` one way, and the other way
+            seen = {(x0, y0)}
+            for side, sign in enumerate((1, -1)):
+                x, y = x0, y0
+                while True:
+                    w = self._wrap(x + sign * dx, y + sign * dy)
+                    if w is None or w in seen or board[self.cell(*w)] != player:
+                        break
+                    seen.add(w)
+                    ends[side].append(self.cell(*w))
+                    x, y = w
+            run = (*reversed(ends[1]), cell, *ends[0])
+            if len(run) >= self.k:
+                runs.append(run)
+        return tuple(runs)
+
     @cached_property
     def group_directions(self) -> tuple[tuple[int, int], ...]:
         """The direction of each group in :attr:`groups` (same order)."""

@@ -221,6 +221,25 @@ class Position:
         own = self.bits[player]
         return any(mask & own == mask for mask in self.geometry.cell_group_masks[cell])
 
+    def completed_lines(self) -> tuple[tuple[int, ...], ...]:
+        """The lines that ended the game: when the last stone completed a group and so ended it, the runs of at
+        least K stones of its player through it (:meth:`Geometry.runs_through`), each from one end to the other.
+
+        That is the winner's line, under misère the loser's. Empty while the game goes on and when it ended
+        otherwise (a full board without a line, or in Maker-Breaker a full board after Breaker's last stone).
+
+        >>> pos = Game("3x3k3").position("a1 b1 a2 b2 a3")
+        >>> [[pos.name(c) for c in line] for line in pos.completed_lines()]
+        [['a1', 'a2', 'a3']]
+        """
+        if not self.is_over or not self.moves:
+            return ()
+        last = self.moves[-1]
+        player = self.board[last]
+        if (self.game.goal == MAKER_BREAKER and player == 2) or not self.completes_group(last, player):
+            return ()
+        return self.geometry.runs_through(last, self.board, player)
+
     def _outcome_after(self, cell: int, player: int) -> Value | None:
         first, second = value_names(self.game)
         goal = self.game.goal

@@ -18,6 +18,8 @@ Endpoints (all ``POST`` with a JSON object, answering a JSON object):
 ``/api/pairing``  ``{game, moves}`` -> a good pairing (SAT) drawn over the board, or why there is none
 ``/api/matching`` ``{game, moves}`` -> a matching set for the first player's live groups drawn over the board,
                   or why there is none
+``/api/analyse``  ``{game, moves}`` -> every legal move's value and game length drawn over the board, and the
+                  position's value in words (as ``kinarow analyse``, within the think time)
 ``/api/proof``    ``{game, moves}`` -> the value and its certificate (as ``kinarow solve --proof``)
 ``/api/check``    ``{certificate}`` -> the checker's verdict and the certificate drawn
 
@@ -65,6 +67,7 @@ if TYPE_CHECKING:
 EXAMPLES = ("3x3k3", "4x4k4", "4x3k3", "5x4k4", "4x4k3:gravity", "5x5k4:maker-breaker", "7x6k4:gravity",
             "6x6k4p2q1", "5x5k5")
 HIGHLIGHT = "#9be39b"
+LINE = "#f5c542"  # the cells of the line that ended the game
 MATCHING_BUDGET = 30_000_000  # search nodes per matching-set search: a few seconds, so no request hangs
 
 # -- limits (docs/web.md, "The web server") -------------------------------------------------
@@ -206,6 +209,7 @@ class App:
             "/api/strategy": self.strategy,
             "/api/pairing": self.pairing,
             "/api/matching": self.matching,
+            "/api/analyse": self.analyse,
             "/api/proof": self.proof,
             "/api/check": self.check,
         }
@@ -269,6 +273,8 @@ class App:
         game = position.game
         over = position.is_over
         result = position.result
+        lines = position.completed_lines()
+        fills = {**(extra.pop("fills", None) or {}), **{c: LINE for line in lines for c in line}}
         return {
             "game": str(game),
             "moves": [position.name(c) for c in position.moves],
@@ -280,10 +286,12 @@ class App:
             "over": over,
             "result": result,
             "message": _status_sentence(position),
+            "lines": [[position.name(c) for c in line] for line in lines],
             "legal": [] if over else [position.name(c) for c in position.legal_moves()],
             "gravity": game.gravity,
-            "svg": svg.board(position, fills=extra.pop("fills", None), pairs=extra.pop("pairs", ()),
-                             labels=extra.pop("labels", None)),
+            "svg": svg.board(position, fills=fills, pairs=extra.pop("pairs", ()), labels=extra.pop("labels", None),
+                             # a line through each completed line (on a wrapped board it may go round: fills only)
+                             groups=lines if game.topology == "rect" else ()),
             **extra,
         }
 
@@ -474,6 +482,52 @@ class App:
                             "certificate": proof.to_json(), "message": message}
         return view
 
+    # -- analysis ----------------------------------------------------------------------
+    def analyse(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Every legal move's value (for the player to move) and the move on which the game then ends, drawn
+        over the board, within the think time (as ``kinarow analyse``)."""
+        from kinarow import svg
+        from kinarow.search.analyse import analyse
+        from kinarow.search.solve import default_tt_mb
+
+        position = self._position(body)
+        if position.is_over:
+            raise RequestError("the game is over, so there is no move to analyse; take back a move or start a new "
+                               "game")
+        if self.stopping.is_set():
+            raise self._stopped()
+        with self.searchers.searcher(position.game) as searcher:  # a slot of the pool: at most SEARCHERS at once
+            # bounded by the think time (the whole analysis, not each move); a table it makes of its own is no
+            # larger than the pool's
+            found = analyse(position, time_limit=self.think, searcher=searcher,
+                            tt_mb=min(default_tt_mb(position.game), self.searchers.table_mb))
+        if found.stopped == "interrupted" or self.stopping.is_set():
+            raise self._stopped()
+        gravity = position.game.gravity
+
+        def named(move: str) -> str:  # under gravity the page names a move by its column
+            return move.rstrip("0123456789") if gravity else move
+
+        moves = [{"move": named(m.move), "cell": m.move, "label": m.label, "outcome": m.outcome, "value": m.value,
+                  "last_move": m.last_move} for m in found.moves_list]
+        solved = sum(m.outcome != "unknown" for m in found.moves_list)
+        sentence = found.describe()
+        if found.stopped:
+            sentence += (f" {solved} of {len(moves)} moves were solved within the think time ({self.think:g} s); "
+                         "the others show ?.")
+        who = PLAYER_NAMES[position.to_move]
+        legend = [("win", f"Wn: {who} wins on move n"), ("draw", "D: a draw"),
+                  ("loss", f"Ln: {who} loses on move n")]
+        if solved < len(moves):
+            legend.append(("unknown", "?: not solved in time"))
+        view = self._view(position)
+        view["svg"] = svg.heat_map(position, {m.cell: (m.outcome, m.label) for m in found.moves_list})
+        view["analysis"] = {"describe": found.describe(), "sentence": sentence, "value": found.value,
+                            "last_move": found.last_move, "best_moves": [named(m.move) for m in found.best],
+                            "moves": moves, "legend": [[svg.HEAT_COLOURS[kind], words] for kind, words in legend],
+                            "stopped": found.stopped, "nodes": found.nodes}
+        return view
+
     def proof(self, body: dict[str, Any]) -> dict[str, Any]:
         from kinarow.search.solve import solve
 
@@ -662,8 +716,8 @@ def answer(app: App, path: str, raw: bytes) -> tuple[int, dict[str, Any]]:
         return HTTPStatus.BAD_REQUEST, {"error": _sentence(str(error))}
 
 
-ROUTES = ("/api/state", "/api/play", "/api/engine", "/api/strategy", "/api/pairing", "/api/matching", "/api/proof",
-          "/api/check")
+ROUTES = ("/api/state", "/api/play", "/api/engine", "/api/strategy", "/api/pairing", "/api/matching", "/api/analyse",
+          "/api/proof", "/api/check")
 BIG_BODY_ROUTES = ("/api/engine", "/api/check")  # they may carry a certificate
 
 
