@@ -253,6 +253,8 @@ class Searcher:
         if tt_mb is None:
             tt_mb = default_tt_mb(game)
         self.game = game
+        self.tt_mb = tt_mb
+        self._scores: connect.ScoreSearcher | None = None
         self.symmetry = symmetry  # part of the results store's key (symmetry changes the best move found)
         self.tables: KernelTables = kernel_tables(game, symmetry)
         entries = max(2, int(tt_mb * 2**20 / _ENTRY_BYTES))
@@ -384,6 +386,8 @@ class Searcher:
         limit, a progress callback and Ctrl-C are served from this thread.
         """
         self.check_position(position)
+        if self.scores is not None:
+            return self._score_search(position, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
         p1, p2 = position.key()
         t = position.stones
         self.new_root(max_nodes)
@@ -430,6 +434,35 @@ class Searcher:
         if errors:
             raise errors[0]
         return (out[0] if out else K.ABORT), stopped
+
+    @property
+    def scores(self) -> connect.ScoreSearcher | None:
+        """The Connect-k score kernel's searcher that :meth:`search` uses for this game (None when the score
+        kernel does not serve it: :func:`kinarow.search.connect.serves`), made at first use."""
+        if connect.serves(self.game) is not None:
+            return None
+        if self._scores is None:
+            self._scores = connect.ScoreSearcher(self.game, tt_mb=self.tt_mb)
+        return self._scores
+
+    def _score_search(
+        self,
+        position: Position,
+        *,
+        max_nodes: int | None,
+        deadline: float | None,
+        on_tick: Callable[[int], None] | None,
+    ) -> tuple[int, int | None, int, str | None]:
+        """:meth:`search` by the score kernel: (kernel value, best cell, nodes, why it stopped)."""
+        scores = self.scores
+        assert scores is not None
+        scores.forget()
+        score = scores.score(position, weak=True, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
+        nodes = int(scores.ctrl[connect.GK.G_NODES])
+        if score is None:
+            return K.ABORT, None, nodes, scores.stopped
+        best = scores.best_move(position, score, weak=True)
+        return (K.WIN if score.score > 0 else K.LOSS if score.score < 0 else K.DRAW), best, nodes, None
 
     def best_move(self, position: Position) -> tuple[int, int | None]:
         """(kernel value, best cell) without budget; for strategy extraction and play.
