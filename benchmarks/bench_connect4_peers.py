@@ -1,0 +1,392 @@
+"""Connect Four side by side: kinarow and two public C++ solvers, timed in one run on one machine.
+
+What it measures, one row per piece of work:
+
+* Connect Four from the empty board on 6x5 and 6x6 (and 7x6 with ``--full``):
+  wall seconds of each tool's run (a peer's whole process, table allocation
+  included; kinarow's ``solve()`` call), the nodes it reports, the value and,
+  where the tool gives it, the move (1-based ply) on which the game ends with
+  perfect play.
+* N random 7x6 positions (16 to 30 stones, no finished game, made by random
+  legal play from a fixed seed): Pascal Pons' solver answers all of them in
+  one process (positions on its standard input), kinarow answers them with one
+  ``solve()`` each sharing one :class:`kinarow.Searcher`. The values are
+  compared (the sign of Pons' score against kinarow's value).
+
+The peers are not part of kinarow; build them yourself and give their paths:
+
+* c4 by Christophe Steininger (github.com/ChristopheSteininger/c4): the board
+  size and thread count are compile-time constants in ``src/solver/settings.h``
+  (``BOARD_WIDTH``, ``BOARD_HEIGHT``, ``NUM_THREADS``; set the threads to the
+  cores you give it). Configure with CMake (``-DMODE=OPTIMISE
+  -DCMAKE_BUILD_TYPE=Release``), build the ``c4`` target and copy it as
+  ``c4-7x6``, ``c4-6x6``, ``c4-6x5`` into one directory (``--c4-dir`` or the
+  environment variable ``KINAROW_C4``). This program solves the empty board
+  strongly and prints the move the game ends on; it takes no position.
+* Pascal Pons' solver (github.com/PascalPons/connect4): the board size is
+  ``WIDTH`` and ``HEIGHT`` in ``Position.hpp``; ``make c4solver``. It reads one
+  position a line (columns played, 1-based digits) and prints the position and
+  its score (positive: the side to move wins). Built from the commit before
+  move analysis (``-a``) was added, it also prints nodes and microseconds per
+  position and clears its table between positions; the newest commit prints the
+  score only and keeps its table. Either works here. Its opening book
+  (``7x6.book``) is not in the repository, so it searches without one. Give
+  the 7x6 build with ``--pons`` (``KINAROW_PONS``) and the others with
+  ``--pons-6x6`` / ``--pons-6x5`` (``KINAROW_PONS_6X6`` / ``KINAROW_PONS_6X5``).
+
+A peer not given is shown as "not given". Run from the repository root::
+
+    python benchmarks/bench_connect4_peers.py [--quick | --full] [--c4-dir DIR] [--pons PATH] ...
+
+The Markdown table at the end is written for docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from kinarow import Game, KinarowError, Searcher, solve
+
+BOARDS = {"6x5": (6, 5), "6x6": (6, 6), "7x6": (7, 6)}
+POSITIONS_BOARD = "7x6"
+
+
+@dataclass
+class Run:
+    """One tool's answer to one piece of work (``note`` instead when it did not run)."""
+
+    seconds: float | None = None
+    nodes: int | None = None
+    value: str | None = None  # first, second, draw
+    last_move: int | None = None
+    note: str | None = None
+    extra: str = ""
+
+    def cell(self) -> str:
+        """The run in one Markdown table cell."""
+        if self.note is not None:
+            return self.note
+        parts = [f"{self.seconds:.2f} s"]
+        if self.nodes is not None:
+            parts.append(f"{self.nodes / 1e6:.1f} M nodes")
+        if self.value is not None:
+            parts.append(self.value if self.last_move is None else f"{self.value}, move {self.last_move}")
+        if self.extra:
+            parts.append(self.extra)
+        return ", ".join(parts)
+
+
+def game_string(board: str) -> str:
+    return f"{board}k4:gravity"
+
+
+def value_of_score(score: int, stones: int) -> str:
+    """``first``/``second``/``draw`` from a score of the side to move after ``stones`` stones (Pons' sign)."""
+    if score == 0:
+        return "draw"
+    first_to_move = stones % 2 == 0
+    return "first" if first_to_move == (score > 0) else "second"
+
+
+def last_move_of_score(score: int, stones: int, cells: int) -> int:
+    """The ply the game ends on, from Pons' exact score: the winner ends with ``(cells + 1) // 2 + 1 - |score|``
+    stones (22 - |score| on 7x6); a draw fills the board."""
+    if score == 0:
+        return cells
+    winner_stones = (cells + 1) // 2 + 1 - abs(score)
+    return 2 * winner_stones - (1 if value_of_score(score, stones) == "first" else 0)
+
+
+# -- the peers ------------------------------------------------------------------------------------------------
+def run_c4(binary: Path | None, board: str, timeout: float) -> Run:
+    """c4 solves the empty board of its compiled size strongly: 'Final strong score is S (... on move #N)'."""
+    if binary is None or not binary.is_file():
+        return Run(note="not given" if binary is None else f"not found: {binary.name}")
+    width, height = BOARDS[board]
+    with tempfile.TemporaryDirectory() as tmp:  # it could write table files to its working directory
+        start = time.perf_counter()
+        try:
+            out = subprocess.run(
+                [str(binary)],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                cwd=tmp,
+                env={**os.environ, "LC_ALL": "C"},
+            )
+        except subprocess.TimeoutExpired:
+            return Run(note=f"> {timeout:.0f} s")
+        seconds = time.perf_counter() - start
+    text = out.stdout
+    size = re.search(r"Using a (\d+) x (\d+) board", text)
+    if size and (int(size[1]), int(size[2])) != (width, height):
+        return Run(note=f"built for {size[1]}x{size[2]}")
+    final = re.search(r"Final (?:strong|weak) score is (-?\d+)(?:.*?move #(\d+))?", text)
+    if final is None:
+        return Run(note=f"no result (exit {out.returncode})")
+    score = int(final[1])
+    total = re.search(r"Total\s*=\s*([\d,.' ]+)", text)
+    nodes = int(re.sub(r"\D", "", total[1])) if total else None
+    inner = re.search(r"Time to solve\s*=\s*([\d.]+) s", text)
+    last = int(final[2]) if final[2] else (width * height if score == 0 else None)
+    return Run(seconds, nodes, value_of_score(score, 0), last, extra=f"{inner[1]} s in search" if inner else "")
+
+
+@dataclass
+class PonsLine:
+    score: int
+    nodes: int | None
+    micros: int | None
+
+
+def run_pons(binary: Path, lines: list[str], timeout: float, weak: bool = False) -> tuple[dict[str, PonsLine], float]:
+    """Pons' solver on ``lines`` (one process): each answer by position, and the process's wall seconds."""
+    args = [str(binary)] + (["-w"] if weak else [])
+    with tempfile.TemporaryDirectory() as tmp:  # no opening book there: it searches without one
+        start = time.perf_counter()
+        out = subprocess.run(
+            args, input="".join(f"{line}\n" for line in lines), capture_output=True, text=True, timeout=timeout, cwd=tmp
+        )
+        seconds = time.perf_counter() - start
+    answers: dict[str, PonsLine] = {}
+    for row in out.stdout.splitlines():
+        fields = row.split()
+        if not fields:
+            continue
+        if not row.startswith(" "):  # the position comes first (empty for the empty board)
+            moves, fields = fields[0], fields[1:]
+        else:
+            moves = ""
+        numbers = [int(f) for f in fields]
+        answers[moves] = PonsLine(numbers[0], *(numbers[1:3] if len(numbers) >= 3 else (None, None)))
+    return answers, seconds
+
+
+def pons_empty(binary: Path | None, board: str, timeout: float) -> Run:
+    if binary is None or not binary.is_file():
+        return Run(note="not given" if binary is None else f"not found: {binary.name}")
+    width, height = BOARDS[board]
+    try:
+        answers, seconds = run_pons(binary, [""], timeout)
+    except subprocess.TimeoutExpired:
+        return Run(note=f"> {timeout:.0f} s")
+    if "" not in answers:
+        return Run(note="no result")
+    line = answers[""]
+    return Run(
+        seconds,
+        line.nodes,
+        value_of_score(line.score, 0),
+        last_move_of_score(line.score, 0, width * height),
+        extra=f"score {line.score}",
+    )
+
+
+# -- kinarow --------------------------------------------------------------------------------------------------
+def kinarow_solve(target, **options):
+    """``solve(..., strong=True)`` where kinarow has it (the ply the game ends on), else ``solve()``."""
+    try:
+        return solve(target, strong=True, **options), True
+    except (TypeError, KinarowError) as err:
+        if "strong" not in str(err):
+            raise
+        return solve(target, **options), False
+
+
+def kinarow_empty(board: str, max_seconds: float | None) -> Run:
+    start = time.perf_counter()
+    result, strong = kinarow_solve(game_string(board), time_limit=max_seconds)
+    seconds = time.perf_counter() - start
+    if result.value == "unknown":
+        return Run(note=f"> {max_seconds:.0f} s")
+    last = getattr(result, "last_move", None)
+    return Run(seconds, result.nodes, str(result.value), last, extra="strong" if strong else "")
+
+
+# -- random positions -----------------------------------------------------------------------------------------
+def wins(grid: list[list[int]], x: int, y: int, width: int, height: int) -> bool:
+    """Does the stone at column x, row y make four in a row?"""
+    who = grid[x][y]
+    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        count = 1
+        for sign in (1, -1):
+            cx, cy = x + sign * dx, y + sign * dy
+            while 0 <= cx < width and 0 <= cy < height and grid[cx][cy] == who:
+                count += 1
+                cx, cy = cx + sign * dx, cy + sign * dy
+        if count >= 4:
+            return True
+    return False
+
+
+def random_positions(count: int, seed: int, board: str = POSITIONS_BOARD, low: int = 16, high: int = 30) -> list[str]:
+    """``count`` positions as 1-based column digits, each of ``low``..``high`` stones, made by random legal play;
+    a game that ends on the way is thrown away and played again."""
+    width, height = BOARDS[board]
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < count:
+        stones = rng.randint(low, high)
+        grid = [[0] * height for _ in range(width)]
+        heights = [0] * width
+        moves: list[int] = []
+        while len(moves) < stones:
+            x = rng.choice([c for c in range(width) if heights[c] < height])
+            grid[x][heights[x]] = 1 + len(moves) % 2
+            heights[x] += 1
+            moves.append(x)
+            if wins(grid, x, heights[x] - 1, width, height):
+                break
+        else:
+            out.append("".join(str(x + 1) for x in moves))
+    return out
+
+
+@dataclass
+class PositionsRow:
+    pons: Run
+    pons_weak: Run
+    kinarow: Run
+    mismatches: list[str]
+    checked: int  # positions with kinarow's value and at least one of Pons' (its agreement is counted on these)
+
+
+def compare_positions(
+    lines: list[str], pons: Path | None, timeout: float, max_seconds: float | None, tt_mb: float | None
+) -> PositionsRow:
+    """Pons (exact score and ``-w``) over all lines in one process each, then kinarow one solve() each."""
+    pons_values: list[dict[str, str]] = []  # per run (exact, weak): position -> value
+    runs = []
+    for weak in (False, True):
+        if pons is None or not pons.is_file():
+            runs.append(Run(note="not given" if pons is None else f"not found: {pons.name}"))
+            continue
+        try:
+            answers, seconds = run_pons(pons, lines, timeout, weak=weak)
+        except subprocess.TimeoutExpired:
+            runs.append(Run(note=f"> {timeout:.0f} s"))
+            continue
+        missing = sum(line not in answers for line in lines)
+        nodes = [a.nodes for a in answers.values()]
+        runs.append(
+            Run(seconds, sum(nodes) if None not in nodes else None, extra=f"{missing} unanswered" if missing else "")
+        )
+        pons_values.append({line: value_of_score(a.score, len(line)) for line, a in answers.items()})
+
+    game = Game(game_string(POSITIONS_BOARD))
+    start = time.perf_counter()
+    searcher = Searcher(game, tt_mb=tt_mb)
+    searcher.prefault()
+    values: dict[str, str] = {}
+    nodes = 0
+    for line in lines:
+        result = solve(game.position(" ".join(line)), time_limit=max_seconds, searcher=searcher)
+        values[line] = str(result.value)
+        nodes += result.nodes
+    seconds = time.perf_counter() - start
+    unknown = sum(v == "unknown" for v in values.values())
+    kinarow = Run(seconds, nodes, extra=f"{unknown} out of time" if unknown else "")
+    mismatches = [
+        f"{line}: Pons {theirs[line]}, kinarow {values[line]}"
+        for theirs in pons_values
+        for line in lines
+        if line in theirs and values[line] != "unknown" and values[line] != theirs[line]
+    ]
+    checked = [line for line in lines if values[line] != "unknown" and any(line in theirs for theirs in pons_values)]
+    wrong = {line for line in checked for theirs in pons_values if line in theirs and theirs[line] != values[line]}
+    if checked:
+        kinarow.extra = ", ".join(
+            filter(None, [kinarow.extra, f"agrees with Pons on {len(checked) - len(wrong)} / {len(checked)}"])
+        )
+    return PositionsRow(runs[0], runs[1], kinarow, mismatches, len(checked))
+
+
+# -- the report -----------------------------------------------------------------------------------------------
+def machine() -> str:
+    model = platform.processor() or "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    system = f"{platform.system()} {platform.release()}, Python {platform.python_version()}"
+    return f"{model}, {cores} cores available; {system}"
+
+
+def peer_path(arg: str | None, env: str) -> Path | None:
+    text = arg or os.environ.get(env)
+    return Path(text).expanduser().resolve() if text else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="6x5 only and 50 positions")
+    mode.add_argument("--full", action="store_true", help="also 7x6 from the empty board (kinarow: minutes)")
+    parser.add_argument("--c4-dir", help="directory holding c4-6x5, c4-6x6, c4-7x6 (default: $KINAROW_C4)")
+    parser.add_argument("--pons", help="Pons' solver built for 7x6 (default: $KINAROW_PONS)")
+    parser.add_argument("--pons-6x6", help="Pons' solver built for 6x6 (default: $KINAROW_PONS_6X6)")
+    parser.add_argument("--pons-6x5", help="Pons' solver built for 6x5 (default: $KINAROW_PONS_6X5)")
+    parser.add_argument("--positions", type=int, default=None, help="random 7x6 positions (default 400; quick 50)")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the random positions (default 2024)")
+    parser.add_argument("--peer-timeout", type=float, default=600.0, help="seconds a peer's run may take (600)")
+    parser.add_argument("--max-seconds", type=float, default=None, help="kinarow's time limit per solve (none)")
+    parser.add_argument("--tt-mb", type=float, default=None, help="kinarow's table for the positions (auto)")
+    parser.add_argument("--verbose", action="store_true", help="print each run as it ends")
+    args = parser.parse_args(argv)
+
+    boards = ["6x5"] if args.quick else ["6x5", "6x6"] + (["7x6"] if args.full else [])
+    count = args.positions if args.positions is not None else (50 if args.quick else 400)
+    c4_dir = peer_path(args.c4_dir, "KINAROW_C4")
+    pons = {
+        "7x6": peer_path(args.pons, "KINAROW_PONS"),
+        "6x6": peer_path(args.pons_6x6, "KINAROW_PONS_6X6"),
+        "6x5": peer_path(args.pons_6x5, "KINAROW_PONS_6X5"),
+    }
+    solve("4x4k4:gravity")  # load the numba kernel before the clock starts
+
+    rows: list[tuple[str, Run, Run, Run]] = []
+    for board in boards:
+        c4 = run_c4(c4_dir / f"c4-{board}" if c4_dir else None, board, args.peer_timeout)
+        pons_run = pons_empty(pons[board], board, args.peer_timeout)
+        kin = kinarow_empty(board, args.max_seconds)
+        rows.append((f"{board} from the empty board", c4, pons_run, kin))
+        if args.verbose:
+            print(f"{board}: c4 {c4.cell()} | Pons {pons_run.cell()} | kinarow {kin.cell()}", flush=True)
+
+    lines = random_positions(count, args.seed)
+    compared = compare_positions(lines, pons["7x6"], args.peer_timeout, args.max_seconds, args.tt_mb)
+    no_position = Run(note="takes no position")
+    what = f"{count} random 7x6 positions (16-30 stones, seed {args.seed})"
+    rows.append((what + ", exact score", no_position, compared.pons, compared.kinarow))
+    rows.append((what + ", win/draw/loss (Pons -w)", no_position, compared.pons_weak, Run(note="(as above)")))
+
+    print(f"Machine: {machine()}")
+    print("Seconds are wall seconds of the whole run: a peer's process (table allocation included), kinarow's")
+    print("solve() calls (its kernel loaded before the clock). Moves are plies, counted from 1.")
+    print()
+    print("| work | c4 | Pons | kinarow |")
+    print("| --- | --- | --- | --- |")
+    for what, *runs in rows:
+        print(f"| {what} | " + " | ".join(run.cell() for run in runs) + " |")
+    for line in compared.mismatches:
+        print(f"MISMATCH {line}")
+    return 1 if compared.mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
