@@ -38,7 +38,8 @@ from kinarow.cli.common import (
 )
 from kinarow.errors import interrupted
 from kinarow.game import Game
-from kinarow.search.solve import DEFAULT_KNOWLEDGE, KNOWLEDGE_LEVELS, MAX_TT_MB, solve
+from kinarow.search import connect
+from kinarow.search.solve import DEFAULT_KNOWLEDGE, KNOWLEDGE_LEVELS, MAX_THREADS, MAX_TT_MB, solve
 
 
 # -- solve -----------------------------------------------------------------------------
@@ -54,7 +55,11 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     max_nodes = positive_int("--max-nodes", args.max_nodes)
     time_limit = positive_float("--time-limit", args.time_limit)
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
+    threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
     position = Game(args.game).position(args.moves)
+    if threads > 1 and connect.serves(position.game) is not None:
+        raise UsageError(f"--threads serves the Connect-k score search only, and {position.game} is not its game "
+                         f"({connect.serves(position.game)}); use --workers N for frontier jobs in N processes")
     store = open_store(args)
     proof = args.proof is not None
     steps = [(f"solving {position.game}", "nodes")] + ([("writing the certificate", "nodes")] if proof else [])
@@ -72,6 +77,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             store=store,
             on_proof_tick=ticks[-1] if proof else None,
             strong=args.strong,
+            threads=threads,
         )
     note, proof_note = write_files(args, result)
     if args.json:
@@ -123,6 +129,8 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--strong", action="store_true",
                    help="also find on which move the game ends with perfect play, the winner ending it as soon as "
                    "it can and the loser as late as it can (JSON: last_move)")
+    p.add_argument("--threads", metavar="N", default=None,
+                   help="Connect-k (gravity) games: N searches at once sharing one table (default 1)")
     p.add_argument("--max-nodes", metavar="N", default=None, help="stop after about N nodes (value 'unknown')")
     p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help())

@@ -109,6 +109,17 @@ def check_knowledge(value: object) -> str:
     return value
 
 
+#: the most threads one search may run (:func:`solve`'s ``threads``)
+MAX_THREADS = 64
+
+
+def check_threads(threads: object) -> int:
+    """``threads`` as an int from 1 to :data:`MAX_THREADS`, or a KinarowError saying what is allowed."""
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or not 1 <= int(threads) <= MAX_THREADS:
+        raise KinarowError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {said(threads)}")
+    return int(threads)
+
+
 def check_limits(max_nodes: object, time_limit: object, tt_mb: object) -> tuple[int | None, float | None, float | None]:
     """The budgets every solve takes: ``max_nodes``, ``time_limit`` (seconds) and ``tt_mb``, checked."""
     return check_count(max_nodes, "max_nodes"), check_seconds(time_limit, "time_limit"), check_tt_mb(tt_mb)
@@ -702,6 +713,7 @@ def solve(
     store: Store | None = None,
     on_proof_tick: Callable[[int], None] | None = None,
     strong: bool = False,
+    threads: int = 1,
 ) -> Result:
     """Solve a game (from the empty board) or a position with perfect play.
 
@@ -736,7 +748,14 @@ def solve(
     number of the stone (counting from the first of the game) on which the
     game ends with perfect play, the winner ending it as soon as it can and
     the loser as late as it can (None for a draw); see
-    :meth:`Searcher.game_length`. The budgets cover both searches.
+    :meth:`Searcher.game_length`. The budgets cover both searches. Games
+    the Connect-k score kernel serves (:func:`kinarow.search.connect.serves`:
+    gravity on a rectangular board, normal goal, one stone a turn) get the
+    value and the length from one score search.
+
+    ``threads`` > 1 runs that many searches of the position at once, sharing
+    one table (the Connect-k score kernel only; other games search in one
+    thread, and use processes for more: :mod:`kinarow.search.parallel`).
     """
     max_nodes, time_limit, tt_mb = check_limits(max_nodes, time_limit, tt_mb)
     knowledge = check_knowledge(knowledge)
@@ -752,16 +771,18 @@ def solve(
         raise KinarowError(f"the searcher given is {bound}; it must be a Searcher of {position.game}")
     if moves:
         position.play_moves(moves)
+    threads = check_threads(threads)
     scored = connect.serves(position.game) is None and searcher is None and not (strategy or proof)
     if strong and scored and store is None and not position.is_over:  # one score search gives both
         return with_reason(position, _score_search(position, max_nodes=max_nodes, time_limit=time_limit,
-                                                   tt_mb=tt_mb, on_tick=on_tick, knowledge=knowledge, strong=True))
+                                                   tt_mb=tt_mb, on_tick=on_tick, knowledge=knowledge, strong=True,
+                                                   threads=threads))
     if strong and searcher is None and not position.is_over:  # the value's searcher then finds the length
         searcher = Searcher(position.game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
     result = with_reason(position, _solve(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
                                            symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
                                            on_tick=on_tick, knowledge=knowledge, proof=proof, store=store,
-                                           on_proof_tick=on_proof_tick))
+                                           on_proof_tick=on_proof_tick, threads=threads))
     if not strong:
         return result
     assert searcher is not None or position.is_over
@@ -830,6 +851,7 @@ def _solve(
     proof: bool,
     store: Store | None,
     on_proof_tick: Callable[[int], None] | None,
+    threads: int = 1,
 ) -> Result:
     """:func:`solve` once its arguments are checked: from the store, or by search, with the certificate asked."""
     from kinarow.search import certify
@@ -837,7 +859,7 @@ def _solve(
     if store is None and not proof:
         return certify.in_form(_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
                                        symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
-                                       on_tick=on_tick, knowledge=knowledge), walk)
+                                       on_tick=on_tick, knowledge=knowledge, threads=threads), walk)
 
     asked = knowledge if searcher is None else searcher.knowledge  # a searcher's own options key the store
     symmetry = symmetry if searcher is None else searcher.symmetry
@@ -851,7 +873,7 @@ def _solve(
     if result is None:
         result = _search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
                          strategy=strategy or proof, walk=walk, searcher=searcher, on_tick=on_tick,
-                         knowledge=knowledge)
+                         knowledge=knowledge, threads=threads)
         if store is not None:
             certify.save_result(store, position, result, symmetry=symmetry)
     return certify.certify(position, result, proof=proof, walk=walk, store=store, tick=on_proof_tick)
@@ -869,6 +891,7 @@ def _search(
     searcher: Searcher | None,
     on_tick: Callable[[int], None] | None,
     knowledge: str,
+    threads: int = 1,
 ) -> Result:
     """:func:`solve`'s search of ``position`` (a copy the caller owns), without the store or the proof."""
     game = position.game
@@ -880,7 +903,7 @@ def _search(
         return Result(str(game), moves_text, position.result, 0, 0.0, None, to_move)
     if searcher is None and not strategy and connect.serves(game) is None:
         return _score_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, on_tick=on_tick,
-                             knowledge=knowledge, strong=False)
+                             knowledge=knowledge, strong=False, threads=threads)
     if searcher is None:
         searcher = Searcher(game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
     start = time.perf_counter()
@@ -921,6 +944,7 @@ def _score_search(
     on_tick: Callable[[int], None] | None,
     knowledge: str,
     strong: bool,
+    threads: int = 1,
 ) -> Result:
     """:func:`_search` for the games the Connect-k score kernel serves (:mod:`kinarow.search.connect`): one
     search gives the value, and with ``strong`` the exact score, so the game's length too."""
@@ -933,7 +957,8 @@ def _score_search(
     searcher, lock = connect.searcher_for(game, tt_mb if tt_mb is not None else default_tt_mb(game))
     try:
         searcher.forget()  # every solve() searches as if from an empty table, so its node count is its own
-        score = searcher.score(position, weak=not strong, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
+        score = searcher.score(position, weak=not strong, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick,
+                               threads=threads)
         nodes = int(searcher.ctrl[connect.GK.G_NODES])
         if score is None:
             return Result(str(game), position.move_text(), Value.UNKNOWN, nodes, time.perf_counter() - start,
