@@ -40,12 +40,12 @@ bound, between them exact); :func:`solve_score` narrows a null window until the 
 Transposition table
 ===================
 
-Two ``uint64`` arrays of one length (a prime, so that keys spread): ``tt_key[i]`` holds a position's key
-XOR its entry and ``tt_val[i]`` the entry, so that an entry whose two words were written by different
+A ``(size, 2)`` ``uint64`` array: ``tt[i, 0]`` holds a position's key XOR its entry and ``tt[i, 1]`` the
+entry (a bucket's two slots share one cache line), so that an entry whose two words were written by different
 searches (threads racing) fails the key test instead of answering for the wrong position::
 
-    tt_val bits 0-7   lower bound + 128     bits 8-15  upper bound + 128
-           bits 16-23 best column + 1 (0: none)   bits 24-31 stones   bits 32-63 generation
+    tt[i, 1] bits 0-7   lower bound + 128     bits 8-15  upper bound + 128
+             bits 16-23 best column + 1 (0: none)   bits 24-31 stones   bits 32-63 generation
 
 Two slots make a bucket: an entry goes to the first unless the first holds a position with fewer stones (a
 larger subtree, worth keeping), then to the second, which is always replaced.
@@ -162,38 +162,37 @@ def tt_index(key, size):
 
 
 @njit(cache=True, inline="always")
-def tt_read(tt_key, tt_val, key, gen):
+def tt_read(tt, key, gen):
     """The entry for ``key`` (0 when absent or of another generation)."""
-    i = tt_index(key, tt_key.size)
+    i = tt_index(key, tt.shape[0])
     for j in range(i, i + 2):
-        v = tt_val[j]
-        if v != U0 and (tt_key[j] ^ v) == key and (v >> np.uint64(32)) == gen:
+        v = tt[j, 1]
+        if v != U0 and (tt[j, 0] ^ v) == key and (v >> np.uint64(32)) == gen:
             return v
     return U0
 
 
 @njit(cache=True, inline="always")
-def tt_write(tt_key, tt_val, key, lo, hi, col, t, gen):
+def tt_write(tt, key, lo, hi, col, t, gen):
     """Store an entry: in the bucket's slot that holds ``key`` already, else in the first slot when what it
     holds has at least as many stones (a smaller subtree) or is stale, else in the second slot."""
-    i = tt_index(key, tt_key.size)
+    i = tt_index(key, tt.shape[0])
     v = np.uint64(lo + 128) | (np.uint64(hi + 128) << np.uint64(8)) | (np.uint64(col + 1) << np.uint64(16))
     v |= (np.uint64(t) << np.uint64(24)) | (gen << np.uint64(32))
-    old = tt_val[i + 1]
-    if not (old != U0 and (tt_key[i + 1] ^ old) == key):
-        old = tt_val[i]
-        if old == U0 or (old >> np.uint64(32)) != gen or (tt_key[i] ^ old) == key:
-            pass
-        elif np.int64((old >> np.uint64(24)) & np.uint64(0xFF)) < t:
-            i += 1
-    else:
+    old = tt[i + 1, 1]
+    if old != U0 and (tt[i + 1, 0] ^ old) == key:
         i += 1
-    tt_val[i] = v
-    tt_key[i] = key ^ v
+    else:
+        old = tt[i, 1]
+        if old != U0 and (old >> np.uint64(32)) == gen and (tt[i, 0] ^ old) != key:
+            if np.int64((old >> np.uint64(24)) & np.uint64(0xFF)) < t:
+                i += 1
+    tt[i, 1] = v
+    tt[i, 0] = key ^ v
 
 
 @njit(cache=True, nogil=True)
-def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt_key, tt_val, ctrl, order, scratch):
+def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scratch):
     """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down; ``mcur``,
     ``mmask``: the same of its mirror image) against the window ``(alpha, beta)``: see the module docstring.
     ``ABORT_SCORE`` when the node budget ran out or ``ctrl[G_STOP]`` was raised (nothing is stored then)."""
@@ -241,7 +240,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt_key, tt_val, ctrl
     flip = mkey < key
     if flip:
         key = mkey
-    entry = tt_read(tt_key, tt_val, key, gen)
+    entry = tt_read(tt, key, gen)
     best_col = -1
     if entry != U0:
         lo_e = np.int64(entry & np.uint64(0xFF)) - 128
@@ -296,11 +295,11 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt_key, tt_val, ctrl
             cmkey = (mcur ^ mmask) | ((mmask | mmove) + bottom)
             if cmkey < ckey:
                 ckey = cmkey
-            centry = tt_read(tt_key, tt_val, ckey, gen)
+            centry = tt_read(tt, ckey, gen)
             if centry != U0:
                 c_hi = np.int64((centry >> np.uint64(8)) & np.uint64(0xFF)) - 128
                 if -c_hi >= beta:  # the child scores at most c_hi, so this move at least -c_hi
-                    tt_write(tt_key, tt_val, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i], t, gen)
+                    tt_write(tt, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i], t, gen)
                     return -c_hi
     orig_alpha = alpha
     best = -cells - 1
@@ -310,7 +309,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt_key, tt_val, ctrl
         move = possible & colmask[x]
         mmove = (mmask + bottom) & colmask[m - 1 - x]
         v = negamax(
-            cur ^ mask, mask | move, mcur ^ mmask, mmask | mmove, t + 1, -beta, -alpha, tables, tt_key, tt_val,
+            cur ^ mask, mask | move, mcur ^ mmask, mmask | mmove, t + 1, -beta, -alpha, tables, tt,
             ctrl, order, scratch,
         )
         if v == ABORT_SCORE or v == -ABORT_SCORE:
@@ -320,16 +319,16 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt_key, tt_val, ctrl
             best = v
             chosen = x
         if v >= beta:
-            tt_write(tt_key, tt_val, key, v, hi_bound, m - 1 - x if flip else x, t, gen)  # a lower bound
+            tt_write(tt, key, v, hi_bound, m - 1 - x if flip else x, t, gen)  # a lower bound
             return v
         if v > alpha:
             alpha = v
     if flip and chosen >= 0:
         chosen = m - 1 - chosen
     if best > orig_alpha:
-        tt_write(tt_key, tt_val, key, best, best, chosen, t, gen)  # exact
+        tt_write(tt, key, best, best, chosen, t, gen)  # exact
     else:
-        tt_write(tt_key, tt_val, key, lo_bound, best if best > lo_bound else lo_bound, chosen, t, gen)  # an upper bound
+        tt_write(tt, key, lo_bound, best if best > lo_bound else lo_bound, chosen, t, gen)  # an upper bound
     return best
 
 
@@ -346,7 +345,7 @@ def immediate(cur, mask, t, tables):
 
 
 @njit(cache=True, nogil=True)
-def solve_score(cur, mask, t, weak, tables, tt_key, tt_val, ctrl, order):
+def solve_score(cur, mask, t, weak, tables, tt, ctrl, order):
     """The exact score (``weak``: only its sign: -1, 0 or 1) by null-window tests narrowing ``[lo, hi]``;
     ``ABORT_SCORE`` when stopped."""
     cells = tables[1]
@@ -368,7 +367,7 @@ def solve_score(cur, mask, t, weak, tables, tt_key, tt_val, ctrl, order):
             med = lo // 2
         elif med >= 0 and hi // 2 > med:
             med = hi // 2
-        r = negamax(cur, mask, mcur, mmask, t, med, med + 1, tables, tt_key, tt_val, ctrl, order, scratch)
+        r = negamax(cur, mask, mcur, mmask, t, med, med + 1, tables, tt, ctrl, order, scratch)
         if r == ABORT_SCORE:
             return ABORT_SCORE
         if r <= med:

@@ -116,8 +116,7 @@ class ScoreSearcher:
             np.uint64(off_rows),
         )
         entries = 2 * _prime_at_most(max(1009, int(tt_mb * 2**20 / ENTRY_BYTES / 2)))  # two-slot buckets
-        self.tt_key = np.zeros(entries, np.uint64)
-        self.tt_val = np.zeros(entries, np.uint64)
+        self.tt = np.zeros((entries, 2), np.uint64)
         self.ctrl = np.zeros(GK.N_GCTRL, np.int64)
         self.ctrl[GK.G_GEN] = 1
         centre = (m - 1) / 2
@@ -128,7 +127,7 @@ class ScoreSearcher:
         question's answer and node count do not depend on what was asked before)."""
         self.ctrl[GK.G_GEN] += 1
         if self.ctrl[GK.G_GEN] >= 1 << 32:
-            self.tt_val[:] = 0
+            self.tt[:] = 0
             self.ctrl[GK.G_GEN] = 1
 
     def words(self, position: Position) -> tuple[int, int, int]:
@@ -179,7 +178,7 @@ class ScoreSearcher:
             try:
                 v = int(
                     GK.solve_score(
-                        np.uint64(cur), np.uint64(mask), t, weak, self.tables, self.tt_key, self.tt_val, ctrls[i], order
+                        np.uint64(cur), np.uint64(mask), t, weak, self.tables, self.tt, ctrls[i], order
                     )
                 )
             except BaseException as err:  # pragma: no cover - surfaced below
