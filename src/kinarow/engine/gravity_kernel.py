@@ -175,12 +175,13 @@ def tt_read(tt, key, gen):
 @njit(cache=True, inline="always")
 def tt_write(tt, key, lo, hi, col, t, gen):
     """Store an entry: in the bucket's slot that holds ``key`` already, else in the first slot when what it
-    holds has at least as many stones (a smaller subtree) or is stale, else in the second slot."""
+    holds has at least as many stones (a smaller subtree) or is stale, else in the second slot. (Entries of
+    another generation count as empty, so a new generation fills the table as an empty one would.)"""
     i = tt_index(key, tt.shape[0])
     v = np.uint64(lo + 128) | (np.uint64(hi + 128) << np.uint64(8)) | (np.uint64(col + 1) << np.uint64(16))
     v |= (np.uint64(t) << np.uint64(24)) | (gen << np.uint64(32))
     old = tt[i + 1, 1]
-    if old != U0 and (tt[i + 1, 0] ^ old) == key:
+    if old != U0 and (tt[i + 1, 0] ^ old) == key and (old >> np.uint64(32)) == gen:
         i += 1
     else:
         old = tt[i, 1]
