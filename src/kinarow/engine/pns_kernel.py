@@ -1,0 +1,521 @@
+"""Depth-first proof-number search: "can the attacker complete a group?", compiled with numba.
+
+Bit layout
+==========
+
+A position is two ``uint64`` bitboards, the *attacker's* stones ``A`` and the
+*defender's* stones ``D`` (bit ``i`` is cell ``i``, numbered column-major as in
+:mod:`kinarow.engine.kernel`, ``cell = x * n + y``); a *zone* is a third mask of
+the same cells. For 5 x 5 with k = 4, cells and one group (``masks[g]``)::
+
+        a  b  c  d  e
+    5 | 4  9 14 19 24
+    4 | 3  8 13 18 23          group b2-c3-d4-e5: bits 6, 12, 18, 24
+    3 | 2  7 12 17 22
+    2 | 1  6 11 16 21
+    1 | 0  5 10 15 20          bits 25..63 are always 0
+
+A group is *live* for a player while it holds no stone of the other player;
+a *threat* of a player is an empty cell that completes one of its live groups.
+
+The question
+============
+
+The attacker (``params[R_ATTACKER]``: 0 = the first player, 1 = the second;
+the first player only in Maker-Breaker, where Breaker never wins by a group)
+wins when it completes a group first. An OR node has the attacker to move, an
+AND node the defender. Proof-number search (Allis, van der Meulen & van den
+Herik 1994) in its depth-first form, df-pn (Nagai 2002), with the 1 + epsilon
+trick of Pawlewicz & Lew (2007) for the child thresholds; the proof and
+disproof numbers live in a transposition table. A node is settled without
+children when:
+
+* the side to move completes a group at once (OR: proved; normal goal, AND:
+  disproved -- the defender wins first);
+* AND: the attacker has two threats (and the defender none): proved;
+* the attacker has no live group: disproved;
+* normal goal, OR: the defender has two threats and the attacker none: disproved;
+* knowledge: a Hales-Jewett pairing of the empty cells holds a pair in every
+  live attacker group (at an AND node after the defender blocked the one threat,
+  if any; :func:`kinarow.engine.breaker.pairing_exists`): disproved.
+
+Otherwise the moves are: the blocking cell when the other side has one threat
+(forced defence; the other moves lose at once), else every empty cell inside
+some live group of either player (normal goal) or of the attacker
+(Maker-Breaker). A stone on any other cell touches no group that can still
+be completed, so it is a pass, and a pass never helps the player who makes it
+(monotonicity: an extra stone never hurts its owner here).
+
+Relevance zones (disproofs)
+===========================
+
+Every disproved node carries a zone ``Z``, a set of cells with the property
+
+    (P) for every set S of empty cells outside Z, the attacker cannot win from
+        the position with S added to the attacker's stones (same side to move).
+
+Hence at an OR node, once the attacker's move ``x`` is disproved with zone
+``Z_x``, every sibling move ``x'`` outside ``Z_x`` is disproved too: the
+position after ``x'`` has fewer attacker stones than the position after ``x``
+with ``x'`` added (which (P) disproves), and removing an attacker stone never
+helps the attacker. (P) holds by induction from the leaves:
+
+* no live attacker group: ``Z`` empty (stones cannot revive a group);
+* pairing leaf: ``Z`` = the paired cells (and the blocked threat). Each live
+  group keeps a pair of empty cells whatever is added outside, so the defender
+  answers pair for pair and no group completes;
+* AND node disproved through the defender's move ``y``: ``Z = Z_y + {y}`` (y stays
+  empty, and the position after it is covered by (P) of ``Z_y``);
+* OR node: ``Z`` = the union of the zones of the children disproved by search
+  (children pruned by a zone are covered by that zone's (P) as above; moves on
+  dead cells are passes, dominated by any searched move);
+* normal goal, the defender completes a group at once (AND): ``Z`` = that cell
+  and one empty cell of every live attacker group (so no addition completes
+  one); the defender has two threats (OR): both cells and two empty cells of
+  every live attacker group (no addition plus one move completes one); a forced
+  attacker block ``d`` (OR): ``Z_d + {d}`` widened so that every live attacker
+  group away from ``d`` keeps two empty cells in ``Z`` (the other moves lose to
+  the defender's group at ``d``, as long as no attacker group completes).
+
+A zone is kept in the table in the canonical frame (mapped with the board's
+symmetries). Proofs carry no zone.
+
+Arrays
+======
+
+``tt`` is a ``(size, 8)`` uint64 array, buckets of four rows::
+
+    word 0: A (canonical)  word 1: D (canonical)  word 2: proof number
+    word 3: disproof number  word 4: zone (canonical; disproofs)  word 5: work (nodes searched below)
+    word 6: attacker + 1 (0: empty row)  word 7: unused
+
+The search is iterative, one frame per stone count below the root
+(``fu``/``fi`` rows, ``cmove``/``cpn``/``cdn`` the children of each frame).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kinarow.engine import breaker as BK
+from kinarow.engine.kernel import apply_sym, canonical
+
+INF = np.int64(1) << np.int64(48)
+NORMAL, MAKER_BREAKER = 0, 2
+# params indices
+R_ATTACKER, R_GOAL, R_PAIR_BUDGET, R_ZONES, R_KNOW, R_EPS, R_EAGER, R_HEUR = range(8)
+N_PARAMS = 8
+# ctrl indices
+C_NODES, C_MAX_NODES, C_STOP, C_ABORTED, C_EXPANDED, C_PAIR_TESTS, C_PAIR_LEAVES, C_ZONE_PRUNED = range(8)
+C_TT_HITS, C_PAIR_NODES, C_PN, C_DN = range(8, 12)
+N_CTRL = 12
+# fu rows (uint64 per frame)
+U_A, U_D, U_K1, U_K2, U_ACC, U_ZONE = range(6)
+N_FU = 6
+# fi rows (int64 per frame)
+I_THPN, I_THDN, I_N, I_SYM, I_OR, I_FORCED, I_WORK0, I_SEL = range(8)
+N_FI = 8
+PROVEN, DISPROVEN, OPEN = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    c = 0
+    while x != np.uint64(0):
+        x &= x - np.uint64(1)
+        c += 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def low_index(x):
+    i = 0
+    while (x & np.uint64(1)) == np.uint64(0):
+        x >>= np.uint64(1)
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def widen(masks, A, D, zone, need, away):
+    """``zone`` with cells added until every live attacker group not meeting ``away`` has ``need`` of its
+    empty cells in it (or all of them)."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    for i in range(masks.shape[0]):
+        g = masks[i]
+        if (g & D) != zero or (g & away) != zero:
+            continue
+        e = g & ~A
+        have = popcount(e & zone)
+        rest = e & ~zone
+        while have < need and rest != zero:
+            low = rest & (~rest + one)
+            rest ^= low
+            zone |= low
+            have += 1
+    return zone
+
+
+@njit(cache=True)
+def evaluate(masks, A, D, full, attacker_moves, normal):
+    """(status, zone, moves, forced, potential) of the position; ``status`` is PROVEN, DISPROVEN or OPEN.
+
+    ``moves`` are the side to move's candidate cells when OPEN; ``forced`` tells that they are one block;
+    ``potential`` is the attacker's Erdos-Selfridge sum over live groups of 2^-(empty cells)."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    empty = full & ~(A | D)
+    a_thr = zero
+    d_thr = zero
+    a_cells = zero
+    d_cells = zero
+    nlive = 0
+    pot = 0.0
+    for i in range(masks.shape[0]):
+        g = masks[i]
+        if (g & D) == zero:
+            nlive += 1
+            r = g & ~A
+            a_cells |= r
+            if (r & (r - one)) == zero:
+                a_thr |= r
+            pot += 1.0 / float(one << np.uint64(popcount(r)))
+        if normal and (g & A) == zero:
+            r = g & ~D
+            d_cells |= r
+            if (r & (r - one)) == zero:
+                d_thr |= r
+    if attacker_moves:
+        if a_thr != zero:
+            return PROVEN, zero, zero, False, pot
+        if nlive == 0:
+            return DISPROVEN, zero, zero, False, pot
+        if d_thr != zero:
+            if (d_thr & (d_thr - one)) != zero:
+                return DISPROVEN, widen(masks, A, D, d_thr, 2, zero), zero, False, pot
+            return OPEN, zero, d_thr, True, pot
+        return OPEN, zero, (a_cells | d_cells) & empty, False, pot
+    if d_thr != zero:
+        low = d_thr & (~d_thr + one)
+        return DISPROVEN, widen(masks, A, D, low, 1, zero), zero, False, pot
+    if a_thr != zero:
+        if (a_thr & (a_thr - one)) != zero:
+            return PROVEN, zero, zero, False, pot
+        return OPEN, zero, a_thr, True, pot
+    if nlive == 0:
+        return DISPROVEN, zero, zero, False, pot
+    return OPEN, zero, (a_cells | d_cells) & empty, False, pot
+
+
+@njit(cache=True)
+def pairing_leaf(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):
+    """The cells of a pairing that blocks every live attacker group (with the one threat blocked first at an
+    AND node), or all ones when none is found within ``budget`` nodes."""
+    ctrl[C_PAIR_TESTS] += 1
+    kctrl[BK.C_NODES] = 0
+    kctrl[BK.C_BUDGET] = budget
+    r = BK.pairing_exists(masks, A, D, not attacker_moves, kbuf, kctrl)
+    ctrl[C_PAIR_NODES] += kctrl[BK.C_NODES]
+    if r != 1:
+        return ~np.uint64(0)
+    ctrl[C_PAIR_LEAVES] += 1
+    F = kbuf.shape[1] - BK.N_FRAME
+    return kbuf[kctrl[BK.C_DEPTH], F + 1]
+
+
+@njit(cache=True, inline="always")
+def bucket(tt, k1, k2):
+    h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (k2 * np.uint64(0xC2B2AE3D27D4EB4F))
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(tt.shape[0] - 1)) & ~np.int64(3)
+
+
+@njit(cache=True)
+def probe(tt, k1, k2, tag):
+    """The row holding (k1, k2) for this attacker, or -1."""
+    b = bucket(tt, k1, k2)
+    for r in range(b, b + 4):
+        if tt[r, 6] == tag and tt[r, 0] == k1 and tt[r, 1] == k2:
+            return r
+    return -1
+
+
+@njit(cache=True)
+def store(tt, k1, k2, tag, pn, dn, zone, work):
+    b = bucket(tt, k1, k2)
+    row = -1
+    least = np.uint64(0)
+    for r in range(b, b + 4):
+        if tt[r, 6] == tag and tt[r, 0] == k1 and tt[r, 1] == k2:
+            row = r
+            break
+        if tt[r, 6] == np.uint64(0):
+            if row < 0 or least > np.uint64(0):
+                row = r
+                least = np.uint64(0)
+        elif row < 0 or tt[r, 5] < least:
+            row = r
+            least = tt[r, 5]
+    tt[row, 0] = k1
+    tt[row, 1] = k2
+    tt[row, 2] = np.uint64(pn)
+    tt[row, 3] = np.uint64(dn)
+    tt[row, 4] = zone
+    tt[row, 5] = np.uint64(work)
+    tt[row, 6] = tag
+
+
+@njit(cache=True, inline="always")
+def key_of(symtab, nsym, nbytes, A, D, attacker):
+    """Canonical (first player's stones, second player's stones) and the symmetry that gives them."""
+    if attacker == 0:
+        p1, p2 = A, D
+    else:
+        p1, p2 = D, A
+    if nsym > 1:
+        return canonical(symtab, nsym, nbytes, p1, p2)
+    return p1, p2, 0
+
+
+@njit(cache=True, inline="always")
+def initial(status, pot, nmoves, forced, attacker_moves, heur):
+    """Proof and disproof numbers of a new node from its evaluation."""
+    if status == PROVEN:
+        return np.int64(0), INF
+    if status == DISPROVEN:
+        return INF, np.int64(0)
+    if forced:
+        return np.int64(1), np.int64(1)
+    if heur == 0:
+        return np.int64(1), np.int64(1)
+    # the attacker's potential: high means many nearly full groups (proof near), low a disproof near
+    p = pot if pot > 1e-9 else 1e-9
+    if attacker_moves:
+        pn = np.int64(1 + 4.0 / (p * 8.0 + 1.0) * 4.0)
+        dn = np.int64(1 + p * 8.0)
+    else:
+        pn = np.int64(1 + nmoves * 2.0 / (p * 8.0 + 1.0))
+        dn = np.int64(1 + p * 4.0)
+    return pn, dn
+
+
+@njit(cache=True, inline="always")
+def threshold(second, limit, eps):
+    """The 1 + epsilon threshold of the best child: ``second * (1 + eps / 1000)``, at least ``second + 1``,
+    at most ``limit``."""
+    if second >= INF:
+        return limit
+    t = second + (second * eps + 999) // 1000
+    if t < second + 1:
+        t = second + 1
+    return t if t < limit else limit
+
+
+@njit(cache=True, nogil=True)
+def dfpn(A0, D0, masks, full, symtab, syminvidx, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl):
+    """Proof and disproof numbers of the root (A0: the attacker's stones, D0: the defender's).
+
+    The attacker is to move when it has placed as many stones as the defender and is the first player, or
+    fewer stones. Returns (pn, dn, zone): pn == 0 proved, dn == 0 disproved (with its zone);
+    ``ctrl[C_ABORTED]`` is set when the node budget or the stop flag ended the search first.
+    """
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    attacker = params[R_ATTACKER]
+    normal = params[R_GOAL] == NORMAL
+    budget = params[R_PAIR_BUDGET]
+    zones = params[R_ZONES] != 0
+    know = params[R_KNOW] != 0
+    eps = params[R_EPS]
+    eager = params[R_EAGER] != 0
+    heur = params[R_HEUR]
+    tag = np.uint64(attacker + 1)
+    nsym = symtab.shape[0]
+    nbytes = symtab.shape[1]
+    ncells = weight.shape[0]
+    order = np.argsort(-weight, kind="mergesort")
+    ENTER, LOOP, RETURN = 0, 1, 2
+
+    d = 0
+    fu[U_A, 0] = A0
+    fu[U_D, 0] = D0
+    fi[I_THPN, 0] = INF
+    fi[I_THDN, 0] = INF
+    mode = ENTER
+    rpn = np.int64(0)
+    rdn = np.int64(0)
+    rzone = zero
+    while True:
+        if mode == ENTER:
+            ctrl[C_NODES] += 1
+            if ((ctrl[C_NODES] & 1023) == 1 and ctrl[C_STOP] != 0) or ctrl[C_NODES] == ctrl[C_MAX_NODES]:
+                ctrl[C_ABORTED] = 1
+                return np.int64(1), np.int64(1), zero
+            A = fu[U_A, d]
+            D = fu[U_D, d]
+            na = popcount(A)
+            nd = popcount(D)
+            is_or = na == nd if attacker == 0 else na < nd
+            fi[I_OR, d] = 1 if is_or else 0
+            status, zone, moves, forced, _ = evaluate(masks, A, D, full, is_or, normal)
+            mode = RETURN
+            if status == PROVEN:
+                rpn, rdn, rzone = np.int64(0), INF, zero
+                continue
+            if status == DISPROVEN:
+                rpn, rdn, rzone = INF, np.int64(0), zone if zones else full
+                continue
+            k1, k2, s = key_of(symtab, nsym, nbytes, A, D, attacker)
+            fu[U_K1, d] = k1
+            fu[U_K2, d] = k2
+            fi[I_SYM, d] = s
+            row = probe(tt, k1, k2, tag)
+            if row >= 0:
+                ctrl[C_TT_HITS] += 1
+                pn = np.int64(tt[row, 2])
+                dn = np.int64(tt[row, 3])
+                if pn == 0 or dn == 0 or pn >= fi[I_THPN, d] or dn >= fi[I_THDN, d]:
+                    rpn, rdn = pn, dn
+                    rzone = apply_sym(symtab, syminvidx[s], nbytes, tt[row, 4]) if dn == 0 else zero
+                    continue
+            elif know:
+                pz = pairing_leaf(masks, A, D, is_or, budget, kbuf, kctrl, ctrl)
+                if pz != ~zero:
+                    rpn, rdn, rzone = INF, np.int64(0), pz if zones else full
+                    store(tt, k1, k2, tag, INF, 0, apply_sym(symtab, s, nbytes, rzone), 1)
+                    continue
+            # expand: the children, with their values from the table or from their evaluation
+            ctrl[C_EXPANDED] += 1
+            fi[I_FORCED, d] = low_index(moves) if forced and is_or else -1
+            fi[I_WORK0, d] = ctrl[C_NODES]
+            n = 0
+            for j in range(ncells):
+                c = order[j]
+                bit = one << np.uint64(c)
+                if (moves & bit) == zero:
+                    continue
+                if is_or:
+                    A1, D1 = A | bit, D
+                else:
+                    A1, D1 = A, D | bit
+                cst, czone, cm, cforced, cpot = evaluate(masks, A1, D1, full, not is_or, normal)
+                pn1, dn1 = initial(cst, cpot, popcount(cm), cforced, not is_or, heur)
+                if cst == OPEN:
+                    ck1, ck2, cs = key_of(symtab, nsym, nbytes, A1, D1, attacker)
+                    crow = probe(tt, ck1, ck2, tag)
+                    if crow >= 0:
+                        pn1 = np.int64(tt[crow, 2])
+                        dn1 = np.int64(tt[crow, 3])
+                        if dn1 == 0:
+                            czone = apply_sym(symtab, syminvidx[cs], nbytes, tt[crow, 4])
+                    elif eager and not is_or and know:
+                        pz = pairing_leaf(masks, A1, D1, True, budget, kbuf, kctrl, ctrl)
+                        if pz != ~zero:
+                            pn1, dn1, czone = INF, np.int64(0), pz
+                            store(tt, ck1, ck2, tag, INF, 0, apply_sym(symtab, cs, nbytes, pz), 1)
+                cmove[d, n] = c
+                cpn[d, n] = pn1
+                cdn[d, n] = dn1
+                czn[d, n] = czone if zones else full
+                n += 1
+                if (dn1 == 0 and not is_or) or (pn1 == 0 and is_or):
+                    break  # the node is settled
+            fi[I_N, d] = n
+            acc = zero
+            if is_or:
+                # each disproved move (not itself pruned) adds its zone; the open moves outside it are pruned
+                for i in range(n):
+                    if cdn[d, i] == 0 and cpn[d, i] == INF:
+                        z = czn[d, i]
+                        acc |= z
+                        for j in range(n):
+                            if j == i or (z >> np.uint64(cmove[d, j])) & one != zero:
+                                continue
+                            if cdn[d, j] != 0 or (j > i and cpn[d, j] == INF):
+                                if cdn[d, j] != 0:
+                                    ctrl[C_ZONE_PRUNED] += 1
+                                cpn[d, j] = INF + 1
+                                cdn[d, j] = 0
+            else:
+                for i in range(n):
+                    if cdn[d, i] == 0:
+                        acc = czn[d, i] | (one << np.uint64(cmove[d, i]))
+            fu[U_ACC, d] = acc
+            mode = LOOP
+            continue
+        if mode == RETURN:
+            if d == 0:
+                ctrl[C_PN] = rpn
+                ctrl[C_DN] = rdn
+                return rpn, rdn, rzone
+            d -= 1
+            i = fi[I_SEL, d]
+            cpn[d, i] = rpn
+            cdn[d, i] = rdn
+            if rdn == 0:
+                if fi[I_OR, d] == 1:
+                    fu[U_ACC, d] |= rzone
+                    for j in range(fi[I_N, d]):
+                        if cdn[d, j] != 0 and (rzone >> np.uint64(cmove[d, j])) & one == zero:
+                            cpn[d, j] = INF + 1  # disproved by the zone of move i
+                            cdn[d, j] = 0
+                            ctrl[C_ZONE_PRUNED] += 1
+                else:
+                    fu[U_ACC, d] = rzone | (one << np.uint64(cmove[d, i]))
+            mode = LOOP
+        # ---------------------------------------------------------------- node d: stop, or search a child
+        n = fi[I_N, d]
+        is_or = fi[I_OR, d] == 1
+        best = 0
+        v1 = INF + 2
+        v2 = INF + 2
+        total = np.int64(0)
+        for i in range(n):
+            a = cpn[d, i] if is_or else cdn[d, i]
+            b = cdn[d, i] if is_or else cpn[d, i]
+            total += b
+            if total > INF:
+                total = INF
+            if a < v1:
+                v2 = v1
+                v1 = a
+                best = i
+            elif a < v2:
+                v2 = a
+        if v1 > INF:
+            v1 = INF
+        if is_or:
+            pn, dn = v1, total
+        else:
+            pn, dn = total, v1
+        if pn == 0 or dn == 0 or pn >= fi[I_THPN, d] or dn >= fi[I_THDN, d]:
+            zone = zero
+            if dn == 0:
+                zone = fu[U_ACC, d]
+                f = fi[I_FORCED, d]
+                if f >= 0 and zones:
+                    fb = one << np.uint64(f)
+                    zone = widen(masks, fu[U_A, d], fu[U_D, d], zone | fb, 2, fb)
+            canon = apply_sym(symtab, fi[I_SYM, d], nbytes, zone)
+            store(tt, fu[U_K1, d], fu[U_K2, d], tag, pn, dn, canon, ctrl[C_NODES] - fi[I_WORK0, d] + 1)
+            rpn, rdn, rzone = pn, dn, zone
+            mode = RETURN
+            continue
+        fi[I_SEL, d] = best
+        bit = one << np.uint64(cmove[d, best])
+        if is_or:
+            fu[U_A, d + 1] = fu[U_A, d] | bit
+            fu[U_D, d + 1] = fu[U_D, d]
+            fi[I_THPN, d + 1] = threshold(v2, fi[I_THPN, d], eps)
+            th = fi[I_THDN, d]
+            fi[I_THDN, d + 1] = INF if th >= INF else th - dn + cdn[d, best]
+        else:
+            fu[U_A, d + 1] = fu[U_A, d]
+            fu[U_D, d + 1] = fu[U_D, d] | bit
+            fi[I_THDN, d + 1] = threshold(v2, fi[I_THDN, d], eps)
+            th = fi[I_THPN, d]
+            fi[I_THPN, d + 1] = INF if th >= INF else th - pn + cpn[d, best]
+        d += 1
+        mode = ENTER

@@ -1,0 +1,311 @@
+"""Proof search on free boards: "can this player force a win?" answered by df-pn with relevance zones.
+
+>>> from kinarow import Game
+>>> prove(Game("4x4k4")).value
+<Value.DRAW: 'draw'>
+
+Each question names an *attacker* and asks whether it can complete a group
+first against every defence; the kernel (:mod:`kinarow.engine.pns_kernel`,
+whose docstring gives the rules of the search and why its relevance zones
+are sound) answers yes, no, or nothing when its budget runs out. A game's
+value takes two questions in a normal game (the first player's win, then the
+second player's; two "no" make a draw) and one in Maker-Breaker (Maker's).
+
+Free placement, one stone a turn, normal or Maker-Breaker goal, at most 64
+cells: the games where a blocking argument (a pairing) is sound.
+
+Towards certificates
+====================
+
+A "no" is a defender strategy the existing draw-proof format
+(:mod:`kinarow.proofs.draw`, a blocking tree with pairing leaves) can hold:
+at each disproved defender node the search knows the move whose child was
+disproved, at each attacker node every move is followed, and the leaves are
+pairings (the format's ``=N``) or the game ending without an attacker win.
+Two things need care when the tree is written out: an attacker move pruned
+by a relevance zone has no subtree of its own (the writer must search it,
+which the zone guarantees to succeed with the same defender answers, or
+replay the zone's sibling proof with the extra stone), and a defender win
+(normal goal) ends a branch only once the defender's group is complete.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kinarow.engine import breaker as BK
+from kinarow.engine import pns_kernel as P
+from kinarow.engine.tables import kernel_tables
+from kinarow.errors import KinarowError, SolverLimitError, raise_if_interrupted
+from kinarow.game import Game
+from kinarow.position import Position
+from kinarow.proofs import blocking_applies
+from kinarow.values import Goal, Value
+
+#: node budget of one pairing search at a node
+PAIR_BUDGET = 256
+#: the 1 + epsilon trick's epsilon, in thousandths
+EPSILON = 250
+DEFAULT_TT_MB = 64
+_ROW_BYTES = 64
+
+
+def unsupported(game: Game) -> str | None:
+    """Why the proof search cannot answer questions about ``game``, or None when it can."""
+    reason = blocking_applies(game)
+    if reason is not None:
+        return reason
+    if game.cells > 64:
+        return f"{game} has {game.cells} cells; the proof search handles boards of at most 64 cells"
+    return None
+
+
+@dataclass
+class Answer:
+    """One question's answer: can ``attacker`` (1 or 2) force a win? ``wins`` is None when the budget ran out."""
+
+    attacker: int
+    wins: bool | None
+    nodes: int
+    seconds: float
+    expanded: int = 0
+    pairing_tests: int = 0
+    pairing_leaves: int = 0
+    zone_pruned: int = 0
+    zone: int | None = None  # a "no": the relevance zone of the root (cells as a bitmask)
+
+
+@dataclass
+class Proved:
+    """What :func:`prove` found: the value (``unknown`` when a budget ran out) and each question asked."""
+
+    game: str
+    moves: str
+    value: Value
+    answers: list[Answer] = field(default_factory=list)
+
+    @property
+    def nodes(self) -> int:
+        return sum(a.nodes for a in self.answers)
+
+    @property
+    def seconds(self) -> float:
+        return sum(a.seconds for a in self.answers)
+
+
+class ProofSearcher:
+    """The proof search bound to one game, with its table of proof and disproof numbers.
+
+    ``zones`` turns the relevance-zone pruning on, ``knowledge`` the pairing leaves; ``eager`` tests every
+    defender move for a pairing leaf when a defender node is expanded.
+    """
+
+    def __init__(
+        self,
+        game: Game | str,
+        *,
+        tt_mb: float = DEFAULT_TT_MB,
+        symmetry: bool = True,
+        zones: bool = True,
+        knowledge: bool = True,
+        eager: bool = True,
+        pair_budget: int = PAIR_BUDGET,
+        epsilon: int = EPSILON,
+        heuristic: int = 1,
+    ) -> None:
+        game = Game(game)
+        reason = unsupported(game)
+        if reason is not None:
+            raise SolverLimitError(f"the proof search does not apply: {reason}")
+        self.game = game
+        tables = kernel_tables(game, symmetry)
+        syminv = inverse_symmetries(tables.symperm)
+        if syminv is None:  # the symmetries kept do not form a group: search without them
+            tables = kernel_tables(game, False)
+            syminv = np.zeros(1, np.int64)
+        self.masks = tables.masks
+        self.symtab = tables.symtab
+        self.syminv = syminv
+        self.weight = tables.weight
+        self.full = np.uint64((1 << game.cells) - 1)
+        rows = max(4, int(tt_mb * 2**20) // _ROW_BYTES)
+        self.tt = np.zeros((1 << (rows.bit_length() - 1), 8), np.uint64)
+        self.params = np.zeros(P.N_PARAMS, np.int64)
+        self.params[P.R_GOAL] = P.MAKER_BREAKER if game.goal == Goal.MAKER_BREAKER else P.NORMAL
+        self.params[P.R_PAIR_BUDGET] = pair_budget
+        self.params[P.R_ZONES] = int(zones)
+        self.params[P.R_KNOW] = int(knowledge)
+        self.params[P.R_EPS] = epsilon
+        self.params[P.R_EAGER] = int(eager)
+        self.params[P.R_HEUR] = heuristic
+        cells = game.cells
+        self.ctrl = np.zeros(P.N_CTRL, np.int64)
+        self.fu = np.zeros((P.N_FU, cells + 2), np.uint64)
+        self.fi = np.zeros((P.N_FI, cells + 2), np.int64)
+        self.cmove = np.zeros((cells + 2, cells), np.int64)
+        self.cpn = np.zeros((cells + 2, cells), np.int64)
+        self.cdn = np.zeros((cells + 2, cells), np.int64)
+        self.czn = np.zeros((cells + 2, cells), np.uint64)
+        self.kbuf = BK.new_buffers(cells, int(self.masks.size))
+        self.kctrl = np.zeros(BK.N_CTRL, np.int64)
+
+    def _run(self, attacker_stones: int, defender_stones: int, attacker: int) -> tuple[int, int, int]:
+        self.params[P.R_ATTACKER] = attacker - 1
+        pn, dn, zone = P.dfpn(
+            np.uint64(attacker_stones),
+            np.uint64(defender_stones),
+            self.masks,
+            self.full,
+            self.symtab,
+            self.syminv,
+            self.weight,
+            self.params,
+            self.tt,
+            self.ctrl,
+            self.fu,
+            self.fi,
+            self.cmove,
+            self.cpn,
+            self.cdn,
+            self.czn,
+            self.kbuf,
+            self.kctrl,
+        )
+        return int(pn), int(dn), int(zone)
+
+    def attacker_wins(
+        self, position: Position, attacker: int, *, max_nodes: int | None = None, time_limit: float | None = None
+    ) -> Answer:
+        """Can ``attacker`` (1 or 2) force a win from ``position``? In Maker-Breaker only Maker (1) completes
+        groups: Breaker's question is answered as "not Maker's win"."""
+        if not isinstance(position, Position) or position.game != self.game:
+            raise KinarowError(f"this proof search is bound to {self.game}; give it a position of that game")
+        if attacker not in (1, 2):
+            raise KinarowError(f"the attacker is player 1 or 2, not {attacker!r}")
+        start = time.perf_counter()
+        if position.result is not None:
+            return Answer(attacker, position.result == Value.win(self.game.goal, attacker), 0, 0.0)
+        if self.game.goal == Goal.MAKER_BREAKER and attacker == 2:
+            maker = self.attacker_wins(position, 1, max_nodes=max_nodes, time_limit=time_limit)
+            maker.attacker = 2
+            maker.wins = None if maker.wins is None else not maker.wins
+            return maker
+        if (position.game.p, position.game.q) != (1, 1):  # pragma: no cover - refused in __init__
+            raise KinarowError("one stone a turn only")
+        bits = position.key()
+        a_stones, d_stones = bits[attacker - 1], bits[2 - attacker]
+        self.ctrl[:] = 0
+        self.ctrl[P.C_MAX_NODES] = max_nodes or 0
+        out: list[tuple[int, int, int]] = []
+        errors: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                out.append(self._run(a_stones, d_stones, attacker))
+            except BaseException as err:  # pragma: no cover - surfaced below
+                errors.append(err)
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        deadline = None if time_limit is None else start + time_limit
+        try:
+            while worker.is_alive():
+                worker.join(0.02)
+                raise_if_interrupted()
+                if deadline is not None and time.perf_counter() >= deadline:
+                    self.ctrl[P.C_STOP] = 1
+        except KeyboardInterrupt:
+            self.ctrl[P.C_STOP] = 1
+            worker.join()
+            raise
+        worker.join()
+        if errors:
+            raise errors[0]
+        pn, dn, zone = out[0]
+        c = self.ctrl
+        wins: bool | None = None
+        if not c[P.C_ABORTED]:
+            wins = pn == 0
+            if pn != 0 and dn != 0:  # pragma: no cover - the search ends only with one of them 0
+                raise AssertionError("the proof search stopped unsolved")
+        return Answer(
+            attacker,
+            wins,
+            int(c[P.C_NODES]),
+            time.perf_counter() - start,
+            int(c[P.C_EXPANDED]),
+            int(c[P.C_PAIR_TESTS]),
+            int(c[P.C_PAIR_LEAVES]),
+            int(c[P.C_ZONE_PRUNED]),
+            zone if wins is False else None,
+        )
+
+    def clear(self) -> None:
+        """Forget every proof and disproof number (a fresh table)."""
+        self.tt[:] = 0
+
+
+def inverse_symmetries(symperm: np.ndarray) -> np.ndarray | None:
+    """For each symmetry (a row of cell images), the index of its inverse; None when one has none kept."""
+    perms = [tuple(int(c) for c in row) for row in symperm]
+    index = {p: i for i, p in enumerate(perms)}
+    out = np.zeros(len(perms), np.int64)
+    for i, p in enumerate(perms):
+        inv = [0] * len(p)
+        for c, img in enumerate(p):
+            inv[img] = c
+        j = index.get(tuple(inv))
+        if j is None:
+            return None
+        out[i] = j
+    return out
+
+
+def attacker_wins(
+    position: Position,
+    attacker: int,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    tt_mb: float = DEFAULT_TT_MB,
+) -> bool | None:
+    """Can ``attacker`` (1 or 2) force a win from ``position``? None when the budget ran out first."""
+    return (
+        ProofSearcher(position.game, tt_mb=tt_mb)
+        .attacker_wins(position, attacker, max_nodes=max_nodes, time_limit=time_limit)
+        .wins
+    )
+
+
+def prove(
+    target: Game | Position | str,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    searcher: ProofSearcher | None = None,
+    tt_mb: float = DEFAULT_TT_MB,
+) -> Proved:
+    """The value of a game (from the empty board) or a position, by proof search: the first player's win is
+    asked first, then the second player's (Maker-Breaker: Maker's only). ``max_nodes`` / ``time_limit``
+    bound each question."""
+    position = target.copy() if isinstance(target, Position) else Game(target).start()
+    game = position.game
+    if searcher is None:
+        searcher = ProofSearcher(game, tt_mb=tt_mb)
+    result = Proved(str(game), position.move_text(), Value.UNKNOWN)
+    players = (1,) if game.goal == Goal.MAKER_BREAKER else (1, 2)
+    value = Value.DRAW if game.goal != Goal.MAKER_BREAKER else Value.BREAKER
+    for player in players:
+        answer = searcher.attacker_wins(position, player, max_nodes=max_nodes, time_limit=time_limit)
+        result.answers.append(answer)
+        if answer.wins is None:
+            return result
+        if answer.wins:
+            result.value = Value.win(game.goal, player)
+            return result
+    result.value = value
+    return result
