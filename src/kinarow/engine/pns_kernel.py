@@ -36,8 +36,12 @@ children when:
 * the attacker has no live group: disproved;
 * normal goal, OR: the defender has two threats and the attacker none: disproved;
 * knowledge: a Hales-Jewett pairing of the empty cells holds a pair in every
-  live attacker group (at an AND node after the defender blocked the one threat,
-  if any; :func:`kinarow.engine.breaker.pairing_exists`): disproved.
+  live attacker group (at an AND node after one defender move, which the same
+  search picks: :func:`pair_search` may block one group with a single cell,
+  the defender's move, besides the pairs): disproved. The pairing search has a
+  node budget; running out means "not proved". When a defender node is
+  expanded, each defender move is also tested for a pairing after it (the
+  failures are remembered in the table, so a move is tested once).
 
 Otherwise the moves are: the blocking cell when the other side has one threat
 (forced defence; the other moves lose at once), else every empty cell inside
@@ -45,6 +49,13 @@ some live group of either player (normal goal) or of the attacker
 (Maker-Breaker). A stone on any other cell touches no group that can still
 be completed, so it is a pass, and a pass never helps the player who makes it
 (monotonicity: an extra stone never hurts its owner here).
+
+The moves are ordered by the sum of 2^-(empty cells) over the live groups
+through them (both players' in a normal game: where one builds, the other
+blocks). A new node's numbers are (1, 1), or as in df-pn+ the number of moves
+of the side to move for the number that needs all of them refuted (the OR
+node's disproof number, the AND node's proof number): 7x7k5, first player's
+question, 29,373 nodes with these against 76,054 with (1, 1).
 
 Relevance zones (disproofs)
 ===========================
@@ -61,9 +72,10 @@ with ``x'`` added (which (P) disproves), and removing an attacker stone never
 helps the attacker. (P) holds by induction from the leaves:
 
 * no live attacker group: ``Z`` empty (stones cannot revive a group);
-* pairing leaf: ``Z`` = the paired cells (and the blocked threat). Each live
-  group keeps a pair of empty cells whatever is added outside, so the defender
-  answers pair for pair and no group completes;
+* pairing leaf: ``Z`` = the paired cells (and the defender's single move). Each
+  live group keeps a pair of empty cells whatever is added outside, so the
+  defender answers pair for pair and no group completes (nor is any complete
+  already, nor threatened);
 * AND node disproved through the defender's move ``y``: ``Z = Z_y + {y}`` (y stays
   empty, and the position after it is covered by (P) of ``Z_y``);
 * OR node: ``Z`` = the union of the zones of the children disproved by search
@@ -108,15 +120,18 @@ R_ATTACKER, R_GOAL, R_PAIR_BUDGET, R_ZONES, R_KNOW, R_EPS, R_EAGER, R_HEUR = ran
 N_PARAMS = 8
 # ctrl indices
 C_NODES, C_MAX_NODES, C_STOP, C_ABORTED, C_EXPANDED, C_PAIR_TESTS, C_PAIR_LEAVES, C_ZONE_PRUNED = range(8)
-C_TT_HITS, C_PAIR_NODES, C_PN, C_DN = range(8, 12)
-N_CTRL = 12
-# fu rows (uint64 per frame)
-U_A, U_D, U_K1, U_K2, U_ACC, U_ZONE = range(6)
-N_FU = 6
-# fi rows (int64 per frame)
+C_TT_HITS, C_PAIR_NODES, C_PN, C_DN, C_PAIR_UNKNOWN = range(8, 13)
+N_CTRL = 13
+# fu rows (uint64 per frame): the stones, the table key, the zone gathered so far
+U_A, U_D, U_K1, U_K2, U_ACC = range(5)
+N_FU = 5
+# fi rows (int64 per frame): thresholds, children, symmetry of the key, OR node?, the forced block (or -1),
+# the node count on entry, the child searched
 I_THPN, I_THDN, I_N, I_SYM, I_OR, I_FORCED, I_WORK0, I_SEL = range(8)
 N_FI = 8
 PROVEN, DISPROVEN, OPEN = 0, 1, 2
+# heuristic flags (params[R_HEUR]): order the moves by the groups through them; df-pn+ initial numbers
+H_ORDER, H_MOVES = 1, 2
 
 
 @njit(cache=True, inline="always")
@@ -160,10 +175,9 @@ def widen(masks, A, D, zone, need, away):
 
 @njit(cache=True)
 def evaluate(masks, A, D, full, attacker_moves, normal):
-    """(status, zone, moves, forced, potential) of the position; ``status`` is PROVEN, DISPROVEN or OPEN.
+    """(status, zone, moves, forced) of the position; ``status`` is PROVEN, DISPROVEN or OPEN.
 
-    ``moves`` are the side to move's candidate cells when OPEN; ``forced`` tells that they are one block;
-    ``potential`` is the attacker's Erdos-Selfridge sum over live groups of 2^-(empty cells)."""
+    ``moves`` are the side to move's candidate cells when OPEN; ``forced`` tells that they are one block."""
     zero = np.uint64(0)
     one = np.uint64(1)
     empty = full & ~(A | D)
@@ -172,7 +186,6 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
     a_cells = zero
     d_cells = zero
     nlive = 0
-    pot = 0.0
     for i in range(masks.shape[0]):
         g = masks[i]
         if (g & D) == zero:
@@ -181,7 +194,6 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
             a_cells |= r
             if (r & (r - one)) == zero:
                 a_thr |= r
-            pot += 1.0 / float(one << np.uint64(popcount(r)))
         if normal and (g & A) == zero:
             r = g & ~D
             d_cells |= r
@@ -189,40 +201,181 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
                 d_thr |= r
     if attacker_moves:
         if a_thr != zero:
-            return PROVEN, zero, zero, False, pot
+            return PROVEN, zero, zero, False
         if nlive == 0:
-            return DISPROVEN, zero, zero, False, pot
+            return DISPROVEN, zero, zero, False
         if d_thr != zero:
             if (d_thr & (d_thr - one)) != zero:
-                return DISPROVEN, widen(masks, A, D, d_thr, 2, zero), zero, False, pot
-            return OPEN, zero, d_thr, True, pot
-        return OPEN, zero, (a_cells | d_cells) & empty, False, pot
+                return DISPROVEN, widen(masks, A, D, d_thr, 2, zero), zero, False
+            return OPEN, zero, d_thr, True
+        return OPEN, zero, (a_cells | d_cells) & empty, False
     if d_thr != zero:
         low = d_thr & (~d_thr + one)
-        return DISPROVEN, widen(masks, A, D, low, 1, zero), zero, False, pot
+        return DISPROVEN, widen(masks, A, D, low, 1, zero), zero, False
     if a_thr != zero:
         if (a_thr & (a_thr - one)) != zero:
-            return PROVEN, zero, zero, False, pot
-        return OPEN, zero, a_thr, True, pot
+            return PROVEN, zero, zero, False
+        return OPEN, zero, a_thr, True
     if nlive == 0:
-        return DISPROVEN, zero, zero, False, pot
-    return OPEN, zero, (a_cells | d_cells) & empty, False, pot
+        return DISPROVEN, zero, zero, False
+    return OPEN, zero, (a_cells | d_cells) & empty, False
+
+
+@njit(cache=True)
+def pair_search(pbuf, ng0, single0, ctrl, budget):
+    """Disjoint pairs of cells, with at most ``single0`` (0 or 1) single cell besides, such that every group
+    of ``pbuf[0, 0:ng0]`` (free cells only) holds a pair or the single.
+
+    Returns 1 (found: the cells used are ``pbuf[d, F + 1]`` with d = ``ctrl[BK.C_DEPTH]``, the single
+    ``pbuf[d, F + 2]``, 0 when none), 0 (none exists) or -1 (the budget ran out). The single is the
+    defender's move before the pairing: one search asks "is there a move after which a pairing holds?".
+    Iterative; frame fields in the last ``BK.N_FRAME`` columns: 0 groups, 1 cells used, 2 the single taken,
+    3 single still allowed, 4 singles left to try, 5 pair cell a, 6 a's left to try, 7 b's left for a.
+    """
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    F = pbuf.shape[1] - BK.N_FRAME
+    d = 0
+    pbuf[0, F + 0] = ng0
+    pbuf[0, F + 1] = zero
+    pbuf[0, F + 2] = zero
+    pbuf[0, F + 3] = single0
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            ctrl[BK.C_NODES] += 1
+            if budget > 0 and ctrl[BK.C_NODES] > budget:
+                return -1
+            ng = np.int64(pbuf[d, F + 0])
+            if ng == 0:
+                ctrl[BK.C_DEPTH] = d
+                return 1
+            used = pbuf[d, F + 1]
+            best = 0
+            best_c = 1 << 30
+            for i in range(ng):
+                c = popcount(pbuf[d, i] & ~used)
+                if c < best_c:
+                    best_c = c
+                    best = i
+                    if c < 2:
+                        break
+            avail = pbuf[d, best] & ~used
+            pbuf[d, F + 4] = avail if pbuf[d, F + 3] != zero else zero
+            if best_c >= 2:
+                a = avail & (~avail + one)
+                pbuf[d, F + 5] = a
+                pbuf[d, F + 6] = avail ^ a
+                pbuf[d, F + 7] = avail ^ a
+            else:
+                pbuf[d, F + 5] = zero
+                pbuf[d, F + 6] = zero
+                pbuf[d, F + 7] = zero
+        # the next way to block the chosen group: a single first, then the pairs
+        blk = zero
+        sg = zero
+        ss = pbuf[d, F + 4]
+        if ss != zero:
+            sg = ss & (~ss + one)
+            pbuf[d, F + 4] = ss ^ sg
+            blk = sg
+        else:
+            rb = pbuf[d, F + 7]
+            if rb == zero:
+                ra = pbuf[d, F + 6]
+                if ra != zero:
+                    a = ra & (~ra + one)
+                    ra ^= a
+                    pbuf[d, F + 5] = a
+                    pbuf[d, F + 6] = ra
+                    pbuf[d, F + 7] = ra
+                    rb = ra
+            if rb != zero:
+                b = rb & (~rb + one)
+                pbuf[d, F + 7] = rb ^ b
+                blk = pbuf[d, F + 5] | b
+        if blk == zero:
+            if d == 0:
+                return 0
+            d -= 1
+            continue
+        nd = 0
+        for i in range(np.int64(pbuf[d, F + 0])):
+            g = pbuf[d, i]
+            if (g & blk) == blk:
+                continue  # blocked by the pair or the single
+            pbuf[d + 1, nd] = g
+            nd += 1
+        pbuf[d + 1, F + 0] = nd
+        pbuf[d + 1, F + 1] = pbuf[d, F + 1] | blk
+        pbuf[d + 1, F + 2] = pbuf[d, F + 2] | sg
+        pbuf[d + 1, F + 3] = zero if sg != zero else pbuf[d, F + 3]
+        d += 1
+        entering = True
 
 
 @njit(cache=True)
 def pairing_leaf(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):
-    """The cells of a pairing that blocks every live attacker group (with the one threat blocked first at an
-    AND node), or all ones when none is found within ``budget`` nodes."""
+    """The cells of a pairing that blocks every live attacker group -- at an AND node after one defender
+    move, which is among the cells returned -- or all ones when none is found within ``budget`` nodes."""
     ctrl[C_PAIR_TESTS] += 1
+    ng = BK.load_state(masks, A, D, kbuf)
+    if ng < 0:
+        return ~np.uint64(0)
     kctrl[BK.C_NODES] = 0
-    kctrl[BK.C_BUDGET] = budget
-    r = BK.pairing_exists(masks, A, D, not attacker_moves, kbuf, kctrl)
+    r = pair_search(kbuf, ng, np.uint64(0 if attacker_moves else 1), kctrl, budget)
     ctrl[C_PAIR_NODES] += kctrl[BK.C_NODES]
     if r != 1:
+        if r < 0:
+            ctrl[C_PAIR_UNKNOWN] += 1
         return ~np.uint64(0)
     ctrl[C_PAIR_LEAVES] += 1
     F = kbuf.shape[1] - BK.N_FRAME
     return kbuf[kctrl[BK.C_DEPTH], F + 1]
+
+
+@njit(cache=True)
+def ordered_moves(masks, A, D, moves, normal, weight, heur, score, out):
+    """The cells of ``moves`` in ``out``, most promising first; returns their number.
+
+    A cell scores the sum of 2^-(empty cells) over the live groups through it, the attacker's and (normal
+    goal) the defender's: where one side builds, the other blocks. Ties: the static weight (more groups).
+    With ``heur`` 0 the static weight alone."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    n = 0
+    rest = moves
+    while rest != zero:
+        low = rest & (~rest + one)
+        rest ^= low
+        c = low_index(low)
+        score[c] = weight[c] * 1e-6
+        out[n] = c
+        n += 1
+    if heur & H_ORDER != 0:
+        empty = ~(A | D)
+        for i in range(masks.shape[0]):
+            g = masks[i]
+            if (g & D) == zero or (normal and (g & A) == zero):
+                e = g & empty
+                w = 1.0 / float(one << np.uint64(popcount(e)))
+                if (g & D) == zero and normal and (g & A) == zero:
+                    w *= 2.0
+                e &= moves
+                while e != zero:
+                    low = e & (~e + one)
+                    e ^= low
+                    score[low_index(low)] += w
+    for i in range(1, n):
+        c = out[i]
+        v = score[c]
+        j = i
+        while j > 0 and score[out[j - 1]] < v:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = c
+    return n
 
 
 @njit(cache=True, inline="always")
@@ -280,25 +433,18 @@ def key_of(symtab, nsym, nbytes, A, D, attacker):
 
 
 @njit(cache=True, inline="always")
-def initial(status, pot, nmoves, forced, attacker_moves, heur):
-    """Proof and disproof numbers of a new node from its evaluation."""
+def initial(status, nmoves, forced, attacker_moves, heur):
+    """Proof and disproof numbers of a new node from its evaluation: (1, 1), or with ``H_MOVES`` (as in
+    df-pn+) the number of moves of the side to move for the number that needs every move refuted."""
     if status == PROVEN:
         return np.int64(0), INF
     if status == DISPROVEN:
         return INF, np.int64(0)
-    if forced:
+    if forced or heur & H_MOVES == 0:
         return np.int64(1), np.int64(1)
-    if heur == 0:
-        return np.int64(1), np.int64(1)
-    # the attacker's potential: high means many nearly full groups (proof near), low a disproof near
-    p = pot if pot > 1e-9 else 1e-9
     if attacker_moves:
-        pn = np.int64(1 + 4.0 / (p * 8.0 + 1.0) * 4.0)
-        dn = np.int64(1 + p * 8.0)
-    else:
-        pn = np.int64(1 + nmoves * 2.0 / (p * 8.0 + 1.0))
-        dn = np.int64(1 + p * 4.0)
-    return pn, dn
+        return np.int64(1), np.int64(max(nmoves, 1))
+    return np.int64(max(nmoves, 1)), np.int64(1)
 
 
 @njit(cache=True, inline="always")
@@ -335,7 +481,7 @@ def dfpn(A0, D0, masks, full, symtab, syminvidx, weight, params, tt, ctrl, fu, f
     nsym = symtab.shape[0]
     nbytes = symtab.shape[1]
     ncells = weight.shape[0]
-    order = np.argsort(-weight, kind="mergesort")
+    score = np.zeros(ncells, np.float64)
     ENTER, LOOP, RETURN = 0, 1, 2
 
     d = 0
@@ -359,7 +505,7 @@ def dfpn(A0, D0, masks, full, symtab, syminvidx, weight, params, tt, ctrl, fu, f
             nd = popcount(D)
             is_or = na == nd if attacker == 0 else na < nd
             fi[I_OR, d] = 1 if is_or else 0
-            status, zone, moves, forced, _ = evaluate(masks, A, D, full, is_or, normal)
+            status, zone, moves, forced = evaluate(masks, A, D, full, is_or, normal)
             mode = RETURN
             if status == PROVEN:
                 rpn, rdn, rzone = np.int64(0), INF, zero
@@ -391,17 +537,16 @@ def dfpn(A0, D0, masks, full, symtab, syminvidx, weight, params, tt, ctrl, fu, f
             fi[I_FORCED, d] = low_index(moves) if forced and is_or else -1
             fi[I_WORK0, d] = ctrl[C_NODES]
             n = 0
-            for j in range(ncells):
-                c = order[j]
+            nm = ordered_moves(masks, A, D, moves, normal, weight, heur, score, cmove[d + 1])
+            for j in range(nm):
+                c = cmove[d + 1, j]
                 bit = one << np.uint64(c)
-                if (moves & bit) == zero:
-                    continue
                 if is_or:
                     A1, D1 = A | bit, D
                 else:
                     A1, D1 = A, D | bit
-                cst, czone, cm, cforced, cpot = evaluate(masks, A1, D1, full, not is_or, normal)
-                pn1, dn1 = initial(cst, cpot, popcount(cm), cforced, not is_or, heur)
+                cst, czone, cm, cforced = evaluate(masks, A1, D1, full, not is_or, normal)
+                pn1, dn1 = initial(cst, popcount(cm), cforced, not is_or, heur)
                 if cst == OPEN:
                     ck1, ck2, cs = key_of(symtab, nsym, nbytes, A1, D1, attacker)
                     crow = probe(tt, ck1, ck2, tag)
@@ -415,6 +560,8 @@ def dfpn(A0, D0, masks, full, symtab, syminvidx, weight, params, tt, ctrl, fu, f
                         if pz != ~zero:
                             pn1, dn1, czone = INF, np.int64(0), pz
                             store(tt, ck1, ck2, tag, INF, 0, apply_sym(symtab, cs, nbytes, pz), 1)
+                        else:  # remembered, so that the pairing search is not run again here
+                            store(tt, ck1, ck2, tag, pn1, dn1, zero, 0)
                 cmove[d, n] = c
                 cpn[d, n] = pn1
                 cdn[d, n] = dn1

@@ -47,7 +47,7 @@ from kinarow.proofs import blocking_applies
 from kinarow.values import Goal, Value
 
 #: node budget of one pairing search at a node
-PAIR_BUDGET = 256
+PAIR_BUDGET = 128
 #: the 1 + epsilon trick's epsilon, in thousandths
 EPSILON = 250
 DEFAULT_TT_MB = 64
@@ -115,7 +115,7 @@ class ProofSearcher:
         eager: bool = True,
         pair_budget: int = PAIR_BUDGET,
         epsilon: int = EPSILON,
-        heuristic: int = 1,
+        heuristic: int = P.H_ORDER | P.H_MOVES,
     ) -> None:
         game = Game(game)
         reason = unsupported(game)
