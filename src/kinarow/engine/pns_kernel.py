@@ -475,7 +475,7 @@ def dfpn(A0, D0, masks, full, symtab, syminvidx, weight, params, tt, ctrl, fu, f
     zones = params[R_ZONES] != 0
     know = params[R_KNOW] != 0
     eps = params[R_EPS]
-    eager = params[R_EAGER] != 0
+    eager = params[R_EAGER]
     heur = params[R_HEUR]
     tag = np.uint64(attacker + 1)
     nsym = symtab.shape[0]
@@ -555,7 +555,7 @@ def dfpn(A0, D0, masks, full, symtab, syminvidx, weight, params, tt, ctrl, fu, f
                         dn1 = np.int64(tt[crow, 3])
                         if dn1 == 0:
                             czone = apply_sym(symtab, syminvidx[cs], nbytes, tt[crow, 4])
-                    elif eager and not is_or and know:
+                    elif j < eager and not is_or and know:
                         pz = pairing_leaf(masks, A1, D1, True, budget, kbuf, kctrl, ctrl)
                         if pz != ~zero:
                             pn1, dn1, czone = INF, np.int64(0), pz
