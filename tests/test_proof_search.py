@@ -84,6 +84,9 @@ def random_positions(text: str, count: int, seed: int) -> list[Position]:
         ("5x4k4:maker-breaker", 30),
         ("5x5k4:maker-breaker", 20),
         ("4x4k4:torus", 20),
+        ("6x5k4", 8),
+        ("6x6k5", 12),
+        ("7x6k5", 6),
     ],
 )
 def test_positions_in_play(text, count):
