@@ -166,3 +166,61 @@ def test_widen_keeps_two_cells_per_group():
     zone = P.widen(masks, np.uint64(0), np.uint64(0), np.uint64(0b0001), 2, np.uint64(0))
     for g in masks:
         assert bin(int(g) & int(zone)).count("1") >= 2
+
+
+def reference_wins(masks: list[int], A: int, D: int, attacker_moves: bool, normal: bool, full: int, memo: dict) -> bool:
+    """Can the attacker complete a group first from (A, D), attacker to move or not? Plain minimax, memoised."""
+    key = (A, D, attacker_moves)
+    if key not in memo:
+        own = A if attacker_moves else D
+        cells = [c for c in range(full.bit_length()) if (full & ~(A | D)) >> c & 1]
+
+        def completes(c: int) -> bool:
+            return any(m >> c & 1 and (own | 1 << c) & m == m for m in masks)
+
+        if any(m & A == m for m in masks):
+            result = True  # (given stones may complete a group already)
+        elif attacker_moves and any(completes(c) for c in cells):
+            result = True
+        elif (not attacker_moves and normal and any(completes(c) for c in cells)) or not cells:
+            result = False
+        elif attacker_moves:
+            result = any(reference_wins(masks, A | 1 << c, D, False, normal, full, memo) for c in cells)
+        else:
+            result = all(reference_wins(masks, A, D | 1 << c, True, normal, full, memo) for c in cells)
+        memo[key] = result
+    return memo[key]
+
+
+@pytest.mark.parametrize("text", ["5x4k4", "5x4k4:maker-breaker", "4x4k4", "5x5k4", "5x5k4:maker-breaker"])
+def test_zones_have_their_property(text):
+    """(P): the attacker still cannot win once any empty cells outside the root's zone are given to it."""
+    game = Game(text)
+    masks = [sum(1 << c for c in g) for g in game.geometry.groups]
+    full = (1 << game.cells) - 1
+    normal = game.goal != Goal.MAKER_BREAKER
+    rng = random.Random(11)
+    ps = ProofSearcher(game, tt_mb=4)
+    checked = 0  # additions of at least one stone
+    for pos in random_positions(text, 200, seed=12):
+        empty_cells = [c for c in range(game.cells) if pos.board[c] == 0]
+        if pos.is_over or not 4 <= len(empty_cells) <= 11:
+            continue
+        for attacker in (1, 2) if normal else (1,):
+            answer = ps.attacker_wins(pos, attacker)
+            if answer.wins is not False:
+                continue
+            assert answer.zone is not None
+            A, D = pos.bits[attacker], pos.bits[3 - attacker]
+            attacker_moves = pos.to_move == attacker
+            outside = [c for c in empty_cells if not answer.zone >> c & 1]
+            memo: dict = {}
+            for _ in range(4):
+                S = sum(1 << c for c in outside if rng.random() < 0.6)
+                if S == 0:
+                    continue
+                assert not reference_wins(masks, A | S, D, attacker_moves, normal, full, memo), (
+                    f"{game} after '{pos.move_text()}', attacker {attacker}: zone {answer.zone:#x}, added {S:#x}"
+                )
+                checked += 1
+    assert checked >= 20
