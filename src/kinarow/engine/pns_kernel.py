@@ -433,6 +433,22 @@ def key_of(symtab, nsym, nbytes, A, D, attacker):
 
 
 @njit(cache=True, inline="always")
+def child_key(img1, img2, symperm, nsym, c, first_moves):
+    """:func:`key_of` of a child from the parent's images under each symmetry (``img1``/``img2``): the stone
+    on cell ``c`` (the first player's when ``first_moves``) is added to each image."""
+    b1 = np.uint64(0)
+    b2 = np.uint64(0)
+    bs = 0
+    for s in range(nsym):
+        bit = np.uint64(1) << np.uint64(symperm[s, c])
+        c1 = img1[s] | bit if first_moves else img1[s]
+        c2 = img2[s] if first_moves else img2[s] | bit
+        if s == 0 or c1 < b1 or (c1 == b1 and c2 < b2):
+            b1, b2, bs = c1, c2, s
+    return b1, b2, bs
+
+
+@njit(cache=True, inline="always")
 def initial(status, nmoves, forced, attacker_moves, heur):
     """Proof and disproof numbers of a new node from its evaluation: (1, 1), or with ``H_MOVES`` (as in
     df-pn+) the number of moves of the side to move for the number that needs every move refuted."""
@@ -460,7 +476,9 @@ def threshold(second, limit, eps):
 
 
 @njit(cache=True, nogil=True)
-def dfpn(A0, D0, masks, full, symtab, syminvidx, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl):
+def dfpn(
+    A0, D0, masks, full, symtab, symperm, syminvidx, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl
+):
     """Proof and disproof numbers of the root (A0: the attacker's stones, D0: the defender's).
 
     The attacker is to move when it has placed as many stones as the defender and is the first player, or
@@ -482,6 +500,8 @@ def dfpn(A0, D0, masks, full, symtab, syminvidx, weight, params, tt, ctrl, fu, f
     nbytes = symtab.shape[1]
     ncells = weight.shape[0]
     score = np.zeros(ncells, np.float64)
+    img1 = np.zeros(nsym, np.uint64)
+    img2 = np.zeros(nsym, np.uint64)
     ENTER, LOOP, RETURN = 0, 1, 2
 
     d = 0
@@ -538,6 +558,10 @@ def dfpn(A0, D0, masks, full, symtab, syminvidx, weight, params, tt, ctrl, fu, f
             fi[I_WORK0, d] = ctrl[C_NODES]
             n = 0
             nm = ordered_moves(masks, A, D, moves, normal, weight, heur, score, cmove[d + 1])
+            first_moves = (attacker == 0) == is_or
+            for s2 in range(nsym):
+                img1[s2] = apply_sym(symtab, s2, nbytes, A if attacker == 0 else D)
+                img2[s2] = apply_sym(symtab, s2, nbytes, D if attacker == 0 else A)
             for j in range(nm):
                 c = cmove[d + 1, j]
                 bit = one << np.uint64(c)
@@ -548,7 +572,7 @@ def dfpn(A0, D0, masks, full, symtab, syminvidx, weight, params, tt, ctrl, fu, f
                 cst, czone, cm, cforced = evaluate(masks, A1, D1, full, not is_or, normal)
                 pn1, dn1 = initial(cst, popcount(cm), cforced, not is_or, heur)
                 if cst == OPEN:
-                    ck1, ck2, cs = key_of(symtab, nsym, nbytes, A1, D1, attacker)
+                    ck1, ck2, cs = child_key(img1, img2, symperm, nsym, c, first_moves)
                     crow = probe(tt, ck1, ck2, tag)
                     if crow >= 0:
                         pn1 = np.int64(tt[crow, 2])

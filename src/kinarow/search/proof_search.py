@@ -136,6 +136,7 @@ class ProofSearcher:
             syminv = np.zeros(1, np.int64)
         self.masks = tables.masks
         self.symtab = tables.symtab
+        self.symperm = tables.symperm.astype(np.int64)
         self.syminv = syminv
         self.weight = tables.weight
         self.full = np.uint64((1 << game.cells) - 1)
@@ -168,6 +169,7 @@ class ProofSearcher:
             self.masks,
             self.full,
             self.symtab,
+            self.symperm,
             self.syminv,
             self.weight,
             self.params,
