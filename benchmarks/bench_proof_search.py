@@ -10,7 +10,8 @@ For each game: the value by :func:`kinarow.search.proof_search.prove` (the
 first player's question, then the second player's; Maker-Breaker: Maker's
 only) with the nodes and seconds of each question, then ``kinarow.solve``'s
 value, nodes and seconds within ``--solve-seconds`` (0 skips it; "-" when it
-did not finish). Both use one process and a fresh table per game; the kernels
+did not finish). Seconds are wall-clock; ``cpu`` is the process's CPU seconds
+of the proof search, steadier on a shared machine. Both use one process and a fresh table per game; the kernels
 are loaded before the clock. Published: Hsu et al. (Theoretical Computer
 Science 815, 2020) prove 7x7k5 a draw in about 2.5 s.
 """
@@ -22,6 +23,7 @@ import json
 import os
 import platform
 import sys
+import time
 from typing import Any
 
 GAMES = ("5x5k4", "6x6k4", "6x6k5", "7x6k5", "7x7k5")
@@ -37,12 +39,15 @@ def measure(
     searcher = ProofSearcher(game, tt_mb=tt_mb, zones=zones, knowledge=knowledge)
     searcher.attacker_wins(game.start(), 1, max_nodes=1)  # loads the kernel
     searcher.clear()  # (writes every page of the table before the clock)
+    cpu = time.process_time()
     proved = prove(game, searcher=searcher, time_limit=time_limit)
+    cpu = time.process_time() - cpu
     row: dict[str, Any] = {
         "game": text,
         "value": str(proved.value),
         "nodes": proved.nodes,
         "seconds": round(proved.seconds, 3),
+        "cpu_seconds": round(cpu, 3),
         "questions": [
             {
                 "attacker": a.attacker,
@@ -81,7 +86,7 @@ def main() -> int:
             f"python {platform.python_version()}"
         )
         print(
-            f"{'game':8} {'value':7} {'nodes':>10} {'seconds':>8}   {'questions (player: wins? nodes s)':36}"
+            f"{'game':8} {'value':7} {'nodes':>10} {'seconds':>8} {'cpu':>6}   {'questions (player: wins? nodes s)':40}"
             f" {'solve':7} {'nodes':>11} {'seconds':>8}"
         )
     for text in args.games:
@@ -96,7 +101,11 @@ def main() -> int:
             solved = (
                 f"{'-' if unknown else row['solve_value']:7} {row['solve_nodes']:>11,} {row['solve_seconds']:>8.2f}"
             ) + (" (stopped)" if unknown else "")
-        print(f"{text:8} {row['value']:7} {row['nodes']:>10,} {row['seconds']:>8.2f}   {asked:36} {solved}", flush=True)
+        print(
+            f"{text:8} {row['value']:7} {row['nodes']:>10,} {row['seconds']:>8.2f} {row['cpu_seconds']:>6.2f}   "
+            f"{asked:40} {solved}",
+            flush=True,
+        )
     return 0
 
 
