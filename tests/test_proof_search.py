@@ -134,8 +134,15 @@ def test_budget_and_arguments():
     assert prove(game, max_nodes=5, searcher=ps).value == Value.UNKNOWN
     with pytest.raises(KinarowError):
         ps.attacker_wins(Game("5x5k4").start(), 1)
-    with pytest.raises(KinarowError):
-        ps.attacker_wins(game.start(), 3)
+    for bad in (3, True, "1"):
+        with pytest.raises(KinarowError):
+            ps.attacker_wins(game.start(), bad)
+    for limits in ({"max_nodes": 0}, {"max_nodes": 1.5}, {"time_limit": -1.0}, {"time_limit": float("nan")}):
+        with pytest.raises(KinarowError):
+            ps.attacker_wins(game.start(), 1, **limits)
+    for options in ({"tt_mb": 0}, {"zones": 1}, {"eager": -1}, {"pair_budget": 2.5}, {"heuristic": 4}):
+        with pytest.raises(KinarowError):
+            ProofSearcher(game, **options)
     for text in ("7x6k4:gravity", "3x3k3:misere", "6x6k4p2q1", "9x8k5"):
         assert unsupported(Game(text)) is not None
         with pytest.raises(SolverLimitError):

@@ -17,16 +17,26 @@ cells: the games where a blocking argument (a pairing) is sound.
 Towards certificates
 ====================
 
-A "no" is a defender strategy the existing draw-proof format
-(:mod:`kinarow.proofs.draw`, a blocking tree with pairing leaves) can hold:
-at each disproved defender node the search knows the move whose child was
-disproved, at each attacker node every move is followed, and the leaves are
-pairings (the format's ``=N``) or the game ending without an attacker win.
-Two things need care when the tree is written out: an attacker move pruned
-by a relevance zone has no subtree of its own (the writer must search it,
-which the zone guarantees to succeed with the same defender answers, or
-replay the zone's sibling proof with the extra stone), and a defender win
-(normal goal) ends a branch only once the defender's group is complete.
+A "no" is a defender strategy that the draw-proof format
+(:mod:`kinarow.proofs.draw`: a blocking tree with pairing leaves) can hold, once
+written out by a walk over the table from the root:
+
+* a defender node names the move whose child the table holds as disproved (or
+  the single cell of the pairing search that closed the node);
+* an attacker node (``+``) follows every legal move. The search skipped some:
+  moves outside a sibling's relevance zone and moves on dead cells (passes).
+  (P) and monotonicity guarantee that each is disproved, but the subtree is not
+  in the table: the writer asks the search again on that child (an answer is
+  certain, and mostly from the table);
+* a pairing leaf is ``=N`` with the pairs of the search that found it (the
+  single cell, if any, is the defender's move just before it);
+* a defender group completed (normal goal), or two defender threats, end a
+  branch once the defender has played the completing cell: the game is over
+  without an attacker win.
+
+The second half is strategy stealing on the empty board, or a second tree from
+the second player's question. The draw-proof walk (:mod:`kinarow.search.draw`)
+could also ask :meth:`ProofSearcher.attacker_wins` for its safety tests.
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ from kinarow.errors import KinarowError, SolverLimitError, raise_if_interrupted
 from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import blocking_applies
+from kinarow.search.solve import check_count, check_flag, check_seconds, check_tt_mb, said
 from kinarow.values import Goal, Value
 
 #: node budget of one pairing search at a node
@@ -125,6 +136,14 @@ class ProofSearcher:
         heuristic: int = P.H_ORDER | P.H_MOVES,
     ) -> None:
         game = Game(game)
+        tt_mb = check_tt_mb(tt_mb) or DEFAULT_TT_MB
+        for name, flag in (("symmetry", symmetry), ("zones", zones), ("knowledge", knowledge)):
+            check_flag(flag, name)
+        for name, number in (("eager", eager), ("pair_budget", pair_budget), ("epsilon", epsilon)):
+            if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 10**9:
+                raise KinarowError(f"{name} must be a whole number from 0 to 10**9, not {said(number)}")
+        if isinstance(heuristic, bool) or heuristic not in range(4):
+            raise KinarowError(f"heuristic is a sum of the flags H_ORDER (1) and H_MOVES (2), not {said(heuristic)}")
         reason = unsupported(game)
         if reason is not None:
             raise SolverLimitError(f"the proof search does not apply: {reason}")
@@ -193,8 +212,10 @@ class ProofSearcher:
         groups: Breaker's question is answered as "not Maker's win"."""
         if not isinstance(position, Position) or position.game != self.game:
             raise KinarowError(f"this proof search is bound to {self.game}; give it a position of that game")
-        if attacker not in (1, 2):
-            raise KinarowError(f"the attacker is player 1 or 2, not {attacker!r}")
+        if isinstance(attacker, bool) or attacker not in (1, 2):
+            raise KinarowError(f"the attacker is player 1 or 2, not {said(attacker)}")
+        max_nodes = check_count(max_nodes, "max_nodes")
+        time_limit = check_seconds(time_limit, "time_limit")
         start = time.perf_counter()
         if position.result is not None:
             return Answer(attacker, position.result == Value.win(self.game.goal, attacker), 0, 0.0)
