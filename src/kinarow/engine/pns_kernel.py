@@ -397,20 +397,20 @@ def probe(tt, k1, k2, tag):
 
 @njit(cache=True)
 def store(tt, k1, k2, tag, pn, dn, zone, work):
+    """Keep (pn, dn, zone) of (k1, k2) in its bucket: in its own row, an empty row, or the row with the least
+    work below it."""
     b = bucket(tt, k1, k2)
     row = -1
-    least = np.uint64(0)
+    least = np.int64(-2)
     for r in range(b, b + 4):
         if tt[r, 6] == tag and tt[r, 0] == k1 and tt[r, 1] == k2:
             row = r
             break
-        if tt[r, 6] == np.uint64(0):
-            if row < 0 or least > np.uint64(0):
-                row = r
-                least = np.uint64(0)
-        elif row < 0 or tt[r, 5] < least:
+        # an empty row first, else the row with the least work below it
+        w = np.int64(-1) if tt[r, 6] == np.uint64(0) else np.int64(tt[r, 5])
+        if row < 0 or w < least:
             row = r
-            least = tt[r, 5]
+            least = w
     tt[row, 0] = k1
     tt[row, 1] = k2
     tt[row, 2] = np.uint64(pn)
