@@ -187,6 +187,8 @@ def reference_wins(masks: list[int], A: int, D: int, attacker_moves: bool, norma
 
         if any(m & A == m for m in masks):
             result = True  # (given stones may complete a group already)
+        elif normal and any(m & D == m for m in masks):
+            result = False
         elif attacker_moves and any(completes(c) for c in cells):
             result = True
         elif (not attacker_moves and normal and any(completes(c) for c in cells)) or not cells:
@@ -201,22 +203,21 @@ def reference_wins(masks: list[int], A: int, D: int, attacker_moves: bool, norma
 
 @pytest.mark.parametrize("text", ["5x4k4", "5x4k4:maker-breaker", "4x4k4", "5x5k4", "5x5k4:maker-breaker"])
 def test_zones_have_their_property(text):
-    """(P): the attacker still cannot win once any empty cells outside the root's zone are given to it."""
+    """(P): the attacker still cannot win once any empty cells outside the root's zone are given to it; and
+    (Q): an attacker that wins still wins once any empty cells outside the zone are given to the defender."""
     game = Game(text)
     masks = [sum(1 << c for c in g) for g in game.geometry.groups]
     full = (1 << game.cells) - 1
     normal = game.goal != Goal.MAKER_BREAKER
     rng = random.Random(11)
     ps = ProofSearcher(game, tt_mb=4)
-    checked = 0  # additions of at least one stone
+    checked = {False: 0, True: 0}  # additions of at least one stone, to a "no" and to a "yes"
     for pos in random_positions(text, 200, seed=12):
         empty_cells = [c for c in range(game.cells) if pos.board[c] == 0]
         if pos.is_over or not 4 <= len(empty_cells) <= 11:
             continue
         for attacker in (1, 2) if normal else (1,):
             answer = ps.attacker_wins(pos, attacker)
-            if answer.wins is not False:
-                continue
             assert answer.zone is not None
             A, D = pos.bits[attacker], pos.bits[3 - attacker]
             attacker_moves = pos.to_move == attacker
@@ -226,8 +227,12 @@ def test_zones_have_their_property(text):
                 S = sum(1 << c for c in outside if rng.random() < 0.6)
                 if S == 0:
                     continue
-                assert not reference_wins(masks, A | S, D, attacker_moves, normal, full, memo), (
-                    f"{game} after '{pos.move_text()}', attacker {attacker}: zone {answer.zone:#x}, added {S:#x}"
+                if answer.wins:
+                    still = reference_wins(masks, A, D | S, attacker_moves, normal, full, memo)
+                else:
+                    still = not reference_wins(masks, A | S, D, attacker_moves, normal, full, memo)
+                assert still, f"{game} after '{pos.move_text()}', attacker {attacker} wins? {answer.wins}: " + (
+                    f"zone {answer.zone:#x}, added {S:#x}"
                 )
-                checked += 1
-    assert checked >= 20
+                checked[answer.wins] += 1
+    assert min(checked.values()) >= 20

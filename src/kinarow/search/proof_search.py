@@ -91,7 +91,9 @@ class Answer:
     pairing_tests: int = 0
     pairing_leaves: int = 0
     zone_pruned: int = 0
-    zone: int | None = None  # a "no": the relevance zone of the root (cells as a bitmask)
+    #: the root's relevance zone (cells as a bitmask): a "no" stays a "no" with any empty cells outside it given
+    #: to the attacker, a "yes" a "yes" with any given to the defender (None when not searched)
+    zone: int | None = None
 
 
 @dataclass
@@ -271,7 +273,7 @@ class ProofSearcher:
             int(c[P.C_PAIR_TESTS]),
             int(c[P.C_PAIR_LEAVES]),
             int(c[P.C_ZONE_PRUNED]),
-            zone if wins is False else None,
+            None if wins is None else zone,
         )
 
     def clear(self) -> None:
