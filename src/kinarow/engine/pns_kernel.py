@@ -1,0 +1,746 @@
+"""Depth-first proof-number search: "can the attacker complete a group?", compiled with numba.
+
+Bit layout
+==========
+
+A position is two ``uint64`` bitboards, the *attacker's* stones ``A`` and the
+*defender's* stones ``D`` (bit ``i`` is cell ``i``, numbered column-major as in
+:mod:`kinarow.engine.kernel`, ``cell = x * n + y``); a *zone* is a third mask of
+the same cells. For 5 x 5 with k = 4, cells and one group (``masks[g]``)::
+
+        a  b  c  d  e
+    5 | 4  9 14 19 24
+    4 | 3  8 13 18 23          group b2-c3-d4-e5: bits 6, 12, 18, 24
+    3 | 2  7 12 17 22
+    2 | 1  6 11 16 21
+    1 | 0  5 10 15 20          bits 25..63 are always 0
+
+A group is *live* for a player while it holds no stone of the other player;
+a *threat* of a player is an empty cell that completes one of its live groups.
+
+The question
+============
+
+The attacker (``params[R_ATTACKER]``: 0 = the first player, 1 = the second;
+the first player only in Maker-Breaker, where Breaker never wins by a group)
+wins when it completes a group first. An OR node has the attacker to move, an
+AND node the defender. Proof-number search (Allis, van der Meulen & van den
+Herik 1994) in its depth-first form, df-pn (Nagai 2002), with the 1 + epsilon
+trick of Pawlewicz & Lew (2007) for the child thresholds; the proof and
+disproof numbers live in a transposition table. A node is settled without
+children when:
+
+* the side to move completes a group at once (OR: proved; normal goal, AND:
+  disproved -- the defender wins first);
+* AND: the attacker has two threats (and the defender none): proved;
+* the attacker has no live group: disproved;
+* normal goal, OR: the defender has two threats and the attacker none: disproved;
+* knowledge: a Hales-Jewett pairing of the empty cells holds a pair in every
+  live attacker group (at an AND node after one defender move, which the same
+  search picks: :func:`pair_search` may block one group with a single cell,
+  the defender's move, besides the pairs): disproved. The pairing search has a
+  node budget; running out means "not proved". When a defender node is
+  expanded, each defender move is also tested for a pairing after it (the
+  failures are remembered in the table, so a move is tested once).
+
+Otherwise the moves are: the blocking cell when the other side has one threat
+(forced defence; the other moves lose at once), else every empty cell inside
+some live group of either player (normal goal) or of the attacker
+(Maker-Breaker). A stone on any other cell touches no group that can still
+be completed, so it is a pass, and a pass never helps the player who makes it
+(monotonicity: an extra stone never hurts its owner here).
+
+The moves are ordered by the sum of 2^-(empty cells) over the live groups
+through them (both players' in a normal game: where one builds, the other
+blocks). A new node's numbers are (1, 1), or as in df-pn+ the number of moves
+of the side to move for the number that needs all of them refuted (the OR
+node's disproof number, the AND node's proof number): 7x7k5, first player's
+question, 29,373 nodes with these against 76,054 with (1, 1).
+
+Relevance zones
+===============
+
+Every disproved node carries a zone ``Z``, a set of cells with the property
+
+    (P) for every set S of empty cells outside Z, the attacker cannot win from
+        the position with S added to the attacker's stones (same side to move).
+
+Hence at an OR node, once the attacker's move ``x`` is disproved with zone
+``Z_x``, every sibling move ``x'`` outside ``Z_x`` is disproved too: the
+position after ``x'`` has fewer attacker stones than the position after ``x``
+with ``x'`` added (which (P) disproves), and removing an attacker stone never
+helps the attacker. (P) holds by induction from the leaves:
+
+* no live attacker group: ``Z`` empty (stones cannot revive a group);
+* pairing leaf: ``Z`` = the paired cells (and the defender's single move). Each
+  live group keeps a pair of empty cells whatever is added outside, so the
+  defender answers pair for pair and no group completes (nor is any complete
+  already, nor threatened);
+* AND node disproved through the defender's move ``y``: ``Z = Z_y + {y}`` (y stays
+  empty, and the position after it is covered by (P) of ``Z_y``);
+* OR node: ``Z`` = the union of the zones of the children disproved by search
+  (children pruned by a zone are covered by that zone's (P) as above; moves on
+  dead cells are passes, dominated by any searched move);
+* normal goal, the defender completes a group at once (AND): ``Z`` = that cell
+  and one empty cell of every live attacker group (so no addition completes
+  one); the defender has two threats (OR): both cells and two empty cells of
+  every live attacker group (no addition plus one move completes one); a forced
+  attacker block ``d`` (OR): ``Z_d + {d}`` widened so that every live attacker
+  group away from ``d`` keeps two empty cells in ``Z`` (the other moves lose to
+  the defender's group at ``d``, as long as no attacker group completes).
+
+Proofs carry zones too, with the roles swapped:
+
+    (Q) for every set S of empty cells outside Z, the attacker still wins from
+        the position with S added to the defender's stones (same side to move).
+
+So at an AND node a defender move outside the zone of a refuted sibling is
+refuted too (fewer defender stones never hurt the attacker), and the zones are
+built the same way: the attacker completes a group at once (OR): that cell;
+two attacker threats (AND): both cells; AND node: the union over the searched
+defender moves; OR node proved by the move ``x``: ``Z_x + {x}``; a forced
+defender block ``t``: ``Z_t + {t}``. In a normal game each zone also keeps
+empty cells of every live defender group -- one at an OR leaf, two at an AND
+node where the block or the double threat decides -- so that no added stones
+(and one defender move) complete a defender group first. Measured (nodes,
+with against without proof zones): 7x5k4 Maker-Breaker 3,428 / 27,153,
+6x6k4 Maker-Breaker 3,526 / 16,314, 5x5k4 6,398 / 8,866, 6x6k4 8,948 /
+8,028 (the normal game's zones hold many defender cells).
+
+A zone is kept in the table in the canonical frame (mapped with the board's
+symmetries).
+
+Arrays
+======
+
+``tt`` is a ``(size, 8)`` uint64 array, buckets of four rows::
+
+    word 0: A (canonical)  word 1: D (canonical)  word 2: proof number
+    word 3: disproof number  word 4: zone (canonical; solved rows)  word 5: work (nodes searched below)
+    word 6: attacker + 1 (0: empty row)  word 7: unused
+
+The search is iterative, one frame per stone count below the root
+(``fu``/``fi`` rows, ``cmove``/``cpn``/``cdn`` the children of each frame).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kinarow.engine import breaker as BK
+from kinarow.engine.kernel import apply_sym, canonical
+
+INF = np.int64(1) << np.int64(48)
+NORMAL, MAKER_BREAKER = 0, 2
+# params indices
+R_ATTACKER, R_GOAL, R_PAIR_BUDGET, R_ZONES, R_KNOW, R_EPS, R_EAGER, R_HEUR = range(8)
+N_PARAMS = 8
+# ctrl indices
+C_NODES, C_MAX_NODES, C_STOP, C_ABORTED, C_EXPANDED, C_PAIR_TESTS, C_PAIR_LEAVES, C_ZONE_PRUNED = range(8)
+C_TT_HITS, C_PAIR_NODES, C_PN, C_DN, C_PAIR_UNKNOWN = range(8, 13)
+N_CTRL = 13
+# fu rows (uint64 per frame): the stones, the table key, the zones gathered so far (disproof, proof)
+U_A, U_D, U_K1, U_K2, U_ACC, U_PACC = range(6)
+N_FU = 6
+# fi rows (int64 per frame): thresholds, children, symmetry of the key, OR node?, the forced block (or -1),
+# the node count on entry, the child searched
+I_THPN, I_THDN, I_N, I_SYM, I_OR, I_FORCED, I_WORK0, I_SEL = range(8)
+N_FI = 8
+PROVEN, DISPROVEN, OPEN = 0, 1, 2
+# heuristic flags (params[R_HEUR]): order the moves by the groups through them; df-pn+ initial numbers
+H_ORDER, H_MOVES = 1, 2
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    c = 0
+    while x != np.uint64(0):
+        x &= x - np.uint64(1)
+        c += 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def low_index(x):
+    i = 0
+    while (x & np.uint64(1)) == np.uint64(0):
+        x >>= np.uint64(1)
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def widen(masks, A, D, zone, need, away):
+    """``zone`` with cells added until every live attacker group not meeting ``away`` has ``need`` of its
+    empty cells in it (or all of them)."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    for i in range(masks.shape[0]):
+        g = masks[i]
+        if (g & D) != zero or (g & away) != zero:
+            continue
+        e = g & ~A
+        have = popcount(e & zone)
+        rest = e & ~zone
+        while have < need and rest != zero:
+            low = rest & (~rest + one)
+            rest ^= low
+            zone |= low
+            have += 1
+    return zone
+
+
+@njit(cache=True)
+def widen_defender(masks, A, D, zone, need, away):
+    """:func:`widen` for the defender's live groups (the zones of proofs)."""
+    return widen(masks, D, A, zone, need, away)
+
+
+@njit(cache=True)
+def evaluate(masks, A, D, full, attacker_moves, normal):
+    """(status, zone, moves, forced) of the position; ``status`` is PROVEN, DISPROVEN or OPEN.
+
+    ``moves`` are the side to move's candidate cells when OPEN; ``forced`` tells that they are one block."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    empty = full & ~(A | D)
+    a_thr = zero
+    d_thr = zero
+    a_cells = zero
+    d_cells = zero
+    nlive = 0
+    for i in range(masks.shape[0]):
+        g = masks[i]
+        if (g & D) == zero:
+            nlive += 1
+            r = g & ~A
+            a_cells |= r
+            if (r & (r - one)) == zero:
+                a_thr |= r
+        if normal and (g & A) == zero:
+            r = g & ~D
+            d_cells |= r
+            if (r & (r - one)) == zero:
+                d_thr |= r
+    if attacker_moves:
+        if a_thr != zero:
+            low = a_thr & (~a_thr + one)
+            return PROVEN, widen_defender(masks, A, D, low, 1, zero) if normal else low, zero, False
+        if nlive == 0:
+            return DISPROVEN, zero, zero, False
+        if d_thr != zero:
+            if (d_thr & (d_thr - one)) != zero:
+                return DISPROVEN, widen(masks, A, D, d_thr, 2, zero), zero, False
+            return OPEN, zero, d_thr, True
+        return OPEN, zero, (a_cells | d_cells) & empty, False
+    if d_thr != zero:
+        low = d_thr & (~d_thr + one)
+        return DISPROVEN, widen(masks, A, D, low, 1, zero), zero, False
+    if a_thr != zero:
+        if (a_thr & (a_thr - one)) != zero:
+            two = a_thr & (~a_thr + one)
+            rest = a_thr ^ two
+            two |= rest & (~rest + one)
+            return PROVEN, widen_defender(masks, A, D, two, 2, zero) if normal else two, zero, False
+        return OPEN, zero, a_thr, True
+    if nlive == 0:
+        return DISPROVEN, zero, zero, False
+    return OPEN, zero, (a_cells | d_cells) & empty, False
+
+
+@njit(cache=True)
+def pair_search(pbuf, ng0, single0, ctrl, budget):
+    """Disjoint pairs of cells, with at most ``single0`` (0 or 1) single cell besides, such that every group
+    of ``pbuf[0, 0:ng0]`` (free cells only) holds a pair or the single.
+
+    Returns 1 (found: the cells used are ``pbuf[d, F + 1]`` with d = ``ctrl[BK.C_DEPTH]``, the single
+    ``pbuf[d, F + 2]``, 0 when none), 0 (none exists) or -1 (the budget ran out). The single is the
+    defender's move before the pairing: one search asks "is there a move after which a pairing holds?".
+    Iterative; frame fields in the last ``BK.N_FRAME`` columns: 0 groups, 1 cells used, 2 the single taken,
+    3 single still allowed, 4 singles left to try, 5 pair cell a, 6 a's left to try, 7 b's left for a.
+    """
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    F = pbuf.shape[1] - BK.N_FRAME
+    d = 0
+    pbuf[0, F + 0] = ng0
+    pbuf[0, F + 1] = zero
+    pbuf[0, F + 2] = zero
+    pbuf[0, F + 3] = single0
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            ctrl[BK.C_NODES] += 1
+            if budget > 0 and ctrl[BK.C_NODES] > budget:
+                return -1
+            ng = np.int64(pbuf[d, F + 0])
+            if ng == 0:
+                ctrl[BK.C_DEPTH] = d
+                return 1
+            used = pbuf[d, F + 1]
+            best = 0
+            best_c = 1 << 30
+            for i in range(ng):
+                c = popcount(pbuf[d, i] & ~used)
+                if c < best_c:
+                    best_c = c
+                    best = i
+                    if c < 2:
+                        break
+            avail = pbuf[d, best] & ~used
+            pbuf[d, F + 4] = avail if pbuf[d, F + 3] != zero else zero
+            if best_c >= 2:
+                a = avail & (~avail + one)
+                pbuf[d, F + 5] = a
+                pbuf[d, F + 6] = avail ^ a
+                pbuf[d, F + 7] = avail ^ a
+            else:
+                pbuf[d, F + 5] = zero
+                pbuf[d, F + 6] = zero
+                pbuf[d, F + 7] = zero
+        # the next way to block the chosen group: a single first, then the pairs
+        blk = zero
+        sg = zero
+        ss = pbuf[d, F + 4]
+        if ss != zero:
+            sg = ss & (~ss + one)
+            pbuf[d, F + 4] = ss ^ sg
+            blk = sg
+        else:
+            rb = pbuf[d, F + 7]
+            if rb == zero:
+                ra = pbuf[d, F + 6]
+                if ra != zero:
+                    a = ra & (~ra + one)
+                    ra ^= a
+                    pbuf[d, F + 5] = a
+                    pbuf[d, F + 6] = ra
+                    pbuf[d, F + 7] = ra
+                    rb = ra
+            if rb != zero:
+                b = rb & (~rb + one)
+                pbuf[d, F + 7] = rb ^ b
+                blk = pbuf[d, F + 5] | b
+        if blk == zero:
+            if d == 0:
+                return 0
+            d -= 1
+            continue
+        nd = 0
+        for i in range(np.int64(pbuf[d, F + 0])):
+            g = pbuf[d, i]
+            if (g & blk) == blk:
+                continue  # blocked by the pair or the single
+            pbuf[d + 1, nd] = g
+            nd += 1
+        pbuf[d + 1, F + 0] = nd
+        pbuf[d + 1, F + 1] = pbuf[d, F + 1] | blk
+        pbuf[d + 1, F + 2] = pbuf[d, F + 2] | sg
+        pbuf[d + 1, F + 3] = zero if sg != zero else pbuf[d, F + 3]
+        d += 1
+        entering = True
+
+
+@njit(cache=True)
+def pairing_leaf(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):
+    """The cells of a pairing that blocks every live attacker group -- at an AND node after one defender
+    move, which is among the cells returned -- or all ones when none is found within ``budget`` nodes."""
+    ctrl[C_PAIR_TESTS] += 1
+    ng = BK.load_state(masks, A, D, kbuf)
+    if ng < 0:
+        return ~np.uint64(0)
+    kctrl[BK.C_NODES] = 0
+    r = pair_search(kbuf, ng, np.uint64(0 if attacker_moves else 1), kctrl, budget)
+    ctrl[C_PAIR_NODES] += kctrl[BK.C_NODES]
+    if r != 1:
+        if r < 0:
+            ctrl[C_PAIR_UNKNOWN] += 1
+        return ~np.uint64(0)
+    ctrl[C_PAIR_LEAVES] += 1
+    F = kbuf.shape[1] - BK.N_FRAME
+    return kbuf[kctrl[BK.C_DEPTH], F + 1]
+
+
+@njit(cache=True)
+def ordered_moves(masks, A, D, moves, normal, weight, heur, score, out):
+    """The cells of ``moves`` in ``out``, most promising first; returns their number.
+
+    A cell scores the sum of 2^-(empty cells) over the live groups through it, the attacker's and (normal
+    goal) the defender's: where one side builds, the other blocks. Ties: the static weight (more groups).
+    With ``heur`` 0 the static weight alone."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    n = 0
+    rest = moves
+    while rest != zero:
+        low = rest & (~rest + one)
+        rest ^= low
+        c = low_index(low)
+        score[c] = weight[c] * 1e-6
+        out[n] = c
+        n += 1
+    if heur & H_ORDER != 0:
+        empty = ~(A | D)
+        for i in range(masks.shape[0]):
+            g = masks[i]
+            if (g & D) == zero or (normal and (g & A) == zero):
+                e = g & empty
+                w = 1.0 / float(one << np.uint64(popcount(e)))
+                if (g & D) == zero and normal and (g & A) == zero:
+                    w *= 2.0
+                e &= moves
+                while e != zero:
+                    low = e & (~e + one)
+                    e ^= low
+                    score[low_index(low)] += w
+    for i in range(1, n):
+        c = out[i]
+        v = score[c]
+        j = i
+        while j > 0 and score[out[j - 1]] < v:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = c
+    return n
+
+
+@njit(cache=True, inline="always")
+def bucket(tt, k1, k2):
+    h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (k2 * np.uint64(0xC2B2AE3D27D4EB4F))
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(tt.shape[0] - 1)) & ~np.int64(3)
+
+
+@njit(cache=True)
+def probe(tt, k1, k2, tag):
+    """The row holding (k1, k2) for this attacker, or -1."""
+    b = bucket(tt, k1, k2)
+    for r in range(b, b + 4):
+        if tt[r, 6] == tag and tt[r, 0] == k1 and tt[r, 1] == k2:
+            return r
+    return -1
+
+
+@njit(cache=True)
+def store(tt, k1, k2, tag, pn, dn, zone, work):
+    """Keep (pn, dn, zone) of (k1, k2) in its bucket: in its own row, an empty row, or the row with the least
+    work below it."""
+    b = bucket(tt, k1, k2)
+    row = -1
+    least = np.int64(-2)
+    for r in range(b, b + 4):
+        if tt[r, 6] == tag and tt[r, 0] == k1 and tt[r, 1] == k2:
+            row = r
+            break
+        # an empty row first, else the row with the least work below it
+        w = np.int64(-1) if tt[r, 6] == np.uint64(0) else np.int64(tt[r, 5])
+        if row < 0 or w < least:
+            row = r
+            least = w
+    tt[row, 0] = k1
+    tt[row, 1] = k2
+    tt[row, 2] = np.uint64(pn)
+    tt[row, 3] = np.uint64(dn)
+    tt[row, 4] = zone
+    tt[row, 5] = np.uint64(work)
+    tt[row, 6] = tag
+
+
+@njit(cache=True, inline="always")
+def key_of(symtab, nsym, nbytes, A, D, attacker):
+    """Canonical (first player's stones, second player's stones) and the symmetry that gives them."""
+    if attacker == 0:
+        p1, p2 = A, D
+    else:
+        p1, p2 = D, A
+    if nsym > 1:
+        return canonical(symtab, nsym, nbytes, p1, p2)
+    return p1, p2, 0
+
+
+@njit(cache=True, inline="always")
+def child_key(img1, img2, symperm, nsym, c, first_moves):
+    """:func:`key_of` of a child from the parent's images under each symmetry (``img1``/``img2``): the stone
+    on cell ``c`` (the first player's when ``first_moves``) is added to each image."""
+    b1 = np.uint64(0)
+    b2 = np.uint64(0)
+    bs = 0
+    for s in range(nsym):
+        bit = np.uint64(1) << np.uint64(symperm[s, c])
+        c1 = img1[s] | bit if first_moves else img1[s]
+        c2 = img2[s] if first_moves else img2[s] | bit
+        if s == 0 or c1 < b1 or (c1 == b1 and c2 < b2):
+            b1, b2, bs = c1, c2, s
+    return b1, b2, bs
+
+
+@njit(cache=True, inline="always")
+def initial(status, nmoves, forced, attacker_moves, heur):
+    """Proof and disproof numbers of a new node from its evaluation: (1, 1), or with ``H_MOVES`` (as in
+    df-pn+) the number of moves of the side to move for the number that needs every move refuted."""
+    if status == PROVEN:
+        return np.int64(0), INF
+    if status == DISPROVEN:
+        return INF, np.int64(0)
+    if forced or heur & H_MOVES == 0:
+        return np.int64(1), np.int64(1)
+    if attacker_moves:
+        return np.int64(1), np.int64(max(nmoves, 1))
+    return np.int64(max(nmoves, 1)), np.int64(1)
+
+
+@njit(cache=True, inline="always")
+def threshold(second, limit, eps):
+    """The 1 + epsilon threshold of the best child: ``second * (1 + eps / 1000)``, at least ``second + 1``,
+    at most ``limit``."""
+    if second >= INF:
+        return limit
+    t = second + (second * eps + 999) // 1000
+    if t < second + 1:
+        t = second + 1
+    return t if t < limit else limit
+
+
+@njit(cache=True, nogil=True)
+def dfpn(
+    A0, D0, masks, full, symtab, symperm, syminvidx, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl
+):
+    """Proof and disproof numbers of the root (A0: the attacker's stones, D0: the defender's).
+
+    The attacker is to move when it has placed as many stones as the defender and is the first player, or
+    fewer stones. Returns (pn, dn, zone): pn == 0 proved, dn == 0 disproved (with its zone);
+    ``ctrl[C_ABORTED]`` is set when the node budget or the stop flag ended the search first.
+    """
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    attacker = params[R_ATTACKER]
+    normal = params[R_GOAL] == NORMAL
+    budget = params[R_PAIR_BUDGET]
+    zones = params[R_ZONES] != 0
+    know = params[R_KNOW] != 0
+    eps = params[R_EPS]
+    eager = params[R_EAGER]
+    heur = params[R_HEUR]
+    tag = np.uint64(attacker + 1)
+    nsym = symtab.shape[0]
+    nbytes = symtab.shape[1]
+    ncells = weight.shape[0]
+    score = np.zeros(ncells, np.float64)
+    img1 = np.zeros(nsym, np.uint64)
+    img2 = np.zeros(nsym, np.uint64)
+    ENTER, LOOP, RETURN = 0, 1, 2
+
+    d = 0
+    fu[U_A, 0] = A0
+    fu[U_D, 0] = D0
+    fi[I_THPN, 0] = INF
+    fi[I_THDN, 0] = INF
+    mode = ENTER
+    rpn = np.int64(0)
+    rdn = np.int64(0)
+    rzone = zero
+    while True:
+        if mode == ENTER:
+            ctrl[C_NODES] += 1
+            if ((ctrl[C_NODES] & 1023) == 1 and ctrl[C_STOP] != 0) or ctrl[C_NODES] == ctrl[C_MAX_NODES]:
+                ctrl[C_ABORTED] = 1
+                return np.int64(1), np.int64(1), zero
+            A = fu[U_A, d]
+            D = fu[U_D, d]
+            na = popcount(A)
+            nd = popcount(D)
+            is_or = na == nd if attacker == 0 else na < nd
+            fi[I_OR, d] = 1 if is_or else 0
+            status, zone, moves, forced = evaluate(masks, A, D, full, is_or, normal)
+            mode = RETURN
+            if status == PROVEN:
+                rpn, rdn, rzone = np.int64(0), INF, zone if zones else full
+                continue
+            if status == DISPROVEN:
+                rpn, rdn, rzone = INF, np.int64(0), zone if zones else full
+                continue
+            k1, k2, s = key_of(symtab, nsym, nbytes, A, D, attacker)
+            fu[U_K1, d] = k1
+            fu[U_K2, d] = k2
+            fi[I_SYM, d] = s
+            row = probe(tt, k1, k2, tag)
+            if row >= 0:
+                ctrl[C_TT_HITS] += 1
+                pn = np.int64(tt[row, 2])
+                dn = np.int64(tt[row, 3])
+                if pn == 0 or dn == 0 or pn >= fi[I_THPN, d] or dn >= fi[I_THDN, d]:
+                    rpn, rdn = pn, dn
+                    solved = dn == 0 or pn == 0
+                    rzone = apply_sym(symtab, syminvidx[s], nbytes, tt[row, 4]) if solved else zero
+                    continue
+            elif know:
+                pz = pairing_leaf(masks, A, D, is_or, budget, kbuf, kctrl, ctrl)
+                if pz != ~zero:
+                    rpn, rdn, rzone = INF, np.int64(0), pz if zones else full
+                    store(tt, k1, k2, tag, INF, 0, apply_sym(symtab, s, nbytes, rzone), 1)
+                    continue
+            # expand: the children, with their values from the table or from their evaluation
+            ctrl[C_EXPANDED] += 1
+            fi[I_FORCED, d] = low_index(moves) if forced else -1
+            fi[I_WORK0, d] = ctrl[C_NODES]
+            n = 0
+            nm = ordered_moves(masks, A, D, moves, normal, weight, heur, score, cmove[d + 1])
+            first_moves = (attacker == 0) == is_or
+            for s2 in range(nsym):
+                img1[s2] = apply_sym(symtab, s2, nbytes, A if attacker == 0 else D)
+                img2[s2] = apply_sym(symtab, s2, nbytes, D if attacker == 0 else A)
+            for j in range(nm):
+                c = cmove[d + 1, j]
+                bit = one << np.uint64(c)
+                if is_or:
+                    A1, D1 = A | bit, D
+                else:
+                    A1, D1 = A, D | bit
+                cst, czone, cm, cforced = evaluate(masks, A1, D1, full, not is_or, normal)
+                pn1, dn1 = initial(cst, popcount(cm), cforced, not is_or, heur)
+                if cst == OPEN:
+                    ck1, ck2, cs = child_key(img1, img2, symperm, nsym, c, first_moves)
+                    crow = probe(tt, ck1, ck2, tag)
+                    if crow >= 0:
+                        pn1 = np.int64(tt[crow, 2])
+                        dn1 = np.int64(tt[crow, 3])
+                        if dn1 == 0 or pn1 == 0:
+                            czone = apply_sym(symtab, syminvidx[cs], nbytes, tt[crow, 4])
+                    elif j < eager and not is_or and know:
+                        pz = pairing_leaf(masks, A1, D1, True, budget, kbuf, kctrl, ctrl)
+                        if pz != ~zero:
+                            pn1, dn1, czone = INF, np.int64(0), pz
+                            store(tt, ck1, ck2, tag, INF, 0, apply_sym(symtab, cs, nbytes, pz), 1)
+                        else:  # remembered, so that the pairing search is not run again here
+                            store(tt, ck1, ck2, tag, pn1, dn1, zero, 0)
+                cmove[d, n] = c
+                cpn[d, n] = pn1
+                cdn[d, n] = dn1
+                czn[d, n] = czone if zones else full
+                n += 1
+                if (dn1 == 0 and not is_or) or (pn1 == 0 and is_or):
+                    break  # the node is settled
+            fi[I_N, d] = n
+            # each refuted move (not itself pruned) adds its zone to the node's; the open moves outside it are
+            # pruned (OR: disproofs, AND: proofs); a move that settles the node gives the zone with its cell
+            acc = zero
+            pacc = zero
+            for i in range(n):
+                mv = one << np.uint64(cmove[d, i])
+                if is_or and cpn[d, i] == 0:
+                    pacc = czn[d, i] | mv
+                elif not is_or and cdn[d, i] == 0:
+                    acc = czn[d, i] | mv
+                elif (cdn[d, i] == 0 and cpn[d, i] == INF) if is_or else (cpn[d, i] == 0 and cdn[d, i] == INF):
+                    z = czn[d, i]
+                    if is_or:
+                        acc |= z
+                    else:
+                        pacc |= z
+                    for j in range(n):
+                        if j == i or (z >> np.uint64(cmove[d, j])) & one != zero:
+                            continue
+                        if is_or and (cdn[d, j] != 0 or (j > i and cpn[d, j] == INF)):
+                            ctrl[C_ZONE_PRUNED] += 1 if cdn[d, j] != 0 else 0
+                            cpn[d, j] = INF + 1
+                            cdn[d, j] = 0
+                        elif not is_or and (cpn[d, j] != 0 or (j > i and cdn[d, j] == INF)):
+                            ctrl[C_ZONE_PRUNED] += 1 if cpn[d, j] != 0 else 0
+                            cpn[d, j] = 0
+                            cdn[d, j] = INF + 1
+            fu[U_ACC, d] = acc
+            fu[U_PACC, d] = pacc
+            mode = LOOP
+            continue
+        if mode == RETURN:
+            if d == 0:
+                ctrl[C_PN] = rpn
+                ctrl[C_DN] = rdn
+                return rpn, rdn, rzone
+            d -= 1
+            i = fi[I_SEL, d]
+            cpn[d, i] = rpn
+            cdn[d, i] = rdn
+            if rdn == 0:
+                if fi[I_OR, d] == 1:
+                    fu[U_ACC, d] |= rzone
+                    for j in range(fi[I_N, d]):
+                        if cdn[d, j] != 0 and (rzone >> np.uint64(cmove[d, j])) & one == zero:
+                            cpn[d, j] = INF + 1  # disproved by the zone of move i
+                            cdn[d, j] = 0
+                            ctrl[C_ZONE_PRUNED] += 1
+                else:
+                    fu[U_ACC, d] = rzone | (one << np.uint64(cmove[d, i]))
+            elif rpn == 0:
+                if fi[I_OR, d] == 0:
+                    fu[U_PACC, d] |= rzone
+                    for j in range(fi[I_N, d]):
+                        if cpn[d, j] != 0 and (rzone >> np.uint64(cmove[d, j])) & one == zero:
+                            cpn[d, j] = 0  # proved by the zone of move i
+                            cdn[d, j] = INF + 1
+                            ctrl[C_ZONE_PRUNED] += 1
+                else:
+                    fu[U_PACC, d] = rzone | (one << np.uint64(cmove[d, i]))
+            mode = LOOP
+        # ---------------------------------------------------------------- node d: stop, or search a child
+        n = fi[I_N, d]
+        is_or = fi[I_OR, d] == 1
+        best = 0
+        v1 = INF + 2
+        v2 = INF + 2
+        total = np.int64(0)
+        for i in range(n):
+            a = cpn[d, i] if is_or else cdn[d, i]
+            b = cdn[d, i] if is_or else cpn[d, i]
+            total += b
+            if total > INF:
+                total = INF
+            if a < v1:
+                v2 = v1
+                v1 = a
+                best = i
+            elif a < v2:
+                v2 = a
+        if v1 > INF:
+            v1 = INF
+        if is_or:
+            pn, dn = v1, total
+        else:
+            pn, dn = total, v1
+        if pn == 0 or dn == 0 or pn >= fi[I_THPN, d] or dn >= fi[I_THDN, d]:
+            zone = zero
+            f = fi[I_FORCED, d]
+            fb = one << np.uint64(f) if f >= 0 else zero
+            if dn == 0:
+                zone = fu[U_ACC, d]
+                if f >= 0 and zones and is_or:
+                    zone = widen(masks, fu[U_A, d], fu[U_D, d], zone | fb, 2, fb)
+            elif pn == 0:
+                zone = fu[U_PACC, d]
+                if f >= 0 and zones and not is_or:
+                    zone |= fb
+                    if normal:
+                        zone = widen_defender(masks, fu[U_A, d], fu[U_D, d], zone, 2, fb)
+            canon = apply_sym(symtab, fi[I_SYM, d], nbytes, zone)
+            store(tt, fu[U_K1, d], fu[U_K2, d], tag, pn, dn, canon, ctrl[C_NODES] - fi[I_WORK0, d] + 1)
+            rpn, rdn, rzone = pn, dn, zone
+            mode = RETURN
+            continue
+        fi[I_SEL, d] = best
+        bit = one << np.uint64(cmove[d, best])
+        if is_or:
+            fu[U_A, d + 1] = fu[U_A, d] | bit
+            fu[U_D, d + 1] = fu[U_D, d]
+            fi[I_THPN, d + 1] = threshold(v2, fi[I_THPN, d], eps)
+            th = fi[I_THDN, d]
+            fi[I_THDN, d + 1] = INF if th >= INF else th - dn + cdn[d, best]
+        else:
+            fu[U_A, d + 1] = fu[U_A, d]
+            fu[U_D, d + 1] = fu[U_D, d] | bit
+            fi[I_THDN, d + 1] = threshold(v2, fi[I_THDN, d], eps)
+            th = fi[I_THPN, d]
+            fi[I_THPN, d + 1] = INF if th >= INF else th - pn + cpn[d, best]
+        d += 1
+        mode = ENTER

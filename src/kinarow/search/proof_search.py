@@ -1,0 +1,343 @@
+"""Proof search on free boards: "can this player force a win?" answered by df-pn with relevance zones.
+
+>>> from kinarow import Game
+>>> prove(Game("4x4k4")).value
+<Value.DRAW: 'draw'>
+
+Each question names an *attacker* and asks whether it can complete a group
+first against every defence; the kernel (:mod:`kinarow.engine.pns_kernel`,
+whose docstring gives the rules of the search and why its relevance zones
+are sound) answers yes, no, or nothing when its budget runs out. A game's
+value takes two questions in a normal game (the first player's win, then the
+second player's; two "no" make a draw) and one in Maker-Breaker (Maker's).
+
+Free placement, one stone a turn, normal or Maker-Breaker goal, at most 64
+cells: the games where a blocking argument (a pairing) is sound.
+
+Towards certificates
+====================
+
+A "no" is a defender strategy that the draw-proof format
+(:mod:`kinarow.proofs.draw`: a blocking tree with pairing leaves) can hold, once
+written out by a walk over the table from the root:
+
+* a defender node names the move whose child the table holds as disproved (or
+  the single cell of the pairing search that closed the node);
+* an attacker node (``+``) follows every legal move. The search skipped some:
+  moves outside a sibling's relevance zone and moves on dead cells (passes).
+  (P) and monotonicity guarantee that each is disproved, but the subtree is not
+  in the table: the writer asks the search again on that child (an answer is
+  certain, and mostly from the table);
+* a pairing leaf is ``=N`` with the pairs of the search that found it (the
+  single cell, if any, is the defender's move just before it);
+* a defender group completed (normal goal), or two defender threats, end a
+  branch once the defender has played the completing cell: the game is over
+  without an attacker win.
+
+The second half is strategy stealing on the empty board, or a second tree from
+the second player's question. The draw-proof walk (:mod:`kinarow.search.draw`)
+could also ask :meth:`ProofSearcher.attacker_wins` for its safety tests.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kinarow.engine import breaker as BK
+from kinarow.engine import pns_kernel as P
+from kinarow.engine.tables import kernel_tables
+from kinarow.errors import KinarowError, SolverLimitError, raise_if_interrupted
+from kinarow.game import Game
+from kinarow.position import Position
+from kinarow.proofs import blocking_applies
+from kinarow.search.solve import check_count, check_flag, check_seconds, check_tt_mb, said
+from kinarow.values import Goal, Value
+
+#: node budget of one pairing search at a node
+PAIR_BUDGET = 128
+#: when a defender node is expanded, its first (best ordered) moves tested for a pairing after them; 7x7k5, the
+#: first player's question: all 27,841 nodes and 21.5 M pairing-search nodes, the first 8: 28,760 and 8.6 M
+#: (1.35 s against 3.06 s), the first 4: 39,171 and 7.9 M
+EAGER = 8
+#: the 1 + epsilon trick's epsilon, in thousandths
+EPSILON = 250
+DEFAULT_TT_MB = 64
+_ROW_BYTES = 64
+
+
+def unsupported(game: Game) -> str | None:
+    """Why the proof search cannot answer questions about ``game``, or None when it can."""
+    reason = blocking_applies(game)
+    if reason is not None:
+        return reason
+    if game.cells > 64:
+        return f"{game} has {game.cells} cells; the proof search handles boards of at most 64 cells"
+    return None
+
+
+@dataclass
+class Answer:
+    """One question's answer: can ``attacker`` (1 or 2) force a win? ``wins`` is None when the budget ran out."""
+
+    attacker: int
+    wins: bool | None
+    nodes: int
+    seconds: float
+    expanded: int = 0
+    pairing_tests: int = 0
+    pairing_leaves: int = 0
+    zone_pruned: int = 0
+    #: the root's relevance zone (cells as a bitmask): a "no" stays a "no" with any empty cells outside it given
+    #: to the attacker, a "yes" a "yes" with any given to the defender (None when not searched)
+    zone: int | None = None
+
+
+@dataclass
+class Proved:
+    """What :func:`prove` found: the value (``unknown`` when a budget ran out) and each question asked."""
+
+    game: str
+    moves: str
+    value: Value
+    answers: list[Answer] = field(default_factory=list)
+
+    @property
+    def nodes(self) -> int:
+        return sum(a.nodes for a in self.answers)
+
+    @property
+    def seconds(self) -> float:
+        return sum(a.seconds for a in self.answers)
+
+
+class ProofSearcher:
+    """The proof search bound to one game, with its table of proof and disproof numbers.
+
+    ``zones`` turns the relevance-zone pruning on, ``knowledge`` the pairing leaves; when a defender node
+    is expanded, its first ``eager`` moves (in move order) are each tested for a pairing after them;
+    ``pair_budget`` bounds one pairing search (nodes); ``epsilon`` is the 1 + epsilon trick's (thousandths);
+    ``heuristic`` holds the kernel's flags (``H_ORDER``: moves ordered by the groups through them,
+    ``H_MOVES``: df-pn+ initial numbers). The table takes ``tt_mb`` megabytes.
+    """
+
+    def __init__(
+        self,
+        game: Game | str,
+        *,
+        tt_mb: float = DEFAULT_TT_MB,
+        symmetry: bool = True,
+        zones: bool = True,
+        knowledge: bool = True,
+        eager: int = EAGER,
+        pair_budget: int = PAIR_BUDGET,
+        epsilon: int = EPSILON,
+        heuristic: int = P.H_ORDER | P.H_MOVES,
+    ) -> None:
+        game = Game(game)
+        tt_mb = check_tt_mb(tt_mb) or DEFAULT_TT_MB
+        for name, flag in (("symmetry", symmetry), ("zones", zones), ("knowledge", knowledge)):
+            check_flag(flag, name)
+        for name, number in (("eager", eager), ("pair_budget", pair_budget), ("epsilon", epsilon)):
+            if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 10**9:
+                raise KinarowError(f"{name} must be a whole number from 0 to 10**9, not {said(number)}")
+        if isinstance(heuristic, bool) or heuristic not in range(4):
+            raise KinarowError(f"heuristic is a sum of the flags H_ORDER (1) and H_MOVES (2), not {said(heuristic)}")
+        reason = unsupported(game)
+        if reason is not None:
+            raise SolverLimitError(f"the proof search does not apply: {reason}")
+        self.game = game
+        tables = kernel_tables(game, symmetry)
+        syminv = inverse_symmetries(tables.symperm)
+        if syminv is None:  # the symmetries kept do not form a group: search without them
+            tables = kernel_tables(game, False)
+            syminv = np.zeros(1, np.int64)
+        self.masks = tables.masks
+        self.symtab = tables.symtab
+        self.symperm = tables.symperm.astype(np.int64)
+        self.syminv = syminv
+        self.weight = tables.weight
+        self.full = np.uint64((1 << game.cells) - 1)
+        rows = max(4, int(tt_mb * 2**20) // _ROW_BYTES)
+        self.tt = np.zeros((1 << (rows.bit_length() - 1), 8), np.uint64)
+        self.params = np.zeros(P.N_PARAMS, np.int64)
+        self.params[P.R_GOAL] = P.MAKER_BREAKER if game.goal == Goal.MAKER_BREAKER else P.NORMAL
+        self.params[P.R_PAIR_BUDGET] = pair_budget
+        self.params[P.R_ZONES] = int(zones)
+        self.params[P.R_KNOW] = int(knowledge)
+        self.params[P.R_EPS] = epsilon
+        self.params[P.R_EAGER] = eager
+        self.params[P.R_HEUR] = heuristic
+        cells = game.cells
+        self.ctrl = np.zeros(P.N_CTRL, np.int64)
+        self.fu = np.zeros((P.N_FU, cells + 2), np.uint64)
+        self.fi = np.zeros((P.N_FI, cells + 2), np.int64)
+        self.cmove = np.zeros((cells + 2, cells), np.int64)
+        self.cpn = np.zeros((cells + 2, cells), np.int64)
+        self.cdn = np.zeros((cells + 2, cells), np.int64)
+        self.czn = np.zeros((cells + 2, cells), np.uint64)
+        self.kbuf = BK.new_buffers(cells, int(self.masks.size))
+        self.kctrl = np.zeros(BK.N_CTRL, np.int64)
+
+    def _run(self, attacker_stones: int, defender_stones: int, attacker: int) -> tuple[int, int, int]:
+        self.params[P.R_ATTACKER] = attacker - 1
+        pn, dn, zone = P.dfpn(
+            np.uint64(attacker_stones),
+            np.uint64(defender_stones),
+            self.masks,
+            self.full,
+            self.symtab,
+            self.symperm,
+            self.syminv,
+            self.weight,
+            self.params,
+            self.tt,
+            self.ctrl,
+            self.fu,
+            self.fi,
+            self.cmove,
+            self.cpn,
+            self.cdn,
+            self.czn,
+            self.kbuf,
+            self.kctrl,
+        )
+        return int(pn), int(dn), int(zone)
+
+    def attacker_wins(
+        self, position: Position, attacker: int, *, max_nodes: int | None = None, time_limit: float | None = None
+    ) -> Answer:
+        """Can ``attacker`` (1 or 2) force a win from ``position``? In Maker-Breaker only Maker (1) completes
+        groups: Breaker's question is answered as "not Maker's win"."""
+        if not isinstance(position, Position) or position.game != self.game:
+            raise KinarowError(f"this proof search is bound to {self.game}; give it a position of that game")
+        if isinstance(attacker, bool) or attacker not in (1, 2):
+            raise KinarowError(f"the attacker is player 1 or 2, not {said(attacker)}")
+        max_nodes = check_count(max_nodes, "max_nodes")
+        time_limit = check_seconds(time_limit, "time_limit")
+        start = time.perf_counter()
+        if position.result is not None:
+            return Answer(attacker, position.result == Value.win(self.game.goal, attacker), 0, 0.0)
+        if self.game.goal == Goal.MAKER_BREAKER and attacker == 2:
+            maker = self.attacker_wins(position, 1, max_nodes=max_nodes, time_limit=time_limit)
+            maker.attacker = 2
+            maker.wins = None if maker.wins is None else not maker.wins
+            return maker
+        if (position.game.p, position.game.q) != (1, 1):  # pragma: no cover - refused in __init__
+            raise KinarowError("one stone a turn only")
+        bits = position.key()
+        a_stones, d_stones = bits[attacker - 1], bits[2 - attacker]
+        self.ctrl[:] = 0
+        self.ctrl[P.C_MAX_NODES] = max_nodes or 0
+        out: list[tuple[int, int, int]] = []
+        errors: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                out.append(self._run(a_stones, d_stones, attacker))
+            except BaseException as err:  # pragma: no cover - surfaced below
+                errors.append(err)
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        deadline = None if time_limit is None else start + time_limit
+        try:
+            while worker.is_alive():
+                worker.join(0.02)
+                raise_if_interrupted()
+                if deadline is not None and time.perf_counter() >= deadline:
+                    self.ctrl[P.C_STOP] = 1
+        except KeyboardInterrupt:
+            self.ctrl[P.C_STOP] = 1
+            worker.join()
+            raise
+        worker.join()
+        if errors:
+            raise errors[0]
+        pn, dn, zone = out[0]
+        c = self.ctrl
+        wins: bool | None = None
+        if not c[P.C_ABORTED]:
+            wins = pn == 0
+            if pn != 0 and dn != 0:  # pragma: no cover - the search ends only with one of them 0
+                raise AssertionError("the proof search stopped unsolved")
+        return Answer(
+            attacker,
+            wins,
+            int(c[P.C_NODES]),
+            time.perf_counter() - start,
+            int(c[P.C_EXPANDED]),
+            int(c[P.C_PAIR_TESTS]),
+            int(c[P.C_PAIR_LEAVES]),
+            int(c[P.C_ZONE_PRUNED]),
+            None if wins is None else zone,
+        )
+
+    def clear(self) -> None:
+        """Forget every proof and disproof number (a fresh table)."""
+        self.tt[:] = 0
+
+
+def inverse_symmetries(symperm: np.ndarray) -> np.ndarray | None:
+    """For each symmetry (a row of cell images), the index of its inverse; None when one has none kept."""
+    perms = [tuple(int(c) for c in row) for row in symperm]
+    index = {p: i for i, p in enumerate(perms)}
+    out = np.zeros(len(perms), np.int64)
+    for i, p in enumerate(perms):
+        inv = [0] * len(p)
+        for c, img in enumerate(p):
+            inv[img] = c
+        j = index.get(tuple(inv))
+        if j is None:
+            return None
+        out[i] = j
+    return out
+
+
+def attacker_wins(
+    position: Position,
+    attacker: int,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    tt_mb: float = DEFAULT_TT_MB,
+) -> bool | None:
+    """Can ``attacker`` (1 or 2) force a win from ``position``? None when the budget ran out first."""
+    return (
+        ProofSearcher(position.game, tt_mb=tt_mb)
+        .attacker_wins(position, attacker, max_nodes=max_nodes, time_limit=time_limit)
+        .wins
+    )
+
+
+def prove(
+    target: Game | Position | str,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    searcher: ProofSearcher | None = None,
+    tt_mb: float = DEFAULT_TT_MB,
+) -> Proved:
+    """The value of a game (from the empty board) or a position, by proof search: the first player's win is
+    asked first, then the second player's (Maker-Breaker: Maker's only). ``max_nodes`` / ``time_limit``
+    bound each question."""
+    position = target.copy() if isinstance(target, Position) else Game(target).start()
+    game = position.game
+    if searcher is None:
+        searcher = ProofSearcher(game, tt_mb=tt_mb)
+    result = Proved(str(game), position.move_text(), Value.UNKNOWN)
+    players = (1,) if game.goal == Goal.MAKER_BREAKER else (1, 2)
+    value = Value.DRAW if game.goal != Goal.MAKER_BREAKER else Value.BREAKER
+    for player in players:
+        answer = searcher.attacker_wins(position, player, max_nodes=max_nodes, time_limit=time_limit)
+        result.answers.append(answer)
+        if answer.wins is None:
+            return result
+        if answer.wins:
+            result.value = Value.win(game.goal, player)
+            return result
+    result.value = value
+    return result

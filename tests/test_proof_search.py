@@ -1,0 +1,238 @@
+"""The proof search (df-pn with pairing leaves and relevance zones) against the exact solver.
+
+Every small free board from the empty board, in normal play and as a
+Maker-Breaker game, and positions in the middle of games (random legal
+prefixes, fixed seeds): both questions ("can the first player win?", "can
+the second?") must agree with :func:`kinarow.solve`, with the zones and the
+pairing leaves on and off.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from kinarow import Game, Position, solve
+from kinarow.engine import pns_kernel as P
+from kinarow.errors import KinarowError, SolverLimitError
+from kinarow.search.proof_search import ProofSearcher, attacker_wins, inverse_symmetries, prove, unsupported
+from kinarow.values import Goal, Value
+
+_SEARCHERS: dict[tuple[str, bool, bool], ProofSearcher] = {}
+
+
+def searcher(game: Game, zones: bool = True, knowledge: bool = True) -> ProofSearcher:
+    key = (str(game), zones, knowledge)
+    if key not in _SEARCHERS:
+        _SEARCHERS[key] = ProofSearcher(game, tt_mb=4, zones=zones, knowledge=knowledge)
+    return _SEARCHERS[key]
+
+
+def check(pos: Position, zones: bool = True, knowledge: bool = True) -> Value:
+    """Both questions of ``pos`` by proof search against the solver's value; returns the value."""
+    expected = solve(pos, tt_mb=4).value
+    ps = searcher(pos.game, zones, knowledge)
+    where = f"{pos.game} after '{pos.move_text()}'"
+    for player in (1, 2):
+        answer = ps.attacker_wins(pos, player)
+        assert answer.wins is not None, where
+        wins = expected == Value.win(pos.game.goal, player)
+        assert answer.wins == wins, f"{where}: player {player} wins? proof search {answer.wins}, solver {expected}"
+    proved = prove(pos, searcher=ps)
+    assert proved.value == expected, f"{where}: prove() says {proved.value}, the solver {expected}"
+    return expected
+
+
+SMALL = [f"{m}x{n}k{k}" for m in range(3, 6) for n in range(3, m + 1) for k in (3, 4) if (m, n) != (5, 5) or k == 4]
+
+
+@pytest.mark.parametrize("text", SMALL)
+@pytest.mark.parametrize("goal", ["", ":maker-breaker"])
+def test_empty_board(text, goal):
+    check(Game(text + goal).start())
+
+
+@pytest.mark.parametrize("text", ["4x4k4:torus", "3x3k3:hex", "4x3k3:cylinder", "5x4k4:maker-breaker"])
+def test_other_geometries(text):
+    check(Game(text).start())
+
+
+def random_positions(text: str, count: int, seed: int) -> list[Position]:
+    rng = random.Random(seed)
+    game = Game(text)
+    out = []
+    while len(out) < count:
+        pos = game.start()
+        for _ in range(rng.randrange(1, game.cells - 2)):
+            if pos.is_over:
+                break
+            pos.play(rng.choice(pos.legal_moves()))
+        out.append(pos)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("4x4k3", 40),
+        ("4x4k4", 40),
+        ("5x4k4", 40),
+        ("5x5k4", 25),
+        ("4x4k4:maker-breaker", 40),
+        ("5x4k4:maker-breaker", 30),
+        ("5x5k4:maker-breaker", 20),
+        ("4x4k4:torus", 20),
+        ("6x5k4", 8),
+        ("6x6k5", 12),
+        ("7x6k5", 6),
+    ],
+)
+def test_positions_in_play(text, count):
+    values = {check(pos) for pos in random_positions(text, count, seed=len(text) * 7 + count)}
+    assert len(values) >= 2  # more than one outcome, so a constant answer could not pass
+
+
+@pytest.mark.parametrize(("zones", "knowledge"), [(False, True), (True, False), (False, False)])
+def test_without_zones_or_pairings(zones, knowledge):
+    for pos in [*random_positions("5x4k4", 15, seed=5), Game("4x4k4").start()]:
+        check(pos, zones, knowledge)
+
+
+def test_every_position_of_3x3():
+    for text in ("3x3k3", "3x3k3:maker-breaker"):
+        game = Game(text)
+        seen: set[tuple[int, int]] = set()
+        stack = [game.start()]
+        while stack:
+            pos = stack.pop()
+            if pos.key() in seen:
+                continue
+            seen.add(pos.key())
+            check(pos)
+            for cell in pos.legal_moves():
+                child = pos.copy()
+                child.play(cell)
+                stack.append(child)
+        assert len(seen) > 4000
+
+
+def test_zones_prune_and_the_root_zone_is_kept():
+    ps = ProofSearcher("5x5k4", tt_mb=4)
+    answer = ps.attacker_wins(Game("5x5k4").start(), 1)
+    assert answer.wins is False
+    assert answer.zone is not None and answer.zone > 0
+    assert answer.pairing_leaves > 0
+
+
+def test_budget_and_arguments():
+    game = Game("6x6k5")
+    ps = ProofSearcher(game, tt_mb=1)
+    answer = ps.attacker_wins(game.start(), 1, max_nodes=5)
+    assert answer.wins is None
+    assert prove(game, max_nodes=5, searcher=ps).value == Value.UNKNOWN
+    with pytest.raises(KinarowError):
+        ps.attacker_wins(Game("5x5k4").start(), 1)
+    for bad in (3, True, "1"):
+        with pytest.raises(KinarowError):
+            ps.attacker_wins(game.start(), bad)
+    for limits in ({"max_nodes": 0}, {"max_nodes": 1.5}, {"time_limit": -1.0}, {"time_limit": float("nan")}):
+        with pytest.raises(KinarowError):
+            ps.attacker_wins(game.start(), 1, **limits)
+    for options in ({"tt_mb": 0}, {"zones": 1}, {"eager": -1}, {"pair_budget": 2.5}, {"heuristic": 4}):
+        with pytest.raises(KinarowError):
+            ProofSearcher(game, **options)
+    for text in ("7x6k4:gravity", "3x3k3:misere", "6x6k4p2q1", "9x8k5"):
+        assert unsupported(Game(text)) is not None
+        with pytest.raises(SolverLimitError):
+            ProofSearcher(text)
+    over = Game("3x3k3").position("a1 b1 a2 b2 a3")
+    assert over.is_over
+    assert attacker_wins(over, 1) is True
+    assert attacker_wins(over, 2) is False
+
+
+def test_maker_breaker_questions_are_one():
+    pos = Game("4x4k3:maker-breaker").start()
+    ps = ProofSearcher(pos.game, tt_mb=1)
+    assert ps.attacker_wins(pos, 1).wins is True
+    assert ps.attacker_wins(pos, 2).wins is False
+    assert prove(pos, searcher=ps).value == Value.MAKER
+    assert Game("4x4k3:maker-breaker").goal == Goal.MAKER_BREAKER
+
+
+def test_inverse_symmetries():
+    perms = np.array([[0, 1, 2], [1, 2, 0], [2, 0, 1]])
+    assert list(inverse_symmetries(perms)) == [0, 2, 1]
+    assert inverse_symmetries(np.array([[0, 1, 2], [1, 2, 0]])) is None
+
+
+def test_widen_keeps_two_cells_per_group():
+    masks = np.array([0b0111, 0b1110], np.uint64)
+    zone = P.widen(masks, np.uint64(0), np.uint64(0), np.uint64(0b0001), 2, np.uint64(0))
+    for g in masks:
+        assert bin(int(g) & int(zone)).count("1") >= 2
+
+
+def reference_wins(masks: list[int], A: int, D: int, attacker_moves: bool, normal: bool, full: int, memo: dict) -> bool:
+    """Can the attacker complete a group first from (A, D), attacker to move or not? Plain minimax, memoised."""
+    key = (A, D, attacker_moves)
+    if key not in memo:
+        own = A if attacker_moves else D
+        cells = [c for c in range(full.bit_length()) if (full & ~(A | D)) >> c & 1]
+
+        def completes(c: int) -> bool:
+            return any(m >> c & 1 and (own | 1 << c) & m == m for m in masks)
+
+        if any(m & A == m for m in masks):
+            result = True  # (given stones may complete a group already)
+        elif normal and any(m & D == m for m in masks):
+            result = False
+        elif attacker_moves and any(completes(c) for c in cells):
+            result = True
+        elif (not attacker_moves and normal and any(completes(c) for c in cells)) or not cells:
+            result = False
+        elif attacker_moves:
+            result = any(reference_wins(masks, A | 1 << c, D, False, normal, full, memo) for c in cells)
+        else:
+            result = all(reference_wins(masks, A, D | 1 << c, True, normal, full, memo) for c in cells)
+        memo[key] = result
+    return memo[key]
+
+
+@pytest.mark.parametrize("text", ["5x4k4", "5x4k4:maker-breaker", "4x4k4", "5x5k4", "5x5k4:maker-breaker"])
+def test_zones_have_their_property(text):
+    """(P): the attacker still cannot win once any empty cells outside the root's zone are given to it; and
+    (Q): an attacker that wins still wins once any empty cells outside the zone are given to the defender."""
+    game = Game(text)
+    masks = [sum(1 << c for c in g) for g in game.geometry.groups]
+    full = (1 << game.cells) - 1
+    normal = game.goal != Goal.MAKER_BREAKER
+    rng = random.Random(11)
+    ps = ProofSearcher(game, tt_mb=4)
+    checked = {False: 0, True: 0}  # additions of at least one stone, to a "no" and to a "yes"
+    for pos in random_positions(text, 200, seed=12):
+        empty_cells = [c for c in range(game.cells) if pos.board[c] == 0]
+        if pos.is_over or not 4 <= len(empty_cells) <= 11:
+            continue
+        for attacker in (1, 2) if normal else (1,):
+            answer = ps.attacker_wins(pos, attacker)
+            assert answer.zone is not None
+            A, D = pos.bits[attacker], pos.bits[3 - attacker]
+            attacker_moves = pos.to_move == attacker
+            outside = [c for c in empty_cells if not answer.zone >> c & 1]
+            memo: dict = {}
+            for _ in range(4):
+                S = sum(1 << c for c in outside if rng.random() < 0.6)
+                if S == 0:
+                    continue
+                if answer.wins:
+                    still = reference_wins(masks, A, D | S, attacker_moves, normal, full, memo)
+                else:
+                    still = not reference_wins(masks, A | S, D, attacker_moves, normal, full, memo)
+                assert still, f"{game} after '{pos.move_text()}', attacker {attacker} wins? {answer.wins}: " + (
+                    f"zone {answer.zone:#x}, added {S:#x}"
+                )
+                checked[answer.wins] += 1
+    assert min(checked.values()) >= 20
