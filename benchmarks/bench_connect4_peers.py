@@ -55,10 +55,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from kinarow import Game, KinarowError, Searcher, solve
+from kinarow import Game, solve
 
 BOARDS = {"6x5": (6, 5), "6x6": (6, 6), "7x6": (7, 6)}
 POSITIONS_BOARD = "7x6"
+#: kinarow's table (MB) for each empty board: a small board's search touches few entries, and a large table
+#: costs its page faults (c4 allocates 1 GB whatever the board)
+EMPTY_TT_MB = {"6x5": 64, "6x6": 256, "7x6": 1024}
 
 
 @dataclass
@@ -193,25 +196,16 @@ def pons_empty(binary: Path | None, board: str, timeout: float) -> Run:
     )
 
 
-# -- kinarow --------------------------------------------------------------------------------------------------
-def kinarow_solve(target, **options):
-    """``solve(..., strong=True)`` where kinarow has it (the ply the game ends on), else ``solve()``."""
-    try:
-        return solve(target, strong=True, **options), True
-    except (TypeError, KinarowError) as err:
-        if "strong" not in str(err):
-            raise
-        return solve(target, **options), False
-
-
-def kinarow_empty(board: str, max_seconds: float | None) -> Run:
+# -- kinarow ------------------------------------------------------------------------------------------------------
+def kinarow_empty(board: str, max_seconds: float | None, tt_mb: float, threads: int) -> Run:
+    """kinarow's strong solve of the empty board (value and the move the game ends on), as c4 does it."""
     start = time.perf_counter()
-    result, strong = kinarow_solve(game_string(board), time_limit=max_seconds)
+    result = solve(game_string(board), strong=True, time_limit=max_seconds, tt_mb=tt_mb, threads=threads)
     seconds = time.perf_counter() - start
     if result.value == "unknown":
         return Run(note=f"> {max_seconds:.0f} s")
-    last = getattr(result, "last_move", None)
-    return Run(seconds, result.nodes, str(result.value), last, extra="strong" if strong else "")
+    last = result.last_move if result.last_move is not None else Game(game_string(board)).cells
+    return Run(seconds, result.nodes, str(result.value), last, extra=f"{threads} threads" if threads > 1 else "")
 
 
 # -- random positions -----------------------------------------------------------------------------------------
@@ -258,58 +252,66 @@ class PositionsRow:
     pons: Run
     pons_weak: Run
     kinarow: Run
+    kinarow_weak: Run
     mismatches: list[str]
-    checked: int  # positions with kinarow's value and at least one of Pons' (its agreement is counted on these)
 
 
 def compare_positions(
     lines: list[str], pons: Path | None, timeout: float, max_seconds: float | None, tt_mb: float | None
 ) -> PositionsRow:
-    """Pons (exact score and ``-w``) over all lines in one process each, then kinarow one solve() each."""
-    pons_values: list[dict[str, str]] = []  # per run (exact, weak): position -> value
+    """Pons (exact score, then ``-w``) over all lines in one process each; kinarow one ``solve()`` each, exact
+    (``strong=True``: value and the move the game ends on) and then the value only. Every answer is compared."""
+    pons_answers: list[dict[str, PonsLine]] = []  # per run (exact, weak): position -> answer
     runs = []
     for weak in (False, True):
         if pons is None or not pons.is_file():
             runs.append(Run(note="not given" if pons is None else f"not found: {pons.name}"))
+            pons_answers.append({})
             continue
         try:
             answers, seconds = run_pons(pons, lines, timeout, weak=weak)
         except subprocess.TimeoutExpired:
             runs.append(Run(note=f"> {timeout:.0f} s"))
+            pons_answers.append({})
             continue
         missing = sum(line not in answers for line in lines)
         nodes = [a.nodes for a in answers.values()]
         runs.append(
             Run(seconds, sum(nodes) if None not in nodes else None, extra=f"{missing} unanswered" if missing else "")
         )
-        pons_values.append({line: value_of_score(a.score, len(line)) for line, a in answers.items()})
+        pons_answers.append(answers)
 
     game = Game(game_string(POSITIONS_BOARD))
-    start = time.perf_counter()
-    searcher = Searcher(game, tt_mb=tt_mb)
-    searcher.prefault()
-    values: dict[str, str] = {}
-    nodes = 0
-    for line in lines:
-        result = solve(game.position(" ".join(line)), time_limit=max_seconds, searcher=searcher)
-        values[line] = str(result.value)
-        nodes += result.nodes
-    seconds = time.perf_counter() - start
-    unknown = sum(v == "unknown" for v in values.values())
-    kinarow = Run(seconds, nodes, extra=f"{unknown} out of time" if unknown else "")
-    mismatches = [
-        f"{line}: Pons {theirs[line]}, kinarow {values[line]}"
-        for theirs in pons_values
-        for line in lines
-        if line in theirs and values[line] != "unknown" and values[line] != theirs[line]
-    ]
-    checked = [line for line in lines if values[line] != "unknown" and any(line in theirs for theirs in pons_values)]
-    wrong = {line for line in checked for theirs in pons_values if line in theirs and theirs[line] != values[line]}
-    if checked:
-        kinarow.extra = ", ".join(
-            filter(None, [kinarow.extra, f"agrees with Pons on {len(checked) - len(wrong)} / {len(checked)}"])
-        )
-    return PositionsRow(runs[0], runs[1], kinarow, mismatches, len(checked))
+    mismatches: list[str] = []
+    kinarow_runs = []
+    for strong in (True, False):
+        start = time.perf_counter()
+        nodes = unknown = agree = 0
+        for line in lines:
+            result = solve(game.position(" ".join(line)), time_limit=max_seconds, tt_mb=tt_mb, strong=strong)
+            nodes += result.nodes
+            if result.value == "unknown":
+                unknown += 1
+                continue
+            theirs = pons_answers[0 if strong else 1].get(line)
+            if theirs is None:
+                continue
+            want = value_of_score(theirs.score, len(line))
+            got = str(result.value)
+            if strong:
+                want_last = last_move_of_score(theirs.score, len(line), game.cells)
+                got_last = result.last_move if result.last_move is not None else game.cells
+                want, got = f"{want}, move {want_last}", f"{got}, move {got_last}"
+            if want == got:
+                agree += 1
+            else:
+                mismatches.append(f"{line}: Pons {want}, kinarow {got}")
+        seconds = time.perf_counter() - start
+        checked = len(pons_answers[0 if strong else 1])
+        extra = [f"{unknown} out of time" if unknown else "",
+                 f"agrees with Pons on {agree} / {checked}" if checked else ""]
+        kinarow_runs.append(Run(seconds, nodes, extra=", ".join(filter(None, extra))))
+    return PositionsRow(runs[0], runs[1], kinarow_runs[0], kinarow_runs[1], mismatches)
 
 
 # -- the report -----------------------------------------------------------------------------------------------
@@ -346,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer-timeout", type=float, default=600.0, help="seconds a peer's run may take (600)")
     parser.add_argument("--max-seconds", type=float, default=None, help="kinarow's time limit per solve (none)")
     parser.add_argument("--tt-mb", type=float, default=None, help="kinarow's table for the positions (auto)")
+    parser.add_argument("--empty-tt-mb", type=float, default=None,
+                        help="kinarow's table for the empty boards (default: 64 MB on 6x5, 256 on 6x6, 1024 on 7x6)")
+    parser.add_argument("--threads", type=int, default=2, help="kinarow's threads for the empty boards (default 2)")
     parser.add_argument("--verbose", action="store_true", help="print each run as it ends")
     args = parser.parse_args(argv)
 
@@ -363,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     for board in boards:
         c4 = run_c4(c4_dir / f"c4-{board}" if c4_dir else None, board, args.peer_timeout)
         pons_run = pons_empty(pons[board], board, args.peer_timeout)
-        kin = kinarow_empty(board, args.max_seconds)
+        kin = kinarow_empty(board, args.max_seconds, args.empty_tt_mb or EMPTY_TT_MB[board], args.threads)
         rows.append((f"{board} from the empty board", c4, pons_run, kin))
         if args.verbose:
             print(f"{board}: c4 {c4.cell()} | Pons {pons_run.cell()} | kinarow {kin.cell()}", flush=True)
@@ -373,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     no_position = Run(note="takes no position")
     what = f"{count} random 7x6 positions (16-30 stones, seed {args.seed})"
     rows.append((what + ", exact score", no_position, compared.pons, compared.kinarow))
-    rows.append((what + ", win/draw/loss (Pons -w)", no_position, compared.pons_weak, Run(note="(as above)")))
+    rows.append((what + ", win/draw/loss only (Pons -w)", no_position, compared.pons_weak, compared.kinarow_weak))
 
     print(f"Machine: {machine()}")
     print("Seconds are wall seconds of the whole run: a peer's process (table allocation included), kinarow's")
