@@ -68,6 +68,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow.engine.breaker import popcount
+
 U1 = np.uint64(1)
 U0 = np.uint64(0)
 #: table entries near the root whose children are probed before any child is searched (enhanced cutoffs)
@@ -134,15 +136,6 @@ def has_line(pos, k, steps):
         if run != U0:
             return True
     return False
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    c = 0
-    while x:
-        x &= x - U1
-        c += 1
-    return c
 
 
 @njit(cache=True, inline="always")
