@@ -77,8 +77,8 @@ ETC_DEPTH = 64
 MAX_COLS = 16
 
 # ctrl indices
-G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN = range(5)
-N_GCTRL = 5
+G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_FIRST = range(7)
+N_GCTRL = 7
 ABORT_SCORE = 1000
 
 
@@ -270,6 +270,8 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         score = popcount(threats)
         if x == best_col:
             score = 1 << 20
+        if t == ctrl[G_ROOT_T] and x == ctrl[G_FIRST]:
+            score = 1 << 21  # this thread's own first move at the root (threads start on different moves)
         i = nmoves
         while i > 0 and keys[i - 1] < score:
             keys[i] = keys[i - 1]
@@ -343,6 +345,7 @@ def solve_score(cur, mask, t, weak, tables, tt, ctrl, order):
     """The exact score (``weak``: only its sign: -1, 0 or 1) by null-window tests narrowing ``[lo, hi]``;
     ``ABORT_SCORE`` when stopped."""
     cells = tables[1]
+    ctrl[G_ROOT_T] = t
     scratch = np.zeros((cells + 2, 2 * MAX_COLS), np.int64)
     m, h = tables[5].size, tables[4][1]
     mcur = mirror(cur, m, h)  # the mirror image, carried along so that its key costs two operations a node

@@ -159,7 +159,7 @@ class ScoreSearcher:
         over at ``position``.
 
         With ``threads`` > 1 that many searches of the same position run at once, sharing the table, each
-        trying the columns in its own order; the first to finish answers and the others stop. (Each thread's
+        starting on its own move at the root; the first to finish answers and the others stop. (Each thread's
         table writes are checked on reading, see :mod:`kinarow.engine.gravity_kernel`.) ``max_nodes`` bounds
         each thread.
         """
@@ -173,8 +173,12 @@ class ScoreSearcher:
         errors: list[BaseException] = []
         start = time.perf_counter()
 
+        legal_columns = [int(x) for x in self.order if mask >> (int(x) * (self.game.n + 1) + self.game.n - 1) & 1 == 0]
+        for i, ctrl in enumerate(ctrls):  # thread i searches the i-th column of the move order first at the root
+            ctrl[GK.G_FIRST] = legal_columns[i % len(legal_columns)] if i and legal_columns else -1
+
         def work(i: int) -> None:
-            order = self.order if i == 0 else np.roll(self.order, -i)
+            order = self.order
             try:
                 v = int(
                     GK.solve_score(
