@@ -56,7 +56,7 @@ def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         def tick(done: int, total: int) -> None:
             if bar is not None:
                 bar(done, total)
-            elif time.perf_counter() - logged[0] >= LOG_SECONDS or done == total:
+            elif time.perf_counter() - logged[0] >= LOG_SECONDS:
                 logged[0] = time.perf_counter()
                 print(f"searched {done:,} of {total:,} positions with {depth} stones, "
                       f"{logged[0] - start:,.0f} s", file=err, flush=True)
