@@ -296,29 +296,52 @@ def test_a_build_refuses_what_it_cannot_make(tmp_path: Path) -> None:
 
 # -- the shipped book ----------------------------------------------------------------------------------
 SHIPPED = books.shipped_path("7x6k4:gravity")
+C4 = Game("7x6k4:gravity")
 
 
 @pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
-def test_the_shipped_book_agrees_with_fresh_searches() -> None:
-    """The shipped 7x6 book loads (every check passes) and 20 of its deepest entries, the ones that were
-    searched (the shallower ones are checked against them on loading), agree with a fresh search without it:
-    the entries searched are those whose search stays within a node budget."""
-    game = Game("7x6k4:gravity")
-    book = books.shipped_book(game)
-    assert book is not None and book.lookup(game.start()) == 2  # the first player wins on move 41
-    stones = book.stones()
-    deepest = np.nonzero(stones == book.depth)[0]
-    rng = random.Random(11)
-    searcher = connect.ScoreSearcher(game, tt_mb=64)
-    checked = 0
-    for i in rng.sample(list(deepest), 120):
+def test_the_shipped_book_gives_the_published_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped 7x6 book loads (every check of load() passes, so each shallower entry is its children's best)
+    and gives the values known since Allis and Tromp, with Pons' game lengths: the first player wins on move 41
+    by playing d; c and e draw; b and f lose on move 42, a and g on move 40."""
+    book = books.shipped_book(C4)
+    assert book is not None and book.depth >= 1
+    assert book.lookup(C4.start()) == 2  # cells + 1 - 41
+    after = [book.lookup(C4.position(column)) for column in "abcdefg"]  # scores of the second player, to move
+    assert after == [43 - 40, 43 - 42, 0, -(43 - 41), 0, 43 - 42, 43 - 40]
+    monkeypatch.setenv(books.ENV_VAR, "on")
+    connect._cache.clear()
+    try:
+        result = solve(C4.start(), strong=True)
+    finally:
+        connect._cache.clear()
+    assert (result.value, result.last_move, result.best_move, result.nodes) == ("first", 41, "d1", 0)
+
+
+@pytest.mark.verylong
+@pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
+def test_the_shipped_book_s_deepest_entries_agree_with_fresh_searches() -> None:
+    """20 of the shipped book's deepest entries (the searched ones: the shallower are checked against them on
+    loading) against a fresh search without the book: minutes each at these depths."""
+    book = books.shipped_book(C4)
+    assert book is not None
+    deepest = np.nonzero(book.stones() == book.depth)[0]
+    searcher = connect.ScoreSearcher(C4, tt_mb=1024)
+    for i in random.Random(11).sample(list(deepest), min(20, deepest.size)):
         cur, mask, _, _ = book._layout.decode_all(book.keys[i : i + 1])
-        searcher.forget()
-        got = searcher.score_words(int(cur[0]), int(mask[0]), book.depth, max_nodes=2_000_000)
-        if got is None:
-            continue
-        assert got.score == int(book.scores[i]), int(book.keys[i])
-        checked += 1
-        if checked == 20:
-            break
-    assert checked == 20
+        got = searcher.score_words(int(cur[0]), int(mask[0]), book.depth)
+        assert got is not None and got.score == int(book.scores[i]), int(book.keys[i])
+
+
+def test_a_member_that_claims_more_than_it_holds_is_refused(tiny: tuple[books.Book, Path], tmp_path: Path) -> None:
+    """An array header claiming 10**12 keys in a small file is refused before anything is allocated."""
+    _, path = tiny
+    bad = tmp_path / "huge.npz"
+    with zipfile.ZipFile(path) as source, zipfile.ZipFile(bad, "w") as target:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            if info.filename == "keys.npy":
+                data = data.replace(b"'shape': (", b"'shape': (1000000000000", 1)
+            target.writestr(info.filename, data)
+    with pytest.raises(books.BookError, match="its keys array is shorter than its header says"):
+        books.load(bad, GAME)

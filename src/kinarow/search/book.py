@@ -280,6 +280,15 @@ def _read(path: str | Path) -> dict[str, np.ndarray]:
                     raise BookError(f"{where} is not a usable book: its {name[:-4]} is larger than a book's may be")
             data: dict[str, np.ndarray] = {}
             for name in sorted(_MEMBERS):
+                with archive.open(name) as member:  # the header's shape must fit in the member's bytes
+                    version = np.lib.format.read_magic(member)
+                    if version == (1, 0):
+                        shape, _, dtype = np.lib.format.read_array_header_1_0(member)
+                    else:
+                        shape, _, dtype = np.lib.format.read_array_header_2_0(member)
+                    if int(np.prod(shape, dtype=np.float64)) * dtype.itemsize > infos[name].file_size:
+                        raise BookError(f"{where} is not a usable book: its {name[:-4]} array is shorter than its "
+                                        "header says")
                 with archive.open(name) as member:
                     data[name[:-4]] = np.lib.format.read_array(member, allow_pickle=False)
             return data
