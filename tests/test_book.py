@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import run
+from helpers import feed, run
 from kinarow import Game, Position, solve
 from kinarow.errors import KinarowError
 from kinarow.search import book as books
@@ -121,6 +121,17 @@ def test_solve_and_analyse_give_the_same_answers_with_the_book(
     assert [(r.value, r.last_move, r.best_move) for r in with_book] == [
         (r.value, r.last_move, r.best_move) for r in without]
     assert booked == plain
+
+
+def test_the_opening_move_is_the_best_by_the_book(tiny: tuple[books.Book, Path]) -> None:
+    book, _ = tiny
+    for moves in ["", "c", "a e", "b b c"]:
+        pos = GAME.position(moves)
+        found = analyse(pos)
+        cell, score = books.opening_move(pos, book) or (None, None)
+        assert cell in [m.cell for m in found.best] and score == book.lookup(pos), moves
+    assert books.opening_move(GAME.position("a b c d"), book) is None  # its moves are deeper than the book
+    assert books.opening_move(Game("5x4k4").start()) is None  # not a game of the score search
 
 
 def test_the_book_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -316,6 +327,17 @@ def test_the_shipped_book_gives_the_published_values(monkeypatch: pytest.MonkeyP
     finally:
         connect._cache.clear()
     assert (result.value, result.last_move, result.best_move, result.nodes) == ("first", 41, "d1", 0)
+
+
+@pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
+def test_play_opens_7x6_from_the_book(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(books.ENV_VAR, "on")
+    feed(monkeypatch, ["quit"])
+    code, out, _ = run(capsys, "play", "7x6k4:gravity", "--second", "--think", "0.3")
+    assert code == 0 and "kinarow plays column d (d1); it expects to win." in out
+    feed(monkeypatch, ["a", "quit"])
+    code, out, _ = run(capsys, "play", "7x6k4:gravity", "--think", "0.3")
+    assert code == 0 and "; it expects to win." in out  # a loses for the first player
 
 
 @pytest.mark.verylong

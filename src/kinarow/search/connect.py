@@ -298,14 +298,13 @@ class ScoreSearcher:
 
     def moves_in_order(self, position: Position) -> list[int]:
         """The legal moves, central columns first."""
-        legal = set(position.legal_moves())
-        n = self.game.n
-        out = []
-        for x in self.order:
-            for c in legal:
-                if c // n == int(x):
-                    out.append(c)
-        return out
+        return self.central_first(position)
+
+    @staticmethod
+    def central_first(position: Position) -> list[int]:
+        """The legal moves of ``position`` (a gravity game's), central columns first (the left one of two)."""
+        n, centre = position.game.n, (position.game.m - 1) / 2
+        return sorted(position.legal_moves(), key=lambda c: (abs(c // n - centre), c // n))
 
 
 _cache: dict[tuple[Game, float, bool], ScoreSearcher] = {}
