@@ -340,6 +340,15 @@ def test_play_opens_7x6_from_the_book(capsys: pytest.CaptureFixture[str], monkey
     assert code == 0 and "; it expects to win." in out  # a loses for the first player
 
 
+@pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
+def test_the_web_engine_opens_7x6_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kinarow.web.server import App
+
+    monkeypatch.setenv(books.ENV_VAR, "on")
+    view = App(think=0.3).handle("/api/engine", {"game": "7x6k4:gravity", "moves": []})
+    assert view["engine"]["played"] == ["d1"] and view["engine"]["note"] == "it expects to win"
+
+
 @pytest.mark.verylong
 @pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
 def test_the_shipped_book_s_deepest_entries_agree_with_fresh_searches() -> None:
