@@ -62,7 +62,8 @@ def test_a_move_that_ends_the_game_has_its_own_number() -> None:
     assert [m.move for m in found.best] == ["a3"]
 
 
-def test_a_time_limit_leaves_moves_unknown() -> None:
+def test_a_time_limit_leaves_moves_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KINAROW_BOOK", "off")  # the opening book would answer at once
     found = analyse("7x6k4:gravity", time_limit=0.2)
     assert found.stopped == "time limit"
     assert found.value == Value.UNKNOWN and found.best == [] and not found.complete

@@ -428,6 +428,7 @@ def test_installed_script_end_to_end():
 
 def test_play_unsolved_game_answers_within_its_think_time(capsys, monkeypatch):
     # 7x6 Connect Four is far beyond a fraction of a second: the engine still answers, with a safe guess.
+    monkeypatch.setenv("KINAROW_BOOK", "off")  # the opening book would answer at once
     feed(monkeypatch, ["d", "quit"])
     code, out, _ = run(capsys, "play", "7x6k4:gravity", "--think", "0.3")
     assert code == 0

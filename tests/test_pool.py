@@ -239,10 +239,11 @@ def test_sigterm_stops_a_walk_on_workers_and_keeps_what_they_settled(tmp_path):
     assert list((walks / "8x4k4").glob("*.job*.npz"))  # the stopped jobs saved their memories
 
 
-def test_a_dropped_interrupt_still_stops_the_cells_and_the_search():
+def test_a_dropped_interrupt_still_stops_the_cells_and_the_search(monkeypatch):
     # Ctrl-C during a numba compile is dropped by Python; the command line's handler remembers it
     from kinarow import errors, solve
 
+    monkeypatch.setenv("KINAROW_BOOK", "off")  # the opening book would answer 7x6 at once, with no search to stop
     with pytest.raises(KeyboardInterrupt):
         errors.note_interrupt(2, None)
     try:

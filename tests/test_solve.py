@@ -19,7 +19,8 @@ def test_choose_move_is_exact_when_solved_and_a_legal_guess_when_not() -> None:
     assert cell in pos.legal_moves()
 
 
-def test_budgets_give_unknown_not_a_wrong_value() -> None:
+def test_budgets_give_unknown_not_a_wrong_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KINAROW_BOOK", "off")  # the opening book would answer the empty 7x6 board at once
     by_nodes = solve("7x6k4:gravity", max_nodes=5000, tt_mb=16)
     assert by_nodes.value == "unknown"
     assert by_nodes.stopped == "node limit"

@@ -453,8 +453,10 @@ def test_the_engine_keeps_a_small_pool_of_searchers():
     assert len(seen) == 10 and max(seen) <= 2
 
 
-def test_the_engine_has_a_node_budget_besides_its_think_time():
+def test_the_engine_has_a_node_budget_besides_its_think_time(monkeypatch):
     import kinarow.web.server as web
+
+    monkeypatch.setenv("KINAROW_BOOK", "off")  # the opening book would answer the empty 7x6 board at once
 
     app = App(think=3600.0)  # an hour: only the node budget can stop it
     budget = web.ENGINE_NODES
@@ -466,8 +468,9 @@ def test_the_engine_has_a_node_budget_besides_its_think_time():
     assert "not solved within" in view["engine"]["note"] and len(view["moves"]) == 1
 
 
-def test_a_stopping_server_ends_its_searches_with_a_sentence():
+def test_a_stopping_server_ends_its_searches_with_a_sentence(monkeypatch):
     """Ctrl-C stops the server: a search still running ends at its next progress report (every 50 ms)."""
+    monkeypatch.setenv("KINAROW_BOOK", "off")  # the opening book would answer after d without a search
     app = App(think=3600.0)
     app.stop()
     for path in ("/api/engine", "/api/proof", "/api/analyse"):

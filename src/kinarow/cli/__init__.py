@@ -18,6 +18,8 @@ Commands::
     kinarow pairing-table [--max-side N] [--max-conflicts C] [--json] [--store FILE | --no-store] [--workers N]
     kinarow reproduce --list | NAME [--json] [--workers N]
     kinarow serve [--port P] [--host ADDRESS] [--think S] [--open]
+    kinarow book build GAME --depth D [--out FILE] [--checkpoint FILE] [--tt-mb MB]
+    kinarow book info FILE
 
 This module is only the entry point. Each command group is a module named in
 ``COMMAND_MODULES`` with a function ``add_commands(commands)`` that adds its
@@ -64,6 +66,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kinarow.cli.matching",
     "kinarow.cli.infinite",
     "kinarow.cli.scale",
+    "kinarow.cli.book",
 )
 
 

@@ -9,7 +9,7 @@ whose last stone is stone number ``cells + 1 - s`` of the game (``s > 0``), a lo
 >>> from kinarow import Game
 >>> searcher = ScoreSearcher(Game("4x4k3:gravity"))
 >>> searcher.score(Game("4x4k3:gravity").start()).last_move
-5
+9
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from kinarow.engine import gravity_kernel as GK
 from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import NORMAL, Game
 from kinarow.position import Position
+
+if TYPE_CHECKING:
+    from kinarow.search.book import Book
 
 #: bytes of one table entry (two uint64 words)
 ENTRY_BYTES = 16
@@ -63,6 +67,20 @@ def _prime_at_most(n: int) -> int:
     return n
 
 
+def kernel_words(game: Game, position: Position) -> tuple[int, int, int]:
+    """(the side to move's stones, every stone, stones down) of ``position`` (of ``game``) in the kernel's
+    layout (:mod:`kinarow.engine.gravity_kernel`)."""
+    n, h = game.n, game.n + 1
+    p1, p2 = position.key()
+    col = (1 << n) - 1
+    out = [0, 0]
+    for i, bits in enumerate((p1, p2)):
+        for x in range(game.m):
+            out[i] |= ((bits >> (x * n)) & col) << (x * h)
+    cur = out[0] if position.to_move == 1 else out[1]
+    return cur, out[0] | out[1], position.stones
+
+
 @dataclass(frozen=True)
 class Score:
     """One position's exact score (:mod:`kinarow.search.connect`) and what it took."""
@@ -86,14 +104,33 @@ class Score:
 
 
 class ScoreSearcher:
-    """The score kernel bound to one game, with its transposition table (kept between questions)."""
+    """The score kernel bound to one game, with its transposition table (kept between questions), and an opening
+    book (:mod:`kinarow.search.book`) it answers from before it searches, when given one."""
 
-    def __init__(self, game: Game | str, *, tt_mb: float = 64) -> None:
+    @property
+    def book(self) -> Book | None:
+        """The opening book consulted before each search (None: search every position)."""
+        return self._book
+
+    @book.setter
+    def book(self, book: Book | None) -> None:
+        if book is not None:
+            from kinarow.search.book import Book
+
+            if not isinstance(book, Book) or book.game != self.game:
+                what = f"a book of {book.game}" if isinstance(book, Book) else type(book).__name__
+                raise KinarowError(f"this searcher is bound to {self.game}; it cannot use {what}")
+        self._book = book
+
+    def __init__(self, game: Game | str, *, tt_mb: float = 64, book: Book | None = None) -> None:
         game = Game(game)
         why = serves(game)
         if why is not None:
             raise KinarowError(f"the Connect-k score search cannot take {game}: {why}")
         self.game = game
+        self.book = book
+        #: why the last search stopped before its answer (None when it answered)
+        self.stopped: str | None = None
         m, n = game.m, game.n
         h = n + 1
         board = bottom = 0
@@ -134,15 +171,7 @@ class ScoreSearcher:
         """(the side to move's stones, every stone, stones down) in the kernel's layout."""
         if position.game != self.game:
             raise KinarowError(f"this searcher is bound to {self.game}; it cannot search a position of {position.game}")
-        n, h = self.game.n, self.game.n + 1
-        p1, p2 = position.key()
-        col = (1 << n) - 1
-        out = [0, 0]
-        for i, bits in enumerate((p1, p2)):
-            for x in range(self.game.m):
-                out[i] |= ((bits >> (x * n)) & col) << (x * h)
-        cur = out[0] if position.to_move == 1 else out[1]
-        return cur, out[0] | out[1], position.stones
+        return kernel_words(self.game, position)
 
     def score(
         self,
@@ -158,13 +187,36 @@ class ScoreSearcher:
         budget or the deadline ran out or Ctrl-C came first (:attr:`stopped` says which). The game must not be
         over at ``position``.
 
-        With ``threads`` > 1 that many searches of the same position run at once, sharing the table, each
-        starting on its own move at the root; the first to finish answers and the others stop. (Each thread's
-        table writes are checked on reading, see :mod:`kinarow.engine.gravity_kernel`.) ``max_nodes`` bounds
-        each thread.
+        A position the :attr:`book` holds is answered from it at once (0 nodes). With ``threads`` > 1 that many
+        searches of the same position run at once, sharing the table, each starting on its own move at the root;
+        the first to finish answers and the others stop. (Each thread's table writes are checked on reading, see
+        :mod:`kinarow.engine.gravity_kernel`.) ``max_nodes`` bounds each thread.
         """
         cur, mask, t = self.words(position)
-        self.stopped: str | None = "node limit"
+        if self._book is not None and t <= self._book.depth:
+            found = self._book.lookup_words(cur, mask)
+            if found is not None:
+                self.stopped = None
+                self.ctrl[GK.G_NODES] = 0
+                return Score(found if not weak else (found > 0) - (found < 0), t, self.game.cells, 0, 0.0)
+        return self.score_words(cur, mask, t, weak=weak, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick,
+                                threads=threads)
+
+    def score_words(
+        self,
+        cur: int,
+        mask: int,
+        t: int,
+        *,
+        weak: bool = False,
+        max_nodes: int | None = None,
+        deadline: float | None = None,
+        on_tick: Callable[[int], None] | None = None,
+        threads: int = 1,
+    ) -> Score | None:
+        """:meth:`score` of the position given in the kernel's layout (:meth:`words`: ``cur`` the side to
+        move's stones, ``mask`` every stone, ``t`` their number), by search (the book is not consulted)."""
+        self.stopped = "node limit"
         ctrls = [self.ctrl] + [self.ctrl.copy() for _ in range(threads - 1)]
         for ctrl in ctrls:
             ctrl[[GK.G_NODES, GK.G_STOP, GK.G_ABORTED]] = 0
@@ -249,33 +301,39 @@ class ScoreSearcher:
 
     def moves_in_order(self, position: Position) -> list[int]:
         """The legal moves, central columns first."""
-        legal = set(position.legal_moves())
-        n = self.game.n
-        out = []
-        for x in self.order:
-            for c in legal:
-                if c // n == int(x):
-                    out.append(c)
-        return out
+        return self.central_first(position)
+
+    @staticmethod
+    def central_first(position: Position) -> list[int]:
+        """The legal moves of ``position`` (a gravity game's), central columns first (the left one of two)."""
+        n, centre = position.game.n, (position.game.m - 1) / 2
+        return sorted(position.legal_moves(), key=lambda c: (abs(c // n - centre), c // n))
 
 
-_cache: dict[tuple[Game, float], ScoreSearcher] = {}
+_cache: dict[tuple[Game, float, bool], ScoreSearcher] = {}
 _cache_lock = threading.Lock()
 
 
-def searcher_for(game: Game, tt_mb: float) -> tuple[ScoreSearcher, threading.Lock | None]:
+def searcher_for(game: Game, tt_mb: float, *, book: bool | None = None) -> tuple[ScoreSearcher, threading.Lock | None]:
     """The score searcher of ``game`` kept from the last call (its table carries what earlier questions found)
-    with a lock the caller holds while it searches, or a fresh one (and None) when the kept one is busy."""
+    with a lock the caller holds while it searches, or a fresh one (and None) when the kept one is busy.
+
+    The searcher answers from the opening book shipped for ``game`` when there is one
+    (:func:`kinarow.search.book.shipped_book`) unless ``book`` is False, or ``book`` is None and
+    ``$KINAROW_BOOK`` is ``off``."""
+    from kinarow.search import book as books
+
+    opening = books.shipped_book(game) if books.wanted(book) else None
     with _cache_lock:
-        found = _cache.get((game, tt_mb))
+        found = _cache.get((game, tt_mb, opening is not None))
         if found is None:
             _cache.clear()  # one table at a time: tables are large
-            found = _cache[(game, tt_mb)] = ScoreSearcher(game, tt_mb=tt_mb)
+            found = _cache[(game, tt_mb, opening is not None)] = ScoreSearcher(game, tt_mb=tt_mb, book=opening)
             _locks[id(found)] = threading.Lock()
         lock = _locks[id(found)]
     if lock.acquire(blocking=False):
         return found, lock
-    return ScoreSearcher(game, tt_mb=tt_mb), None
+    return ScoreSearcher(game, tt_mb=tt_mb, book=opening), None
 
 
 _locks: dict[int, threading.Lock] = {}

@@ -449,11 +449,15 @@ class Searcher:
     @property
     def scores(self) -> connect.ScoreSearcher | None:
         """The Connect-k score kernel's searcher that :meth:`search` uses for this game (None when the score
-        kernel does not serve it: :func:`kinarow.search.connect.serves`), made at first use."""
+        kernel does not serve it: :func:`kinarow.search.connect.serves`), made at first use, with the opening
+        book shipped for the game (unless ``$KINAROW_BOOK`` is ``off``)."""
         if connect.serves(self.game) is not None:
             return None
         if self._scores is None:
-            self._scores = connect.ScoreSearcher(self.game, tt_mb=self.tt_mb)
+            from kinarow.search import book
+
+            opening = book.shipped_book(self.game) if book.wanted(None) else None
+            self._scores = connect.ScoreSearcher(self.game, tt_mb=self.tt_mb, book=opening)
         return self._scores
 
     def _score_search(

@@ -1,0 +1,131 @@
+"""``kinarow book build`` and ``kinarow book info``: opening books of Connect-k games
+(:mod:`kinarow.search.book`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from typing import Any, TextIO
+
+from kinarow.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    UsageError,
+    check_outputs,
+    positive_float,
+    progress_bar,
+)
+from kinarow.errors import interrupted
+from kinarow.game import Game, shown
+
+#: the table size of a build when none is given (MiB)
+BUILD_TT_MB = 256
+#: seconds between the progress lines a build writes when its output is not a terminal (a log)
+LOG_SECONDS = 60.0
+
+
+def _depth(text: str, game: Game) -> int:
+    token = text.strip()
+    if not token.isascii() or not token.isdigit():
+        raise UsageError(f"--depth must be a whole number of stones from 0 to {game.cells - 1}, not {shown(text)}")
+    depth = int(token)
+    if depth >= game.cells:
+        raise UsageError(f"--depth must be a whole number of stones from 0 to {game.cells - 1}, not {shown(text)}")
+    return depth
+
+
+def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.search import book as books
+    from kinarow.search.solve import MAX_TT_MB
+
+    game = Game(args.target)
+    depth = _depth(args.depth, game)
+    tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or BUILD_TT_MB
+    path = args.out or books.file_name(game)
+    checkpoint = args.checkpoint or path + ".checkpoint.npz"
+    if os.path.abspath(checkpoint) == os.path.abspath(path):
+        raise UsageError("--checkpoint must name another file than --out")
+    check_outputs(("--out", path), ("--checkpoint", checkpoint))
+    resumed = os.path.exists(checkpoint)
+    start = time.perf_counter()
+    logged = [start]
+
+    with progress_bar(f"searching the positions with {depth} stones", None, err) as bar:
+
+        def tick(done: int, total: int) -> None:
+            if bar is not None:
+                bar(done, total)
+            elif time.perf_counter() - logged[0] >= LOG_SECONDS:
+                logged[0] = time.perf_counter()
+                print(f"searched {done:,} of {total:,} positions with {depth} stones, "
+                      f"{logged[0] - start:,.0f} s", file=err, flush=True)
+
+        report = books.build(game, depth, path, checkpoint=checkpoint, tt_mb=tt_mb, on_progress=tick)
+    if report.book is None:
+        print(f"{interrupted()}: {report.searched:,} of {report.to_search:,} positions with {depth} stones are "
+              f"searched and kept in {checkpoint}; run the same command to resume.", file=err)
+        return EXIT_INTERRUPTED
+    size = os.path.getsize(path)
+    print(f"Book written to {path}: {report.book.describe()}; {size:,} bytes.", file=out)
+    note = " (resumed from its checkpoint)" if resumed else ""
+    print(f"This run searched {report.nodes:,} nodes in {report.seconds:,.1f} s{note}.", file=out)
+    return EXIT_OK
+
+
+def cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import numpy as np
+
+    from kinarow.search import book as books
+    from kinarow.search.solve import strong_sentence
+    from kinarow.values import Value
+
+    book = books.load(args.target)
+    size = os.path.getsize(args.target)
+    counts = np.bincount(book.stones(), minlength=book.depth + 1)
+    start = book.lookup(book.game.start())
+    rows = [
+        ("game", str(book.game)),
+        ("depth", f"every position with at most {book.depth} stones"),
+        ("positions", f"{len(book):,} (one of each mirror pair)"),
+        ("by stones", " ".join(f"{t}:{int(c):,}" for t, c in enumerate(counts))),
+        ("size", f"{size:,} bytes"),
+        ("format", f"version {books.FORMAT_VERSION}"),
+    ]
+    if start is not None:  # the first player moves at the start
+        found = Value.DRAW if start == 0 else Value.win(book.game.goal, 1 if start > 0 else 2)
+        rows.append(("start", strong_sentence(found, None if start == 0 else book.game.cells + 1 - abs(start))))
+    width = max(len(key) for key, _ in rows) + 1
+    for key, text in rows:
+        print(f"{key + ':':<{width}} {text}", file=out)
+    return EXIT_OK
+
+
+def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.action == "info":
+        given = [option for option, value in (("--depth", args.depth), ("--out", args.out),
+                                              ("--checkpoint", args.checkpoint), ("--tt-mb", args.tt_mb))
+                 if value is not None]
+        if given:
+            raise UsageError(f"{given[0]} is an option of 'kinarow book build'; 'kinarow book info' takes only a FILE")
+        return cmd_info(args, out, err)
+    if args.depth is None:
+        raise UsageError("'kinarow book build' needs --depth D, the most stones of a position in the book")
+    return cmd_build(args, out, err)
+
+
+def add_commands(commands: Any) -> None:
+    p = commands.add_parser(
+        "book", help="build or describe an opening book of a Connect-k game (exact scores of shallow positions)",
+        description="'book build GAME --depth D' searches every position with D stones (one core), scores the "
+        "shallower ones from them and writes the book; Ctrl-C stops, keeping what is done in the checkpoint, and "
+        "the same command resumes. 'book info FILE' checks a book file and says what it holds.")
+    p.add_argument("action", metavar="ACTION", choices=("build", "info"), help="build or info")
+    p.add_argument("target", metavar="GAME|FILE", help="build: a gravity game, e.g. 7x6k4:gravity; info: a book file")
+    p.add_argument("--depth", metavar="D", default=None, help="build: the most stones of a position in the book")
+    p.add_argument("--out", metavar="FILE", default=None, help="build: the book file (default: GAME.book.npz here)")
+    p.add_argument("--checkpoint", metavar="FILE", default=None,
+                   help="build: the file that keeps a stopped build's work (default: the book file + .checkpoint.npz)")
+    p.add_argument("--tt-mb", metavar="MB", default=None,
+                   help=f"build: transposition table size in MiB (default {BUILD_TT_MB})")
+    p.set_defaults(run=cmd_book)

@@ -1,0 +1,608 @@
+"""Opening books for Connect-k games: the exact score of every position with at most ``depth`` stones.
+
+A book answers the shallow positions, whose searches are the longest, at once: :class:`ScoreSearcher`
+(:mod:`kinarow.search.connect`) consults the book it is given before it searches, and
+:func:`kinarow.search.connect.searcher_for` (the searcher of ``solve()``, ``analyse()``, ``kinarow play`` and
+the web page) loads the book shipped in the package for its game, if there is one (7x6 Connect Four).
+``KINAROW_BOOK=off`` in the environment turns the shipped books off, so that a benchmark measures the search.
+
+How a book is made (:func:`build`): every position with ``depth`` stones that play can reach without a
+finished game is listed (one of each mirror pair), the score kernel searches each for its exact score with one
+transposition table for all, and the scores of the shallower positions follow from their children's
+(negamax: a move that completes a line scores at once). Positions are keyed as the kernel keys them,
+``cur | (mask + bottom)`` (:mod:`kinarow.engine.gravity_kernel`), made canonical as the smaller of the key and
+its mirror image's; the score is the kernel's, from the side to move.
+
+The file is a NumPy ``.npz`` archive: ``version``, ``game`` (the game string), ``depth``, ``part`` (``book``,
+or ``checkpoint`` for a build's unfinished file), ``keys`` (sorted ``uint64``) and ``scores`` (``int8``). It is
+not trusted: :func:`load` bounds its size before it reads it and checks every field (types, shapes, the game,
+that each key is a position of the game with at most ``depth`` stones, no finished line, the side to move, the
+key canonical and sorted, each score possible for its position), and that every entry shallower than ``depth``
+is its children's best score, so that only the deepest entries, the searched ones, are taken on trust. Any
+failure is one sentence (:class:`BookError`).
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "4x4k3.book.npz")
+>>> book = build("4x4k3:gravity", 3, path).book
+>>> len(book), book.depth, book.lookup(Game("4x4k3:gravity").start())
+(37, 3, 8)
+>>> load(path, "4x4k3:gravity").lookup(Game("4x4k3:gravity").position("a"))
+-2
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from kinarow.errors import KinarowError
+from kinarow.game import Game, shown
+from kinarow.position import Position
+from kinarow.search import connect
+
+__all__ = [
+    "ENV_VAR",
+    "FORMAT_VERSION",
+    "Book",
+    "BookError",
+    "BuildReport",
+    "build",
+    "load",
+    "opening_move",
+    "shipped_book",
+    "shipped_path",
+    "wanted",
+]
+
+FORMAT_VERSION = 1
+#: the environment variable that turns the shipped books off (``off``) or on (``on``, the default)
+ENV_VAR = "KINAROW_BOOK"
+#: the largest book file read (bytes), and the most entries a book (or a build) may hold
+MAX_BOOK_BYTES = 64 * 2**20
+MAX_ENTRIES = 4_000_000
+#: seconds between a build's checkpoints
+CHECKPOINT_SECONDS = 60.0
+_MEMBERS = frozenset({"version.npy", "game.npy", "depth.npy", "part.npy", "keys.npy", "scores.npy"})
+_OFF = ("off", "0", "no", "false")
+_ON = ("on", "1", "yes", "true", "")
+
+
+class BookError(KinarowError):
+    """A book file cannot be used (unreadable, damaged, of another game) or a build cannot start."""
+
+
+# -- the kernel's keys, for many positions at once ----------------------------------------------------
+class _Layout:
+    """The kernel's bit layout of one game (:mod:`kinarow.engine.gravity_kernel`)."""
+
+    def __init__(self, game: Game) -> None:
+        why = connect.serves(game)
+        if why is not None:
+            raise BookError(f"an opening book is made by the Connect-k score search, which cannot take {game}: {why}")
+        self.game = game
+        self.m, self.n, self.h, self.k = game.m, game.n, game.n + 1, game.k
+        self.cells = game.cells
+        self.bottom = sum(1 << (x * self.h) for x in range(self.m))
+        self.board = sum(((1 << self.n) - 1) << (x * self.h) for x in range(self.m))
+        self.colmask = [((1 << self.n) - 1) << (x * self.h) for x in range(self.m)]
+        self.used = (1 << (self.m * self.h)) - 1 if self.m * self.h < 64 else (1 << 64) - 1
+        self.steps = (1, self.h, self.h + 1, self.h - 1)
+
+    # Python ints (one position)
+    def mirror(self, key: int) -> int:
+        col = (1 << self.h) - 1
+        out = 0
+        for x in range(self.m):
+            out |= ((key >> (x * self.h)) & col) << ((self.m - 1 - x) * self.h)
+        return out
+
+    def canonical(self, cur: int, mask: int) -> int:
+        key = cur | (mask + self.bottom)
+        return min(key, self.mirror(key))
+
+    def has_line(self, pos: int) -> bool:
+        for s in self.steps:
+            run = pos
+            for i in range(1, self.k):
+                run &= pos >> (i * s)
+                if not run:
+                    break
+            if run:
+                return True
+        return False
+
+    # NumPy arrays of uint64 (many positions)
+    def mirror_all(self, keys: np.ndarray) -> np.ndarray:
+        col = np.uint64((1 << self.h) - 1)
+        out = np.zeros_like(keys)
+        for x in range(self.m):
+            out |= ((keys >> np.uint64(x * self.h)) & col) << np.uint64((self.m - 1 - x) * self.h)
+        return out
+
+    def has_line_all(self, pos: np.ndarray) -> np.ndarray:
+        found = np.zeros(pos.shape, bool)
+        for s in self.steps:
+            if (self.k - 1) * s >= 64:
+                continue  # no line of k cells fits along this direction's bit steps
+            run = pos.copy()
+            for i in range(1, self.k):
+                run &= pos >> np.uint64(i * s)
+            found |= run != 0
+        return found
+
+    def decode_all(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(cur, mask, stones, well formed) of each key: ``cur`` the side to move's stones, ``mask`` every stone.
+        A key is well formed when it sets no bit outside the board's columns and each column has its marker."""
+        ok = (keys & ~np.uint64(self.used)) == 0
+        mask = np.zeros_like(keys)
+        stones = np.zeros(keys.shape, np.int64)
+        for x in range(self.m):
+            seg = (keys >> np.uint64(x * self.h)) & np.uint64((1 << self.h) - 1)
+            ok &= seg != 0
+            height = np.zeros(keys.shape, np.int64)
+            for y in range(1, self.h):
+                height += (seg >> np.uint64(y)) != 0
+            stones += height
+            mask |= ((np.uint64(1) << height.astype(np.uint64)) - np.uint64(1)) << np.uint64(x * self.h)
+        return keys & mask, mask, stones, ok
+
+
+def _popcount_all(x: np.ndarray) -> np.ndarray:
+    count = np.zeros(x.shape, np.int64)
+    x = x.copy()
+    while np.any(x):
+        count += (x & np.uint64(1)).astype(np.int64)
+        x >>= np.uint64(1)
+    return count
+
+
+# -- the book ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Book:
+    """The exact scores of a game's positions with at most :attr:`depth` stones (one of each mirror pair)."""
+
+    game: Game
+    depth: int
+    #: the positions' canonical kernel keys, sorted (``uint64``)
+    keys: np.ndarray
+    #: each position's score from the side to move (``int8``; see :mod:`kinarow.search.connect`)
+    scores: np.ndarray
+    _layout: _Layout = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_layout", _Layout(self.game))
+
+    def __len__(self) -> int:
+        return int(self.keys.size)
+
+    def lookup(self, position: Position) -> int | None:
+        """The score of ``position`` from the side to move, or None when the book does not hold it (deeper than
+        the book, or over)."""
+        if not isinstance(position, Position) or position.game != self.game:
+            what = f"a position of {position.game}" if isinstance(position, Position) else type(position).__name__
+            raise KinarowError(f"this book is of {self.game}; it cannot look up {what}")
+        if position.stones > self.depth or position.is_over:
+            return None
+        cur, mask, _ = connect.kernel_words(self.game, position)
+        return self.lookup_words(cur, mask)
+
+    def lookup_words(self, cur: int, mask: int) -> int | None:
+        """The score of the position with ``cur`` (the side to move's stones) and ``mask`` (every stone) in the
+        kernel's layout, or None when the book does not hold it."""
+        key = np.uint64(self._layout.canonical(int(cur), int(mask)))
+        i = int(np.searchsorted(self.keys, key))
+        if i < self.keys.size and self.keys[i] == key:
+            return int(self.scores[i])
+        return None
+
+    def stones(self) -> np.ndarray:
+        """The number of stones of each entry's position (``int64``, in the order of :attr:`keys`)."""
+        return self._layout.decode_all(self.keys)[2]
+
+    def describe(self) -> str:
+        """One line: the game, the depth and the number of positions."""
+        return f"{self.game}: every position with at most {self.depth} stones, {len(self):,} positions up to mirror"
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What :func:`build` did: the book (None when it stopped first), the deepest positions searched of those
+    to search, the nodes and seconds of this run, and why it stopped (None when the book is made)."""
+
+    book: Book | None
+    searched: int
+    to_search: int
+    nodes: int
+    seconds: float
+    stopped: str | None = None
+
+
+def _save(path: str | Path, game: Game, depth: int, keys: np.ndarray, scores: np.ndarray, part: str) -> None:
+    """Write a book (or a checkpoint) file whole or not at all: into a file beside it, then renamed."""
+    target = Path(path)
+    partial = target.with_name(target.name + ".tmp")
+    try:
+        with open(partial, "wb") as out:
+            np.savez_compressed(
+                out,
+                version=np.array(FORMAT_VERSION, np.int64),
+                game=np.array(str(game)),
+                depth=np.array(depth, np.int64),
+                part=np.array(part),
+                keys=np.ascontiguousarray(keys, np.uint64),
+                scores=np.ascontiguousarray(scores, np.int8),
+            )
+        os.replace(partial, target)
+    except OSError as error:
+        raise BookError(f"cannot write the book file '{path}': {error.strerror or error}") from None
+
+
+def save(book: Book, path: str | Path) -> None:
+    """Write ``book`` to ``path`` (a ``.npz`` file; see the module docstring)."""
+    _save(path, book.game, book.depth, book.keys, book.scores, "book")
+
+
+def _scalar(data: dict[str, np.ndarray], name: str, kind: str, where: str) -> object:
+    value = data[name]
+    if value.shape != () or value.dtype.kind != kind:
+        raise BookError(f"{where} is not a usable book: its {name} is not a single "
+                        f"{'number' if kind == 'i' else 'string'}")
+    return value.item()
+
+
+def _read(path: str | Path) -> dict[str, np.ndarray]:
+    """The arrays of a book file, each read only after its size is bounded."""
+    where = f"'{path}'"
+    try:
+        size = os.path.getsize(path)
+    except OSError as error:
+        raise BookError(f"cannot read the book file {where}: {error.strerror or error}") from None
+    if size > MAX_BOOK_BYTES:
+        raise BookError(f"{where} is not a usable book: it has {size:,} bytes, more than the {MAX_BOOK_BYTES:,} "
+                        "a book may have")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = {info.filename: info for info in archive.infolist()}
+            if set(infos) != _MEMBERS:
+                missing = sorted(name[:-4] for name in _MEMBERS - set(infos))
+                extra = sorted(set(infos) - _MEMBERS)
+                said = f"lacks {', '.join(missing)}" if missing else f"has members a book has not ({shown(extra[0])})"
+                raise BookError(f"{where} is not a usable book: it {said}")
+            bound = {"keys.npy": 8 * MAX_ENTRIES, "scores.npy": MAX_ENTRIES}
+            for name, info in infos.items():
+                if info.file_size > bound.get(name, 256) + 1024:
+                    raise BookError(f"{where} is not a usable book: its {name[:-4]} is larger than a book's may be")
+            data: dict[str, np.ndarray] = {}
+            for name in sorted(_MEMBERS):
+                with archive.open(name) as member:  # the header's shape must fit in the member's bytes
+                    version = np.lib.format.read_magic(member)
+                    if version == (1, 0):
+                        shape, _, dtype = np.lib.format.read_array_header_1_0(member)
+                    else:
+                        shape, _, dtype = np.lib.format.read_array_header_2_0(member)
+                    if int(np.prod(shape, dtype=np.float64)) * dtype.itemsize > infos[name].file_size:
+                        raise BookError(f"{where} is not a usable book: its {name[:-4]} array is shorter than its "
+                                        "header says")
+                with archive.open(name) as member:
+                    data[name[:-4]] = np.lib.format.read_array(member, allow_pickle=False)
+            return data
+    except BookError:
+        raise
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile, KeyError, RuntimeError) as error:
+        text = " ".join(str(error).split())[:120] or type(error).__name__
+        raise BookError(f"{where} is not a usable book: it cannot be read as one ({text})") from None
+
+
+def _check(
+    data: dict[str, np.ndarray], where: str, game: Game | None, part: str
+) -> tuple[Game, int, np.ndarray, np.ndarray]:
+    """The game, depth, keys and scores of a file's arrays once every check passed (see the module docstring)."""
+    version = _scalar(data, "version", "i", where)
+    if version != FORMAT_VERSION:
+        raise BookError(f"{where} is a book of format version {version}; this kinarow reads version {FORMAT_VERSION}")
+    text = str(_scalar(data, "game", "U", where))
+    try:
+        found = Game(text)
+    except KinarowError as error:
+        raise BookError(f"{where} is not a usable book: its game {shown(text)} is not a game ({error})") from None
+    if game is not None and found != game:
+        raise BookError(f"{where} is a book of {found}, not of {game}")
+    layout = _Layout(found)
+    kind = str(_scalar(data, "part", "U", where))
+    if kind != part:
+        said = "a build's checkpoint" if kind == "checkpoint" else f"a {shown(kind)}"
+        raise BookError(f"{where} is {said}, not {'a book' if part == 'book' else 'a checkpoint'}")
+    depth = _scalar(data, "depth", "i", where)
+    assert isinstance(depth, int)
+    if not 0 <= depth < layout.cells:
+        raise BookError(f"{where} is not a usable book: its depth {depth} is not 0 to {layout.cells - 1}")
+    keys, scores = data["keys"], data["scores"]
+    if keys.ndim != 1 or keys.dtype != np.dtype("<u8"):
+        raise BookError(f"{where} is not a usable book: its keys are not a list of 64-bit unsigned whole numbers")
+    if scores.ndim != 1 or scores.dtype != np.dtype(np.int8):
+        raise BookError(f"{where} is not a usable book: its scores are not a list of 8-bit whole numbers")
+    if keys.size != scores.size:
+        raise BookError(f"{where} is not a usable book: it has {keys.size:,} keys but {scores.size:,} scores")
+    if keys.size > MAX_ENTRIES:
+        raise BookError(f"{where} is not a usable book: it has {keys.size:,} entries, more than {MAX_ENTRIES:,}")
+    if part == "book" and keys.size == 0:
+        raise BookError(f"{where} is not a usable book: it holds no position")
+    if keys.size > 1 and not np.all(keys[1:] > keys[:-1]):
+        raise BookError(f"{where} is not a usable book: its keys are not sorted without repeats")
+
+    def refuse(bad: np.ndarray, what: str) -> None:
+        if np.any(bad):
+            i = int(np.argmax(bad))
+            raise BookError(f"{where} is not a usable book: entry {i:,} (key {int(keys[i])}) {what}")
+
+    cur, mask, stones, ok = layout.decode_all(keys)
+    refuse(~ok, f"is not a position of {found}")
+    refuse(stones > depth if part == "book" else stones != depth,
+           f"does not have {'at most ' if part == 'book' else ''}{depth} stones")
+    refuse(layout.mirror_all(keys) < keys, "is not the smaller of its key and its mirror image's")
+    refuse(_popcount_all(cur) != stones // 2, "does not give the side to move its share of the stones")
+    refuse(layout.has_line_all(cur) | layout.has_line_all(cur ^ mask), "holds a finished game")
+    s = scores.astype(np.int64)
+    left = layout.cells - stones
+    parity = np.where(s > 0, (left - s) % 2 != 0, np.where(s < 0, (left + s) % 2 != 1, False))
+    refuse((np.abs(s) > left) | parity, "has a score its position cannot have")
+    if part == "book":
+        _check_children(layout, keys, s, cur, mask, stones, depth, refuse)
+    return found, depth, keys, scores
+
+
+def _check_children(
+    layout: _Layout,
+    keys: np.ndarray,
+    scores: np.ndarray,
+    cur: np.ndarray,
+    mask: np.ndarray,
+    stones: np.ndarray,
+    depth: int,
+    refuse: Callable[[np.ndarray, str], None],
+) -> None:
+    """Every entry shallower than ``depth`` holds each child that is still in play, and its score is the best
+    of its moves' (a move that completes a line wins at once, one that fills the board draws)."""
+    inner = np.nonzero(stones < depth)[0]
+    cur, mask, t = cur[inner], mask[inner], stones[inner]
+    best = np.full(inner.size, -(layout.cells + 1), np.int64)
+    bottom, board = np.uint64(layout.bottom), np.uint64(layout.board)
+    for x in range(layout.m):
+        move = (mask + bottom) & np.uint64(layout.colmask[x]) & board
+        legal = move != 0
+        wins = legal & layout.has_line_all(cur | move)
+        draws = legal & ~wins & (t + 1 >= layout.cells)
+        on = legal & ~wins & ~draws
+        nmask = mask | move
+        child = (cur ^ mask) | (nmask + bottom)
+        child = np.minimum(child, layout.mirror_all(child))
+        at = np.minimum(np.searchsorted(keys, child), keys.size - 1)
+        held = keys[at] == child
+        missing = np.zeros(keys.shape, bool)
+        missing[inner] = on & ~held
+        refuse(missing, "lacks a child position the book should hold")
+        value = np.where(wins, layout.cells - t, np.where(draws, 0, -scores[at]))
+        best = np.where(legal, np.maximum(best, value), best)
+    wrong = np.zeros(keys.shape, bool)
+    wrong[inner] = best != scores[inner]
+    refuse(wrong, "has a score that is not the best of its moves' scores")
+
+
+def load(path: str | Path, game: Game | str | None = None) -> Book:
+    """The book in the file ``path`` (of ``game`` when one is given), every check passed (see the module
+    docstring); a :class:`BookError` of one sentence otherwise."""
+    expected = Game(game) if game is not None else None
+    found, depth, keys, scores = _check(_read(path), f"'{path}'", expected, "book")
+    return Book(found, depth, keys, scores)
+
+
+# -- the shipped books ---------------------------------------------------------------------------------
+def file_name(game: Game) -> str:
+    """The name of ``game``'s shipped book file, e.g. ``7x6k4-gravity.book.npz``."""
+    return str(game).replace(":", "-").replace(",", "-") + ".book.npz"
+
+
+def shipped_path(game: Game | str) -> Path | None:
+    """The book file shipped in the package for ``game``, or None when there is none."""
+    path = Path(__file__).resolve().parent.parent / "data" / file_name(Game(game))
+    return path if path.is_file() else None
+
+
+def wanted(book: bool | None = None) -> bool:
+    """Whether to use the shipped books: ``book`` when given, else ``$KINAROW_BOOK`` (``on`` or ``off``; on when
+    unset)."""
+    if book is not None:
+        return bool(book)
+    text = os.environ.get(ENV_VAR, "").strip().lower()
+    if text in _OFF:
+        return False
+    if text in _ON:
+        return True
+    raise KinarowError(f"${ENV_VAR} must be on or off, not {shown(os.environ.get(ENV_VAR, ''))}")
+
+
+_shipped: dict[Game, Book | None] = {}
+_shipped_lock = threading.Lock()
+
+
+def shipped_book(game: Game | str) -> Book | None:
+    """The book shipped for ``game`` (loaded and checked once a process), or None when none is shipped."""
+    game = Game(game)
+    with _shipped_lock:
+        if game not in _shipped:
+            path = shipped_path(game)
+            try:
+                _shipped[game] = None if path is None else load(path, game)
+            except BookError as error:
+                raise BookError(f"the opening book shipped for {game} cannot be used ({error}); set "
+                                f"{ENV_VAR}=off to search without it") from None
+        return _shipped[game]
+
+
+def opening_move(position: Position, book: Book | None = None) -> tuple[int, int] | None:
+    """A best move of ``position`` and its score (from the side to move) by ``book``, or by the book shipped
+    for the game when none is given (unless ``$KINAROW_BOOK`` is ``off``); None when the book does not hold
+    every move's score (the position is not shallower than the book's depth) or there is no book. The best
+    move wins soonest, or loses latest; among equals the most central column."""
+    if position.is_over or connect.serves(position.game) is not None:
+        return None
+    if book is None:
+        book = shipped_book(position.game) if wanted() else None
+    if book is None or position.stones >= book.depth or book.game != position.game:
+        return None
+    cells = position.game.cells
+    best: tuple[int, int] | None = None
+    for cell in connect.ScoreSearcher.central_first(position):
+        child = position.copy()
+        child.play(cell)
+        if child.is_over:
+            score = 0 if child.result == "draw" else cells - position.stones
+        else:
+            found = book.lookup(child)
+            if found is None:
+                return None
+            score = -found
+        if best is None or score > best[1]:
+            best = (cell, score)
+    return best
+
+
+# -- building ------------------------------------------------------------------------------------------
+def _levels(layout: _Layout, depth: int) -> list[dict[int, tuple[int, int]]]:
+    """For each stone count up to ``depth``: the positions in play (canonical key -> (cur, mask) in the
+    canonical frame), children in the order of their parents and then of the columns."""
+    levels: list[dict[int, tuple[int, int]]] = [{layout.canonical(0, 0): (0, 0)}]
+    total = 1
+    for _ in range(depth):
+        nxt: dict[int, tuple[int, int]] = {}
+        for cur, mask in levels[-1].values():
+            for col in layout.colmask:
+                move = (mask + layout.bottom) & col
+                if not move or layout.has_line(cur | move):
+                    continue
+                ncur, nmask = cur ^ mask, mask | move
+                key = ncur | (nmask + layout.bottom)
+                mkey = layout.mirror(key)
+                if mkey < key:
+                    nxt.setdefault(mkey, (layout.mirror(ncur), layout.mirror(nmask)))
+                else:
+                    nxt.setdefault(key, (ncur, nmask))
+        total += len(nxt)
+        if total > MAX_ENTRIES:
+            raise BookError(f"a book of {layout.game} to depth {depth} would hold more than {MAX_ENTRIES:,} "
+                            "positions; choose a smaller depth")
+        levels.append(nxt)
+    return levels
+
+
+def _back_up(layout: _Layout, level: dict[int, tuple[int, int]], t: int, below: dict[int, int]) -> dict[int, int]:
+    """The scores of the positions of ``level`` (``t`` stones) from those of their children (``below``)."""
+    out: dict[int, int] = {}
+    for key, (cur, mask) in level.items():
+        best = -(layout.cells + 1)
+        for col in layout.colmask:
+            move = (mask + layout.bottom) & col
+            if not move:
+                continue
+            if layout.has_line(cur | move):
+                best = layout.cells - t
+                break
+            value = 0 if t + 1 == layout.cells else -below[layout.canonical(cur ^ mask, mask | move)]
+            best = max(best, value)
+        out[key] = best
+    return out
+
+
+def _resume(checkpoint: str | Path | None, game: Game, depth: int) -> dict[int, int]:
+    """The deepest positions' scores a checkpoint holds (none when there is no checkpoint file yet)."""
+    if checkpoint is None or not Path(checkpoint).exists():
+        return {}
+    where = f"the checkpoint '{checkpoint}'"
+    _, found_depth, keys, scores = _check(_read(checkpoint), where, game, "checkpoint")
+    if found_depth != depth:
+        raise BookError(f"{where} is of a build to depth {found_depth}, not {depth}; give another --checkpoint "
+                        "file or the same depth")
+    return dict(zip(keys.tolist(), scores.tolist(), strict=True))
+
+
+def build(
+    game: Game | str,
+    depth: int,
+    path: str | Path,
+    *,
+    checkpoint: str | Path | None = None,
+    tt_mb: float = 256,
+    on_progress: Callable[[int, int], None] | None = None,
+    checkpoint_seconds: float = CHECKPOINT_SECONDS,
+) -> BuildReport:
+    """Make the book of ``game`` to ``depth`` stones and write it to ``path`` (see the module docstring).
+
+    The deepest positions' scores found so far are written to ``checkpoint`` (when given) every
+    ``checkpoint_seconds`` and when the build stops; a build given a checkpoint file that exists resumes from
+    it (the file is removed once the book is written). Ctrl-C stops the build at once, keeping what is done:
+    the report then has no book and says ``interrupted``. ``on_progress(done, total)`` hears the deepest
+    positions searched.
+    """
+    game = Game(game)
+    layout = _Layout(game)
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth < game.cells:
+        raise BookError(f"a book's depth is a whole number of stones from 0 to {game.cells - 1}, not {depth!r}")
+    start = time.perf_counter()
+    done = _resume(checkpoint, game, depth)
+    levels = _levels(layout, depth)
+    leaves = levels[depth]
+    if set(done) - set(leaves):
+        raise BookError(f"the checkpoint '{checkpoint}' holds positions a build of {game} to depth {depth} does "
+                        "not search; give another --checkpoint file")
+    searcher = connect.ScoreSearcher(game, tt_mb=tt_mb)
+    total, nodes, stopped = len(leaves), 0, None
+    saved_at = time.perf_counter()
+    last_saved = len(done)
+
+    def keep() -> None:
+        nonlocal saved_at, last_saved
+        if checkpoint is not None and len(done) != last_saved:
+            keys = np.array(sorted(done), np.uint64)
+            _save(checkpoint, game, depth, keys, np.array([done[int(k)] for k in keys], np.int8), "checkpoint")
+            last_saved = len(done)
+        saved_at = time.perf_counter()
+
+    if on_progress is not None:
+        on_progress(len(done), total)
+    try:
+        for key, (cur, mask) in leaves.items():
+            if key in done:
+                continue
+            found = searcher.score_words(cur, mask, depth, on_tick=lambda _: None)
+            nodes += int(searcher.ctrl[connect.GK.G_NODES])
+            if found is None:
+                stopped = searcher.stopped or "interrupted"
+                break
+            done[key] = found.score
+            if on_progress is not None:
+                on_progress(len(done), total)
+            if time.perf_counter() - saved_at >= checkpoint_seconds:
+                keep()
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    if stopped is not None:
+        keep()
+        return BuildReport(None, len(done), total, nodes, time.perf_counter() - start, stopped)
+    scores: dict[int, int] = dict(done)
+    below = done
+    for t in range(depth - 1, -1, -1):
+        below = _back_up(layout, levels[t], t, below)
+        scores.update(below)
+    keys = np.array(sorted(scores), np.uint64)
+    book = Book(game, depth, keys, np.array([scores[int(k)] for k in keys], np.int8))
+    save(book, path)
+    if checkpoint is not None:
+        Path(checkpoint).unlink(missing_ok=True)
+    return BuildReport(book, len(done), total, nodes, time.perf_counter() - start)

@@ -1,0 +1,378 @@
+"""Opening books (kinarow.search.book): built, looked up, refused when damaged, and used by the searches.
+
+A tiny book (5x4 Connect Four to 4 stones) is built once and each of its entries compared with a fresh search
+without it; the shipped 7x6 book, when the package has one, is checked on a sample of its deepest entries.
+"""
+
+from __future__ import annotations
+
+import random
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from helpers import feed, run
+from kinarow import Game, Position, solve
+from kinarow.errors import KinarowError
+from kinarow.search import book as books
+from kinarow.search import connect
+from kinarow.search.analyse import analyse
+
+GAME = Game("5x4k4:gravity")
+DEPTH = 4
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[books.Book, Path]:
+    path = tmp_path_factory.mktemp("book") / "tiny.npz"
+    report = books.build(GAME, DEPTH, path, tt_mb=4)
+    assert report.book is not None and report.stopped is None
+    return report.book, path
+
+
+def positions(game: Game, depth: int) -> list[Position]:
+    """Every position in play with at most ``depth`` stones (every move order's, mirror images too)."""
+    found: dict[tuple[int, int], Position] = {}
+    level = [game.start()]
+    for _ in range(depth + 1):
+        nxt = []
+        for pos in level:
+            if pos.key() in found:
+                continue
+            found[pos.key()] = pos
+            for cell in pos.legal_moves():
+                child = pos.copy()
+                child.play(cell)
+                if not child.is_over:
+                    nxt.append(child)
+        level = nxt if len(next(iter(found.values())).moves) <= depth else []
+        level = [p for p in level if p.stones <= depth]
+    return list(found.values())
+
+
+def fresh(position: Position) -> int:
+    searcher = connect.ScoreSearcher(position.game, tt_mb=4)
+    got = searcher.score(position)
+    assert got is not None
+    return got.score
+
+
+def test_every_entry_is_the_score_a_fresh_search_gives(tiny: tuple[books.Book, Path]) -> None:
+    book, path = tiny
+    every = positions(GAME, DEPTH)
+    canonical = {book._layout.canonical(*connect.kernel_words(GAME, p)[:2]) for p in every}
+    assert len(book) == len(canonical) == int(np.count_nonzero(book.stones() <= DEPTH))
+    searcher = connect.ScoreSearcher(GAME, tt_mb=4)
+    for pos in every:
+        searcher.forget()
+        got = searcher.score(pos)
+        assert got is not None and book.lookup(pos) == got.score, pos.move_text()
+    assert books.load(path, GAME).describe() == book.describe()
+
+
+def test_a_mirrored_position_has_its_image_s_entry(tiny: tuple[books.Book, Path]) -> None:
+    book, _ = tiny
+    rng = random.Random(5)
+    names = "abcde"
+    for _ in range(30):
+        cols = [rng.randrange(GAME.m) for _ in range(rng.randrange(DEPTH + 1))]
+        pos = GAME.position(" ".join(names[c] for c in cols))
+        image = GAME.position(" ".join(names[GAME.m - 1 - c] for c in cols))
+        assert book.lookup(pos) == book.lookup(image) == fresh(pos)
+    assert book.lookup(GAME.position("a b a b a")) is None  # deeper than the book
+
+
+def test_lookup_refuses_another_game_s_position(tiny: tuple[books.Book, Path]) -> None:
+    with pytest.raises(KinarowError, match="this book is of 5x4k4:gravity"):
+        tiny[0].lookup(Game("7x6k4:gravity").start())
+
+
+def test_the_searcher_answers_from_its_book(tiny: tuple[books.Book, Path]) -> None:
+    book, _ = tiny
+    searcher = connect.ScoreSearcher(GAME, tt_mb=4, book=book)
+    pos = GAME.position("c b")
+    got, weak = searcher.score(pos), searcher.score(pos, weak=True)
+    assert got is not None and weak is not None
+    assert (got.score, got.nodes, weak.score, weak.nodes) == (fresh(pos), 0, int(np.sign(got.score)), 0)
+    with pytest.raises(KinarowError, match="cannot use a book of 5x4k4:gravity"):
+        connect.ScoreSearcher("6x5k4:gravity", book=book)
+
+
+def test_solve_and_analyse_give_the_same_answers_with_the_book(
+    tiny: tuple[books.Book, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    book, _ = tiny
+    lines = ["", "c", "a", "c c", "b d", "a e a"]
+    monkeypatch.setenv(books.ENV_VAR, "off")
+    connect._cache.clear()
+    without = [solve(GAME.position(m), strong=True) for m in lines]
+    plain = [analyse(GAME.position(m)).to_dict()["analysis"] for m in lines]
+    monkeypatch.setenv(books.ENV_VAR, "on")
+    monkeypatch.setitem(books._shipped, GAME, book)  # as if the package shipped this book for the game
+    connect._cache.clear()
+    try:
+        with_book = [solve(GAME.position(m), strong=True) for m in lines]
+        booked = [analyse(GAME.position(m)).to_dict()["analysis"] for m in lines]
+        assert with_book[0].nodes == 0  # answered from the book
+    finally:
+        connect._cache.clear()
+    assert [(r.value, r.last_move, r.best_move) for r in with_book] == [
+        (r.value, r.last_move, r.best_move) for r in without]
+    assert booked == plain
+
+
+def test_the_opening_move_is_the_best_by_the_book(tiny: tuple[books.Book, Path]) -> None:
+    book, _ = tiny
+    for moves in ["", "c", "a e", "b b c"]:
+        pos = GAME.position(moves)
+        found = analyse(pos)
+        cell, score = books.opening_move(pos, book) or (None, None)
+        assert cell in [m.cell for m in found.best] and score == book.lookup(pos), moves
+    assert books.opening_move(GAME.position("a b c d"), book) is None  # its moves are deeper than the book
+    assert books.opening_move(Game("5x4k4").start()) is None  # not a game of the score search
+
+
+def test_the_book_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(books.ENV_VAR, "off")
+    assert not books.wanted() and books.wanted(True)
+    monkeypatch.setenv(books.ENV_VAR, "ON")
+    assert books.wanted() and not books.wanted(False)
+    monkeypatch.setenv(books.ENV_VAR, "maybe")
+    with pytest.raises(KinarowError, match=r"\$KINAROW_BOOK must be on or off, not 'maybe'"):
+        books.wanted()
+    monkeypatch.setenv(books.ENV_VAR, "off")
+    searcher, lock = connect.searcher_for(Game("7x6k4:gravity"), 4)
+    if lock is not None:
+        lock.release()
+    assert searcher.book is None
+    connect._cache.clear()
+
+
+# -- damaged files ---------------------------------------------------------------------------------------
+def rewrite(path: Path, target: Path, **changes: np.ndarray) -> Path:
+    """A copy of the book file ``path`` at ``target`` with the members ``changes`` names replaced."""
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files}
+    arrays.update(changes)
+    np.savez(target, **arrays)
+    return target
+
+
+def one_sentence(error: BaseException) -> str:
+    text = str(error)
+    assert "\n" not in text and "Traceback" not in text, text
+    return text
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"game": np.array("6x5k4:gravity")}, "is a book of 6x5k4:gravity, not of 5x4k4:gravity"),
+        ({"game": np.array("not a game")}, "its game 'not a game' is not a game"),
+        ({"game": np.array(7)}, "its game is not a single string"),
+        ({"version": np.array(2)}, "format version 2"),
+        ({"part": np.array("checkpoint")}, "is a build's checkpoint, not a book"),
+        ({"depth": np.array(30)}, "its depth 30 is not 0 to 19"),
+        ({"keys": "int64"}, "its keys are not a list of 64-bit unsigned whole numbers"),
+        ({"scores": "int16"}, "its scores are not a list of 8-bit whole numbers"),
+        ({"keys": "reversed"}, "its keys are not sorted without repeats"),
+        ({"keys": "short"}, "keys but"),
+        ({"scores": "big"}, "has a score its position cannot have"),
+        ({"scores": "parity"}, "has a score its position cannot have"),
+        ({"scores": "tampered"}, "is not the best of its moves' scores"),
+        ({"keys": "missing child"}, "lacks a child position the book should hold"),
+        ({"keys": "foreign"}, "is not a position of 5x4k4:gravity"),
+        ({"depth": np.array(2)}, "does not have at most 2 stones"),
+    ],
+)
+def test_a_damaged_book_is_refused_in_one_sentence(
+    tiny: tuple[books.Book, Path], tmp_path: Path, change: dict[str, object], said: str
+) -> None:
+    book, path = tiny
+    keys, scores = book.keys.copy(), book.scores.copy()
+    edits: dict[str, np.ndarray] = {}
+    for name, how in change.items():
+        if isinstance(how, np.ndarray):
+            edits[name] = how
+        elif how in ("int64", "int16"):
+            edits[name] = (keys if name == "keys" else scores).astype(how)
+        elif how == "reversed":
+            edits = {"keys": keys[::-1].copy(), "scores": scores[::-1].copy()}
+        elif how == "short":
+            edits = {"keys": keys[:-1].copy()}
+        elif how == "big":
+            scores[5] = 100
+            edits = {"scores": scores}
+        elif how == "parity":
+            i = int(np.nonzero(np.abs(scores) >= 2)[0][0])
+            scores[i] += -1 if scores[i] > 0 else 1  # the same winner, a stone of the loser's
+            edits = {"scores": scores}
+        elif how == "tampered":
+            stones = book.stones()
+            i = int(np.nonzero((stones < DEPTH) & (scores > 2))[0][0])
+            scores[i] -= 2  # still a score of the right parity
+            edits = {"scores": scores}
+        elif how == "missing child":
+            drop = int(np.nonzero(book.stones() == 2)[0][0])
+            edits = {"keys": np.delete(keys, drop), "scores": np.delete(scores, drop)}
+        elif how == "foreign":
+            keys[-1] = np.uint64(1) << np.uint64(40)  # a bit above the board's columns
+            edits = {"keys": keys}
+    bad = rewrite(path, tmp_path / "bad.npz", **edits)
+    with pytest.raises(books.BookError) as caught:
+        books.load(bad, GAME)
+    assert said in one_sentence(caught.value)
+
+
+def test_a_truncated_or_foreign_file_is_refused(tiny: tuple[books.Book, Path], tmp_path: Path) -> None:
+    _, path = tiny
+    data = path.read_bytes()
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(data[: len(data) // 2])
+    text = tmp_path / "text.npz"
+    text.write_text("not a book\n")
+    extra = tmp_path / "extra.npz"
+    with zipfile.ZipFile(extra, "w") as archive:
+        archive.writestr("keys.npy", b"")
+        archive.writestr("payload.npy", b"")
+    pickled = rewrite(path, tmp_path / "pickled.npz", game=np.array(["x", None], dtype=object))
+    for bad, said in ((cut, "cannot be read as one"), (text, "cannot be read as one"),
+                      (extra, "it lacks depth, game, part, scores, version"),
+                      (pickled, "cannot be read as one"), (tmp_path / "none.npz", "cannot read the book file")):
+        with pytest.raises(books.BookError) as caught:
+            books.load(bad, GAME)
+        assert said in one_sentence(caught.value), bad
+
+
+def test_an_oversized_file_is_refused_before_it_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        tiny: tuple[books.Book, Path]) -> None:
+    monkeypatch.setattr(books, "MAX_BOOK_BYTES", 100)
+    with pytest.raises(books.BookError, match="more than the 100 a book may have"):
+        books.load(tiny[1], GAME)
+
+
+# -- building: resuming, the command line ---------------------------------------------------------------
+def test_a_stopped_build_resumes_from_its_checkpoint(tiny: tuple[books.Book, Path], tmp_path: Path) -> None:
+    book, _ = tiny
+    out, checkpoint = tmp_path / "b.npz", tmp_path / "b.checkpoint.npz"
+
+    def stop_at_20(done: int, total: int) -> None:
+        if done >= 20:
+            raise KeyboardInterrupt
+
+    report = books.build(GAME, DEPTH, out, checkpoint=checkpoint, tt_mb=4, on_progress=stop_at_20)
+    assert report.book is None and report.stopped == "interrupted" and report.searched >= 20
+    assert checkpoint.exists() and not out.exists()
+    heard: list[int] = []
+    report = books.build(GAME, DEPTH, out, checkpoint=checkpoint, tt_mb=4, on_progress=lambda d, t: heard.append(d))
+    assert report.book is not None and heard[0] >= 20
+    assert np.array_equal(report.book.keys, book.keys) and np.array_equal(report.book.scores, book.scores)
+    assert not checkpoint.exists()
+    with pytest.raises(books.BookError, match="is a build's checkpoint, not a book"):
+        books._save(checkpoint, GAME, DEPTH, book.keys[:0], book.scores[:0], "checkpoint")
+        books.load(checkpoint)
+    with pytest.raises(books.BookError, match="of a build to depth 4, not 3"):
+        books.build(GAME, 3, out, checkpoint=checkpoint)
+
+
+def test_the_book_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "small.npz"
+    code, printed, _ = run(capsys, "book", "build", "5x4k4:gravity", "--depth", "3", "--out", str(out),
+                           "--tt-mb", "4")
+    assert code == 0 and f"Book written to {out}: 5x4k4:gravity: every position with at most 3 stones" in printed
+    code, printed, _ = run(capsys, "book", "info", str(out))
+    assert code == 0
+    assert "game:      5x4k4:gravity" in printed and "by stones: 0:1 1:3 2:13 3:49" in printed
+    assert "start:     Draw with perfect play." in printed
+    for argv, said in [
+        (["book", "info", str(tmp_path / "none.npz")], "cannot read the book file"),
+        (["book", "build", "5x4k4", "--depth", "3"], "cannot take 5x4k4: it needs gravity"),
+        (["book", "build", "5x4k4:gravity", "--depth", "-1"], "--depth must be a whole number of stones"),
+        (["book", "build", "5x4k4:gravity"], "needs --depth D"),
+        (["book", "info", str(out), "--depth", "3"], "--depth is an option of 'kinarow book build'"),
+        (["book", "build", "5x4k4:gravity", "--depth", "3", "--out", str(tmp_path)], "is a folder"),
+    ]:
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and said in err and err.count("\n") == 1, (argv, err)
+
+
+def test_a_build_refuses_what_it_cannot_make(tmp_path: Path) -> None:
+    with pytest.raises(KinarowError, match="depth is a whole number of stones from 0 to 19"):
+        books.build(GAME, 20, tmp_path / "x.npz")
+    with pytest.raises(KinarowError, match="cannot take 5x5k4"):
+        books.build("5x5k4", 2, tmp_path / "x.npz")
+
+
+# -- the shipped book ----------------------------------------------------------------------------------
+SHIPPED = books.shipped_path("7x6k4:gravity")
+C4 = Game("7x6k4:gravity")
+
+
+@pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
+def test_the_shipped_book_gives_the_published_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped 7x6 book loads (every check of load() passes, so each shallower entry is its children's best)
+    and gives the values known since Allis and Tromp, with Pons' game lengths: the first player wins on move 41
+    by playing d; c and e draw; b and f lose on move 42, a and g on move 40."""
+    book = books.shipped_book(C4)
+    assert book is not None and book.depth >= 1
+    assert book.lookup(C4.start()) == 2  # cells + 1 - 41
+    after = [book.lookup(C4.position(column)) for column in "abcdefg"]  # scores of the second player, to move
+    assert after == [43 - 40, 43 - 42, 0, -(43 - 41), 0, 43 - 42, 43 - 40]
+    monkeypatch.setenv(books.ENV_VAR, "on")
+    connect._cache.clear()
+    try:
+        result = solve(C4.start(), strong=True)
+    finally:
+        connect._cache.clear()
+    assert (result.value, result.last_move, result.best_move, result.nodes) == ("first", 41, "d1", 0)
+
+
+@pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
+def test_play_opens_7x6_from_the_book(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(books.ENV_VAR, "on")
+    feed(monkeypatch, ["quit"])
+    code, out, _ = run(capsys, "play", "7x6k4:gravity", "--second", "--think", "0.3")
+    assert code == 0 and "kinarow plays column d (d1); it expects to win." in out
+    feed(monkeypatch, ["a", "quit"])
+    code, out, _ = run(capsys, "play", "7x6k4:gravity", "--think", "0.3")
+    assert code == 0 and "; it expects to win." in out  # a loses for the first player
+
+
+@pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
+def test_the_web_engine_opens_7x6_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kinarow.web.server import App
+
+    monkeypatch.setenv(books.ENV_VAR, "on")
+    view = App(think=0.3).handle("/api/engine", {"game": "7x6k4:gravity", "moves": []})
+    assert view["engine"]["played"] == ["d1"] and view["engine"]["note"] == "it expects to win"
+
+
+@pytest.mark.verylong
+@pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
+def test_the_shipped_book_s_deepest_entries_agree_with_fresh_searches() -> None:
+    """20 of the shipped book's deepest entries (the searched ones: the shallower are checked against them on
+    loading) against a fresh search without the book: minutes each at these depths."""
+    book = books.shipped_book(C4)
+    assert book is not None
+    deepest = np.nonzero(book.stones() == book.depth)[0]
+    searcher = connect.ScoreSearcher(C4, tt_mb=1024)
+    for i in random.Random(11).sample(list(deepest), min(20, deepest.size)):
+        cur, mask, _, _ = book._layout.decode_all(book.keys[i : i + 1])
+        got = searcher.score_words(int(cur[0]), int(mask[0]), book.depth)
+        assert got is not None and got.score == int(book.scores[i]), int(book.keys[i])
+
+
+def test_a_member_that_claims_more_than_it_holds_is_refused(tiny: tuple[books.Book, Path], tmp_path: Path) -> None:
+    """An array header claiming 10**12 keys in a small file is refused before anything is allocated."""
+    _, path = tiny
+    bad = tmp_path / "huge.npz"
+    with zipfile.ZipFile(path) as source, zipfile.ZipFile(bad, "w") as target:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            if info.filename == "keys.npy":
+                data = data.replace(b"'shape': (", b"'shape': (1000000000000", 1)
+            target.writestr(info.filename, data)
+    with pytest.raises(books.BookError, match="its keys array is shorter than its header says"):
+        books.load(bad, GAME)
