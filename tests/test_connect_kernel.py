@@ -141,7 +141,8 @@ def test_best_move_keeps_the_score():
             assert -exhaustive(child) == score.score
 
 
-def test_a_node_budget_stops_the_search():
+def test_a_node_budget_stops_the_search(monkeypatch):
+    monkeypatch.setenv("KINAROW_BOOK", "off")  # the opening book would answer the empty 7x6 board at once
     searcher = ScoreSearcher(Game("7x6k4:gravity"), tt_mb=1)
     assert searcher.score(Game("7x6k4:gravity").start(), max_nodes=1000) is None
     assert searcher.stopped == "node limit"

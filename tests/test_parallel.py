@@ -194,7 +194,8 @@ def test_finished_game_needs_no_workers():
     assert result.value == "first" and result.jobs == 0 and result.nodes == 0
 
 
-def test_limits_give_unknown():
+def test_limits_give_unknown(monkeypatch):
+    monkeypatch.setenv("KINAROW_BOOK", "off")  # the opening book would answer the empty 7x6 board at once
     result = par.solve("7x6k4:gravity", workers=2, max_nodes=200_000)
     assert result.value == "unknown" and result.stopped == "node limit"
     result = par.solve("7x6k4:gravity", workers=2, time_limit=0.5)

@@ -13,7 +13,7 @@ def test_choose_move_is_exact_when_solved_and_a_legal_guess_when_not() -> None:
     assert value == 0
     assert cell in game.start().legal_moves()
     big = Game("7x6k4:gravity")
-    pos = big.position("d")
+    pos = big.position("d d c")  # past the shipped opening book (positions of at most two stones)
     value, cell = Searcher(big, tt_mb=16).choose_move(pos, 0.2)
     assert value is None
     assert cell in pos.legal_moves()
