@@ -353,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="kinarow's threads for the empty boards (default 2)")
     parser.add_argument("--verbose", action="store_true", help="print each run as it ends")
     args = parser.parse_args(argv)
+    os.environ["KINAROW_BOOK"] = "off"  # measure the search: the shipped opening book answers the empty 7x6 board
 
     boards = ["6x5"] if args.quick else ["6x5", "6x6"] + (["7x6"] if args.full else [])
     count = args.positions if args.positions is not None else (50 if args.quick else 400)
