@@ -106,7 +106,7 @@ _INT, _NUM = (int,), (int, float)
 _ROW_FIELDS: dict[str, tuple[type, ...]] = {
     "value": (str,), "best_move": (str, type(None)), "nodes": _INT, "seconds": _NUM, "moves": (str, type(None)),
     "knowledge": (str,), "knowledge_cuts": (int, type(None)), "knowledge_note": (str, type(None)),
-    "root_proof": (bool,), "symmetry": (bool,), "stored_at": _NUM, "revision": _INT,
+    "root_proof": (bool,), "symmetry": (bool,), "stored_at": _NUM, "revision": _INT, "search": (str, type(None)),
 }
 # The search's revision, stored with each result. A result found with knowledge before revision 2 may name a
 # losing best move where a knowledge cut settled the position (its value was right): such rows are not reused.
@@ -248,7 +248,8 @@ def stored_result(store: Store, position: Position, *, strategy: bool, knowledge
     result = Result(game, position.move_text(), value, int(found.get("nodes", 0)),
                     float(found.get("seconds", 0.0)), found.get("best_move"), to_move, strategy=tree,
                     knowledge=str(found.get("knowledge", "none")), knowledge_note=str(note) if note else None,
-                    certificate=certificate, knowledge_cuts=None if cuts is None else int(cuts))
+                    certificate=certificate, knowledge_cuts=None if cuts is None else int(cuts),
+                    search=found.get("search"))
     result.stored_at = float(found.get("stored_at", 0.0))
     return result
 
@@ -263,6 +264,8 @@ def save_result(store: Store, position: Position, result: Result, *, symmetry: b
                             "knowledge": result.knowledge, "knowledge_cuts": result.knowledge_cuts,
                             "knowledge_note": result.knowledge_note, "root_proof": result.certificate is not None,
                             "revision": SEARCH_REVISION}
+    if result.search:
+        data["search"] = result.search
     if not symmetry:
         data["symmetry"] = False
     store.put_result(game, key, data)
