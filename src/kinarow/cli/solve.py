@@ -80,7 +80,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             max_nodes=max_nodes,
             time_limit=time_limit,
             tt_mb=tt_mb,
-            strategy=args.strategy is not None or proof,
+            strategy=args.strategy is not None,
             walk=args.walk,
             on_tick=ticks[0],
             knowledge=args.knowledge,

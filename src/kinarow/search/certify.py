@@ -353,8 +353,7 @@ def draw_tree(position: Position, store: Store | None = None, tick: Callable[[in
     """A draw without a pairing: the blocking tree of each side (or strategy stealing for the second player)."""
     from kinarow.proofs.draw import FORMAT as DRAW_FORMAT
     from kinarow.proofs.draw import HALVES
-    from kinarow.search.draw import draw_certificate
-    from kinarow.search.solve import Searcher
+    from kinarow.search.draw import draw_certificate, safety_searcher
 
     game, key = position.game, board_key(position)
     data = store.get_certificate(DRAW_FORMAT, str(game), key) if store is not None else None
@@ -362,7 +361,7 @@ def draw_tree(position: Position, store: Store | None = None, tick: Callable[[in
         data = _rechecked(store, position, data, "kinarow.proofs.draw", claim="draw")
     if data is None:
         # the walk asks the solver many questions: a table of 1 GiB on boards where it pays
-        searcher = Searcher(game, tt_mb=1024 if game.cells > 20 else None, knowledge="pairing")
+        searcher = safety_searcher(game, tt_mb=1024 if game.cells > 20 else None)
         data, _ = draw_certificate(position, searcher, tick=tick)
         if store is not None:
             store.put_certificate(DRAW_FORMAT, str(game), key, data)
@@ -404,15 +403,14 @@ def empty_board_draw(game: Game | str, *, tt_mb: float | None = None, seconds: f
                      tick: Callable[[int], None] | None = None) -> dict[str, Any] | None:
     """The ``kinarow.draw`` certificate of a game's empty board, built within ``seconds``; None if it cannot be
     (blocking proofs do not apply, or time ran out)."""
-    from kinarow.search.draw import StoppedError, draw_certificate
-    from kinarow.search.solve import Searcher
+    from kinarow.search.draw import StoppedError, draw_certificate, safety_searcher
 
     game = game if isinstance(game, Game) else Game(game)
     if blocking_applies(game) is not None:
         return None
     deadline = None if seconds is None else time.perf_counter() + seconds
     try:
-        data, _ = draw_certificate(game.start(), Searcher(game, tt_mb=tt_mb, knowledge="pairing"), tick=tick,
+        data, _ = draw_certificate(game.start(), safety_searcher(game, tt_mb), tick=tick,
                                    deadline=deadline)
     except StoppedError:
         return None
@@ -450,15 +448,14 @@ def settle_by_draw_proof(game: Game, *, time_limit: float | None = None, tt_mb: 
 
     Ctrl-C (KeyboardInterrupt) is raised to the caller; the walk keeps what it settled in ``checkpoint``.
     """
-    from kinarow.search.draw import StoppedError, draw_certificate
-    from kinarow.search.solve import Searcher
+    from kinarow.search.draw import StoppedError, draw_certificate, safety_searcher
 
     why_not = blocking_applies(game)
     if why_not is not None:
         raise KinarowError(f"a draw proof cannot settle {game}: {why_not}")
     start = time.perf_counter()
     table_mb = tt_mb or default_draw_tt_mb(game)
-    searcher = Searcher(game, tt_mb=table_mb if workers == 1 else 16, knowledge="pairing")
+    searcher = safety_searcher(game, table_mb if workers == 1 else 16)
     deadline = None if time_limit is None else start + time_limit
     try:
         data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline,

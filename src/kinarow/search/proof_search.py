@@ -36,7 +36,7 @@ written out by a walk over the table from the root:
 
 The second half is strategy stealing on the empty board, or a second tree from
 the second player's question. The draw-proof walk (:mod:`kinarow.search.draw`)
-could also ask :meth:`ProofSearcher.attacker_wins` for its safety tests.
+asks :meth:`ProofSearcher.can_win` for its safety tests where the search applies.
 """
 
 from __future__ import annotations
@@ -293,6 +293,11 @@ class ProofSearcher:
             None if wins is None else zone,
             None if wins is not None else "time limit" if c[P.C_STOP] else "node limit",
         )
+
+    def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
+        """Can the side to move force a win? None when ``max_nodes`` ran out first (the draw-proof walk's
+        safety test, as :meth:`kinarow.search.solve.Searcher.can_win` answers it)."""
+        return self.attacker_wins(position, position.to_move, max_nodes=max_nodes).wins
 
     def keeping_move(
         self, position: Position, value: Value, *, max_nodes: int | None = None, time_limit: float | None = None

@@ -912,6 +912,12 @@ def _solve(
         if proved is not None:
             return proved
         result = None
+    if result is None and proof and not strategy and searcher is None and not position.is_over \
+            and proof_search_applies(position.game, search, knowledge):
+        result = _proof_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
+                               on_tick=on_tick, knowledge=knowledge)  # a draw's certificate needs no strategy
+        if result.value not in (Value.DRAW, Value.BREAKER):
+            result = None  # a win's certificate is the winner's strategy, which alpha-beta writes
     if result is None:
         result = _search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
                          strategy=strategy or proof, walk=walk, searcher=searcher, on_tick=on_tick,
