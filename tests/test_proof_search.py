@@ -32,7 +32,7 @@ def searcher(game: Game, zones: bool = True, knowledge: bool = True) -> ProofSea
 
 def check(pos: Position, zones: bool = True, knowledge: bool = True) -> Value:
     """Both questions of ``pos`` by proof search against the solver's value; returns the value."""
-    expected = solve(pos, tt_mb=4).value
+    expected = solve(pos, tt_mb=4, search="alpha-beta").value
     ps = searcher(pos.game, zones, knowledge)
     where = f"{pos.game} after '{pos.move_text()}'"
     for player in (1, 2):

@@ -399,6 +399,8 @@ def print_result(position: Position, result: Result, out: TextIO) -> None:
         elif result.knowledge != "none" and result.knowledge_cuts is not None:
             knowledge += f", {result.knowledge_cuts:,} cut{'' if result.knowledge_cuts == 1 else 's'}"
         rows.append(("knowledge", knowledge))
+    if result.search:
+        rows.append(("search", result.search))
     if result.certificate is not None:
         rows.append(("proof", f"{result.certificate.conclusion()}, by {result.certificate.method} (no search)"))
     rows += [

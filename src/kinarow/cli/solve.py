@@ -39,7 +39,15 @@ from kinarow.cli.common import (
 from kinarow.errors import interrupted
 from kinarow.game import Game
 from kinarow.search import connect
-from kinarow.search.solve import DEFAULT_KNOWLEDGE, KNOWLEDGE_LEVELS, MAX_THREADS, MAX_TT_MB, solve
+from kinarow.search.solve import (
+    DEFAULT_KNOWLEDGE,
+    KNOWLEDGE_LEVELS,
+    MAX_THREADS,
+    MAX_TT_MB,
+    PROOF_SEARCH_CELLS,
+    SEARCHES,
+    solve,
+)
 
 
 # -- solve -----------------------------------------------------------------------------
@@ -51,6 +59,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.strong:
             raise UsageError("--strong solves in one process; leave out --workers, --jobs, --cluster, --checkpoint, "
                              "--max-job-seconds and --question")
+        if args.search != "auto":
+            raise UsageError("--search chooses the search of one process; leave out --workers, --jobs, --cluster "
+                             "and --checkpoint")
         return scale.cmd_solve_parallel(args, out, err)
     max_nodes = positive_int("--max-nodes", args.max_nodes)
     time_limit = positive_float("--time-limit", args.time_limit)
@@ -69,7 +80,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             max_nodes=max_nodes,
             time_limit=time_limit,
             tt_mb=tt_mb,
-            strategy=args.strategy is not None or proof,
+            strategy=args.strategy is not None,
             walk=args.walk,
             on_tick=ticks[0],
             knowledge=args.knowledge,
@@ -78,6 +89,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             on_proof_tick=ticks[-1] if proof else None,
             strong=args.strong,
             threads=threads,
+            search=args.search,
         )
     note, proof_note = write_files(args, result)
     if args.json:
@@ -146,6 +158,12 @@ def add_commands(commands: Any) -> None:
         "--knowledge", choices=KNOWLEDGE_LEVELS, default=DEFAULT_KNOWLEDGE,
         help="cut nodes where a pairing or a matching set proves a player cannot win "
         f"(free placement, one stone a turn, normal or Maker-Breaker goal; default {DEFAULT_KNOWLEDGE})",
+    )
+    p.add_argument(
+        "--search", choices=SEARCHES, default="auto",
+        help="the search of a value question: proof (proof-number search: free placement, one stone a turn, normal "
+        "or Maker-Breaker goal, at most 64 cells), alpha-beta, or auto (default: the proof search on such boards "
+        f"of more than {PROOF_SEARCH_CELLS} cells, else alpha-beta); --strategy, --proof and --strong use alpha-beta",
     )
     scale.add_solve_options(p)
     p.set_defaults(run=cmd_solve)

@@ -106,7 +106,7 @@ _INT, _NUM = (int,), (int, float)
 _ROW_FIELDS: dict[str, tuple[type, ...]] = {
     "value": (str,), "best_move": (str, type(None)), "nodes": _INT, "seconds": _NUM, "moves": (str, type(None)),
     "knowledge": (str,), "knowledge_cuts": (int, type(None)), "knowledge_note": (str, type(None)),
-    "root_proof": (bool,), "symmetry": (bool,), "stored_at": _NUM, "revision": _INT,
+    "root_proof": (bool,), "symmetry": (bool,), "stored_at": _NUM, "revision": _INT, "search": (str, type(None)),
 }
 # The search's revision, stored with each result. A result found with knowledge before revision 2 may name a
 # losing best move where a knowledge cut settled the position (its value was right): such rows are not reused.
@@ -248,7 +248,8 @@ def stored_result(store: Store, position: Position, *, strategy: bool, knowledge
     result = Result(game, position.move_text(), value, int(found.get("nodes", 0)),
                     float(found.get("seconds", 0.0)), found.get("best_move"), to_move, strategy=tree,
                     knowledge=str(found.get("knowledge", "none")), knowledge_note=str(note) if note else None,
-                    certificate=certificate, knowledge_cuts=None if cuts is None else int(cuts))
+                    certificate=certificate, knowledge_cuts=None if cuts is None else int(cuts),
+                    search=found.get("search"))
     result.stored_at = float(found.get("stored_at", 0.0))
     return result
 
@@ -263,6 +264,8 @@ def save_result(store: Store, position: Position, result: Result, *, symmetry: b
                             "knowledge": result.knowledge, "knowledge_cuts": result.knowledge_cuts,
                             "knowledge_note": result.knowledge_note, "root_proof": result.certificate is not None,
                             "revision": SEARCH_REVISION}
+    if result.search:
+        data["search"] = result.search
     if not symmetry:
         data["symmetry"] = False
     store.put_result(game, key, data)
@@ -350,8 +353,7 @@ def draw_tree(position: Position, store: Store | None = None, tick: Callable[[in
     """A draw without a pairing: the blocking tree of each side (or strategy stealing for the second player)."""
     from kinarow.proofs.draw import FORMAT as DRAW_FORMAT
     from kinarow.proofs.draw import HALVES
-    from kinarow.search.draw import draw_certificate
-    from kinarow.search.solve import Searcher
+    from kinarow.search.draw import draw_certificate, safety_searcher
 
     game, key = position.game, board_key(position)
     data = store.get_certificate(DRAW_FORMAT, str(game), key) if store is not None else None
@@ -359,7 +361,7 @@ def draw_tree(position: Position, store: Store | None = None, tick: Callable[[in
         data = _rechecked(store, position, data, "kinarow.proofs.draw", claim="draw")
     if data is None:
         # the walk asks the solver many questions: a table of 1 GiB on boards where it pays
-        searcher = Searcher(game, tt_mb=1024 if game.cells > 20 else None, knowledge="pairing")
+        searcher = safety_searcher(game, tt_mb=1024 if game.cells > 20 else None)
         data, _ = draw_certificate(position, searcher, tick=tick)
         if store is not None:
             store.put_certificate(DRAW_FORMAT, str(game), key, data)
@@ -401,15 +403,14 @@ def empty_board_draw(game: Game | str, *, tt_mb: float | None = None, seconds: f
                      tick: Callable[[int], None] | None = None) -> dict[str, Any] | None:
     """The ``kinarow.draw`` certificate of a game's empty board, built within ``seconds``; None if it cannot be
     (blocking proofs do not apply, or time ran out)."""
-    from kinarow.search.draw import StoppedError, draw_certificate
-    from kinarow.search.solve import Searcher
+    from kinarow.search.draw import StoppedError, draw_certificate, safety_searcher
 
     game = game if isinstance(game, Game) else Game(game)
     if blocking_applies(game) is not None:
         return None
     deadline = None if seconds is None else time.perf_counter() + seconds
     try:
-        data, _ = draw_certificate(game.start(), Searcher(game, tt_mb=tt_mb, knowledge="pairing"), tick=tick,
+        data, _ = draw_certificate(game.start(), safety_searcher(game, tt_mb), tick=tick,
                                    deadline=deadline)
     except StoppedError:
         return None
@@ -447,15 +448,14 @@ def settle_by_draw_proof(game: Game, *, time_limit: float | None = None, tt_mb: 
 
     Ctrl-C (KeyboardInterrupt) is raised to the caller; the walk keeps what it settled in ``checkpoint``.
     """
-    from kinarow.search.draw import StoppedError, draw_certificate
-    from kinarow.search.solve import Searcher
+    from kinarow.search.draw import StoppedError, draw_certificate, safety_searcher
 
     why_not = blocking_applies(game)
     if why_not is not None:
         raise KinarowError(f"a draw proof cannot settle {game}: {why_not}")
     start = time.perf_counter()
     table_mb = tt_mb or default_draw_tt_mb(game)
-    searcher = Searcher(game, tt_mb=table_mb if workers == 1 else 16, knowledge="pairing")
+    searcher = safety_searcher(game, table_mb if workers == 1 else 16)
     deadline = None if time_limit is None else start + time_limit
     try:
         data, stats = draw_certificate(game.start(), searcher, tick=tick, deadline=deadline,

@@ -36,13 +36,14 @@ written out by a walk over the table from the root:
 
 The second half is strategy stealing on the empty board, or a second tree from
 the second player's question. The draw-proof walk (:mod:`kinarow.search.draw`)
-could also ask :meth:`ProofSearcher.attacker_wins` for its safety tests.
+asks :meth:`ProofSearcher.can_win` for its safety tests where the search applies.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -94,6 +95,8 @@ class Answer:
     #: the root's relevance zone (cells as a bitmask): a "no" stays a "no" with any empty cells outside it given
     #: to the attacker, a "yes" a "yes" with any given to the defender (None when not searched)
     zone: int | None = None
+    #: why the search stopped before an answer: ``node limit`` or ``time limit`` (None when it answered)
+    stopped: str | None = None
 
 
 @dataclass
@@ -112,6 +115,11 @@ class Proved:
     @property
     def seconds(self) -> float:
         return sum(a.seconds for a in self.answers)
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the last question stopped before its answer (None when every question was answered)."""
+        return self.answers[-1].stopped if self.answers else None
 
 
 class ProofSearcher:
@@ -208,10 +216,17 @@ class ProofSearcher:
         return int(pn), int(dn), int(zone)
 
     def attacker_wins(
-        self, position: Position, attacker: int, *, max_nodes: int | None = None, time_limit: float | None = None
+        self,
+        position: Position,
+        attacker: int,
+        *,
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+        on_tick: Callable[[int], None] | None = None,
     ) -> Answer:
         """Can ``attacker`` (1 or 2) force a win from ``position``? In Maker-Breaker only Maker (1) completes
-        groups: Breaker's question is answered as "not Maker's win"."""
+        groups: Breaker's question is answered as "not Maker's win". ``on_tick(nodes)`` hears the node count
+        while the search runs; Ctrl-C stops it and raises :class:`KeyboardInterrupt`."""
         if not isinstance(position, Position) or position.game != self.game:
             raise KinarowError(f"this proof search is bound to {self.game}; give it a position of that game")
         if isinstance(attacker, bool) or attacker not in (1, 2):
@@ -222,7 +237,7 @@ class ProofSearcher:
         if position.result is not None:
             return Answer(attacker, position.result == Value.win(self.game.goal, attacker), 0, 0.0)
         if self.game.goal == Goal.MAKER_BREAKER and attacker == 2:
-            maker = self.attacker_wins(position, 1, max_nodes=max_nodes, time_limit=time_limit)
+            maker = self.attacker_wins(position, 1, max_nodes=max_nodes, time_limit=time_limit, on_tick=on_tick)
             maker.attacker = 2
             maker.wins = None if maker.wins is None else not maker.wins
             return maker
@@ -248,6 +263,8 @@ class ProofSearcher:
             while worker.is_alive():
                 worker.join(0.02)
                 raise_if_interrupted()
+                if on_tick is not None:
+                    on_tick(int(self.ctrl[P.C_NODES]))
                 if deadline is not None and time.perf_counter() >= deadline:
                     self.ctrl[P.C_STOP] = 1
         except KeyboardInterrupt:
@@ -274,7 +291,52 @@ class ProofSearcher:
             int(c[P.C_PAIR_LEAVES]),
             int(c[P.C_ZONE_PRUNED]),
             None if wins is None else zone,
+            None if wins is not None else "time limit" if c[P.C_STOP] else "node limit",
         )
+
+    def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
+        """Can the side to move force a win? None when ``max_nodes`` ran out first (the draw-proof walk's
+        safety test, as :meth:`kinarow.search.solve.Searcher.can_win` answers it)."""
+        return self.attacker_wins(position, position.to_move, max_nodes=max_nodes).wins
+
+    def keeping_move(
+        self, position: Position, value: Value, *, max_nodes: int | None = None, time_limit: float | None = None
+    ) -> tuple[int | None, int]:
+        """A move of the side to move that keeps ``value`` (the value of ``position``, found by this search):
+        a winning move for the winner, a move after which the opponent cannot win for a draw, and any move
+        when the side to move loses. Returns (the cell, or None when the budgets ran out first; the nodes
+        spent). The children are first looked up in the table, then asked with budgets growing fourfold."""
+        mover = position.to_move
+        winner = value.stone
+        legal = sorted(position.legal_moves(), key=lambda c: -int(self.weight[c]))
+        if not legal or (winner is not None and winner != mover):
+            return (legal[0] if legal else None), 0
+        # the opponent's question after the move: the mover's win keeps a win, the opponent's "no" a draw
+        attacker, wanted = (mover, True) if winner == mover else (3 - mover, False)
+        children = []
+        for cell in legal:
+            child = position.copy()
+            child.play(cell)
+            children.append((cell, child))
+        start = time.perf_counter()
+        spent = 0
+        budget = 2  # one node: the table's answer, if it holds one
+        while children:
+            left: list[tuple[int, Position]] = []
+            for cell, child in children:
+                nodes = budget if max_nodes is None else min(budget, max_nodes - spent)
+                seconds = None if time_limit is None else time_limit - (time.perf_counter() - start)
+                if nodes < 1 or (seconds is not None and seconds <= 0):
+                    return None, spent
+                answer = self.attacker_wins(child, attacker, max_nodes=nodes, time_limit=seconds)
+                spent += answer.nodes
+                if answer.wins is wanted:
+                    return cell, spent
+                if answer.wins is None:
+                    left.append((cell, child))
+            children = left
+            budget = 1000 if budget < 1000 else budget * 4
+        raise AssertionError(f"no move keeps the value {value} found by the proof search")  # pragma: no cover
 
     def clear(self) -> None:
         """Forget every proof and disproof number (a fresh table)."""
@@ -313,6 +375,11 @@ def attacker_wins(
     )
 
 
+def _after(on_tick: Callable[[int], None], done: int) -> Callable[[int], None]:
+    """``on_tick`` hearing ``done`` more nodes than it is told."""
+    return lambda nodes: on_tick(done + nodes)
+
+
 def prove(
     target: Game | Position | str,
     *,
@@ -320,10 +387,11 @@ def prove(
     time_limit: float | None = None,
     searcher: ProofSearcher | None = None,
     tt_mb: float = DEFAULT_TT_MB,
+    on_tick: Callable[[int], None] | None = None,
 ) -> Proved:
     """The value of a game (from the empty board) or a position, by proof search: the first player's win is
     asked first, then the second player's (Maker-Breaker: Maker's only). ``max_nodes`` / ``time_limit``
-    bound each question."""
+    bound the questions together; ``on_tick(nodes)`` hears their node count so far."""
     position = target.copy() if isinstance(target, Position) else Game(target).start()
     game = position.game
     if searcher is None:
@@ -331,8 +399,16 @@ def prove(
     result = Proved(str(game), position.move_text(), Value.UNKNOWN)
     players = (1,) if game.goal == Goal.MAKER_BREAKER else (1, 2)
     value = Value.DRAW if game.goal != Goal.MAKER_BREAKER else Value.BREAKER
+    start = time.perf_counter()
     for player in players:
-        answer = searcher.attacker_wins(position, player, max_nodes=max_nodes, time_limit=time_limit)
+        nodes_left = None if max_nodes is None else max_nodes - result.nodes
+        seconds_left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+        if (nodes_left is not None and nodes_left < 1) or (seconds_left is not None and seconds_left <= 0):
+            stopped = "node limit" if nodes_left is not None and nodes_left < 1 else "time limit"
+            result.answers.append(Answer(player, None, 0, 0.0, stopped=stopped))
+            return result
+        answer = searcher.attacker_wins(position, player, max_nodes=nodes_left, time_limit=seconds_left,
+                                        on_tick=None if on_tick is None else _after(on_tick, result.nodes))
         result.answers.append(answer)
         if answer.wins is None:
             return result
