@@ -129,7 +129,9 @@ import numpy as np
 from numba import njit
 
 from kinarow.engine import breaker as BK
+from kinarow.engine.breaker import popcount
 from kinarow.engine.kernel import apply_sym, canonical
+from kinarow.engine.kernel import lowest_bit_index as low_index
 
 INF = np.int64(1) << np.int64(48)
 NORMAL, MAKER_BREAKER = 0, 2
@@ -150,24 +152,6 @@ N_FI = 8
 PROVEN, DISPROVEN, OPEN = 0, 1, 2
 # heuristic flags (params[R_HEUR]): order the moves by the groups through them; df-pn+ initial numbers
 H_ORDER, H_MOVES = 1, 2
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    c = 0
-    while x != np.uint64(0):
-        x &= x - np.uint64(1)
-        c += 1
-    return c
-
-
-@njit(cache=True, inline="always")
-def low_index(x):
-    i = 0
-    while (x & np.uint64(1)) == np.uint64(0):
-        x >>= np.uint64(1)
-        i += 1
-    return i
 
 
 @njit(cache=True)
