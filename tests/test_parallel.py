@@ -312,7 +312,8 @@ def _session_processes(sid: int) -> list[int]:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc to find the workers")
 def test_ctrl_c_stops_the_workers_cleanly(tmp_path):
-    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
+           "KINAROW_BOOK": "off"}  # the opening book would answer the positions of its first jobs at once
     proc = subprocess.Popen(
         [sys.executable, "-m", "kinarow", "solve", "7x6k4:gravity", "--workers", "2",
          "--checkpoint", str(tmp_path / "c4.sqlite")],

@@ -55,7 +55,8 @@ def test_cluster_by_address_from_the_command_line(cluster, capsys):
 
 def test_cluster_time_limit_stops_its_jobs(cluster):
     _, client = cluster
-    result = par.solve("7x6k4:gravity", cluster=client, time_limit=1.0)
+    # past the shipped opening book (positions of at most two stones), so that the search runs
+    result = par.solve("7x6k4:gravity", moves="d d c", cluster=client, time_limit=1.0)
     assert result.value == "unknown" and result.stopped == "time limit"
 
 
