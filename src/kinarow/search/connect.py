@@ -99,6 +99,11 @@ class Score:
         return self.cells + 1 - abs(self.score)
 
     @property
+    def sign(self) -> int:
+        """1, 0 or -1: the side to move wins, draws or loses (the general kernel's ``WIN``, ``DRAW``, ``LOSS``)."""
+        return (self.score > 0) - (self.score < 0)
+
+    @property
     def mover_wins(self) -> bool:
         return self.score > 0
 

@@ -502,7 +502,7 @@ class Searcher:
         if score is None:
             return K.ABORT, None, nodes, scores.stopped
         best = scores.best_move(position, score, weak=True)
-        return (K.WIN if score.score > 0 else K.LOSS if score.score < 0 else K.DRAW), best, nodes, None
+        return score.sign, best, nodes, None
 
     def best_move(self, position: Position) -> tuple[int, int | None]:
         """(kernel value, best cell) without budget; for strategy extraction and play.
@@ -1025,7 +1025,7 @@ def _score_search(
     finally:
         if lock is not None:
             lock.release()
-    kernel_value = K.WIN if score.score > 0 else (K.LOSS if score.score < 0 else K.DRAW)
+    kernel_value = score.sign
     return Result(str(game), position.move_text(), winner_of(game, position.to_move, kernel_value), nodes,
                   time.perf_counter() - start, position.name(best) if best is not None else None, to_move,
                   strong=strong, last_move=score.last_move if strong else None, search=SCORE_SEARCH, **know)
