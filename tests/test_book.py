@@ -123,17 +123,6 @@ def test_solve_and_analyse_give_the_same_answers_with_the_book(
     assert booked == plain
 
 
-def test_the_opening_move_is_the_best_by_the_book(tiny: tuple[books.Book, Path]) -> None:
-    book, _ = tiny
-    for moves in ["", "c", "a e", "b b c"]:
-        pos = GAME.position(moves)
-        found = analyse(pos)
-        cell, score = books.opening_move(pos, book) or (None, None)
-        assert cell in [m.cell for m in found.best] and score == book.lookup(pos), moves
-    assert books.opening_move(GAME.position("a b c d"), book) is None  # its moves are deeper than the book
-    assert books.opening_move(Game("5x4k4").start()) is None  # not a game of the score search
-
-
 def test_the_book_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(books.ENV_VAR, "off")
     assert not books.wanted() and books.wanted(True)
@@ -376,3 +365,26 @@ def test_a_member_that_claims_more_than_it_holds_is_refused(tiny: tuple[books.Bo
             target.writestr(info.filename, data)
     with pytest.raises(books.BookError, match="its keys array is shorter than its header says"):
         books.load(bad, GAME)
+
+
+def test_a_book_value_does_not_lift_the_budget_of_the_best_move() -> None:
+    """The shipped book gives the value of a 2-stone position at once; finding its best move searches the
+    children, and that search keeps the caller's node budget (the engine's think time on the web page)."""
+    from kinarow.search.solve import Searcher
+
+    game = Game("7x6k4:gravity")
+    searcher = Searcher(game)
+    if searcher.scores is None or searcher.scores.book is None:
+        pytest.skip("no book is shipped for 7x6 (or it is turned off)")
+    position = game.position("d c")
+    value, best, nodes, stopped = searcher.search(position, max_nodes=2_000)
+    assert (value, best, stopped) == (1, None, "node limit")  # the book's value, the move not yet found
+    assert 0 < nodes <= 7 * 2_000 + 7
+    guess = searcher.guess
+    assert guess in position.legal_moves()
+    child = position.copy()
+    child.play(guess)  # the guess lets the opponent win at once nowhere
+    for reply in child.legal_moves():
+        after = child.copy()
+        after.play(reply)
+        assert not after.is_over

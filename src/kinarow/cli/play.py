@@ -91,21 +91,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextIO, think: float) -> bool:
     """Play the engine's whole turn; False if its search was interrupted."""
-    from kinarow.search.book import opening_move
-
     game = position.game
     placed: list[str] = []
     expectation: Value | None = Value.DRAW
     while not position.is_over and position.to_move == engine:
-        booked = opening_move(position)  # a Connect-k opening: the shipped book's best move, at once
-        if booked is not None:
-            cell, score = booked
-            expectation = Value.DRAW if score == 0 else Value.win(
-                game.goal, position.to_move if score > 0 else 3 - position.to_move)
-            position.play(cell)
-            name = position.name(cell)
-            placed.append(f"column {name.rstrip('0123456789')} ({name})" if game.gravity else name)
-            continue
         try:
             value, cell = searcher.choose_move(position, think)
         except KeyboardInterrupt:

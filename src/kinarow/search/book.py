@@ -55,7 +55,6 @@ __all__ = [
     "BuildReport",
     "build",
     "load",
-    "opening_move",
     "shipped_book",
     "shipped_path",
     "wanted",
@@ -444,34 +443,6 @@ def shipped_book(game: Game | str) -> Book | None:
                 raise BookError(f"the opening book shipped for {game} cannot be used ({error}); set "
                                 f"{ENV_VAR}=off to search without it") from None
         return _shipped[game]
-
-
-def opening_move(position: Position, book: Book | None = None) -> tuple[int, int] | None:
-    """A best move of ``position`` and its score (from the side to move) by ``book``, or by the book shipped
-    for the game when none is given (unless ``$KINAROW_BOOK`` is ``off``); None when the book does not hold
-    every move's score (the position is not shallower than the book's depth) or there is no book. The best
-    move wins soonest, or loses latest; among equals the most central column."""
-    if position.is_over or connect.serves(position.game) is not None:
-        return None
-    if book is None:
-        book = shipped_book(position.game) if wanted() else None
-    if book is None or position.stones >= book.depth or book.game != position.game:
-        return None
-    cells = position.game.cells
-    best: tuple[int, int] | None = None
-    for cell in connect.ScoreSearcher.central_first(position):
-        child = position.copy()
-        child.play(cell)
-        if child.is_over:
-            score = 0 if child.result == "draw" else cells - position.stones
-        else:
-            found = book.lookup(child)
-            if found is None:
-                return None
-            score = -found
-        if best is None or score > best[1]:
-            best = (cell, score)
-    return best
 
 
 # -- building ------------------------------------------------------------------------------------------

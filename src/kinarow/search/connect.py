@@ -136,6 +136,8 @@ class ScoreSearcher:
         self.book = book
         #: why the last search stopped before its answer (None when it answered)
         self.stopped: str | None = None
+        #: the nodes :meth:`best_move` searched (the children it scored)
+        self.move_nodes = 0
         m, n = game.m, game.n
         h = n + 1
         board = bottom = 0
@@ -285,10 +287,23 @@ class ScoreSearcher:
         self.stopped = None
         return Score(out[0], t, self.game.cells, total, seconds)
 
-    def best_move(self, position: Position, score: Score, *, weak: bool = False) -> int | None:
+    def best_move(
+        self,
+        position: Position,
+        score: Score,
+        *,
+        weak: bool = False,
+        max_nodes: int | None = None,
+        deadline: float | None = None,
+        on_tick: Callable[[int], None] | None = None,
+    ) -> int | None:
         """A move (a cell of ``position``'s game) that keeps ``score``: the winner's fastest win, the loser's
         slowest loss, or a drawing move (``weak``: ``score`` is a weak search's sign, and the move keeps the
-        value only). None only if ``score`` is not the position's."""
+        value only). None if ``score`` is not the position's, or when a child's search ran out of ``max_nodes``
+        (each) or passed ``deadline`` (:attr:`stopped` then says which). A score read from the book needs the
+        children searched, so the budget matters there."""
+        self.stopped = None
+        self.move_nodes = 0
         for cell in self.moves_in_order(position):
             child = position.copy()
             child.play(cell)
@@ -299,10 +314,25 @@ class ScoreSearcher:
                 elif score.score > 0 and (weak or score.last_move == child.stones):
                     return cell
                 continue
-            got = self.score(child, weak=weak)
-            if got is not None and -got.score == score.score:
+            got = self.score(child, weak=weak, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
+            self.move_nodes += int(self.ctrl[GK.G_NODES])
+            if got is None:
+                return None
+            if -got.score == score.score:
                 return cell
+        self.stopped = None
         return None
+
+    def safe_move(self, position: Position) -> int:
+        """A legal move (central columns first) after which the opponent cannot win at once, or the most central
+        move when every move allows that: what to play when the search runs out of time."""
+        moves = self.central_first(position)
+        for cell in moves:
+            child = position.copy()
+            child.play(cell)
+            if child.is_over or not any(_wins_at_once(child, reply) for reply in child.legal_moves()):
+                return cell
+        return moves[0]
 
     def moves_in_order(self, position: Position) -> list[int]:
         """The legal moves, central columns first."""
@@ -313,6 +343,13 @@ class ScoreSearcher:
         """The legal moves of ``position`` (a gravity game's), central columns first (the left one of two)."""
         n, centre = position.game.n, (position.game.m - 1) / 2
         return sorted(position.legal_moves(), key=lambda c: (abs(c // n - centre), c // n))
+
+
+def _wins_at_once(position: Position, cell: int) -> bool:
+    """Does the side to move at ``position`` win by playing ``cell``?"""
+    child = position.copy()
+    child.play(cell)
+    return child.is_over and child.result != "draw"
 
 
 _cache: dict[tuple[Game, float, bool], ScoreSearcher] = {}

@@ -291,6 +291,7 @@ class Searcher:
         self.game = game
         self.tt_mb = tt_mb
         self._scores: connect.ScoreSearcher | None = None
+        self._score_guess: int | None = None  # the score search's move when time ran out (:attr:`guess`)
         self.symmetry = symmetry  # part of the results store's key (symmetry changes the best move found)
         self.tables: KernelTables = kernel_tables(game, symmetry)
         entries = max(2, int(tt_mb * 2**20 / _ENTRY_BYTES))
@@ -337,6 +338,8 @@ class Searcher:
     def guess(self) -> int | None:
         """The latest exact-value search's move that lost to nothing in its deepest finished test of the
         opponent's win, or None: the move to play when time runs out (:meth:`choose_move`)."""
+        if connect.serves(self.game) is None:
+            return self._score_guess
         g = int(self.state.ctrl[K.C_GUESS])
         return g if g >= 0 else None
 
@@ -500,8 +503,13 @@ class Searcher:
         score = scores.score(position, weak=True, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
         nodes = int(scores.ctrl[connect.GK.G_NODES])
         if score is None:
+            self._score_guess = scores.safe_move(position)
             return K.ABORT, None, nodes, scores.stopped
-        best = scores.best_move(position, score, weak=True)
+        best = scores.best_move(position, score, weak=True, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
+        nodes += scores.move_nodes
+        if best is None and scores.stopped:  # the value is known (e.g. from the book), its best move is not yet
+            self._score_guess = scores.safe_move(position)
+            return score.sign, None, nodes, scores.stopped
         return score.sign, best, nodes, None
 
     def best_move(self, position: Position) -> tuple[int, int | None]:
@@ -1021,7 +1029,8 @@ def _score_search(
         if score is None:
             return Result(str(game), position.move_text(), Value.UNKNOWN, nodes, time.perf_counter() - start,
                           None, to_move, stopped=searcher.stopped, strong=strong, search=SCORE_SEARCH, **know)
-        best = searcher.best_move(position, score, weak=not strong)
+        best = searcher.best_move(position, score, weak=not strong, max_nodes=max_nodes, deadline=deadline,
+                                  on_tick=on_tick)
     finally:
         if lock is not None:
             lock.release()

@@ -357,16 +357,9 @@ class App:
                           fills={position.moves[-1]: HIGHLIGHT} if placed else None)
 
     def _solver_move(self, position: Position) -> tuple[int, str]:
-        from kinarow.search.book import opening_move
         from kinarow.search.solve import winner_of
 
         game = position.game
-        booked = opening_move(position)  # a Connect-k opening: the shipped book's best move, at once
-        if booked is not None:
-            cell, score = booked
-            if score == 0:
-                return cell, "it expects a draw with perfect play"
-            return cell, "it expects to win" if score > 0 else "it expects to lose against best play"
         with self.searchers.searcher(game) as searcher:
             value, best, _, stopped = searcher.search(position, max_nodes=ENGINE_NODES,
                                                       deadline=time.perf_counter() + self.think, on_tick=self._tick)
