@@ -72,6 +72,18 @@ def test_a_time_limit_leaves_moves_unknown(monkeypatch: pytest.MonkeyPatch) -> N
     assert found.to_dict()["stopped"] == "time limit"
 
 
+@pytest.mark.parametrize("spec", ["5x4k4:gravity", "4x4k3"])
+def test_a_node_budget_bounds_each_move_and_ticks_report_the_total(spec: str) -> None:
+    ticks: list[int] = []
+    cut = analyse(spec, max_nodes=20, on_tick=ticks.append)
+    assert cut.stopped == "node limit" and not cut.complete
+    assert cut.moves_list[-1].outcome == "unknown"  # the moves after the one that ran out are not searched
+    assert ticks == sorted(ticks)  # a running total, never going back
+    whole = analyse(spec, max_nodes=10**7)
+    assert whole.stopped is None and whole.complete
+    assert [m.label for m in whole.moves_list] == [m.label for m in analyse(spec).moves_list]
+
+
 def test_one_searcher_serves_every_move() -> None:
     searcher = Searcher("4x4k3")
     assert analyse("4x4k3", searcher=searcher).last_move == 5
@@ -173,6 +185,7 @@ def test_cli_svg_with_json_says_where_the_picture_went_on_stderr(capsys, tmp_pat
         (["analyse", "3x3k3", "--moves", "a1 a1"], "a1 is occupied"),
         (["analyse", "3x3k3", "--moves", "a1 b1 a2 b2 a3"], "there is no move to analyse"),
         (["analyse", "3x3k3", "--time-limit", "soon"], "--time-limit must be a positive number"),
+        (["analyse", "3x3k3", "--max-nodes", "0"], "--max-nodes must be a positive whole number"),
         (["analyse", "3x3k3", "--svg", "/nonexistent-folder/x.svg"], "does not exist"),
         (["analyse", "9x9k5"], "at most 64 cells"),
     ],

@@ -20,8 +20,9 @@ from kinarow.cli.common import (
     check_pictures,
     player_label,
     positive_float,
+    positive_int,
+    progress,
     save_pictures,
-    spinner,
     tt_help,
 )
 from kinarow.errors import interrupted
@@ -34,7 +35,7 @@ from kinarow.search.solve import MAX_TT_MB
 def legend(position: Position, analysis: Analysis) -> str:
     """What the marks say, for the player to move."""
     who = player_label(position.to_move)
-    unknown = " (? not solved in time)" if any(m.outcome == "unknown" for m in analysis.moves_list) else ""
+    unknown = " (? not solved within the limits)" if any(m.outcome == "unknown" for m in analysis.moves_list) else ""
     return f"Each move of {who}: Wn wins on move n, D draws, Ln loses on move n{unknown}."
 
 
@@ -92,7 +93,7 @@ def picture(position: Position, analysis: Analysis) -> str:
     who = player_label(position.to_move)
     rows = [("win", f"Wn: {who} wins on move n"), ("draw", "D: a draw"), ("loss", f"Ln: {who} loses on move n")]
     if any(m.outcome == "unknown" for m in analysis.moves_list):
-        rows.append(("unknown", "?: not solved in time"))
+        rows.append(("unknown", "?: not solved within the limits"))
     marks = {m.cell: (m.outcome, m.label) for m in analysis.moves_list}
     return svg.heat_map(position, marks, legend=rows, title=f"{position.game}: {who} to move")
 
@@ -100,6 +101,7 @@ def picture(position: Position, analysis: Analysis) -> str:
 def cmd_analyse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow import svg
 
+    max_nodes = positive_int("--max-nodes", args.max_nodes)
     time_limit = positive_float("--time-limit", args.time_limit)
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     check_pictures(args)
@@ -107,8 +109,8 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.svg is not None or args.png is not None:
         svg.check_picture_size(game)  # before the search
     position = game.position(args.moves)
-    with spinner(f"analysing every move of {game}", err):
-        analysis = analyse(position, time_limit=time_limit, tt_mb=tt_mb)
+    with progress(f"analysing every move of {game}", err) as tick:
+        analysis = analyse(position, time_limit=time_limit, tt_mb=tt_mb, max_nodes=max_nodes, on_tick=tick)
     if args.json:
         print(json.dumps(analysis.to_dict()), file=out)
     else:
@@ -130,6 +132,8 @@ def add_commands(commands: Any) -> None:
     p.add_argument(
         "--time-limit", metavar="S", default=None, help="stop after S seconds (the moves not solved are 'unknown')"
     )
+    p.add_argument("--max-nodes", metavar="N", default=None,
+                   help="stop a move's search after about N nodes (that move and the rest are 'unknown')")
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help())
     add_picture_options(p)
     p.set_defaults(run=cmd_analyse)

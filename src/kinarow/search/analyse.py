@@ -16,6 +16,7 @@ and the loser as late as it can.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -159,14 +160,18 @@ def analyse(
     tt_mb: float | None = None,
     knowledge: str = DEFAULT_KNOWLEDGE,
     searcher: Searcher | None = None,
+    max_nodes: int | None = None,
+    on_tick: Callable[[int], None] | None = None,
 ) -> Analysis:
     """The value and game length after each legal move of a game's start (or of a position, after ``moves``).
 
     ``time_limit`` (seconds) bounds the whole analysis: the moves not solved in time are ``unknown`` (or known
     without their length) and :attr:`Analysis.stopped` says why; so does Ctrl-C (``interrupted``). One
-    ``searcher`` of the game is used for every move (a new one when none is given).
+    ``searcher`` of the game is used for every move (a new one when none is given). ``max_nodes`` bounds the
+    search of each move (a move whose search runs out is ``unknown``, and the analysis stops there: ``node
+    limit``); ``on_tick`` is called now and then with the nodes searched so far.
     """
-    _, time_limit, tt_mb = check_limits(None, time_limit, tt_mb)
+    max_nodes, time_limit, tt_mb = check_limits(max_nodes, time_limit, tt_mb)
     knowledge = check_knowledge(knowledge)
     if isinstance(target, Position):
         position = target.copy()
@@ -188,7 +193,8 @@ def analyse(
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     if connect.serves(position.game) is None:  # the score kernel: one search a move gives value and length
-        return _analyse_scores(position, deadline, tt_mb if tt_mb is not None else default_tt_mb(position.game))
+        return _analyse_scores(position, deadline, tt_mb if tt_mb is not None else default_tt_mb(position.game),
+                               max_nodes, on_tick)
     mover = position.to_move
     found: list[MoveValue] = []
     nodes = 0
@@ -199,7 +205,9 @@ def analyse(
         if stopped is None and (left is None or left > 0):
             child = position.copy()
             child.play(cell)
-            result = solve(child, searcher=searcher, time_limit=left, strong=True)
+            done = nodes
+            result = solve(child, searcher=searcher, time_limit=left, strong=True, max_nodes=max_nodes,
+                           on_tick=_offset(on_tick, done))
             nodes += result.nodes
             value = result.value if isinstance(result.value, Value) else Value.UNKNOWN
             last = result.last_move
@@ -219,7 +227,21 @@ def analyse(
     )
 
 
-def _analyse_scores(position: Position, deadline: float | None, tt_mb: float) -> Analysis:
+def _offset(on_tick: Callable[[int], None] | None, done: int) -> Callable[[int], None] | None:
+    """``on_tick`` for one more search after ``done`` nodes: it reports the running total."""
+    if on_tick is None:
+        return None
+    tick = on_tick
+    return lambda nodes: tick(done + nodes)
+
+
+def _analyse_scores(
+    position: Position,
+    deadline: float | None,
+    tt_mb: float,
+    max_nodes: int | None = None,
+    on_tick: Callable[[int], None] | None = None,
+) -> Analysis:
     """:func:`analyse` by the Connect-k score kernel (:mod:`kinarow.search.connect`), one table for every move."""
     start = time.perf_counter()
     game, mover = position.game, position.to_move
@@ -237,7 +259,9 @@ def _analyse_scores(position: Position, deadline: float | None, tt_mb: float) ->
                 assert child.result is not None
                 value, last = child.result, (child.stones if child.result != Value.DRAW else None)
             elif stopped is None and (deadline is None or time.perf_counter() < deadline):
-                got = searcher.score(child, deadline=deadline)
+                done = nodes
+                got = searcher.score(child, deadline=deadline, max_nodes=max_nodes,
+                                     on_tick=_offset(on_tick, done))
                 nodes += int(searcher.ctrl[connect.GK.G_NODES])
                 if got is None:
                     stopped = searcher.stopped
