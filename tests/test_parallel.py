@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from helpers import interruptible, run
 from kinarow import Game, KinarowError, Searcher, solve
+from kinarow.position import value_names
 from kinarow.proofs.tree import check
 from kinarow.search import parallel as par
 from kinarow.search.parallel import coordinator
@@ -140,6 +141,29 @@ def test_two_workers_agree_with_one_process(game, moves):
     # the best move keeps the value
     after = f"{moves or ''} {result.best_move}".strip()
     assert solve(game, moves=after).value == single.value
+
+
+@pytest.mark.parametrize(("game", "moves", "question"), [
+    ("4x4k4", None, "exact"), ("5x4k3", None, "exact"), ("4x4k3:maker-breaker", "a1", "exact"),
+    ("6x5k4", "c3 d3", "first-wins"), ("5x5k4", "c3", "second-wins"), ("4x4k3", "b2", "first-wins")])
+def test_jobs_by_the_proof_search_agree_with_one_process(game, moves, question):
+    """The frontier's jobs asked by the proof search (value jobs and one-sided win tests) give the value
+    (or the bound) that one alpha-beta process gives."""
+    result = par.solve(game, moves=moves, workers=2, jobs=6, search="proof", question=question)
+    assert result.search == "proof-number search" and result.stopped is None
+    single = solve(game, moves=moves, search="alpha-beta")
+    first, second = value_names(Game(game))
+    expected = {"exact": single.value,
+                "first-wins": first if single.value == first else f"{second}-or-draw",
+                "second-wins": second if single.value == second else f"{first}-or-draw"}[question]
+    assert str(result.value) == str(expected)
+
+
+def test_the_proof_search_for_jobs_is_refused_where_it_does_not_apply():
+    with pytest.raises(KinarowError, match="the proof search does not apply"):
+        par.solve("5x4k4:gravity", workers=2, search="proof")
+    with pytest.raises(KinarowError, match="search must be one of auto, proof, alpha-beta"):
+        par.solve("4x4k4", workers=2, search="dfpn")
 
 
 @pytest.mark.parametrize(("game", "moves"), [("4x3k3", None), ("4x4k3p2q1", None), ("3x3k3:torus", None),

@@ -59,9 +59,6 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.strong:
             raise UsageError("--strong solves in one process; leave out --workers, --jobs, --cluster, --checkpoint, "
                              "--max-job-seconds and --question")
-        if args.search != "auto":
-            raise UsageError("--search chooses the search of one process; leave out --workers, --jobs, --cluster "
-                             "and --checkpoint")
         return scale.cmd_solve_parallel(args, out, err)
     max_nodes = positive_int("--max-nodes", args.max_nodes)
     time_limit = positive_float("--time-limit", args.time_limit)

@@ -51,6 +51,9 @@ from kinarow.search.parallel.jobs import JobOutcome, JobSpec
 from kinarow.search.parallel.merge import mapped, merged_walk, rows_of_choices, rows_of_walk
 from kinarow.search.pool import MAX_WORKERS
 from kinarow.search.solve import (
+    ALPHA_BETA,
+    PROOF_SEARCH,
+    SEARCHES,
     Result,
     check_count,
     check_flag,
@@ -58,6 +61,8 @@ from kinarow.search.solve import (
     check_limits,
     check_seconds,
     knowledge_reason,
+    proof_search_applies,
+    said,
     with_reason,
 )
 from kinarow.values import Player, Value
@@ -136,6 +141,7 @@ def solve(
     knowledge: str = "matching",
     max_job_seconds: float | None = None,
     question: str = EXACT,
+    search: str = "auto",
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
 
@@ -157,9 +163,13 @@ def solve(
     ``question`` asks the root less than its exact value: ``"first-wins"``
     (can the first player force a win?) or ``"second-wins"``; every job then
     runs one win test, and a "no" comes back as a bound (``second-or-draw``,
-    ``first-or-draw``).
+    ``first-or-draw``). ``search`` chooses the jobs' search as for :func:`kinarow.solve`: ``proof`` (the
+    proof-number search, free boards), ``alpha-beta``, or ``auto`` (the proof search where :func:`kinarow.solve`
+    would take it); strategy jobs always extract by alpha-beta.
     """
     knowledge = check_knowledge(knowledge)
+    if search not in SEARCHES:
+        raise KinarowError(f"search must be one of {', '.join(SEARCHES)}, not {said(search)}")
     max_nodes, time_limit, tt_mb = check_limits(max_nodes, time_limit, tt_mb)
     workers = check_count(workers, "workers", upper=MAX_WORKERS)
     jobs = check_count(jobs, "jobs", upper=MAX_JOBS)
@@ -197,6 +207,7 @@ def solve(
             backend = LocalBackend(n_workers, max(4 * len(frontier.nodes), LOCAL_JOB_SLOTS))
         run = _Run(frontier, backend, tt_mb, store, max_nodes, deadline, on_tick, n_workers)
         run.knowledge = knowledge
+        run.search = "proof" if proof_search_applies(game, search, knowledge) else "alpha-beta"
         run.max_job_seconds = max_job_seconds
         stopped = run.values()
         root = frontier.nodes[frontier.root]
@@ -248,6 +259,7 @@ def solve(
         log=run.log,
         knowledge=knowledge,
         knowledge_note=knowledge_reason(game) if knowledge != "none" else None,
+        search=PROOF_SEARCH if run.search == "proof" else ALPHA_BETA,
     ))
 
 
@@ -287,6 +299,7 @@ class _Run:
         self.backend = backend
         self.tt_mb = tt_mb
         self.knowledge = "none"
+        self.search = "alpha-beta"  # the jobs' search, "proof" or "alpha-beta" (strategy jobs: alpha-beta)
         self.store = store
         self.max_nodes = max_nodes
         self.deadline = deadline
@@ -381,7 +394,7 @@ class _Run:
                         break
                     if job not in running:
                         spec = JobSpec(job, fr.game_text, fr.nodes[job].moves, self.tt_mb, question=question,
-                                       knowledge=self.knowledge)
+                                       knowledge=self.knowledge, search=self.search)
                         running[job] = backend.submit(spec)
                         asked[job] = question
                         started[job] = time.monotonic()

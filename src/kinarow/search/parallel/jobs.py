@@ -48,6 +48,7 @@ class JobSpec:
     dask_run: str | None = None  # name prefix of the Dask events that stop this job
     question: str = EXACT  # EXACT, or "does FIRST_WINS / SECOND_WINS hold?" (one win test)
     knowledge: str = "none"  # the workers' solver knowledge (see kinarow.solve)
+    search: str = "alpha-beta"  # "proof": value and win tests by the proof-number search (free boards)
 
 
 @dataclass
@@ -89,6 +90,20 @@ def _searcher(game: str, tt_mb: float | None, knowledge: str = "none") -> Any:
     return cache[(game, tt_mb, knowledge)]
 
 
+def _proof_searcher(game: str, tt_mb: float | None, knowledge: str) -> Any:
+    """One proof searcher per game and worker thread, kept between jobs (its table carries over)."""
+    from kinarow.search.proof_search import ProofSearcher
+    from kinarow.search.solve import default_tt_mb
+
+    cache: dict[tuple[str, float | None, str], Any] = getattr(_THREAD, "provers", None) or {}
+    _THREAD.provers = cache
+    if (game, tt_mb, knowledge) not in cache:
+        cache.clear()
+        size = tt_mb if tt_mb is not None else min(default_tt_mb(Game(game)), 256)
+        cache[(game, tt_mb, knowledge)] = ProofSearcher(game, tt_mb=size, knowledge=knowledge != "none")
+    return cache[(game, tt_mb, knowledge)]
+
+
 def _stop_check(spec: JobSpec) -> Callable[[], bool]:
     if spec.dask_run is None:
         flags = _LOCAL.get("flags")
@@ -116,7 +131,8 @@ def run_job(spec: JobSpec) -> JobOutcome:
     from kinarow.search.solve import solve as solve_one
 
     start = time.perf_counter()
-    searcher = _searcher(spec.game, spec.tt_mb, spec.knowledge)
+    proving = spec.search == "proof" and not spec.strategy
+    searcher = None if proving else _searcher(spec.game, spec.tt_mb, spec.knowledge)
     should_stop = _stop_check(spec)
     live = _LOCAL.get("live") if spec.dask_run is None else None
     pos = Game(spec.game).start()
@@ -143,6 +159,8 @@ def run_job(spec: JobSpec) -> JobOutcome:
             bounds = (score_of(winner), score_of(winner))
         except _StopRequestedError:
             bounds = None
+    elif proving:
+        bounds, nodes = _proof_job(spec, pos, score_of, tick)
     elif spec.question == EXACT:
         result = solve_one(pos, searcher=searcher, on_tick=tick)
         nodes = result.nodes
@@ -161,6 +179,30 @@ def run_job(spec: JobSpec) -> JobOutcome:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     worker = f"{os.uname()[1]}:{os.getpid()}"
     return JobOutcome(spec.job, bounds, spec.question, nodes, time.perf_counter() - start, walk, peak, worker)
+
+
+def _proof_job(
+    spec: JobSpec, pos: Position, score_of: Callable[[Value], int], tick: Callable[[int], None]
+) -> tuple[tuple[int, int] | None, int]:
+    """A value or win-test job answered by the proof search: (bounds or None when stopped, nodes)."""
+    from kinarow.search.proof_search import prove
+
+    prover = _proof_searcher(spec.game, spec.tt_mb, spec.knowledge)
+    try:
+        if spec.question == EXACT:
+            proved = prove(pos, searcher=prover, on_tick=tick)
+            if proved.value == Value.UNKNOWN:
+                return None, proved.nodes
+            return (score_of(proved.value), score_of(proved.value)), proved.nodes
+        tested = 1 if spec.question == FIRST_WINS else 2
+        answer = prover.attacker_wins(pos, tested, on_tick=tick)
+    except KeyboardInterrupt:  # stopped by the coordinator (tick) or Ctrl-C
+        return None, 0
+    if answer.wins is None:
+        return None, answer.nodes
+    if tested == 1:
+        return ((FIRST, FIRST) if answer.wins else (SECOND, DRAW)), answer.nodes
+    return ((SECOND, SECOND) if answer.wins else (DRAW, FIRST)), answer.nodes
 
 
 def win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], None]) -> tuple[bool | None, int]:
