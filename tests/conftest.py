@@ -45,6 +45,7 @@ ALL = frozenset({"*"})
 #: parametrization), or ALL for the whole file.
 SLOW: dict[str, frozenset[str] | set[str]] = {
     "test_connect_kernel.py": {"test_scores_agree_with_exhaustive_minimax_on_larger_boards"},
+    "test_package.py": ALL,  # builds the sdist and the wheel (a minute or more)
     "papers/test_gyorffy_torus.py": {
         "test_hex7_reproduction_agrees",
         "test_hexagonal_6x6_torus_has_26_classes",
