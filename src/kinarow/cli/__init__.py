@@ -9,7 +9,8 @@ Commands::
     kinarow settle [CASE ...] [--list] [--workers N] [--cluster ADDRESS] [--time-limit S] [--out DIR] [--json]
                    [--knowledge none|pairing|matching] [--checkpoint PATH]
                    [--draw-proof [--safety-budget NODES]]
-    kinarow analyse GAME [--moves MOVES] [--json] [--time-limit S] [--tt-mb MB] [--svg FILE] [--png FILE]
+    kinarow analyse GAME [--moves MOVES] [--json] [--time-limit S] [--max-nodes N] [--tt-mb MB]
+                    [--svg FILE] [--png FILE]
     kinarow show GAME [--moves MOVES] [--svg FILE] [--png FILE]
     kinarow play GAME [--first | --second] [--think S] [--tt-mb MB] [--engine STRATEGY]
     kinarow verify STRATEGY GAME [--as first|second] [--json] [--max-positions N] [--out FILE]  (misere)
