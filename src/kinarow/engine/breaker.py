@@ -297,74 +297,96 @@ def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl, full_first=False):
 
 
 @njit(cache=True)
-def _pair_search(pbuf, ng0, used0, ctrl):
-    """Is there a set of disjoint pairs, avoiding ``used0``, with a pair inside every group of ``pbuf[0, 0:ng0]``?
+def pair_search(pbuf, ng0, used0, single0, ctrl, budget):
+    """Disjoint pairs of cells, avoiding ``used0``, with at most ``single0`` (0 or 1) single cell besides, such
+    that every group of ``pbuf[0, 0:ng0]`` (free cells only) holds a pair or the single.
 
-    1 yes, 0 no, ``UNKNOWN`` when the budget ran out. Iterative (one frame per pair chosen).
+    Returns 1 (found: the cells used are ``pbuf[d, F + 1]`` with d = ``ctrl[C_DEPTH]``, the single
+    ``pbuf[d, F + 2]``, 0 when none; with no single the pairs are
+    ``pbuf[i + 1, F + 1] ^ pbuf[i, F + 1]`` for i < d), 0 (none exists) or -1 (the budget ran out). The single is the
+    defender's move before the pairing: one search asks "is there a move after which a pairing holds?".
+    Iterative; frame fields in the last ``N_FRAME`` columns: 0 groups, 1 cells used, 2 the single taken,
+    3 single still allowed, 4 singles left to try, 5 pair cell a, 6 a's left to try, 7 b's left for a.
     """
     zero = np.uint64(0)
     one = np.uint64(1)
     F = pbuf.shape[1] - N_FRAME
-    budget = ctrl[C_BUDGET]
     d = 0
     pbuf[0, F + 0] = ng0
     pbuf[0, F + 1] = used0
+    pbuf[0, F + 2] = zero
+    pbuf[0, F + 3] = single0
     entering = True
     while True:
         if entering:
             entering = False
             ctrl[C_NODES] += 1
             if budget > 0 and ctrl[C_NODES] > budget:
-                return UNKNOWN
+                return -1
             ng = np.int64(pbuf[d, F + 0])
             if ng == 0:
-                ctrl[C_DEPTH] = d  # the pairs are pbuf[i + 1, F + 1] ^ pbuf[i, F + 1] for i < d
+                ctrl[C_DEPTH] = d
                 return 1
             used = pbuf[d, F + 1]
-            best = -1
+            best = 0
             best_c = 1 << 30
             for i in range(ng):
                 c = popcount(pbuf[d, i] & ~used)
                 if c < best_c:
                     best_c = c
                     best = i
-            if best_c < 2:
-                pbuf[d, F + 2] = zero
-                pbuf[d, F + 4] = zero
-            else:
-                avail = pbuf[d, best] & ~used
+                    if c < 2:
+                        break
+            avail = pbuf[d, best] & ~used
+            pbuf[d, F + 4] = avail if pbuf[d, F + 3] != zero else zero
+            if best_c >= 2:
                 a = avail & (~avail + one)
-                pbuf[d, F + 3] = a
-                pbuf[d, F + 2] = avail ^ a
-                pbuf[d, F + 4] = avail ^ a
-        # next pair (a, b) at frame d
-        if pbuf[d, F + 4] == zero:
-            ra = pbuf[d, F + 2]
-            if ra != zero:
-                a = ra & (~ra + one)
-                ra ^= a
-                pbuf[d, F + 3] = a
-                pbuf[d, F + 2] = ra
-                pbuf[d, F + 4] = ra
-        rb = pbuf[d, F + 4]
-        if rb == zero:
-            # no pair works here: back up
+                pbuf[d, F + 5] = a
+                pbuf[d, F + 6] = avail ^ a
+                pbuf[d, F + 7] = avail ^ a
+            else:
+                pbuf[d, F + 5] = zero
+                pbuf[d, F + 6] = zero
+                pbuf[d, F + 7] = zero
+        # the next way to block the chosen group: a single first, then the pairs
+        blk = zero
+        sg = zero
+        ss = pbuf[d, F + 4]
+        if ss != zero:
+            sg = ss & (~ss + one)
+            pbuf[d, F + 4] = ss ^ sg
+            blk = sg
+        else:
+            rb = pbuf[d, F + 7]
+            if rb == zero:
+                ra = pbuf[d, F + 6]
+                if ra != zero:
+                    a = ra & (~ra + one)
+                    ra ^= a
+                    pbuf[d, F + 5] = a
+                    pbuf[d, F + 6] = ra
+                    pbuf[d, F + 7] = ra
+                    rb = ra
+            if rb != zero:
+                b = rb & (~rb + one)
+                pbuf[d, F + 7] = rb ^ b
+                blk = pbuf[d, F + 5] | b
+        if blk == zero:
             if d == 0:
                 return 0
             d -= 1
             continue
-        b = rb & (~rb + one)
-        pbuf[d, F + 4] = rb ^ b
-        pair = pbuf[d, F + 3] | b
         nd = 0
         for i in range(np.int64(pbuf[d, F + 0])):
             g = pbuf[d, i]
-            if (g & pair) == pair:
-                continue  # this pair blocks g
+            if (g & blk) == blk:
+                continue  # blocked by the pair or the single
             pbuf[d + 1, nd] = g
             nd += 1
         pbuf[d + 1, F + 0] = nd
-        pbuf[d + 1, F + 1] = pbuf[d, F + 1] | pair
+        pbuf[d + 1, F + 1] = pbuf[d, F + 1] | blk
+        pbuf[d + 1, F + 2] = pbuf[d, F + 2] | sg
+        pbuf[d + 1, F + 3] = zero if sg != zero else pbuf[d, F + 3]
         d += 1
         entering = True
 
@@ -400,7 +422,7 @@ def pairing_exists(groups, M, B, breaker_first, pbuf, ctrl):
                 nd += 1
             ng = nd
             used = single
-    return _pair_search(pbuf, ng, used, ctrl)
+    return pair_search(pbuf, ng, used, zero, ctrl, ctrl[C_BUDGET])
 
 
 @njit(cache=True)

@@ -37,7 +37,7 @@ children when:
 * normal goal, OR: the defender has two threats and the attacker none: disproved;
 * knowledge: a Hales-Jewett pairing of the empty cells holds a pair in every
   live attacker group (at an AND node after one defender move, which the same
-  search picks: :func:`pair_search` may block one group with a single cell,
+  search picks: :func:`kinarow.engine.breaker.pair_search` may block one group with a single cell,
   the defender's move, besides the pairs): disproved. The pairing search has a
   node budget; running out means "not proved". When a defender node is
   expanded, each defender move is also tested for a pairing after it (the
@@ -234,100 +234,6 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
 
 
 @njit(cache=True)
-def pair_search(pbuf, ng0, single0, ctrl, budget):
-    """Disjoint pairs of cells, with at most ``single0`` (0 or 1) single cell besides, such that every group
-    of ``pbuf[0, 0:ng0]`` (free cells only) holds a pair or the single.
-
-    Returns 1 (found: the cells used are ``pbuf[d, F + 1]`` with d = ``ctrl[BK.C_DEPTH]``, the single
-    ``pbuf[d, F + 2]``, 0 when none), 0 (none exists) or -1 (the budget ran out). The single is the
-    defender's move before the pairing: one search asks "is there a move after which a pairing holds?".
-    Iterative; frame fields in the last ``BK.N_FRAME`` columns: 0 groups, 1 cells used, 2 the single taken,
-    3 single still allowed, 4 singles left to try, 5 pair cell a, 6 a's left to try, 7 b's left for a.
-    """
-    zero = np.uint64(0)
-    one = np.uint64(1)
-    F = pbuf.shape[1] - BK.N_FRAME
-    d = 0
-    pbuf[0, F + 0] = ng0
-    pbuf[0, F + 1] = zero
-    pbuf[0, F + 2] = zero
-    pbuf[0, F + 3] = single0
-    entering = True
-    while True:
-        if entering:
-            entering = False
-            ctrl[BK.C_NODES] += 1
-            if budget > 0 and ctrl[BK.C_NODES] > budget:
-                return -1
-            ng = np.int64(pbuf[d, F + 0])
-            if ng == 0:
-                ctrl[BK.C_DEPTH] = d
-                return 1
-            used = pbuf[d, F + 1]
-            best = 0
-            best_c = 1 << 30
-            for i in range(ng):
-                c = popcount(pbuf[d, i] & ~used)
-                if c < best_c:
-                    best_c = c
-                    best = i
-                    if c < 2:
-                        break
-            avail = pbuf[d, best] & ~used
-            pbuf[d, F + 4] = avail if pbuf[d, F + 3] != zero else zero
-            if best_c >= 2:
-                a = avail & (~avail + one)
-                pbuf[d, F + 5] = a
-                pbuf[d, F + 6] = avail ^ a
-                pbuf[d, F + 7] = avail ^ a
-            else:
-                pbuf[d, F + 5] = zero
-                pbuf[d, F + 6] = zero
-                pbuf[d, F + 7] = zero
-        # the next way to block the chosen group: a single first, then the pairs
-        blk = zero
-        sg = zero
-        ss = pbuf[d, F + 4]
-        if ss != zero:
-            sg = ss & (~ss + one)
-            pbuf[d, F + 4] = ss ^ sg
-            blk = sg
-        else:
-            rb = pbuf[d, F + 7]
-            if rb == zero:
-                ra = pbuf[d, F + 6]
-                if ra != zero:
-                    a = ra & (~ra + one)
-                    ra ^= a
-                    pbuf[d, F + 5] = a
-                    pbuf[d, F + 6] = ra
-                    pbuf[d, F + 7] = ra
-                    rb = ra
-            if rb != zero:
-                b = rb & (~rb + one)
-                pbuf[d, F + 7] = rb ^ b
-                blk = pbuf[d, F + 5] | b
-        if blk == zero:
-            if d == 0:
-                return 0
-            d -= 1
-            continue
-        nd = 0
-        for i in range(np.int64(pbuf[d, F + 0])):
-            g = pbuf[d, i]
-            if (g & blk) == blk:
-                continue  # blocked by the pair or the single
-            pbuf[d + 1, nd] = g
-            nd += 1
-        pbuf[d + 1, F + 0] = nd
-        pbuf[d + 1, F + 1] = pbuf[d, F + 1] | blk
-        pbuf[d + 1, F + 2] = pbuf[d, F + 2] | sg
-        pbuf[d + 1, F + 3] = zero if sg != zero else pbuf[d, F + 3]
-        d += 1
-        entering = True
-
-
-@njit(cache=True)
 def pairing_leaf(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):
     """The cells of a pairing that blocks every live attacker group -- at an AND node after one defender
     move, which is among the cells returned -- or all ones when none is found within ``budget`` nodes."""
@@ -336,7 +242,7 @@ def pairing_leaf(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):
     if ng < 0:
         return ~np.uint64(0)
     kctrl[BK.C_NODES] = 0
-    r = pair_search(kbuf, ng, np.uint64(0 if attacker_moves else 1), kctrl, budget)
+    r = BK.pair_search(kbuf, ng, np.uint64(0), np.uint64(0 if attacker_moves else 1), kctrl, budget)
     ctrl[C_PAIR_NODES] += kctrl[BK.C_NODES]
     if r != 1:
         if r < 0:
