@@ -66,6 +66,7 @@ def test_hex_classes_agree_with_a_brute_force_count_under_all_432_symmetries() -
     syms = game.geometry.symmetries
     assert len(syms) == 432
     every = set(brute_force_pairings(game))
+    assert len(every) == checked.labelled_count(checked.geometry("hex7"))[0]  # the checker's row-by-row count
     orbit_of: dict[frozenset[frozenset[int]], int] = {}
     for p in sorted(every, key=lambda q: sorted(tuple(sorted(d)) for d in q)):
         if p in orbit_of:
