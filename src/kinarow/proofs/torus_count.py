@@ -11,20 +11,26 @@ The n x n torus, rows ``y = 0 .. n-1``; a good pairing has one domino along each
 exactly one horizontal domino (when the horizontal direction is played); every other cell of a row is either
 covered from the row below or pairs *upwards* along one of the directions ``(dx, 1)``, ``dx`` in ``dxs``
 (square grid: -1, 0, 1; hexagonal: -1, 0). The line of direction ``(dx, 1)`` through cell ``(x, y)`` is
-``(x - dx * y) mod n``. A state after rows ``0 .. y`` is one word::
+``(x - dx * y) mod n`` (the same from either end of a domino, counted at its lower cell). A state is one word::
 
-    bit  0      .. n-1        u0   the cells of row 0 left for the top row to cover (the seam, fixed at the start)
-    bit  n      .. 2n-1       cov  the cells of row y + 1 already covered from row y
-    bit  2n + j*n + l         the line l of up-direction j already holds its domino
+    bit  0 .. n-1             taken: the cells of the next row already paired from this one
+    bit  n + j*n + l          line l of up-direction j already holds its domino
 
-(8 x 8 torus: 8 + 8 + 24 = 40 bits; hexagonal 6 x 6: 6 + 6 + 12 = 24.) Row y's step takes each state, places
-the horizontal domino on two free neighbours, then every remaining free cell upwards along an up-direction
-whose target cell is not yet taken and whose line is still empty. After the top row a state counts when the
-cells it covers in row 0 are exactly ``u0`` and every line holds its domino; the count is the trace of the
-product of the n row transfer matrices, taken one seam set ``u0`` at a time (``count_seam``).
+(8 x 8 torus: 8 + 24 = 32 bits; hexagonal 6 x 6: 6 + 12 = 18.) :func:`_row_step` places a row of every state:
+the horizontal domino on two free neighbours, then every other free cell along an up-direction whose target
+cell (in the row above, or below when counting downwards) is not yet taken and whose line is still empty.
 
-States live in an open-addressing table: ``keys`` (``EMPTY`` = free slot), ``vals`` (how many partial
-pairings reach the state), grown twofold when half full.
+The wrap-around is a trace: the *seam set* ``u0`` (the cells of row 0 covered by dominoes from row n-1) is
+fixed, and :func:`count_seam` meets in the middle (m = n // 2):
+
+    forward    rows 0 .. m-1 upwards, row 0 starting with u0 taken      -> (cells of row m covered, lines)
+    backward   the seam (row 0's cells u0 paired downwards into row n-1), then rows n-1 .. m+1 downwards
+                                                                         -> (cells of row m paired upwards, lines)
+    join       row m: its horizontal domino on two cells free of both, the rest exactly the forward side's
+               covered cells, and the forward lines the complement of the backward ones
+
+States live in open-addressing tables: ``keys`` (``EMPTY`` = free slot), ``vals`` (how many partial pairings
+reach the state), grown twofold when half full.
 
 The orbits (:func:`orbit_scan`)
 ===============================
