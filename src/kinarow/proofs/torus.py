@@ -326,21 +326,9 @@ def orbit_sizes(g: TorusGeometry, codes: np.ndarray, group: np.ndarray) -> tuple
     return group.shape[0] // stabiliser, -1
 
 
-def compare_orbits(g: TorusGeometry, sizes: np.ndarray, order: int) -> Verdict:
-    """The orbit sizes of the classes must sum to the labelled good pairings counted row by row."""
-    orbits = int(sizes.sum())
-    labelled, _ = labelled_count(g)
-    if orbits != labelled:
-        return Verdict(False, f"the classes' orbits hold {orbits:,} labelled pairings but the torus has {labelled:,} "
-                              f"(counted row by row): {'some class is missing' if orbits < labelled else 'too many'}")
-    return Verdict(True, f"their orbits under the {order} symmetries hold {orbits:,} labelled pairings, "
-                         f"the number counted row by row, so no class is missing")
-
-
-def check_complete(g: TorusGeometry, codes: np.ndarray) -> Verdict:
-    """No class is missing and none is listed twice: under a group built from the rules (:func:`own_group`) every
-    class is its own smallest image (so no two listed classes share an orbit), and the orbit sizes sum to the
-    number of labelled good pairings counted row by row (:func:`labelled_count`), so the orbits cover them all."""
+def canonical_orbits(g: TorusGeometry, codes: np.ndarray) -> np.ndarray | Verdict:
+    """The orbit sizes of the classes under the group built from the rules (:func:`own_group`), or a rejection:
+    the group has not the order of ``g``'s, or some class has a smaller image (is not in canonical form)."""
     group = own_group(g)
     if group.shape[0] != g.order:
         return Verdict(False, f"the rules give the {g.n}x{g.n} torus {group.shape[0]} symmetries in the "
@@ -349,7 +337,26 @@ def check_complete(g: TorusGeometry, codes: np.ndarray) -> Verdict:
     if first >= 0:
         return Verdict(False, f"class {first} is not in canonical form (an image under the rules' symmetries is "
                               f"smaller)")
-    return compare_orbits(g, sizes, group.shape[0])
+    return sizes
+
+
+def compare_orbits(g: TorusGeometry, sizes: np.ndarray) -> Verdict:
+    """The orbit sizes of the classes must sum to the labelled good pairings counted row by row."""
+    orbits = int(sizes.sum())
+    labelled, _ = labelled_count(g)
+    if orbits != labelled:
+        return Verdict(False, f"the classes' orbits hold {orbits:,} labelled pairings but the torus has {labelled:,} "
+                              f"(counted row by row): {'some class is missing' if orbits < labelled else 'too many'}")
+    return Verdict(True, f"their orbits under the {g.order} symmetries hold {orbits:,} labelled pairings, "
+                         f"the number counted row by row, so no class is missing")
+
+
+def check_complete(g: TorusGeometry, codes: np.ndarray) -> Verdict:
+    """No class is missing and none is listed twice: under a group built from the rules (:func:`own_group`) every
+    class is its own smallest image (so no two listed classes share an orbit), and the orbit sizes sum to the
+    number of labelled good pairings counted row by row (:func:`labelled_count`), so the orbits cover them all."""
+    sizes = canonical_orbits(g, codes)
+    return sizes if isinstance(sizes, Verdict) else compare_orbits(g, sizes)
 
 
 # -- the checker ---------------------------------------------------------------------
@@ -391,19 +398,14 @@ def check_classes(header: dict[str, Any], codes: np.ndarray, *, complete: bool =
         idx = np.arange(count - 1)
         if not (diff.any(axis=1) & (c64[1:][idx, first] > c64[:-1][idx, first])).all():
             return Verdict(False, "the classes are not listed in strictly increasing order (a repeat?)")
-    group = own_group(g)
-    if group.shape[0] != g.order:
-        return Verdict(False, f"the rules give the {g.n}x{g.n} torus {group.shape[0]} symmetries in the "
-                              f"'{g.group}' group, not {g.order}")
-    sizes, first = orbit_sizes(g, codes, group)
-    if first >= 0:
-        return Verdict(False, f"class {first} is not in canonical form (an image under the rules' symmetries is "
-                              f"smaller)")
+    sizes = canonical_orbits(g, codes)
+    if isinstance(sizes, Verdict):
+        return sizes
     torus = f"{g.n}x{g.n} {'hexagonal ' if g.hexagonal else ''}torus"
     found = f"{count:,} distinct classes of good pairings of the {torus}, each in canonical form"
     if not complete:
         return Verdict(True, found)
-    verdict = compare_orbits(g, sizes, group.shape[0])
+    verdict = compare_orbits(g, sizes)
     if not verdict.ok:
         return verdict
     return Verdict(True, f"{found}; {verdict.reason}")
