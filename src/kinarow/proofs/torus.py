@@ -310,17 +310,17 @@ def orbit_sizes(g: TorusGeometry, codes: np.ndarray, group: np.ndarray) -> tuple
     first class with a smaller image under the group (-1 when every class is its own canonical form)."""
     n = g.n
     vectors = g.vectors
-    cells = np.arange(g.ncells)
+    cells = np.arange(g.ncells, dtype=np.int16)
     x, r = cells % n, cells // n
-    step = np.array(vectors, dtype=np.int64)
-    c64 = codes.astype(np.int64)
-    partners = ((r[None, :] + step[c64, 1]) % n) * n + (x[None, :] + step[c64, 0]) % n
-    code_of = -np.ones((g.ncells, g.ncells), dtype=np.int64)
+    step = np.array(vectors, dtype=np.int16)
+    codes = np.ascontiguousarray(codes, dtype=np.int8)
+    partners = ((r[None, :] + step[codes, 1]) % n) * n + (x[None, :] + step[codes, 0]) % n  # int16: 2 bytes a cell
+    code_of = -np.ones((g.ncells, g.ncells), dtype=np.int8)
     for k, (dx, dr) in enumerate(vectors):
         code_of[cells, ((r + dr) % n) * n + (x + dx) % n] = k
     inverse = np.argsort(group, axis=1)
     stabiliser = np.zeros(codes.shape[0], dtype=np.int64)
-    first = torus_count.orbit_scan(partners, c64, group, inverse, code_of, stabiliser)
+    first = torus_count.orbit_scan(partners.astype(np.int16), codes, group, inverse, code_of, stabiliser)
     if first >= 0:
         return stabiliser, int(first)
     return group.shape[0] // stabiliser, -1
