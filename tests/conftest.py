@@ -153,7 +153,7 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
     },
     "test_torus_count.py": {
         "test_hex_orbits_hold_every_labelled_pairing",
-        "test_row_by_row_count_agrees_with_brute_force",
+        "test_hexagonal_count_agrees_with_brute_force",
     },
     "test_torus.py": {
         "test_hex_classes_agree_with_a_brute_force_count_under_all_432_symmetries",

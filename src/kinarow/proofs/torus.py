@@ -347,8 +347,8 @@ def compare_orbits(g: TorusGeometry, sizes: np.ndarray) -> Verdict:
     if orbits != labelled:
         return Verdict(False, f"the classes' orbits hold {orbits:,} labelled pairings but the torus has {labelled:,} "
                               f"(counted row by row): {'some class is missing' if orbits < labelled else 'too many'}")
-    return Verdict(True, f"their orbits under the {g.order} symmetries hold {orbits:,} labelled pairings, "
-                         f"the number counted row by row, so no class is missing")
+    return Verdict(True, f"their orbits under the {g.order} symmetries hold {orbits:,} labelled pairings and a "
+                         f"row-by-row count of every good pairing gives {labelled:,}, so no class is missing")
 
 
 def check_complete(g: TorusGeometry, codes: np.ndarray) -> Verdict:
