@@ -178,3 +178,14 @@ def test_cli_torus_check_reports_both_numbers_and_rejects_a_missing_class(capsys
     (tmp_path / "fewer.bin.json").write_text(json.dumps(cert))
     assert main(["check", str(tmp_path / "fewer.bin.json")]) != 0
     assert "some class is missing" in capsys.readouterr().out
+
+
+def test_a_tiling_that_is_not_good_is_rejected() -> None:
+    header = {"torus": "hex7", "group": "d3-lines", "count": 1}
+    g = checked.geometry("hex7")
+    east, west = g.code_names.index("E"), g.code_names.index("W")
+    rows_of_horizontals = np.array([[east, west] * (g.ncells // 2)], dtype=np.int8)  # a domino tiling, 3 per row
+    verdict = checked.check_classes(header, rows_of_horizontals)
+    assert not verdict.ok and "a line of direction E does not hold exactly one domino" in verdict.reason
+    all_east = np.full((1, g.ncells), east, dtype=np.int8)
+    assert "does not point back" in checked.check_classes(header, all_east).reason
