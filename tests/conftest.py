@@ -47,6 +47,7 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
     "test_connect_kernel.py": {"test_scores_agree_with_exhaustive_minimax_on_larger_boards"},
     "test_package.py": ALL,  # builds the sdist and the wheel (a minute or more)
     "papers/test_gyorffy_torus.py": {
+        "test_8x8_torus_classes_hold_every_labelled_pairing",
         "test_hex7_reproduction_agrees",
         "test_hexagonal_6x6_torus_has_26_classes",
     },
@@ -150,6 +151,10 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
         "test_cli_search_zetters",
         "test_named_tilings_check_and_runs_agree_with_a_brute_force_patch",
         "test_zetters_description_only_fits_a_block_tiled_with_its_mirror_image",
+    },
+    "test_torus_count.py": {
+        "test_hex_orbits_hold_every_labelled_pairing",
+        "test_hexagonal_count_agrees_with_brute_force",
     },
     "test_torus.py": {
         "test_hex_classes_agree_with_a_brute_force_count_under_all_432_symmetries",

@@ -2,7 +2,7 @@
 
 ::
 
-    kinarow torus 9|hex7 [--json] [--out FILE] [--load FILE] [--svg FILE] [--class N] [--no-graph]
+    kinarow torus 9|hex7 [--json] [--out FILE] [--load FILE] [--svg FILE] [--class N] [--no-graph] [--check]
     kinarow tiling hj9|heptomino|zetters|hex7 [--json] [--svg FILE] [--out FILE]
     kinarow tiling search (--zetters | --k K [--hex] [--max-cells N] [--shape RxW] [--mirror])
                           [--json] [--svg FILE] [--out FILE]
@@ -40,10 +40,10 @@ def _write(path: str, text: str | bytes) -> None:
 
 # -- torus -----------------------------------------------------------------------------
 def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, UsageError, check_outputs
+    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, UsageError, check_outputs
     from kinarow.knowledge.infinite import torus
     from kinarow.papers.gyorffy_london_makay import PUBLISHED_CLASSES
-    from kinarow.proofs.torus import load_classes
+    from kinarow.proofs.torus import check_classes, load_classes
 
     g = torus.geometry(args.name, args.group)
     check_outputs(("--out", args.out), ("--out", None if args.out is None else args.out + ".json"), ("--svg", args.svg))
@@ -82,6 +82,11 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.svg:
         _write(args.svg, torus.svg_class(result, index or 0))
     published = PUBLISHED_CLASSES.get(g.name) if g.group == torus.GEOMETRIES[g.name].group else None
+    check = None
+    if args.check:
+        with progress_bar("checking the classes (rules only; orbits against a row-by-row count)", err):
+            check = check_classes(torus.file_header(result), result.classes)
+    code = EXIT_OK if check is None or check.ok else EXIT_REJECTED
     if args.json:
         data: dict[str, Any] = {
             "torus": g.name,
@@ -101,8 +106,10 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             data["graph_seconds"] = round(graph.seconds, 3)
         if index is not None:
             data["class"] = {"index": index, "codes": [int(c) for c in result.classes[index]]}
+        if check is not None:
+            data["check"] = {"valid": check.ok, "reason": check.reason}
         print(json.dumps(data), file=out)
-        return EXIT_OK
+        return code
     kind = "hexagonal " if g.hexagonal else ""
     print(f"Good pairings of the {g.n}x{g.n} {kind}torus ({g.order} symmetries): {result.count:,} classes", file=out)
     if published is not None:
@@ -135,12 +142,14 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if index is not None:
         print(f"class {index}:", file=out)
         print(torus.text_class(g, result.classes[index]), file=out)
+    if check is not None:
+        print(f"check: {'VALID' if check.ok else 'INVALID'}: {check.reason}", file=out)
     if args.out:
         print(f"Classes written to {args.out}, certificate to {args.out}.json (check: kinarow check {args.out}.json)",
               file=out)
     if args.svg:
         print(f"Picture of class {index or 0} written to {args.svg}.", file=out)
-    return EXIT_OK
+    return code
 
 
 # -- tiling ---------------------------------------------------------------------------
@@ -244,6 +253,8 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--class", dest="class_index", metavar="N", default=None, help="show class N (0-based)")
     p.add_argument("--group", default=None, help="hex7 only: d3-lines (default), d3-between or full (order 432)")
     p.add_argument("--no-graph", action="store_true", help="skip the transition graph")
+    p.add_argument("--check", action="store_true",
+                   help="check the classes with the rules only: good, canonical, distinct, and none missing")
     p.set_defaults(run=cmd_torus)
 
     p = commands.add_parser("tiling", help="periodic strategies for the infinite board: verify a named one, or search")

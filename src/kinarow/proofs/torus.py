@@ -6,9 +6,15 @@ that every wrapped line holds exactly one domino lying along it
 (Győrffy, London & Makay, Acta Cybernetica 2017). An enumeration lists one
 pairing per class under the torus's symmetries, in canonical form (its
 smallest image), in a class file; its certificate names the file and its
-SHA-256. The checker re-verifies every class with the rules alone (NumPy):
-a good pairing, its own canonical form, all distinct. That no class is
-missing rests on the enumeration (:mod:`kinarow.knowledge.infinite.torus`).
+SHA-256. The checker re-verifies every class with the rules alone, sharing
+no code with the enumeration (:mod:`kinarow.knowledge.infinite.torus`): a good
+pairing (NumPy), its own canonical form under a symmetry group built from the
+rules' geometry (:func:`own_group`), all distinct; and that no class is
+missing: the orbits of the listed classes must hold as many labelled pairings
+as a row-by-row count of every good pairing gives
+(:mod:`kinarow.proofs.torus_count`). Distinct canonical forms put the classes
+in distinct orbits, so their orbits cover every good pairing exactly when
+their sizes add up to that count.
 
 The class file: the magic line :data:`FILE_MAGIC`, a JSON header line, then
 3 bits per cell for each class (first cell first; cells in reading order,
@@ -17,6 +23,7 @@ rows from the top), a direction code clockwise from East.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -30,7 +37,8 @@ from typing import Any
 import numpy as np
 
 from kinarow.errors import KinarowError
-from kinarow.proofs import Verdict, require_format
+from kinarow.game import Game
+from kinarow.proofs import Verdict, require_format, torus_count
 
 FORMAT = "kinarow.torus"
 VERSION = 1
@@ -239,12 +247,123 @@ def parse_classes(data: bytes, name: str = "the class file") -> tuple[dict[str, 
     return header, codes
 
 
-# -- the checker ---------------------------------------------------------------------
-def check_classes(header: dict[str, Any], codes: np.ndarray, chunk: int = 4096) -> Verdict:
-    """Re-verify a class file with the rules only: every entry a good pairing, its own canonical form, all distinct.
+# -- completeness: orbits against a count of every labelled pairing ---------------------
+def rules_game(g: TorusGeometry) -> Game:
+    """The k = n torus game whose groups are the wrapped lines of ``g`` (the rules' own geometry)."""
+    return Game(f"{g.n}x{g.n}k{g.n}:torus{',hex' if g.hexagonal else ''}")
 
-    This shows that the file lists that many distinct classes; that no class
-    is missing rests on the enumeration (run it again to compare).
+
+@functools.lru_cache(maxsize=8)
+def own_group(g: TorusGeometry) -> np.ndarray:
+    """The symmetry group of ``g`` as cell permutations in reading order, built from the rules alone.
+
+    The rules' geometry gives every symmetry of the k = n torus game (the affine maps that send wrapped lines onto
+    wrapped lines: all 512 of the 8 x 8 torus, all 432 of the hexagonal 6 x 6). For a hexagonal D3 group the
+    linear part of each map (read off the images of the origin and its two unit neighbours) is kept when it is a
+    rotation of order 1 or 3, or a reflection that fixes a line direction ("d3-lines") or fixes none
+    ("d3-between"). Shares nothing with :attr:`TorusGeometry.point_maps`.
+    """
+    geo = rules_game(g).geometry
+    n = g.n
+
+    def reading(cell: int) -> int:  # rules cell x * n + y (y up) -> reading order (rows from the top)
+        x, y = divmod(cell, n)
+        return (n - 1 - y) * n + x
+
+    def small(v: int) -> int:
+        return v - n if v > n // 2 else v
+
+    kept = []
+    for perm in geo.symmetries:
+        if g.group != "full":
+            t = geo.xy(perm[geo.cell(0, 0)])
+            e1, e2 = geo.xy(perm[geo.cell(1, 0)]), geo.xy(perm[geo.cell(0, 1)])
+            a, c = small((e1[0] - t[0]) % n), small((e1[1] - t[1]) % n)
+            b, d = small((e2[0] - t[0]) % n), small((e2[1] - t[1]) % n)
+            m = np.array([[a, b], [c, d]])
+            if a * d - b * c == 1:
+                if not (np.linalg.matrix_power(m, 3) == np.eye(2)).all():
+                    continue
+            else:
+                fixes_line = any((m @ np.array(v) == np.array(v)).all() for v in geo.directions)
+                if fixes_line != (g.group == "d3-lines"):
+                    continue
+        image = np.empty(g.ncells, dtype=np.int64)
+        for cell in range(geo.size):
+            image[reading(cell)] = reading(perm[cell])
+        kept.append(image)
+    group = np.array(kept, dtype=np.int64)
+    group.flags.writeable = False  # shared by every caller (cached)
+    return group
+
+
+@functools.lru_cache(maxsize=8)
+def labelled_count(g: TorusGeometry) -> tuple[int, int]:
+    """The number of labelled good pairings of ``g``'s torus, counted row by row (no symmetry classes), and the
+    most states one row of the count held (:func:`kinarow.proofs.torus_count.count_pairings`, directions from the
+    rules)."""
+    return torus_count.count_pairings(g.n, rules_game(g).geometry.directions)
+
+
+def orbit_sizes(g: TorusGeometry, codes: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each class's orbit size |group| / |stabiliser| under ``group`` (cell permutations in reading order), and the
+    first class with a smaller image under the group (-1 when every class is its own canonical form)."""
+    n = g.n
+    vectors = g.vectors
+    cells = np.arange(g.ncells, dtype=np.int16)
+    x, r = cells % n, cells // n
+    step = np.array(vectors, dtype=np.int16)
+    codes = np.ascontiguousarray(codes, dtype=np.int8)
+    partners = ((r[None, :] + step[codes, 1]) % n) * n + (x[None, :] + step[codes, 0]) % n  # int16: 2 bytes a cell
+    code_of = -np.ones((g.ncells, g.ncells), dtype=np.int8)
+    for k, (dx, dr) in enumerate(vectors):
+        code_of[cells, ((r + dr) % n) * n + (x + dx) % n] = k
+    inverse = np.argsort(group, axis=1)
+    stabiliser = np.zeros(codes.shape[0], dtype=np.int64)
+    first = torus_count.orbit_scan(partners.astype(np.int16), codes, group, inverse, code_of, stabiliser)
+    if first >= 0:
+        return stabiliser, int(first)
+    return group.shape[0] // stabiliser, -1
+
+
+def canonical_orbits(g: TorusGeometry, codes: np.ndarray) -> np.ndarray | Verdict:
+    """The orbit sizes of the classes under the group built from the rules (:func:`own_group`), or a rejection:
+    the group has not the order of ``g``'s, or some class has a smaller image (is not in canonical form)."""
+    group = own_group(g)
+    if group.shape[0] != g.order:
+        return Verdict(False, f"the rules give the {g.n}x{g.n} torus {group.shape[0]} symmetries in the "
+                              f"'{g.group}' group, not {g.order}")
+    sizes, first = orbit_sizes(g, codes, group)
+    if first >= 0:
+        return Verdict(False, f"class {first} is not in canonical form (an image under the rules' symmetries is "
+                              f"smaller)")
+    return sizes
+
+
+def compare_orbits(g: TorusGeometry, sizes: np.ndarray) -> Verdict:
+    """The orbit sizes of the classes must sum to the labelled good pairings counted row by row."""
+    orbits = int(sizes.sum())
+    labelled, _ = labelled_count(g)
+    if orbits != labelled:
+        return Verdict(False, f"the classes' orbits hold {orbits:,} labelled pairings but the torus has {labelled:,} "
+                              f"(counted row by row): {'some class is missing' if orbits < labelled else 'too many'}")
+    return Verdict(True, f"their orbits under the {g.order} symmetries hold {orbits:,} labelled pairings and a "
+                         f"row-by-row count of every good pairing gives {labelled:,}, so no class is missing")
+
+
+def check_complete(g: TorusGeometry, codes: np.ndarray) -> Verdict:
+    """No class is missing and none is listed twice: under a group built from the rules (:func:`own_group`) every
+    class is its own smallest image (so no two listed classes share an orbit), and the orbit sizes sum to the
+    number of labelled good pairings counted row by row (:func:`labelled_count`), so the orbits cover them all."""
+    sizes = canonical_orbits(g, codes)
+    return sizes if isinstance(sizes, Verdict) else compare_orbits(g, sizes)
+
+
+# -- the checker ---------------------------------------------------------------------
+def check_classes(header: dict[str, Any], codes: np.ndarray, *, complete: bool = True) -> Verdict:
+    """Re-verify a class file with the rules only: every entry a good pairing, its own canonical form under the
+    symmetries built from the rules (:func:`own_group`), all distinct, and (``complete``) no class missing: the
+    orbits hold every labelled good pairing (:func:`check_complete`).
     """
     try:
         g = geometry(str(header["torus"]), str(header["group"]))
@@ -258,47 +377,37 @@ def check_classes(header: dict[str, Any], codes: np.ndarray, chunk: int = 4096) 
     if count and ((codes < 0).any() or (codes >= g.ncodes).any()):
         return Verdict(False, f"a direction code lies outside 0..{g.ncodes - 1}")
     half = g.ncodes // 2
-    nb = g.neighbours
+    nb = g.neighbours.astype(np.int16)
     cells = np.arange(g.ncells)
-    c64 = codes.astype(np.int64)
-    partner = nb[cells[None, :], c64]
-    back = np.take_along_axis(c64, partner, axis=1)
-    if not (back == (c64 + half) % g.ncodes).all():
+    c16 = codes.astype(np.int16)  # 2 bytes a cell: T8's 194,543 classes take 25 MB an array
+    partner = nb[cells[None, :], c16]
+    back = np.take_along_axis(c16, partner.astype(np.intp), axis=1)
+    if not (back == (c16 + half) % g.ncodes).all():
         return Verdict(False, "some cell's partner does not point back to it (the dominoes do not cover the torus)")
-    # every line holds exactly one domino along it: count the forward ends per (direction, line)
+    del partner, back
+    # every line holds exactly one domino along it: count the forward ends per (class, direction, line)
     for d in range(half):
-        ends = c64 == d
-        line_of = g.line_index[d][None, :].repeat(count, axis=0)
-        per_line = np.zeros((count, g.n), dtype=np.int64)
-        np.add.at(per_line, (np.nonzero(ends)[0], line_of[ends]), 1)
+        rows, cols = np.nonzero(c16 == d)
+        per_line = np.bincount(rows * g.n + g.line_index[d][cols], minlength=count * g.n)
         if not (per_line == 1).all():
             return Verdict(False, f"a line of direction {g.code_names[d]} does not hold exactly one domino")
     if count > 1:
-        diff = c64[1:] != c64[:-1]
+        diff = c16[1:] != c16[:-1]
         first = diff.argmax(axis=1)
         idx = np.arange(count - 1)
-        if not (diff.any(axis=1) & (c64[1:][idx, first] > c64[:-1][idx, first])).all():
+        if not (diff.any(axis=1) & (c16[1:][idx, first] > c16[:-1][idx, first])).all():
             return Verdict(False, "the classes are not listed in strictly increasing order (a repeat?)")
-    rot, src = g.tables
-    for lo in range(0, count, chunk):
-        block = c64[lo : lo + chunk]
-        for s in range(rot.shape[0]):
-            image_codes = rot[s].astype(np.int64)[block]  # code of each cell after the point map
-            for p in range(g.ncells):
-                use = image_codes[:, p] == 0
-                if not use.any():
-                    continue
-                image = image_codes[use][:, src[s, p]]
-                own = block[use]
-                diff = image != own
-                first = diff.argmax(axis=1)
-                rows_idx = np.arange(image.shape[0])
-                smaller = diff.any(axis=1) & (image[rows_idx, first] < own[rows_idx, first])
-                if smaller.any():
-                    bad = lo + int(np.nonzero(use)[0][np.argmax(smaller)])
-                    return Verdict(False, f"class {bad} is not in canonical form")
+    sizes = canonical_orbits(g, codes)
+    if isinstance(sizes, Verdict):
+        return sizes
     torus = f"{g.n}x{g.n} {'hexagonal ' if g.hexagonal else ''}torus"
-    return Verdict(True, f"{count:,} distinct classes of good pairings of the {torus}, each in canonical form")
+    found = f"{count:,} distinct classes of good pairings of the {torus}, each in canonical form"
+    if not complete:
+        return Verdict(True, found)
+    verdict = compare_orbits(g, sizes)
+    if not verdict.ok:
+        return verdict
+    return Verdict(True, f"{found}; {verdict.reason}")
 
 
 # The most a class file's header line may take (the line after the magic one).
