@@ -83,7 +83,7 @@ def _hold_move(p1, p2, t, step, xctrl, tables, state):
     v = deepen(p1, p2, t, SIDE_OPPONENT, step, tables, state)
     xctrl[X_NODES] += ctrl[C_NODES]
     ctrl[C_NODES] = 0
-    if v == ABORT or v == LOSS:
+    if v <= LOSS or v == ABORT:
         return -1
     return state.pv[t] if state.pv[t] >= 0 else -1
 
