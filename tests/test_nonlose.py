@@ -245,3 +245,15 @@ def test_the_format_reads_old_files_and_refuses_a_bad_outcome():
     assert not verdict.ok and "'outcome'" in verdict.reason
     lying = {**data, "outcome": NOT_LOSE}  # no 'player': not a non-losing certificate
     assert not check_data(lying).ok
+
+
+@pytest.mark.parametrize("game", ["4x3k3", "3x3k3:maker-breaker", "4x3k3:gravity,misere"])
+def test_a_win_found_without_its_strategy_gets_one_when_certified(game):
+    from kinarow.search.certify import certificate
+
+    start = Game(game).start()
+    result = solve(start)  # a value question: no strategy comes with it
+    assert result.strategy is None and result.value.stone is not None
+    proof = certificate(start, result)
+    assert proof.kind == "strategy" and proof.data["claim"] == f"{result.value} wins"
+    assert check_data(proof.data).ok and check_data(proof.data, compiled=True).ok
