@@ -80,6 +80,7 @@ def test_the_walks_of_a_draw_prescribe_only_moves_that_do_not_lose(game):
     assert value_of(start) == Value.DRAW
     for player in (1, 2):
         tree = non_losing_strategy(start, player)
+        assert tree is not None
         assert tree.outcome == NOT_LOSE and tree.winner == value_names(start.game)[player - 1]
         python, compiled = check(tree), check(tree, compiled=True)
         assert python.ok and compiled.ok, (python.reason, compiled.reason)
@@ -116,6 +117,7 @@ def test_a_won_game_has_a_non_losing_walk_for_the_winner_only(game):
     winner = value_of(start).stone
     assert winner is not None
     tree = non_losing_strategy(start, winner)
+    assert tree is not None
     assert check(tree).ok and check(tree, compiled=True).ok
     with pytest.raises(KinarowError, match="can lose"):
         non_losing_strategy(start, 3 - winner)
@@ -173,6 +175,7 @@ def test_a_wrong_move_that_lets_the_opponent_win_is_rejected(compiled):
 @BOTH
 def test_a_missing_reply_is_rejected(compiled):
     tree = non_losing_strategy(Game("4x3k4:gravity").start(), 2)
+    assert tree is not None
     assert tree.walk is not None
     short = StrategyTree(tree.game, [], tree.winner, walk=tree.walk[:-1], outcome=NOT_LOSE)
     verdict = check(short, compiled=compiled)
@@ -257,3 +260,14 @@ def test_a_win_found_without_its_strategy_gets_one_when_certified(game):
     proof = certificate(start, result)
     assert proof.kind == "strategy" and proof.data["claim"] == f"{result.value} wins"
     assert check_data(proof.data).ok and check_data(proof.data, compiled=True).ok
+
+
+def test_a_gravity_draws_evidence_is_its_walks_and_a_passed_deadline_gives_none():
+    import time
+
+    from kinarow.search.certify import evidence, walk_draw
+
+    found = evidence(solve("4x4k4:gravity"), seconds=600)  # what `settle --out` writes for a draw
+    assert found.kind == "draw" and check_data(found.data, compiled=True).ok
+    late = walk_draw(Game("4x4k4:gravity").start(), deadline=time.perf_counter())
+    assert not late.exists and "time ran out" in late.what

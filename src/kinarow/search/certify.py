@@ -373,11 +373,12 @@ def winning_walk(position: Position) -> Proof:
 
 
 def walk_draw(position: Position, store: Store | None = None, tick: Callable[[int], None] | None = None,
-              pairs: list[list[str]] | None = None) -> Proof:
+              pairs: list[list[str]] | None = None, deadline: float | None = None) -> Proof:
     """A draw of a board of at most 64 cells, under any rules: a ``kinarow.draw`` certificate whose halves are
     each player's non-losing walk (the strategy of the defender that never lets the other player win). With
     ``pairs`` (a good pairing of the position), the first player's half is that pairing instead, written as a
-    blocking tree of one leaf. ``tick(nodes)`` hears the win tests' nodes."""
+    blocking tree of one leaf. ``tick(nodes)`` hears the win tests' nodes. A ``deadline`` (``time.perf_counter()``)
+    that passes first gives a Proof without data."""
     from kinarow.proofs import envelope
     from kinarow.proofs.draw import FORMAT as DRAW_FORMAT
     from kinarow.proofs.draw import HALVES, TREE, WALK, claim_for
@@ -398,7 +399,10 @@ def walk_draw(position: Position, store: Store | None = None, tick: Callable[[in
                 data[HALVES[1]] = {"method": TREE, "pairings": [" ".join(f"{a}-{b}" for a, b in pairs)],
                                    "tokens": "=0"}
                 continue
-            tree = non_losing_strategy(position, 3 - attacker, searcher, tick)
+            stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
+            tree = non_losing_strategy(position, 3 - attacker, searcher, tick, stop)
+            if tree is None:
+                return Proof(None, "the time ran out before the non-losing walks of the draw were written")
             verdict = check(tree, compiled=True)
             if not verdict.ok:
                 raise KinarowError(f"internal error: the {tree.winner} player's non-losing walk fails its check: "
@@ -559,8 +563,9 @@ def evidence(result: Any, *, tt_mb: float | None = None, seconds: float | None =
 
     A win: the winner's strategy (a walk where the board allows one, many times
     smaller). A finished draw: the draw proof of blocking trees when it can be
-    built within ``seconds``, else the search log (evidence, not a
-    certificate). An unknown value: nothing.
+    built within ``seconds`` (where blocking does not apply, on boards of at
+    most 64 cells, the draw proof of each player's non-losing walk), else the
+    search log (evidence, not a certificate). An unknown value: nothing.
     """
     if result.value == Value.UNKNOWN:
         return Proof(None, "the value is unknown, so there is nothing to prove")
@@ -574,4 +579,10 @@ def evidence(result: Any, *, tt_mb: float | None = None, seconds: float | None =
         draw = empty_board_draw(result.game, tt_mb=tt_mb, seconds=seconds, tick=tick)
         if draw is not None:
             return Proof(draw, "a draw proof of blocking trees", "draw")
+        game = Game(result.game)
+        if blocking_applies(game) is not None and game.cells <= WALK_CELLS:  # gravity, misere, several stones
+            walks = walk_draw(game.start(), tick=tick,
+                              deadline=None if seconds is None else time.perf_counter() + seconds)
+            if walks.exists:
+                return walks
     return Proof(searchlog(result), "a search log of the frontier jobs (evidence, not a certificate)", "searchlog")

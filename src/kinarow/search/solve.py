@@ -711,11 +711,12 @@ def _walk_tree(position: Position, winner: int, walk: bytes, outcome: str = WIN_
 
 
 def non_losing_strategy(position: Position, player: int, searcher: Searcher | None = None,
-                        on_tick: Callable[[int], None] | None = None) -> StrategyTree:
+                        on_tick: Callable[[int], None] | None = None,
+                        should_stop: Callable[[], bool] | None = None) -> StrategyTree | None:
     """A strategy of ``player`` (1 or 2) from ``position`` that does not lose (a draw at worst), as a walk
     (``outcome`` "not-lose"; boards of at most 64 cells). ``searcher`` (with no knowledge, made here when not
     given) answers the win tests; ``on_tick(nodes)`` hears their nodes. A position ``player`` can lose is
-    refused in one sentence."""
+    refused in one sentence. None if ``should_stop()`` turned true first (not when it is not given)."""
     game = position.game
     if game.cells > WALK_CELLS:
         raise KinarowError(f"a strategy that does not lose is written as a walk, on boards of at most {WALK_CELLS} "
@@ -727,8 +728,10 @@ def non_losing_strategy(position: Position, player: int, searcher: Searcher | No
     if searcher.forces_win(position, 3 - player):
         raise KinarowError(f"the {winner_of(game, player, K.WIN)} player can lose after "
                            f"{position.move_text() or 'the start'}, so it has no strategy that does not lose")
-    walk = searcher.strategy_walk(position, player, on_tick=on_tick, outcome=NOT_LOSE)
-    assert walk is not None  # nothing asks it to stop; Ctrl-C is raised
+    walk = searcher.strategy_walk(position, player, should_stop, on_tick=on_tick, outcome=NOT_LOSE)
+    if walk is None:
+        assert should_stop is not None  # nothing else asks it to stop; Ctrl-C is raised
+        return None
     return _walk_tree(position, player, walk, NOT_LOSE)
 
 
