@@ -46,10 +46,9 @@ def test_a_draw_gets_its_certificate():
 
 
 def test_no_certificate_is_said_plainly():
-    proof = solve("4x4k4:gravity", proof=True).proof
+    proof = solve("6x5k4", max_nodes=1000, proof=True).proof
     assert proof.data is None and not proof.exists and proof.kind is None and proof.format is None
-    assert "pairings do not apply" in proof.what
-    assert "unknown" in solve("6x5k4", max_nodes=1000, proof=True).proof.what
+    assert "unknown" in proof.what
     assert solve("3x3k3", proof=True, moves="a1 a2 b1 b2 c1").proof.what == "the game is already over"
     assert solve("3x3k3").proof is None  # only asked for
 

@@ -29,10 +29,10 @@ def test_shipped_certificate_passes_the_checker(path, capsys):
     need = NEEDS_GIB.get(path.name, 0)
     if need > _memory_gib():
         pytest.skip(f"checking {path.name} needs about {need} GiB of memory; this machine has {_memory_gib():.1f}")
-    # a strategy is replayed by the compiled walk: the Python walk of a shipped win takes far longer, and the
-    # strategy tests show on every game they solve that the two walks give the same verdict
-    compiled = ["--compiled"] if ".strategy." in path.name else []
-    code = main(["check", str(path), *compiled])
+    # a strategy (and a draw proof's non-losing walks) is replayed by the compiled walk: the Python walk of a
+    # shipped win takes far longer, and the strategy tests show on every game they solve that the two walks give
+    # the same verdict; a blocking tree has only the Python walk
+    code = main(["check", str(path), "--compiled"])
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.startswith("VALID")
@@ -87,3 +87,24 @@ def test_shipped_wins_claim_the_first_players_win_from_the_start(name):
     data = json.loads(gzip.decompress((HERE / name).read_bytes()))
     assert data["game"] == game and data["moves"] == [], source
     assert (data["claim"], data["winner"]) == ("first wins", "first"), source
+
+
+# Connect Four on smaller boards: each file's claim is the published outcome of the empty board (John Tromp's
+# table of Connect Four outcomes by board size), as a winning walk or as a draw of two non-losing walks.
+CONNECT_FOUR = {
+    "connect4-6x6.strategy.json.gz": ("6x6k4:gravity", "second wins", "6 x 6: a second-player win (Tromp's table)"),
+    "connect4-7x4.draw.json.gz": ("7x4k4:gravity", "draw", "7 x 4: a draw (Tromp's table)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONNECT_FOUR))
+def test_shipped_connect_four_boards_claim_the_published_outcome(name):
+    import gzip
+    import json
+
+    assert (HERE / name) in SHIPPED  # so the first test checks it
+    game, claim, source = CONNECT_FOUR[name]
+    data = json.loads(gzip.decompress((HERE / name).read_bytes()))
+    assert (data["game"], data["moves"], data["claim"]) == (game, [], claim), source
+    if claim == "draw":  # both halves are non-losing walks: gravity has no blocking trees
+        assert {data[h]["method"] for h in ("first_cannot_win", "second_cannot_win")} == {"non-losing-walk"}

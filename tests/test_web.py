@@ -193,6 +193,11 @@ def test_check_draws_the_certificate(app):
     broken = dict(proof["certificate"], version=99)
     answer = app.handle("/api/check", {"certificate": broken})
     assert answer["verdict"]["ok"] is False and "version" in answer["verdict"]["reason"]
+    # a gravity draw: its proof is both players' non-losing walks, and the page checks it
+    proof = app.handle("/api/proof", {"game": "4x4k4:gravity", "moves": []})["proof"]
+    assert proof["value"] == "draw" and proof["certificate"]["format"] == "kinarow.draw"
+    answer = app.handle("/api/check", {"certificate": proof["certificate"]})
+    assert answer["verdict"]["ok"] is True and answer["verdict"]["reason"].endswith("draw")
 
 
 @pytest.mark.parametrize(
@@ -391,6 +396,10 @@ def test_request_bodies_are_bounded_in_size_and_nesting(client):
          ("900 cells", "kinarow check")),
         ("/api/check", {"certificate": {"format": "kinarow.strategy", "version": 3, "game": "9x4k4", "walk": "eNo=",
                                         "prescribed": 10**10}}, ("10000000000 prescribed moves",)),
+        ("/api/check", {"certificate": {"format": "kinarow.draw", "version": 1, "game": "7x4k4:gravity",
+                                        "first_cannot_win": {"method": "non-losing-walk", "walk": "eNo=",
+                                                             "prescribed": 10**10}}},
+         ("10000000000 prescribed moves",)),
         ("/api/engine", {"game": "9x4k4", "engine": "certificate", "strategy": {
             "format": "kinarow.strategy", "version": 3, "game": "9x4k4", "walk": "eNo=", "prescribed": 10**10}},
          ("prescribed moves", "kinarow check")),

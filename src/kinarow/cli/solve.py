@@ -149,7 +149,8 @@ def add_commands(commands: Any) -> None:
                    "board keys, often a hundred times smaller (format version 3; boards of at most 64 cells)")
     p.add_argument("--proof", "--certificate", metavar="FILE", default=None, dest="proof",
                    help="write the certificate of the value to FILE (a win: strategy; a draw settled by knowledge: "
-                   "matching sets; another draw: a pairing when one exists)")
+                   "matching sets; another draw: a pairing or blocking trees, and where those do not apply (gravity, "
+                   "misere, several stones a turn) each player's non-losing walk)")
     add_store_options(p)
     p.add_argument(
         "--knowledge", choices=KNOWLEDGE_LEVELS, default=DEFAULT_KNOWLEDGE,

@@ -21,6 +21,11 @@ strategy as a walk (version 3). ``out`` is replaced by an array twice as
 large when full. Seen positions live in a table keyed as in the checker
 (``kind``, ``kt``: one word a position where the board allows it).
 
+A *non-losing* walk (``claim`` CLAIM_NOT_LOSE: the player claims only not
+to lose) is walked the same way; at the player's turns the move is one that
+the opponent's deepening win tests cannot refute (the best move of the last,
+exact test), and the replay plays the player's wins on the spot as before.
+
 ``xctrl``: ``[X_STOP]`` is raised by another thread to stop between
 positions (the running win test stops too, through ``ctrl[C_STOP]``);
 ``[X_NODES]`` counts the win tests' nodes, ``[X_ROWS]`` the moves in ``out``.
@@ -31,8 +36,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kinarow.engine.kernel import C_NODES, C_STOP, SIDE_MOVER, WIN, deepen
+from kinarow.engine.kernel import ABORT, C_NODES, C_STOP, LOSS, SIDE_MOVER, SIDE_OPPONENT, WIN, deepen
 from kinarow.proofs.tree_kernel import (
+    CLAIM_WIN,
     new_table,
     next_reply,
     pack,
@@ -64,8 +70,26 @@ def _win_move(p1, p2, t, step, xctrl, tables, state):
     return -1
 
 
+@njit(cache=True)
+def _hold_move(p1, p2, t, step, xctrl, tables, state):
+    """A move that does not lose for the side to move: the best move of the last of the opponent's deepening
+    win tests, all of which failed (``Searcher.forces_win`` of the opponent); -1 if the opponent wins, or when
+    stopped."""
+    ctrl = state.ctrl
+    stop = ctrl[C_STOP]
+    for i in range(ctrl.shape[0]):
+        ctrl[i] = 0
+    ctrl[C_STOP] = stop
+    v = deepen(p1, p2, t, SIDE_OPPONENT, step, tables, state)
+    xctrl[X_NODES] += ctrl[C_NODES]
+    ctrl[C_NODES] = 0
+    if v <= LOSS or v == ABORT:
+        return -1
+    return state.pv[t] if state.pv[t] >= 0 else -1
+
+
 @njit(cache=True, nogil=True)
-def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state):
+def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, claim):
     """Walk the winner's strategy from (p1, p2) with ``t0`` stones down; ``winner`` is 1 or 2.
 
     ``rules`` is ``(size, n, gravity, goal, gmasks, cell_groups, start, rules_turn)``: the board's cells,
@@ -73,7 +97,9 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state):
     ``rules_turn[t]`` is the player (1 or 2) who places stone t + 1. ``plan`` is ``(kind, kt)``, how the
     seen table keys a position (:func:`kinarow.proofs.tree_kernel.table_plan`). ``step`` is the deepening
     step of the win tests; ``tables`` and ``state`` are the search kernel's bundles. Returns
-    ``(status, out)``: ``out[:xctrl[X_ROWS]]`` (``uint8``) are the prescribed moves.
+    ``(status, out)``: ``out[:xctrl[X_ROWS]]`` (``uint8``) are the prescribed moves. ``claim`` is
+    CLAIM_WIN (a winning walk) or CLAIM_NOT_LOSE (a walk that does not lose: NO_WIN then means the opponent
+    can win a position the walk reaches).
     """
     size, n, gravity, goal, gmasks, cell_groups, start, rules_turn = rules
     kind, kt = plan
@@ -100,7 +126,10 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state):
                 else:
                     if xctrl[X_STOP] != 0:
                         return STOPPED, out
-                    c = _win_move(p1, p2, t, step, xctrl, tables, state)
+                    if claim == CLAIM_WIN:
+                        c = _win_move(p1, p2, t, step, xctrl, tables, state)
+                    else:
+                        c = _hold_move(p1, p2, t, step, xctrl, tables, state)
                     if c < 0:
                         return (STOPPED if xctrl[X_STOP] != 0 or ctrl[C_STOP] != 0 else NO_WIN), out
                     rows = xctrl[X_ROWS]

@@ -70,7 +70,7 @@ GZIP_MAGIC = b"\x1f\x8b"
 # symmetries, which on a 702x702 board alone take minutes and a GB; kinarow's certificates are of far smaller boards.
 MAX_CHECK_CELLS = 4096
 # Formats whose checker also has a compiled walk (``kinarow check --compiled``); the others ignore the option.
-HAS_COMPILED = frozenset({"kinarow.strategy"})
+HAS_COMPILED = frozenset({"kinarow.draw", "kinarow.strategy"})
 
 
 class CertificateError(KinarowError):

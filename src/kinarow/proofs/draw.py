@@ -14,6 +14,12 @@ cannot win. A certificate proves each *half* in one of two ways:
   (every group the attacker can still complete contains a pair of empty
   cells, the pairs disjoint), after which the defender answers each attacker
   stone in a pair with its partner.
+* ``non-losing-walk`` (boards of at most 64 cells, any rules: gravity,
+  misere, Maker-Breaker, several stones a turn): the *defender's* strategy
+  that does not lose, written as a walk exactly as a ``kinarow.strategy``
+  walk with ``"outcome": "not-lose"`` (:mod:`kinarow.proofs.tree`): fields
+  ``walk`` and ``prescribed``. The replay follows every move of the attacker
+  and fails where a line ends in the attacker's win.
 
 A blocking tree is written as the walk that checks it, so it needs no
 position keys. The walk is depth first from the certificate's position,
@@ -35,7 +41,12 @@ The certificate::
      "second_cannot_win": {"method": "strategy-stealing"}}
 
 With only one half present, the claim is "first cannot win" (Maker-Breaker:
-"breaker wins") or "second cannot win".
+"breaker wins") or "second cannot win". A draw of gravity, misere or
+several-stones-a-turn rules has two ``non-losing-walk`` halves::
+
+    {"format": "kinarow.draw", "version": 1, "game": "5x4k4:gravity", "moves": [], "claim": "draw",
+     "first_cannot_win": {"method": "non-losing-walk", "prescribed": 7821, "walk": "eNrt..."},
+     "second_cannot_win": {"method": "non-losing-walk", "prescribed": 4936, "walk": "eNrt..."}}
 """
 
 from __future__ import annotations
@@ -60,6 +71,8 @@ LEAF = "="
 MAX_INDEX_DIGITS = 9
 STEALING = "strategy-stealing"
 TREE = "blocking-tree"
+WALK = "non-losing-walk"
+METHODS = (TREE, STEALING, WALK)
 
 
 def stealing_applies(game: Game, moves: list[str] | list[int]) -> str | None:
@@ -223,8 +236,23 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
     return len(proved), leaves
 
 
-def check_certificate(data: dict[str, Any], tick: Callable[[int], None] | None = None) -> Verdict:
-    """Check a ``kinarow.draw`` certificate given as its JSON object."""
+def check_walk(game_text: str, moves: list[str], attacker: int, half: dict[str, Any], compiled: bool,
+               tick: Callable[[int], None] | None) -> Verdict:
+    """Replay a ``non-losing-walk`` half: the defender's strategy that does not lose, against every move of
+    ``attacker`` (compiled or in Python, as :func:`kinarow.proofs.tree.check`)."""
+    from kinarow.proofs.tree import NOT_LOSE, StrategyTree, check, read_walk
+
+    game = Game(game_text)
+    defender = Value.win(game.goal, 3 - attacker)
+    tree = StrategyTree(game_text, moves, defender, walk=read_walk(half, "non-losing walk"), outcome=NOT_LOSE)
+    return check(tree, compiled=compiled, on_tick=tick)
+
+
+def check_certificate(data: dict[str, Any], tick: Callable[[int], None] | None = None, *, compiled: bool = False,
+                      on_tick: Callable[[int], None] | None = None) -> Verdict:
+    """Check a ``kinarow.draw`` certificate given as its JSON object; ``compiled`` replays its non-losing walks
+    with the compiled walk; ``tick`` (or ``on_tick``) hears the positions proved so far."""
+    tick = tick or on_tick
     game_text, moves = require_envelope(data, FORMAT, VERSION, "draw")
     try:
         game = Game(game_text)
@@ -240,9 +268,20 @@ def check_certificate(data: dict[str, Any], tick: Callable[[int], None] | None =
     said: list[str] = []
     for player in sorted(present):
         half = data[HALVES[player]]
-        if not isinstance(half, dict) or half.get("method") not in (STEALING, TREE):
-            raise CertificateError(f"'{HALVES[player]}' needs a 'method': '{TREE}' or '{STEALING}'")
+        if not isinstance(half, dict) or half.get("method") not in METHODS:
+            raise CertificateError(f"'{HALVES[player]}' needs a 'method': '{TREE}', '{STEALING}' or '{WALK}'")
         who = Value.win(game.goal, player)
+        if half["method"] == WALK:
+            walked = check_walk(game_text, moves, player, half, compiled, tick)
+            if not walked.ok:
+                return Verdict(False, f"in {game}{after}, the {who} player can win against the "
+                               f"{Value.win(game.goal, 3 - player)} player's non-losing walk: {walked.reason}",
+                               details)
+            proved = walked.details["positions_checked"]
+            details[HALVES[player]] = {"positions": proved, "prescribed": half["prescribed"]}
+            said.append(f"the {who} player cannot win against the {Value.win(game.goal, 3 - player)} player's "
+                        f"non-losing walk ({half['prescribed']:,} prescribed moves, {proved:,} positions)")
+            continue
         if half["method"] == STEALING:
             why_not = (stealing_applies(game, moves) if player == 2
                        else "it shows only that the second player cannot win")

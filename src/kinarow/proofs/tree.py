@@ -20,6 +20,16 @@ on the spot, else the next move of the walk; at the loser's turn it tries every
 legal cell in increasing order. Both checkers replay exactly that, so a walk
 needs no keys: the (6,5,4) win takes 6 KB, against 84 KB of gzipped version 2.
 
+A strategy claims either a win or, with ``"outcome": "not-lose"``, that its
+player does not lose: the same replay, but a line may end in a draw or in the
+player's own win, only not in the opponent's. The player is then named by
+``player`` (not ``winner``) and the envelope's claim is "first does not lose".
+A file without ``outcome`` claims a win, as every file before it did. The
+shortcut is the same in both: at the player's turn the replay plays the first
+cell that ends the game at once in the player's own win (none in misere play,
+where completing a line loses; for Breaker only the last empty cell).
+Non-losing walks of both players prove a draw (:mod:`kinarow.proofs.draw`).
+
 :func:`check` replays the strategy against every legal reply using only the
 rules (:mod:`kinarow.position`); it imports nothing from the search code.
 """
@@ -47,6 +57,8 @@ READS = (1, 2, 3)  # versions the checker reads (version 1 names the wins on the
 #: the values a strategy certificate's ``winner`` may name
 WINNERS = (Value.FIRST, Value.SECOND, Value.MAKER, Value.BREAKER)
 WALK_CELLS = 64  # the largest board a walk is written for (the compiled walk's bitboards)
+WIN, NOT_LOSE = "win", "not-lose"  # what a strategy claims for its player (``outcome``)
+OUTCOMES = (WIN, NOT_LOSE)
 _SYMBOLS = ".xo"
 
 
@@ -135,9 +147,15 @@ class StrategyTree:
 
     game: str
     moves: list[str]
-    winner: Value
+    winner: Value  # the player who follows the strategy (with ``outcome`` "not-lose", it need not win)
     choices: dict[str, str] = field(default_factory=dict)
     walk: bytes | None = None  # the version 3 form: the moves in replay order (then ``choices`` is empty)
+    outcome: str = WIN  # what it claims: WIN, or NOT_LOSE (no line ends in the other player's win)
+
+    @property
+    def claim(self) -> str:
+        """What the strategy proves, in the envelope's words: "first wins" or "first does not lose"."""
+        return f"{self.winner} wins" if self.outcome == WIN else f"{self.winner} does not lose"
 
     @property
     def described(self) -> str:
@@ -174,7 +192,7 @@ class StrategyTree:
         result = _check_compiled(self, start, walk_out=out)
         if not result.ok:
             raise KinarowError(f"the strategy cannot be written as a walk: {result.reason}")
-        return StrategyTree(self.game, self.moves, self.winner, walk=bytes(out))
+        return StrategyTree(self.game, self.moves, self.winner, walk=bytes(out), outcome=self.outcome)
 
     def expanded(self) -> StrategyTree:
         """The same strategy keyed by board (version 2 form) from a walk; itself when it is keyed already.
@@ -188,34 +206,36 @@ class StrategyTree:
         result = _check_compiled(self, start, walk_keys=found)
         if not result.ok:
             raise KinarowError(f"the walk cannot be read into boards: {result.reason}")
-        return StrategyTree(self.game, self.moves, self.winner, found)
+        return StrategyTree(self.game, self.moves, self.winner, found, outcome=self.outcome)
 
     def to_json(self) -> dict[str, Any]:
+        who = {"winner": self.winner} if self.outcome == WIN else {"outcome": NOT_LOSE, "player": self.winner}
         if self.walk is not None:
             return {
-                **envelope(FORMAT, WALK_VERSION, self.game, self.moves, f"{self.winner} wins"),
-                "winner": self.winner,
+                **envelope(FORMAT, WALK_VERSION, self.game, self.moves, self.claim),
+                **who,
                 "prescribed": len(self.walk),
-                "walk": base64.b64encode(zlib.compress(self.walk, 9)).decode("ascii"),
+                "walk": pack_walk(self.walk),
             }
-        return {
-            **envelope(FORMAT, VERSION, self.game, self.moves, f"{self.winner} wins"),
-            "winner": self.winner,
-            "choices": self.choices,
-        }
+        return {**envelope(FORMAT, VERSION, self.game, self.moves, self.claim), **who, "choices": self.choices}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StrategyTree:
         game, moves = require_envelope(data, FORMAT, READS, "strategy")
-        winner, choices = data.get("winner"), data.get("choices")
+        outcome = data.get("outcome", WIN)
+        if outcome not in OUTCOMES:
+            raise CertificateError(f"the strategy certificate's 'outcome' is {str(outcome)[:40]!r}; it is "
+                                   f"'{WIN}' (the default) or '{NOT_LOSE}'")
+        field_name = "winner" if outcome == WIN else "player"
+        winner, choices = data.get(field_name), data.get("choices")
         if not isinstance(winner, str):
-            raise CertificateError("the strategy certificate needs a 'winner' string such as \"first\"")
-        winner = read(Value, winner, "the strategy certificate's 'winner'", CertificateError, WINNERS)
+            raise CertificateError(f"the strategy certificate needs a '{field_name}' string such as \"first\"")
+        winner = read(Value, winner, f"the strategy certificate's '{field_name}'", CertificateError, WINNERS)
         if data.get("version") == WALK_VERSION:
-            return cls(game, moves, winner, walk=_read_walk(data))
+            return cls(game, moves, winner, walk=read_walk(data, "strategy certificate"), outcome=outcome)
         if not isinstance(choices, dict) or not all(isinstance(v, str) for v in choices.values()):
             raise CertificateError("the strategy certificate needs 'choices', an object from boards to cell names")
-        return cls(game, moves, winner, {str(k): v for k, v in choices.items()})
+        return cls(game, moves, winner, {str(k): v for k, v in choices.items()}, outcome=outcome)
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
@@ -225,22 +245,27 @@ class StrategyTree:
 MAX_WALK_MOVES = 2**30
 
 
-def _read_walk(data: dict[str, Any]) -> bytes:
-    """The moves of a version 3 certificate's 'walk' (base64 of zlib-compressed bytes, 'prescribed' of them)."""
+def pack_walk(walk: bytes) -> str:
+    """A walk as written in a certificate's 'walk': base64 of its zlib-compressed bytes."""
+    return base64.b64encode(zlib.compress(walk, 9)).decode("ascii")
+
+
+def read_walk(data: dict[str, Any], kind: str) -> bytes:
+    """The moves of a walk written in ``data`` (a version 3 strategy certificate, or a draw proof's half):
+    'walk' (base64 of zlib-compressed bytes) and 'prescribed' (how many); ``kind`` names it in errors."""
     text, count = data.get("walk"), data.get("prescribed")
     if not isinstance(text, str) or not isinstance(count, int) or isinstance(count, bool):
-        raise CertificateError("the strategy certificate (version 3) needs 'walk', a base64 string, and "
-                               "'prescribed', the number of moves in it")
+        raise CertificateError(f"the {kind} needs 'walk', a base64 string, and 'prescribed', the number of moves "
+                               "in it")
     if not 0 <= count <= MAX_WALK_MOVES:  # the walk is unpacked to at most this many bytes (0 would mean no cap)
-        raise CertificateError(f"the strategy certificate's 'prescribed' is {count:,}; a walk holds from 0 to "
+        raise CertificateError(f"the {kind}'s 'prescribed' is {count:,}; a walk holds from 0 to "
                                f"{MAX_WALK_MOVES:,} moves")
     try:
         walk = zlib.decompressobj().decompress(base64.b64decode(text, validate=True), count + 1)  # no more than told
     except (ValueError, zlib.error):
-        raise CertificateError("the strategy certificate's 'walk' is not base64 of zlib-compressed bytes") from None
+        raise CertificateError(f"the {kind}'s 'walk' is not base64 of zlib-compressed bytes") from None
     if len(walk) != count:
-        raise CertificateError(f"the strategy certificate's 'walk' holds {len(walk):,} moves, but 'prescribed' says "
-                               f"{count:,}")
+        raise CertificateError(f"the {kind}'s 'walk' holds {len(walk):,} moves, but 'prescribed' says {count:,}")
     return walk
 
 
@@ -268,7 +293,8 @@ class _RefutedError(Exception):
 
 
 def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int], None] | None = None) -> Verdict:
-    """Verify that following ``tree`` wins against every reply (rules only, no search).
+    """Verify that following ``tree`` wins (or, with ``outcome`` "not-lose", does not lose) against every reply
+    (rules only, no search).
 
     The walk is Python, importing nothing beyond the rules. ``compiled=True``
     replays boards of at most 64 cells with the numba walk of
@@ -291,8 +317,9 @@ def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int]
 
 
 def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: Any, out: Any,
-           on_tick: Callable[[int], None] | None = None) -> tuple[int, int, int, int, Any]:
-    """Run the compiled checker (:func:`kinarow.proofs.tree_kernel.check`) from ``pos`` for ``winner`` (1 or 2).
+           on_tick: Callable[[int], None] | None = None, outcome: str = WIN) -> tuple[int, int, int, int, Any]:
+    """Run the compiled checker (:func:`kinarow.proofs.tree_kernel.check`) from ``pos`` for ``winner`` (1 or 2),
+    whose claim is ``outcome`` (a win, or not to lose).
 
     ``mode``, ``keys``, ``cells``, ``used`` (the kernel's ``reached``) and
     ``out`` are the kernel's. The kernel runs in a thread so that Ctrl-C stops
@@ -316,7 +343,8 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
     def work() -> None:
         try:
             found.append(TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal, masks,
-                                  cell_groups, start, turn_player, keys, cells, line, used, mode, out, ctrl, kind, kt))
+                                  cell_groups, start, turn_player, keys, cells, line, used, mode, out, ctrl, kind, kt,
+                                  TK.CLAIM_CODES[outcome]))
         except BaseException as error:  # handed to the waiting thread
             errors.append(error)
 
@@ -366,7 +394,7 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
         names, keys, cells = keyed_rows(tree, geo)
     used = np.zeros(len(keys), np.uint8)
     out = np.zeros(len(keys) if mode == TK.ENCODE else 0, np.int64)
-    status, proven, depth, read, line = replay(pos, winner, mode, keys, cells, used, out, on_tick)
+    status, proven, depth, read, line = replay(pos, winner, mode, keys, cells, used, out, on_tick, tree.outcome)
     if reached is not None:
         reached.update(names[int(i)] for i in np.flatnonzero(used))
     if status == TK.OK:
@@ -378,13 +406,13 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
         if walk_keys is not None:
             found = TK.board_keys(keys[:read], size)
             walk_keys.update(zip(found, (geo.name(int(c)) for c in cells[:read]), strict=True))
-        return walked(True, f"{tree.winner} wins against every reply", int(proven))
+        return walked(True, f"{tree.claim} against every reply", int(proven))
     played = [int(c) for c in line[:depth]]
     for c in played:
         pos.play(c)
     where = " ".join(pos.name(c) for c in played) or "(start)"
     if status == TK.ENDS:
-        reason = f"the line {where} ends in '{pos.result}', not a {tree.winner} win"
+        reason = ended(where, pos.result, tree)
     elif status == TK.NO_MOVE:
         reason = (f"the walk ends after {read:,} moves, before the replay reaches {where}" if mode == TK.STREAM
                   else f"no move is given after {where}")
@@ -433,6 +461,13 @@ def keyed_rows(tree: StrategyTree, geo: Any) -> tuple[list[str], Any, Any]:
     return ([names[int(i)] for i in kept], np.ascontiguousarray(keys[order]), np.ascontiguousarray(cells[order]))
 
 
+def ended(where: str, result: Any, tree: StrategyTree) -> str:
+    """Why the line ``where``, which ends in ``result``, refutes ``tree``."""
+    if tree.outcome == WIN:
+        return f"the line {where} ends in '{result}', not a {tree.winner} win"
+    return f"the line {where} ends in a {result} win, so {tree.winner} loses"
+
+
 def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = None) -> Verdict:
     """:func:`check` walked in Python (any board size)."""
     try:
@@ -444,15 +479,15 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
     if tree.winner not in (first, second):
         return walked(False, f"winner '{tree.winner}' is not a player of {game}; use '{first}' or '{second}'", 0)
     winner = 1 if tree.winner == first else 2
+    loses = second if winner == 1 else first  # the result a non-losing strategy must never reach
     proven: set[str] = set()
     walk = iter(tree.walk) if tree.walk is not None else None
     read = heard = 0  # moves read from the walk; positions last reported to on_tick
 
     def visit(p: Position, line: list[str]) -> None:
         if p.is_over:
-            if p.result != tree.winner:
-                where = " ".join(line) or "(start)"
-                raise _RefutedError(f"the line {where} ends in '{p.result}', not a {tree.winner} win")
+            if p.result != tree.winner and (tree.outcome == WIN or p.result == loses):
+                raise _RefutedError(ended(" ".join(line) or "(start)", p.result, tree))
             return
         key = board_key(p)
         if key in proven:
@@ -499,7 +534,7 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
     if tree.walk is not None and read < len(tree.walk):
         return walked(False, f"the walk has {len(tree.walk) - read:,} moves more than the replay reads",
                       len(proven))
-    return walked(True, f"{tree.winner} wins against every reply", len(proven))
+    return walked(True, f"{tree.claim} against every reply", len(proven))
 
 
 def check_certificate(data: dict[str, Any], compiled: bool = False,
@@ -507,7 +542,7 @@ def check_certificate(data: dict[str, Any], compiled: bool = False,
     """The ``kinarow.strategy`` checker for :mod:`kinarow.proofs`: load, check the claim, replay every reply
     (with the compiled walk when ``compiled``)."""
     tree = StrategyTree.from_json(data)
-    require_claim(data, f"{tree.winner} wins")
+    require_claim(data, tree.claim)
     after = f" after {' '.join(tree.moves)}" if tree.moves else ""
     try:
         cells = Game(tree.game).cells
@@ -519,14 +554,15 @@ def check_certificate(data: dict[str, Any], compiled: bool = False,
                        f"symbols, but the game has {cells} cells written with '.', 'x' and 'o'", {"game": tree.game})
     result = check(tree, compiled=compiled, on_tick=on_tick)
     positions = result.details["positions_checked"]
-    details = {"game": tree.game, "moves": tree.moves, "winner": tree.winner, "prescribed_moves": tree.size,
-               "positions_checked": positions}
+    details = {"game": tree.game, "moves": tree.moves, "winner": tree.winner, "outcome": tree.outcome,
+               "prescribed_moves": tree.size, "positions_checked": positions}
     if not result.ok:
         return Verdict(False, f"the strategy for {tree.game}{after} fails: {result.reason}", details)
-    winner = tree.winner.winner_words
+    words = f"{tree.winner.winner_words} wins" if tree.outcome == WIN else \
+        f"{tree.winner.winner_words} does not lose (a draw at worst)"
     return Verdict(
         True,
-        f"in {tree.game}{after}, {winner} wins against every reply by following the certificate "
+        f"in {tree.game}{after}, {words} against every reply by following the certificate "
         f"({tree.described}, {positions:,} position{'' if positions == 1 else 's'} checked)",
         details,
     )

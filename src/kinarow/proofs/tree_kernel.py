@@ -35,6 +35,11 @@ The strategy's prescribed moves come in one of two forms (``mode``):
             filled with the position of move i as it is read;
     ENCODE  DICT in, and ``out[i]`` filled with the STREAM form.
 
+What the strategy claims (``claim``): CLAIM_WIN, every line ends in the
+player's win; CLAIM_NOT_LOSE, no line ends in the other player's win (a draw
+will do). The shortcut at the player's turn is the same in both: the first
+cell that ends the game in the player's own win.
+
 Positions already proven are kept in an open-addressing table, as one word
 a position where the board allows it (``kind``, chosen by :func:`table_plan`):
 
@@ -73,6 +78,9 @@ NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
 #: the kernel's code of each goal
 GOAL_CODES = {Goal.NORMAL: NORMAL, Goal.MISERE: MISERE, Goal.MAKER_BREAKER: MAKER_BREAKER}
 FIRST, SECOND, DRAW = 1, 2, 3  # results; 0 while the game goes on
+CLAIM_WIN, CLAIM_NOT_LOSE = 0, 1  # what the strategy claims for its player (see above)
+#: the kernel's code of each ``outcome`` of :mod:`kinarow.proofs.tree`
+CLAIM_CODES = {"win": CLAIM_WIN, "not-lose": CLAIM_NOT_LOSE}
 WIDE, BASE3, COLUMNS = 0, 1, 2  # how a proven position is keyed (see above)
 BASE3_CELLS = 40  # 3^40 < 2^64
 
@@ -295,8 +303,9 @@ def winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, 
 
 @njit(cache=True, nogil=True)
 def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, start, turn_player,
-          keys, cells, line, reached, mode, out, ctrl, kind, kt):
-    """Replay the strategy from (bx, bo) with ``stones`` down; ``winner`` is FIRST or SECOND.
+          keys, cells, line, reached, mode, out, ctrl, kind, kt, claim):
+    """Replay the strategy from (bx, bo) with ``stones`` down; ``winner`` is FIRST or SECOND, the player who
+    follows it, and ``claim`` what it claims for that player (CLAIM_WIN or CLAIM_NOT_LOSE).
 
     ``reached[j]`` is set to 1 for each row of ``keys`` that play reaches (DICT, ENCODE).
     In STREAM mode ``keys`` may have no rows: then the positions are not noted.
@@ -325,7 +334,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
         # the node at depth d, reached just now
         t = stones + d
         if res[d] != 0:
-            if res[d] != winner:
+            if res[d] != winner and (claim == CLAIM_WIN or res[d] == 3 - winner):
                 return ENDS, used, d, read
             done = True
         elif table_has(table, pack(bx, bo, kind, size, n, kt)):

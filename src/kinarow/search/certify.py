@@ -10,9 +10,17 @@ page -- only write or draw what it returns) and keeps results in a
   sets found there (``kinarow.matching``);
 * another draw by a good pairing at the position when one exists (it shows the
   first player cannot win; on the empty board of a normal game with one stone
-  a turn, strategy stealing shows the second player cannot win either), else
-  by a draw proof of blocking trees (``kinarow.draw``);
-* other values have no certificate yet, and :attr:`Proof.what` says why.
+  a turn, strategy stealing shows the second player cannot win either; elsewhere,
+  on boards of at most 64 cells, the first player's non-losing walk is added and
+  the two halves written as a draw proof), else by a draw proof of blocking
+  trees (``kinarow.draw``);
+* a draw where pairings do not apply (gravity, misere, several stones a turn)
+  by a draw proof of two non-losing walks, one for each player (``kinarow.draw``,
+  method ``non-losing-walk``), on boards of at most 64 cells;
+* a win that the search found without the winner's strategy (the proof-number
+  search) by the winner's strategy, extracted now (boards of at most 64 cells);
+* other values have no certificate yet (a draw of a board of more than 64 cells
+  where pairings do not apply), and :attr:`Proof.what` says why.
 
 >>> from kinarow.search.solve import solve
 >>> r = solve("3x3k3", proof=True)
@@ -295,14 +303,19 @@ def certificate(position: Position, result: Result, store: Store | None = None,
     if result.certificate is not None:  # knowledge settled the value at the root (matching sets)
         return Proof(result.certificate.to_json(),
                      f"{result.certificate.method} showing {result.certificate.conclusion()}", "matching")
+    game = position.game
     if result.value != Value.DRAW:
-        return Proof(None, f"no certificate is available yet for a {result.value} win here")
+        if game.cells > WALK_CELLS:
+            return Proof(None, f"no certificate is available yet for a {result.value} win here")
+        return winning_walk(position)
     from kinarow.knowledge import pairing
 
-    game = position.game
     why_not = pairing.applicable(game)
     if why_not is not None:
-        return Proof(None, f"no certificate is available yet for a draw of {game}: pairings do not apply ({why_not})")
+        if game.cells > WALK_CELLS:
+            return Proof(None, f"no certificate is available yet for a draw of {game}: pairings do not apply "
+                         f"({why_not}), and non-losing walks are written for boards of at most {WALK_CELLS} cells")
+        return walk_draw(position, store, tick)
     key = board_key(position)
     data = store.get_certificate(PAIRING_FORMAT, str(game), key) if store is not None else None
     if data is not None and store is not None:
@@ -317,6 +330,8 @@ def certificate(position: Position, result: Result, store: Store | None = None,
         return draw_tree(position, store, tick)
     data = {**data, "moves": [position.name(c) for c in position.moves]}
     stealing = not position.moves and game.goal == Goal.NORMAL and (game.p, game.q) == (1, 1)
+    if not stealing and game.cells <= WALK_CELLS:  # the other half: the first player's non-losing walk
+        return walk_draw(position, store, tick, pairs=data["pairs"])
     other_half = (
         "; the second player cannot win either, by strategy stealing (an extra stone never hurts), so the draw "
         "is proved" if stealing else "; no certificate for the other half of the draw is available yet"
@@ -349,6 +364,63 @@ def _rechecked(store: Store, position: Position, data: dict[str, Any], checker: 
     return {**data, "moves": moves}
 
 
+def winning_walk(position: Position) -> Proof:
+    """The winner's strategy of a won position, as a walk (a board of at most 64 cells)."""
+    from kinarow.search.solve import Searcher, extract_strategy
+
+    tree = extract_strategy(position, Searcher(position.game, knowledge="none"), walk=True)
+    return Proof(tree.to_json(), f"the winning strategy of the {tree.winner} player ({tree.described})", "strategy")
+
+
+def walk_draw(position: Position, store: Store | None = None, tick: Callable[[int], None] | None = None,
+              pairs: list[list[str]] | None = None, deadline: float | None = None) -> Proof:
+    """A draw of a board of at most 64 cells, under any rules: a ``kinarow.draw`` certificate whose halves are
+    each player's non-losing walk (the strategy of the defender that never lets the other player win). With
+    ``pairs`` (a good pairing of the position), the first player's half is that pairing instead, written as a
+    blocking tree of one leaf. ``tick(nodes)`` hears the win tests' nodes. A ``deadline`` (``time.perf_counter()``)
+    that passes first gives a Proof without data."""
+    from kinarow.proofs import envelope
+    from kinarow.proofs.draw import FORMAT as DRAW_FORMAT
+    from kinarow.proofs.draw import HALVES, TREE, WALK, claim_for
+    from kinarow.proofs.draw import VERSION as DRAW_VERSION
+    from kinarow.proofs.tree import check, pack_walk
+    from kinarow.search.solve import Searcher, non_losing_strategy
+
+    game, key = position.game, board_key(position)
+    data = store.get_certificate(DRAW_FORMAT, str(game), key) if store is not None else None
+    if data is not None and store is not None:
+        data = _rechecked(store, position, data, "kinarow.proofs.draw", claim="draw")
+    if data is None:
+        searcher = Searcher(game, knowledge="none")  # one table for both halves
+        moves = [position.name(c) for c in position.moves]
+        data = envelope(DRAW_FORMAT, DRAW_VERSION, str(game), moves, claim_for(game, {1, 2}))
+        for attacker in (1, 2):
+            if attacker == 1 and pairs is not None:
+                data[HALVES[1]] = {"method": TREE, "pairings": [" ".join(f"{a}-{b}" for a, b in pairs)],
+                                   "tokens": "=0"}
+                continue
+            stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
+            tree = non_losing_strategy(position, 3 - attacker, searcher, tick, stop)
+            if tree is None:
+                return Proof(None, "the time ran out before the non-losing walks of the draw were written")
+            verdict = check(tree, compiled=True)
+            if not verdict.ok:
+                raise KinarowError(f"internal error: the {tree.winner} player's non-losing walk fails its check: "
+                                   f"{verdict.reason}")
+            assert tree.walk is not None
+            data[HALVES[attacker]] = {"method": WALK, "prescribed": len(tree.walk), "walk": pack_walk(tree.walk)}
+        if store is not None:
+            store.put_certificate(DRAW_FORMAT, str(game), key, data)
+    halves = []
+    for attacker, name in HALVES.items():
+        half = data[name]
+        halves.append(f"the {Value.win(game.goal, 3 - attacker)} player's non-losing walk "
+                      f"({half['prescribed']:,} prescribed moves)" if half["method"] == WALK
+                      else f"a good pairing ({len(half['pairings'][0].split())} pairs)")
+    return Proof(data, f"a draw proof: the first player cannot win against {halves[0]}, the second against "
+                 f"{halves[1]}", "draw")
+
+
 def draw_tree(position: Position, store: Store | None = None, tick: Callable[[int], None] | None = None) -> Proof:
     """A draw without a pairing: the blocking tree of each side (or strategy stealing for the second player)."""
     from kinarow.proofs.draw import FORMAT as DRAW_FORMAT
@@ -369,6 +441,7 @@ def draw_tree(position: Position, store: Store | None = None, tick: Callable[[in
     for name in HALVES.values():
         half = data[name]
         halves.append("strategy stealing" if half["method"] == "strategy-stealing"
+                      else f"a non-losing walk of {half['prescribed']:,} moves" if half["method"] == "non-losing-walk"
                       else f"a blocking tree of {len(half['tokens'].split()):,} positions")
     return Proof(data, f"a draw proof: the first player cannot win by {halves[0]}, the second by {halves[1]}", "draw")
 
@@ -490,8 +563,9 @@ def evidence(result: Any, *, tt_mb: float | None = None, seconds: float | None =
 
     A win: the winner's strategy (a walk where the board allows one, many times
     smaller). A finished draw: the draw proof of blocking trees when it can be
-    built within ``seconds``, else the search log (evidence, not a
-    certificate). An unknown value: nothing.
+    built within ``seconds`` (where blocking does not apply, on boards of at
+    most 64 cells, the draw proof of each player's non-losing walk), else the
+    search log (evidence, not a certificate). An unknown value: nothing.
     """
     if result.value == Value.UNKNOWN:
         return Proof(None, "the value is unknown, so there is nothing to prove")
@@ -505,4 +579,10 @@ def evidence(result: Any, *, tt_mb: float | None = None, seconds: float | None =
         draw = empty_board_draw(result.game, tt_mb=tt_mb, seconds=seconds, tick=tick)
         if draw is not None:
             return Proof(draw, "a draw proof of blocking trees", "draw")
+        game = Game(result.game)
+        if blocking_applies(game) is not None and game.cells <= WALK_CELLS:  # gravity, misere, several stones
+            walks = walk_draw(game.start(), tick=tick,
+                              deadline=None if seconds is None else time.perf_counter() + seconds)
+            if walks.exists:
+                return walks
     return Proof(searchlog(result), "a search log of the frontier jobs (evidence, not a certificate)", "searchlog")

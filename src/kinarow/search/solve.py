@@ -23,7 +23,8 @@ from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import Game, shown
 from kinarow.position import Position
 from kinarow.proofs.matching import applicable as blocking_applicable
-from kinarow.proofs.tree import StrategyTree
+from kinarow.proofs.tree import NOT_LOSE, WALK_CELLS, StrategyTree
+from kinarow.proofs.tree import WIN as WIN_OUTCOME
 from kinarow.search import connect
 from kinarow.values import Bound, Goal, Player, Value
 
@@ -620,12 +621,16 @@ class Searcher:
         winner: int,
         should_stop: Callable[[], bool] | None = None,
         on_tick: Callable[[int], None] | None = None,
+        outcome: str = WIN_OUTCOME,
     ) -> bytes | None:
         """The winner's prescribed moves from ``position`` as a walk (version 3: cell numbers, one byte each, in
         the checker's replay order; the moves :func:`kinarow.proofs.tree.follow` with :meth:`winning_move` would
         give), found by the compiled kernel; None if ``should_stop()`` turned true first. Ctrl-C stops the walk
         and is raised again. ``on_tick(nodes)`` hears the win tests' nodes so far, a few times a second and once
         at the end.
+
+        ``outcome="not-lose"`` walks a strategy of ``winner`` that does not lose (a draw at worst) instead: at
+        its turns a move that the opponent's win tests cannot refute. ``position`` must not be lost for it.
         """
         from kinarow.engine import extract_kernel as X
         from kinarow.proofs import tree_kernel as TK
@@ -646,7 +651,8 @@ class Searcher:
         def work() -> None:
             try:
                 done.append(X.extract(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
-                                      self.deepening_step, np.zeros(1 << 12, np.uint8), xctrl, tb, self.state))
+                                      self.deepening_step, np.zeros(1 << 12, np.uint8), xctrl, tb, self.state,
+                                      TK.CLAIM_CODES[outcome]))
             except BaseException as err:  # pragma: no cover - surfaced below
                 errors.append(err)
 
@@ -681,6 +687,9 @@ class Searcher:
             return None
         moves = out[: int(xctrl[X.X_ROWS])]
         if status == X.NO_WIN:
+            if outcome != WIN_OUTCOME:
+                raise KinarowError(f"the {winner_of(game, winner, K.WIN)} player can lose after "
+                                   f"{position.move_text() or 'the start'}, so it has no strategy that does not lose")
             raise KinarowError(f"internal error: the winner has no winning move in a position after "
                                f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)")
         return moves.tobytes()
@@ -702,11 +711,36 @@ class Searcher:
         return _walk_tree(position, winner, walk).expanded().choices
 
 
-def _walk_tree(position: Position, winner: int, walk: bytes) -> StrategyTree:
+def _walk_tree(position: Position, winner: int, walk: bytes, outcome: str = WIN_OUTCOME) -> StrategyTree:
     """The strategy certificate of ``winner`` (1 or 2) from ``position``, given as a walk."""
     game = position.game
     return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN),
-                        walk=walk)
+                        walk=walk, outcome=outcome)
+
+
+def non_losing_strategy(position: Position, player: int, searcher: Searcher | None = None,
+                        on_tick: Callable[[int], None] | None = None,
+                        should_stop: Callable[[], bool] | None = None) -> StrategyTree | None:
+    """A strategy of ``player`` (1 or 2) from ``position`` that does not lose (a draw at worst), as a walk
+    (``outcome`` "not-lose"; boards of at most 64 cells). ``searcher`` (with no knowledge, made here when not
+    given) answers the win tests; ``on_tick(nodes)`` hears their nodes. A position ``player`` can lose is
+    refused in one sentence. None if ``should_stop()`` turned true first (not when it is not given)."""
+    game = position.game
+    if game.cells > WALK_CELLS:
+        raise KinarowError(f"a strategy that does not lose is written as a walk, on boards of at most {WALK_CELLS} "
+                           f"cells; {game} has {game.cells}")
+    if searcher is None:
+        searcher = Searcher(game, knowledge="none")
+    searcher.check_position(position)
+    searcher.new_root()
+    if searcher.forces_win(position, 3 - player):
+        raise KinarowError(f"the {winner_of(game, player, K.WIN)} player can lose after "
+                           f"{position.move_text() or 'the start'}, so it has no strategy that does not lose")
+    walk = searcher.strategy_walk(position, player, should_stop, on_tick=on_tick, outcome=NOT_LOSE)
+    if walk is None:
+        assert should_stop is not None  # nothing else asks it to stop; Ctrl-C is raised
+        return None
+    return _walk_tree(position, player, walk, NOT_LOSE)
 
 
 def pair_max(game: Game) -> int:

@@ -412,7 +412,7 @@ class App:
         if cell is None:
             raise RequestError("the strategy certificate prescribes no move in this position (it is not the winner's "
                                "turn in a position the strategy reaches)")
-        return cell, "the move the winning strategy prescribes"
+        return cell, f"the move the {'winning' if tree.outcome == 'win' else 'non-losing'} strategy prescribes"
 
     def strategy(self, body: dict[str, Any]) -> dict[str, Any]:
         position = self._position(body)
@@ -607,10 +607,12 @@ def _certificate_limits(data: dict[str, Any]) -> None:
         if game is not None and game.cells > MAX_CELLS:
             raise RequestError(f"the certificate's game {game} has {game.cells} cells; the page takes certificates "
                                f"of boards of at most {MAX_CELLS} cells (use 'kinarow check')")
-    prescribed = data.get("prescribed")
-    if isinstance(prescribed, int) and prescribed > MAX_PRESCRIBED:
-        raise RequestError(f"the certificate's walk has {prescribed} prescribed moves; the page takes walks of at "
-                           f"most {MAX_PRESCRIBED} (use 'kinarow check')")
+    halves = [data.get(name) for name in ("first_cannot_win", "second_cannot_win")]  # a draw's non-losing walks
+    for part in (data, *(half for half in halves if isinstance(half, dict))):
+        prescribed = part.get("prescribed")
+        if isinstance(prescribed, int) and prescribed > MAX_PRESCRIBED:
+            raise RequestError(f"the certificate's walk has {prescribed} prescribed moves; the page takes walks of "
+                               f"at most {MAX_PRESCRIBED} (use 'kinarow check')")
 
 
 def _first_walk_move(position: Position, data: dict[str, Any]) -> int | None:
