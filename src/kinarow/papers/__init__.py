@@ -58,7 +58,7 @@ class Tally:
         if self.given:
             text += f"; {self.given:,} given (the paper's own or built to match it), not compared"
         if self.conflicts:
-            text += f"; {self.conflicts:,} conflicts between our own methods"
+            text += f"; {self.conflicts:,} conflict{'s' if self.conflicts != 1 else ''} between our own methods"
         return text + "."
 
     def to_dict(self) -> dict[str, int]:
