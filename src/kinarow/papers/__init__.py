@@ -52,7 +52,8 @@ class Tally:
         if self.compared == 0 and self.open == 0:
             text = "Nothing compared with the paper (it gives no figures for this)"
         else:
-            text = f"Compared with the paper: {self.compared:,} figures, {self.agree:,} agree, {self.differ:,} differ"
+            noun = "figure" if self.compared == 1 else "figures"
+            text = f"Compared with the paper: {self.compared:,} {noun}, {self.agree:,} agree, {self.differ:,} differ"
             if self.open:
                 text += f", {self.open:,} open (not settled here)"
         if self.given:
