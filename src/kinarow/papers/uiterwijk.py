@@ -87,10 +87,10 @@ def catalogue_rows(*, solve_examples: bool = True, census: bool = True) -> list[
             "levels": ms.depth if ms else None,
         }
         if census:
-            key = (c.markers, c.group_count)
-            if key not in censuses:
-                censuses[key] = structure_census(c.markers, c.group_count)
-            entry = censuses[key]
+            counts = (c.markers, c.group_count)
+            if counts not in censuses:
+                censuses[counts] = structure_census(c.markers, c.group_count)
+            entry = censuses[counts]
             mine = canonical(c.group_list())
             main = len(c.main_markers) if c.main_markers else None
             row["census"] = {

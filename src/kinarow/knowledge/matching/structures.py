@@ -31,6 +31,7 @@ sorted marker incidences, minimised over the orders of the groups).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 
@@ -76,7 +77,7 @@ class _Solver:
         return bool(r == self.BK.BREAKER)
 
 
-def canonical(groups: list[list[str]] | list[tuple[int, ...]]) -> Structure:
+def canonical(groups: Sequence[Sequence[object]]) -> Structure:
     """A canonical form: equal for two group structures exactly when they are isomorphic."""
     names: dict[object, int] = {}
     for g in groups:
