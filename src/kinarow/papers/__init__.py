@@ -116,7 +116,7 @@ TARGETS: tuple[Target, ...] = (
     Target("set-matching-proofs", "Uiterwijk, Set Matching (ACG 2017)",
            "the 4x4 board, H-heptomino and Zetters block proofs", "kinarow.papers.uiterwijk:set_matching_proofs"),
     Target("set-matching-table", "Uiterwijk, Set Matching (ACG 2017)",
-           "table of 12 configurations: markers, groups, reduction, ratio, nodes",
+           "table of 12 configurations: nodes, main markers; markers..ratio given, with a census",
            "kinarow.papers.uiterwijk:set_matching_table"),
     Target("tilings", "Uiterwijk, Set Matching (S. 7)", "runs of 4 tilings",
            "kinarow.papers.uiterwijk:reproduce_tilings"),

@@ -6,6 +6,10 @@ journal version): the table of configurations, the paper's proofs and the period
   ratio, main markers), an example position on a 4-in-a-row board built by SAT
   (:mod:`kinarow.knowledge.matching.examples`), and the nodes our solver needs
   to prove it a draw with each knowledge level, beside the published figures.
+  Markers, groups, reduction and ratio are *given* (our structures were typed
+  in with the published counts), never counted as agreement; the census of
+  :mod:`kinarow.knowledge.matching.structures` says how many structures have
+  those counts, i.e. whether the reconstruction is the only one.
   Also the cycles of n groups (2n - 1 markers).
 * ``kinarow reproduce set-matching-proofs``: the paper's proofs, rebuilt and checked:
 
