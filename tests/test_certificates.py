@@ -167,33 +167,75 @@ def test_pairing_proof_option_writes_the_certificate(capsys, tmp_path):
     assert run(capsys, "check", str(path))[0] == 0
 
 
+#: Every finder a certificate may come from, blocked while the checkers run: the draw-proof search, the
+#: parallel search, the matching-set, pairing and SAT searches, the tiling search (and everything else under
+#: search/, knowledge/ and engine/, the strategy verifier and python-sat).
+FINDERS = ("kinarow.search.draw", "kinarow.search.parallel", "kinarow.search.solve", "kinarow.knowledge.matching",
+           "kinarow.knowledge.pairing", "kinarow.knowledge.sat", "kinarow.knowledge.infinite.tiling_search",
+           "kinarow.knowledge.infinite.torus", "kinarow.strategies.verify")
+BLOCKED = ("kinarow.search", "kinarow.knowledge", "kinarow.engine", "kinarow.strategies.verify", "pysat")
+
 CHILD = """
-import json, sys
+import importlib.abc, json, sys
+BLOCKED = %r
+tried = []
+
+class Block(importlib.abc.MetaPathFinder):
+    # an import of a finder fails here, and is recorded, even if the checker would catch the ImportError
+    def find_spec(self, name, path=None, target=None):
+        if any(name == b or name.startswith(b + ".") for b in BLOCKED):
+            tried.append(name)
+            raise ImportError("blocked while checking: " + name)
+        return None
+
+sys.meta_path.insert(0, Block())
 from kinarow.proofs import CHECKERS, check_data
+checked = {}
 for path in sys.argv[1:]:
-    verdict = check_data(json.load(open(path)))
-    assert verdict.ok, verdict.reason
+    data = json.load(open(path))
+    for compiled in (False, True):
+        verdict = check_data(data, path.rsplit("/", 1)[0], compiled=compiled)
+        assert verdict.ok, (path, verdict.reason)
+    checked[data["format"]] = verdict.reason
 # numba itself may load: a verified strategy's own rule is a compiled function (the strategy, not a search)
-loaded = sorted(name for name in sys.modules
-                if name.split(".")[0] == "pysat"
-                or name.startswith(("kinarow.search", "kinarow.knowledge", "kinarow.engine",
-                                    "kinarow.strategies.verify")))
-print(json.dumps({"formats": sorted(CHECKERS), "search_modules": loaded}))
+loaded = sorted(name for name in sys.modules if any(name == b or name.startswith(b + ".") for b in BLOCKED))
+print(json.dumps({"formats": sorted(CHECKERS), "checked": checked, "search_modules": loaded, "tried": tried}))
 """
 
 
-def test_checkers_import_no_search_code(tmp_path, strategy, good_pairing):
-    files = []
-    for name, data in (("strategy.json", strategy), ("pairing.json", good_pairing)):
-        (tmp_path / name).write_text(json.dumps(data))
-        files.append(str(tmp_path / name))
-    # every registered checker is imported, and run on the certificates we have
-    code = CHILD.replace("for path in", "import importlib\n[importlib.import_module(t.split(':')[0]) "
-                         "for t in CHECKERS.values()]\nfor path in")
+def one_certificate_of_each_format(folder: Path, strategy: dict, good_pairing: dict) -> list[str]:
+    """A small certificate of every format, made by the searches (in this process)."""
+    from kinarow.cli import main
+    from kinarow.knowledge.infinite import torus
+    from kinarow.knowledge.infinite.tiling import named
+    from kinarow.proofs import verified
+    from kinarow.strategies.verify import verify
+
+    files = {"strategy.json": strategy, "pairing.json": good_pairing, "tiling.json": named("hj9").to_json()}
+    v = verify("take-even", "4x2k3:gravity,misere")
+    files["verified.json"] = verified.VerifiedStrategy(v.strategy, v.game, v.player, v.outcome, v.positions).to_json()
+    result = torus.enumerate_classes("hex7")
+    files["torus.json"] = torus.certificate(result, "hex7.bin", torus.save_classes(result, folder / "hex7.bin"), None)
+    for name, data in files.items():
+        (folder / name).write_text(json.dumps(data))
+    for name, game in (("draw.json", "3x3k3"), ("matching.json", "4x4k4")):
+        assert main(["solve", game, "--proof", str(folder / name), "--no-store"]) == 0
+    return [str(folder / name) for name in (*files, "draw.json", "matching.json")]
+
+
+def test_checkers_import_no_search_code(tmp_path, strategy, good_pairing, capsys):
+    import importlib.util
+
+    for finder in FINDERS:  # the blocked list names modules that exist (a renamed finder would slip through)
+        assert importlib.util.find_spec(finder) is not None, finder
+        assert any(finder == b or finder.startswith(b + ".") for b in BLOCKED), finder
+    files = one_certificate_of_each_format(tmp_path, strategy, good_pairing)
+    capsys.readouterr()
     src = str(Path(__file__).resolve().parents[1] / "src")
-    done = subprocess.run([sys.executable, "-c", code, *files], capture_output=True, text=True, timeout=120,
-                          env={"PYTHONPATH": src, "PATH": ""})
+    done = subprocess.run([sys.executable, "-c", CHILD % (BLOCKED,), *files], capture_output=True, text=True,
+                          timeout=300, env={"PYTHONPATH": src, "PATH": ""})
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["formats"] == sorted(CHECKERS)
+    assert sorted(report["checked"]) == report["formats"] == sorted(CHECKERS), "every checker runs on a certificate"
+    assert report["tried"] == [], f"checkers tried to import search code: {report['tried']}"
     assert report["search_modules"] == [], f"checkers imported search code: {report['search_modules']}"

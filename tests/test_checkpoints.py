@@ -16,6 +16,13 @@ from kinarow.search.parallel.frontier import SYMBOLS
 
 FOLDER = Path(__file__).resolve().parent.parent / "checkpoints"
 FILES = sorted(FOLDER.glob("*.sqlite"))
+#: What the resume code must read from each checkpoint at its searched first move, and the source of that value.
+#: A new checkpoint needs an entry here (an open search: "unknown" with its open lines).
+EXPECTED: dict[str, tuple[str, str]] = {
+    # the first player wins after 1. e2: certificates/10x4k4.strategy.json.gz, which the rules-only checker
+    # verifies (tests/test_shipped_certificates.py), prescribes 1. e2 and wins against every reply
+    "10x4k4-e2.sqlite": ("first", "certificates/10x4k4.strategy.json.gz"),
+}
 
 
 def test_the_checkpoints_folder_is_not_empty():
@@ -54,5 +61,7 @@ def test_the_resume_code_reads_the_checkpoint(path, tmp_path):
         value, open_lines = par.stored_value(Game(game).position(start), store)
     finally:
         store.close()
-    assert value in {"first", "second", "draw", "first-or-draw", "second-or-draw", "unknown"}
-    assert value != "unknown" or open_lines, "an open value comes with the positions that can change it"
+    assert path.name in EXPECTED, f"{path.name}: say in EXPECTED what the resume code must read from it"
+    expected, source = EXPECTED[path.name]
+    assert value == expected, f"{path.name}: the resume code reads {value}, {source} says {expected}"
+    assert (value == "unknown") == bool(open_lines), "an open value comes with the positions that can change it"

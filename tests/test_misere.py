@@ -32,11 +32,51 @@ def test_published_table_rows():
     assert published(4, 8, 5) == "second"
 
 
+@cache
+def take_even_positions(w: int, h: int, k: int) -> int:
+    """Positions (first player to move) that take-even lets the first player reach in misère Connect-k,
+    by plain enumeration (no kinarow code): the second player answers in the same column."""
+
+    def line(board: dict[tuple[int, int], int], col: int, row: int, p: int) -> bool:
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            n = 1
+            for s in (1, -1):
+                x, y = col + s * dx, row + s * dy
+                while board.get((x, y)) == p:
+                    n += 1
+                    x, y = x + s * dx, y + s * dy
+            if n >= k:
+                return True
+        return False
+
+    seen: set[frozenset[tuple[tuple[int, int], int]]] = set()
+    stack: list[tuple[tuple[int, ...], frozenset[tuple[tuple[int, int], int]]]] = [((0,) * w, frozenset())]
+    while stack:
+        heights, stones = stack.pop()
+        if stones in seen:
+            continue
+        seen.add(stones)
+        for col in range(w):
+            row = heights[col]
+            if row >= h:
+                continue
+            board = dict(stones)
+            board[(col, row)] = 1
+            if line(board, col, row, 1):
+                continue  # the first player made k in a row: it loses, the walk ends
+            board[(col, row + 1)] = 2
+            grown = tuple(x + 2 * (i == col) for i, x in enumerate(heights))
+            if line(board, col, row + 1, 2) or min(grown) >= h:
+                continue
+            stack.append((grown, frozenset(board.items())))
+    return len(seen)
+
+
 def test_settle_by_strategy_solver_or_open():
     settler = Settler(Budget(max_positions=10_000, solver_seconds=5, cross_check_cells=0))
     c = settler.settle(4, 7, 6)
     assert (c.value, c.methods) == ("second", ["take-even"])
-    assert "7,312 positions" in c.how
+    assert f"{take_even_positions(7, 6, 4):,} positions" in c.how  # 7,312, counted independently
     c = settler.settle(3, 2, 3)  # w < k: no strategy, the solver
     assert (c.value, c.methods) == ("draw", ["solver"])
     c = settler.settle(4, 12, 12)  # beyond 10,000 positions and 64 cells
@@ -66,8 +106,48 @@ def test_small_reproduction_report():
     report = reproduce_table((2, 3), (1, 2, 3, 4), (1, 2, 3), Budget(solver_seconds=10))
     assert report.agrees, report.differences
     assert report.name == "misere-table"
-    assert "take-even win for the second player, 7,312 positions" in report.text
+    assert f"take-even win for the second player, {take_even_positions(7, 6, 4):,} positions" in report.text
+    tally = report.tally
+    assert (tally.compared, tally.open, tally.conflicts) == (25, 0, 0)  # 24 cells and misère Connect Four
+    assert tally.agree == 25 and tally.differ == 0
     assert len(report.data["cells"]) == 24
+
+
+def test_conflicting_strategies_are_reported_not_resolved(monkeypatch):
+    # forced conflict: every strategy is "verified" to win, for both players
+    import kinarow.strategies as S
+    import kinarow.strategies.verify as V
+    from kinarow.values import Outcome
+
+    class Won:
+        outcome, positions, seconds, counterexample = Outcome.WIN, 1, 0.0, None
+
+    monkeypatch.setattr(V, "verify", lambda strategy, game, player, **_: Won())
+    monkeypatch.setattr(S, "applicable", lambda game: [(S.get("take-even"), 1), (S.get("take-even"), 2)])
+    settler = Settler(Budget(cross_check_cells=0))
+    c = settler.settle(4, 7, 6)
+    assert c.value == "open" and c.conflict
+    assert c.notes == ["CONFLICT: take-even verified a win for the first player, but take-even verified "
+                       "draw-or-better for the second"]
+    assert c.symbol() == "?X"
+    # a win for one side and a draw-or-better for the other is a conflict too
+    outcomes = {1: Outcome.WIN, 2: Outcome.DRAW}
+
+    class Verified:
+        def __init__(self, player: int) -> None:
+            self.outcome, self.positions, self.seconds, self.counterexample = outcomes[player], 1, 0.0, None
+            self.longest = 1
+
+    monkeypatch.setattr(V, "verify", lambda strategy, game, player=2, **_: Verified(player))
+    c = settler.settle(4, 7, 4)
+    assert c.value == "open" and c.conflict
+    report = reproduce_table((4,), (7,), (4, 6), Budget(cross_check_cells=0))
+    assert not report.agrees
+    # both cells open with a conflict; misère Connect Four (a draw-or-better by the fake) differs
+    assert report.tally.conflicts == 2 and report.tally.open == 2 and report.tally.differ == 1
+    assert sum("CONFLICT" in d for d in report.differences) == 2
+    assert all(cell["conflict"] for cell in report.data["cells"])
+    assert "open: 2 (of them 2 with conflicting strategies)" in report.text
 
 
 def test_targets_are_registered():
@@ -115,4 +195,6 @@ def test_cylinder_rings_agree_with_plain_minimax(k):
 def test_small_cylinder_report():
     report = reproduce_cylinder((3,), (3, 4, 5), (1, 2, 3), Budget(solver_seconds=10))
     assert report.agrees
+    assert report.tally.compared == 0  # the paper gives no cylinder values: nothing is compared
+    assert report.tally.sentence().startswith("Nothing compared with the paper")
     assert "| 3 | 5x3 | second |" in report.text

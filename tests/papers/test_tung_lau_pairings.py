@@ -79,7 +79,21 @@ def test_reproduction_targets():
     assert len(report.differences) == 1 and "(6,6,5)" in report.differences[0]
     bounds = reproduce_bounds(max_side=12, max_region=120)
     assert bounds.data["mismatches"] == []
-    assert bounds.data["infinite"]["square"][8] == 82
+    assert bounds.data["infinite"]["square"] == {k: first_failing_square(k, 120) for k in range(3, 11)}
+    assert bounds.data["infinite"]["square"][8] == 82  # Proposition 1 excludes k <= 8 (Gyorffy, London & Makay)
+
+
+def first_failing_square(k: int, max_side: int) -> int | None:
+    """Proposition 1 on s x s squares, counted by hand: the first side s where pairs of neighbours cannot
+    cover the lines (d2 * floor(s^2 / 2) < lines), with lines of k in four directions and d2 the most lines
+    of k through two neighbours on a row of s cells."""
+    for side in range(k, max_side + 1):
+        runs = side - k + 1  # lines of k along one row of the square
+        lines = 2 * side * runs + 2 * runs * runs  # rows and columns; both diagonal directions
+        d2 = max(min(i, side - k) - max(0, i + 2 - k) + 1 for i in range(side - 1))
+        if d2 * (side * side // 2) < lines:
+            return side
+    return None
 
 
 def test_fewer_columns_than_k_pairs_along_the_columns():

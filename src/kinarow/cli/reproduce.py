@@ -30,10 +30,9 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(json.dumps(report.to_dict()), file=out)
     else:
         print(report.text.rstrip(), file=out)
-        if report.agrees:
-            print("Every figure agrees with the paper.", file=out)
-        else:
-            print("Differences from the paper:", file=out)
+        print(report.tally.sentence(), file=out)
+        if report.differences:
+            print("Differences and conflicts:", file=out)
             for line in report.differences:
                 print(f"  - {line}", file=out)
     return EXIT_OK

@@ -7,9 +7,12 @@ search code. A target function takes no arguments (keyword options may be
 added with defaults) and returns a :class:`Report`; one that takes
 ``workers`` runs its cells in that many processes (``--workers N``).
 
-A report carries the JSON data, a text rendering for people, and ``agrees``:
-whether every figure we computed matches the published one. A disagreement
-is a finding, printed plainly, never hidden.
+A report carries the JSON data, a text rendering for people, ``agrees``
+(no difference found) and a :class:`Tally` of what was compared: how many
+published figures were set against a computed one, how many agree, differ,
+or stay open (not settled here), and how many of the printed figures are
+given (taken from the paper or built to match it) rather than computed. A
+disagreement is a finding, printed plainly, never hidden.
 """
 
 from __future__ import annotations
@@ -24,17 +27,60 @@ from kinarow.errors import KinarowError
 
 
 @dataclass(frozen=True)
+class Tally:
+    """What a report compared with the paper, in counts.
+
+    ``compared`` = ``agree`` + ``differ``: published figures set against one we
+    computed. ``open``: published figures we did not settle (nothing is claimed
+    for them). ``given``: printed figures that are the paper's own or follow
+    from a structure built to match them, so they cannot disagree. ``conflicts``:
+    two of our own methods that contradict each other.
+    """
+
+    agree: int = 0
+    differ: int = 0
+    open: int = 0
+    given: int = 0
+    conflicts: int = 0
+
+    @property
+    def compared(self) -> int:
+        return self.agree + self.differ
+
+    def sentence(self) -> str:
+        """One line for people: what was compared, in counts."""
+        if self.compared == 0 and self.open == 0:
+            text = "Nothing compared with the paper (it gives no figures for this)"
+        else:
+            noun = "figure" if self.compared == 1 else "figures"
+            text = f"Compared with the paper: {self.compared:,} {noun}, {self.agree:,} agree, {self.differ:,} differ"
+            if self.open:
+                text += f", {self.open:,} open (not settled here)"
+        if self.given:
+            text += f"; {self.given:,} given (the paper's own or built to match it), not compared"
+        if self.conflicts:
+            text += f"; {self.conflicts:,} conflict{'s' if self.conflicts != 1 else ''} between our own methods"
+        return text + "."
+
+    def to_dict(self) -> dict[str, int]:
+        return {"compared": self.compared, "agree": self.agree, "differ": self.differ, "open": self.open,
+                "given": self.given, "conflicts": self.conflicts}
+
+
+@dataclass(frozen=True)
 class Report:
-    """What a reproduction found: JSON-able ``data``, ``text`` for people, and whether it ``agrees``."""
+    """What a reproduction found: JSON-able ``data``, ``text`` for people, whether it ``agrees``, and its ``tally``."""
 
     name: str
     data: dict[str, Any]
     text: str
     agrees: bool
     differences: list[str] = field(default_factory=list)
+    tally: Tally = field(default_factory=Tally)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"target": self.name, "agrees": self.agrees, "differences": self.differences, **self.data}
+        return {"target": self.name, "agrees": self.agrees, "differences": self.differences,
+                "tally": self.tally.to_dict(), **self.data}
 
 
 @dataclass(frozen=True)
@@ -70,7 +116,7 @@ TARGETS: tuple[Target, ...] = (
     Target("set-matching-proofs", "Uiterwijk, Set Matching (ACG 2017)",
            "the 4x4 board, H-heptomino and Zetters block proofs", "kinarow.papers.uiterwijk:set_matching_proofs"),
     Target("set-matching-table", "Uiterwijk, Set Matching (ACG 2017)",
-           "table of 12 configurations: markers, groups, reduction, ratio, nodes",
+           "table of 12 configurations: nodes, main markers; markers..ratio given, with a census",
            "kinarow.papers.uiterwijk:set_matching_table"),
     Target("tilings", "Uiterwijk, Set Matching (S. 7)", "runs of 4 tilings",
            "kinarow.papers.uiterwijk:reproduce_tilings"),

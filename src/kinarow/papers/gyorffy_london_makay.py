@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from kinarow.knowledge.infinite.torus import enumerate_classes, transition_graph
-from kinarow.papers import Report
+from kinarow.papers import Report, Tally
 
 #: the published class counts, by torus name
 PUBLISHED_CLASSES = {"9": 194_543, "hex7": 26}
@@ -43,7 +43,8 @@ def reproduce(name: str) -> Report:
         f"{stats['edges']:,} edges, {len(stats['components'])} components (largest {stats['components'][0]:,}), "
         f"diameter {stats['diameter']}, triangle-free: {stats['triangle_free']}."
     )
-    return Report(f"torus-{name}", data, text, not differences, differences)
+    tally = Tally(agree=not differences, differ=len(differences))  # one figure: the class count
+    return Report(f"torus-{name}", data, text, not differences, differences, tally)
 
 
 def reproduce_torus_9() -> Report:

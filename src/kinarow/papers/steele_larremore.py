@@ -4,7 +4,9 @@ A cell (k, width, height) of ``WxHkK:gravity,misere`` is settled by, in order:
 
 1. verified strategies (:mod:`kinarow.strategies.verify`): a strategy that wins
    for one player settles the cell; two that draw-or-better, one per player,
-   settle a draw;
+   settle a draw; strategies that contradict each other (a win verified for
+   both players, or a win for one and a draw-or-better for the other) settle
+   nothing: the cell stays open and the conflict is reported;
 2. the exact solver (boards of at most 64 cells), within a time budget;
 3. otherwise the cell is ``open``: nothing here claims a value for it.
 
@@ -25,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from kinarow.game import Game
-from kinarow.papers import Report
+from kinarow.papers import Report, Tally
 from kinarow.values import Outcome, Player, Value
 
 PAPER = 'Steele & Larremore, "Misere Connect Four is solved"'
@@ -67,6 +69,11 @@ class Cell:
     notes: list[str] = field(default_factory=list)
 
     @property
+    def conflict(self) -> bool:
+        """Did two of our own methods contradict each other on this board?"""
+        return any(n.startswith("CONFLICT") for n in self.notes)
+
+    @property
     def agrees(self) -> bool | None:
         if self.published is None or self.value == "open":
             return None
@@ -75,6 +82,8 @@ class Cell:
     def symbol(self) -> str:
         letters = "".join(SHORT.get(m, "?") for m in self.methods)
         mark = "!" if self.agrees is False else ""
+        if self.conflict:
+            mark += "X"
         return f"{SYMBOL[self.value]}{letters}{mark}"
 
 
@@ -128,6 +137,13 @@ class Settler:
             else:
                 (wins if v.outcome == Outcome.WIN else draws)[player].append(strategy.name)
                 texts.append(f"{strategy.name} ({who}) verified: {v.outcome}, {v.positions:,} positions")
+        conflict = [f"{', '.join(wins[p])} verified a win for the {Player.of(p)} player, but "
+                    f"{', '.join(wins[3 - p] + draws[3 - p])} verified draw-or-better for the {Player.of(3 - p)}"
+                    for p in (1, 2) if wins[p] and (wins[3 - p] or draws[3 - p])]
+        if conflict:  # two verified strategies contradict each other: a bug somewhere; claim nothing
+            cell.notes.append("CONFLICT: " + conflict[0])
+            cell.how = "; ".join(texts) + " (CONFLICT: nothing claimed)"
+            return cell
         for player in (1, 2):
             if wins[player]:
                 cell.value = Value.win(game.goal, player)
@@ -250,7 +266,8 @@ def grid_text(cells: list[Cell], k: int, widths: list[int], heights: list[int]) 
 LEGEND = (
     "value: 1 first player wins, 2 second player wins, = draw, ? open (not settled here);\n"
     "how: T take-even, D delayed-take-even, P pair-row, Y tally, C canonical-boards, Z delayed-tally\n"
-    "(each verified exhaustively against every reply), S exact solver; ! differs from the paper."
+    "(each verified exhaustively against every reply), S exact solver; ! differs from the paper;\n"
+    "X our own methods conflict (the cell is left open and the conflict listed)."
 )
 
 
@@ -304,6 +321,12 @@ def reproduce_table(
     if c4["outcome"] != "win" or c4["longest"] > 37:
         differences.append(f"misere Connect Four: take-even gives {c4['outcome']}, longest game {c4['longest']}")
     settled = [c for c in cells if c.value != "open"]
+    conflicts = sum(c.conflict for c in cells)
+    agree = sum(c.agrees is True for c in cells)
+    differ = sum(c.agrees is False for c in cells)
+    c4_agrees = c4["outcome"] == "win" and c4["longest"] <= 37
+    tally = Tally(agree=agree + c4_agrees, differ=differ + (not c4_agrees), open=len(cells) - len(settled),
+                  conflicts=conflicts)
     lines = [
         f"Misere Connect-k, {PAPER}: k = {min(ks)}..{max(ks)}, widths {min(widths)}..{max(widths)}, "
         f"heights {min(heights)}..{max(heights)}",
@@ -315,8 +338,8 @@ def reproduce_table(
     for k in ks:
         lines += [f"k = {k}", grid_text(cells, k, list(widths), list(heights)), ""]
     lines.append(
-        f"settled {len(settled)} of {len(cells)} cells ({sum(c.agrees is True for c in cells)} agree with the paper, "
-        f"{len(differences)} differ); open: {len(cells) - len(settled)}; {seconds:.1f} s"
+        f"settled {len(settled)} of {len(cells)} cells ({agree} agree with the paper, {differ} differ); "
+        f"open: {len(cells) - len(settled)} (of them {conflicts} with conflicting strategies); {seconds:.1f} s"
     )
     lines.append(
         f"Misere Connect Four 7x6k4: take-even {c4['outcome']} for the second player, "
@@ -328,11 +351,11 @@ def reproduce_table(
         "budget": asdict(budget),
         "seconds": round(seconds, 3),
         "cells": [
-            {**asdict(c), "agrees": c.agrees} for c in cells
+            {**asdict(c), "agrees": c.agrees, "conflict": c.conflict} for c in cells
         ],
         "connect_four": c4,
     }
-    return Report("misere-table", data, "\n".join(lines), not differences, differences)
+    return Report("misere-table", data, "\n".join(lines), not differences, differences, tally)
 
 
 def _connect_four() -> dict[str, Any]:
@@ -366,7 +389,8 @@ def reproduce_cylinder(
     for k in ks:
         lines += [f"k = {k} (cylinder)", grid_text(cells, k, list(widths), list(heights)), ""]
     settled = sum(c.value != "open" for c in cells)
-    lines.append(f"settled {settled} of {len(cells)} cylinders; {seconds:.1f} s")
+    lines.append(f"settled {settled} of {len(cells)} cylinders, open {len(cells) - settled} "
+                 f"(of them {len(conflicts)} with conflicting methods); {seconds:.1f} s")
     lines += ["", "Odd heights (the open problem), every settled cylinder with w >= k, and how it is known:", ""]
     lines.append("| k | w x h | value | how |")
     lines.append("|---|---|---|---|")
@@ -383,9 +407,10 @@ def reproduce_cylinder(
         "paper": PAPER,
         "budget": asdict(budget),
         "seconds": round(seconds, 3),
-        "cells": [{**asdict(c), "agrees": None} for c in cells],
+        "cells": [{**asdict(c), "agrees": None, "conflict": c.conflict} for c in cells],
     }
-    return Report("misere-cylinder", data, "\n".join(lines), not conflicts, conflicts)
+    return Report("misere-cylinder", data, "\n".join(lines), not conflicts, conflicts,
+                  Tally(conflicts=len(conflicts)))
 
 
 def reproduce_solver(
@@ -408,6 +433,8 @@ def reproduce_solver(
         if c.agrees is False
     ]
     solved = [c for c in cells if c.value != "open"]
+    tally = Tally(agree=sum(c.agrees is True for c in cells), differ=sum(c.agrees is False for c in cells),
+                  open=len(cells) - len(solved))
     lines = [
         f"Misere Connect-k by the exact solver alone ({PAPER}), at most {budget.solver_cells} cells, "
         f"{budget.solver_seconds:g} s per board",
@@ -431,4 +458,4 @@ def reproduce_solver(
         "cells": [{**asdict(c), "agrees": c.agrees} for c in cells],
         "cylinders": [{**asdict(c), "agrees": None} for c in rings],
     }
-    return Report("misere-solver", data, "\n".join(lines), not differences, differences)
+    return Report("misere-solver", data, "\n".join(lines), not differences, differences, tally)

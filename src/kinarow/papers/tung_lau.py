@@ -18,7 +18,7 @@ from kinarow.game import Game
 from kinarow.knowledge.pairing import check, construct, find
 from kinarow.knowledge.pairing.bounds import infinite_exclusion, paired_cells_needed, theorem10_bound
 from kinarow.knowledge.pairing.constructions import FAMILIES
-from kinarow.papers import Report
+from kinarow.papers import Report, Tally
 
 PAPER = 'Tung & Lau, "Two methods for investigating the generalized tic-tac-toe"'
 
@@ -71,9 +71,11 @@ def reproduce_constructions(max_k: int = 30) -> Report:
         lines.append(f"  {name:<30} k = {min(ks)}..{max(ks)}: {valid} of {len(ks)} boards valid")
     lines.append(f"(6,6,5): Theorem 10 needs {needed} paired cells of {six.cells}; "
                  f"SAT: {'a pairing exists' if sat.exists else 'no good pairing'}.")
+    # compared: each family board (the paper: a pairing exists) and the (6,6,5) remark (the bound excludes it)
+    tally = Tally(agree=len(rows) - len(failures) + (needed > six.cells), differ=len(failures) + (needed <= six.cells))
     return Report("pairing-constructions", {"paper": PAPER, "boards": rows, "six_six_five": {
         "cells_needed": needed, "cells": six.cells, "exists": sat.exists, "method": sat.method}},
-        "\n".join(lines), agrees=not differences, differences=differences)
+        "\n".join(lines), agrees=not differences, differences=differences, tally=tally)
 
 
 def reproduce_bounds(max_side: int = 30, max_region: int = 400) -> Report:
@@ -88,12 +90,14 @@ def reproduce_bounds(max_side: int = 30, max_region: int = 400) -> Report:
                 if direct != theorem10_bound(m, n, k):
                     mismatches.append(f"{m}x{n}k{k}: formula {theorem10_bound(m, n, k)}, lines {direct}")
     infinite = {}
+    prop1_differ = 0
     differences = [f"Theorem 10 differs from direct counting on {x}" for x in mismatches[:10]]
     for grid, claimed in (("square", 8), ("hex", 6)):
         excluded = [k for k in range(3, claimed + 3) if infinite_exclusion(k, grid, max_region).side is not None]
         infinite[grid] = {k: infinite_exclusion(k, grid, max_region).side for k in range(3, claimed + 3)}
         if max(excluded, default=0) != claimed or excluded != list(range(3, claimed + 1)):
             differences.append(f"Proposition 1 on the {grid} grid excludes k in {excluded}, not k <= {claimed}")
+            prop1_differ += 1
     lines = [
         f"Theorem 10 ({PAPER}) against the line-by-line count (Lemma 9): {checked} boards with m, n <= {max_side}, "
         f"{len(mismatches)} differences.",
@@ -102,6 +106,8 @@ def reproduce_bounds(max_side: int = 30, max_region: int = 400) -> Report:
     ]
     for grid, sides in infinite.items():
         lines.append(f"  {grid:<6} " + "  ".join(f"k={k}: {s if s else '-'}" for k, s in sides.items()))
+    # compared: Theorem 10 on each board, and Proposition 1's range of k on each grid
+    tally = Tally(agree=checked - len(mismatches) + 2 - prop1_differ, differ=len(mismatches) + prop1_differ)
     return Report("pairing-bounds", {"paper": PAPER, "boards_checked": checked, "mismatches": mismatches,
                                      "infinite": infinite}, "\n".join(lines), agrees=not differences,
-                  differences=differences)
+                  differences=differences, tally=tally)

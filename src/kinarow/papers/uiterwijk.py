@@ -6,6 +6,10 @@ journal version): the table of configurations, the paper's proofs and the period
   ratio, main markers), an example position on a 4-in-a-row board built by SAT
   (:mod:`kinarow.knowledge.matching.examples`), and the nodes our solver needs
   to prove it a draw with each knowledge level, beside the published figures.
+  Markers, groups, reduction and ratio are *given* (our structures were typed
+  in with the published counts), never counted as agreement; the census of
+  :mod:`kinarow.knowledge.matching.structures` says how many structures have
+  those counts, i.e. whether the reconstruction is the only one.
   Also the cycles of n groups (2n - 1 markers).
 * ``kinarow reproduce set-matching-proofs``: the paper's proofs, rebuilt and checked:
 
@@ -34,7 +38,9 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.knowledge.matching import CATALOGUE, configuration, cycle, find
-from kinarow.papers import Report
+from kinarow.knowledge.matching.structures import canonical
+from kinarow.knowledge.matching.structures import census as structures_census
+from kinarow.papers import Report, Tally
 from kinarow.proofs.matching import MatchingProof, MatchingSet, check, check_proof
 from kinarow.values import Player, Value
 
@@ -42,11 +48,27 @@ PAPER = 'Uiterwijk, "Set Matching: an enhancement of the Hales-Jewett pairing st
 
 
 # -- the table of configurations -----------------------------------------------------------
-def catalogue_rows(*, solve_examples: bool = True) -> list[dict[str, Any]]:
-    """One row per configuration: published figures, ours, the example position and node counts."""
+#: Which figures of the table are given and which computed (printed with the table and in its JSON).
+GIVEN = ("markers", "groups", "reduction", "ratio")
+COMPUTED = ("breaker_wins", "checked", "main_markers", "levels", "nodes_none", "nodes_naive", "nodes_matching",
+            "census")
+
+
+def catalogue_rows(*, solve_examples: bool = True, census: bool = True) -> list[dict[str, Any]]:
+    """One row per configuration: published figures, ours, the census, the example position and node counts.
+
+    ``markers``, ``groups``, ``reduction`` and ``ratio`` are *given*: the group
+    structures are our reconstructions, typed in to have the published counts,
+    and reduction (2|G| - |N|) and ratio (|N| / |G|) are arithmetic on those two.
+    Everything else is computed: whether Breaker wins, the matching set and its
+    check, its main markers and levels, the census of structures with the
+    published counts (:mod:`kinarow.knowledge.matching.structures`) and the
+    solver's nodes on the example position.
+    """
     from kinarow.knowledge.matching.examples import example_position
     from kinarow.search.solve import solve
 
+    censuses: dict[tuple[int, int], dict[str, Any]] = {}
     rows = []
     for c in CATALOGUE:
         found = find(c.groups)
@@ -54,9 +76,13 @@ def catalogue_rows(*, solve_examples: bool = True) -> list[dict[str, Any]]:
         row: dict[str, Any] = {
             "configuration": c.name,
             "groups_spec": c.groups,
+            "given": list(GIVEN),
+            "computed": list(COMPUTED),
             "published": {"markers": c.markers, "groups": c.group_count, "reduction": c.reduction,
-                          "ratio": c.ratio, "nodes_naive": c.nodes_naive, "nodes_matching": 1},
+                          "ratio": c.ratio, "nodes_naive": c.nodes_naive, "nodes_matching": 1,
+                          "main_markers": list(c.main_markers) or None},
             "breaker_wins": found.breaker_wins,
+            "checked": bool(ms is not None and check(ms).ok),
             "markers": len(found.markers),
             "groups": len(found.groups),
             "reduction": ms.reduction if ms else None,
@@ -64,6 +90,20 @@ def catalogue_rows(*, solve_examples: bool = True) -> list[dict[str, Any]]:
             "main_markers": ms.main_markers if ms else [],
             "levels": ms.depth if ms else None,
         }
+        if census:
+            counts = (c.markers, c.group_count)
+            if counts not in censuses:
+                censuses[counts] = structure_census(c.markers, c.group_count)
+            entry = censuses[counts]
+            mine = canonical(c.group_list())
+            main = len(c.main_markers) if c.main_markers else None
+            row["census"] = {
+                "structures": entry["count"], "complete": entry["complete"], "prefixes": entry["prefixes"],
+                "ours_among_them": mine in entry["forms"],
+                "published_main_markers": main,
+                "with_published_main_markers": (sum(1 for n in entry["main_counts"] if n == main)
+                                                if main is not None else None),
+            }
         if solve_examples:
             example = example_position(c)
             row["board"] = str(example.position.game)
@@ -76,6 +116,18 @@ def catalogue_rows(*, solve_examples: bool = True) -> list[dict[str, Any]]:
                 row[f"value_{level}"] = result.value
         rows.append(row)
     return rows
+
+
+def structure_census(markers: int, groups: int) -> dict[str, Any]:
+    """The census of :mod:`kinarow.knowledge.matching.structures` for these counts, with each structure's
+    number of main markers (as our matching-set reader finds them: a reader's choice, not an invariant)."""
+    result = structures_census(markers, groups)
+    main_counts = []
+    for form in result.found:
+        ms = find([[str(m) for m in g] for g in form]).matching_set
+        main_counts.append(len(ms.main_markers) if ms else -1)
+    return {"count": len(result.found), "complete": result.complete, "prefixes": result.prefixes,
+            "seconds": result.seconds, "forms": set(result.found), "main_counts": main_counts}
 
 
 def cycle_rows(sizes: range = range(3, 9)) -> list[dict[str, Any]]:
@@ -92,50 +144,79 @@ def set_matching_table() -> Report:
     rows = catalogue_rows()
     cycles = cycle_rows()
     differences: list[str] = []
+    agree = differ = 0
+
+    def compare(ok: bool, why: str) -> None:
+        nonlocal agree, differ
+        if ok:
+            agree += 1
+        else:
+            differ += 1
+            differences.append(why)
+
     lines = [
         f"{PAPER}: table of configurations (ours / published).",
+        "GIVEN, not compared: markers, groups, reduction, ratio. The group structures are our reconstructions,",
+        "typed in with the published counts, and reduction = 2 groups - markers, ratio = markers / groups;",
+        "so these columns equal the paper's by construction.",
+        "COMPUTED: Breaker wins and the matching set checks (win), main markers, the census, nodes.",
+        "census: connected structures with the published counts (groups of 2-4 markers, two groups sharing at",
+        "most one marker) that Breaker wins, up to isomorphism; 'ours' = our reconstruction is one of them;",
+        "'main' = how many have the published number of main markers (by our reader), where one is published.",
         "nodes: our solver on our own example position (the published positions were diagrams we do not have);",
         "none = no knowledge, naive = Hales-Jewett pairings only, matching = set matching.",
         "",
-        f"{'configuration':<18} {'board':<6} {'markers':>8} {'groups':>7} {'reduction':>9} {'ratio':>11} "
-        f"{'main':>5} {'none':>6} {'naive':>10} {'matching':>8}",
+        f"{'':<25} {'given':-^24}  {'computed':-^62}",
+        f"{'configuration':<18} {'board':<6} {'mk':>3} {'gr':>3} {'red':>4} {'ratio':>6}   {'win':<4} "
+        f"{'main':>9} {'census':>7} {'ours':>4} {'main':>5} {'none':>6} {'naive':>10} {'matching':>8}",
     ]
     for r in rows:
         p = r["published"]
-        for key in ("markers", "groups", "reduction", "ratio"):
-            if r[key] != p[key]:
-                differences.append(f"{r['configuration']}: {key} {r[key]} (published {p[key]})")
-        if not r["breaker_wins"]:
-            differences.append(f"{r['configuration']}: our group structure is not a Breaker win")
-        if r["nodes_matching"] != 1:
-            differences.append(f"{r['configuration']}: set matching needs {r['nodes_matching']} nodes (published 1)")
-        if r["nodes_naive"] != p["nodes_naive"]:
-            differences.append(
-                f"{r['configuration']}: nodes with naive pairings {r['nodes_naive']} (published {p['nodes_naive']}; "
-                "node counts depend on the program and on the example position)"
-            )
+        name = r["configuration"]
+        compare(bool(r["breaker_wins"] and r["checked"]), f"{name}: our group structure is not a checked Breaker win")
+        compare(r["nodes_matching"] == 1, f"{name}: set matching needs {r['nodes_matching']} nodes (published 1)")
+        compare(r["nodes_naive"] == p["nodes_naive"],
+                f"{name}: nodes with naive pairings {r['nodes_naive']} (published {p['nodes_naive']}; "
+                "node counts depend on the program and on the example position)")
+        if p["main_markers"]:
+            compare(r["main_markers"] == p["main_markers"],
+                    f"{name}: main markers {''.join(r['main_markers'])} (published {''.join(p['main_markers'])})")
         if {r["value_none"], r["value_pairing"], r["value_matching"]} != {Value.DRAW}:
-            differences.append(f"{r['configuration']}: the example position is not a draw")
+            differences.append(f"{name}: the example position is not a draw")
+        cen = r["census"]
+        if not cen["ours_among_them"] or not cen["complete"]:
+            differences.append(f"{name}: our structure is not in the census of its counts ({cen})")
+        pub_main = "".join(p["main_markers"] or []) or "-"
+        census_main = "-" if cen["with_published_main_markers"] is None else str(cen["with_published_main_markers"])
         lines.append(
-            f"{r['configuration']:<18} {r['board'].removesuffix('k4'):<6} {r['markers']:>3} / {p['markers']:<2} "
-            f"{r['groups']:>2} / {p['groups']:<2} {r['reduction']:>3} / {p['reduction']:<2}  "
-            f"{r['ratio']:.2f} / {p['ratio']:.2f} {''.join(r['main_markers']):>5} {r['nodes_none']:>6} "
+            f"{name:<18} {r['board'].removesuffix('k4'):<6} {r['markers']:>3} {r['groups']:>3} {r['reduction']:>4} "
+            f"{r['ratio']:>6.2f}   {'yes' if r['breaker_wins'] and r['checked'] else 'NO':<4} "
+            f"{''.join(r['main_markers']):>4} / {pub_main:<2} {cen['structures']:>7,} "
+            f"{'yes' if cen['ours_among_them'] else 'NO':>4} {census_main:>5} {r['nodes_none']:>6} "
             f"{r['nodes_naive']:>4} / {p['nodes_naive']:<3} {r['nodes_matching']:>3} / 1"
         )
+    unique = [r["configuration"] for r in rows if r["census"]["structures"] == 1]
+    lines += [
+        "",
+        f"The published counts pin the structure down for {len(unique)} of {len(rows)} configurations "
+        f"({', '.join(unique) or 'none'}); for the others several structures fit, so our reconstruction is one "
+        "choice among them, and the figures computed on it are figures of that choice.",
+    ]
     lines += ["", "Example positions (Black to move; markers -> cells):"]
     for r in rows:
         cells = " ".join(f"{m}={c}" for m, c in r["marker_cells"].items())
         white = "" if r["white_blocked"] else "  (White keeps live groups, none a threat)"
         lines.append(f"  {r['configuration']:<18} {r['board']}: {r['moves']}")
         lines.append(f"  {'':<18} {cells}{white}")
-    lines += ["", "Cycles of n groups (published: 2n - 1 markers, reduction 1):"]
+    lines += ["", "Cycles of n groups (published: 2n - 1 markers, reduction 1; computed here):"]
     for c in cycles:
-        ok = c["breaker_wins"] and c["markers"] == 2 * c["n"] - 1 and c["reduction"] == 1
-        if not ok:
-            differences.append(f"cycle of {c['n']}: {c}")
+        compare(bool(c["breaker_wins"]) and c["markers"] == 2 * c["n"] - 1 and c["reduction"] == 1,
+                f"cycle of {c['n']}: {c}")
         lines.append(f"  n = {c['n']}: {c['markers']} markers, {c['groups']} groups, reduction {c['reduction']}")
-    return Report("set-matching-table", {"rows": rows, "cycles": cycles}, "\n".join(lines), not differences,
-                  differences)
+    tally = Tally(agree=agree, differ=differ, given=len(GIVEN) * len(rows))
+    return Report("set-matching-table", {"rows": rows, "cycles": cycles, "given": list(GIVEN),
+                                         "computed": list(COMPUTED)},
+                  "\n".join(lines), not differences, differences, tally)
 
 
 # -- the empty 4x4 board -------------------------------------------------------------------
@@ -303,7 +384,8 @@ def set_matching_proofs() -> Report:
         "four_by_four": {"valid": v4.ok, "markers": len(whole.markers), "groups": len(whole.groups),
                          "parts": len(whole.parts or []), "solver_nodes": solved.nodes, "solver_value": solved.value},
     }
-    if not (v4.ok and len(whole.markers) == 16 and len(whole.groups) == 10 and solved.nodes == 1):
+    four_ok = v4.ok and len(whole.markers) == 16 and len(whole.groups) == 10 and solved.nodes == 1
+    if not four_ok:
         differences.append(f"4x4: {data['four_by_four']} (published: 16 markers, 10 groups, 1 node)")
     h = h_heptomino()
     vh = check(h)
@@ -319,6 +401,10 @@ def set_matching_proofs() -> Report:
                              "groups_list": ms.groups}
     if not vz.ok or len(ms.markers) != 12 or len(ms.groups) != 9:
         differences.append(f"Zetters block: {data['zetters_block']}")
+    # compared: the 4x4 proof, the H-heptomino's set, the Zetters set's levels; given: the Zetters block's
+    # markers and groups (the block was searched to have the published counts)
+    compared = [four_ok, vh.ok and len(h.groups) == 4, ms.depth == 2]
+    tally = Tally(agree=sum(compared), differ=len(compared) - sum(compared), given=2)
     if ms.depth != 2:
         differences.append(
             f"Zetters block: our reconstructed block needs {ms.depth} covering levels (published: a two-level "
@@ -335,7 +421,7 @@ def set_matching_proofs() -> Report:
         f"reduction {ms.reduction}, {ms.depth} covering levels: {vz.reason}.",
         block.picture(),
     ])
-    return Report("set-matching-proofs", data, text, not differences, differences)
+    return Report("set-matching-proofs", data, text, not differences, differences, tally)
 
 
 # -- the periodic strategies of Section 7 (journal version) ----------------------------------
@@ -358,6 +444,7 @@ def reproduce_tilings() -> Report:
     data: dict[str, Any] = {}
     differences: list[str] = []
     lines = []
+    agree = figures = 0  # compared: each published longest run and each k
     for name, (runs_published, k_published) in PUBLISHED_TILING_RUNS.items():
         t = named(name)
         verdict = check_tiling(t)
@@ -366,9 +453,11 @@ def reproduce_tilings() -> Report:
         data[name] = {"valid": verdict.ok, "max_run": runs, "draw_for_k_at_least": k}
         if not verdict.ok:
             differences.append(f"{name}: the checker rejects it ({verdict.reason})")
+        agree += sum(runs.get(d) == r for d, r in runs_published.items()) + (k == k_published)
+        figures += len(runs_published) + 1
         if runs != runs_published or k != k_published:
             differences.append(f"{name}: runs {runs} (k >= {k}); published {runs_published} (k >= {k_published})")
         lines.append(f"{name:<10} runs " + ", ".join(f"{n} {r}" for n, r in runs.items()) + f": draw for k >= {k}")
     text = "Periodic strategies on the infinite board (checked from scratch):\n" + "\n".join(lines)
     text += "\nThe Zetters block is our reconstruction from its description (its figure is lost)."
-    return Report("tilings", data, text, not differences, differences)
+    return Report("tilings", data, text, not differences, differences, Tally(agree=agree, differ=figures - agree))
