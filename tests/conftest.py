@@ -97,6 +97,10 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
     "test_misere.py": {
         "test_settle_by_strategy_solver_or_open",
     },
+    "test_notebook.py": {
+        "test_ipython_shows_the_pictures_and_the_same_plain_text",  # starts Python with IPython
+        "test_the_example_notebook_runs_and_shows_pictures",  # starts a Jupyter kernel
+    },
     "test_pairing.py": {
         "test_every_encoding_gives_the_same_answer",
     },
