@@ -138,6 +138,9 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
     "test_solve.py": {
         "test_a_new_root_starts_without_the_earlier_roots_move_history",
     },
+    "test_site.py": {
+        "test_the_site_builds_strictly",  # mkdocs build --strict with the API reference: about 12 s
+    },
     "test_solver_bruteforce.py": ALL,
     "test_store.py": {
         "test_pairing_table_ctrl_c_says_how_far_it_got",

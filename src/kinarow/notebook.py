@@ -208,27 +208,28 @@ FORMATTERS: dict[tuple[str, str], tuple[str, Callable[[Any], str]]] = {
 }
 
 
-def _drawer(kind: str) -> Callable[[Any], str | None]:
-    def draw(value: Any) -> str | None:
-        for cls in type(value).__mro__:
-            found = FORMATTERS.get((cls.__module__, cls.__name__))
-            if found is not None:
-                mime, function = found
-                if mime != kind:
-                    return None
-                try:
-                    return function(value)
-                except KinarowError:  # e.g. a board too large to draw: the plain text stands
-                    return None
-        return None
-
-    return draw
+def _draw(value: Any, kind: str) -> str | None:
+    for cls in type(value).__mro__:
+        found = FORMATTERS.get((cls.__module__, cls.__name__))
+        if found is not None:
+            mime, function = found
+            if mime != kind:
+                return None
+            try:
+                return function(value)
+            except KinarowError:  # e.g. a board too large to draw: the plain text stands
+                return None
+    return None
 
 
-svg_of = _drawer("image/svg+xml")
-svg_of.__doc__ = "The SVG picture of a kinarow object, or None when it has none (or is drawn as HTML)."
-html_of = _drawer("text/html")
-html_of.__doc__ = "The HTML of a kinarow object, or None when it has none (or is drawn as SVG)."
+def svg_of(value: Any) -> str | None:
+    """The SVG picture of a kinarow object, or None when it has none (or is drawn as HTML)."""
+    return _draw(value, "image/svg+xml")
+
+
+def html_of(value: Any) -> str | None:
+    """The HTML of a kinarow object, or None when it has none (or is drawn as SVG)."""
+    return _draw(value, "text/html")
 
 
 def register(shell: Any) -> None:
