@@ -98,6 +98,10 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
     "test_misere.py": {
         "test_settle_by_strategy_solver_or_open",
     },
+    "test_notebook.py": {
+        "test_ipython_shows_the_pictures_and_the_same_plain_text",  # starts Python with IPython
+        "test_the_example_notebook_runs_and_shows_pictures",  # starts a Jupyter kernel
+    },
     "test_pairing.py": {
         "test_every_encoding_gives_the_same_answer",
     },
@@ -134,6 +138,9 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
     "test_shipped_certificates.py": ALL,
     "test_solve.py": {
         "test_a_new_root_starts_without_the_earlier_roots_move_history",
+    },
+    "test_site.py": {
+        "test_the_site_builds_strictly",  # mkdocs build --strict with the API reference: about 12 s
     },
     "test_solver_bruteforce.py": ALL,
     "test_store.py": {

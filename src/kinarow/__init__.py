@@ -29,6 +29,7 @@ __all__ = [
     "Searcher",
     "SolverLimitError",
     "Verified",
+    "load_ipython_extension",
     "solve",
     "verify",
 ]
@@ -72,3 +73,24 @@ def __getattr__(name: str) -> Any:
 
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'kinarow' has no attribute {name!r}")
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext kinarow``: games, positions, results and certificates display as pictures in this shell
+    (:mod:`kinarow.notebook`). ``import kinarow`` does it by itself inside a running IPython shell."""
+    from kinarow.notebook import register
+
+    register(ipython)
+
+
+def _display_in_ipython() -> None:
+    """Register the notebook pictures when kinarow is imported in a running IPython shell (never imports IPython)."""
+    import sys
+
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)() if ipython is not None else None
+    if shell is not None:
+        load_ipython_extension(shell)
+
+
+_display_in_ipython()
