@@ -250,20 +250,13 @@ def find(
         return PairingResult(game_text, moves_text, exists, pairing, len(groups), unpaired=unpaired,
                              seconds=time.perf_counter() - start, method=method, proved_by=by)
 
-    if certify:
-        if minimise:
-            raise KinarowError("a certified run does not minimise; leave out minimise (--minimise) or certify")
-        exists, found, method, refutation = _certified_sat(position, max_conflicts)
-        answer = result(exists, found, method, BY_SAT)
-        answer.refutation = refutation
-        return answer
-    short = next((g for g, e in zip(groups, empty_of, strict=False) if len(e) < 2), None)
+    short = None if certify else next((g for g, e in zip(groups, empty_of, strict=False) if len(e) < 2), None)
     if short is not None:
         where = " ".join(position.geometry.name(c) for c in short)
         return result(False, None, f"the live group {where} has fewer than two empty cells", BY_COUNTING)
     if not groups:
         return result(True, [], "no live groups", BY_COUNTING)
-    if bounds:
+    if bounds and not certify:
         excluded = exclusion(position, groups)
         if excluded is not None:
             return result(False, None, str(excluded), excluded.bound)
@@ -272,6 +265,12 @@ def find(
         if built is not None:
             name = family(game.m, game.n, game.k)
             return result(True, built, f"construction: our rule for Tung & Lau's family {name}", BY_CONSTRUCTION)
+    if certify:
+        exists, found, method, refutation = _certified_sat(position, max_conflicts)
+        if not (exists and minimise):  # a pairing exists: the minimising search below needs no proof
+            answer = result(exists, found, method, BY_SAT)
+            answer.refutation = refutation
+            return answer
     if matching and _share_at_most_one_cell(empty_of):
         chosen, placed = _matching(empty_of)
         if chosen is None:
