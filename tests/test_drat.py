@@ -190,3 +190,21 @@ def test_an_oversized_proof_is_refused(monkeypatch):
     monkeypatch.setattr(pairing, "MAX_PROOF_BYTES", 1000)
     with pytest.raises(KinarowError, match="longer than"):
         find("6x5k5", certify=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cnf, st.permutations(list(itertools.product((1, -1), repeat=3))), st.permutations([1, 2, 3, 4, 5]))
+def test_random_unsatisfiable_cnfs(clauses, signs, names):
+    # random clauses plus all eight sign patterns over three random variables: always unsatisfiable
+    from pysat.solvers import Solver
+
+    core = [[s * v for s, v in zip(pattern, names[:3], strict=True)] for pattern in signs]
+    formula = clauses[: len(clauses) // 2] + core + clauses[len(clauses) // 2:]
+    assert not satisfiable(5, formula)
+    with Solver(name="cadical300", bootstrap_with=formula, with_proof=True) as solver:
+        assert solver.solve() is False
+        proof = ("\n".join(solver.get_proof()) + "\n").encode()
+    assert check_refutation(5, formula, proof).ok
+    # the same proof never refutes the formula without its core's first clause when that is satisfiable
+    if satisfiable(5, [c for c in formula if c != core[0]]):
+        assert not check_refutation(5, [c for c in formula if c != core[0]], proof).ok

@@ -9,7 +9,7 @@ itself, from the game and the moves, with the encoding below, and checks the
 proof forward, lemma by lemma, in :mod:`kinarow.proofs.drat_kernel`. It imports
 the rules and nothing of the SAT search that wrote the proof.
 
-The encoding (``kinarow.pairing-cnf/1``)
+The encoding (``pairing-cnf/1``)
 ========================================
 
 * The live groups: the board's groups (``geometry.groups``, in that order)
@@ -40,7 +40,7 @@ The certificate::
 
     {"format": "kinarow.no-pairing", "version": 1, "game": "6x5k5", "moves": [],
      "created_by": "kinarow 0.1.0", "claim": "no good pairing exists",
-     "encoding": "kinarow.pairing-cnf/1", "variables": 480, "clauses": 920,
+     "encoding": "pairing-cnf/1", "variables": 480, "clauses": 920,
      "proof": {"format": "drat", "compression": "xz", "data": "<base64>"}}
 
 ``variables`` and ``clauses`` must be those of the checker's own formula (a
@@ -69,7 +69,7 @@ from kinarow.proofs import CertificateError, Verdict, require_claim, require_env
 FORMAT = "kinarow.no-pairing"
 VERSION = 1
 CLAIM = "no good pairing exists"
-ENCODING = "kinarow.pairing-cnf/1"
+ENCODING = "pairing-cnf/1"
 
 #: The most bytes a DRAT proof may hold as text (decompressed): a proof of 8x7k6 takes 5 MB, and the 160 MiB
 #: certificate file limit leaves room for about this much once xz-compressed.
@@ -91,7 +91,7 @@ class PairingFormula:
 
 
 def pairing_formula(position: Position) -> PairingFormula:
-    """The formula ``kinarow.pairing-cnf/1`` of ``position``: satisfiable exactly when a good pairing exists."""
+    """The formula ``pairing-cnf/1`` of ``position``: satisfiable exactly when a good pairing exists."""
     board = position.board
     live = [g for g in position.geometry.groups if all(board[c] != 2 for c in g)]
     empty_of = [sorted(c for c in g if board[c] == 0) for g in live]
