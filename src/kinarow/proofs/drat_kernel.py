@@ -30,8 +30,10 @@ and ``2c + 1``; a node sits in the list of the literal it watches::
 
     head[index(l)] -> node -> wnext[node] -> ... -> -1      wclause[node] = node // 2
 
-Invariant (top level): a watched literal is not false, unless the clause's
-other watched literal is true. A deleted clause's nodes are unlinked lazily,
+``wblock[node]`` is another literal of the node's clause (the *blocker*):
+while it is true, the clause is satisfied and a walk skips it without
+reading ``db``. Invariant (top level): a watched literal is not false, unless
+the clause's other watched literal (or its blocker) is true. A deleted clause's nodes are unlinked lazily,
 when a walk of a list meets them.
 
 The trail
@@ -155,7 +157,7 @@ def _mix(lit: int) -> np.int64:
 
 
 @njit(cache=True)
-def _propagate(db, cstart, clen, alive, head, wnext, assign, reason, trail, state) -> bool:  # type: ignore[no-untyped-def]
+def _propagate(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail, state) -> bool:  # type: ignore[no-untyped-def]
     """Unit propagation of trail[state[1]:state[0]]; True on a conflict. state = [trail length, queue head]."""
     while state[1] < state[0]:
         t = trail[state[1]]
@@ -174,12 +176,17 @@ def _propagate(db, cstart, clen, alive, head, wnext, assign, reason, trail, stat
                     wnext[prev] = nxt
                 node = nxt
                 continue
+            if _value(assign, wblock[node]) == 1:  # a literal of the clause is true: nothing to do
+                prev = node
+                node = nxt
+                continue
             s = cstart[c]
             if db[s] == false_lit:
                 db[s] = db[s + 1]
                 db[s + 1] = false_lit
             other = db[s]
             if _value(assign, other) == 1:
+                wblock[node] = other
                 prev = node
                 node = nxt
                 continue
@@ -195,6 +202,7 @@ def _propagate(db, cstart, clen, alive, head, wnext, assign, reason, trail, stat
                     ni = _index(db[s + 1])
                     wnext[node] = head[ni]
                     head[ni] = node
+                    wblock[node] = other
                     moved = True
                     break
             if moved:
@@ -238,7 +246,7 @@ def _assume(assign, reason, trail, state, lit) -> bool:  # type: ignore[no-untyp
 
 
 @njit(cache=True)
-def _attach(db, cstart, clen, head, wnext, assign, reason, trail, state, c) -> bool:  # type: ignore[no-untyped-def]
+def _attach(db, cstart, clen, head, wnext, wblock, assign, reason, trail, state, c) -> bool:  # type: ignore[no-untyped-def]
     """Add clause ``c`` at the top level; True when the top level becomes inconsistent."""
     s, n = cstart[c], clen[c]
     if n == 0:
@@ -271,6 +279,7 @@ def _attach(db, cstart, clen, head, wnext, assign, reason, trail, state, c) -> b
         ni = _index(db[s + w])
         wnext[node] = head[ni]
         head[ni] = node
+        wblock[node] = db[s + 1 - w]
     if found == 0:
         return True
     if found == 1 and _value(assign, db[s]) == 0:
@@ -283,7 +292,7 @@ def _attach(db, cstart, clen, head, wnext, assign, reason, trail, state, c) -> b
 
 
 @njit(cache=True)
-def _rebuild(db, cstart, clen, alive, head, wnext, assign, reason, trail, state, units, nunits) -> bool:  # type: ignore[no-untyped-def]
+def _rebuild(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail, state, units, nunits) -> bool:  # type: ignore[no-untyped-def]
     """Reset the top level to the alive unit clauses and propagate; True when inconsistent."""
     _undo(assign, reason, trail, state, 0)
     for i in range(nunits):
@@ -302,7 +311,7 @@ def _rebuild(db, cstart, clen, alive, head, wnext, assign, reason, trail, state,
                 state[0] += 1
             reason[v] = c
     # every clause's watches are unassigned after the reset, so propagation sees all units and conflicts
-    return _propagate(db, cstart, clen, alive, head, wnext, assign, reason, trail, state)
+    return _propagate(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail, state)
 
 
 @njit(cache=True)
@@ -351,6 +360,7 @@ def check(nvars: int, f_lits: np.ndarray, f_start: np.ndarray, f_len: np.ndarray
     state = np.zeros(2, np.int64)
     head = np.full(2 * maxvar + 2, -1, np.int64)
     wnext = np.full(2 * nclauses, -1, np.int64)
+    wblock = np.zeros(2 * nclauses, np.int32)  # a literal of the clause; when true, the clause is skipped
     # hash chains of alive clauses by literal set, for deletions
     hsize = 1
     while hsize < 2 * nclauses + 2:
@@ -383,9 +393,9 @@ def check(nvars: int, f_lits: np.ndarray, f_start: np.ndarray, f_len: np.ndarray
         if clen[c] <= 1:
             units[nunits] = c
             nunits += 1
-        inconsistent = _attach(db, cstart, clen, head, wnext, assign, reason, trail, state, c) or inconsistent
+        inconsistent = _attach(db, cstart, clen, head, wnext, wblock, assign, reason, trail, state, c) or inconsistent
     if not inconsistent:
-        inconsistent = _propagate(db, cstart, clen, alive, head, wnext, assign, reason, trail, state)
+        inconsistent = _propagate(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail, state)
 
     scratch = np.zeros(64, np.int32)
     next_id = nform
@@ -439,7 +449,7 @@ def check(nvars: int, f_lits: np.ndarray, f_start: np.ndarray, f_len: np.ndarray
                     is_reason = True
             if is_reason:
                 counts[4] += 1
-                inconsistent = _rebuild(db, cstart, clen, alive, head, wnext, assign, reason, trail, state,
+                inconsistent = _rebuild(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail, state,
                                         units, nunits)
             continue
         # an added lemma: RUP, else RAT on its first literal
@@ -452,7 +462,7 @@ def check(nvars: int, f_lits: np.ndarray, f_start: np.ndarray, f_len: np.ndarray
                     conflict = True
                     break
             if not conflict:
-                conflict = _propagate(db, cstart, clen, alive, head, wnext, assign, reason, trail, state)
+                conflict = _propagate(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail, state)
             _undo(assign, reason, trail, state, top)
             if not conflict:
                 if m == 0:
@@ -466,7 +476,8 @@ def check(nvars: int, f_lits: np.ndarray, f_start: np.ndarray, f_len: np.ndarray
                         base_conflict = True
                         break
                 if not base_conflict:
-                    base_conflict = _propagate(db, cstart, clen, alive, head, wnext, assign, reason, trail, state)
+                    base_conflict = _propagate(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail,
+                                               state)
                 if not base_conflict:
                     base = state[0]
                     for d in range(next_id):
@@ -485,7 +496,7 @@ def check(nvars: int, f_lits: np.ndarray, f_start: np.ndarray, f_len: np.ndarray
                                 hit = True
                                 break
                         if not hit:
-                            hit = _propagate(db, cstart, clen, alive, head, wnext, assign, reason, trail, state)
+                            hit = _propagate(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail, state)
                         _undo(assign, reason, trail, state, base)
                         if not hit:
                             ok = False
@@ -510,7 +521,7 @@ def check(nvars: int, f_lits: np.ndarray, f_start: np.ndarray, f_len: np.ndarray
         if m == 1:
             units[nunits] = c
             nunits += 1
-        inconsistent = _attach(db, cstart, clen, head, wnext, assign, reason, trail, state, c) or inconsistent
+        inconsistent = _attach(db, cstart, clen, head, wnext, wblock, assign, reason, trail, state, c) or inconsistent
         if not inconsistent:
-            inconsistent = _propagate(db, cstart, clen, alive, head, wnext, assign, reason, trail, state)
+            inconsistent = _propagate(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail, state)
     return NO_EMPTY_CLAUSE, nsteps
