@@ -57,16 +57,16 @@ def reproduce_constructions(max_k: int = 30) -> Report:
     needed = paired_cells_needed(six)
     sat = find(six, certify=True)  # the "no" comes with a DRAT refutation, checked here by the rules-only checker
     certificate = sat.certificate()
-    verdict = check_data(certificate) if certificate is not None else None
+    checked = check_data(certificate) if certificate is not None else None
     differences = list(failures)
-    if sat.exists is False and (verdict is None or not verdict.ok):
-        differences.append(f"the refutation for (6,6,5) is not accepted: {verdict.reason if verdict else 'none'}")
+    if sat.exists is False and (checked is None or not checked.ok):
+        differences.append(f"the refutation for (6,6,5) is not accepted: {checked.reason if checked else 'none'}")
     if needed <= six.cells:
         differences.append(
             f"Tung & Lau say the counting bound excludes (6,6,5); Theorem 10 as stated asks for {needed} paired "
             f"cells on its {six.cells} cells, which fits (with no cell to spare), so the bound alone does not "
             f"exclude it; SAT proves no good pairing exists ({sat.method}, {sat.seconds:.2f} s; the DRAT refutation is "
-            f"{'VALID' if verdict and verdict.ok else 'not accepted'})"
+            f"{'VALID' if checked and checked.ok else 'not accepted'})"
         )
     by_family: dict[str, list[int]] = {}
     for row in rows:
@@ -77,10 +77,10 @@ def reproduce_constructions(max_k: int = 30) -> Report:
         lines.append(f"  {name:<30} k = {min(ks)}..{max(ks)}: {valid} of {len(ks)} boards valid")
     lines.append(f"(6,6,5): Theorem 10 needs {needed} paired cells of {six.cells}; "
                  f"SAT: {'a pairing exists' if sat.exists else 'no good pairing'}"
-                 f"{' (DRAT refutation checked: VALID)' if verdict and verdict.ok and not sat.exists else ''}.")
+                 f"{' (DRAT refutation checked: VALID)' if checked and checked.ok and not sat.exists else ''}.")
     return Report("pairing-constructions", {"paper": PAPER, "boards": rows, "six_six_five": {
         "cells_needed": needed, "cells": six.cells, "exists": sat.exists, "method": sat.method,
-        "certificate_valid": bool(verdict and verdict.ok)}},
+        "certificate_valid": bool(checked and checked.ok)}},
         "\n".join(lines), agrees=not differences, differences=differences)
 
 

@@ -157,8 +157,8 @@ def check_refutation(variables: int, clauses: list[list[int]], proof: bytes) -> 
         raise KinarowError(f"the formula's literal {bad} is not a variable of 1..{variables}")
     status, where, kind, pstart, plen, plits = kernel.parse(np.frombuffer(proof, np.uint8))
     if status == kernel.BAD_BYTE:
-        shown = proof[where:where + 1]
-        return Refutation(False, f"the DRAT proof has the byte {shown!r} at offset {where:,}, where only numbers, "
+        byte = proof[where:where + 1]
+        return Refutation(False, f"the DRAT proof has the byte {byte!r} at offset {where:,}, where only numbers, "
                           "'d', comment lines and white space may stand")
     if status == kernel.NUMBER_TOO_LARGE:
         return Refutation(False, f"the DRAT proof has a literal beyond 2^31 - 1 at offset {where:,}")

@@ -103,7 +103,7 @@ def parse(text: np.ndarray) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarra
                 if i >= size or not (48 <= text[i] <= 57):
                     status, where = BAD_BYTE, min(i, size - 1)
                     break
-            value = 0
+            value = np.int64(0)
             while i < size and 48 <= text[i] <= 57:
                 value = value * 10 + (np.int64(text[i]) - 48)
                 if value > _MAX_LITERAL:
