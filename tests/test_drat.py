@@ -208,3 +208,25 @@ def test_random_unsatisfiable_cnfs(clauses, signs, names):
     # the same proof never refutes the formula without its core's first clause when that is satisfiable
     if satisfiable(5, [c for c in formula if c != core[0]]):
         assert not check_refutation(5, [c for c in formula if c != core[0]], proof).ok
+
+
+def test_the_checker_imports_no_search_code(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "none.json"
+    path.write_text(json.dumps(refutation("6x5k5")))
+    child = (
+        "import json, sys\n"
+        "from kinarow.proofs import check_data\n"
+        "verdict = check_data(json.load(open(sys.argv[1])))\n"
+        "assert verdict.ok, verdict.reason\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'pysat' or m.startswith(\n"
+        "    ('kinarow.search', 'kinarow.knowledge', 'kinarow.engine', 'kinarow.strategies')))))\n"
+    )
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    done = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": src, "PATH": ""})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == []
