@@ -10,7 +10,7 @@ proof forward, lemma by lemma, in :mod:`kinarow.proofs.drat_kernel`. It imports
 the rules and nothing of the SAT search that wrote the proof.
 
 The encoding (``pairing-cnf/1``)
-========================================
+================================
 
 * The live groups: the board's groups (``geometry.groups``, in that order)
   with no White stone; each group's *empty cells* in increasing cell order.
