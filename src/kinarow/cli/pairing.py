@@ -72,6 +72,9 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"{kind} certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
     elif args.out:
         print(f"No certificate written to {args.out}: the question is not settled.", file=out)
+    elif result.exists is False:
+        print("Not certified: run again with --proof FILE for a certificate that 'kinarow check' verifies.",
+              file=out)
     save_pictures(picture, args, out)
     return EXIT_OK
 
