@@ -77,6 +77,7 @@ def test_reproduction_targets():
     report = reproduce_constructions(max_k=12)
     assert all(row["valid"] for row in report.data["boards"])
     assert len(report.differences) == 1 and "(6,6,5)" in report.differences[0]
+    assert report.data["six_six_five"]["certificate_valid"] is True and "VALID" in report.differences[0]
     bounds = reproduce_bounds(max_side=12, max_region=120)
     assert bounds.data["mismatches"] == []
     assert bounds.data["infinite"]["square"] == {k: first_failing_square(k, 120) for k in range(3, 11)}

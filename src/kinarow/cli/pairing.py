@@ -38,9 +38,11 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     check_outputs(("--out", args.out))
     check_pictures(args)
     with spinner(f"deciding whether {args.game} has a good pairing", err):
-        result = pairing.find(args.game, moves=args.moves, minimise=args.minimise, max_conflicts=budget)
-    if args.out and result.pairing is not None:
-        write_json(args.out, result.pairing.to_json())
+        result = pairing.find(args.game, moves=args.moves, minimise=args.minimise, max_conflicts=budget,
+                              certify=bool(args.out))
+    certificate = result.certificate() if args.out else None
+    if args.out and certificate is not None:
+        write_json(args.out, certificate)
     position = Game(args.game).position(args.moves)
     parse = position.geometry.parse_cell
     cells = [(parse(a), parse(b)) for a, b in (result.pairing.pairs if result.pairing else [])]
@@ -65,10 +67,14 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"No good pairing exists for {result.game}{after} ({result.method}).", file=out)
     print(f"live groups: {result.live_groups}", file=out)
     print(f"seconds:   {result.seconds:.3f}", file=out)
-    if args.out and result.pairing is not None:
-        print(f"Pairing certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
+    if args.out and certificate is not None:
+        kind = "Pairing" if result.pairing is not None else "No-pairing (DRAT)"
+        print(f"{kind} certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
     elif args.out:
-        print(f"No certificate written to {args.out}: there is no good pairing to write.", file=out)
+        print(f"No certificate written to {args.out}: the question is not settled.", file=out)
+    elif result.exists is False:
+        print("Not certified: run again with --proof FILE for a certificate that 'kinarow check' verifies.",
+              file=out)
     save_pictures(picture, args, out)
     return EXIT_OK
 
@@ -114,7 +120,8 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--minimise", action="store_true", help="use as few pairs as possible")
     p.add_argument("--out", "--proof", metavar="FILE", dest="out", default=None,
-                   help="write the pairing certificate (JSON) to FILE")
+                   help="write the certificate (JSON; .gz to compress) to FILE: the pairing, or the DRAT refutation "
+                   "when none exists (a certified run: no bounds, cuts or symmetry breaking)")
     add_picture_options(p)
     p.add_argument("--max-conflicts", metavar="C", default=None, help="SAT conflicts before giving up (default: none)")
     p.set_defaults(run=cmd_pairing)

@@ -109,3 +109,24 @@ def solve(solver: Any, assumptions: Iterable[int] = (), conflicts: int | None = 
             left -= step
             if left <= 0:
                 return None
+
+
+def proof(solver: Any, limit: int) -> bytes | None:
+    """The DRAT proof a solver made with ``with_proof=True``, as text ending in a newline; None when it is longer
+    than ``limit`` bytes (checked on the solver's binary trace before the text is built, where it can be seen:
+    the text is never shorter than the binary trace)."""
+    import os
+
+    backend = getattr(solver, "solver", solver)
+    trace = getattr(backend, "prfile", None)
+    if trace is not None and os.fstat(trace.fileno()).st_size > limit:
+        return None
+
+    def text() -> bytes | None:
+        lines = solver.get_proof() or []
+        size = sum(len(line) + 1 for line in lines)
+        if size > limit:
+            return None
+        return ("\n".join(lines) + "\n").encode("ascii")
+
+    return call(text)

@@ -19,6 +19,7 @@ from kinarow.knowledge.pairing import check, construct, find
 from kinarow.knowledge.pairing.bounds import infinite_exclusion, paired_cells_needed, theorem10_bound
 from kinarow.knowledge.pairing.constructions import FAMILIES
 from kinarow.papers import Report, Tally
+from kinarow.proofs import check_data
 
 PAPER = 'Tung & Lau, "Two methods for investigating the generalized tic-tac-toe"'
 
@@ -54,13 +55,18 @@ def reproduce_constructions(max_k: int = 30) -> Report:
             failures.append(f"{m}x{n}k{k} ({name}): {verdict.reason}")
     six = Game("6x6k5")
     needed = paired_cells_needed(six)
-    sat = find(six, bounds=False, constructions=False, matching=False)
+    sat = find(six, certify=True)  # the "no" comes with a DRAT refutation, checked here by the rules-only checker
+    certificate = sat.certificate()
+    checked = check_data(certificate) if certificate is not None else None
     differences = list(failures)
+    if sat.exists is False and (checked is None or not checked.ok):
+        differences.append(f"the refutation for (6,6,5) is not accepted: {checked.reason if checked else 'none'}")
     if needed <= six.cells:
         differences.append(
             f"Tung & Lau say the counting bound excludes (6,6,5); Theorem 10 as stated asks for {needed} paired "
             f"cells on its {six.cells} cells, which fits (with no cell to spare), so the bound alone does not "
-            f"exclude it; SAT proves no good pairing exists ({sat.method}, {sat.seconds:.2f} s)"
+            f"exclude it; SAT proves no good pairing exists ({sat.method}, {sat.seconds:.2f} s; the DRAT refutation is "
+            f"{'VALID' if checked and checked.ok else 'not accepted'})"
         )
     by_family: dict[str, list[int]] = {}
     for row in rows:
@@ -70,11 +76,13 @@ def reproduce_constructions(max_k: int = 30) -> Report:
         valid = sum(1 for r in rows if r["family"] == name and r["valid"])
         lines.append(f"  {name:<30} k = {min(ks)}..{max(ks)}: {valid} of {len(ks)} boards valid")
     lines.append(f"(6,6,5): Theorem 10 needs {needed} paired cells of {six.cells}; "
-                 f"SAT: {'a pairing exists' if sat.exists else 'no good pairing'}.")
+                 f"SAT: {'a pairing exists' if sat.exists else 'no good pairing'}"
+                 f"{' (DRAT refutation checked: VALID)' if checked and checked.ok and not sat.exists else ''}.")
     # compared: each family board (the paper: a pairing exists) and the (6,6,5) remark (the bound excludes it)
     tally = Tally(agree=len(rows) - len(failures) + (needed > six.cells), differ=len(failures) + (needed <= six.cells))
     return Report("pairing-constructions", {"paper": PAPER, "boards": rows, "six_six_five": {
-        "cells_needed": needed, "cells": six.cells, "exists": sat.exists, "method": sat.method}},
+        "cells_needed": needed, "cells": six.cells, "exists": sat.exists, "method": sat.method,
+        "certificate_valid": bool(checked and checked.ok)}},
         "\n".join(lines), agrees=not differences, differences=differences, tally=tally)
 
 

@@ -46,6 +46,7 @@ from kinarow.values import Goal
 CHECKERS: dict[str, str] = {
     "kinarow.draw": "kinarow.proofs.draw:check_certificate",
     "kinarow.matching": "kinarow.proofs.matching:check_certificate",
+    "kinarow.no-pairing": "kinarow.proofs.drat:check_certificate",
     "kinarow.pairing": "kinarow.proofs.pairing:check_certificate",
     "kinarow.strategy": "kinarow.proofs.tree:check_certificate",
     "kinarow.tiling": "kinarow.proofs.tiling:check_certificate",

@@ -24,6 +24,13 @@ the position (Tung & Lau, Section 2; see also the brief's pairing page).
    breaking for every symmetry of the board that fixes the position.
    An unsatisfiable formula proves that no good pairing exists.
 
+With ``certify=True`` an answer "none exists" comes with a certificate
+(:class:`NoPairing`, format ``kinarow.no-pairing``): the run skips the bounds,
+the matching path, the Lemma 9 cuts and the symmetry breaking -- none of
+which a DRAT proof can justify as it stands -- and solves the checker's own
+formula (:func:`kinarow.proofs.drat.pairing_formula`) with proof logging;
+the refutation is checked by :mod:`kinarow.proofs.drat`.
+
 :func:`check` re-verifies a pairing from the game and its moves only.
 """
 
@@ -50,11 +57,13 @@ from kinarow.knowledge.pairing.bounds import (
 from kinarow.knowledge.pairing.constructions import construct_xy, family
 from kinarow.position import Position
 from kinarow.proofs import Verdict, blocking_applies, envelope, require_format
+from kinarow.proofs import drat as drat_proof
 
 if TYPE_CHECKING:
     from kinarow.store import Store
 
 __all__ = [
+    "NoPairing",
     "Pairing",
     "PairingResult",
     "applicable",
@@ -98,6 +107,23 @@ class Pairing:
 
 
 @dataclass
+class NoPairing:
+    """A certificate that no good pairing exists: a DRAT refutation of the checker's pairing formula."""
+
+    game: str
+    moves: list[str]
+    variables: int
+    clauses: int
+    proof: bytes  # DRAT text
+    conflicts: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {**envelope(drat_proof.FORMAT, drat_proof.VERSION, self.game, self.moves, drat_proof.CLAIM),
+                "encoding": drat_proof.ENCODING, "variables": self.variables, "clauses": self.clauses,
+                "proof": drat_proof.encode_proof(self.proof)}
+
+
+@dataclass
 class PairingResult:
     """What :func:`find` found: a good pairing, or a proof that none exists."""
 
@@ -110,6 +136,13 @@ class PairingResult:
     seconds: float = 0.0
     method: str = ""
     proved_by: str = ""  # "Theorem 10", "Proposition 1", "counting", "construction", "matching" or "SAT"
+    refutation: NoPairing | None = None  # with find(certify=True), the certificate of "none exists"
+
+    def certificate(self) -> dict[str, Any] | None:
+        """The certificate of the answer, as JSON: the pairing, the refutation, or None (open, or not certified)."""
+        if self.pairing is not None:
+            return self.pairing.to_json()
+        return self.refutation.to_json() if self.refutation is not None else None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -155,6 +188,9 @@ SAT_SOLVER = "cadical300"
 #: Conflicts the SAT search spends before it adds the symmetry-breaking constraints.
 QUICK_CONFLICTS = 20_000
 
+#: The longest DRAT proof a certified run keeps (as text); a longer one is refused in one sentence.
+MAX_PROOF_BYTES = drat_proof.MAX_PROOF_BYTES
+
 
 def find(
     target: Game | Position | str,
@@ -167,6 +203,7 @@ def find(
     matching: bool = True,
     symmetry: bool = True,
     cuts: bool = True,
+    certify: bool = False,
 ) -> PairingResult:
     """A good pairing for the groups still live for the first player, or a proof that none exists.
 
@@ -176,7 +213,11 @@ def find(
     tightened until unsatisfiable, stopping early at the Lemma 9 lower bound).
     ``bounds``, ``constructions``, ``matching``, ``symmetry`` and ``cuts`` switch
     the steps of the module docstring on or off; the answer never depends on
-    them, only the time and the method that settles it.
+    them, only the time and the method that settles it. ``certify=True`` makes
+    every "none exists" carry its certificate (``result.refutation``, see the
+    module docstring): it turns the bounds, matching, symmetry breaking and cuts
+    off, and raises one sentence when the proof is longer than
+    :data:`MAX_PROOF_BYTES`.
 
     >>> find("6x6k5").proved_by
     'SAT'
@@ -189,7 +230,7 @@ def find(
 
     max_conflicts = check_count(max_conflicts, "max_conflicts")
     for option, flag in (("minimise", minimise), ("bounds", bounds), ("constructions", constructions),
-                         ("matching", matching), ("symmetry", symmetry), ("cuts", cuts)):
+                         ("matching", matching), ("symmetry", symmetry), ("cuts", cuts), ("certify", certify)):
         check_flag(flag, option)
     start = time.perf_counter()
     position = _position(target, moves)
@@ -209,13 +250,13 @@ def find(
         return PairingResult(game_text, moves_text, exists, pairing, len(groups), unpaired=unpaired,
                              seconds=time.perf_counter() - start, method=method, proved_by=by)
 
-    short = next((g for g, e in zip(groups, empty_of, strict=False) if len(e) < 2), None)
+    short = None if certify else next((g for g, e in zip(groups, empty_of, strict=False) if len(e) < 2), None)
     if short is not None:
         where = " ".join(position.geometry.name(c) for c in short)
         return result(False, None, f"the live group {where} has fewer than two empty cells", BY_COUNTING)
     if not groups:
         return result(True, [], "no live groups", BY_COUNTING)
-    if bounds:
+    if bounds and not certify:
         excluded = exclusion(position, groups)
         if excluded is not None:
             return result(False, None, str(excluded), excluded.bound)
@@ -224,6 +265,12 @@ def find(
         if built is not None:
             name = family(game.m, game.n, game.k)
             return result(True, built, f"construction: our rule for Tung & Lau's family {name}", BY_CONSTRUCTION)
+    if certify:
+        exists, found, method, refutation = _certified_sat(position, max_conflicts)
+        if not (exists and minimise):  # a pairing exists: the minimising search below needs no proof
+            answer = result(exists, found, method, BY_SAT)
+            answer.refutation = refutation
+            return answer
     if matching and _share_at_most_one_cell(empty_of):
         chosen, placed = _matching(empty_of)
         if chosen is None:
@@ -428,6 +475,35 @@ def _sat(
             model = set(x for x in solver.get_model() if x > 0)
             chosen = _drop_unneeded([p for p, v in candidates.items() if v in model], groups)
     return True, sorted(chosen), f"{label}, fewest pairs ({len(chosen)})"
+
+
+def _certified_sat(
+    position: Position, max_conflicts: int | None
+) -> tuple[bool | None, list[tuple[int, int]] | None, str, NoPairing | None]:
+    """SAT on the checker's own formula with proof logging: a pairing, or its refutation as DRAT."""
+    from pysat.solvers import Solver
+
+    formula = drat_proof.pairing_formula(position)
+    label = "SAT (CaDiCaL, certified: the checker's formula, no cuts, no symmetry breaking)"
+    with sat.call(Solver, name=SAT_SOLVER, bootstrap_with=formula.clauses, with_proof=True) as solver:
+        answer = sat.solve(solver, conflicts=max_conflicts)
+        if answer is None:
+            return None, None, f"{label}: no answer within {max_conflicts:,} conflicts", None
+        if answer:
+            model = set(x for x in solver.get_model() if x > 0)
+            chosen = [p for i, p in enumerate(formula.pairs) if i + 1 in model]
+            live = live_groups(position)
+            return True, sorted(_drop_unneeded(chosen, live)), label, None
+        conflicts = int(solver.accum_stats().get("conflicts", 0))
+        text = sat.proof(solver, MAX_PROOF_BYTES)
+    game = position.game
+    if text is None:
+        raise KinarowError(f"the DRAT proof that {game} has no good pairing is longer than "
+                           f"{drat_proof.MAX_PROOF_WORDS}, the most a certificate may hold; run without a proof")
+    names = [position.geometry.name(c) for c in position.moves]
+    refutation = NoPairing(str(game), names, formula.variables, len(formula.clauses), text, conflicts)
+    lines = text.count(b"\n")
+    return False, None, f"{label}: unsatisfiable, {conflicts:,} conflicts, DRAT proof of {lines:,} lines", refutation
 
 
 def _lex_leader(xs: list[int], ys: list[int], pool: Any) -> list[list[int]]:
