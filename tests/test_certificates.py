@@ -220,7 +220,8 @@ def one_certificate_of_each_format(folder: Path, strategy: dict, good_pairing: d
         (folder / name).write_text(json.dumps(data))
     for name, game in (("draw.json", "3x3k3"), ("matching.json", "4x4k4")):
         assert main(["solve", game, "--proof", str(folder / name), "--no-store"]) == 0
-    return [str(folder / name) for name in (*files, "draw.json", "matching.json")]
+    assert main(["pairing", "6x5k5", "--proof", str(folder / "no-pairing.json")]) == 0
+    return [str(folder / name) for name in (*files, "draw.json", "matching.json", "no-pairing.json")]
 
 
 def test_checkers_import_no_search_code(tmp_path, strategy, good_pairing, capsys):
