@@ -4,7 +4,10 @@ A cell (k, width, height) of ``WxHkK:gravity,misere`` is settled by, in order:
 
 1. verified strategies (:mod:`kinarow.strategies.verify`): a strategy that wins
    for one player settles the cell; two that draw-or-better, one per player,
-   settle a draw;
+   settle a draw; with ``Budget.invariants``, a strategy proven for a whole
+   family by a checked invariant certificate (:mod:`kinarow.papers.misere_invariants`)
+   counts as verified there, and is not walked exhaustively again (except on
+   boards of at most ``cross_check_cells`` cells);
 2. the exact solver (boards of at most 64 cells), within a time budget;
 3. otherwise the cell is ``open``: nothing here claims a value for it.
 
@@ -34,7 +37,7 @@ CellValue = Value | Literal["open"]
 SYMBOL: dict[CellValue, str] = {Value.FIRST: "1", Value.SECOND: "2", Value.DRAW: "=", "open": "?"}
 SHORT = {
     "take-even": "T", "delayed-take-even": "D", "pair-row": "P", "tally": "Y", "canonical-boards": "C",
-    "delayed-tally": "Z", "solver": "S",
+    "delayed-tally": "Z", "solver": "S", "invariant": "I",
 }
 
 
@@ -86,6 +89,7 @@ class Budget:
     solver_seconds: float = 2.0
     solver_cells: int = 64
     cross_check_cells: int = 24  # also solve boards this small when a strategy settled them
+    invariants: bool = False  # use invariant certificates (strategies proven for whole families of boards)
 
 
 class Settler:
@@ -111,9 +115,14 @@ class Settler:
         wins: dict[int, list[str]] = {1: [], 2: []}
         draws: dict[int, list[str]] = {1: [], 2: []}
         texts: list[str] = []
+        by_invariant: set[tuple[str, int]] = set()
+        if strategies and self.budget.invariants and not self.cylinder:
+            by_invariant = self._invariants(k, w, h, wins, texts)
         for strategy, player in S.applicable(game) if strategies else []:
             key = (strategy.name, player, k)
             who = Player.of(player)
+            if (strategy.name, player) in by_invariant and game.cells > self.budget.cross_check_cells:
+                continue
             if self._skip(key, w, h):
                 cell.notes.append(f"{strategy.name} ({who}) not run: a smaller board exceeded the budget")
                 continue
@@ -141,6 +150,21 @@ class Settler:
         if need_solver and game.cells <= self.budget.solver_cells and not self._skip(("solver", 0, k), w, h):
             self._solve(cell, game)
         return cell
+
+    @staticmethod
+    def _invariants(k: int, w: int, h: int, wins: dict[int, list[str]], texts: list[str]) -> set[tuple[str, int]]:
+        """Record the checked invariant certificates whose family holds the board; the (strategy, player) pairs."""
+        from kinarow.papers.misere_invariants import proven
+
+        done: set[tuple[str, int]] = set()
+        for cert, verdict in proven(k, w, h):
+            player = 2 if cert.player == Player.SECOND else 1
+            if "invariant" not in wins[player]:
+                wins[player].append("invariant")
+            done.add((cert.strategy, player))
+            texts.append(f"{cert.strategy} ({cert.player}) proven by an invariant certificate for every "
+                         f"{cert.family} ({verdict.details['windows']:,} windows checked)")
+        return done
 
     def _solve(self, cell: Cell, game: Game) -> None:
         from kinarow.search.solve import solve
@@ -250,7 +274,8 @@ def grid_text(cells: list[Cell], k: int, widths: list[int], heights: list[int]) 
 LEGEND = (
     "value: 1 first player wins, 2 second player wins, = draw, ? open (not settled here);\n"
     "how: T take-even, D delayed-take-even, P pair-row, Y tally, C canonical-boards, Z delayed-tally\n"
-    "(each verified exhaustively against every reply), S exact solver; ! differs from the paper."
+    "(each verified exhaustively against every reply), I invariant certificate (a strategy proven for a whole\n"
+    "family of boards), S exact solver; ! differs from the paper."
 )
 
 
@@ -289,7 +314,7 @@ def reproduce_table(
     workers: int = 1,
 ) -> Report:
     """``kinarow reproduce misere-table``: the paper's table, cell by cell, with how each value is known."""
-    budget = budget or Budget()
+    budget = budget or Budget(invariants=True)
     start = time.perf_counter()
     with _Progress("misere table") as tick:
         cells = table(ks, widths, heights, budget, progress=tick, workers=workers)
