@@ -77,3 +77,15 @@ def test_bad_certificates_get_one_sentence():
     first = dataclasses.replace(take_even_certificate(4), player=Player.FIRST)
     assert "second player" in check(first).reason
     assert isinstance(InvariantCertificate.from_json(data), InvariantCertificate)
+
+
+@pytest.mark.parametrize("k", [3, 4, 6])
+def test_take_even_on_cylinders_from_width_2k_minus_1(k):
+    cert = take_even_certificate(k, cylinder=True)
+    verdict = check_data(cert.to_json())
+    assert verdict.ok, verdict.reason
+    assert cert.covers(k, 2 * k - 1, 4, cylinder=True) and not cert.covers(k, 2 * k - 2, 4, cylinder=True)
+    assert not cert.covers(k, 12, 4) and not take_even_certificate(k).covers(k, 12, 4, cylinder=True)
+    # narrower cylinders: the window would wrap onto itself, so the checker refuses the family
+    narrow = dataclasses.replace(cert, min_width=2 * k - 2)
+    assert "wraps onto itself" in check(narrow).reason

@@ -62,6 +62,9 @@ def test_invariant_certificates_settle_whole_families():
     assert c.symbol() == "2I"
     c = settler.settle(4, 3, 12)  # w < k: not in take-even's family
     assert "invariant" not in c.methods
+    rings = Settler(Budget(max_positions=10, solver_seconds=1, cross_check_cells=0, invariants=True), cylinder=True)
+    assert rings.settle(4, 12, 6).methods == ["invariant"]
+    assert "invariant" not in rings.settle(4, 6, 6).methods  # narrower than 2k - 1
 
 
 def test_grid_marks_differences():

@@ -94,11 +94,12 @@ def _verify_family(args: argparse.Namespace, strategy: Any, out: TextIO, err: Te
     player = strategy.check_applies(game, None if args.player is None else (1 if args.player == "first" else 2))
     if args.max_positions is not None:
         raise KinarowError("--family checks windows, not positions; leave out --max-positions")
-    found = [c for c in certificates(game.k) if c.strategy == strategy.name and c.player.stone == player
-             and c.covers(game.k, game.m, game.n) and game.topology == "rect"]
+    cylinder = game.topology == "cylinder"
+    found = [c for c in certificates(game.k, cylinder) if c.strategy == strategy.name and c.player.stone == player
+             and c.covers(game.k, game.m, game.n, cylinder)]
     if not found:
         raise KinarowError(f"kinarow has no invariant certificate of {strategy.name} for the family of {game}; "
-                           "--family works for take-even on plain boards of even height and width >= k")
+                           "--family works for take-even on even heights, at widths >= k (cylinders: >= 2k - 1)")
     cert = found[0]
     data = cert.to_json()
     verdict = check_data(data)

@@ -1,7 +1,7 @@
 """The misère table's parametric evidence: invariant certificates, each checked once, that settle whole families.
 
 :func:`certificates` lists the certificates kinarow builds for a k (today take-even: the second player wins
-every even height at every width ``>= k``); :func:`proven` the checked ones that cover a board, each with the
+every even height at every width ``>= k``, on cylinders ``>= 2k - 1``); :func:`proven` the checked ones that cover a board, each with the
 checker's verdict (:mod:`kinarow.proofs.invariant`), so that a cell of the table says which certificate settled it.
 
 >>> [(cert.strategy, verdict.ok) for cert, verdict in proven(4, 7, 6)]
@@ -18,16 +18,18 @@ from kinarow.proofs import Verdict, check_data
 from kinarow.proofs.invariant import InvariantCertificate, take_even_certificate
 
 
-def certificates(k: int) -> list[InvariantCertificate]:
-    """The invariant certificates kinarow builds for misère Connect-k (plain boards, not cylinders)."""
-    return [take_even_certificate(k)] if k >= 2 else []
+def certificates(k: int, cylinder: bool = False) -> list[InvariantCertificate]:
+    """The invariant certificates kinarow builds for misère Connect-k (on cylinders if ``cylinder``)."""
+    return [take_even_certificate(k, cylinder)] if k >= 2 else []
 
 
 @cache
-def _checked(k: int) -> tuple[tuple[InvariantCertificate, Verdict], ...]:
-    return tuple((cert, check_data(cert.to_json())) for cert in certificates(k))
+def _checked(k: int, cylinder: bool) -> tuple[tuple[InvariantCertificate, Verdict], ...]:
+    return tuple((cert, check_data(cert.to_json())) for cert in certificates(k, cylinder))
 
 
-def proven(k: int, w: int, h: int) -> list[tuple[InvariantCertificate, Verdict]]:
-    """The certificates for ``WxHkK:gravity,misere`` whose family holds the board and whose check passed."""
-    return [(cert, verdict) for cert, verdict in _checked(k) if verdict.ok and cert.covers(k, w, h)]
+def proven(k: int, w: int, h: int, cylinder: bool = False) -> list[tuple[InvariantCertificate, Verdict]]:
+    """The certificates for ``WxHkK:gravity,misere`` (``,cylinder``) whose family holds the board and whose
+    check passed."""
+    return [(cert, verdict) for cert, verdict in _checked(k, cylinder)
+            if verdict.ok and cert.covers(k, w, h, cylinder)]

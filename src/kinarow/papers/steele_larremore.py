@@ -116,8 +116,8 @@ class Settler:
         draws: dict[int, list[str]] = {1: [], 2: []}
         texts: list[str] = []
         by_invariant: set[tuple[str, int]] = set()
-        if strategies and self.budget.invariants and not self.cylinder:
-            by_invariant = self._invariants(k, w, h, wins, texts)
+        if strategies and self.budget.invariants:
+            by_invariant = self._invariants(k, w, h, self.cylinder, wins, texts)
         for strategy, player in S.applicable(game) if strategies else []:
             key = (strategy.name, player, k)
             who = Player.of(player)
@@ -152,12 +152,13 @@ class Settler:
         return cell
 
     @staticmethod
-    def _invariants(k: int, w: int, h: int, wins: dict[int, list[str]], texts: list[str]) -> set[tuple[str, int]]:
+    def _invariants(k: int, w: int, h: int, cylinder: bool, wins: dict[int, list[str]],
+                    texts: list[str]) -> set[tuple[str, int]]:
         """Record the checked invariant certificates whose family holds the board; the (strategy, player) pairs."""
         from kinarow.papers.misere_invariants import proven
 
         done: set[tuple[str, int]] = set()
-        for cert, verdict in proven(k, w, h):
+        for cert, verdict in proven(k, w, h, cylinder):
             player = 2 if cert.player == Player.SECOND else 1
             if "invariant" not in wins[player]:
                 wins[player].append("invariant")
@@ -375,7 +376,7 @@ def reproduce_cylinder(
     workers: int = 1,
 ) -> Report:
     """``kinarow reproduce misere-cylinder``: the open problem, every cylinder we can settle exactly."""
-    budget = budget or Budget(solver_seconds=5.0)
+    budget = budget or Budget(solver_seconds=5.0, invariants=True)
     start = time.perf_counter()
     with _Progress("misere cylinders") as tick:
         cells = table(ks, widths, heights, budget, cylinder=True, progress=tick, workers=workers)

@@ -1,6 +1,7 @@
 """Parametric (invariant) certificates: one strategy proven for a whole family of misère gravity boards.
 
-A certificate names a family of boards (``WxHkK:gravity,misere`` for every
+A certificate names a family of boards (``WxHkK:gravity,misere``, or
+``,cylinder`` with the columns wrapping, for every
 width ``W >= min_width`` and every height ``H >= min_height`` with
 ``H = min_height (mod height_step)``), the player the strategy plays, a
 *declared local strategy* (``responses``: the opponent's stone at row ``r``
@@ -52,7 +53,12 @@ enumerates every window the family can show, not whole boards:
   the stone, or farther (invisible); columns beyond a wall are off the board,
   and a line that crosses the window's edge is off the board there, exactly
   as on the real board; two visible walls give the width, which must be in
-  the family;
+  the family (the walls are looked for ``k - 1 + max |dc|`` columns out, the
+  columns a line through the stone or the reply can reach). On a cylinder
+  there are no walls, and its family must start at width ``2 (k - 1 +
+  max |dc|) + 1``: from there the window's columns are distinct columns of
+  the board and a line through the stone or the reply is the same cells as
+  on the plane (narrower cylinders are left to exhaustive walks);
 * the other columns: every allowed height (at most ``H``), each column
   independently (the invariant constrains columns one by one).
 
@@ -99,7 +105,7 @@ DIRECTIONS = ((1, 0), (1, 1), (1, -1), (0, 1))
 MAX_OFFSET = 2
 MAX_K = 12
 #: the small boards walked with the plain rules must have at most this many cells
-SMALL_CELLS = 40
+SMALL_CELLS = 30
 
 
 @dataclass(frozen=True)
@@ -143,12 +149,17 @@ class InvariantCertificate:
     responses: tuple[Response, ...]
     owners: Pattern  # of Player values
     heights: Pattern  # of bools
+    cylinder: bool = False  # the columns wrap (no walls)
 
     @property
     def family(self) -> str:
         h0, step = self.min_height, self.height_step
         heights = f"H >= {h0}" if step == 1 else f"H = {h0}, {h0 + step}, {h0 + 2 * step}, ..."
-        return f"WxHk{self.k}:gravity,misere with W >= {self.min_width}, {heights}"
+        return f"WxHk{self.k}:{self.flags} with W >= {self.min_width}, {heights}"
+
+    @property
+    def flags(self) -> str:
+        return "gravity,misere,cylinder" if self.cylinder else "gravity,misere"
 
     @property
     def claim(self) -> str:
@@ -156,11 +167,11 @@ class InvariantCertificate:
 
     @property
     def game(self) -> str:
-        return f"{self.min_width}x{self.min_height}k{self.k}:gravity,misere"
+        return f"{self.min_width}x{self.min_height}k{self.k}:{self.flags}"
 
-    def covers(self, k: int, w: int, h: int) -> bool:
-        """Whether the board ``WxHkK:gravity,misere`` is in the family."""
-        return (k == self.k and w >= self.min_width and h >= self.min_height
+    def covers(self, k: int, w: int, h: int, cylinder: bool = False) -> bool:
+        """Whether the board ``WxHkK:gravity,misere`` (``,cylinder`` if ``cylinder``) is in the family."""
+        return (cylinder == self.cylinder and k == self.k and w >= self.min_width and h >= self.min_height
                 and (h - self.min_height) % self.height_step == 0)
 
     def to_json(self) -> dict[str, Any]:
@@ -170,7 +181,7 @@ class InvariantCertificate:
             "player": self.player,
             "outcome": "win",
             "family": {"k": self.k, "min_width": self.min_width, "min_height": self.min_height,
-                       "height_step": self.height_step},
+                       "height_step": self.height_step, "cylinder": self.cylinder},
             "responses": [{"rows": [r.low, r.high], "offset": list(r.offset)} for r in self.responses],
             "invariant": {"owners": self.owners.to_json(), "heights": self.heights.to_json()},
         }
@@ -188,13 +199,16 @@ class InvariantCertificate:
             owners = _pattern(inv["owners"], "owners", lambda v: Player(str(v)))
             heights = _pattern(inv["heights"], "heights", _bool)
             strategy = str(data["strategy"])
+            cylinder = family.get("cylinder", False)
+            if not isinstance(cylinder, bool):
+                raise KinarowError("the family's 'cylinder' is true or false")
         except (KeyError, TypeError, ValueError) as error:
             raise KinarowError(f"the invariant certificate lacks a usable field ({error})") from None
         if k > MAX_K:
             raise KinarowError(f"the family's k is {k}; invariant certificates are checked for k up to {MAX_K}")
         if not responses:
             raise KinarowError("the invariant certificate needs at least one response")
-        return cls(strategy, k, w0, h0, step, player, responses, owners, heights)
+        return cls(strategy, k, w0, h0, step, player, responses, owners, heights, cylinder)
 
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
@@ -231,11 +245,12 @@ def _response(data: Any) -> Response:
     return Response(low, high, (dc, dr))
 
 
-def take_even_certificate(k: int) -> InvariantCertificate:
-    """Take-even for the second player on every even height and every width ``>= k`` (the paper's strategy 1)."""
+def take_even_certificate(k: int, cylinder: bool = False) -> InvariantCertificate:
+    """Take-even for the second player on every even height and every width ``>= k`` (the paper's strategy 1);
+    on cylinders every width ``>= 2k - 1``, where the window of a stone no longer wraps onto itself."""
     return InvariantCertificate(
-        "take-even", k, k, 2, 2, Player.SECOND, (Response(0, None, (0, 1)),),
-        Pattern((), (Player.FIRST, Player.SECOND)), Pattern((), (True, False)),
+        "take-even", k, 2 * k - 1 if cylinder else k, 2, 2, Player.SECOND, (Response(0, None, (0, 1)),),
+        Pattern((), (Player.FIRST, Player.SECOND)), Pattern((), (True, False)), cylinder,
     )
 
 
@@ -249,6 +264,7 @@ class _Family:
         self.opp = 3 - self.me
         self.reach = max(max(abs(r.offset[0]), abs(r.offset[1])) for r in cert.responses)
         self.E = self.k - 1 + self.reach
+        self.Ec = self.k - 1 + max(abs(r.offset[0]) for r in cert.responses)  # columns a line check looks at
         self.period = math.lcm(len(cert.owners.repeat), len(cert.heights.repeat), cert.height_step)
         self.prefix = max(len(cert.owners.prefix), len(cert.heights.prefix))
         self.rows = self.prefix + 2 * self.E + 4 + 2 * self.period  # rows checked exactly (see the module text)
@@ -281,6 +297,9 @@ def check(cert: InvariantCertificate) -> Verdict:
     if fam.me != 2:
         return Verdict(False, "version 1 proves strategies of the second player (no opening move); this one "
                        "plays the first")
+    if cert.cylinder and cert.min_width < 2 * fam.Ec + 1:
+        return Verdict(False, f"on cylinders narrower than {2 * fam.Ec + 1} columns a stone's window wraps onto "
+                       "itself, so the family's widths must start there (narrower cylinders are walked one by one)")
     if not fam.allowed(0):
         return Verdict(False, "the invariant does not hold at the start: height 0 is not allowed")
     windows = 0
@@ -349,7 +368,7 @@ def _lines(fam: _Family, r: int, H: int, d: tuple[int, int]) -> tuple[int, str |
         col[r], col[ry] = opp, me
         return 1, None if _run(col, ry, me) < k or _run(col, r, opp) >= k else (
             f"the reply completes a vertical line of the strategist on row {ry + 1} (height {H})")
-    E = fam.E
+    E = fam.Ec
     # options[i]: the (opponent-line cell, reply-line cell) contents column c + i can show, over its allowed heights
     options: dict[int, set[tuple[int, int]]] = {}
     for i in range(-E, E + 1):
@@ -359,8 +378,9 @@ def _lines(fam: _Family, r: int, H: int, d: tuple[int, int]) -> tuple[int, str |
         top = min(H, max(yx, yo) + 2 + len(fam.cert.heights.prefix) + len(fam.cert.heights.repeat))
         options[i] = {(fam.content(h, yx, H), fam.content(h, yo, H)) for h in range(top + 1) if fam.allowed(h)}
     windows = 0
-    for left in range(E + 2):  # a wall `left` columns to the left (E + 1: none in the window)
-        for right in range(E + 2):
+    sides = [E + 1] if fam.cert.cylinder else range(E + 2)  # a cylinder has no walls
+    for left in sides:  # a wall `left` columns to the left (E + 1: none in the window)
+        for right in sides:
             if left <= E and right <= E and left + right + 1 < fam.cert.min_width:
                 continue
             windows += 1
@@ -427,7 +447,7 @@ def _small_boards(fam: _Family) -> tuple[int, str | None]:
         for h in (cert.min_height, cert.min_height + cert.height_step):
             if w * h > SMALL_CELLS:
                 continue
-            game = Game(f"{w}x{h}k{cert.k}:gravity,misere")
+            game = Game(f"{w}x{h}k{cert.k}:{cert.flags}")
             seen: set[tuple[int, int]] = set()
             bad = _walk(fam, strategy, game.start(), seen)
             total += len(seen)
