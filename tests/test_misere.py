@@ -60,8 +60,9 @@ def test_invariant_certificates_settle_whole_families():
     assert (c.value, c.methods) == ("second", ["invariant"])
     assert "take-even (second) proven by an invariant certificate for every WxHk4" in c.how
     assert c.symbol() == "2I"
-    c = settler.settle(4, 3, 12)  # w < k: not in take-even's family
-    assert "invariant" not in c.methods
+    c = settler.settle(4, 3, 12)  # w < k: not in take-even's family, a draw by the narrow-board certificate
+    assert (c.value, c.methods) == ("draw", ["narrow"])
+    assert "each player covers" in c.how and c.symbol() == "=N"
     rings = Settler(Budget(max_positions=10, solver_seconds=1, cross_check_cells=0, invariants=True), cylinder=True)
     assert rings.settle(4, 12, 6).methods == ["invariant"]
     assert "invariant" not in rings.settle(4, 6, 6).methods  # narrower than 2k - 1

@@ -16,6 +16,7 @@ from functools import cache
 
 from kinarow.proofs import Verdict, check_data
 from kinarow.proofs.invariant import InvariantCertificate, take_even_certificate
+from kinarow.proofs.narrow import NarrowDraw
 
 
 def certificates(k: int, cylinder: bool = False) -> list[InvariantCertificate]:
@@ -26,6 +27,20 @@ def certificates(k: int, cylinder: bool = False) -> list[InvariantCertificate]:
 @cache
 def _checked(k: int, cylinder: bool) -> tuple[tuple[InvariantCertificate, Verdict], ...]:
     return tuple((cert, check_data(cert.to_json())) for cert in certificates(k, cylinder))
+
+
+@cache
+def _narrow(k: int) -> tuple[NarrowDraw, Verdict]:
+    cert = NarrowDraw(k)
+    return cert, check_data(cert.to_json())
+
+
+def narrow_draw(k: int, w: int, h: int, cylinder: bool = False) -> tuple[NarrowDraw, Verdict] | None:
+    """The checked narrow-board draw certificate covering the board (``W < k``, not a cylinder), or None."""
+    if cylinder or not 1 <= w < k:
+        return None
+    cert, verdict = _narrow(k)
+    return (cert, verdict) if verdict.ok else None
 
 
 def proven(k: int, w: int, h: int, cylinder: bool = False) -> list[tuple[InvariantCertificate, Verdict]]:

@@ -7,7 +7,8 @@ A cell (k, width, height) of ``WxHkK:gravity,misere`` is settled by, in order:
    settle a draw; with ``Budget.invariants``, a strategy proven for a whole
    family by a checked invariant certificate (:mod:`kinarow.papers.misere_invariants`)
    counts as verified there, and is not walked exhaustively again (except on
-   boards of at most ``cross_check_cells`` cells);
+   boards of at most ``cross_check_cells`` cells); a checked narrow-board
+   certificate (:mod:`kinarow.proofs.narrow`) proves a draw when w < k;
 2. the exact solver (boards of at most 64 cells), within a time budget;
 3. otherwise the cell is ``open``: nothing here claims a value for it.
 
@@ -37,7 +38,7 @@ CellValue = Value | Literal["open"]
 SYMBOL: dict[CellValue, str] = {Value.FIRST: "1", Value.SECOND: "2", Value.DRAW: "=", "open": "?"}
 SHORT = {
     "take-even": "T", "delayed-take-even": "D", "pair-row": "P", "tally": "Y", "canonical-boards": "C",
-    "delayed-tally": "Z", "solver": "S", "invariant": "I",
+    "delayed-tally": "Z", "solver": "S", "invariant": "I", "narrow": "N",
 }
 
 
@@ -116,9 +117,12 @@ class Settler:
         draws: dict[int, list[str]] = {1: [], 2: []}
         texts: list[str] = []
         by_invariant: set[tuple[str, int]] = set()
+        walks = strategies
         if strategies and self.budget.invariants:
             by_invariant = self._invariants(k, w, h, self.cylinder, wins, texts)
-        for strategy, player in S.applicable(game) if strategies else []:
+            if self._narrow(k, w, h, draws, texts) and game.cells > self.budget.cross_check_cells:
+                walks = False  # the draw is proven; walking the strategies would only repeat it
+        for strategy, player in S.applicable(game) if walks else []:
             key = (strategy.name, player, k)
             who = Player.of(player)
             if (strategy.name, player) in by_invariant and game.cells > self.budget.cross_check_cells:
@@ -166,6 +170,17 @@ class Settler:
             texts.append(f"{cert.strategy} ({cert.player}) proven by an invariant certificate for every "
                          f"{cert.family} ({verdict.details['windows']:,} windows checked)")
         return done
+
+    def _narrow(self, k: int, w: int, h: int, draws: dict[int, list[str]], texts: list[str]) -> bool:
+        """Record a checked narrow-board draw certificate (w < k) as a draw for both players; whether one holds."""
+        from kinarow.papers.misere_invariants import narrow_draw
+
+        found = narrow_draw(k, w, h, self.cylinder)
+        if found is not None:
+            draws[1].append("narrow")
+            draws[2].append("narrow")
+            texts.append(f"draw for both players by a narrow-board certificate: {found[0].claim}")
+        return found is not None
 
     def _solve(self, cell: Cell, game: Game) -> None:
         from kinarow.search.solve import solve
@@ -276,7 +291,8 @@ LEGEND = (
     "value: 1 first player wins, 2 second player wins, = draw, ? open (not settled here);\n"
     "how: T take-even, D delayed-take-even, P pair-row, Y tally, C canonical-boards, Z delayed-tally\n"
     "(each verified exhaustively against every reply), I invariant certificate (a strategy proven for a whole\n"
-    "family of boards), S exact solver; ! differs from the paper."
+    "family of boards), N narrow board (w < k: each player covers the other), S exact solver;\n"
+    "! differs from the paper."
 )
 
 

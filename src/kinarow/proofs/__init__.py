@@ -47,6 +47,7 @@ CHECKERS: dict[str, str] = {
     "kinarow.draw": "kinarow.proofs.draw:check_certificate",
     "kinarow.invariant": "kinarow.proofs.invariant:check_certificate",
     "kinarow.matching": "kinarow.proofs.matching:check_certificate",
+    "kinarow.narrow-draw": "kinarow.proofs.narrow:check_certificate",
     "kinarow.pairing": "kinarow.proofs.pairing:check_certificate",
     "kinarow.strategy": "kinarow.proofs.tree:check_certificate",
     "kinarow.tiling": "kinarow.proofs.tiling:check_certificate",
