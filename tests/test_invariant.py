@@ -89,3 +89,13 @@ def test_take_even_on_cylinders_from_width_2k_minus_1(k):
     # narrower cylinders: the window would wrap onto itself, so the checker refuses the family
     narrow = dataclasses.replace(cert, min_width=2 * k - 2)
     assert "wraps onto itself" in check(narrow).reason
+
+
+def test_a_family_of_tall_boards_is_checked_at_its_own_heights():
+    # a family starting at height 10: the rows and heights checked reach past its smallest board
+    tall = dataclasses.replace(take_even_certificate(4), min_height=10)
+    assert check(tall).ok
+    odd = dataclasses.replace(take_even_certificate(4), min_height=11)  # odd heights: the reply may leave the board
+    assert not check(odd).ok
+    data = take_even_certificate(4).to_json()
+    assert "64" in check_data({**data, "family": {**data["family"], "min_height": 5000}}).reason

@@ -104,6 +104,8 @@ DIRECTIONS = ((1, 0), (1, 1), (1, -1), (0, 1))
 #: the most a reply may lie from the opponent's stone (keeps the window small)
 MAX_OFFSET = 2
 MAX_K = 12
+#: the most a family's smallest width or height, its height step, or its patterns' common period may be
+MAX_SIZE = 64
 #: the small boards walked with the plain rules must have at most this many cells
 SMALL_CELLS = 30
 
@@ -191,7 +193,8 @@ class InvariantCertificate:
         require_format(data, FORMAT, VERSION, "invariant")
         try:
             family, inv = data["family"], data["invariant"]
-            k, w0, h0, step = (_whole(family[f], f, 1, 4096) for f in ("k", "min_width", "min_height", "height_step"))
+            k, w0, h0, step = (_whole(family[f], f, 1, MAX_SIZE) for f in ("k", "min_width", "min_height",
+                                                                            "height_step"))
             if data.get("outcome") != "win":
                 raise KinarowError("an invariant certificate claims the outcome 'win' (version 1 knows no other)")
             player = Player(str(data["player"]))
@@ -208,6 +211,10 @@ class InvariantCertificate:
             raise KinarowError(f"the family's k is {k}; invariant certificates are checked for k up to {MAX_K}")
         if not responses:
             raise KinarowError("the invariant certificate needs at least one response")
+        if math.lcm(len(owners.repeat), len(heights.repeat), step) > MAX_SIZE:
+            raise KinarowError(f"the invariant's patterns and the height step repeat together every "
+                               f"{math.lcm(len(owners.repeat), len(heights.repeat), step)} rows; at most "
+                               f"{MAX_SIZE} are checked")
         return cls(strategy, k, w0, h0, step, player, responses, owners, heights, cylinder)
 
 
@@ -267,7 +274,10 @@ class _Family:
         self.Ec = self.k - 1 + max(abs(r.offset[0]) for r in cert.responses)  # columns a line check looks at
         self.period = math.lcm(len(cert.owners.repeat), len(cert.heights.repeat), cert.height_step)
         self.prefix = max(len(cert.owners.prefix), len(cert.heights.prefix))
-        self.rows = self.prefix + 2 * self.E + 4 + 2 * self.period  # rows checked exactly (see the module text)
+        # rows checked exactly (see the module text): past them, shifting the stone's row and the height down by
+        # one period gives the same window, of a board still in the family
+        self.low = max(self.prefix, cert.min_height)
+        self.rows = self.low + 2 * self.E + 4 + 2 * self.period
 
     def owner(self, y: int) -> int:
         return 1 if self.cert.owners.at(y) == Player.FIRST else 2
@@ -306,7 +316,7 @@ def check(cert: InvariantCertificate) -> Verdict:
     for r in range(fam.rows):
         if not fam.allowed(r):
             continue
-        for H in range(r + 1, r + fam.E + 4 + 2 * fam.period):
+        for H in range(r + 1, max(r, fam.low) + fam.E + 4 + 2 * fam.period):
             if not fam.in_family(H):
                 continue
             bad = _step(fam, r, H)
