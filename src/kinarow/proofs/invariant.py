@@ -316,7 +316,9 @@ def check(cert: InvariantCertificate) -> Verdict:
     for r in range(fam.rows):
         if not fam.allowed(r):
             continue
-        for H in range(r + 1, max(r, fam.low) + fam.E + 4 + 2 * fam.period):
+        # every height of the family up to where the ceiling is past the window and every other column's
+        # contents there repeat with the heights' period (a farther ceiling shows the same window)
+        for H in range(r + 1, r + fam.low + fam.prefix + fam.E + 4 + 2 * fam.period):
             if not fam.in_family(H):
                 continue
             bad = _step(fam, r, H)
