@@ -43,9 +43,11 @@ max(|dc|, |dr|)`` of the opponent's stone: the *window*. The checker
 enumerates every window the family can show, not whole boards:
 
 * rows: the row ``r`` of the opponent's stone exactly, for every ``r`` up to
-  a bound past the patterns' prefixes, the window's reach and two periods;
-  beyond it a window at ``r`` shows the same owners and allowed heights as the
-  window at ``r - L`` (``L`` the patterns' common period), so the
+  a bound past the patterns' prefixes, the family's smallest height, the
+  window's reach and two periods; beyond it a window at ``r`` on a board of
+  height ``H`` shows the same owners and allowed heights as the window at
+  ``r - L`` on a board of height ``H - L``, still in the family (``L`` the
+  common period of the patterns and the height step), so the
   representatives cover every row of every height;
 * the ceiling: every height ``H`` of the family from ``r + 1`` up to a bound
   past the window's top (a farther ceiling is invisible in the window);
