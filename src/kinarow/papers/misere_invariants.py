@@ -1,8 +1,11 @@
-"""The misère table's parametric evidence: invariant certificates, each checked once, that settle whole families.
+"""The misère table's parametric evidence: certificates, each checked once, that settle whole families.
 
-:func:`certificates` lists the certificates kinarow builds for a k (today take-even: the second player wins
-every even height at every width ``>= k``, on cylinders ``>= 2k - 1``); :func:`proven` the checked ones that cover a board, each with the
-checker's verdict (:mod:`kinarow.proofs.invariant`), so that a cell of the table says which certificate settled it.
+:func:`certificates` lists the invariant certificates kinarow builds for a k
+(today take-even: the second player wins every even height at every width
+``>= k``, on cylinders ``>= 2k - 1``); :func:`proven` the checked ones that
+cover a board, each with the checker's verdict (:mod:`kinarow.proofs.invariant`),
+so that a cell of the table says which certificate settled it;
+:func:`narrow_draw` the narrow-board draw (``w < k``, :mod:`kinarow.proofs.narrow`).
 
 >>> [(cert.strategy, verdict.ok) for cert, verdict in proven(4, 7, 6)]
 [('take-even', True)]
