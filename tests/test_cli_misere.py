@@ -45,6 +45,9 @@ def test_verify_failure_prints_the_counterexample(capsys):
         (["verify", "take-even", "7x6k4"], "plays misère Connect-k"),
         (["verify", "take-even", "7x6k4:gravity,misere", "--max-positions", "0"], "--max-positions"),
         (["play", "7x6k4:gravity,misere", "--engine", "take-even", "--second"], "plays the second player"),
+        (["verify", "delayed-take-even", "7x5k4:gravity,misere", "--family"], "no invariant certificate"),
+        (["verify", "take-even", "6x4k4:gravity,misere,cylinder", "--family"], "no invariant certificate"),
+        (["verify", "take-even", "7x6k4:gravity,misere", "--family", "--max-positions", "9"], "--max-positions"),
     ],
 )
 def test_bad_inputs_are_one_line_exit_2(capsys, argv, message):
@@ -98,3 +101,18 @@ def test_check_rejects_a_certificate_for_a_board_the_strategy_does_not_fit(capsy
     assert code == 1
     assert out.startswith("REJECTED:") and "take-even" in out and "7x5k4:gravity,misere" in out
     assert "does not apply" in out
+
+
+def test_family_certificate_written_and_checked(capsys, tmp_path: Path):
+    path = tmp_path / "te-k4.json"
+    code, out, _ = run(capsys, "verify", "take-even", "7x6k4:gravity,misere", "--family", "--proof", str(path))
+    assert code == 0
+    assert out.startswith("Proven: take-even wins for the second player on every WxHk4:gravity,misere with W >= 4, "
+                          "H = 2, 4, 6, ...")
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and out.startswith("VALID: take-even wins"), out
+    data = json.loads(path.read_text())
+    data["invariant"]["heights"]["repeat"] = [True]  # too weak: odd heights allowed
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "check", str(path))
+    assert code != 0 and "invariant does not hold" in out

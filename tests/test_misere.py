@@ -94,6 +94,20 @@ def test_two_drawing_strategies_settle_a_draw():
     assert set(c.methods) == {"pair-row", "canonical-boards"}
 
 
+def test_invariant_certificates_settle_whole_families():
+    settler = Settler(Budget(max_positions=10_000, solver_seconds=5, cross_check_cells=0, invariants=True))
+    c = settler.settle(4, 12, 12)  # beyond 10,000 positions, proven for every even height by the invariant
+    assert (c.value, c.methods) == ("second", ["invariant"])
+    assert "take-even (second) proven by an invariant certificate for every WxHk4" in c.how
+    assert c.symbol() == "2I"
+    c = settler.settle(4, 3, 12)  # w < k: not in take-even's family, a draw by the narrow-board certificate
+    assert (c.value, c.methods) == ("draw", ["narrow"])
+    assert "each player covers" in c.how and c.symbol() == "=N"
+    rings = Settler(Budget(max_positions=10, solver_seconds=1, cross_check_cells=0, invariants=True), cylinder=True)
+    assert rings.settle(4, 12, 6).methods == ["invariant"]
+    assert "invariant" not in rings.settle(4, 6, 6).methods  # narrower than 2k - 1
+
+
 def test_grid_marks_differences():
     cells = [Cell(3, 5, 3, "second", "x", ["solver"], published="first"), Cell(3, 4, 3, "open", "", published="second")]
     text = grid_text(cells, 3, [4, 5], [3])

@@ -23,6 +23,9 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--as", dest="player", choices=("first", "second"), default=None,
                    help="the player the strategy plays (default: the one it is defined for)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--family", action="store_true",
+                   help="prove the strategy for every board of GAME's family at once by an invariant certificate "
+                   "(take-even: every even height and every width >= k)")
     p.add_argument("--max-positions", metavar="N", default=None,
                    help="stop after N positions (outcome 'unknown'; default 3,000,000)")
     p.add_argument("--proof", "--out", metavar="FILE", dest="out", default=None,
@@ -40,6 +43,8 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     limit = positive_int("--max-positions", args.max_positions)
     check_outputs(("--out", args.out))
     strategy = get(args.strategy)
+    if args.family:
+        return _verify_family(args, strategy, out, err)
     with progress(f"verifying {strategy.name} in {args.game}", err) as tick:
         result = verify(strategy, args.game, args.player, max_positions=limit, on_tick=tick)
     note = None
@@ -74,4 +79,42 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if result.outcome == Outcome.UNKNOWN and result.reason == "interrupted":
         print(f"{interrupted()}: the verification stopped before it had an answer.", file=err)
         return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def _verify_family(args: argparse.Namespace, strategy: Any, out: TextIO, err: TextIO) -> int:
+    """``kinarow verify STRATEGY GAME --family``: build the family's invariant certificate, check it, write it."""
+    from kinarow.cli.common import EXIT_OK
+    from kinarow.errors import KinarowError
+    from kinarow.game import Game
+    from kinarow.papers.misere_invariants import certificates
+    from kinarow.proofs import check_data
+
+    game = Game(args.game)
+    player = strategy.check_applies(game, None if args.player is None else (1 if args.player == "first" else 2))
+    if args.max_positions is not None:
+        raise KinarowError("--family checks windows, not positions; leave out --max-positions")
+    cylinder = game.topology == "cylinder"
+    found = [c for c in certificates(game.k, cylinder) if c.strategy == strategy.name and c.player.stone == player
+             and c.covers(game.k, game.m, game.n, cylinder)]
+    if not found:
+        raise KinarowError(f"kinarow has no invariant certificate of {strategy.name} for the family of {game}; "
+                           "--family works for take-even on even heights, at widths >= k (cylinders: >= 2k - 1)")
+    cert = found[0]
+    data = cert.to_json()
+    verdict = check_data(data)
+    if not verdict.ok:
+        raise KinarowError(f"the invariant certificate for {cert.family} does not check: {verdict.reason}")
+    if args.out is not None:
+        try:
+            Path(args.out).write_text(json.dumps(data) + "\n", encoding="utf-8")
+        except OSError as error:
+            raise KinarowError(f"cannot write the certificate to '{args.out}': {error.strerror or error}") from None
+    if args.json:
+        print(json.dumps({"strategy": cert.strategy, "family": cert.family, "player": cert.player,
+                          "outcome": "win", **verdict.details}), file=out)
+    else:
+        print(f"Proven: {verdict.reason}.", file=out)
+        if args.out is not None:
+            print(f"Certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
     return EXIT_OK

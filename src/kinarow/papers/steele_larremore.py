@@ -6,7 +6,12 @@ A cell (k, width, height) of ``WxHkK:gravity,misere`` is settled by, in order:
    for one player settles the cell; two that draw-or-better, one per player,
    settle a draw; strategies that contradict each other (a win verified for
    both players, or a win for one and a draw-or-better for the other) settle
-   nothing: the cell stays open and the conflict is reported;
+   nothing: the cell stays open and the conflict is reported; with
+   ``Budget.invariants``, a strategy proven for a whole family by a checked
+   invariant certificate (:mod:`kinarow.papers.misere_invariants`) counts as
+   verified there, and is not walked exhaustively again (except on boards of
+   at most ``cross_check_cells`` cells); a checked narrow-board certificate
+   (:mod:`kinarow.proofs.narrow`) proves a draw when w < k;
 2. the exact solver (boards of at most 64 cells), within a time budget;
 3. otherwise the cell is ``open``: nothing here claims a value for it.
 
@@ -36,7 +41,7 @@ CellValue = Value | Literal["open"]
 SYMBOL: dict[CellValue, str] = {Value.FIRST: "1", Value.SECOND: "2", Value.DRAW: "=", "open": "?"}
 SHORT = {
     "take-even": "T", "delayed-take-even": "D", "pair-row": "P", "tally": "Y", "canonical-boards": "C",
-    "delayed-tally": "Z", "solver": "S",
+    "delayed-tally": "Z", "solver": "S", "invariant": "I", "narrow": "N",
 }
 
 
@@ -95,6 +100,7 @@ class Budget:
     solver_seconds: float = 2.0
     solver_cells: int = 64
     cross_check_cells: int = 24  # also solve boards this small when a strategy settled them
+    invariants: bool = False  # use invariant certificates (strategies proven for whole families of boards)
 
 
 class Settler:
@@ -120,9 +126,17 @@ class Settler:
         wins: dict[int, list[str]] = {1: [], 2: []}
         draws: dict[int, list[str]] = {1: [], 2: []}
         texts: list[str] = []
-        for strategy, player in S.applicable(game) if strategies else []:
+        by_invariant: set[tuple[str, int]] = set()
+        walks = strategies
+        if strategies and self.budget.invariants:
+            by_invariant = self._invariants(k, w, h, self.cylinder, wins, texts)
+            if self._narrow(k, w, h, draws, texts) and game.cells > self.budget.cross_check_cells:
+                walks = False  # the draw is proven; walking the strategies would only repeat it
+        for strategy, player in S.applicable(game) if walks else []:
             key = (strategy.name, player, k)
             who = Player.of(player)
+            if (strategy.name, player) in by_invariant and game.cells > self.budget.cross_check_cells:
+                continue
             if self._skip(key, w, h):
                 cell.notes.append(f"{strategy.name} ({who}) not run: a smaller board exceeded the budget")
                 continue
@@ -157,6 +171,33 @@ class Settler:
         if need_solver and game.cells <= self.budget.solver_cells and not self._skip(("solver", 0, k), w, h):
             self._solve(cell, game)
         return cell
+
+    @staticmethod
+    def _invariants(k: int, w: int, h: int, cylinder: bool, wins: dict[int, list[str]],
+                    texts: list[str]) -> set[tuple[str, int]]:
+        """Record the checked invariant certificates whose family holds the board; the (strategy, player) pairs."""
+        from kinarow.papers.misere_invariants import proven
+
+        done: set[tuple[str, int]] = set()
+        for cert, verdict in proven(k, w, h, cylinder):
+            player = 2 if cert.player == Player.SECOND else 1
+            if "invariant" not in wins[player]:
+                wins[player].append("invariant")
+            done.add((cert.strategy, player))
+            texts.append(f"{cert.strategy} ({cert.player}) proven by an invariant certificate for every "
+                         f"{cert.family} ({verdict.details['windows']:,} windows checked)")
+        return done
+
+    def _narrow(self, k: int, w: int, h: int, draws: dict[int, list[str]], texts: list[str]) -> bool:
+        """Record a checked narrow-board draw certificate (w < k) as a draw for both players; whether one holds."""
+        from kinarow.papers.misere_invariants import narrow_draw
+
+        found = narrow_draw(k, w, h, self.cylinder)
+        if found is not None:
+            draws[1].append("narrow")
+            draws[2].append("narrow")
+            texts.append(f"draw for both players by a narrow-board certificate: {found[0].claim}")
+        return found is not None
 
     def _solve(self, cell: Cell, game: Game) -> None:
         from kinarow.search.solve import solve
@@ -266,8 +307,9 @@ def grid_text(cells: list[Cell], k: int, widths: list[int], heights: list[int]) 
 LEGEND = (
     "value: 1 first player wins, 2 second player wins, = draw, ? open (not settled here);\n"
     "how: T take-even, D delayed-take-even, P pair-row, Y tally, C canonical-boards, Z delayed-tally\n"
-    "(each verified exhaustively against every reply), S exact solver; ! differs from the paper;\n"
-    "X our own methods conflict (the cell is left open and the conflict listed)."
+    "(each verified exhaustively against every reply), I invariant certificate (a strategy proven for a whole\n"
+    "family of boards), N narrow board (w < k: each player covers the other), S exact solver;\n"
+    "! differs from the paper; X our own methods conflict (the cell is left open and the conflict listed)."
 )
 
 
@@ -306,7 +348,7 @@ def reproduce_table(
     workers: int = 1,
 ) -> Report:
     """``kinarow reproduce misere-table``: the paper's table, cell by cell, with how each value is known."""
-    budget = budget or Budget()
+    budget = budget or Budget(invariants=True)
     start = time.perf_counter()
     with _Progress("misere table") as tick:
         cells = table(ks, widths, heights, budget, progress=tick, workers=workers)
@@ -373,7 +415,7 @@ def reproduce_cylinder(
     workers: int = 1,
 ) -> Report:
     """``kinarow reproduce misere-cylinder``: the open problem, every cylinder we can settle exactly."""
-    budget = budget or Budget(solver_seconds=5.0)
+    budget = budget or Budget(solver_seconds=5.0, invariants=True)
     start = time.perf_counter()
     with _Progress("misere cylinders") as tick:
         cells = table(ks, widths, heights, budget, cylinder=True, progress=tick, workers=workers)

@@ -45,7 +45,9 @@ from kinarow.values import Goal
 # One line per certificate format, sorted: format -> "module:function" of its checker.
 CHECKERS: dict[str, str] = {
     "kinarow.draw": "kinarow.proofs.draw:check_certificate",
+    "kinarow.invariant": "kinarow.proofs.invariant:check_certificate",
     "kinarow.matching": "kinarow.proofs.matching:check_certificate",
+    "kinarow.narrow-draw": "kinarow.proofs.narrow:check_certificate",
     "kinarow.no-pairing": "kinarow.proofs.drat:check_certificate",
     "kinarow.pairing": "kinarow.proofs.pairing:check_certificate",
     "kinarow.strategy": "kinarow.proofs.tree:check_certificate",
