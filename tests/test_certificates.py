@@ -211,7 +211,11 @@ def one_certificate_of_each_format(folder: Path, strategy: dict, good_pairing: d
     from kinarow.proofs import verified
     from kinarow.strategies.verify import verify
 
-    files = {"strategy.json": strategy, "pairing.json": good_pairing, "tiling.json": named("hj9").to_json()}
+    from kinarow.proofs.invariant import take_even_certificate
+    from kinarow.proofs.narrow import NarrowDraw
+
+    files = {"strategy.json": strategy, "pairing.json": good_pairing, "tiling.json": named("hj9").to_json(),
+             "invariant.json": take_even_certificate(4, False).to_json(), "narrow.json": NarrowDraw(4).to_json()}
     v = verify("take-even", "4x2k3:gravity,misere")
     files["verified.json"] = verified.VerifiedStrategy(v.strategy, v.game, v.player, v.outcome, v.positions).to_json()
     result = torus.enumerate_classes("hex7")
