@@ -209,10 +209,9 @@ def one_certificate_of_each_format(folder: Path, strategy: dict, good_pairing: d
     from kinarow.knowledge.infinite import torus
     from kinarow.knowledge.infinite.tiling import named
     from kinarow.proofs import verified
-    from kinarow.strategies.verify import verify
-
     from kinarow.proofs.invariant import take_even_certificate
     from kinarow.proofs.narrow import NarrowDraw
+    from kinarow.strategies.verify import verify
 
     files = {"strategy.json": strategy, "pairing.json": good_pairing, "tiling.json": named("hj9").to_json(),
              "invariant.json": take_even_certificate(4, False).to_json(), "narrow.json": NarrowDraw(4).to_json()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import itertools
 import json
 import lzma
@@ -230,3 +231,27 @@ def test_the_checker_imports_no_search_code(tmp_path):
                           env={"PYTHONPATH": src, "PATH": ""})
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == []
+
+
+def test_the_pairing_table_certifies_every_no(tmp_path, capsys):
+    """``pairing-table --proofs DIR``: a checked refutation for every board of the table with no good pairing."""
+    from kinarow.knowledge.pairing import existence_table
+
+    folder = tmp_path / "proofs"
+    assert main(["pairing-table", "--max-side", "5", "--no-store", "--proofs", str(folder)]) == 0
+    out = capsys.readouterr().out
+    nos = [f"{r.m}x{r.n}k{r.k}" for r in existence_table(5) if r.exists is False]
+    assert nos and f"{len(nos)} no-pairing certificates (DRAT refutations) written to {folder}" in out
+    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{b}.no-pairing.json.gz" for b in nos)
+    for board in nos:
+        with gzip.open(folder / f"{board}.no-pairing.json.gz", "rt") as f:
+            verdict = check_data(json.load(f))
+        assert verdict.ok and board in verdict.reason, verdict.reason
+
+
+def test_the_pairing_table_refuses_a_file_as_its_proof_folder(tmp_path, capsys):
+    target = tmp_path / "a-file"
+    target.write_text("")
+    assert main(["pairing-table", "--max-side", "3", "--no-store", "--proofs", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--proofs" in err and "is a file" in err

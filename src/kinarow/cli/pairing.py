@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kinarow.cli.common import (
@@ -12,6 +13,7 @@ from kinarow.cli.common import (
     MOVES_HELP,
     add_picture_options,
     add_store_options,
+    check_output_folder,
     check_outputs,
     check_pictures,
     open_store,
@@ -83,6 +85,7 @@ def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     side = positive_int("--max-side", args.max_side, upper=pairing.MAX_TABLE_SIDE) or 12
     budget = positive_int("--max-conflicts", args.max_conflicts) or 1_000_000
     workers = positive_int("--workers", args.workers, upper=MAX_WORKERS) or 1
+    check_output_folder("--proofs", args.proofs)
 
     store = open_store(args)
     boards = pairing.table_boards(side)
@@ -105,12 +108,38 @@ def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     if done and store is not None:
         print(f"{len(done)} of {len(boards)} rows came from the results store {store.path}; "
               f"{len(boards) - len(done)} were computed now.", file=err)
+    written = _no_pairing_proofs(rows, Path(args.proofs), err) if args.proofs else None
     if args.json:
         print(json.dumps([vars(r) for r in rows]), file=out)
     else:
         command = f"kinarow pairing-table --max-side {side} --max-conflicts {budget}"
         print(pairing.table_markdown(rows, command), file=out)
+    if written is None:
+        return EXIT_OK
+    done, missing = written
+    print(f"{done} no-pairing certificates (DRAT refutations) written to {args.proofs}; check each with "
+          f"'kinarow check FILE'." + (f" Not certified within the run: {', '.join(missing)}." if missing else ""),
+          file=err if args.json else out)
     return EXIT_OK
+
+
+def _no_pairing_proofs(rows: list[pairing.TableRow], folder: Path, err: TextIO) -> tuple[int, list[str]]:
+    """``--proofs DIR``: a certified run for every board of the table with no good pairing, its refutation written
+    as ``DIR/MxNkK.no-pairing.json.gz``; (how many were written, the boards that could not be certified)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    boards = [f"{r.m}x{r.n}k{r.k}" for r in rows if r.exists is False]
+    written, missing = 0, []
+    with progress_bar("no-pairing certificates", len(boards), err) as update:
+        for i, board in enumerate(boards):
+            certificate = pairing.find(board, certify=True).certificate()
+            if certificate is None or certificate.get("format") != "kinarow.no-pairing":
+                missing.append(board)
+            else:
+                write_json(str(folder / f"{board}.no-pairing.json.gz"), certificate)
+                written += 1
+            if update is not None:
+                update(i + 1)
+    return written, missing
 
 
 def add_commands(commands: Any) -> None:
@@ -132,4 +161,6 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
     add_store_options(p)
     p.add_argument("--workers", metavar="N", default=None, help="compute rows in N processes (default 1)")
+    p.add_argument("--proofs", metavar="DIR", default=None,
+                   help="write a certificate (a DRAT refutation) for every board with no good pairing into DIR")
     p.set_defaults(run=cmd_pairing_table)
