@@ -116,8 +116,8 @@ def cmd_pairing_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         print(pairing.table_markdown(rows, command), file=out)
     if written is None:
         return EXIT_OK
-    done, missing = written
-    print(f"{done} no-pairing certificates (DRAT refutations) written to {args.proofs}; check each with "
+    certified, missing = written
+    print(f"{certified} no-pairing certificates (DRAT refutations) written to {args.proofs}; check each with "
           f"'kinarow check FILE'." + (f" Not certified within the run: {', '.join(missing)}." if missing else ""),
           file=err if args.json else out)
     return EXIT_OK
