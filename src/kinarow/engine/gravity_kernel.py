@@ -227,6 +227,14 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             hi_bound = min(hi_bound, 0)
             if has_line(opp | (free & off_rows), k, steps):
                 hi_bound = -1
+    # a side with no line left among its stones and the empty cells cannot win
+    free = board & ~mask
+    if not has_line(cur | free, k, steps):
+        hi_bound = min(hi_bound, 0)
+    if not has_line(opp | free, k, steps):
+        lo_bound = max(lo_bound, 0)
+    if lo_bound >= hi_bound:
+        return hi_bound
     m = colmask.size
     # the table's key: the smaller of the position's and its mirror image's (columns stored in that frame)
     key = cur | (mask + bottom)
@@ -267,6 +275,17 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             continue
         after = cur | move
         threats = win_cells(after, mask | move, k, steps, board)
+        # does this stone win on our next one (stone t + 3) whatever the opponent answers? The opponent has no
+        # win of its own on stone t + 2 (its one playable threat, if any, is this stone's cell, and this stone
+        # is not below one), so it must take our playable threat if there is one: two of them, or one with
+        # another of ours just above it, win; with none, every answer must uncover one of ours.
+        nplay = ((mask | move) + bottom) & board
+        ours = threats & nplay
+        if ours:
+            if (ours & (ours - U1)) or (threats & (ours << U1)):
+                return cells - t - 2
+        elif ((nplay << U1) & ~(threats & board)) == U0:
+            return cells - t - 2
         score = popcount(threats)
         if x == best_col:
             score = 1 << 20
@@ -280,6 +299,16 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         keys[i] = score
         cols[i] = x
         nmoves += 1
+    # no stone of ours wins on stone t + 3: our earliest win is stone t + 5 (a draw at best when there is none)
+    hi3 = max(cells - t - 4, 0)
+    if hi_bound > hi3:
+        hi_bound = hi3
+        if lo_bound >= hi_bound:
+            return hi_bound
+        if beta > hi_bound:
+            beta = hi_bound
+            if alpha >= beta:
+                return beta
     # enhanced transposition cutoffs near the root: a child whose stored upper bound is low enough cuts now
     if t < ETC_DEPTH:
         for i in range(nmoves):
