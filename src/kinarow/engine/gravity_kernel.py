@@ -75,6 +75,9 @@ U0 = np.uint64(0)
 #: table entries near the root whose children are probed before any child is searched (enhanced cutoffs)
 ETC_DEPTH = 64
 MAX_COLS = 16
+#: move ordering weights: threats playable at once, playable after one more stone, all threats, threats on the
+#: mover's rows (odd for the first player)
+W_PLAY, W_NEXT, W_ALL, W_PARITY = 0, 2, 1, 0
 
 # ctrl indices
 G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_FIRST = range(7)
@@ -190,7 +193,9 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down; ``mcur``,
     ``mmask``: the same of its mirror image) against the window ``(alpha, beta)``: see the module docstring.
     ``ABORT_SCORE`` when the node budget ran out or ``ctrl[G_STOP]`` was raised (nothing is stored then)."""
-    k, cells, board, bottom, steps, colmask, off_rows = tables
+    k, cells, board, bottom, steps, colmask, off_rows, odd_rows = tables
+    # the rows where a threat of the side to move counts most (Allis: odd rows for the first player)
+    good_rows = odd_rows if t % 2 == 0 else board & ~odd_rows
     ctrl[G_NODES] += 1
     if ctrl[G_STOP] != 0 or (ctrl[G_MAX_NODES] > 0 and ctrl[G_NODES] > ctrl[G_MAX_NODES]):
         ctrl[G_STOP] = 1
@@ -286,7 +291,9 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
                 return cells - t - 2
         elif ((nplay << U1) & ~(threats & board)) == U0:
             return cells - t - 2
-        score = popcount(threats)
+        useful = threats & ~(opp_wins << U1)
+        score = W_PLAY * popcount(ours) + W_NEXT * popcount(useful & (nplay << U1)) + W_ALL * popcount(useful)
+        score += W_PARITY * popcount(threats & good_rows)
         if x == best_col:
             score = 1 << 20
         if t == ctrl[G_ROOT_T] and x == ctrl[G_FIRST]:
