@@ -394,19 +394,30 @@ def solve_score(cur, mask, t, weak, tables, tt, ctrl, order):
     if weak:
         lo = -1
         hi = 1
+    # first "a draw or better?" (-1 | 0), then from the end nearest a draw outwards in doubling steps (a score
+    # near a draw, a long game, is the common case), halving once a probe lands past the score
+    step = 1
+    bracketed = False
     while lo < hi:
-        med = lo + (hi - lo) // 2
-        if med <= 0 and lo // 2 < med:
-            med = lo // 2
-        elif med >= 0 and hi // 2 > med:
-            med = hi // 2
+        if lo < 0 < hi:
+            med = -1
+        elif hi <= 0:
+            med = hi - step
+        else:
+            med = lo + step - 1
+        if bracketed or med < lo or med >= hi:
+            med = lo + (hi - lo) // 2
         r = negamax(cur, mask, mcur, mmask, t, med, med + 1, tables, tt, ctrl, order, scratch)
         if r == ABORT_SCORE:
             return ABORT_SCORE
         if r <= med:
+            bracketed |= lo >= 0 and med > lo  # a win, and shorter than this probe's: the score is in [lo, r]
             hi = r
         else:
+            bracketed |= hi <= 0 and med < hi - 1  # a loss, and later than this probe's: the score is in [r, hi]
             lo = r
+        if med != -1:
+            step *= 2
     if weak:
         return 1 if lo > 0 else (-1 if lo < 0 else 0)
     return lo
