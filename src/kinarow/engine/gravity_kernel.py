@@ -59,8 +59,14 @@ How the search saves work (ideas from the field's Connect Four solvers, written 
 descriptions: Pons' tutorial and Steininger's c4): an immediate win is scored at once; a threat of the
 opponent's that is playable must be blocked (two such threats lose); a move directly below an opponent's
 threat is never played; the score is bounded by the number of stones left before any child is searched;
-the children's table entries are probed before any child is searched near the root (enhanced transposition
-cutoffs); and moves are tried in the order of the threats they create, central columns first on ties.
+a side with no line left among its stones and the empty cells cannot win; a move that wins on the mover's
+next stone whatever the answer is scored at once, and when there is none the earliest win is two stones
+later; the children's table entries are probed before any child is searched (enhanced transposition
+cutoffs); dead stones (no line through one depends on its colour) are given to one side in the table's key,
+so more positions share an entry; and moves are tried in the order of the threats they create (those that
+become playable after one more stone counted twice, those right above an opponent's threat not at all),
+central columns first on ties. :func:`solve_score` asks "a draw or better?" first, then steps out from the
+draw in doubling steps (the common scores are long games), then halves the window.
 """
 
 from __future__ import annotations
