@@ -59,8 +59,14 @@ How the search saves work (ideas from the field's Connect Four solvers, written 
 descriptions: Pons' tutorial and Steininger's c4): an immediate win is scored at once; a threat of the
 opponent's that is playable must be blocked (two such threats lose); a move directly below an opponent's
 threat is never played; the score is bounded by the number of stones left before any child is searched;
-the children's table entries are probed before any child is searched near the root (enhanced transposition
-cutoffs); and moves are tried in the order of the threats they create, central columns first on ties.
+a side with no line left among its stones and the empty cells cannot win; a move that wins on the mover's
+next stone whatever the answer is scored at once, and when there is none the earliest win is two stones
+later; the children's table entries are probed before any child is searched (enhanced transposition
+cutoffs); dead stones (no line through one depends on its colour) are given to one side in the table's key,
+so more positions share an entry; and moves are tried in the order of the threats they create (those that
+become playable after one more stone counted twice, those right above an opponent's threat not at all),
+central columns first on ties. :func:`solve_score` asks "a draw or better?" first, then steps out from the
+draw in doubling steps (the common scores are long games), then halves the window.
 """
 
 from __future__ import annotations
@@ -75,6 +81,9 @@ U0 = np.uint64(0)
 #: table entries near the root whose children are probed before any child is searched (enhanced cutoffs)
 ETC_DEPTH = 64
 MAX_COLS = 16
+#: move ordering weights: threats playable at once, playable after one more stone, all threats, threats on the
+#: mover's rows (odd for the first player)
+W_PLAY, W_NEXT, W_ALL, W_PARITY = 0, 2, 1, 0
 
 # ctrl indices
 G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_FIRST = range(7)
@@ -149,6 +158,15 @@ def mirror(key, m, h):
 
 
 @njit(cache=True, inline="always")
+def dead_stones(cur, mask, k, steps, board):
+    """The stones whose colour no longer matters: each line of k cells through one holds, besides it, stones of
+    both sides, so positions that differ only in these stones' colours have one score (c4's idea, from its
+    comments). The table's key gives them to the side not to move. A dead stone stays dead."""
+    live = win_cells(board & ~cur, U0, k, steps, board) | win_cells(board & ~(cur ^ mask), U0, k, steps, board)
+    return mask & ~live
+
+
+@njit(cache=True, inline="always")
 def tt_index(key, size):
     """The first slot of ``key``'s bucket (two slots a bucket; ``size // 2`` buckets, a prime number)."""
     return 2 * np.int64(key % np.uint64(size // 2))
@@ -190,7 +208,9 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down; ``mcur``,
     ``mmask``: the same of its mirror image) against the window ``(alpha, beta)``: see the module docstring.
     ``ABORT_SCORE`` when the node budget ran out or ``ctrl[G_STOP]`` was raised (nothing is stored then)."""
-    k, cells, board, bottom, steps, colmask, off_rows = tables
+    k, cells, board, bottom, steps, colmask, off_rows, odd_rows = tables
+    # the rows where a threat of the side to move counts most (Allis: odd rows for the first player)
+    good_rows = odd_rows if t % 2 == 0 else board & ~odd_rows
     ctrl[G_NODES] += 1
     if ctrl[G_STOP] != 0 or (ctrl[G_MAX_NODES] > 0 and ctrl[G_NODES] > ctrl[G_MAX_NODES]):
         ctrl[G_STOP] = 1
@@ -227,10 +247,21 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             hi_bound = min(hi_bound, 0)
             if has_line(opp | (free & off_rows), k, steps):
                 hi_bound = -1
+    # a side with no line left among its stones and the empty cells cannot win
+    free = board & ~mask
+    if not has_line(cur | free, k, steps):
+        hi_bound = min(hi_bound, 0)
+    if not has_line(opp | free, k, steps):
+        lo_bound = max(lo_bound, 0)
+    if lo_bound >= hi_bound:
+        return hi_bound
     m = colmask.size
-    # the table's key: the smaller of the position's and its mirror image's (columns stored in that frame)
-    key = cur | (mask + bottom)
-    mkey = mcur | (mmask + bottom)
+    # the table's key: the smaller of the position's and its mirror image's (columns stored in that frame),
+    # with the dead stones given to the side not to move
+    dead = dead_stones(cur, mask, k, steps, board)
+    mdead = mirror(dead, m, steps[1]) if dead != U0 else U0
+    key = (cur & ~dead) | (mask + bottom)
+    mkey = (mcur & ~mdead) | (mmask + bottom)
     flip = mkey < key
     if flip:
         key = mkey
@@ -267,7 +298,20 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             continue
         after = cur | move
         threats = win_cells(after, mask | move, k, steps, board)
-        score = popcount(threats)
+        # does this stone win on our next one (stone t + 3) whatever the opponent answers? The opponent has no
+        # win of its own on stone t + 2 (its one playable threat, if any, is this stone's cell, and this stone
+        # is not below one), so it must take our playable threat if there is one: two of them, or one with
+        # another of ours just above it, win; with none, every answer must uncover one of ours.
+        nplay = ((mask | move) + bottom) & board
+        ours = threats & nplay
+        if ours:
+            if (ours & (ours - U1)) or (threats & (ours << U1)):
+                return cells - t - 2
+        elif ((nplay << U1) & ~(threats & board)) == U0:
+            return cells - t - 2
+        useful = threats & ~(opp_wins << U1)
+        score = W_PLAY * popcount(ours) + W_NEXT * popcount(useful & (nplay << U1)) + W_ALL * popcount(useful)
+        score += W_PARITY * popcount(threats & good_rows)
         if x == best_col:
             score = 1 << 20
         if t == ctrl[G_ROOT_T] and x == ctrl[G_FIRST]:
@@ -280,15 +324,26 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         keys[i] = score
         cols[i] = x
         nmoves += 1
+    # no stone of ours wins on stone t + 3: our earliest win is stone t + 5 (a draw at best when there is none)
+    hi3 = max(cells - t - 4, 0)
+    if hi_bound > hi3:
+        hi_bound = hi3
+        if lo_bound >= hi_bound:
+            return hi_bound
+        if beta > hi_bound:
+            beta = hi_bound
+            if alpha >= beta:
+                return beta
     # enhanced transposition cutoffs near the root: a child whose stored upper bound is low enough cuts now
     if t < ETC_DEPTH:
         for i in range(nmoves):
             move = possible & colmask[cols[i]]
             nmask = mask | move
             ncur = cur ^ mask  # the opponent's stones: the child's side to move
-            ckey = ncur | (nmask + bottom)
+            # the child's key with this node's dead stones (the child may have more: then a miss, never wrong)
+            ckey = (ncur & ~dead) | (nmask + bottom)
             mmove = (mmask + bottom) & colmask[m - 1 - cols[i]]
-            cmkey = (mcur ^ mmask) | ((mmask | mmove) + bottom)
+            cmkey = ((mcur ^ mmask) & ~mdead) | ((mmask | mmove) + bottom)
             if cmkey < ckey:
                 ckey = cmkey
             centry = tt_read(tt, ckey, gen)
@@ -358,19 +413,30 @@ def solve_score(cur, mask, t, weak, tables, tt, ctrl, order):
     if weak:
         lo = -1
         hi = 1
+    # first "a draw or better?" (-1 | 0), then from the end nearest a draw outwards in doubling steps (a score
+    # near a draw, a long game, is the common case), halving once a probe lands past the score
+    step = 1
+    bracketed = False
     while lo < hi:
-        med = lo + (hi - lo) // 2
-        if med <= 0 and lo // 2 < med:
-            med = lo // 2
-        elif med >= 0 and hi // 2 > med:
-            med = hi // 2
+        if lo < 0 < hi:
+            med = -1
+        elif hi <= 0:
+            med = hi - step
+        else:
+            med = lo + step - 1
+        if bracketed or med < lo or med >= hi:
+            med = lo + (hi - lo) // 2
         r = negamax(cur, mask, mcur, mmask, t, med, med + 1, tables, tt, ctrl, order, scratch)
         if r == ABORT_SCORE:
             return ABORT_SCORE
         if r <= med:
+            bracketed |= lo >= 0 and med > lo  # a win, and shorter than this probe's: the score is in [lo, r]
             hi = r
         else:
+            bracketed |= hi <= 0 and med < hi - 1  # a loss, and later than this probe's: the score is in [r, hi]
             lo = r
+        if med != -1:
+            step *= 2
     if weak:
         return 1 if lo > 0 else (-1 if lo < 0 else 0)
     return lo

@@ -158,6 +158,7 @@ class ScoreSearcher:
             steps,
             colmask,
             np.uint64(off_rows),
+            np.uint64(sum(1 << (x * h + y) for x in range(m) for y in range(0, n, 2))),  # odd rows, from 1
         )
         entries = 2 * _prime_at_most(max(1009, int(tt_mb * 2**20 / ENTRY_BYTES / 2)))  # two-slot buckets
         self.tt = np.zeros((entries, 2), np.uint64)

@@ -1,0 +1,78 @@
+"""Node counts of the Connect-k score kernel on fixed work, one thread (deterministic, whatever the load).
+
+Rows:
+
+* 6x5 Connect Four from the empty board, exact score (strong);
+* 6x6 from the empty board, its sign only (weak), and with ``--strong`` its exact score too;
+* the 300 scored 7x6 positions of tests/data, exact score each, the table forgotten between them (total).
+
+Each row prints the nodes searched and the CPU seconds taken (this process's: steadier than the wall clock
+on a busy machine) (the first call compiles the kernel, so a warm-up
+search runs before the clock starts). Run from the repository root::
+
+    python benchmarks/bench_connect_nodes.py [--strong] [--tt-mb MB]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from kinarow import Game
+from kinarow.search.connect import ScoreSearcher
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4-7x6-scored.txt"
+
+
+def empty_board(spec: str, weak: bool, tt_mb: float) -> tuple[int, int, float]:
+    """(score, nodes, seconds) of the empty board of ``spec``."""
+    game = Game(spec)
+    searcher = ScoreSearcher(game, tt_mb=tt_mb)
+    start = time.process_time()
+    got = searcher.score(game.start(), weak=weak)
+    assert got is not None
+    return got.score, got.nodes, time.process_time() - start
+
+
+def reference_positions(tt_mb: float) -> tuple[int, int, float]:
+    """(positions, total nodes, total seconds) over the scored 7x6 positions."""
+    game = Game("7x6k4:gravity")
+    searcher = ScoreSearcher(game, tt_mb=tt_mb)
+    lines = [line.split() for line in DATA.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    nodes = 0
+    start = time.process_time()
+    for moves, _ in lines:
+        searcher.forget()
+        got = searcher.score(game.position(" ".join(moves)))
+        assert got is not None
+        nodes += got.nodes
+    return len(lines), nodes, time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--strong", action="store_true", help="also the exact score of the empty 6x6 board")
+    parser.add_argument("--tt-mb", type=float, default=64, help="table size in MB (default 64)")
+    args = parser.parse_args()
+    ScoreSearcher(Game("4x4k4:gravity"), tt_mb=1).score(Game("4x4k4:gravity").start())  # compile
+    rows = []
+    t0 = time.perf_counter()
+    score, nodes, secs = empty_board("6x5k4:gravity", False, args.tt_mb)
+    rows.append(("6x5 empty, exact", score, nodes, secs))
+    score, nodes, secs = empty_board("6x6k4:gravity", True, args.tt_mb)
+    rows.append(("6x6 empty, weak", score, nodes, secs))
+    if args.strong:
+        score, nodes, secs = empty_board("6x6k4:gravity", False, args.tt_mb)
+        rows.append(("6x6 empty, exact", score, nodes, secs))
+    count, nodes, secs = reference_positions(args.tt_mb)
+    rows.append((f"{count} scored 7x6 positions, exact", "-", nodes, secs))
+    print("| work | score | nodes | CPU seconds | Mnodes/s |")
+    print("|---|---|---:|---:|---:|")
+    for name, score, nodes, secs in rows:
+        print(f"| {name} | {score} | {nodes:,} | {secs:.2f} | {nodes / secs / 1e6:.2f} |")
+    print(f"(wall {time.perf_counter() - t0:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
