@@ -9,6 +9,13 @@ Square cells are unit squares; hexagonal cells (``hex=True``) use the axial
 layout in which the three group directions (1, 0), (0, 1) and (1, -1) are the
 three hexagon axes.
 
+Charts (:class:`BarChart`, :func:`bar_charts`) are drawn here too, in the
+project's own SVG rather than with matplotlib: the project plots only bar
+charts (bars grouped by category, a colour per series, a linear or decade
+axis, published figures as a series beside ours), which take a page of code,
+so plotting needs no new dependency and PNG goes through the same optional
+cairosvg as the board pictures.
+
 >>> from kinarow import Game
 >>> picture = board(Game("3x3k3").position("b2 a1"))
 >>> picture.startswith("<svg") and "</svg>" in picture
@@ -374,11 +381,7 @@ def _letter(i: int) -> str:
     return word
 
 
-# -- charts ------------------------------------------------------------------------------
-# Charts are drawn here, in the project's own SVG, rather than with matplotlib: a bar chart
-# (bars grouped by category, one colour per series, a linear or logarithmic axis) is all the
-# project plots, it takes a page of code, and it keeps plotting free of a large dependency;
-# PNG goes through the same optional cairosvg as the board pictures.
+# -- charts (why not matplotlib: see the module docstring) ---------------------------------
 
 
 @dataclass(frozen=True)
@@ -410,6 +413,11 @@ def _number(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.3g}"
 
 
+def _exact(value: float) -> str:
+    """A value as stored in a bar's ``data-value``: every digit (a whole number without a decimal point)."""
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
 def _compact(value: float) -> str:
     """An axis tick: 1, 10, ..., 1,000, then 10k, 1M, 1G."""
     for size, suffix in ((1e9, "G"), (1e6, "M"), (1e4, "k")):
@@ -425,7 +433,7 @@ def _ticks(top: float, log: bool, low: float) -> tuple[float, float, list[float]
     if log:
         lo, hi = math.floor(math.log10(low)), math.ceil(math.log10(top))
         hi = max(hi, lo + 1)
-        every = 1 if hi - lo <= 7 else 2
+        every = 1 if hi - lo <= 9 else 2
         return 10.0**lo, 10.0**hi, [10.0**e for e in range(lo, hi + 1, every)]
     raw = max(top, 1e-12) / 5
     magnitude = 10 ** math.floor(math.log10(raw))
@@ -505,7 +513,7 @@ def _panel(chart: BarChart, x0: float, y0: float) -> tuple[float, float, list[st
             out.append(
                 f'<rect x="{bx:.1f}" y="{base_y - h:.1f}" width="{bar - 1:.1f}" height="{h:.1f}" fill="{colour}" '
                 f'class="bar" data-category="{escape(category)}" data-series="{escape(name)}" '
-                f'data-value="{float(value):g}"><title>{escape(name)}, {escape(category)}: '
+                f'data-value="{_exact(float(value))}"><title>{escape(name)}, {escape(category)}: '
                 f'{_number(float(value))}</title></rect>'
             )
             vx, vy = bx + (bar - 1) / 2 + 3.5, base_y - h - 4
