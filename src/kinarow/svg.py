@@ -409,8 +409,8 @@ _CHAR = 6.2  # rough width of a character of 11 px Helvetica
 
 
 def _number(value: float) -> str:
-    """A value as printed on a chart: whole numbers with thousands separators, others to three figures."""
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.3g}"
+    """A value as printed on a chart: whole numbers with thousands separators, others to four figures."""
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.4g}"
 
 
 def _exact(value: float) -> str:
