@@ -45,7 +45,7 @@ def test_knowledge_chart_has_a_bar_per_game_and_level() -> None:
     assert "stopped after 10 s" in picture
 
 
-@pytest.mark.parametrize("name", ["bench_knowledge", "bench_connect4_peers"])
+@pytest.mark.parametrize("name", ["bench_knowledge", "bench_connect4_peers", "bench_torus"])
 def test_benchmark_plot_in_a_missing_folder_is_one_sentence(capsys, monkeypatch, tmp_path, name) -> None:
     bench = benchmark(name)
     monkeypatch.setattr(sys, "argv", [f"{name}.py", "--plot", str(tmp_path / "missing" / "chart.svg")])
@@ -91,3 +91,12 @@ def test_peers_chart_from_a_table_needs_one(capsys, tmp_path) -> None:
     assert "no table headed" in err[0] and "needs --plot FILE" in err[1] and len(err) == 2
     (tmp_path / "notes.md").write_text(TABLE)
     assert bench.main(argv) == 0 and len(bars((tmp_path / "c.svg").read_text())) == 7
+
+
+def test_torus_seconds_chart_puts_the_published_seconds_beside_ours() -> None:
+    bench = benchmark("bench_torus")
+    assert bars(bench.chart("9", 8.3, 9.4)) == [
+        ("classes (enumeration)", "kinarow", 8.3), ("classes (enumeration)", bench.PUBLISHED_NAME, 240),
+        ("transition graph", "kinarow", 9.4), ("transition graph", bench.PUBLISHED_NAME, 60),
+    ]
+    assert [series for _, series, _ in bars(bench.chart("hex7", 0.1, 0.2))] == ["kinarow", "kinarow"]  # none published

@@ -456,17 +456,21 @@ def _panel(chart: BarChart, x0: float, y0: float) -> tuple[float, float, list[st
     bar = 26.0 if nseries == 1 else max(8.0, 48.0 / nseries)
     gap = 12.0
     slot = nseries * bar + gap
-    label_chars = max(len(c) for c in chart.categories)
-    slanted = label_chars * _CHAR > slot
-    below = 20.0 + (label_chars * _CHAR * 0.7 if slanted else 0.0) + (18.0 if chart.x_label else 0.0)
-    below += 16.0 if chart.note else 0.0
     value_chars = max((len(_number(v)) for v in given), default=1)
     headroom = value_chars * 5.6 + 8  # the values are written upright above the bars
     left = 70.0 if chart.y_label else 52.0
     plot_w = max(slot * len(chart.categories), 120.0)
     legend_h = 20.0 if nseries > 1 else 0.0
     top_y = y0 + 30.0 + legend_h + headroom
-    width = max(left + plot_w + 16.0, _CHAR * 1.3 * len(chart.title) + 20, _CHAR * 0.9 * len(chart.note) + 20)
+    legend_w = sum(14 + _CHAR * len(name) + 16 for name, _ in chart.series) if nseries > 1 else 0.0
+    width = max(left + plot_w + 16.0, _CHAR * 1.3 * len(chart.title) + 20, _CHAR * 0.9 * len(chart.note) + 20,
+                left + legend_w)
+    plot_w = width - left - 16.0  # a panel widened by its title, note or legend spreads its bars
+    slot = plot_w / len(chart.categories)
+    label_chars = max(len(c) for c in chart.categories)
+    slanted = label_chars * _CHAR > slot
+    below = 20.0 + (label_chars * _CHAR * 0.7 if slanted else 0.0) + (18.0 if chart.x_label else 0.0)
+    below += 16.0 if chart.note else 0.0
     height = (top_y - y0) + _PLOT_HEIGHT + below
     bottom_value, top_value, ticks = _ticks(max(given, default=1.0), chart.log, min(given, default=1.0))
     px0 = x0 + left
@@ -500,9 +504,8 @@ def _panel(chart: BarChart, x0: float, y0: float) -> tuple[float, float, list[st
         cy = top_y + _PLOT_HEIGHT / 2
         out.append(f'<text x="{x0 + 14:.1f}" y="{cy:.1f}" text-anchor="middle" font-size="11" '
                    f'transform="rotate(-90 {x0 + 14:.1f} {cy:.1f})">{escape(chart.y_label)}</text>')
-    offset = (plot_w - slot * len(chart.categories)) / 2  # a panel of few bars keeps them in its middle
     for c, category in enumerate(chart.categories):
-        sx = px0 + offset + c * slot + gap / 2
+        sx = px0 + c * slot + (slot - nseries * bar) / 2
         for s, (name, values) in enumerate(chart.series):
             value = values[c]
             if value is None:

@@ -51,6 +51,10 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError("--plot draws the transition graph, so it cannot be combined with --no-graph")
     check_outputs(("--out", args.out), ("--out", None if args.out is None else args.out + ".json"), ("--svg", args.svg),
                   ("--plot", args.plot))
+    if args.plot and args.plot.lower().endswith(".png"):  # before the search: PNG needs cairosvg
+        from kinarow import svg
+
+        svg.to_png('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
     index = None
     if args.class_index is not None:
         text = args.class_index.strip()
