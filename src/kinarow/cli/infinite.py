@@ -3,7 +3,7 @@
 ::
 
     kinarow torus 9|hex7 [--json] [--out FILE] [--load FILE] [--svg FILE] [--class N] [--plot FILE] [--no-graph]
-                 [--check]
+                  [--check]
     kinarow tiling hj9|heptomino|zetters|hex7 [--json] [--svg FILE] [--out FILE]
     kinarow tiling search (--zetters | --k K [--hex] [--max-cells N] [--shape RxW] [--mirror])
                           [--json] [--svg FILE] [--out FILE]
