@@ -38,7 +38,11 @@ A peer not given is shown as "not given". Run from the repository root::
 
     python benchmarks/bench_connect4_peers.py [--quick | --full] [--c4-dir DIR] [--pons PATH] ...
 
-The Markdown table at the end is written for docs/benchmarks.md.
+The Markdown table at the end is written for docs/benchmarks.md. ``--plot FILE``
+also draws its seconds as a bar chart (SVG, or PNG when FILE ends in .png);
+``--from-table FILE --plot FILE`` redraws the chart from a saved table (the
+first ``| work | c4 | Pons | kinarow |`` table in FILE, e.g. docs/benchmarks.md)
+without running anything.
 """
 
 from __future__ import annotations
@@ -55,7 +59,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from kinarow import Game, solve
+from kinarow import Game, solve, svg
+from kinarow.cli.common import UsageError, check_outputs
 
 BOARDS = {"6x5": (6, 5), "6x6": (6, 6), "7x6": (7, 6)}
 POSITIONS_BOARD = "7x6"
@@ -314,6 +319,59 @@ def compare_positions(
     return PositionsRow(runs[0], runs[1], kinarow_runs[0], kinarow_runs[1], mismatches)
 
 
+# -- the chart -----------------------------------------------------------------------------------------------
+PEERS = ("c4", "Pons", "kinarow")
+HEADER = "| work | c4 | Pons | kinarow |"
+
+
+def short_label(what: str) -> str:
+    """A row's work in a few words, for the chart: '6x6, empty board', '400 7x6 positions, exact'."""
+    empty = re.match(r"(\d+x\d+) from the empty board", what)
+    if empty:
+        return f"{empty.group(1)}, empty board"
+    positions = re.match(r"(\d+) random (\d+x\d+) positions", what)
+    if positions:
+        kind = "win/draw/loss" if "win/draw/loss" in what else "exact"
+        return f"{positions.group(1)} {positions.group(2)} positions, {kind}"
+    return what
+
+
+def chart(rows: list[tuple[str, Run, Run, Run]]) -> str:
+    """The seconds of ``rows`` (work, c4, Pons, kinarow) as an SVG bar chart on a log scale; a run that did not
+    finish or did not apply has no bar, and the note under the chart says why."""
+    categories = [short_label(what) for what, *_ in rows]
+    series = [(name, [runs[i].seconds if runs[i].note is None else None for _, *runs in rows])
+              for i, name in enumerate(PEERS)]
+    missing = [f"{name} on {label}: {run.note}" for label, (_, *runs) in zip(categories, rows, strict=True)
+               for name, run in zip(PEERS, runs, strict=True) if run.note not in (None, "takes no position")]
+    note = "No bar: " + "; ".join(missing) + ". c4 takes no position." if missing else "c4 takes no position."
+    return svg.bar_chart(svg.BarChart(categories, series, title="Connect Four side by side: wall seconds",
+                                      y_label="seconds (log scale)", log=True, note=note))
+
+
+def rows_from_table(text: str) -> list[tuple[str, Run, Run, Run]]:
+    """The rows of the first side-by-side table in ``text`` (Markdown, as :func:`main` prints it), each cell read
+    back into a :class:`Run`: its seconds and nodes, or its note when it has no seconds."""
+    lines = text.splitlines()
+    if HEADER not in lines:
+        raise UsageError(f"there is no table headed '{HEADER}' to redraw")
+    rows: list[tuple[str, Run, Run, Run]] = []
+    for line in lines[lines.index(HEADER) + 2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cells) != 4:
+            break
+        runs = []
+        for cell in cells[1:]:
+            timed = re.match(r"([\d.]+) s(?:, ([\d.]+) M nodes)?", cell)
+            if timed:
+                nodes = round(float(timed.group(2)) * 1e6) if timed.group(2) else None
+                runs.append(Run(float(timed.group(1)), nodes, extra=cell[timed.end():].lstrip(", ")))
+            else:
+                runs.append(Run(note=cell))
+        rows.append((cells[0], runs[0], runs[1], runs[2]))
+    return rows
+
+
 # -- the report -----------------------------------------------------------------------------------------------
 def machine() -> str:
     model = platform.processor() or "unknown CPU"
@@ -352,7 +410,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="kinarow's table for the empty boards (default: 64 MB on 6x5, 256 on 6x6, 1024 on 7x6)")
     parser.add_argument("--threads", type=int, default=2, help="kinarow's threads for the empty boards (default 2)")
     parser.add_argument("--verbose", action="store_true", help="print each run as it ends")
+    parser.add_argument("--plot", metavar="FILE", help="also chart the seconds as SVG (PNG if FILE ends in .png)")
+    parser.add_argument("--from-table", metavar="FILE", help="with --plot: redraw the chart from FILE's table only")
     args = parser.parse_args(argv)
+    try:
+        check_outputs(("--plot", args.plot))
+        if args.from_table:
+            if not args.plot:
+                raise UsageError("--from-table redraws a chart, so it needs --plot FILE")
+            try:
+                text = Path(args.from_table).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as error:
+                raise UsageError(f"cannot read the table '{args.from_table}': {error}") from None
+            svg.save(chart(rows_from_table(text)), args.plot)
+            return 0
+    except UsageError as error:
+        print(f"bench_connect4_peers.py: error: {error}", file=sys.stderr)
+        return 2
     os.environ["KINAROW_BOOK"] = "off"  # measure the search: the shipped opening book answers the empty 7x6 board
 
     boards = ["6x5"] if args.quick else ["6x5", "6x6"] + (["7x6"] if args.full else [])
@@ -391,6 +465,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {what} | " + " | ".join(run.cell() for run in runs) + " |")
     for line in compared.mismatches:
         print(f"MISMATCH {line}")
+    if args.plot:
+        svg.save(chart(rows), args.plot)
     return 1 if compared.mismatches else 0
 
 

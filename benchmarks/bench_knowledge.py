@@ -5,6 +5,7 @@ Run from the repository root::
     python benchmarks/bench_knowledge.py                 # the table (Markdown), 120 s budget per solve
     python benchmarks/bench_knowledge.py --max-seconds 30 --games 4x4k4 5x4k4
     python benchmarks/bench_knowledge.py --json
+    python benchmarks/bench_knowledge.py --max-seconds 10 --plot nodes.svg   # also chart the node counts
 
 For each game and each level (``none``: plain search; ``pairing``: a node is
 cut when a Hales-Jewett pairing proves a player cannot win; ``matching``: also
@@ -14,7 +15,9 @@ A fresh searcher is built per solve and the kernels are loaded before the
 clock. A solve that runs out of time is reported as ``unknown``.
 
 The second part times :func:`kinarow.knowledge.matching.find` on 12-marker hypergraphs
-(the goal: a matching set in under a second).
+(the goal: a matching set in under a second). ``--plot FILE`` draws the node
+counts per game and level as a bar chart (SVG, or PNG when FILE ends in .png):
+docs/matching.md shows it.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ import platform
 import sys
 import time
 
-from kinarow import Game, solve
+from kinarow import Game, solve, svg
+from kinarow.cli.common import UsageError, check_outputs
 from kinarow.knowledge.matching import find
 from kinarow.search.solve import KNOWLEDGE_LEVELS, Searcher
 
@@ -80,6 +84,21 @@ def markdown(rows: list[dict[str, object]], max_seconds: float) -> str:
     return "\n".join(out)
 
 
+def chart(rows: list[dict[str, object]], max_seconds: float) -> str:
+    """The node counts of ``rows`` (as :func:`run` returns them) as an SVG bar chart: one group of bars per game,
+    one bar per knowledge level, on a log scale; a game marked * had a solve stopped by the time limit."""
+    by_game: dict[str, dict[str, dict[str, object]]] = {}
+    for r in rows:
+        by_game.setdefault(str(r["game"]), {})[str(r["knowledge"])] = r
+    games = [g + (" *" if any(r["value"] == "unknown" for r in lv.values()) else "") for g, lv in by_game.items()]
+    series = [(level, [float(lv[level]["nodes"]) if level in lv else None for lv in by_game.values()])  # type: ignore[arg-type]
+              for level in KNOWLEDGE_LEVELS]
+    note = f"* a solve stopped after {max_seconds:g} s: its bar is the nodes searched until then" if "*" in "".join(
+        games) else ""
+    return svg.bar_chart(svg.BarChart(games, series, title="Nodes to solve each board, by knowledge level",
+                                      y_label="search nodes (log scale)", log=True, note=note))
+
+
 def time_find() -> list[dict[str, object]]:
     rows = []
     for name, spec in TWELVE.items():
@@ -98,10 +117,18 @@ def main() -> int:
     parser.add_argument("--games", nargs="+", default=list(GAMES))
     parser.add_argument("--max-seconds", type=float, default=120.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--plot", metavar="FILE", default=None, help="chart the node counts as SVG (or .png)")
     args = parser.parse_args()
+    try:
+        check_outputs(("--plot", args.plot))
+    except UsageError as error:
+        print(f"bench_knowledge.py: error: {error}", file=sys.stderr)
+        return 2
     warm_up()
     rows = run(tuple(args.games), args.max_seconds)
     finds = time_find()
+    if args.plot:
+        svg.save(chart(rows, args.max_seconds), args.plot)
     if args.json:
         print(json.dumps({"solves": rows, "find": finds}))
         return 0

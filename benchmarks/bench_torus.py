@@ -5,6 +5,7 @@ Run from the repository root::
     python benchmarks/bench_torus.py            # T8: 194,543 classes, the transition graph, the checker
     python benchmarks/bench_torus.py --hex      # the hexagonal 6x6 torus only (seconds)
     python benchmarks/bench_torus.py --json
+    python benchmarks/bench_torus.py --plot torus-seconds.svg   # also chart our seconds beside the published C's
 
 Goals (on an idle 2-core machine, numba cache warm): enumeration and
 canonicalisation <= 15 s, graph and all its statistics <= 15 s more, peak
@@ -30,9 +31,27 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from kinarow import svg
+from kinarow.cli.common import UsageError, check_outputs
 from kinarow.knowledge.infinite import torus
 from kinarow.papers.gyorffy_london_makay import PUBLISHED_CLASSES
 from kinarow.proofs import torus as checked
+
+#: the published C program's seconds, about 4 minutes for the classes and 1 for the graph (3.2 GHz Core i7)
+PUBLISHED_SECONDS = {"9": (240.0, 60.0)}
+PUBLISHED_NAME = "published C program (about; 3.2 GHz Core i7)"
+
+
+def chart(name: str, enumeration_seconds: float, graph_seconds: float) -> str:
+    """Our seconds for the classes and the graph of torus ``name`` as an SVG bar chart, beside the published C
+    program's where the paper gives them (the 8x8 torus)."""
+    g = torus.geometry(name, None)
+    series = [("kinarow", [enumeration_seconds, graph_seconds])]
+    if name in PUBLISHED_SECONDS:
+        series.append((PUBLISHED_NAME, list(PUBLISHED_SECONDS[name])))
+    title = f"Good pairings of the {g.n}x{g.n} {'hexagonal ' if g.hexagonal else ''}torus: seconds"
+    return svg.bar_chart(svg.BarChart(["classes (enumeration)", "transition graph"], series, title=title,
+                                      y_label="seconds"))
 
 
 def main() -> int:
@@ -40,7 +59,13 @@ def main() -> int:
     parser.add_argument("--hex", action="store_true", help="the hexagonal 6x6 torus only")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--plot", metavar="FILE", default=None, help="chart the seconds as SVG (or .png)")
     args = parser.parse_args()
+    try:
+        check_outputs(("--plot", args.plot))
+    except UsageError as error:
+        print(f"bench_torus.py: error: {error}", file=sys.stderr)
+        return 2
     warm = torus.enumerate_classes("hex7", workers=1)
     torus.transition_graph(warm, workers=1)
     checked.check_classes(torus.file_header(warm), warm.classes)  # compiles the checker's kernels
@@ -72,6 +97,8 @@ def main() -> int:
         "load_average": os.getloadavg()[0],
         "graph": stats,
     }
+    if args.plot:
+        svg.save(chart(name, result.seconds, graph.seconds), args.plot)
     if args.json:
         print(json.dumps(figures))
     else:

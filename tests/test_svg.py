@@ -59,3 +59,28 @@ def test_matching_command_draws_a_position(tmp_path) -> None:
     root = parse(path.read_text())
     assert len(list(root.iter(f"{NS}line"))) == 10  # the ten groups of the empty 4x4 board
     assert main(["matching", "ab acd", "--svg", str(path)]) == 2  # abstract groups: nothing to draw on
+
+
+def test_bar_chart_holds_its_values_and_labels() -> None:
+    chart = svg.BarChart(["4x4k4", "a<b"], [("none", [37_533, 8]), ("matching", [1, None])], title="nodes", log=True)
+    root = parse(svg.bar_charts([chart, svg.BarChart(["x"], [("ours", [2.5])])], title="two panels"))
+    panels = [g for g in root.iter(f"{NS}g") if g.get("class") == "chart"]
+    assert len(panels) == 2
+    bars = [(b.get("data-category"), b.get("data-series"), b.get("data-value"))
+            for b in panels[0].iter(f"{NS}rect") if b.get("class") == "bar"]
+    assert bars == [("4x4k4", "none", "37533"), ("4x4k4", "matching", "1"), ("a<b", "none", "8")]  # None: no bar
+    assert [t.text for t in panels[0].iter(f"{NS}text") if t.get("class") == "category"] == ["4x4k4", "a<b"]
+    assert {"37,533", "none", "matching"} <= {t.text for t in panels[0].iter(f"{NS}text")}
+
+
+@pytest.mark.parametrize(
+    ("chart", "words"),
+    [
+        (svg.BarChart([], [("a", [])]), "at least one category"),
+        (svg.BarChart(["x", "y"], [("a", [1])]), "has 1 values for 2 categories"),
+        (svg.BarChart(["x"], [("a", [0])], log=True), "positive values"),
+    ],
+)
+def test_bar_chart_refuses_bad_data(chart, words) -> None:
+    with pytest.raises(ValueError, match=words):
+        svg.bar_chart(chart)

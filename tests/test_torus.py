@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
@@ -14,6 +15,8 @@ from kinarow.cli import main
 from kinarow.engine import torus_kernel as tk
 from kinarow.knowledge.infinite import torus
 from kinarow.proofs import torus as checked
+
+NS = "{http://www.w3.org/2000/svg}"
 
 
 def brute_force_pairings(game: Game) -> list[frozenset[frozenset[int]]]:
@@ -284,8 +287,9 @@ def test_induced_cycle_bound_and_budget_are_honest() -> None:
     assert torus.lengths_text([4, 8, 10, 12]) == "4, 8, 10, 12"
 
 
-def test_cli_torus_hex7_json(capsys) -> None:
-    assert main(["torus", "hex7", "--json"]) == 0
+def test_cli_torus_hex7_json_and_plot(capsys, tmp_path) -> None:
+    plot = tmp_path / "graph.svg"
+    assert main(["torus", "hex7", "--json", "--plot", str(plot)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["classes"] == 26 and data["group_order"] == 216
     assert {"vertices", "edges", "components", "degree_histogram", "diameter", "triangle_free"} <= data["graph"].keys()
@@ -293,6 +297,16 @@ def test_cli_torus_hex7_json(capsys) -> None:
     assert sum(data["graph"]["degree_histogram"].values()) == 26
     assert data["graph"]["induced_cycle_lengths"] == list(range(3, 13))
     assert data["graph"]["induced_cycle_bound"] == 26
+    # the chart holds the figures the command printed: the class count beside the published one, each degree, each
+    # component
+    chart = ET.fromstring(plot.read_text())
+    bars: dict[str, list[tuple[str, float]]] = {}
+    for panel in chart.iter(f"{NS}g"):
+        bars[panel.get("data-title", "")] = [(b.get("data-category", ""), float(b.get("data-value", "nan")))
+                                             for b in panel.iter(f"{NS}rect") if b.get("class") == "bar"]
+    assert bars["Classes"] == [("classes", 26), ("classes", data["published_classes"])]
+    assert bars["Degrees"] == [(d, k) for d, k in data["graph"]["degree_histogram"].items()]
+    assert [v for _, v in bars["Component sizes"]] == data["graph"]["components"]
 
 
 def test_cli_torus_out_load_svg_and_check(capsys, tmp_path) -> None:
@@ -314,6 +328,8 @@ def test_cli_torus_out_load_svg_and_check(capsys, tmp_path) -> None:
         (["torus", "hex7", "--class", "x", "--no-graph"], "--class must be"),
         (["torus", "9", "--group", "d3-lines"], "not known for '9'"),
         (["torus", "hex7", "--load", "/nonexistent/file"], "cannot read"),
+        (["torus", "hex7", "--plot", "/nonexistent/folder/graph.svg"], "its folder '/nonexistent/folder' does not"),
+        (["torus", "hex7", "--plot", "/nonexistent/graph.svg", "--no-graph"], "cannot be combined with --no-graph"),
     ],
 )
 def test_cli_torus_bad_input_is_one_sentence(capsys, argv, words) -> None:

@@ -9,6 +9,13 @@ Square cells are unit squares; hexagonal cells (``hex=True``) use the axial
 layout in which the three group directions (1, 0), (0, 1) and (1, -1) are the
 three hexagon axes.
 
+Charts (:class:`BarChart`, :func:`bar_charts`) are drawn here too, in the
+project's own SVG rather than with matplotlib: the project plots only bar
+charts (bars grouped by category, a colour per series, a linear or decade
+axis, published figures as a series beside ours), which take a page of code,
+so plotting needs no new dependency and PNG goes through the same optional
+cairosvg as the board pictures.
+
 >>> from kinarow import Game
 >>> picture = board(Game("3x3k3").position("b2 a1"))
 >>> picture.startswith("<svg") and "</svg>" in picture
@@ -372,3 +379,195 @@ def _letter(i: int) -> str:
         i, r = divmod(i - 1, 26)
         word = chr(97 + r) + word
     return word
+
+
+# -- charts (why not matplotlib: see the module docstring) ---------------------------------
+
+
+@dataclass(frozen=True)
+class BarChart:
+    """One panel of bars: for each category, one bar per series (``series`` rows are ``(name, values)``,
+    a value per category; ``None`` leaves a gap). ``log`` draws the value axis in decades (values must then
+    be positive). ``note`` is a line of small print under the panel.
+
+    >>> chart = BarChart(["a", "b"], [("ours", [3, 5])], title="t")
+    >>> "</svg>" in bar_charts([chart])
+    True
+    """
+
+    categories: Sequence[str]
+    series: Sequence[tuple[str, Sequence[float | None]]]
+    title: str = ""
+    x_label: str = ""
+    y_label: str = ""
+    log: bool = False
+    note: str = ""
+
+
+_PLOT_HEIGHT = 220.0
+_CHAR = 6.2  # rough width of a character of 11 px Helvetica
+
+
+def _number(value: float) -> str:
+    """A value as printed on a chart: whole numbers with thousands separators, others to four figures."""
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.4g}"
+
+
+def _exact(value: float) -> str:
+    """A value as stored in a bar's ``data-value``: every digit (a whole number without a decimal point)."""
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _compact(value: float) -> str:
+    """An axis tick: 1, 10, ..., 1,000, then 10k, 1M, 1G."""
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e4, "k")):
+        if value >= size:
+            if size == 1e4:
+                size, suffix = 1e3, "k"
+            return f"{value / size:g}{suffix}"
+    return _number(value)
+
+
+def _ticks(top: float, log: bool, low: float) -> tuple[float, float, list[float]]:
+    """The axis range ``(bottom, top)`` and its tick values."""
+    if log:
+        lo, hi = math.floor(math.log10(low)), math.ceil(math.log10(top))
+        hi = max(hi, lo + 1)
+        every = 1 if hi - lo <= 9 else 2
+        return 10.0**lo, 10.0**hi, [10.0**e for e in range(lo, hi + 1, every)]
+    raw = max(top, 1e-12) / 5
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(s * magnitude for s in (1, 2, 2.5, 5, 10) if s * magnitude >= raw)
+    count = math.ceil(top / step - 1e-9)
+    return 0.0, count * step, [i * step for i in range(count + 1)]
+
+
+def _panel(chart: BarChart, x0: float, y0: float) -> tuple[float, float, list[str]]:
+    """Draw ``chart`` with its top left corner at ``(x0, y0)``: its width, height and SVG elements."""
+    if not chart.categories or not chart.series:
+        raise ValueError("a bar chart needs at least one category and one series")
+    for name, values in chart.series:
+        if len(values) != len(chart.categories):
+            raise ValueError(f"series '{name}' has {len(values)} values for {len(chart.categories)} categories")
+    given = [float(v) for _, values in chart.series for v in values if v is not None]
+    if chart.log and any(v <= 0 for v in given):
+        raise ValueError("a logarithmic axis needs positive values")
+    nseries = len(chart.series)
+    bar = 26.0 if nseries == 1 else max(8.0, 48.0 / nseries)
+    gap = 12.0
+    slot = nseries * bar + gap
+    value_chars = max((len(_number(v)) for v in given), default=1)
+    headroom = value_chars * 5.6 + 8  # the values are written upright above the bars
+    left = 70.0 if chart.y_label else 52.0
+    plot_w = max(slot * len(chart.categories), 120.0)
+    legend_h = 20.0 if nseries > 1 else 0.0
+    top_y = y0 + 30.0 + legend_h + headroom
+    legend_w = sum(14 + _CHAR * len(name) + 16 for name, _ in chart.series) if nseries > 1 else 0.0
+    width = max(left + plot_w + 16.0, _CHAR * 1.3 * len(chart.title) + 20, _CHAR * 0.9 * len(chart.note) + 20,
+                left + legend_w)
+    plot_w = width - left - 16.0  # a panel widened by its title, note or legend spreads its bars
+    slot = plot_w / len(chart.categories)
+    label_chars = max(len(c) for c in chart.categories)
+    slanted = label_chars * _CHAR > slot
+    below = 20.0 + (label_chars * _CHAR * 0.7 if slanted else 0.0) + (18.0 if chart.x_label else 0.0)
+    below += 16.0 if chart.note else 0.0
+    height = (top_y - y0) + _PLOT_HEIGHT + below
+    bottom_value, top_value, ticks = _ticks(max(given, default=1.0), chart.log, min(given, default=1.0))
+    px0 = x0 + left
+    base_y = top_y + _PLOT_HEIGHT
+
+    def y_of(value: float) -> float:
+        if chart.log:
+            span = math.log10(top_value) - math.log10(bottom_value)
+            return base_y - (math.log10(value) - math.log10(bottom_value)) / span * _PLOT_HEIGHT
+        return base_y - (value - bottom_value) / (top_value - bottom_value) * _PLOT_HEIGHT
+
+    out = [f'<g class="chart" data-title="{escape(chart.title)}">']
+    if chart.title:
+        out.append(f'<text x="{x0 + width / 2:.1f}" y="{y0 + 20:.1f}" text-anchor="middle" font-size="14" '
+                   f'font-weight="bold">{escape(chart.title)}</text>')
+    if nseries > 1:  # the legend: a swatch and the name of each series
+        lx = px0
+        for i, (name, _) in enumerate(chart.series):
+            colour = PALETTE[i % len(PALETTE)]
+            out.append(f'<rect x="{lx:.1f}" y="{y0 + 32:.1f}" width="10" height="10" fill="{colour}" class="legend"/>')
+            out.append(f'<text x="{lx + 14:.1f}" y="{y0 + 41:.1f}" font-size="11">{escape(name)}</text>')
+            lx += 14 + _CHAR * len(name) + 16
+    for t in ticks:
+        ty = y_of(t)
+        out.append(f'<line x1="{px0:.1f}" y1="{ty:.1f}" x2="{px0 + plot_w:.1f}" y2="{ty:.1f}" stroke="#e0e0e0"/>')
+        label = _compact(t) if chart.log else _number(t)
+        out.append(f'<text x="{px0 - 5:.1f}" y="{ty + 4:.1f}" text-anchor="end" font-size="10">{label}</text>')
+    out.append(f'<line x1="{px0:.1f}" y1="{top_y:.1f}" x2="{px0:.1f}" y2="{base_y:.1f}" stroke="#333333"/>')
+    out.append(f'<line x1="{px0:.1f}" y1="{base_y:.1f}" x2="{px0 + plot_w:.1f}" y2="{base_y:.1f}" stroke="#333333"/>')
+    if chart.y_label:
+        cy = top_y + _PLOT_HEIGHT / 2
+        out.append(f'<text x="{x0 + 14:.1f}" y="{cy:.1f}" text-anchor="middle" font-size="11" '
+                   f'transform="rotate(-90 {x0 + 14:.1f} {cy:.1f})">{escape(chart.y_label)}</text>')
+    for c, category in enumerate(chart.categories):
+        sx = px0 + c * slot + (slot - nseries * bar) / 2
+        for s, (name, values) in enumerate(chart.series):
+            value = values[c]
+            if value is None:
+                continue
+            bx, by = sx + s * bar, y_of(float(value))
+            h = max(base_y - by, 1.5)  # a bar at the foot of a log axis still shows
+            colour = PALETTE[s % len(PALETTE)]
+            out.append(
+                f'<rect x="{bx:.1f}" y="{base_y - h:.1f}" width="{bar - 1:.1f}" height="{h:.1f}" fill="{colour}" '
+                f'class="bar" data-category="{escape(category)}" data-series="{escape(name)}" '
+                f'data-value="{_exact(float(value))}"><title>{escape(name)}, {escape(category)}: '
+                f'{_number(float(value))}</title></rect>'
+            )
+            vx, vy = bx + (bar - 1) / 2 + 3.5, base_y - h - 4
+            out.append(f'<text x="{vx:.1f}" y="{vy:.1f}" font-size="10" fill="#333333" '
+                       f'transform="rotate(-90 {vx:.1f} {vy:.1f})">{_number(float(value))}</text>')
+        cx, cy = sx + nseries * bar / 2, base_y + 14
+        if slanted:
+            out.append(f'<text x="{cx:.1f}" y="{cy:.1f}" text-anchor="end" font-size="11" class="category" '
+                       f'transform="rotate(-40 {cx:.1f} {cy:.1f})">{escape(category)}</text>')
+        else:
+            out.append(f'<text x="{cx:.1f}" y="{cy:.1f}" text-anchor="middle" font-size="11" '
+                       f'class="category">{escape(category)}</text>')
+    foot = y0 + height - (16.0 if chart.note else 0.0)
+    if chart.x_label:
+        out.append(f'<text x="{px0 + plot_w / 2:.1f}" y="{foot - 6:.1f}" text-anchor="middle" '
+                   f'font-size="11">{escape(chart.x_label)}</text>')
+    if chart.note:
+        out.append(f'<text x="{x0 + 8:.1f}" y="{y0 + height - 4:.1f}" font-size="10" '
+                   f'fill="#555555">{escape(chart.note)}</text>')
+    out.append("</g>")
+    return width, height, out
+
+
+def bar_charts(charts: Sequence[BarChart], *, title: str | None = None) -> str:
+    """An SVG picture of ``charts`` side by side (see :class:`BarChart`), under an optional ``title``.
+
+    Each bar carries its exact figure (``data-value``, and a tooltip), and is labelled with it.
+    """
+    if not charts:
+        raise ValueError("a picture of charts needs at least one chart")
+    y0 = 34.0 if title else 0.0
+    x, height, body = MARGIN / 2, 0.0, []
+    for chart in charts:
+        w, h, elements = _panel(chart, x, y0)
+        body += elements
+        x += w + MARGIN
+        height = max(height, h)
+    width = max(x - MARGIN / 2, _CHAR * 1.4 * len(title or "") + 2 * MARGIN)
+    height += y0 + MARGIN / 2
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.1f} {height:.1f}" font-family="Helvetica, Arial, sans-serif">',
+        f'<rect width="{width:.1f}" height="{height:.1f}" fill="#ffffff"/>',
+    ]
+    if title:
+        out.append(f'<text x="{width / 2:.1f}" y="24" text-anchor="middle" font-size="16">{escape(title)}</text>')
+    out += body
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def bar_chart(chart: BarChart) -> str:
+    """An SVG picture of one :class:`BarChart`."""
+    return bar_charts([chart])

@@ -2,7 +2,8 @@
 
 ::
 
-    kinarow torus 9|hex7 [--json] [--out FILE] [--load FILE] [--svg FILE] [--class N] [--no-graph] [--check]
+    kinarow torus 9|hex7 [--json] [--out FILE] [--load FILE] [--svg FILE] [--class N] [--plot FILE] [--no-graph]
+                  [--check]
     kinarow tiling hj9|heptomino|zetters|hex7 [--json] [--svg FILE] [--out FILE]
     kinarow tiling search (--zetters | --k K [--hex] [--max-cells N] [--shape RxW] [--mirror])
                           [--json] [--svg FILE] [--out FILE]
@@ -46,7 +47,14 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.proofs.torus import check_classes, load_classes
 
     g = torus.geometry(args.name, args.group)
-    check_outputs(("--out", args.out), ("--out", None if args.out is None else args.out + ".json"), ("--svg", args.svg))
+    if args.plot and args.no_graph:
+        raise UsageError("--plot draws the transition graph, so it cannot be combined with --no-graph")
+    check_outputs(("--out", args.out), ("--out", None if args.out is None else args.out + ".json"), ("--svg", args.svg),
+                  ("--plot", args.plot))
+    if args.plot and args.plot.lower().endswith(".png"):  # before the search: PNG needs cairosvg
+        from kinarow import svg
+
+        svg.to_png('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
     index = None
     if args.class_index is not None:
         text = args.class_index.strip()
@@ -82,6 +90,10 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.svg:
         _write(args.svg, torus.svg_class(result, index or 0))
     published = PUBLISHED_CLASSES.get(g.name) if g.group == torus.GEOMETRIES[g.name].group else None
+    if args.plot and graph is not None:
+        from kinarow import svg
+
+        svg.save(torus.graph_chart(g, result.count, graph.stats, published), args.plot)
     check = None
     if args.check:
         with progress_bar("checking the classes (rules only; orbits against a row-by-row count)", err):
@@ -149,6 +161,8 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
               file=out)
     if args.svg:
         print(f"Picture of class {index or 0} written to {args.svg}.", file=out)
+    if args.plot:
+        print(f"Chart of the transition graph written to {args.plot}.", file=out)
     return code
 
 
@@ -251,6 +265,8 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--load", metavar="FILE", default=None, help="reload the classes from FILE instead of searching")
     p.add_argument("--svg", metavar="FILE", default=None, help="draw a class (see --class) as SVG")
     p.add_argument("--class", dest="class_index", metavar="N", default=None, help="show class N (0-based)")
+    p.add_argument("--plot", metavar="FILE", default=None,
+                   help="chart the class count, degrees and component sizes as SVG (PNG if FILE ends in .png)")
     p.add_argument("--group", default=None, help="hex7 only: d3-lines (default), d3-between or full (order 432)")
     p.add_argument("--no-graph", action="store_true", help="skip the transition graph")
     p.add_argument("--check", action="store_true",

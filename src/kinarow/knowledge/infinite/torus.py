@@ -545,3 +545,25 @@ def text_class(g: TorusGeometry, code: np.ndarray) -> str:
     return "\n".join(
         " ".join(f"{names[int(code[r * g.n + x])]:>2}" for x in range(g.n)) for r in range(g.n)
     )
+
+
+def graph_chart(g: TorusGeometry, classes: int, stats: dict[str, Any], published: int | None = None) -> str:
+    """An SVG chart of a transition graph's statistics (``stats``, as :func:`transition_graph` computes them):
+    the class count beside the published one (when given), the degree histogram, and the component sizes."""
+    from kinarow import svg
+
+    count = [("ours", [classes])] + ([("published", [published])] if published is not None else [])
+    degrees = stats["degree_histogram"]
+    sizes = stats["components"]
+    kind = "hexagonal " if g.hexagonal else ""
+    charts = [
+        svg.BarChart(["classes"], count, title="Classes", y_label="classes (vertices)"),
+        svg.BarChart(list(degrees), [("ours", list(degrees.values()))], title="Degrees",
+                     x_label="degree", y_label="vertices"),
+        svg.BarChart([str(i + 1) for i in range(len(sizes))], [("ours", sizes)], title="Component sizes",
+                     x_label="component, largest first", y_label="vertices", log=True,
+                     note="The paper's figures for the graph are not in our copy: these are ours."),
+    ]
+    title = (f"Good pairings of the {g.n}x{g.n} {kind}torus ({g.order} symmetries) and their transition graph: "
+             f"{stats['vertices']:,} vertices, {stats['edges']:,} edges")
+    return svg.bar_charts(charts, title=title)
