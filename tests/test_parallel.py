@@ -492,10 +492,25 @@ def test_settle_writes_certificates_and_logs(capsys, monkeypatch, tmp_path):
     assert code == 0 and out.startswith("VALID")
     with gzip.open(tmp_path / "t-win.strategy.json.gz", "rt") as fh:
         assert json.load(fh)["version"] == 3  # settle writes strategies as walks
-    # a draw of a free-placement game gets a blocking tree; under gravity only a search log (not a certificate)
+    # a draw of a free-placement game gets a blocking tree; under gravity each player's non-losing walk
     code, out, _ = run(capsys, "check", str(tmp_path / "t-draw.draw.json.gz"))
     assert code == 0 and out.startswith("VALID") and "draw" in out
-    code, _, err = run(capsys, "check", str(tmp_path / "t-log.searchlog.json.gz"))
+    code, out, _ = run(capsys, "check", str(tmp_path / "t-log.draw.json.gz"))
+    assert code == 0 and out.startswith("VALID") and "draw" in out
+    assert not (tmp_path / "t-log.searchlog.json.gz").exists()
+
+
+def test_a_draw_whose_proof_does_not_fit_in_time_leaves_a_search_log_that_check_refuses(capsys, tmp_path):
+    """When the draw proof cannot be built in the time left, ``settle --out`` keeps the search log: evidence of
+    the run, which ``kinarow check`` refuses as a certificate."""
+    from kinarow.search import certify
+
+    result = par.solve("4x4k4:gravity", workers=2)
+    found = certify.evidence(result, seconds=1e-9)
+    assert found.kind == "searchlog" and found.data is not None
+    path = tmp_path / "t.searchlog.json"
+    path.write_text(json.dumps(found.data))
+    code, _, err = run(capsys, "check", str(path))
     assert code == 1 and "search log" in err
 
 

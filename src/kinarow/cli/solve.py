@@ -161,7 +161,7 @@ def add_commands(commands: Any) -> None:
         "--search", choices=SEARCHES, default="auto",
         help="the search of a value question: proof (proof-number search: free placement, one stone a turn, normal "
         "or Maker-Breaker goal, at most 64 cells), alpha-beta, or auto (default: the proof search on such boards "
-        f"of more than {PROOF_SEARCH_CELLS} cells, else alpha-beta); --strategy, --proof and --strong use alpha-beta",
+        f"of at least {PROOF_SEARCH_CELLS} cells, else alpha-beta); --strategy, --proof and --strong use alpha-beta",
     )
     scale.add_solve_options(p)
     p.set_defaults(run=cmd_solve)

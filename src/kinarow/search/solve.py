@@ -112,9 +112,10 @@ def check_knowledge(value: object) -> str:
 
 #: the searches :func:`solve` may be told to use (``search=``): ``auto`` takes the proof search where it applies
 SEARCHES = ("auto", "proof", "alpha-beta")
-#: ``search="auto"`` takes the proof search on boards of more cells than this: on smaller ones alpha-beta
-#: answers first (solve(), a fresh table each; 6x6k4: 5,726 nodes in 0.010 s against 8,949 in 0.06 s; 7x6k5:
-#: 43,941 in 0.073 s against 616 in 0.008 s; 7x7k5: alpha-beta not done in 900 s, the proof search 0.93 s)
+#: ``search="auto"`` takes the proof search on boards of at least this many cells: on smaller ones alpha-beta
+#: answers first (solve(), a fresh table each; 7x6k5: 43,941 in 0.073 s against 616 in 0.008 s; 7x7k5:
+#: alpha-beta not done in 900 s, the proof search 0.93 s). At 36 cells both sides of the line: 6x6k4 0.14 s
+#: by alpha-beta against 0.43 s by the proof search, 9x4k4 not done in 600 s by alpha-beta against 39 s
 PROOF_SEARCH_CELLS = 36
 #: the name of each search in ``Result.search``
 PROOF_SEARCH, ALPHA_BETA, SCORE_SEARCH = "proof-number search", "alpha-beta", "score search"
@@ -832,7 +833,7 @@ def solve(
     ``search`` chooses the search of a value question (no ``strategy``, ``proof``, ``strong`` or
     ``searcher``): ``proof`` is the proof-number search (:mod:`kinarow.search.proof_search`: free
     placement, one stone a turn, normal or Maker-Breaker goal, at most 64 cells), ``alpha-beta`` the
-    :class:`Searcher`, and ``auto`` (the default) the proof search where it applies, on boards of more than
+    :class:`Searcher`, and ``auto`` (the default) the proof search where it applies, on boards of at least
     :data:`PROOF_SEARCH_CELLS` cells (alpha-beta is faster on smaller ones) and when ``knowledge`` is not
     ``none`` (it stops at pairings), else alpha-beta. ``Result.search`` says which search answered.
     """
@@ -1086,7 +1087,7 @@ def proof_search_applies(game: Game, search: str, knowledge: str) -> bool:
         if reason is not None:
             raise KinarowError(f"the proof search does not apply: {reason}; choose the auto or alpha-beta search")
         return True
-    return reason is None and knowledge != "none" and game.cells > PROOF_SEARCH_CELLS
+    return reason is None and knowledge != "none" and game.cells >= PROOF_SEARCH_CELLS
 
 
 def _proof_search(
