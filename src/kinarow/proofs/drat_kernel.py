@@ -156,6 +156,24 @@ def _mix(lit: int) -> np.int64:
     return np.int64(x >> np.uint64(2))
 
 
+@njit(cache=True, inline="always")
+def _distinct(lits, start, n, seen, stamp, out, at):  # type: ignore[no-untyped-def]
+    """Copy ``lits[start:start + n]`` to ``out[at:]`` without repeats (the first occurrence kept, so a pivot
+    stays first), marking each with ``stamp`` in ``seen``; returns (how many were copied, the set's hash key)."""
+    m = 0
+    key = np.int64(0)
+    for j in range(start, start + n):
+        lit = lits[j]
+        mark = stamp * 2 + (1 if lit > 0 else 0)
+        if seen[abs(lit)] == mark:
+            continue
+        seen[abs(lit)] = mark
+        out[at + m] = lit
+        m += 1
+        key += _mix(lit)
+    return m, key
+
+
 @njit(cache=True)
 def _propagate(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail, state) -> bool:  # type: ignore[no-untyped-def]
     """Unit propagation of trail[state[1]:state[0]]; True on a conflict. state = [trail length, queue head]."""
@@ -373,18 +391,9 @@ def check(nvars: int, f_lits: np.ndarray, f_start: np.ndarray, f_len: np.ndarray
     for c in range(nform):
         stamp += 1
         cstart[c] = fill
-        key = np.int64(0)
-        for j in range(f_start[c], f_start[c] + f_len[c]):
-            lit = f_lits[j]
-            v = abs(lit)
-            mark = stamp * 2 + (1 if lit > 0 else 0)
-            if seen[v] == mark:
-                continue
-            seen[v] = mark
-            db[fill] = lit
-            fill += 1
-            key += _mix(lit)
-        clen[c] = fill - cstart[c]
+        m, key = _distinct(f_lits, f_start[c], f_len[c], seen, stamp, db, fill)
+        fill += m
+        clen[c] = m
         hkey[c] = key
         alive[c] = 1
         h = key & (hsize - 1)
@@ -405,18 +414,7 @@ def check(nvars: int, f_lits: np.ndarray, f_start: np.ndarray, f_len: np.ndarray
         # the step's literal set, duplicates removed (first occurrence kept: the pivot stays first)
         if scratch.shape[0] < n:
             scratch = np.zeros(2 * n, np.int32)
-        m = 0
-        key = np.int64(0)
-        for j in range(s, s + n):
-            lit = plits[j]
-            v = abs(lit)
-            mark = stamp * 2 + (1 if lit > 0 else 0)
-            if seen[v] == mark:
-                continue
-            seen[v] = mark
-            scratch[m] = lit
-            m += 1
-            key += _mix(lit)
+        m, key = _distinct(plits, s, n, seen, stamp, scratch, 0)
         if kind[i] == 1:  # deletion: find an alive clause with the same literal set
             h = key & (hsize - 1)
             prev = -1
