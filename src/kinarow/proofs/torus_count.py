@@ -57,12 +57,18 @@ def _new_table(capacity: int) -> tuple[np.ndarray, np.ndarray]:
     return keys, np.zeros(capacity, dtype=np.int64)
 
 
+@njit(cache=True, inline="always")
+def _home(key: np.uint64, mask: int) -> np.int64:
+    """The slot where ``key``'s search in the open-addressing table starts (``mask``: its size - 1)."""
+    mixed = key * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64((mixed ^ (mixed >> np.uint64(32))) & np.uint64(mask))
+
+
 @njit(cache=True)
 def _add(keys: np.ndarray, vals: np.ndarray, key: np.uint64, count: np.int64) -> int:
     """Add ``count`` to ``key``'s entry; 1 if the entry is new."""
     mask = keys.shape[0] - 1
-    mixed = key * np.uint64(0x9E3779B97F4A7C15)
-    slot = np.int64((mixed ^ (mixed >> np.uint64(32))) & np.uint64(mask))
+    slot = _home(key, mask)
     while True:
         k = keys[slot]
         if k == key:
@@ -78,8 +84,7 @@ def _add(keys: np.ndarray, vals: np.ndarray, key: np.uint64, count: np.int64) ->
 @njit(cache=True)
 def _get(keys: np.ndarray, vals: np.ndarray, key: np.uint64) -> np.int64:
     mask = keys.shape[0] - 1
-    mixed = key * np.uint64(0x9E3779B97F4A7C15)
-    slot = np.int64((mixed ^ (mixed >> np.uint64(32))) & np.uint64(mask))
+    slot = _home(key, mask)
     while True:
         k = keys[slot]
         if k == key:
