@@ -77,6 +77,25 @@ def test_pairing_engine_answers_with_the_partner(app):
     assert view["moves"] == [a, b]
 
 
+def test_a_missing_pairing_names_the_command_that_certifies_it(app, tmp_path):
+    """The page says "no good pairing" without sending the proof; the command it names writes a certificate
+    that the rules-only checker accepts."""
+    import shlex
+
+    from kinarow.cli import main
+    from kinarow.proofs import check_data
+
+    found = app.handle("/api/pairing", {"game": "6x5k5", "moves": ["c3"]})
+    assert found["pairing"]["exists"] is False
+    said = found["pairing"]["message"]
+    assert said.startswith("No good pairing exists here") and "kinarow check FILE" in said
+    command = shlex.split(said.split("'kinarow ")[1].split("'")[0])
+    assert command[:2] == ["pairing", "6x5k5"] and command[-1] == "FILE", said
+    path = tmp_path / "none.json"
+    assert main([*command[:-1], str(path)]) == 0
+    assert check_data(json.loads(path.read_text())).ok
+
+
 def test_certificate_engine_follows_the_strategy(app):
     proof = app.handle("/api/proof", {"game": "4x3k3", "moves": []})["proof"]
     assert proof["value"] == "first" and proof["certificate"]["format"] == "kinarow.strategy"

@@ -441,7 +441,10 @@ class App:
         elif found.exists is None:
             message = "The SAT search did not settle within its budget whether a good pairing exists."
         else:
-            message = f"No good pairing exists here ({found.method})."
+            moves = f' --moves "{position.move_text()}"' if position.moves else ""
+            message = (f"No good pairing exists here ({found.method}). The page does not send its proof (it can be "
+                       f"megabytes): 'kinarow pairing {position.game}{moves} --proof FILE' writes the DRAT "
+                       "refutation, and 'kinarow check FILE' verifies it.")
         return self._view(position, pairs=cells, pairing={"exists": found.exists, "pairs": [list(p) for p in pairs],
                                                           "certificate": found.pairing.to_json() if found.pairing
                                                           else None, "message": message})
