@@ -263,6 +263,22 @@ def _assume(assign, reason, trail, state, lit) -> bool:  # type: ignore[no-untyp
     return True
 
 
+@njit(cache=True, inline="always")
+def _unit(assign, reason, trail, state, lit, c) -> bool:  # type: ignore[no-untyped-def]
+    """Make ``lit``, forced by clause ``c``, true at the top level (pushed on the trail, ``c`` its reason: a
+    unit clause is the best reason, deleted only on purpose); True when ``lit`` is already false."""
+    value = _value(assign, lit)
+    if value == -1:
+        return True
+    v = abs(lit)
+    if value == 0:
+        assign[v] = 1 if lit > 0 else -1
+        trail[state[0]] = lit
+        state[0] += 1
+    reason[v] = c
+    return False
+
+
 @njit(cache=True)
 def _attach(db, cstart, clen, head, wnext, wblock, assign, reason, trail, state, c) -> bool:  # type: ignore[no-untyped-def]
     """Add clause ``c`` at the top level; True when the top level becomes inconsistent."""
@@ -270,17 +286,7 @@ def _attach(db, cstart, clen, head, wnext, wblock, assign, reason, trail, state,
     if n == 0:
         return True
     if n == 1:
-        lit = db[s]
-        value = _value(assign, lit)
-        if value == -1:
-            return True
-        v = abs(lit)
-        if value == 0:
-            assign[v] = 1 if lit > 0 else -1
-            trail[state[0]] = lit
-            state[0] += 1
-        reason[v] = c  # a unit clause is the best reason: it is deleted only on purpose
-        return False
+        return _unit(assign, reason, trail, state, db[s], c)
     # bring the non-false literals (true first) to the two watched positions
     found = 0
     for want in (1, 0):
@@ -301,11 +307,7 @@ def _attach(db, cstart, clen, head, wnext, wblock, assign, reason, trail, state,
     if found == 0:
         return True
     if found == 1 and _value(assign, db[s]) == 0:
-        v = abs(db[s])
-        assign[v] = 1 if db[s] > 0 else -1
-        reason[v] = c
-        trail[state[0]] = db[s]
-        state[0] += 1
+        _unit(assign, reason, trail, state, db[s], c)
     return False
 
 
@@ -316,18 +318,8 @@ def _rebuild(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail
     for i in range(nunits):
         c = units[i]
         if alive[c] == 1:
-            if clen[c] == 0:
+            if clen[c] == 0 or _unit(assign, reason, trail, state, db[cstart[c]], c):
                 return True
-            lit = db[cstart[c]]
-            value = _value(assign, lit)
-            if value == -1:
-                return True
-            v = abs(lit)
-            if value == 0:
-                assign[v] = 1 if lit > 0 else -1
-                trail[state[0]] = lit
-                state[0] += 1
-            reason[v] = c
     # every clause's watches are unassigned after the reset, so propagation sees all units and conflicts
     return _propagate(db, cstart, clen, alive, head, wnext, wblock, assign, reason, trail, state)
 
