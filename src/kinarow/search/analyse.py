@@ -33,6 +33,7 @@ from kinarow.search.solve import (
     said,
     solve,
     strong_sentence,
+    ticks_after,
 )
 from kinarow.values import Player, Value
 
@@ -207,7 +208,7 @@ def analyse(
             child.play(cell)
             done = nodes
             result = solve(child, searcher=searcher, time_limit=left, strong=True, max_nodes=max_nodes,
-                           on_tick=_offset(on_tick, done))
+                           on_tick=ticks_after(on_tick, done))
             nodes += result.nodes
             value = result.value if isinstance(result.value, Value) else Value.UNKNOWN
             last = result.last_move
@@ -225,14 +226,6 @@ def analyse(
         time.perf_counter() - start,
         stopped,
     )
-
-
-def _offset(on_tick: Callable[[int], None] | None, done: int) -> Callable[[int], None] | None:
-    """``on_tick`` for one more search after ``done`` nodes: it reports the running total."""
-    if on_tick is None:
-        return None
-    tick = on_tick
-    return lambda nodes: tick(done + nodes)
 
 
 def _analyse_scores(
@@ -261,7 +254,7 @@ def _analyse_scores(
             elif stopped is None and (deadline is None or time.perf_counter() < deadline):
                 done = nodes
                 got = searcher.score(child, deadline=deadline, max_nodes=max_nodes,
-                                     on_tick=_offset(on_tick, done))
+                                     on_tick=ticks_after(on_tick, done))
                 nodes += int(searcher.ctrl[connect.GK.G_NODES])
                 if got is None:
                     stopped = searcher.stopped

@@ -55,7 +55,7 @@ from kinarow.errors import KinarowError, SolverLimitError, raise_if_interrupted
 from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import blocking_applies
-from kinarow.search.solve import check_count, check_flag, check_seconds, check_tt_mb, said
+from kinarow.search.solve import check_count, check_flag, check_seconds, check_tt_mb, said, ticks_after
 from kinarow.values import Goal, Value
 
 #: node budget of one pairing search at a node
@@ -375,11 +375,6 @@ def attacker_wins(
     )
 
 
-def _after(on_tick: Callable[[int], None], done: int) -> Callable[[int], None]:
-    """``on_tick`` hearing ``done`` more nodes than it is told."""
-    return lambda nodes: on_tick(done + nodes)
-
-
 def prove(
     target: Game | Position | str,
     *,
@@ -408,7 +403,7 @@ def prove(
             result.answers.append(Answer(player, None, 0, 0.0, stopped=stopped))
             return result
         answer = searcher.attacker_wins(position, player, max_nodes=nodes_left, time_limit=seconds_left,
-                                        on_tick=None if on_tick is None else _after(on_tick, result.nodes))
+                                        on_tick=ticks_after(on_tick, result.nodes))
         result.answers.append(answer)
         if answer.wins is None:
             return result

@@ -142,6 +142,14 @@ def check_threads(threads: object) -> int:
     return int(threads)
 
 
+def ticks_after(on_tick: Callable[[int], None] | None, done: int) -> Callable[[int], None] | None:
+    """``on_tick`` for one more search after ``done`` nodes: it hears the running total (None stays None)."""
+    if on_tick is None:
+        return None
+    tick = on_tick
+    return lambda nodes: tick(done + nodes)
+
+
 def check_limits(max_nodes: object, time_limit: object, tt_mb: object) -> tuple[int | None, float | None, float | None]:
     """The budgets every solve takes: ``max_nodes``, ``time_limit`` (seconds) and ``tt_mb``, checked."""
     return check_count(max_nodes, "max_nodes"), check_seconds(time_limit, "time_limit"), check_tt_mb(tt_mb)
