@@ -45,7 +45,7 @@ def test_verify_failure_prints_the_counterexample(capsys):
         (["verify", "take-even", "7x6k4"], "plays misère Connect-k"),
         (["verify", "take-even", "7x6k4:gravity,misere", "--max-positions", "0"], "--max-positions"),
         (["play", "7x6k4:gravity,misere", "--engine", "take-even", "--second"], "plays the second player"),
-        (["verify", "delayed-take-even", "7x5k4:gravity,misere", "--family"], "no invariant certificate"),
+        (["verify", "delayed-take-even", "7x5k4:gravity,misere,cylinder", "--family"], "no invariant certificate"),
         (["verify", "take-even", "6x4k4:gravity,misere,cylinder", "--family"], "no invariant certificate"),
         (["verify", "take-even", "7x6k4:gravity,misere", "--family", "--max-positions", "9"], "--max-positions"),
     ],
@@ -116,3 +116,18 @@ def test_family_certificate_written_and_checked(capsys, tmp_path: Path):
     path.write_text(json.dumps(data))
     code, out, _ = run(capsys, "check", str(path))
     assert code != 0 and "invariant does not hold" in out
+
+
+def test_delayed_take_even_family_certificate_written_and_checked(capsys, tmp_path: Path):
+    path = tmp_path / "dte-k4.json"
+    code, out, _ = run(capsys, "verify", "delayed-take-even", "7x5k4:gravity,misere", "--family", "--proof", str(path))
+    assert code == 0
+    assert out.startswith("Proven: delayed-take-even wins for the first player on every WxHk4:gravity,misere with "
+                          "W = 5, 7, 9, ..., H = 3, 5, 7, ...")
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and out.startswith("VALID: delayed-take-even wins"), out
+    data = json.loads(path.read_text())
+    data["responses"][0]["offset"] = [0, 1]  # a bottom-row stone answered on top instead of in its pair
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "check", str(path))
+    assert code != 0 and "REJECTED" in out and "row 2 is not the strategist's" in out
