@@ -131,3 +131,30 @@ def test_delayed_take_even_family_certificate_written_and_checked(capsys, tmp_pa
     path.write_text(json.dumps(data))
     code, out, _ = run(capsys, "check", str(path))
     assert code != 0 and "REJECTED" in out and "row 2 is not the strategist's" in out
+
+
+def test_a_misere_table_writes_every_cells_certificates(capsys, tmp_path: Path):
+    from kinarow.papers.steele_larremore import Budget, reproduce_table
+
+    folder = tmp_path / "proofs"
+    report = reproduce_table((2, 3), (1, 2, 3, 4, 5), (1, 2, 3), Budget(invariants=True), proof=str(folder))
+    assert report.agrees and report.tally.open == 0, report.differences
+    assert "Invariant certificates, each checked once" in report.text
+    assert "proven" in report.text and "delayed-take-even wins for the first player on every WxHk3" in report.text
+    index = json.loads((folder / "index.json").read_text())
+    assert len(index["cells"]) == 30
+    by_cell = {(c["k"], c["w"], c["h"]): c for c in index["cells"]}
+    assert all(c["certificates"] for c in index["cells"])  # every settled cell names its evidence
+    assert by_cell[(3, 5, 3)]["certificates"][0] == "families/delayed-take-even-first-k3.json"
+    assert by_cell[(3, 2, 3)]["certificates"][0] == "families/narrow-k3.json"
+    assert by_cell[(2, 2, 1)]["certificates"] == ["cells/k2-2x1-solver.json"]  # only the solver settles it
+    sample = sorted({f for c in index["cells"] for f in c["certificates"] if f.startswith("families/")})
+    sample += [by_cell[(3, 4, 1)]["certificates"][0], by_cell[(2, 5, 3)]["certificates"][0], "cells/k2-2x1-solver.json"]
+    for name in sample:
+        code, out, _ = run(capsys, "check", str(folder / name))
+        assert code == 0 and out.startswith("VALID"), (name, out)
+
+
+def test_reproduce_proof_is_for_the_misere_tables(capsys, tmp_path: Path):
+    code, _, err = run(capsys, "reproduce", "torus-hex7", "--proof", str(tmp_path))
+    assert code == 2 and "--proof DIR is for misere-table" in err
