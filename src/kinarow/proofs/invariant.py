@@ -60,8 +60,11 @@ family can show, not whole boards:
   allowed heights as the window at ``r - L`` on a board of height ``H - L``,
   still in the family (``L`` the common period of the patterns and the
   height step), so the representatives cover every row of every height;
-* the ceiling: every height ``H`` of the family from ``r + 1`` up to a bound
-  past the window's top (a farther ceiling is invisible in the window);
+* the ceiling: every height ``H`` of the family from ``r + 1`` up to the
+  first one at least ``r + E + 3 + S`` (``S`` the length of the heights
+  pattern, prefix and repeat): no cell a check looks at lies above row
+  ``r + E``, and a column's heights fall into the same classes of contents
+  there for every such ``H`` (a farther ceiling is invisible in the window);
 * the walls: the left and the right wall at every distance ``0 .. Ec`` from
   the stone (``Ec = k - 1 + max |dc|``, the columns a line through the stone
   or the reply can reach), or farther (invisible); columns beyond a wall are
@@ -567,8 +570,9 @@ def check(cert: InvariantCertificate) -> Verdict:
             continue
         if fam.response(r) is None:
             return Verdict(False, f"no response covers an opponent's stone on row {r + 1}", {"windows": windows})
-        # every height of the family up to where the ceiling is past the window and every other column's
-        # contents there repeat with the heights' period (a farther ceiling shows the same window)
+        # every height of the family up to the first one past the window's top (row r + E) by more than the
+        # heights pattern's span: from there on the ceiling is out of sight, and so are the heights' classes
+        # (see Family.classes), so every higher ceiling shows the same windows
         for H in range(r + 1, r + fam.low + fam.prefix + fam.E + 4 + 2 * fam.period):
             if not fam.in_family(H):
                 continue
@@ -578,6 +582,8 @@ def check(cert: InvariantCertificate) -> Verdict:
                     windows += n
                     if bad:
                         return Verdict(False, bad, {"windows": windows})
+            if H >= r + fam.E + 3 + fam.hspan:
+                break
     bad = _full_board(fam)
     if bad:
         return Verdict(False, bad, {"windows": windows})
