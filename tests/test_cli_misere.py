@@ -153,6 +153,14 @@ def test_a_misere_table_writes_every_cells_certificates(capsys, tmp_path: Path):
     for name in sample:
         code, out, _ = run(capsys, "check", str(folder / name))
         assert code == 0 and out.startswith("VALID"), (name, out)
+    # and every file the table wrote is accepted (a 1x1 board's walk has no position to re-examine: not written)
+    from kinarow.proofs import check_data
+
+    written = sorted(p for p in folder.rglob("*.json") if p.name != "index.json")
+    assert {f"{p.parent.name}/{p.name}" for p in written} == {f for c in index["cells"] for f in c["certificates"]}
+    for path in written:
+        verdict = check_data(json.loads(path.read_text()))
+        assert verdict.ok, (path.name, verdict.reason)
 
 
 def test_reproduce_proof_is_for_the_misere_tables(capsys, tmp_path: Path):

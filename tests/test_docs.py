@@ -121,8 +121,8 @@ NOT_RUN: dict[tuple[str, str], str] = {
                   "--time-limit 100000 --out proofs"): "(10,4,4): minutes, needs the checkpoint above",
     ("cli.md", "kinarow solve 7x6k4:gravity --moves 'd d c' --time-limit 2"):
         "a time budget: its figures depend on the machine",
-    ("misere.md", "kinarow reproduce misere-table"): "about 7 min",
-    ("misere.md", "kinarow reproduce misere-cylinder"): "about 3 min",
+    ("misere.md", "kinarow reproduce misere-table --workers 2 --proof proofs"): "about 30 s in two worker processes",
+    ("misere.md", "kinarow reproduce misere-cylinder --workers 2"): "about 2 min in two worker processes",
     ("parallel.md", "kinarow solve 9x4k4 --moves e2 --checkpoint e2.sqlite --status"):
         "needs a checkpoint of hours of work",
     ("parallel.md", "kinarow settle 9x4k4 --draw-proof --checkpoint walks --status"):
