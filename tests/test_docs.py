@@ -106,7 +106,7 @@ SHOWN_STORE = "/home/me/.cache/kinarow/results.sqlite"
 NOT_RUN: dict[tuple[str, str], str] = {
     ("README.md", "kinarow play 7x6k4:gravity,misere --engine take-even"):
         "a game to try, shown without a transcript (docs/misere.md has one, which runs)",
-    ("README.md", "kinarow reproduce misere-table"): "minutes of work; its output is shown in docs/misere.md",
+    ("README.md", "kinarow reproduce misere-table"): "about 25 s in two processes; its output is in docs/misere.md",
     ("README.md", "kinarow solve 7x4k4 --workers 2 --checkpoint jobs.sqlite"): "worker processes (test_parallel.py)",
     ("README.md", "kinarow solve 7x6k4:gravity --workers 2 --jobs 64 --tt-mb 4096"): "Connect Four: 17 min",
     ("README.md", "kinarow solve 7x6k4:gravity --tt-mb 8192 --walk --strategy c4.json.gz --no-store"):

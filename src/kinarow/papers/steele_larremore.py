@@ -414,10 +414,15 @@ def write_proofs(cells: list[Cell], families: list[tuple[InvariantCertificate, V
             files.append(name)
         index.append({"k": cell.k, "w": cell.w, "h": cell.h, "value": cell.value, "how": cell.how,
                       "certificates": files})
-    for name, data in written.items():
-        (root / name).write_text(json.dumps(data) + "\n", encoding="utf-8")
-    (root / "index.json").write_text(json.dumps({"cylinder": cylinder, "cells": index}, indent=1) + "\n",
-                                     encoding="utf-8")
+    try:
+        for name, data in written.items():
+            (root / name).write_text(json.dumps(data) + "\n", encoding="utf-8")
+        (root / "index.json").write_text(json.dumps({"cylinder": cylinder, "cells": index}, indent=1) + "\n",
+                                         encoding="utf-8")
+    except OSError as error:
+        from kinarow.errors import KinarowError
+
+        raise KinarowError(f"cannot write the certificates to '{directory}': {error.strerror or error}") from None
     return len(written) + 1
 
 
