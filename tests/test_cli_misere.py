@@ -166,3 +166,21 @@ def test_a_misere_table_writes_every_cells_certificates(capsys, tmp_path: Path):
 def test_reproduce_proof_is_for_the_misere_tables(capsys, tmp_path: Path):
     code, _, err = run(capsys, "reproduce", "torus-hex7", "--proof", str(tmp_path))
     assert code == 2 and "--proof DIR is for misere-table" in err
+
+
+def test_a_cylinder_table_writes_every_cells_certificates(tmp_path: Path):
+    from kinarow.papers.steele_larremore import reproduce_cylinder
+    from kinarow.proofs import check_data
+
+    folder = tmp_path / "rings"
+    report = reproduce_cylinder((2,), (1, 2, 3, 4), (1, 2, 3), proof=str(folder))
+    index = json.loads((folder / "index.json").read_text())
+    assert index["cylinder"] is True and len(index["cells"]) == 12
+    settled = [c for c in index["cells"] if c["value"] != "open"]
+    assert settled and all(c["certificates"] for c in settled)
+    cells = {(c["w"], c["h"]): c for c in index["cells"]}
+    assert cells[(4, 2)]["certificates"][0] == "families/take-even-second-k2-cylinder.json"
+    assert "take-even wins for the second player on every WxHk2:gravity,misere,cylinder" in report.text
+    for path in sorted(p for p in folder.rglob("*.json") if p.name != "index.json"):
+        verdict = check_data(json.loads(path.read_text()))
+        assert verdict.ok, (path.name, verdict.reason)
