@@ -203,3 +203,87 @@ def test_version_1_certificates_have_no_pairs():
     assert check_data(take_even_certificate(4).to_json()).ok  # still written and read as version 1
     assert take_even_certificate(4).to_json()["version"] == 1
     assert "opening" in check_data({**data, "opening": "leftmost"}).reason
+
+
+def _declared_replies_win(cert: InvariantCertificate, w: int, h: int) -> bool:
+    """Every game on the w x h board of the family, the strategist playing the declared replies: it always wins."""
+    from kinarow.game import Game
+
+    game = Game(f"{w}x{h}k{cert.k}:{cert.flags}")
+    geometry, pos, seen = game.geometry, game.start(), set()
+    winner = "first" if cert.player == Player.FIRST else "second"
+    if cert.opening:
+        pos.play(geometry.cell(w - 1, 0))
+
+    def reply(x: int, y: int) -> int | None:
+        offset = next(r.offset for r in cert.responses if r.holds(y))
+        tx, ty = ((x ^ 1, 0) if y == 0 else (-1, -1)) if offset == "pair" else (x + offset[0], y + offset[1])
+        if not (0 <= tx < w and 0 <= ty < h) or geometry.cell(tx, ty) not in pos.legal_moves():
+            return None
+        return geometry.cell(tx, ty)
+
+    def walk() -> bool:
+        if pos.key() in seen:
+            return True
+        seen.add(pos.key())
+        for cell in pos.legal_moves():
+            pos.play(cell)
+            try:
+                if pos.is_over:
+                    if pos.result != winner:
+                        return False
+                    continue
+                answer = reply(*geometry.xy(cell))
+                if answer is None:
+                    return False
+                pos.play(answer)
+                try:
+                    if (pos.is_over and pos.result != winner) or (not pos.is_over and not walk()):
+                        return False
+                finally:
+                    pos.undo()
+            finally:
+                pos.undo()
+        return True
+
+    return walk()
+
+
+def test_every_certificate_the_windows_accept_wins_on_its_small_boards(monkeypatch):
+    # Soundness, tested: mutate take-even's and delayed take-even's certificates (replies, patterns, family
+    # bounds) at random; whenever the window checks alone accept one, its declared replies must win every game
+    # of its small boards, walked with the plain rules
+    import random
+
+    import kinarow.proofs.invariant as invariant
+
+    monkeypatch.setattr(invariant, "_small_boards", lambda fam: (0, None))  # the windows alone
+    rng = random.Random(23)
+    bases = [take_even_certificate(3), delayed_take_even_certificate(3), delayed_take_even_certificate(3, first=True),
+             delayed_take_even_certificate(2)]  # false for k = 2, and only the line check sees it
+    offsets = [(0, 1), (1, 0), (-1, 0), (1, 1), (0, 2), "pair"]
+    accepted = 0
+    for _ in range(60):
+        cert = rng.choice(bases)
+        change = rng.randrange(4)
+        if change == 0:
+            cert = dataclasses.replace(cert, responses=tuple(
+                Response(r.low, r.high, rng.choice(offsets)) if rng.random() < 0.5 else r for r in cert.responses))
+        elif change == 1:
+            repeat = tuple(rng.random() < 0.5 for _ in range(rng.choice([1, 2, 3])))
+            cert = dataclasses.replace(cert, heights=Pattern(cert.heights.prefix, repeat))
+        elif change == 2:
+            repeat = tuple(rng.choice([Player.FIRST, Player.SECOND]) for _ in range(rng.choice([1, 2])))
+            cert = dataclasses.replace(cert, owners=Pattern(cert.owners.prefix, repeat))
+        else:
+            cert = dataclasses.replace(cert, min_width=max(1, cert.min_width + rng.choice([-2, -1, 1])),
+                                       min_height=max(1, cert.min_height + rng.choice([-1, 1])),
+                                       height_step=rng.choice([1, 2, 3]))
+        if not check(cert).ok:
+            continue
+        accepted += 1
+        for w in (cert.min_width, cert.min_width + cert.width_step):
+            for h in (cert.min_height, cert.min_height + cert.height_step):
+                if w * h <= 20:
+                    assert _declared_replies_win(cert, w, h), (cert, w, h)
+    assert accepted >= 5  # the mutants include sound ones (a taller or wider family, an equivalent pattern)
