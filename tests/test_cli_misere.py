@@ -46,7 +46,7 @@ def test_verify_failure_prints_the_counterexample(capsys):
         (["verify", "take-even", "7x6k4:gravity,misere", "--max-positions", "0"], "--max-positions"),
         (["play", "7x6k4:gravity,misere", "--engine", "take-even", "--second"], "plays the second player"),
         (["verify", "delayed-take-even", "7x5k4:gravity,misere,cylinder", "--family"], "no invariant certificate"),
-        (["verify", "take-even", "6x4k4:gravity,misere,cylinder", "--family"], "no invariant certificate"),
+        (["verify", "take-even", "3x4k4:gravity,misere,cylinder", "--family"], "no invariant certificate"),
         (["verify", "take-even", "7x6k4:gravity,misere", "--family", "--max-positions", "9"], "--max-positions"),
     ],
 )

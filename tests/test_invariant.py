@@ -81,15 +81,15 @@ def test_bad_certificates_get_one_sentence():
 
 
 @pytest.mark.parametrize("k", [3, 4, 6])
-def test_take_even_on_cylinders_from_width_2k_minus_1(k):
+def test_take_even_on_cylinders_from_width_k(k):
     cert = take_even_certificate(k, cylinder=True)
     verdict = check_data(cert.to_json())
     assert verdict.ok, verdict.reason
-    assert cert.covers(k, 2 * k - 1, 4, cylinder=True) and not cert.covers(k, 2 * k - 2, 4, cylinder=True)
+    assert cert.covers(k, k, 4, cylinder=True) and not cert.covers(k, k - 1, 4, cylinder=True)
     assert not cert.covers(k, 12, 4) and not take_even_certificate(k).covers(k, 12, 4, cylinder=True)
-    # narrower cylinders: the window would wrap onto itself, so the checker refuses the family
-    narrow = dataclasses.replace(cert, min_width=2 * k - 2)
-    assert "wraps onto itself" in check(narrow).reason
+    # narrower cylinders: a line would wrap onto itself, so the checker refuses the family
+    narrow = dataclasses.replace(cert, min_width=k - 1)
+    assert "wrap onto itself" in check(narrow).reason
 
 
 def test_a_family_of_tall_boards_is_checked_at_its_own_heights():
@@ -181,14 +181,17 @@ def test_delayed_take_even_with_wrong_family_bounds_is_rejected():
 
 @pytest.mark.parametrize("k", [4, 5])
 def test_delayed_take_even_on_cylinders(k):
-    # new results on the annulus (the paper's open problem), from width 2k + 1: the second player wins every odd
-    # height on even widths and, for k >= 4, the first player on odd widths
+    # new results on the annulus (the paper's open problem): the second player wins every odd height on even
+    # widths >= k and, for k >= 4, the first player on odd widths >= 2k + 1
     for first in (False, True):
         cert = delayed_take_even_certificate(k, first=first, cylinder=True)
-        assert cert.min_width == 2 * k + 1 + (0 if first else 1)
+        assert cert.min_width == (2 * k + 1 if first else k + k % 2)
         verdict = check(cert)
         assert verdict.ok, verdict.reason
         assert cert.covers(k, cert.min_width + 10, 7, cylinder=True) and not cert.covers(k, cert.min_width, 7)
+    # odd widths narrower than 2k + 1: the window would hold the seam twice, so the checker refuses the family
+    narrow = dataclasses.replace(delayed_take_even_certificate(k, first=True, cylinder=True), min_width=2 * k - 1)
+    assert "seam" in check(narrow).reason and "twice" in check(narrow).reason
 
 
 def test_delayed_take_even_first_on_k_3_cylinders_is_rejected():

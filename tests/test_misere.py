@@ -105,7 +105,8 @@ def test_invariant_certificates_settle_whole_families():
     assert "each player covers" in c.how and c.symbol() == "=N"
     rings = Settler(Budget(max_positions=10, solver_seconds=1, cross_check_cells=0, invariants=True), cylinder=True)
     assert rings.settle(4, 12, 6).methods == ["invariant"]
-    assert "invariant" not in rings.settle(4, 6, 6).methods  # narrower than 2k - 1
+    assert rings.settle(4, 4, 6).methods == ["invariant"]  # from width k
+    assert "invariant" not in rings.settle(4, 3, 6).methods  # narrower than k
 
 
 def test_grid_marks_differences():

@@ -2,7 +2,7 @@
 
 :func:`certificates` lists the invariant certificates kinarow builds for a k
 (take-even: the second player wins every even height at every width ``>= k``,
-on cylinders ``>= 2k - 1``; delayed take-even for k >= 3: every odd height
+on the plane and on cylinders; delayed take-even for k >= 3: every odd height
 ``>= 3``, the second player on even widths ``>= k`` and the first on odd ones,
 on cylinders from ``2k + 1``; the checker rejects the first player's on
 cylinders for k = 3, where the unpaired column's stone meets its

@@ -70,10 +70,17 @@ family can show, not whole boards:
   or the reply can reach), or farther (invisible); columns beyond a wall are
   off the board, exactly as on the real board; two visible walls give the
   width, which must be in the family. On a cylinder there are no walls, and
-  its family must start at width ``2 Ec + 1``: from there the window's
-  columns are distinct columns of the board and a line through the stone or
-  the reply is the same cells as on the plane (narrower cylinders are left
-  to exhaustive walks);
+  its family must start at width ``k`` (a line's k cells are then distinct
+  cells of the board). From width ``2 Ec + 1`` on, the window's columns are
+  distinct columns of the board; on a narrower cylinder two window columns
+  ``W`` apart are one column of the board, which the window treats as two
+  independent ones: every real position is still among the window's (the
+  two show the same contents, each a state the invariant allows, the stone's
+  column after the stones too, by check 2), and every line through the stone
+  or the reply is k window cells in a row, so the window's verdict holds a
+  fortiori. Only the seam of an odd width would be wrong there (the window
+  would hold it twice, and the pairs change parity at each), so a paired
+  family of odd widths on cylinders starts at ``2 Ec + 1``;
 * the pairs (paired bottom row): which window columns pair with which is
   fixed by the parity of the stone's column counted from the left wall;
   where a wall is visible it gives that parity (the right wall with the
@@ -346,10 +353,10 @@ def _response(data: Any) -> Response:
 
 
 def take_even_certificate(k: int, cylinder: bool = False) -> InvariantCertificate:
-    """Take-even for the second player on every even height and every width ``>= k`` (the paper's strategy 1);
-    on cylinders every width ``>= 2k - 1``, where the window of a stone no longer wraps onto itself."""
+    """Take-even for the second player on every even height and every width ``>= k`` (the paper's strategy 1),
+    on the plane or (``cylinder``) on cylinders."""
     return InvariantCertificate(
-        "take-even", k, 2 * k - 1 if cylinder else k, 2, 2, Player.SECOND, (Response(0, None, (0, 1)),),
+        "take-even", k, k, 2, 2, Player.SECOND, (Response(0, None, (0, 1)),),
         Pattern((), (Player.FIRST, Player.SECOND)), Pattern((), (True, False)), cylinder,
     )
 
@@ -359,9 +366,10 @@ def delayed_take_even_certificate(k: int, first: bool = False, cylinder: bool = 
     widths ``>= k``, or the first player (``first``) on odd widths ``>= k``, who opens on the rightmost bottom
     cell. A bottom-row stone is answered in its pair, a stone above on top of it; the invariant: the bottom
     row paired, above it rows alternating opponent (row 2), strategist (row 3), ..., so the column heights
-    are 0 or odd. On cylinders the widths start at ``2k + 1`` (the window's reach)."""
+    are 0 or odd. On cylinders the first player's widths start at ``2k + 1`` (the window's reach: see the
+    module text)."""
     me, opp = (Player.FIRST, Player.SECOND) if first else (Player.SECOND, Player.FIRST)
-    w0 = 2 * k + 1 if cylinder else k
+    w0 = 2 * k + 1 if cylinder and first else k
     if w0 % 2 != first:
         w0 += 1
     return InvariantCertificate(
@@ -547,9 +555,13 @@ def _premises(fam: _Family) -> str | None:
     if None in owners.repeat or None in owners.prefix[1:] or (
             not cert.bottom_pairs and None in owners.prefix):
         return "every row has an owner, except the bottom row when it is paired"
-    if cert.cylinder and cert.min_width < 2 * fam.Ec + 1:
-        return (f"on cylinders narrower than {2 * fam.Ec + 1} columns a stone's window wraps onto itself, so the "
-                "family's widths must start there (narrower cylinders are walked one by one)")
+    if cert.cylinder and cert.min_width < cert.k:
+        return (f"on cylinders narrower than k = {cert.k} columns a line would wrap onto itself, so the family's "
+                "widths must start at k")
+    if cert.cylinder and cert.bottom_pairs and 1 in fam.wpars and cert.min_width < 2 * fam.Ec + 1:
+        return (f"on odd-width cylinders narrower than {2 * fam.Ec + 1} columns a stone's window would hold the "
+                "seam (and its unpaired column) twice, so the family's widths must start there (narrower "
+                "cylinders are walked one by one)")
     if not fam.allowed(0):
         return "the invariant does not hold at the start: height 0 is not allowed"
     if cert.opening and (not fam.allowed(1) or cert.k < 2):
