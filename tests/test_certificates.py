@@ -209,12 +209,13 @@ def one_certificate_of_each_format(folder: Path, strategy: dict, good_pairing: d
     from kinarow.knowledge.infinite import torus
     from kinarow.knowledge.infinite.tiling import named
     from kinarow.proofs import verified
-    from kinarow.proofs.invariant import take_even_certificate
+    from kinarow.proofs.invariant import delayed_take_even_certificate, take_even_certificate
     from kinarow.proofs.narrow import NarrowDraw
     from kinarow.strategies.verify import verify
 
     files = {"strategy.json": strategy, "pairing.json": good_pairing, "tiling.json": named("hj9").to_json(),
-             "invariant.json": take_even_certificate(4, False).to_json(), "narrow.json": NarrowDraw(4).to_json()}
+             "invariant.json": take_even_certificate(4, False).to_json(), "narrow.json": NarrowDraw(4).to_json(),
+             "invariant-pairs.json": delayed_take_even_certificate(3, first=True).to_json()}  # version 2
     v = verify("take-even", "4x2k3:gravity,misere")
     files["verified.json"] = verified.VerifiedStrategy(v.strategy, v.game, v.player, v.outcome, v.positions).to_json()
     result = torus.enumerate_classes("hex7")

@@ -45,8 +45,8 @@ def test_verify_failure_prints_the_counterexample(capsys):
         (["verify", "take-even", "7x6k4"], "plays misère Connect-k"),
         (["verify", "take-even", "7x6k4:gravity,misere", "--max-positions", "0"], "--max-positions"),
         (["play", "7x6k4:gravity,misere", "--engine", "take-even", "--second"], "plays the second player"),
-        (["verify", "delayed-take-even", "7x5k4:gravity,misere", "--family"], "no invariant certificate"),
-        (["verify", "take-even", "6x4k4:gravity,misere,cylinder", "--family"], "no invariant certificate"),
+        (["verify", "delayed-take-even", "7x5k4:gravity,misere,cylinder", "--family"], "no invariant certificate"),
+        (["verify", "take-even", "3x4k4:gravity,misere,cylinder", "--family"], "no invariant certificate"),
         (["verify", "take-even", "7x6k4:gravity,misere", "--family", "--max-positions", "9"], "--max-positions"),
     ],
 )
@@ -116,3 +116,71 @@ def test_family_certificate_written_and_checked(capsys, tmp_path: Path):
     path.write_text(json.dumps(data))
     code, out, _ = run(capsys, "check", str(path))
     assert code != 0 and "invariant does not hold" in out
+
+
+def test_delayed_take_even_family_certificate_written_and_checked(capsys, tmp_path: Path):
+    path = tmp_path / "dte-k4.json"
+    code, out, _ = run(capsys, "verify", "delayed-take-even", "7x5k4:gravity,misere", "--family", "--proof", str(path))
+    assert code == 0
+    assert out.startswith("Proven: delayed-take-even wins for the first player on every WxHk4:gravity,misere with "
+                          "W = 5, 7, 9, ..., H = 3, 5, 7, ...")
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and out.startswith("VALID: delayed-take-even wins"), out
+    data = json.loads(path.read_text())
+    data["responses"][0]["offset"] = [0, 1]  # a bottom-row stone answered on top instead of in its pair
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "check", str(path))
+    assert code != 0 and "REJECTED" in out and "row 2 is not the strategist's" in out
+
+
+def test_a_misere_table_writes_every_cells_certificates(capsys, tmp_path: Path):
+    from kinarow.papers.steele_larremore import Budget, reproduce_table
+
+    folder = tmp_path / "proofs"
+    report = reproduce_table((2, 3), (1, 2, 3, 4, 5), (1, 2, 3), Budget(invariants=True), proof=str(folder))
+    assert report.agrees and report.tally.open == 0, report.differences
+    assert "Invariant certificates, each checked once" in report.text
+    assert "proven" in report.text and "delayed-take-even wins for the first player on every WxHk3" in report.text
+    index = json.loads((folder / "index.json").read_text())
+    assert len(index["cells"]) == 30
+    by_cell = {(c["k"], c["w"], c["h"]): c for c in index["cells"]}
+    assert all(c["certificates"] for c in index["cells"])  # every settled cell names its evidence
+    assert by_cell[(3, 5, 3)]["certificates"][0] == "families/delayed-take-even-first-k3.json"
+    assert by_cell[(3, 2, 3)]["certificates"][0] == "families/narrow-k3.json"
+    assert by_cell[(2, 2, 1)]["certificates"] == ["cells/k2-2x1-solver.json"]  # only the solver settles it
+    sample = sorted({f for c in index["cells"] for f in c["certificates"] if f.startswith("families/")})
+    sample += [by_cell[(3, 4, 1)]["certificates"][0], by_cell[(2, 5, 3)]["certificates"][0], "cells/k2-2x1-solver.json"]
+    for name in sample:
+        code, out, _ = run(capsys, "check", str(folder / name))
+        assert code == 0 and out.startswith("VALID"), (name, out)
+    # and every file the table wrote is accepted (a 1x1 board's walk has no position to re-examine: not written)
+    from kinarow.proofs import check_data
+
+    written = sorted(p for p in folder.rglob("*.json") if p.name != "index.json")
+    assert {f"{p.parent.name}/{p.name}" for p in written} == {f for c in index["cells"] for f in c["certificates"]}
+    for path in written:
+        verdict = check_data(json.loads(path.read_text()))
+        assert verdict.ok, (path.name, verdict.reason)
+
+
+def test_reproduce_proof_is_for_the_misere_tables(capsys, tmp_path: Path):
+    code, _, err = run(capsys, "reproduce", "torus-hex7", "--proof", str(tmp_path))
+    assert code == 2 and "--proof DIR is for misere-table" in err
+
+
+def test_a_cylinder_table_writes_every_cells_certificates(tmp_path: Path):
+    from kinarow.papers.steele_larremore import reproduce_cylinder
+    from kinarow.proofs import check_data
+
+    folder = tmp_path / "rings"
+    report = reproduce_cylinder((2,), (1, 2, 3, 4), (1, 2, 3), proof=str(folder))
+    index = json.loads((folder / "index.json").read_text())
+    assert index["cylinder"] is True and len(index["cells"]) == 12
+    settled = [c for c in index["cells"] if c["value"] != "open"]
+    assert settled and all(c["certificates"] for c in settled)
+    cells = {(c["w"], c["h"]): c for c in index["cells"]}
+    assert cells[(4, 2)]["certificates"][0] == "families/take-even-second-k2-cylinder.json"
+    assert "take-even wins for the second player on every WxHk2:gravity,misere,cylinder" in report.text
+    for path in sorted(p for p in folder.rglob("*.json") if p.name != "index.json"):
+        verdict = check_data(json.loads(path.read_text()))
+        assert verdict.ok, (path.name, verdict.reason)

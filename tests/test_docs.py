@@ -106,7 +106,7 @@ SHOWN_STORE = "/home/me/.cache/kinarow/results.sqlite"
 NOT_RUN: dict[tuple[str, str], str] = {
     ("README.md", "kinarow play 7x6k4:gravity,misere --engine take-even"):
         "a game to try, shown without a transcript (docs/misere.md has one, which runs)",
-    ("README.md", "kinarow reproduce misere-table"): "minutes of work; its output is shown in docs/misere.md",
+    ("README.md", "kinarow reproduce misere-table"): "about 25 s in two processes; its output is in docs/misere.md",
     ("README.md", "kinarow solve 7x4k4 --workers 2 --checkpoint jobs.sqlite"): "worker processes (test_parallel.py)",
     ("README.md", "kinarow solve 7x6k4:gravity --workers 2 --jobs 64 --tt-mb 4096"): "Connect Four: 17 min",
     ("README.md", "kinarow solve 7x6k4:gravity --tt-mb 8192 --walk --strategy c4.json.gz --no-store"):
@@ -121,8 +121,8 @@ NOT_RUN: dict[tuple[str, str], str] = {
                   "--time-limit 100000 --out proofs"): "(10,4,4): minutes, needs the checkpoint above",
     ("cli.md", "kinarow solve 7x6k4:gravity --moves 'd d c' --time-limit 2"):
         "a time budget: its figures depend on the machine",
-    ("misere.md", "kinarow reproduce misere-table"): "about 7 min",
-    ("misere.md", "kinarow reproduce misere-cylinder"): "about 3 min",
+    ("misere.md", "kinarow reproduce misere-table --workers 2 --proof proofs"): "about 30 s in two worker processes",
+    ("misere.md", "kinarow reproduce misere-cylinder --workers 2"): "about 2 min in two worker processes",
     ("parallel.md", "kinarow solve 9x4k4 --moves e2 --checkpoint e2.sqlite --status"):
         "needs a checkpoint of hours of work",
     ("parallel.md", "kinarow settle 9x4k4 --draw-proof --checkpoint walks --status"):

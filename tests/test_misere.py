@@ -105,7 +105,8 @@ def test_invariant_certificates_settle_whole_families():
     assert "each player covers" in c.how and c.symbol() == "=N"
     rings = Settler(Budget(max_positions=10, solver_seconds=1, cross_check_cells=0, invariants=True), cylinder=True)
     assert rings.settle(4, 12, 6).methods == ["invariant"]
-    assert "invariant" not in rings.settle(4, 6, 6).methods  # narrower than 2k - 1
+    assert rings.settle(4, 4, 6).methods == ["invariant"]  # from width k
+    assert "invariant" not in rings.settle(4, 3, 6).methods  # narrower than k
 
 
 def test_grid_marks_differences():
@@ -212,3 +213,25 @@ def test_small_cylinder_report():
     assert report.tally.compared == 0  # the paper gives no cylinder values: nothing is compared
     assert report.tally.sentence().startswith("Nothing compared with the paper")
     assert "| 3 | 5x3 | second |" in report.text
+
+
+def test_delayed_take_even_certificates_settle_odd_heights():
+    settler = Settler(Budget(max_positions=10_000, solver_seconds=5, cross_check_cells=0, invariants=True))
+    c = settler.settle(5, 12, 11)
+    assert (c.value, c.methods) == ("second", ["invariant"])
+    assert "delayed-take-even (second) proven by an invariant certificate for every WxHk5" in c.how
+    assert c.evidence == [{"kind": "invariant", "strategy": "delayed-take-even", "player": "second",
+                           "family": "WxHk5:gravity,misere with W = 6, 8, 10, ..., H = 3, 5, 7, ..."}]
+    c = settler.settle(5, 11, 11)
+    assert (c.value, c.methods, c.published) == ("first", ["invariant"], "first")
+
+
+def test_a_table_checks_each_family_once_and_hands_it_to_its_cells():
+    families: list = []
+    cells = table((3,), (5, 6), (3, 4), Budget(invariants=True, cross_check_cells=0), families=families)
+    assert [(c.strategy, str(c.player), v.ok) for c, v in families] == [
+        ("take-even", "second", True), ("delayed-take-even", "second", True), ("delayed-take-even", "first", True)]
+    assert all(v.details["seconds"] >= 0 for _, v in families)
+    assert [(c.w, c.h, c.value, c.methods) for c in cells] == [
+        (5, 3, "first", ["invariant"]), (6, 3, "second", ["invariant"]),
+        (5, 4, "second", ["invariant"]), (6, 4, "second", ["invariant"])]

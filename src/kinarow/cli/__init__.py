@@ -18,7 +18,7 @@ Commands::
     kinarow pairing GAME [--moves MOVES] [--proof FILE] [--svg FILE] [--png FILE] [--json] [--minimise]
     kinarow pairing-table [--max-side N] [--max-conflicts C] [--json] [--store FILE | --no-store] [--workers N]
                           [--proofs DIR]
-    kinarow reproduce --list | NAME [--json] [--workers N]
+    kinarow reproduce --list | NAME [--json] [--workers N] [--proof DIR]
     kinarow serve [--port P] [--host ADDRESS] [--think S] [--open]
     kinarow book build GAME --depth D [--out FILE] [--checkpoint FILE] [--tt-mb MB]
     kinarow book info FILE

@@ -99,7 +99,8 @@ def _verify_family(args: argparse.Namespace, strategy: Any, out: TextIO, err: Te
              and c.covers(game.k, game.m, game.n, cylinder)]
     if not found:
         raise KinarowError(f"kinarow has no invariant certificate of {strategy.name} for the family of {game}; "
-                           "--family works for take-even on even heights, at widths >= k (cylinders: >= 2k - 1)")
+                           "--family works for take-even on even heights, at widths >= k, and delayed-take-even on odd "
+                           "heights >= 3 with k >= 3, at widths >= k (odd-width cylinders: >= 2k + 1)")
     cert = found[0]
     data = cert.to_json()
     verdict = check_data(data)

@@ -8,6 +8,7 @@ from typing import Any, TextIO
 
 import kinarow.papers as reproduce
 from kinarow.cli.common import EXIT_OK, positive_int
+from kinarow.errors import KinarowError
 from kinarow.search.pool import MAX_WORKERS
 
 
@@ -20,11 +21,16 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for t in reproduce.TARGETS:
             print(f"{t.name:<24} {t.paper}: {t.figures}", file=out)
         return EXIT_OK
-    options = {}
+    options: dict[str, Any] = {}
     if workers > 1 and reproduce.target(args.name).takes("workers"):
         options["workers"] = workers
     elif workers > 1:
         print(f"'{args.name}' runs in one process; --workers is not used by this target.", file=err)
+    if args.proof is not None:
+        if not reproduce.target(args.name).takes("proof"):
+            raise KinarowError(f"'{args.name}' writes no certificates; --proof DIR is for misere-table and "
+                               "misere-cylinder")
+        options["proof"] = args.proof
     report = reproduce.run(args.name, **options)
     if args.json:
         print(json.dumps(report.to_dict()), file=out)
@@ -46,4 +52,7 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--workers", metavar="N", default=None,
                    help="settle a table's cells in N processes (default 1); at most the idle cores, "
                    "since the solver's budget is seconds per board")
+    p.add_argument("--proof", metavar="DIR", default=None,
+                   help="write every settled cell's certificates to DIR, with DIR/index.json naming each cell's "
+                   "(misere-table, misere-cylinder)")
     p.set_defaults(run=cmd_reproduce)

@@ -33,6 +33,8 @@ from typing import Any, Literal
 
 from kinarow.game import Game
 from kinarow.papers import Report, Tally
+from kinarow.proofs import Verdict
+from kinarow.proofs.invariant import InvariantCertificate
 from kinarow.values import Outcome, Player, Value
 
 PAPER = 'Steele & Larremore, "Misere Connect Four is solved"'
@@ -72,6 +74,9 @@ class Cell:
     seconds: float = 0.0
     published: Value | None = None
     notes: list[str] = field(default_factory=list)
+    #: what settled the value, one entry per certificate (kind: invariant, narrow, verified or solver; with the
+    #: strategy, player, outcome and positions where they apply), for ``--proof DIR``
+    evidence: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def conflict(self) -> bool:
@@ -100,15 +105,18 @@ class Budget:
     solver_seconds: float = 2.0
     solver_cells: int = 64
     cross_check_cells: int = 24  # also solve boards this small when a strategy settled them
+    cross_check_seconds: float = 0.5  # the solver's time on a board a strategy settled (only a second opinion)
     invariants: bool = False  # use invariant certificates (strategies proven for whole families of boards)
 
 
 class Settler:
     """Settles cells, remembering which boards ran out of budget so that larger ones are skipped."""
 
-    def __init__(self, budget: Budget, *, cylinder: bool = False) -> None:
+    def __init__(self, budget: Budget, *, cylinder: bool = False,
+                 families: list[tuple[InvariantCertificate, Verdict]] | None = None) -> None:
         self.budget = budget
         self.cylinder = cylinder
+        self.families = families  # the checked invariant certificates to use (None: check them here)
         self.too_big: dict[tuple[str, int, int], list[tuple[int, int]]] = {}
 
     def _skip(self, key: tuple[str, int, int], w: int, h: int) -> bool:
@@ -126,11 +134,12 @@ class Settler:
         wins: dict[int, list[str]] = {1: [], 2: []}
         draws: dict[int, list[str]] = {1: [], 2: []}
         texts: list[str] = []
+        proofs: dict[tuple[str, int], list[dict[str, Any]]] = {}
         by_invariant: set[tuple[str, int]] = set()
         walks = strategies
         if strategies and self.budget.invariants:
-            by_invariant = self._invariants(k, w, h, self.cylinder, wins, texts)
-            if self._narrow(k, w, h, draws, texts) and game.cells > self.budget.cross_check_cells:
+            by_invariant = self._invariants(k, w, h, wins, texts, proofs)
+            if self._narrow(k, w, h, draws, texts, proofs) and game.cells > self.budget.cross_check_cells:
                 walks = False  # the draw is proven; walking the strategies would only repeat it
         for strategy, player in S.applicable(game) if walks else []:
             key = (strategy.name, player, k)
@@ -150,6 +159,8 @@ class Settler:
                 cell.notes.append(f"{strategy.name} ({who}) fails: {v.counterexample or 'at once'}")
             else:
                 (wins if v.outcome == Outcome.WIN else draws)[player].append(strategy.name)
+                proofs[(strategy.name, player)] = [{"kind": "verified", "strategy": strategy.name, "player": who,
+                                                    "outcome": str(v.outcome), "positions": v.positions}]
                 texts.append(f"{strategy.name} ({who}) verified: {v.outcome}, {v.positions:,} positions")
         conflict = [f"{', '.join(wins[p])} verified a win for the {Player.of(p)} player, but "
                     f"{', '.join(wins[3 - p] + draws[3 - p])} verified draw-or-better for the {Player.of(3 - p)}"
@@ -162,33 +173,42 @@ class Settler:
             if wins[player]:
                 cell.value = Value.win(game.goal, player)
                 cell.methods = wins[player]
+                cell.evidence = [e for m in wins[player] for e in proofs.get((m, player), [])]
         if cell.value == "open" and (wins[1] or draws[1]) and (wins[2] or draws[2]):
             cell.value = Value.DRAW
             cell.methods = draws[1] + [s for s in draws[2] if s not in draws[1]]
+            cell.evidence = [e for p in (1, 2) for m in draws[p] for e in proofs.get((m, p), [])]
         if cell.value != "open":
             cell.how = "; ".join(texts)
-        need_solver = cell.value == "open" or game.cells <= self.budget.cross_check_cells
-        if need_solver and game.cells <= self.budget.solver_cells and not self._skip(("solver", 0, k), w, h):
-            self._solve(cell, game)
+        if cell.value == "open":
+            if game.cells <= self.budget.solver_cells and not self._skip(("solver", 0, k), w, h):
+                self._solve(cell, game, self.budget.solver_seconds, ("solver", 0, k))
+        elif game.cells <= self.budget.cross_check_cells and not self._skip(("cross-check", 0, k), w, h):
+            self._solve(cell, game, self.budget.cross_check_seconds, ("cross-check", 0, k))
         return cell
 
-    @staticmethod
-    def _invariants(k: int, w: int, h: int, cylinder: bool, wins: dict[int, list[str]],
-                    texts: list[str]) -> set[tuple[str, int]]:
+    def _invariants(self, k: int, w: int, h: int, wins: dict[int, list[str]], texts: list[str],
+                    proofs: dict[tuple[str, int], list[dict[str, Any]]]) -> set[tuple[str, int]]:
         """Record the checked invariant certificates whose family holds the board; the (strategy, player) pairs."""
         from kinarow.papers.misere_invariants import proven
 
         done: set[tuple[str, int]] = set()
-        for cert, verdict in proven(k, w, h, cylinder):
+        families = proven(k, w, h, self.cylinder) if self.families is None else [
+            (cert, verdict) for cert, verdict in self.families
+            if verdict.ok and cert.covers(k, w, h, self.cylinder)]
+        for cert, verdict in families:
             player = 2 if cert.player == Player.SECOND else 1
             if "invariant" not in wins[player]:
                 wins[player].append("invariant")
             done.add((cert.strategy, player))
+            proofs.setdefault(("invariant", player), []).append(
+                {"kind": "invariant", "strategy": cert.strategy, "player": str(cert.player), "family": cert.family})
             texts.append(f"{cert.strategy} ({cert.player}) proven by an invariant certificate for every "
                          f"{cert.family} ({verdict.details['windows']:,} windows checked)")
         return done
 
-    def _narrow(self, k: int, w: int, h: int, draws: dict[int, list[str]], texts: list[str]) -> bool:
+    def _narrow(self, k: int, w: int, h: int, draws: dict[int, list[str]], texts: list[str],
+                proofs: dict[tuple[str, int], list[dict[str, Any]]]) -> bool:
         """Record a checked narrow-board draw certificate (w < k) as a draw for both players; whether one holds."""
         from kinarow.papers.misere_invariants import narrow_draw
 
@@ -196,20 +216,21 @@ class Settler:
         if found is not None:
             draws[1].append("narrow")
             draws[2].append("narrow")
+            proofs[("narrow", 1)] = [{"kind": "narrow", "family": found[0].family}]
             texts.append(f"draw for both players by a narrow-board certificate: {found[0].claim}")
         return found is not None
 
-    def _solve(self, cell: Cell, game: Game) -> None:
+    def _solve(self, cell: Cell, game: Game, seconds: float, key: tuple[str, int, int]) -> None:
         from kinarow.search.solve import solve
 
-        result = solve(game, time_limit=self.budget.solver_seconds)
+        result = solve(game, time_limit=seconds)
         if result.stopped == "interrupted":  # Ctrl-C: the search caught it; stop the table, not just this board
             raise KeyboardInterrupt
         cell.work += result.nodes
         cell.seconds += result.seconds
         if result.value == Value.UNKNOWN:
-            self.too_big.setdefault(("solver", 0, cell.k), []).append((cell.w, cell.h))
-            cell.notes.append(f"solver: no answer within {self.budget.solver_seconds:g} s")
+            self.too_big.setdefault(key, []).append((cell.w, cell.h))
+            cell.notes.append(f"solver: no answer within {seconds:g} s")
             return
         assert isinstance(result.value, Value)  # one process's search: a value, never a one-sided bound
         text = f"solver: {result.value}, {result.nodes:,} nodes"
@@ -217,6 +238,7 @@ class Settler:
             cell.value = result.value
             cell.methods = ["solver"]
             cell.how = text
+            cell.evidence = [{"kind": "solver", "value": str(result.value), "nodes": result.nodes}]
         elif cell.value == result.value:
             cell.methods.append("solver")
             cell.how += f"; {text}"
@@ -235,38 +257,61 @@ def table(
     strategies: bool = True,
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    families: list[tuple[InvariantCertificate, Verdict]] | None = None,
 ) -> list[Cell]:
     """Settle every (k, w, h) cell, smallest boards first; ``workers`` processes settle cells side by side.
 
-    A cell waits for the cells it may skip work after (the same k, no wider, no
-    taller, heights of the same parity), so any number of workers gives the
-    same cells as one.
+    With ``budget.invariants`` the invariant certificates of the table's k are
+    checked first, each once, as jobs of the same pool (a cell waits for the
+    checks of the families that hold it); ``families``, if given, receives
+    every certificate with its verdict. A cell waits for the cells it may skip
+    work after (the same k, no wider, no taller, heights of the same parity),
+    so any number of workers gives the same cells as one.
     """
+    from kinarow.papers.misere_invariants import certificates
     from kinarow.search.pool import run_cells
 
     settler = Settler(budget or Budget(), cylinder=cylinder)
-    jobs = [(k, w, h) for k in ks for h in heights for w in widths]
-    jobs.sort(key=lambda j: (j[0], j[1] * j[2], j[1]))
+    ks = list(ks)
+    certs = [c for k in ks for c in certificates(k, cylinder)] if strategies and settler.budget.invariants else []
+    verdicts: dict[int, Verdict] = {}
+    boards = [(k, w, h) for k in ks for h in heights for w in widths]
+    boards.sort(key=lambda j: (j[0], j[1] * j[2], j[1]))
+    jobs: list[tuple[int, int, int] | InvariantCertificate] = [*certs, *boards]
     cells: list[Cell] = []
 
-    def prepare(i: int) -> _Job:
-        k, w, h = jobs[i]
-        too_big = {key: list(boards) for key, boards in settler.too_big.items() if key[2] == k}
-        return _Job(settler.budget, cylinder, strategies, too_big, k, w, h)
+    def prepare(i: int) -> _Job | InvariantCertificate:
+        job = jobs[i]
+        if isinstance(job, InvariantCertificate):
+            return job
+        k, w, h = job
+        too_big = {key: list(found) for key, found in settler.too_big.items() if key[2] == k}
+        checked = [(certs[j], verdicts[j]) for j in verdicts if certs[j].covers(k, w, h, cylinder)]
+        return _Job(settler.budget, cylinder, strategies, too_big, k, w, h, checked)
 
-    def finish(i: int, done: tuple[Cell, dict[tuple[str, int, int], list[tuple[int, int]]]]) -> None:
+    def finish(i: int, done: Any) -> None:
+        if isinstance(done, Verdict):
+            verdicts[i] = done
+            return
         cell, too_big = done
-        for key, boards in too_big.items():
-            settler.too_big.setdefault(key, []).extend(boards)
+        for key, found in too_big.items():
+            settler.too_big.setdefault(key, []).extend(found)
         cells.append(cell)
         if progress is not None:
-            progress(len(cells), len(jobs))
+            progress(len(cells), len(boards))
 
     def after(i: int) -> list[int]:
-        k, w, h = jobs[i]
-        return [j for j, (k0, w0, h0) in enumerate(jobs[:i]) if k0 == k and w0 <= w and h0 <= h and (h - h0) % 2 == 0]
+        job = jobs[i]
+        if isinstance(job, InvariantCertificate):
+            return []
+        k, w, h = job
+        first = [j for j, cert in enumerate(certs) if cert.covers(k, w, h, cylinder)]
+        return first + [len(certs) + j for j, (k0, w0, h0) in enumerate(boards[:i - len(certs)])
+                        if k0 == k and w0 <= w and h0 <= h and (h - h0) % 2 == 0]
 
-    run_cells(_settle_job, len(jobs), prepare, finish, after=after, workers=workers)
+    run_cells(_table_job, len(jobs), prepare, finish, after=after, workers=workers)
+    if families is not None:
+        families.extend((cert, verdicts[j]) for j, cert in enumerate(certs))
     cells.sort(key=lambda c: (c.k, c.h, c.w))
     return cells
 
@@ -282,11 +327,108 @@ class _Job:
     k: int
     w: int
     h: int
+    families: list[tuple[InvariantCertificate, Verdict]]  # the checked invariant certificates holding the board
+
+
+def _table_job(job: _Job | InvariantCertificate) -> Any:
+    """A table's job: check an invariant certificate (its verdict), or settle one cell (:func:`_settle_job`)."""
+    if isinstance(job, InvariantCertificate):
+        from kinarow.proofs import check_data
+
+        start = time.perf_counter()
+        verdict = check_data(job.to_json())
+        verdict.details["seconds"] = round(time.perf_counter() - start, 3)
+        return verdict
+    return _settle_job(job)
+
+
+def family_lines(families: list[tuple[InvariantCertificate, Verdict]]) -> list[str]:
+    """One line per invariant certificate the table checked: its claim, and the checker's verdict."""
+    lines = []
+    for cert, verdict in families:
+        seconds = verdict.details.get("seconds", 0.0)
+        if verdict.ok:
+            lines.append(f"  proven ({seconds:.1f} s, {verdict.details.get('windows', 0):,} windows, "
+                         f"{verdict.details.get('small_positions', 0):,} small-board positions): {cert.claim}")
+        else:
+            lines.append(f"  rejected ({seconds:.1f} s): {cert.claim}: {verdict.reason}")
+    return lines
+
+
+def _file_name(*parts: object) -> str:
+    return "-".join(str(p) for p in parts).replace(" ", "") + ".json"
+
+
+def write_proofs(cells: list[Cell], families: list[tuple[InvariantCertificate, Verdict]], directory: str,
+                 cylinder: bool = False) -> int:
+    """Write every settled cell's certificates under ``directory`` and an ``index.json`` naming them; the number
+    of files written.
+
+    ``families/``: each proven invariant certificate and each narrow-board one,
+    written once and named by every cell they hold; ``cells/``: a verified-strategy
+    certificate per cell a strategy was walked on, and the solver's certificate
+    for a cell only the solver settled. ``kinarow check FILE`` checks any of them.
+    """
+    import json
+    from pathlib import Path
+
+    from kinarow.papers.misere_invariants import narrow_draw
+    from kinarow.proofs.verified import VerifiedStrategy
+    from kinarow.search.solve import solve
+
+    root = Path(directory)
+    try:
+        (root / "families").mkdir(parents=True, exist_ok=True)
+        (root / "cells").mkdir(exist_ok=True)
+    except OSError as error:
+        from kinarow.errors import KinarowError
+
+        raise KinarowError(f"cannot make the proof folder '{directory}': {error.strerror or error}") from None
+    written: dict[str, dict[str, Any]] = {}
+    proven = {(c.k, c.strategy, str(c.player)): c for c, v in families if v.ok}
+    flag = "-cylinder" if cylinder else ""
+    index = []
+    for cell in cells:
+        game = f"{cell.w}x{cell.h}k{cell.k}:gravity,misere" + (",cylinder" if cylinder else "")
+        files: list[str] = []
+        for e in cell.evidence:
+            if e["kind"] == "invariant":
+                name = "families/" + _file_name(e["strategy"], e["player"], f"k{cell.k}{flag}")
+                data = proven[(cell.k, e["strategy"], e["player"])].to_json()
+            elif e["kind"] == "narrow":
+                found = narrow_draw(cell.k, cell.w, cell.h, cylinder)
+                assert found is not None
+                name, data = "families/" + _file_name("narrow", f"k{cell.k}"), found[0].to_json()
+            elif e["kind"] == "verified":
+                if e["positions"] < 1:  # the strategy's first stone ended the game: nothing to re-examine
+                    continue
+                name = "cells/" + _file_name(f"k{cell.k}", f"{cell.w}x{cell.h}", e["strategy"], e["player"])
+                data = VerifiedStrategy(e["strategy"], game, Player(e["player"]), Outcome(e["outcome"]),
+                                        e["positions"]).to_json()
+            else:  # the solver alone: its certificate of the value
+                proof = solve(game, proof=True, strategy=True).proof
+                if proof is None or proof.data is None:
+                    continue
+                name, data = "cells/" + _file_name(f"k{cell.k}", f"{cell.w}x{cell.h}", "solver"), proof.data
+            written[name] = data
+            files.append(name)
+        index.append({"k": cell.k, "w": cell.w, "h": cell.h, "value": cell.value, "how": cell.how,
+                      "certificates": files})
+    try:
+        for name, data in written.items():
+            (root / name).write_text(json.dumps(data) + "\n", encoding="utf-8")
+        (root / "index.json").write_text(json.dumps({"cylinder": cylinder, "cells": index}, indent=1) + "\n",
+                                         encoding="utf-8")
+    except OSError as error:
+        from kinarow.errors import KinarowError
+
+        raise KinarowError(f"cannot write the certificates to '{directory}': {error.strerror or error}") from None
+    return len(written) + 1
 
 
 def _settle_job(job: _Job) -> tuple[Cell, dict[tuple[str, int, int], list[tuple[int, int]]]]:
     """Settle one cell; return it and the boards it found too big (to skip on larger ones)."""
-    settler = Settler(job.budget, cylinder=job.cylinder)
+    settler = Settler(job.budget, cylinder=job.cylinder, families=job.families)
     settler.too_big = {key: list(boards) for key, boards in job.too_big.items()}
     cell = settler.settle(job.k, job.w, job.h, strategies=job.strategies)
     added = {key: boards[len(job.too_big.get(key, [])):] for key, boards in settler.too_big.items()}
@@ -346,12 +488,15 @@ def reproduce_table(
     heights: tuple[int, ...] = tuple(range(1, 13)),
     budget: Budget | None = None,
     workers: int = 1,
+    proof: str | None = None,
 ) -> Report:
-    """``kinarow reproduce misere-table``: the paper's table, cell by cell, with how each value is known."""
+    """``kinarow reproduce misere-table``: the paper's table, cell by cell, with how each value is known; with
+    ``proof``, every settled cell's certificates written to that folder (:func:`write_proofs`)."""
     budget = budget or Budget(invariants=True)
     start = time.perf_counter()
+    families: list[tuple[InvariantCertificate, Verdict]] = []
     with _Progress("misere table") as tick:
-        cells = table(ks, widths, heights, budget, progress=tick, workers=workers)
+        cells = table(ks, widths, heights, budget, progress=tick, workers=workers, families=families)
     seconds = time.perf_counter() - start
     differences = [
         f"k={c.k} {c.w}x{c.h}: we find {c.value} ({c.how}); the paper says {c.published}"
@@ -383,6 +528,13 @@ def reproduce_table(
         f"settled {len(settled)} of {len(cells)} cells ({agree} agree with the paper, {differ} differ); "
         f"open: {len(cells) - len(settled)} (of them {conflicts} with conflicting strategies); {seconds:.1f} s"
     )
+    if families:
+        lines += ["", "Invariant certificates, each checked once for its whole family of boards:",
+                  *family_lines(families)]
+    if proof is not None:
+        files = write_proofs(cells, families, proof)
+        lines.append(f"Certificates of every settled cell: {files} files in {proof} (index.json names each cell's; "
+                     "check one with 'kinarow check FILE').")
     lines.append(
         f"Misere Connect Four 7x6k4: take-even {c4['outcome']} for the second player, "
         f"{c4['positions']:,} positions; the first player loses by stone {c4['longest']} at the latest "
@@ -396,6 +548,7 @@ def reproduce_table(
             {**asdict(c), "agrees": c.agrees, "conflict": c.conflict} for c in cells
         ],
         "connect_four": c4,
+        "families": [{"claim": c.claim, "ok": v.ok, "reason": v.reason, "details": v.details} for c, v in families],
     }
     return Report("misere-table", data, "\n".join(lines), not differences, differences, tally)
 
@@ -413,12 +566,15 @@ def reproduce_cylinder(
     heights: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7),
     budget: Budget | None = None,
     workers: int = 1,
+    proof: str | None = None,
 ) -> Report:
-    """``kinarow reproduce misere-cylinder``: the open problem, every cylinder we can settle exactly."""
+    """``kinarow reproduce misere-cylinder``: the open problem, every cylinder we can settle exactly; with
+    ``proof``, every settled cell's certificates written to that folder (:func:`write_proofs`)."""
     budget = budget or Budget(solver_seconds=5.0, invariants=True)
     start = time.perf_counter()
+    families: list[tuple[InvariantCertificate, Verdict]] = []
     with _Progress("misere cylinders") as tick:
-        cells = table(ks, widths, heights, budget, cylinder=True, progress=tick, workers=workers)
+        cells = table(ks, widths, heights, budget, cylinder=True, progress=tick, workers=workers, families=families)
     seconds = time.perf_counter() - start
     conflicts = [f"k={c.k} {c.w}x{c.h}: {n}" for c in cells for n in c.notes if n.startswith("CONFLICT")]
     lines = [
@@ -441,6 +597,13 @@ def reproduce_cylinder(
             lines.append(f"| {c.k} | {c.w}x{c.h} | {c.value} | {c.how} |")
     still_open = [f"{c.w}x{c.h}k{c.k}" for c in cells if c.h % 2 == 1 and c.value == "open"]
     lines += ["", f"open (odd heights): {', '.join(still_open) or 'none'}"]
+    if families:
+        lines += ["", "Invariant certificates, each checked once for its whole family of cylinders (every width "
+                  "from the family's first, past the table's 12 columns):", *family_lines(families)]
+    if proof is not None:
+        files = write_proofs(cells, families, proof, cylinder=True)
+        lines.append(f"Certificates of every settled cell: {files} files in {proof} (index.json names each cell's; "
+                     "check one with 'kinarow check FILE').")
     lines.append(
         "The paper gives no cylinder values, so nothing is compared with it here; the report agrees "
         "when no verified strategy contradicts the solver on a board both settled."
@@ -450,6 +613,7 @@ def reproduce_cylinder(
         "budget": asdict(budget),
         "seconds": round(seconds, 3),
         "cells": [{**asdict(c), "agrees": None, "conflict": c.conflict} for c in cells],
+        "families": [{"claim": c.claim, "ok": v.ok, "reason": v.reason, "details": v.details} for c, v in families],
     }
     return Report("misere-cylinder", data, "\n".join(lines), not conflicts, conflicts,
                   Tally(conflicts=len(conflicts)))
