@@ -164,11 +164,19 @@ VERIFIED = {"format": "kinarow.verified-strategy", "version": 1, "game": "4x2k3:
             "strategy": "take-even", "player": "second", "outcome": "win"}
 
 
-@pytest.mark.parametrize("positions", ["5", "\u0665", 5.5, True, 0, 10**30])
+@pytest.mark.parametrize("positions", ["5", "\u0665", 5.5, True, -1, 10**30])
 def test_a_verified_strategy_claims_a_whole_number_of_positions(positions: object) -> None:
     verdict = check_data({**VERIFIED, "positions": positions})
     assert not verdict.ok
-    assert "'positions' must be a whole number from 1 to 20,000,000" in verdict.reason
+    assert "'positions' must be a whole number from 0 to 20,000,000" in verdict.reason
+
+
+def test_a_verified_strategy_may_claim_no_positions_only_when_the_walk_meets_none() -> None:
+    # on 1x1 the first player's stone ends the game: there is no position of the opponent to re-examine
+    one = {**VERIFIED, "game": "1x1k3:gravity,misere", "strategy": "pair-row", "player": "first", "outcome": "draw"}
+    assert check_data({**one, "positions": 0}).ok
+    assert not check_data({**one, "positions": 1}).ok
+    assert not check_data({**VERIFIED, "positions": 0}).ok  # 4x2 has positions to walk: zero is a false claim
 
 
 @pytest.mark.parametrize("coordinate", ["0", "\u0660", 0.0, True, 10**30])

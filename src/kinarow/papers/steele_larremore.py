@@ -400,8 +400,6 @@ def write_proofs(cells: list[Cell], families: list[tuple[InvariantCertificate, V
                 assert found is not None
                 name, data = "families/" + _file_name("narrow", f"k{cell.k}"), found[0].to_json()
             elif e["kind"] == "verified":
-                if e["positions"] < 1:  # the strategy's first stone ended the game: nothing to re-examine
-                    continue
                 name = "cells/" + _file_name(f"k{cell.k}", f"{cell.w}x{cell.h}", e["strategy"], e["player"])
                 data = VerifiedStrategy(e["strategy"], game, Player(e["player"]), Outcome(e["outcome"]),
                                         e["positions"]).to_json()

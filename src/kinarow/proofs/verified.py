@@ -67,8 +67,8 @@ class VerifiedStrategy:
             outcome, positions = str(data["outcome"]), data["positions"]
         except (KeyError, TypeError, ValueError) as error:
             raise KinarowError(f"the certificate lacks a usable field ({error})") from None
-        if isinstance(positions, bool) or not isinstance(positions, int) or not 1 <= positions <= MAX_POSITIONS:
-            raise KinarowError(f"the certificate's 'positions' must be a whole number from 1 to {MAX_POSITIONS:,} "
+        if isinstance(positions, bool) or not isinstance(positions, int) or not 0 <= positions <= MAX_POSITIONS:
+            raise KinarowError(f"the certificate's 'positions' must be a whole number from 0 to {MAX_POSITIONS:,} "
                                f"(a JSON number, not text)")
         cert = cls(strategy, game, read(Player, player, "the certificate's player"),
                    read(Outcome, outcome, "the certificate's outcome", allowed=CLAIMS), positions)
