@@ -85,8 +85,7 @@ def test_proof_search_budgets_and_progress():
     [
         ({"search": "fast"}, "the search 'fast' is unknown"),
         ({"search": 1}, "the search 1 is unknown"),
-        ({"search": "proof", "strategy": True}, "value questions only"),
-        ({"search": "proof", "strong": True}, "value questions only"),
+        ({"search": "proof", "strong": True}, "leave out strong and searcher"),
     ],
 )
 def test_bad_search_is_one_sentence(options, words):

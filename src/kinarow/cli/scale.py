@@ -289,6 +289,10 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.list or not args.cases:
         for c in open_cases.CASES:
             print(f"{c.name:<9} {c.game:<14} literature: {c.literature:<6} {c.source}", file=out)
+        print("\n(m,4,4), four in a row on boards four high, every width from 1 to 30:", file=out)
+        for w in open_cases.FOUR_HIGH:
+            shipped = f" [certificates/{w.certificate}]" if w.certificate else ""
+            print(f"  {w.game:<7} {w.value:<5} {w.how}{shipped}", file=out)
         return EXIT_OK
     cases = [open_cases.case(name) for name in args.cases]
     workers = positive_int("--workers", args.workers)
