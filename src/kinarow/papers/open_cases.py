@@ -96,6 +96,7 @@ def _four_high() -> tuple[Width, ...]:
 SETTLED_FOUR_HIGH: dict[int, str] = {
     9: "kinarow's strategy certificate (Tung & Lau conjectured a draw; an unreviewed 2017 thesis reports this win)",
     10: "kinarow's strategy certificate (open in the literature, as 9)",
+    11: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
