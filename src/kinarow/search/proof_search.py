@@ -35,7 +35,12 @@ written out by a walk over the table from the root:
   without an attacker win.
 
 The second half is strategy stealing on the empty board, or a second tree from
-the second player's question. The draw-proof walk (:mod:`kinarow.search.draw`)
+the second player's question.
+
+A "yes" is written out already: :meth:`ProofSearcher.strategy_walk` reads the
+attacker's proof tree from the table (one proved move at attacker nodes, every
+legal reply at defender nodes, the unproved children asked again) as a strategy
+walk that :mod:`kinarow.proofs.tree` checks. The draw-proof walk (:mod:`kinarow.search.draw`)
 asks :meth:`ProofSearcher.can_win` for its safety tests where the search applies.
 """
 
