@@ -83,9 +83,11 @@ def _four_high() -> tuple[Width, ...]:
             rows.append(Width(m, Value.FIRST, SETTLED_FOUR_HIGH[m], f"{name}.strategy.json.gz"))
         elif m == 30:
             rows.append(Width(m, Value.FIRST, LUSTENBERGER))
+        elif m == 12:
+            rows.append(Width(m, "open", "open: a proof-search frontier run did not finish; its jobs are kept in "
+                              "checkpoints/12x4k4.sqlite, and the same command resumes it (docs/parallel.md)"))
         elif m <= 16:
-            rows.append(Width(m, "open", "open: not yet settled (a board of at most 64 cells: the proof search "
-                              "applies, see docs/parallel.md for how far it got)"))
+            rows.append(Width(m, "open", "open: not yet run (at most 64 cells, so the proof search applies)"))
         else:
             rows.append(Width(m, "open", "open: more than 64 cells, beyond today's kernels; the literature gives "
                               "only the 4 x 30 board"))
