@@ -256,7 +256,9 @@ def add_commands(commands: Any) -> None:
         "settle", help="solve the long cases (7x4k4 ... 8x8k5, Connect Four) in parallel, each with a time limit"
     )
     p.add_argument("cases", metavar="CASE", nargs="*", help="cases to run (default: --list shows them)")
-    p.add_argument("--list", action="store_true", help="list the cases with what the literature says")
+    p.add_argument("--list", action="store_true",
+                   help="list the cases with what the literature says, then the (m,4,4) table: every width from 1 "
+                   "to 30 with its value and how it is known")
     p.add_argument("--workers", metavar="N", default=None, help="local worker processes (default: every core)")
     p.add_argument("--cluster", metavar="ADDRESS", default=None, help="run on a Dask cluster (tcp://HOST:PORT)")
     p.add_argument("--time-limit", metavar="S", default=None,
