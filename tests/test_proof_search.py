@@ -236,3 +236,64 @@ def test_zones_have_their_property(text):
                 )
                 checked[answer.wins] += 1
     assert min(checked.values()) >= 20
+
+
+def winning_positions(text: str, count: int, seed: int) -> list[tuple[Position, int]]:
+    """Positions of ``text`` won by the side that can force it (alpha-beta's value), with that player."""
+    out = []
+    for pos in random_positions(text, 6 * count, seed):
+        if pos.is_over:
+            continue
+        value = solve(pos, tt_mb=4, search="alpha-beta").value
+        if value.stone is not None and value != Value.BREAKER:  # Breaker wins by blocking: no group to prove
+            out.append((pos, value.stone))
+        if len(out) == count:
+            break
+    return out
+
+
+@pytest.mark.parametrize(("text", "count"), [("4x4k3", 12), ("5x4k4", 10), ("5x5k4", 8), ("6x5k4", 3),
+                                             ("5x4k4:maker-breaker", 8)])
+@pytest.mark.parametrize("tt_mb", [4, 0.01])
+def test_the_strategy_walk_from_the_table_wins_against_every_reply(text, count, tt_mb):
+    # the proof tree read from the table (one proved move at the winner's turns, every reply at the loser's) is
+    # a strategy the rules-only checkers accept, both walks alike; with a table of a few rows most proofs are
+    # evicted and asked again, which the walk does itself
+    from kinarow.proofs import tree
+    from kinarow.search.solve import _walk_tree
+
+    cases = winning_positions(text, count, seed=len(text) + count)
+    assert {winner for _, winner in cases} == {1, 2} or text.endswith("maker-breaker")
+    for pos, winner in cases:
+        ps = ProofSearcher(pos.game, tt_mb=tt_mb)
+        assert ps.attacker_wins(pos, winner).wins is True
+        walk = ps.strategy_walk(pos, winner)
+        strategy = _walk_tree(pos, winner, walk)
+        where = f"{pos.game} after '{pos.move_text()}'"
+        compiled = tree.check(strategy, compiled=True)
+        assert compiled.ok, f"{where}: {compiled.reason}"
+        assert tree.check(strategy).details == compiled.details, where
+
+
+def test_a_walk_from_a_position_the_winner_cannot_win_is_refused():
+    ps = ProofSearcher("4x4k4", tt_mb=4)
+    with pytest.raises(KinarowError, match="proves no move of the winner"):
+        ps.strategy_walk(Game("4x4k4").start(), 1)
+    with pytest.raises(KinarowError, match="player 1 or 2"):
+        ps.strategy_walk(Game("4x4k4").start(), 3)
+    with pytest.raises(KinarowError, match="Maker's wins only"):
+        ProofSearcher("4x4k4:maker-breaker", tt_mb=4).strategy_walk(Game("4x4k4:maker-breaker").start(), 2)
+
+
+def test_solve_with_the_proof_search_writes_a_wins_strategy_from_its_table():
+    from kinarow.proofs import tree
+
+    result = solve("6x5k4", search="proof", strategy=True, walk=True, tt_mb=16)
+    assert (result.value, result.search) == (Value.FIRST, "proof-number search")
+    assert result.walk_nodes is not None and result.walk_seconds is not None
+    assert result.to_dict()["walk_nodes"] == result.walk_nodes
+    assert tree.check(result.strategy, compiled=True).ok
+    breaker = solve("5x4k4:maker-breaker", search="proof", strategy=True, walk=True, tt_mb=16)
+    assert breaker.value == Value.BREAKER and tree.check(breaker.strategy, compiled=True).ok  # by alpha-beta
+    draw = solve("5x5k4", search="proof", strategy=True, tt_mb=16)
+    assert draw.value == Value.DRAW and draw.strategy is None and draw.walk_nodes is None

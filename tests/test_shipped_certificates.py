@@ -72,6 +72,8 @@ SETTLED_WINS = {
                                "reviewed) reported a first-player win; this certificate shows the win"),
     "10x4k4.strategy.json.gz": ("10x4k4", "(10,4,4): open, as (9,4,4) (a conjectured draw, an unreviewed "
                                 "first-player-win claim); this certificate shows the win"),
+    "11x4k4.strategy.json.gz": ("11x4k4", "(11,4,4): open in the literature (only 4 x 30 is reported, a win); this "
+                                "certificate, the proof search's proof tree, shows the win"),
     "connect4.strategy.json.gz": ("7x6k4:gravity", "Connect Four (7 x 6): a first-player win (Allen; Allis, 1988); "
                                   "this certificate is the whole winning strategy"),
 }

@@ -85,8 +85,7 @@ def test_proof_search_budgets_and_progress():
     [
         ({"search": "fast"}, "the search 'fast' is unknown"),
         ({"search": 1}, "the search 1 is unknown"),
-        ({"search": "proof", "strategy": True}, "value questions only"),
-        ({"search": "proof", "strong": True}, "value questions only"),
+        ({"search": "proof", "strong": True}, "leave out strong and searcher"),
     ],
 )
 def test_bad_search_is_one_sentence(options, words):
@@ -111,3 +110,17 @@ def test_cli_says_which_search_answered(capsys):
     code, _, err = run(capsys, "solve", "4x4k4:gravity", "--search", "proof", "--no-store")
     assert code == 2
     assert err.count("\n") == 1
+
+
+def test_cli_writes_a_wins_strategy_from_the_proof_search(capsys, tmp_path):
+    path = tmp_path / "s.json.gz"
+    code, out, _ = run(capsys, "solve", "6x5k4", "--search", "proof", "--strategy", str(path), "--walk", "--json",
+                       "--no-store")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["search"], data["value"], data["strategy_file"]) == (PROOF_SEARCH, "first", str(path))
+    assert data["walk_nodes"] >= 0 and 0 <= data["walk_seconds"] <= data["seconds"]
+    code, out, _ = run(capsys, "check", str(path), "--compiled")
+    assert code == 0 and out.startswith("VALID: in 6x5k4, the first player")
+    code, _, err = run(capsys, "solve", "6x5k4", "--search", "proof", "--strong", "--no-store")
+    assert code != 0 and "leave out strong" in err

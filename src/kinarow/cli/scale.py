@@ -256,7 +256,9 @@ def add_commands(commands: Any) -> None:
         "settle", help="solve the long cases (7x4k4 ... 8x8k5, Connect Four) in parallel, each with a time limit"
     )
     p.add_argument("cases", metavar="CASE", nargs="*", help="cases to run (default: --list shows them)")
-    p.add_argument("--list", action="store_true", help="list the cases with what the literature says")
+    p.add_argument("--list", action="store_true",
+                   help="list the cases with what the literature says, then the (m,4,4) table: every width from 1 "
+                   "to 30 with its value and how it is known")
     p.add_argument("--workers", metavar="N", default=None, help="local worker processes (default: every core)")
     p.add_argument("--cluster", metavar="ADDRESS", default=None, help="run on a Dask cluster (tcp://HOST:PORT)")
     p.add_argument("--time-limit", metavar="S", default=None,
@@ -289,6 +291,10 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.list or not args.cases:
         for c in open_cases.CASES:
             print(f"{c.name:<9} {c.game:<14} literature: {c.literature:<6} {c.source}", file=out)
+        print("\n(m,4,4), four in a row on boards four high, every width from 1 to 30:", file=out)
+        for w in open_cases.FOUR_HIGH:
+            shipped = f" [certificates/{w.certificate}]" if w.certificate else ""
+            print(f"  {w.game:<7} {w.value:<5} {w.how}{shipped}", file=out)
         return EXIT_OK
     cases = [open_cases.case(name) for name in args.cases]
     workers = positive_int("--workers", args.workers)

@@ -161,7 +161,9 @@ def add_commands(commands: Any) -> None:
         "--search", choices=SEARCHES, default="auto",
         help="the search of a value question: proof (proof-number search: free placement, one stone a turn, normal "
         "or Maker-Breaker goal, at most 64 cells), alpha-beta, or auto (default: the proof search on such boards "
-        f"of at least {PROOF_SEARCH_CELLS} cells, else alpha-beta); --strategy, --proof and --strong use alpha-beta",
+        f"of at least {PROOF_SEARCH_CELLS} cells, else alpha-beta); --strategy, --proof and --strong use "
+        "alpha-beta under auto; --search proof writes a win's strategy (--strategy, --proof) from its own table, "
+        "and refuses --strong",
     )
     scale.add_solve_options(p)
     p.set_defaults(run=cmd_solve)

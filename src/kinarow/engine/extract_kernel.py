@@ -26,6 +26,13 @@ to lose) is walked the same way; at the player's turns the move is one that
 the opponent's deepening win tests cannot refute (the best move of the last,
 exact test), and the replay plays the player's wins on the spot as before.
 
+:func:`extract_proof` walks a win the same way with the proof search's
+table (:mod:`kinarow.engine.pns_kernel`) as the oracle: at the winner's turns
+a move whose child the table holds as proved, the children being asked again
+with growing budgets when it holds none (a reply pruned by a relevance zone, a
+dead cell, an evicted row). That is the proof tree of the attacker, written
+without an alpha-beta search.
+
 ``xctrl``: ``[X_STOP]`` is raised by another thread to stop between
 positions (the running win test stops too, through ``ctrl[C_STOP]``);
 ``[X_NODES]`` counts the win tests' nodes, ``[X_ROWS]`` the moves in ``out``.
@@ -36,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow.engine import pns_kernel as PN
 from kinarow.engine.kernel import ABORT, C_NODES, C_STOP, LOSS, SIDE_MOVER, SIDE_OPPONENT, WIN, deepen
 from kinarow.proofs.tree_kernel import (
     CLAIM_WIN,
@@ -132,6 +140,141 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
                         c = _hold_move(p1, p2, t, step, xctrl, tables, state)
                     if c < 0:
                         return (STOPPED if xctrl[X_STOP] != 0 or ctrl[C_STOP] != 0 else NO_WIN), out
+                    rows = xctrl[X_ROWS]
+                    if rows == out.shape[0]:
+                        bigger = np.zeros(2 * out.shape[0], np.uint8)
+                        bigger[:rows] = out
+                        out = bigger
+                    out[rows] = np.uint8(c)
+                    xctrl[X_ROWS] = rows + 1
+                    nxt[d] = -2
+                    p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
+                    d += 1
+                    continue
+            else:
+                nxt[d] = 0
+        while True:  # at depth d: leave the node (done) or try its next reply
+            if done:
+                if d == 0:
+                    return DONE, out
+                d -= 1
+                p1, p2 = pop_stone(p1, p2, line[d])
+                if nxt[d] == -2:
+                    continue
+                done = False
+            t = t0 + d
+            loser = rules_turn[t]
+            c = next_reply(p1, p2, nxt[d], size, n, gravity)
+            if c == size:
+                done = True
+                continue
+            nxt[d] = c + 1
+            p1, p2 = push_stone(p1, p2, c, loser, t, d, line, res, size, gmasks, cell_groups, start, goal)
+            d += 1
+            break
+
+
+@njit(cache=True)
+def _proved_move(A, D, pn, xctrl):
+    """A winning move of the attacker (to move in (A, D), its stones and the defender's) read from the proof
+    search's table, or -1 when the table proves none of its moves (each child asked there and then with
+    budgets growing fourfold, as ``ProofSearcher.keeping_move``). ``pn`` is the proof search's bundle
+    ``(masks, full, symtab, symperm, syminv, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf,
+    kctrl)`` with ``params[R_ATTACKER]`` set to the winner. Of the moves the table proves, the one with the
+    least work below it (a double threat: none)."""
+    masks, full, symtab, symperm, syminv, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl = pn
+    one = np.uint64(1)
+    attacker = params[PN.R_ATTACKER]
+    normal = params[PN.R_GOAL] == PN.NORMAL
+    tag = np.uint64(attacker + 1)
+    nsym = symtab.shape[0]
+    nbytes = symtab.shape[1]
+    status, _, moves, _ = PN.evaluate(masks, A, D, full, True, normal)
+    if status != PN.OPEN:
+        return -1
+    ncells = weight.shape[0]
+    order = np.zeros(ncells, np.int64)
+    score = np.zeros(ncells, np.float64)
+    nm = PN.ordered_moves(masks, A, D, moves, normal, weight, params[PN.R_HEUR], score, order)
+    best = -1
+    least = np.uint64(0)
+    for j in range(nm):
+        c = order[j]
+        A1 = A | (one << np.uint64(c))
+        cst, _, _, _ = PN.evaluate(masks, A1, D, full, False, normal)
+        if cst == PN.PROVEN:
+            return c
+        if cst == PN.DISPROVEN:
+            order[j] = -1
+            continue
+        k1, k2, _ = PN.key_of(symtab, nsym, nbytes, A1, D, attacker)
+        row = PN.probe(tt, k1, k2, tag)
+        if row >= 0 and tt[row, 2] == np.uint64(0) and (best < 0 or tt[row, 5] < least):
+            best = c
+            least = tt[row, 5]
+    if best >= 0:
+        return best
+    budget = 1000
+    while True:  # no child proved in the table (evicted, or a position the search never met): ask them
+        left = 0
+        for j in range(nm):
+            c = order[j]
+            if c < 0:
+                continue
+            stop = ctrl[PN.C_STOP]
+            for i in range(ctrl.shape[0]):
+                ctrl[i] = 0
+            ctrl[PN.C_STOP] = stop
+            ctrl[PN.C_MAX_NODES] = budget
+            p, _, _ = PN.dfpn(A | (one << np.uint64(c)), D, masks, full, symtab, symperm, syminv, weight, params,
+                              tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl)
+            xctrl[X_NODES] += ctrl[PN.C_NODES]
+            if ctrl[PN.C_STOP] != 0 or xctrl[X_STOP] != 0:
+                return -1
+            if ctrl[PN.C_ABORTED] == 0 and p == 0:
+                return c
+            if ctrl[PN.C_ABORTED] == 0:  # disproved: not this move
+                order[j] = -1
+            else:
+                left += 1
+        if left == 0:
+            return -1
+        budget *= 4
+
+
+@njit(cache=True, nogil=True)
+def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
+    """:func:`extract` of a win with the proof search's table as the oracle (its bundle ``pn``, see
+    :func:`_proved_move`; ``params[R_ATTACKER]`` is ``winner - 1``): the proof tree of the winner, one
+    move at its turns, every legal reply at the loser's, written as a walk. Free placement, one stone a turn.
+    Returns ``(status, out)`` as :func:`extract` (CLAIM_WIN)."""
+    size, n, gravity, goal, gmasks, cell_groups, start, rules_turn = rules
+    kind, kt = plan
+    seen = new_table(kind)
+    used = 0
+    depth_max = size - t0 + 1
+    nxt = np.zeros(depth_max + 1, np.int64)
+    res = np.zeros(depth_max + 1, np.int64)
+    line = np.zeros(depth_max + 1, np.int64)
+    d = 0
+    while True:
+        done = False
+        t = t0 + d
+        key = pack(p1, p2, kind, size, n, kt) if res[d] == 0 else (np.uint64(0), np.uint64(0))
+        if res[d] != 0 or table_has(seen, key):  # the game is over, or the position was walked
+            done = True
+        else:
+            seen, used = table_add(seen, used, key)
+            if rules_turn[t] == winner:
+                if winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups, start, goal,
+                                  winner) >= 0:
+                    done = True
+                else:
+                    if xctrl[X_STOP] != 0:
+                        return STOPPED, out
+                    c = _proved_move(p1 if winner == 1 else p2, p2 if winner == 1 else p1, pn, xctrl)
+                    if c < 0:
+                        return (STOPPED if xctrl[X_STOP] != 0 else NO_WIN), out
                     rows = xctrl[X_ROWS]
                     if rows == out.shape[0]:
                         bigger = np.zeros(2 * out.shape[0], np.uint8)

@@ -3,6 +3,12 @@
 Each :class:`Case` names a game, the value the literature gives it (``draw``,
 ``first``, or ``open``) and where it says so; ``kinarow settle`` solves the
 cases on every core or a cluster and compares its answer with ``literature``.
+
+:data:`FOUR_HIGH` is the whole (m,4,4) family (four in a row on boards four
+rows high) for the widths 1 to 30: each width's value and how it is known,
+from the literature or a certificate shipped in ``certificates/``
+(``kinarow settle --list`` prints it; ``tests/test_open_cases.py`` checks each
+row against its certificate or a search).
 """
 
 from __future__ import annotations
@@ -36,6 +42,67 @@ CASES: tuple[Case, ...] = (
     Case("8x8k5", "8x8k5", Value.DRAW, "Hsu et al. (2020): about 17.4 hours"),
     Case("connect4", "7x6k4:gravity", Value.FIRST, "Allen; Allis (1988): first-player win"),
 )
+
+
+#: what Winning Ways (Berlekamp, Conway & Guy, 1982, vol. 2, ch. 22) reports of Lustenberger's result, in the
+#: words of the rec.puzzles summary of that chapter: four in a row is not a draw on a 4 x 30 board
+LUSTENBERGER = ("Lustenberger (1967), as reported by Winning Ways (Berlekamp, Conway & Guy, 1982, vol. 2, ch. 22): "
+                "four in a row is not a draw on a 4 x 30 board, so a first-player win (strategy stealing)")
+
+
+@dataclass(frozen=True)
+class Width:
+    """One width of the (m,4,4) family: ``value`` (``open`` when nobody has settled it) and how it is known;
+    ``certificate`` names the file in ``certificates/`` that proves it, where kinarow ships one."""
+
+    m: int
+    value: Value | Literal["open"]
+    how: str
+    certificate: str | None = None
+
+    @property
+    def game(self) -> str:
+        return f"{self.m}x4k4"
+
+
+def _four_high() -> tuple[Width, ...]:
+    rows = []
+    for m in range(1, 31):
+        name = f"{m}x4k4"
+        if m < 4:
+            rows.append(Width(m, Value.DRAW, "narrower than the line: only the columns are groups, and the second "
+                              "player answers in the same column (a pairing; kinarow solve --proof writes it)"))
+        elif m == 4:
+            rows.append(Width(m, Value.DRAW, "Tung & Lau, by exhaustion; Uiterwijk, by set matching without search "
+                              "(kinarow solve --proof writes its matching sets)"))
+        elif m <= 6:
+            rows.append(Width(m, Value.DRAW, "a classical draw; kinarow solve --proof writes a draw proof in seconds"))
+        elif m <= 8:
+            rows.append(Width(m, Value.DRAW, "a classical draw; kinarow's draw proof", f"{name}.draw.json.gz"))
+        elif m in SETTLED_FOUR_HIGH:
+            rows.append(Width(m, Value.FIRST, SETTLED_FOUR_HIGH[m], f"{name}.strategy.json.gz"))
+        elif m == 30:
+            rows.append(Width(m, Value.FIRST, LUSTENBERGER))
+        elif m == 12:
+            rows.append(Width(m, "open", "open: a proof-search frontier run did not finish; its jobs are kept in "
+                              "checkpoints/12x4k4.sqlite, and the same command resumes it (docs/parallel.md)"))
+        elif m <= 16:
+            rows.append(Width(m, "open", "open: not yet run (at most 64 cells, so the proof search applies)"))
+        else:
+            rows.append(Width(m, "open", "open: more than 64 cells, beyond today's kernels; the literature gives "
+                              "only the 4 x 30 board"))
+    return tuple(rows)
+
+
+#: the widths kinarow settled (above 8), each by the strategy certificate in ``certificates/``: how it was found
+SETTLED_FOUR_HIGH: dict[int, str] = {
+    9: "kinarow's strategy certificate (Tung & Lau conjectured a draw; an unreviewed 2017 thesis reports this win)",
+    10: "kinarow's strategy certificate (open in the literature, as 9)",
+    11: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
+}
+
+#: the (m,4,4) family, widths 1 to 30 (see the module docstring)
+FOUR_HIGH: tuple[Width, ...] = _four_high()
 
 
 def case(name: str) -> Case:

@@ -35,7 +35,12 @@ written out by a walk over the table from the root:
   without an attacker win.
 
 The second half is strategy stealing on the empty board, or a second tree from
-the second player's question. The draw-proof walk (:mod:`kinarow.search.draw`)
+the second player's question.
+
+A "yes" is written out already: :meth:`ProofSearcher.strategy_walk` reads the
+attacker's proof tree from the table (one proved move at attacker nodes, every
+legal reply at defender nodes, the unproved children asked again) as a strategy
+walk that :mod:`kinarow.proofs.tree` checks. The draw-proof walk (:mod:`kinarow.search.draw`)
 asks :meth:`ProofSearcher.can_win` for its safety tests where the search applies.
 """
 
@@ -189,6 +194,8 @@ class ProofSearcher:
         self.czn = np.zeros((cells + 2, cells), np.uint64)
         self.kbuf = BK.new_buffers(cells, int(self.masks.size))
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
+        #: the nodes the last :meth:`strategy_walk` searched (positions its table did not prove)
+        self.walk_nodes = 0
 
     def _run(self, attacker_stones: int, defender_stones: int, attacker: int) -> tuple[int, int, int]:
         self.params[P.R_ATTACKER] = attacker - 1
@@ -337,6 +344,74 @@ class ProofSearcher:
             children = left
             budget = 1000 if budget < 1000 else budget * 4
         raise AssertionError(f"no move keeps the value {value} found by the proof search")  # pragma: no cover
+
+    def strategy_walk(
+        self, position: Position, winner: int, on_tick: Callable[[int], None] | None = None
+    ) -> bytes:
+        """The winner's strategy from ``position`` (a win for ``winner``, 1 or 2, that this search has proved)
+        as a walk (version 3, as :meth:`kinarow.search.solve.Searcher.strategy_walk` writes it): the proof
+        tree read from the table, one proved move at the winner's turns (the one with the least work below
+        it), every legal reply at the loser's. A position whose moves the table does not prove (a reply the
+        relevance zones pruned, a move on a dead cell, an evicted row) is asked again. ``on_tick(nodes)``
+        hears the nodes of those searches; Ctrl-C stops the walk and is raised again."""
+        from kinarow.engine import extract_kernel as X
+        from kinarow.proofs import tree_kernel as TK
+
+        game = self.game
+        if isinstance(winner, bool) or winner not in (1, 2):
+            raise KinarowError(f"the winner is player 1 or 2, not {said(winner)}")
+        if game.goal == Goal.MAKER_BREAKER and winner == 2:
+            raise KinarowError("the proof search's table holds Maker's wins only; Breaker's strategy is a blocking "
+                               "one (solve with search='alpha-beta')")
+        if not isinstance(position, Position) or position.game != game:
+            raise KinarowError(f"this proof search is bound to {game}; give it a position of that game")
+        if position.is_over:
+            return b""
+        gmasks, cell_groups, start, rules_turn, goal = TK.rules(game)
+        rules = (game.cells, game.n, bool(game.gravity), goal, gmasks, cell_groups, start, rules_turn)
+        plan = TK.table_plan(game.cells, game.n, bool(game.gravity))
+        xctrl = np.zeros(X.N_XCTRL, np.int64)
+        self.params[P.R_ATTACKER] = winner - 1
+        self.ctrl[:] = 0
+        bundle = (self.masks, self.full, self.symtab, self.symperm, self.syminv, self.weight, self.params, self.tt,
+                  self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn, self.czn, self.kbuf, self.kctrl)
+        p1, p2 = position.key()
+        done: list[tuple[int, np.ndarray]] = []
+        errors: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                done.append(X.extract_proof(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
+                                            np.zeros(1 << 12, np.uint8), xctrl, bundle))
+            except BaseException as err:  # pragma: no cover - surfaced below
+                errors.append(err)
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.05)
+                raise_if_interrupted()
+                if on_tick is not None:
+                    on_tick(int(xctrl[X.X_NODES]))
+        except KeyboardInterrupt:
+            xctrl[X.X_STOP] = 1
+            self.ctrl[P.C_STOP] = 1
+            worker.join()
+            self.ctrl[P.C_STOP] = 0
+            raise
+        worker.join()
+        if errors:
+            raise errors[0]
+        if on_tick is not None:
+            on_tick(int(xctrl[X.X_NODES]))
+        status, out = done[0]
+        moves = out[: int(xctrl[X.X_ROWS])]
+        self.walk_nodes = int(xctrl[X.X_NODES])
+        if status != X.DONE:
+            raise KinarowError(f"internal error: the proof search proves no move of the winner in a position after "
+                               f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)")
+        return moves.tobytes()
 
     def clear(self) -> None:
         """Forget every proof and disproof number (a fresh table)."""

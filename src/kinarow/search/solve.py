@@ -208,6 +208,10 @@ class Result:
     #: which search answered: ``proof-number search``, ``alpha-beta`` or ``score search`` (None: no search ran,
     #: e.g. an answer from the results store or a game already over)
     search: str | None = None
+    #: a proof search's win with its strategy: the nodes and seconds the walk over its table took (the search
+    #: again where the table did not prove a move); None otherwise
+    walk_nodes: int | None = None
+    walk_seconds: float | None = None
 
     @property
     def from_store(self) -> bool:
@@ -243,6 +247,9 @@ class Result:
             out["last_move"] = self.last_move
         if self.search:
             out["search"] = self.search
+        if self.walk_nodes is not None:
+            out["walk_nodes"] = self.walk_nodes
+            out["walk_seconds"] = round(self.walk_seconds or 0.0, 6)
         return out
 
     def describe(self) -> str:
@@ -848,9 +855,9 @@ def solve(
     max_nodes, time_limit, tt_mb = check_limits(max_nodes, time_limit, tt_mb)
     knowledge = check_knowledge(knowledge)
     search = check_search(search)
-    if search == "proof" and (strategy or proof or strong or searcher is not None):
-        raise KinarowError("search='proof' answers value questions only; leave out strategy, proof, strong and "
-                           "searcher, or use search='auto'")
+    if search == "proof" and (strong or searcher is not None):
+        raise KinarowError("search='proof' answers value questions, with a win's strategy read from its table; "
+                           "leave out strong and searcher, or use search='auto'")
     for name, flag in (("symmetry", symmetry), ("strategy", strategy), ("walk", walk), ("proof", proof),
                        ("strong", strong)):
         check_flag(flag, name)
@@ -967,12 +974,14 @@ def _solve(
         if proved is not None:
             return proved
         result = None
-    if result is None and proof and not strategy and searcher is None and not position.is_over \
-            and proof_search_applies(position.game, search, knowledge):
+    if result is None and proof and (search == "proof" or not strategy) and searcher is None \
+            and not position.is_over and proof_search_applies(position.game, search, knowledge):
+        # a draw's certificate needs no strategy; a win's is the winner's strategy, which alpha-beta writes
+        # unless the proof search was asked for (then its table gives the proof tree)
         result = _proof_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
-                               on_tick=on_tick, knowledge=knowledge)  # a draw's certificate needs no strategy
-        if result.value not in (Value.DRAW, Value.BREAKER):
-            result = None  # a win's certificate is the winner's strategy, which alpha-beta writes
+                               on_tick=on_tick, knowledge=knowledge, strategy=search == "proof", walk=walk)
+        if result.value not in (Value.DRAW, Value.BREAKER) and result.strategy is None:
+            result = None
     if result is None:
         result = _search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
                          strategy=strategy or proof, walk=walk, searcher=searcher, on_tick=on_tick,
@@ -1008,9 +1017,9 @@ def _search(
     if searcher is None and not strategy and connect.serves(game) is None:
         return _score_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, on_tick=on_tick,
                              knowledge=knowledge, strong=False, threads=threads)
-    if searcher is None and not strategy and proof_search_applies(game, search, knowledge):
+    if searcher is None and (search == "proof" or not strategy) and proof_search_applies(game, search, knowledge):
         return _proof_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
-                             on_tick=on_tick, knowledge=knowledge)
+                             on_tick=on_tick, knowledge=knowledge, strategy=strategy, walk=walk)
     if searcher is None:
         searcher = Searcher(game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
     start = time.perf_counter()
@@ -1107,9 +1116,13 @@ def _proof_search(
     symmetry: bool,
     on_tick: Callable[[int], None] | None,
     knowledge: str,
+    strategy: bool = False,
+    walk: bool = False,
 ) -> Result:
     """:func:`_search` by the proof-number search (:mod:`kinarow.search.proof_search`): the value from its
-    questions, then a move that keeps it (asked within what is left of the budgets)."""
+    questions, then a move that keeps it (asked within what is left of the budgets); with ``strategy`` a
+    win's strategy, the proof tree read from the search's table (:meth:`ProofSearcher.strategy_walk`,
+    not bounded by the budgets)."""
     from kinarow.engine import pns_kernel
     from kinarow.search.proof_search import ProofSearcher, prove
 
@@ -1141,6 +1154,19 @@ def _proof_search(
         best, more = None, 0
     result.best_move = position.name(best) if best is not None else None
     result.nodes += more
+    winner = proved.value.stone
+    if strategy and winner is not None and game.goal == Goal.MAKER_BREAKER and winner == 2:
+        # Breaker wins by blocking, which the table does not hold as a tree: alpha-beta writes its strategy
+        result.strategy = extract_strategy(position, Searcher(game, tt_mb=tt_mb, symmetry=symmetry,
+                                                              knowledge=knowledge), walk=walk)
+    elif strategy and winner is not None:
+        done = result.nodes
+        walk_start = time.perf_counter()
+        moves = searcher.strategy_walk(position, winner,
+                                       on_tick=None if on_tick is None else lambda extra: on_tick(done + extra))
+        result.walk_nodes, result.walk_seconds = searcher.walk_nodes, time.perf_counter() - walk_start
+        tree = _walk_tree(position, winner, moves)
+        result.strategy = tree if walk else tree.expanded()
     result.seconds = time.perf_counter() - start
     return result
 
