@@ -86,8 +86,8 @@ MAX_COLS = 16
 W_PLAY, W_NEXT, W_ALL, W_PARITY = 0, 2, 1, 0
 
 # ctrl indices
-G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_FIRST = range(7)
-N_GCTRL = 7
+G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_FIRST, G_MOVE, G_MOVE_SCORE = range(9)
+N_GCTRL = 9
 ABORT_SCORE = 1000
 
 
@@ -228,6 +228,15 @@ def tt_write(tt, key, lo, hi, col, t, gen):
     tt[i, 0] = key ^ v
 
 
+@njit(cache=True, inline="always")
+def note_root_move(ctrl, t, x, v):
+    """At the root, remember column ``x`` as a move that scores at least ``v`` when no earlier move of the search
+    was shown to score as much (:func:`solve_score` gives it back with the score: the best move)."""
+    if t == ctrl[G_ROOT_T] and v > ctrl[G_MOVE_SCORE]:
+        ctrl[G_MOVE] = x
+        ctrl[G_MOVE_SCORE] = v
+
+
 @njit(cache=True, nogil=True)
 def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scratch):
     """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down; ``mcur``,
@@ -335,8 +344,10 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         ours = threats & nplay
         if ours:
             if (ours & (ours - U1)) or (threats & (ours << U1)):
+                note_root_move(ctrl, t, x, cells - t - 2)
                 return cells - t - 2
         elif ((nplay << U1) & ~(threats & board)) == U0:
+            note_root_move(ctrl, t, x, cells - t - 2)
             return cells - t - 2
         useful = threats & ~(opp_wins << U1)
         score = W_PLAY * popcount(ours) + W_NEXT * popcount(useful & (nplay << U1)) + W_ALL * popcount(useful)
@@ -381,6 +392,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
                 c_hi = np.int64((centry >> np.uint64(8)) & np.uint64(0xFF)) - 128
                 if -c_hi >= beta:  # the child scores at most c_hi, so this move at least -c_hi
                     tt_write(tt, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i], t, gen)
+                    note_root_move(ctrl, t, cols[i], -c_hi)
                     return -c_hi
     orig_alpha = alpha
     best = -cells - 1
@@ -401,14 +413,18 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             chosen = x
         if v >= beta:
             tt_write(tt, key, v, hi_bound, m - 1 - x if flip else x, t, gen)  # a lower bound
+            note_root_move(ctrl, t, x, v)
             return v
         if v > alpha:
             alpha = v
-    if flip and chosen >= 0:
-        chosen = m - 1 - chosen
     if best > orig_alpha:
+        note_root_move(ctrl, t, chosen, best)
+        if flip:
+            chosen = m - 1 - chosen
         tt_write(tt, key, best, best, chosen, t, gen)  # exact
     else:
+        if flip and chosen >= 0:
+            chosen = m - 1 - chosen
         tt_write(tt, key, lo_bound, best if best > lo_bound else lo_bound, chosen, t, gen)  # an upper bound
     return best
 
@@ -431,12 +447,18 @@ def solve_score(cur, mask, t, weak, tables, tt, ctrl, order):
     ``ABORT_SCORE`` when stopped."""
     cells = tables[1]
     ctrl[G_ROOT_T] = t
+    ctrl[G_MOVE] = -1  # the root's best column, found on the way (ctrl[G_MOVE_SCORE]: what it scores at least)
+    ctrl[G_MOVE_SCORE] = -ABORT_SCORE
     scratch = np.zeros((cells + 2, 2 * MAX_COLS), np.int64)
     m, h = tables[5].size, tables[4][1]
     mcur = mirror(cur, m, h)  # the mirror image, carried along so that its key costs two operations a node
     mmask = mirror(mask, m, h)
     v = immediate(cur, mask, t, tables)
     if v != ABORT_SCORE:
+        if v > 0:  # the column of a winning stone
+            wins = win_cells(cur, mask, tables[0], tables[4], tables[2]) & ((mask + tables[3]) & tables[2])
+            ctrl[G_MOVE] = popcount((wins & (U0 - wins)) - U1) // h
+            ctrl[G_MOVE_SCORE] = v
         return v if not weak else (1 if v > 0 else 0)
     lo = -(cells - t)
     hi = cells - t
