@@ -62,8 +62,7 @@ threat is never played; the score is bounded by the number of stones left before
 a side with no line left among its stones and the empty cells cannot win; a move that wins on the mover's
 next stone whatever the answer is scored at once, and when there is none the earliest win is two stones
 later; the children's table entries are probed before any child is searched (enhanced transposition
-cutoffs); dead stones (no line through one depends on its colour) are given to one side in the table's key,
-so more positions share an entry; and moves are tried in the order of the threats they create (those that
+cutoffs); and moves are tried in the order of the threats they create (those that
 become playable after one more stone counted twice, those right above an opponent's threat not at all),
 central columns first on ties. :func:`solve_score` asks "a draw or better?" first, then steps out from the
 draw in doubling steps (the common scores are long games), then halves the window.
@@ -155,40 +154,6 @@ def mirror(key, m, h):
     for x in range(m):
         out |= ((key >> np.uint64(x * h)) & col) << np.uint64((m - 1 - x) * h)
     return out
-
-
-@njit(cache=True, inline="always")
-def dead_stones(cur, mask, k, steps, board):
-    """The stones whose colour no longer matters: each line of k cells through one holds, besides it, stones of
-    both sides, so positions that differ only in these stones' colours have one score (c4's idea, from its
-    comments). The table's key gives those of the side to move that stay dead to the other side
-    (:func:`stay_dead`). A dead stone stays dead as stones are added."""
-    live = win_cells(board & ~cur, U0, k, steps, board) | win_cells(board & ~(cur ^ mask), U0, k, steps, board)
-    return mask & ~live
-
-
-@njit(cache=True, inline="always")
-def stay_dead(cur, mask, stones, to_mover, k, steps, board):
-    """The part ``S`` of ``stones`` (dead stones of one side: the opponent's when ``to_mover``, else the side to
-    move's) that, given to the other side, stays dead (found by shrinking). Only such a part may be given
-    over in the table's key: a position and the one with ``S`` recoloured then differ in stones dead in both, so
-    every line through them is blocked in both and the two have one score. (Recolouring all dead stones is not
-    safe: two dead stones of one colour in a line whose other stones are the other side's give that side a live
-    line once both are recoloured, so two positions of different scores would share a key.)"""
-    while stones != U0:
-        given = (cur | stones) if to_mover else (cur & ~stones)
-        still = dead_stones(given, mask, k, steps, board) & stones
-        if still == stones:
-            break
-        stones = still
-    return stones
-
-
-@njit(cache=True, inline="always")
-def key_stones(cur, mask, dead, k, steps, board):
-    """The side to move's stones as the table's key has them (``dead``: :func:`dead_stones` of the position):
-    its dead stones that stay dead when given to the other side are left out."""
-    return cur & ~stay_dead(cur, mask, dead & cur, False, k, steps, board)
 
 
 @njit(cache=True, inline="always")
@@ -290,16 +255,9 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     if lo_bound >= hi_bound:
         return hi_bound
     m = colmask.size
-    # the table's key: the smaller of the position's and its mirror image's (columns stored in that frame),
-    # with the side to move's dead stones given to the other side (those that stay dead when given over)
-    all_dead = dead_stones(cur, mask, k, steps, board)
-    dead = cur & ~key_stones(cur, mask, all_dead, k, steps, board)
-    # the children's probe keys: the opponent's dead stones given to this side (the child's side not to move)
-    cdead = stay_dead(cur, mask, all_dead & ~cur, True, k, steps, board)
-    mdead = mirror(dead, m, steps[1]) if dead != U0 else U0
-    mcdead = mirror(cdead, m, steps[1]) if cdead != U0 else U0
-    key = (cur & ~dead) | (mask + bottom)
-    mkey = (mcur & ~mdead) | (mmask + bottom)
+    # the table's key: the smaller of the position's and its mirror image's (columns stored in that frame)
+    key = cur | (mask + bottom)
+    mkey = mcur | (mmask + bottom)
     flip = mkey < key
     if flip:
         key = mkey
@@ -380,11 +338,9 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             move = possible & colmask[cols[i]]
             nmask = mask | move
             ncur = cur ^ mask  # the opponent's stones: the child's side to move
-            # the child's key with this node's dead stones that stay dead given to the child's side not to move
-            # (the child may have more: then a miss, never wrong)
-            ckey = (ncur & ~cdead) | (nmask + bottom)
+            ckey = ncur | (nmask + bottom)
             mmove = (mmask + bottom) & colmask[m - 1 - cols[i]]
-            cmkey = ((mcur ^ mmask) & ~mcdead) | ((mmask | mmove) + bottom)
+            cmkey = (mcur ^ mmask) | ((mmask | mmove) + bottom)
             if cmkey < ckey:
                 ckey = cmkey
             centry = tt_read(tt, ckey, gen)
