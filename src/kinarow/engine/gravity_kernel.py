@@ -255,6 +255,26 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     if lo_bound >= hi_bound:
         return hi_bound
     m = colmask.size
+    if (possible & (possible - U1)) == U0 and t != ctrl[G_ROOT_T]:
+        # one move to play (a block, or the only one not below an opponent's threat): played without the
+        # table (its child has an entry), so forced lines cost neither table reads nor table space
+        if alpha < lo_bound:
+            alpha = lo_bound
+            if alpha >= beta:
+                return alpha
+        if beta > hi_bound:
+            beta = hi_bound
+            if alpha >= beta:
+                return beta
+        x = popcount(possible - U1) // steps[1]
+        mmove = (mmask + bottom) & colmask[m - 1 - x]
+        v = negamax(
+            cur ^ mask, mask | possible, mcur ^ mmask, mmask | mmove, t + 1, -beta, -alpha, tables, tt, ctrl, order,
+            scratch,
+        )
+        if v == ABORT_SCORE or v == -ABORT_SCORE:
+            return ABORT_SCORE
+        return -v
     # the table's key: the smaller of the position's and its mirror image's (columns stored in that frame)
     key = cur | (mask + bottom)
     mkey = mcur | (mmask + bottom)
