@@ -77,8 +77,9 @@ from kinarow.engine.breaker import popcount
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
-#: table entries near the root whose children are probed before any child is searched (enhanced cutoffs)
-ETC_DEPTH = 64
+#: the children's table entries are probed before any child is searched (enhanced cutoffs) only while more
+#: cells than this are empty (near the end of the game a probe, a read from memory, costs more than it saves)
+ETC_EMPTY = 8
 MAX_COLS = 16
 #: move ordering weights: threats playable at once, playable after one more stone, all threats, threats on the
 #: mover's rows (odd for the first player)
@@ -352,8 +353,8 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             beta = hi_bound
             if alpha >= beta:
                 return beta
-    # enhanced transposition cutoffs near the root: a child whose stored upper bound is low enough cuts now
-    if t < ETC_DEPTH:
+    # enhanced transposition cutoffs: a child whose stored upper bound is low enough cuts now
+    if cells - t > ETC_EMPTY:
         for i in range(nmoves):
             move = possible & colmask[cols[i]]
             nmask = mask | move
