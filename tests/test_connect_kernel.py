@@ -130,15 +130,18 @@ def test_a_new_generation_forgets_and_counts_the_same_nodes():
 def test_best_move_keeps_the_score():
     game = Game("5x4k3:gravity")
     searcher = ScoreSearcher(game, tt_mb=1)
-    for pos in random_positions(game, 15, seed=11):
-        score = searcher.score(pos)
-        cell = searcher.best_move(pos, score)
-        child = pos.copy()
-        child.play(cell)
-        if child.is_over:
-            assert score.score == (0 if child.result == "draw" else game.cells + 1 - child.stones)
-        else:
-            assert -exhaustive(child) == score.score
+    for pos in random_positions(game, 40, seed=11):  # the move the search found on its way, or the children's
+        exact = exhaustive(pos)
+        for weak in (False, True):
+            score = searcher.score(pos, weak=weak)
+            cell = searcher.best_move(pos, score, weak=weak)
+            child = pos.copy()
+            child.play(cell)
+            if child.is_over:
+                got = 0 if child.result == "draw" else game.cells + 1 - child.stones
+            else:
+                got = -exhaustive(child)
+            assert got == exact if not weak else (got > 0) - (got < 0) == score.score
 
 
 def test_a_node_budget_stops_the_search(monkeypatch):
@@ -165,3 +168,4 @@ def test_threads_must_be_a_small_whole_number():
         solve("4x4k4:gravity", threads=0)
     with pytest.raises(KinarowError, match="threads must be a whole number"):
         solve("4x4k4:gravity", threads=True)
+

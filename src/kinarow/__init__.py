@@ -8,6 +8,7 @@ quickly and stay independent of the search.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from kinarow.errors import GameSpecError, IllegalMoveError, KinarowError, MoveError, SolverLimitError
@@ -56,12 +57,18 @@ def verify(strategy: Any, game: Game | str, player: int | str | None = None, **o
 
 def _check_options(name: str, function: Any, options: dict[str, Any], positional: tuple[str, ...]) -> None:
     """One sentence for an option ``function`` does not take (not a TypeError from deep inside)."""
-    import inspect
-
-    known = [option for option in inspect.signature(function).parameters if option not in positional]
+    known = [option for option in _parameters(function) if option not in positional]
     unknown = sorted(set(options) - set(known))
     if unknown:
         raise KinarowError(f"{name}() has no option {unknown[0]!r}; its options are {', '.join(known)}")
+
+
+@functools.cache
+def _parameters(function: Any) -> tuple[str, ...]:
+    """The parameter names of ``function`` (read once: a solve() of a short search should not pay for it)."""
+    import inspect
+
+    return tuple(inspect.signature(function).parameters)
 
 
 _LAZY = {"Result": "kinarow.search.solve", "Searcher": "kinarow.search.solve", "Verified": "kinarow.strategies.verify"}

@@ -126,8 +126,11 @@ class Position:
     # -- state -----------------------------------------------------------------------
     def copy(self) -> Position:
         other = Position(self.game)
-        for c in self.moves:
-            other.play(c)
+        other.board = self.board.copy()  # the state as it is (the moves were checked when they were played)
+        other.moves = self.moves.copy()
+        other.bits = self.bits.copy()
+        other.heights = self.heights.copy()
+        other._results = self._results.copy()
         return other
 
     @property

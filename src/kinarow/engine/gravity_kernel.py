@@ -62,8 +62,7 @@ threat is never played; the score is bounded by the number of stones left before
 a side with no line left among its stones and the empty cells cannot win; a move that wins on the mover's
 next stone whatever the answer is scored at once, and when there is none the earliest win is two stones
 later; the children's table entries are probed before any child is searched (enhanced transposition
-cutoffs); dead stones (no line through one depends on its colour) are given to one side in the table's key,
-so more positions share an entry; and moves are tried in the order of the threats they create (those that
+cutoffs); and moves are tried in the order of the threats they create (those that
 become playable after one more stone counted twice, those right above an opponent's threat not at all),
 central columns first on ties. :func:`solve_score` asks "a draw or better?" first, then steps out from the
 draw in doubling steps (the common scores are long games), then halves the window.
@@ -78,16 +77,17 @@ from kinarow.engine.breaker import popcount
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
-#: table entries near the root whose children are probed before any child is searched (enhanced cutoffs)
-ETC_DEPTH = 64
+#: the children's table entries are probed before any child is searched (enhanced cutoffs) only while more
+#: cells than this are empty (near the end of the game a probe, a read from memory, costs more than it saves)
+ETC_EMPTY = 8
 MAX_COLS = 16
 #: move ordering weights: threats playable at once, playable after one more stone, all threats, threats on the
 #: mover's rows (odd for the first player)
 W_PLAY, W_NEXT, W_ALL, W_PARITY = 0, 2, 1, 0
 
 # ctrl indices
-G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_FIRST = range(7)
-N_GCTRL = 7
+G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_FIRST, G_MOVE, G_MOVE_SCORE = range(9)
+N_GCTRL = 9
 ABORT_SCORE = 1000
 
 
@@ -158,15 +158,6 @@ def mirror(key, m, h):
 
 
 @njit(cache=True, inline="always")
-def dead_stones(cur, mask, k, steps, board):
-    """The stones whose colour no longer matters: each line of k cells through one holds, besides it, stones of
-    both sides, so positions that differ only in these stones' colours have one score (c4's idea, from its
-    comments). The table's key gives them to the side not to move. A dead stone stays dead."""
-    live = win_cells(board & ~cur, U0, k, steps, board) | win_cells(board & ~(cur ^ mask), U0, k, steps, board)
-    return mask & ~live
-
-
-@njit(cache=True, inline="always")
 def tt_index(key, size):
     """The first slot of ``key``'s bucket (two slots a bucket; ``size // 2`` buckets, a prime number)."""
     return 2 * np.int64(key % np.uint64(size // 2))
@@ -201,6 +192,15 @@ def tt_write(tt, key, lo, hi, col, t, gen):
                 i += 1
     tt[i, 1] = v
     tt[i, 0] = key ^ v
+
+
+@njit(cache=True, inline="always")
+def note_root_move(ctrl, t, x, v):
+    """At the root, remember column ``x`` as a move that scores at least ``v`` when no earlier move of the search
+    was shown to score as much (:func:`solve_score` gives it back with the score: the best move)."""
+    if t == ctrl[G_ROOT_T] and v > ctrl[G_MOVE_SCORE]:
+        ctrl[G_MOVE] = x
+        ctrl[G_MOVE_SCORE] = v
 
 
 @njit(cache=True, nogil=True)
@@ -256,12 +256,29 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     if lo_bound >= hi_bound:
         return hi_bound
     m = colmask.size
-    # the table's key: the smaller of the position's and its mirror image's (columns stored in that frame),
-    # with the dead stones given to the side not to move
-    dead = dead_stones(cur, mask, k, steps, board)
-    mdead = mirror(dead, m, steps[1]) if dead != U0 else U0
-    key = (cur & ~dead) | (mask + bottom)
-    mkey = (mcur & ~mdead) | (mmask + bottom)
+    if (possible & (possible - U1)) == U0 and t != ctrl[G_ROOT_T]:
+        # one move to play (a block, or the only one not below an opponent's threat): played without the
+        # table (its child has an entry), so forced lines cost neither table reads nor table space
+        if alpha < lo_bound:
+            alpha = lo_bound
+            if alpha >= beta:
+                return alpha
+        if beta > hi_bound:
+            beta = hi_bound
+            if alpha >= beta:
+                return beta
+        x = popcount(possible - U1) // steps[1]
+        mmove = (mmask + bottom) & colmask[m - 1 - x]
+        v = negamax(
+            cur ^ mask, mask | possible, mcur ^ mmask, mmask | mmove, t + 1, -beta, -alpha, tables, tt, ctrl, order,
+            scratch,
+        )
+        if v == ABORT_SCORE or v == -ABORT_SCORE:
+            return ABORT_SCORE
+        return -v
+    # the table's key: the smaller of the position's and its mirror image's (columns stored in that frame)
+    key = cur | (mask + bottom)
+    mkey = mcur | (mmask + bottom)
     flip = mkey < key
     if flip:
         key = mkey
@@ -306,8 +323,10 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         ours = threats & nplay
         if ours:
             if (ours & (ours - U1)) or (threats & (ours << U1)):
+                note_root_move(ctrl, t, x, cells - t - 2)
                 return cells - t - 2
         elif ((nplay << U1) & ~(threats & board)) == U0:
+            note_root_move(ctrl, t, x, cells - t - 2)
             return cells - t - 2
         useful = threats & ~(opp_wins << U1)
         score = W_PLAY * popcount(ours) + W_NEXT * popcount(useful & (nplay << U1)) + W_ALL * popcount(useful)
@@ -334,16 +353,15 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             beta = hi_bound
             if alpha >= beta:
                 return beta
-    # enhanced transposition cutoffs near the root: a child whose stored upper bound is low enough cuts now
-    if t < ETC_DEPTH:
+    # enhanced transposition cutoffs: a child whose stored upper bound is low enough cuts now
+    if cells - t > ETC_EMPTY:
         for i in range(nmoves):
             move = possible & colmask[cols[i]]
             nmask = mask | move
             ncur = cur ^ mask  # the opponent's stones: the child's side to move
-            # the child's key with this node's dead stones (the child may have more: then a miss, never wrong)
-            ckey = (ncur & ~dead) | (nmask + bottom)
+            ckey = ncur | (nmask + bottom)
             mmove = (mmask + bottom) & colmask[m - 1 - cols[i]]
-            cmkey = ((mcur ^ mmask) & ~mdead) | ((mmask | mmove) + bottom)
+            cmkey = (mcur ^ mmask) | ((mmask | mmove) + bottom)
             if cmkey < ckey:
                 ckey = cmkey
             centry = tt_read(tt, ckey, gen)
@@ -351,6 +369,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
                 c_hi = np.int64((centry >> np.uint64(8)) & np.uint64(0xFF)) - 128
                 if -c_hi >= beta:  # the child scores at most c_hi, so this move at least -c_hi
                     tt_write(tt, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i], t, gen)
+                    note_root_move(ctrl, t, cols[i], -c_hi)
                     return -c_hi
     orig_alpha = alpha
     best = -cells - 1
@@ -371,14 +390,18 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             chosen = x
         if v >= beta:
             tt_write(tt, key, v, hi_bound, m - 1 - x if flip else x, t, gen)  # a lower bound
+            note_root_move(ctrl, t, x, v)
             return v
         if v > alpha:
             alpha = v
-    if flip and chosen >= 0:
-        chosen = m - 1 - chosen
     if best > orig_alpha:
+        note_root_move(ctrl, t, chosen, best)
+        if flip:
+            chosen = m - 1 - chosen
         tt_write(tt, key, best, best, chosen, t, gen)  # exact
     else:
+        if flip and chosen >= 0:
+            chosen = m - 1 - chosen
         tt_write(tt, key, lo_bound, best if best > lo_bound else lo_bound, chosen, t, gen)  # an upper bound
     return best
 
@@ -401,12 +424,18 @@ def solve_score(cur, mask, t, weak, tables, tt, ctrl, order):
     ``ABORT_SCORE`` when stopped."""
     cells = tables[1]
     ctrl[G_ROOT_T] = t
+    ctrl[G_MOVE] = -1  # the root's best column, found on the way (ctrl[G_MOVE_SCORE]: what it scores at least)
+    ctrl[G_MOVE_SCORE] = -ABORT_SCORE
     scratch = np.zeros((cells + 2, 2 * MAX_COLS), np.int64)
     m, h = tables[5].size, tables[4][1]
     mcur = mirror(cur, m, h)  # the mirror image, carried along so that its key costs two operations a node
     mmask = mirror(mask, m, h)
     v = immediate(cur, mask, t, tables)
     if v != ABORT_SCORE:
+        if v > 0:  # the column of a winning stone
+            wins = win_cells(cur, mask, tables[0], tables[4], tables[2]) & ((mask + tables[3]) & tables[2])
+            ctrl[G_MOVE] = popcount((wins & (U0 - wins)) - U1) // h
+            ctrl[G_MOVE_SCORE] = v
         return v if not weak else (1 if v > 0 else 0)
     lo = -(cells - t)
     hi = cells - t

@@ -14,6 +14,7 @@ whose last stone is stone number ``cells + 1 - s`` of the game (``s > 0``), a lo
 
 from __future__ import annotations
 
+import mmap
 import threading
 import time
 from collections.abc import Callable
@@ -65,6 +66,21 @@ def _prime_at_most(n: int) -> int:
     while not is_prime(n):
         n -= 1
     return n
+
+
+def table_array(entries: int) -> np.ndarray:
+    """A zeroed ``(entries, 2)`` ``uint64`` table, on 2 MB pages where the system grants them (Linux's transparent
+    huge pages when asked for): the search reads the table at random, and with 4 KB pages most reads of a large
+    table also miss the processor's page cache (c4 offers 2 MB pages for the same reason)."""
+    nbytes = entries * ENTRY_BYTES
+    if nbytes >= 2**21 and hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            memory = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zero-filled
+            memory.madvise(mmap.MADV_HUGEPAGE)
+            return np.frombuffer(memory, np.uint64).reshape(entries, 2)
+        except (OSError, ValueError, AttributeError):
+            pass
+    return np.zeros((entries, 2), np.uint64)
 
 
 def kernel_words(game: Game, position: Position) -> tuple[int, int, int]:
@@ -138,6 +154,8 @@ class ScoreSearcher:
         self.stopped: str | None = None
         #: the nodes :meth:`best_move` searched (the children it scored)
         self.move_nodes = 0
+        # the last search's root and the column it found scoring at least so much: (cur, mask, column, at least)
+        self._root_move: tuple[int, int, int, int] | None = None
         m, n = game.m, game.n
         h = n + 1
         board = bottom = 0
@@ -161,7 +179,7 @@ class ScoreSearcher:
             np.uint64(sum(1 << (x * h + y) for x in range(m) for y in range(0, n, 2))),  # odd rows, from 1
         )
         entries = 2 * _prime_at_most(max(1009, int(tt_mb * 2**20 / ENTRY_BYTES / 2)))  # two-slot buckets
-        self.tt = np.zeros((entries, 2), np.uint64)
+        self.tt = table_array(entries)
         self.ctrl = np.zeros(GK.N_GCTRL, np.int64)
         self.ctrl[GK.G_GEN] = 1
         centre = (m - 1) / 2
@@ -225,6 +243,7 @@ class ScoreSearcher:
         """:meth:`score` of the position given in the kernel's layout (:meth:`words`: ``cur`` the side to
         move's stones, ``mask`` every stone, ``t`` their number), by search (the book is not consulted)."""
         self.stopped = "node limit"
+        self._root_move = None
         ctrls = [self.ctrl] + [self.ctrl.copy() for _ in range(threads - 1)]
         for ctrl in ctrls:
             ctrl[[GK.G_NODES, GK.G_STOP, GK.G_ABORTED]] = 0
@@ -249,6 +268,8 @@ class ScoreSearcher:
                 errors.append(err)
                 return
             if v != GK.ABORT_SCORE:
+                if not out and ctrls[i][GK.G_MOVE] >= 0:
+                    self._root_move = (cur, mask, int(ctrls[i][GK.G_MOVE]), int(ctrls[i][GK.G_MOVE_SCORE]))
                 out.append(v)
                 for other in ctrls:
                     other[GK.G_STOP] = 1  # the answer is in: the other threads stop
@@ -305,6 +326,9 @@ class ScoreSearcher:
         children searched, so the budget matters there."""
         self.stopped = None
         self.move_nodes = 0
+        found = self._found_move(position, score, weak)
+        if found is not None:
+            return found
         for cell in self.moves_in_order(position):
             child = position.copy()
             child.play(cell)
@@ -323,6 +347,24 @@ class ScoreSearcher:
                 return cell
         self.stopped = None
         return None
+
+    def _found_move(self, position: Position, score: Score, weak: bool) -> int | None:
+        """The move the search of ``position`` found keeping ``score`` on its way (a column shown to score at least
+        as much at the root), or None."""
+        cur, mask, t = self.words(position)
+        if not weak and score.score == -(self.game.cells - t - 1):  # every move loses to the opponent's next stone
+            return self.central_first(position)[0]
+        if self._root_move is None or self._root_move[:2] != (cur, mask):
+            return None
+        column, at_least = self._root_move[2:]
+        if weak:
+            keeps = at_least > 0 if score.score > 0 else (at_least >= 0 if score.score == 0 else True)
+        else:
+            keeps = at_least >= score.score
+        if not keeps:
+            return None
+        n = self.game.n
+        return next((cell for cell in position.legal_moves() if cell // n == column), None)
 
     def safe_move(self, position: Position) -> int:
         """A legal move (central columns first) after which the opponent cannot win at once, or the most central
