@@ -505,7 +505,7 @@ class _Walk:
         self.potential = np.zeros(game.cells, np.float64)
         self.order = np.zeros(game.cells, np.int64)
         self.budget = budget
-        self.ring = _Ring(game.cells)
+        self.ring = PairingRing(game.cells)
         self.frames = Frames(position)
         self.memory = memory
         self.seeds = seeds if seeds is not None else Seeds(game.cells)  # other jobs' (not saved with ours)
@@ -579,7 +579,7 @@ class _Walk:
             return seeded
         pairing = self._pairing(pos)
         if pairing is not None:
-            canonical = tuple((1 << forward[a]) | (1 << forward[b]) for a, b in _cells_of(pairing))
+            canonical = tuple((1 << forward[a]) | (1 << forward[b]) for a, b in pair_cells(pairing))
             return self._settle(key, self.cells + self.memory.pairing_id(canonical))
         if pos.to_move == self.attacker:
             for cell in pos.legal_moves():
@@ -600,7 +600,7 @@ class _Walk:
         return self._settle(key, REFUTED)
 
 
-class _Ring:
+class PairingRing:
     """The pairings found most recently, as pair masks (a compiled test tries them newest first)."""
 
     def __init__(self, cells: int) -> None:
@@ -624,7 +624,7 @@ class _Ring:
         return tuple(int(m) for m in masks)
 
 
-def _cells_of(masks: tuple[int, ...]) -> list[tuple[int, int]]:
+def pair_cells(masks: tuple[int, ...]) -> list[tuple[int, int]]:
     """The two cells of each pair mask."""
     pairs = []
     for m in masks:
@@ -645,7 +645,7 @@ def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[s
     game = position.game
     cells = game.cells
     masks = np.array(position.geometry.group_masks, np.uint64)
-    ring = _Ring(cells)
+    ring = PairingRing(cells)
     ring_index: dict[int, int] = {}  # ring row -> pairing number in the certificate
     texts: list[str] = []
     tokens: list[str] = []
@@ -672,11 +672,11 @@ def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[s
             M, B = np.uint64(pos.bits[attacker]), np.uint64(pos.bits[3 - attacker])
             row = BK.cached_pairing(masks, M, B, ring.rows, ring.lengths, ring.used, ring.newest) if ring.used else -1
             if row < 0:
-                actual = [(1 << inverse[a]) | (1 << inverse[b]) for a, b in _cells_of(memory.pairings[entry - cells])]
+                actual = [(1 << inverse[a]) | (1 << inverse[b]) for a, b in pair_cells(memory.pairings[entry - cells])]
                 ring.add(np.array(actual, np.uint64))
                 row = ring.newest
                 ring_index[row] = len(texts)
-                texts.append(" ".join(f"{pos.name(a)}-{pos.name(b)}" for a, b in _cells_of(tuple(actual))))
+                texts.append(" ".join(f"{pos.name(a)}-{pos.name(b)}" for a, b in pair_cells(tuple(actual))))
             tokens.append(f"{LEAF}{ring_index[row]}")
             stats.leaves += 1
         elif entry == EXPANDED:

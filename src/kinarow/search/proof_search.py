@@ -189,6 +189,9 @@ class ProofSearcher:
         self.czn = np.zeros((cells + 2, cells), np.uint64)
         self.kbuf = BK.new_buffers(cells, int(self.masks.size))
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
+        nsym = int(self.symtab.shape[0])
+        self._img1 = np.zeros(nsym, np.uint64)
+        self._img2 = np.zeros(nsym, np.uint64)
 
     def _run(self, attacker_stones: int, defender_stones: int, attacker: int) -> tuple[int, int, int]:
         self.params[P.R_ATTACKER] = attacker - 1
@@ -337,6 +340,16 @@ class ProofSearcher:
             children = left
             budget = 1000 if budget < 1000 else budget * 4
         raise AssertionError(f"no move keeps the value {value} found by the proof search")  # pragma: no cover
+
+    def disproved_move(self, position: Position, attacker: int) -> int | None:
+        """At a position where the defender (the player other than ``attacker``) is to move: a defender move
+        after which the table (or the position's evaluation) says the attacker cannot win -- one completing a
+        defender group first, else the disproved child with the least work below it; None when there is none."""
+        bits = position.key()
+        cell = P.disproved_move(self.masks, np.uint64(bits[attacker - 1]), np.uint64(bits[2 - attacker]),
+                                self.full, self.symtab, self.symperm, self.tt, attacker - 1,
+                                self.game.goal != Goal.MAKER_BREAKER, self._img1, self._img2)
+        return None if cell < 0 else int(cell)
 
     def clear(self) -> None:
         """Forget every proof and disproof number (a fresh table)."""

@@ -1,0 +1,87 @@
+"""Blocking trees written from the proof search's table (kinarow.search.disproof), checked by the draw checker."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from kinarow import Game
+from kinarow.errors import KinarowError
+from kinarow.position import Position
+from kinarow.proofs import check_data, envelope
+from kinarow.proofs.draw import FORMAT, HALVES, VERSION, claim_for
+from kinarow.search.disproof import extract_tree
+from kinarow.search.draw import StoppedError
+from kinarow.search.proof_search import ProofSearcher
+
+
+def _certificate(position: Position, attacker: int, half: dict) -> dict:
+    game = position.game
+    moves = [position.name(c) for c in position.moves]
+    return {**envelope(FORMAT, VERSION, str(game), moves, claim_for(game, {attacker})), HALVES[attacker]: half}
+
+
+@pytest.mark.parametrize("text", ["3x3k3", "4x4k4", "5x4k4", "5x5k4", "6x4k4", "6x6k5", "4x4k4:torus", "4x4k4:hex",
+                                  "5x4k4:maker-breaker"])
+def test_trees_from_the_table_pass_the_checker(text):
+    game = Game(text)
+    half, stats, work = extract_tree(game.start(), 1, tt_mb=4)
+    verdict = check_data(_certificate(game.start(), 1, half))
+    assert verdict.ok, verdict.reason
+    assert verdict.details["first_cannot_win"]["positions"] == stats.positions >= 1
+    assert work.settled >= stats.positions
+
+
+def test_positions_in_play_give_trees_or_refuse():
+    rng = random.Random(27)
+    searcher = ProofSearcher("5x5k4", tt_mb=4)
+    seen = {True: 0, False: 0}
+    for _ in range(12):
+        pos = Game("5x5k4").start()
+        for _ in range(rng.randrange(1, 9)):
+            pos.play(rng.choice(pos.legal_moves()))
+            if pos.is_over:
+                pos.undo()
+                break
+        for attacker in (1, 2):
+            wins = searcher.attacker_wins(pos, attacker).wins
+            seen[bool(wins)] += 1
+            if wins:
+                with pytest.raises(KinarowError, match="attacker can win"):
+                    extract_tree(pos, attacker, searcher)
+                continue
+            half, _, _ = extract_tree(pos, attacker, searcher)
+            verdict = check_data(_certificate(pos, attacker, half))
+            assert verdict.ok, (pos.move_text(), attacker, verdict.reason)
+    assert seen[True] and seen[False]  # both kinds of answer were met
+
+
+def test_tampered_trees_are_rejected():
+    game = Game("5x5k4")
+    half, _, _ = extract_tree(game.start(), 1, tt_mb=4)
+    tokens = half["tokens"].split()
+    names = {game.start().name(c) for c in range(game.cells)}
+    moved = next(i for i, t in enumerate(tokens) if t in names)
+    other = next(n for n in sorted(names) if n != tokens[moved])
+    for bad in (tokens[:-1], [*tokens[:moved], other, *tokens[moved + 1:]], ["+" if t.startswith("=") else t
+                                                                           for t in tokens]):
+        verdict = check_data(_certificate(game.start(), 1, {**half, "tokens": " ".join(bad)}))
+        assert not verdict.ok
+
+
+def test_a_win_has_no_tree():
+    with pytest.raises(KinarowError, match="attacker can win"):
+        extract_tree(Game("4x3k3").start(), 1, tt_mb=4)
+
+
+def test_a_stopped_extraction_resumes_from_its_checkpoint(tmp_path):
+    game = Game("5x5k4")
+    path = tmp_path / "tree.npz"
+    with pytest.raises(StoppedError):
+        extract_tree(game.start(), 1, checkpoint=path, deadline=time.perf_counter(), tt_mb=4)
+    assert path.exists()
+    half, stats, work = extract_tree(game.start(), 1, checkpoint=path, tt_mb=4)
+    assert check_data(_certificate(game.start(), 1, half)).ok
+    assert work.settled < stats.positions  # part of the tree came from the checkpoint
