@@ -85,3 +85,26 @@ def test_a_stopped_extraction_resumes_from_its_checkpoint(tmp_path):
     half, stats, work = extract_tree(game.start(), 1, checkpoint=path, tt_mb=4)
     assert check_data(_certificate(game.start(), 1, half)).ok
     assert work.settled < stats.positions  # part of the tree came from the checkpoint
+
+
+def test_the_defender_moves_near_the_root_come_from_a_solve_s_jobs(tmp_path):
+    from kinarow.search import parallel as par
+    from kinarow.search.disproof import job_hints, settled_share
+
+    store = tmp_path / "jobs.sqlite"
+    result = par.solve("5x5k4", workers=1, jobs=12, search="proof", question="first-wins", checkpoint=store)
+    assert result.value in ("draw", "second-or-draw")
+    start = Game("5x5k4").start()
+    hint = job_hints(start, 1, store)
+    after = start.copy()
+    after.play(12)
+    reply = hint(after)
+    assert reply is not None
+    after.play(reply)
+    assert not ProofSearcher("5x5k4", tt_mb=4).attacker_wins(after, 1).wins
+    checkpoint = tmp_path / "tree.npz"
+    half, _, _ = extract_tree(start, 1, checkpoint=checkpoint, hint=hint, tt_mb=4)
+    verdict = check_data(_certificate(start, 1, half))
+    assert verdict.ok, verdict.reason
+    done, total = settled_share(start, 1, checkpoint, hint)
+    assert done == total > 0

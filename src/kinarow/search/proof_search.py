@@ -14,24 +14,23 @@ second player's; two "no" make a draw) and one in Maker-Breaker (Maker's).
 Free placement, one stone a turn, normal or Maker-Breaker goal, at most 64
 cells: the games where a blocking argument (a pairing) is sound.
 
-Towards certificates
-====================
+Certificates from the table
+===========================
 
 A "no" is a defender strategy that the draw-proof format
-(:mod:`kinarow.proofs.draw`: a blocking tree with pairing leaves) can hold, once
-written out by a walk over the table from the root:
+(:mod:`kinarow.proofs.draw`: a blocking tree with pairing leaves) holds;
+:mod:`kinarow.search.disproof` writes it out by a walk over the table from the
+root:
 
-* a defender node names the move whose child the table holds as disproved (or
-  the single cell of the pairing search that closed the node);
+* a defender node names a move whose child the table holds as disproved
+  (:meth:`ProofSearcher.disproved_move`), or one completing a defender group;
 * an attacker node (``+``) follows every legal move. The search skipped some:
   moves outside a sibling's relevance zone and moves on dead cells (passes).
   (P) and monotonicity guarantee that each is disproved, but the subtree is not
   in the table: the writer asks the search again on that child (an answer is
   certain, and mostly from the table);
-* a pairing leaf is ``=N`` with the pairs of the search that found it (the
-  single cell, if any, is the defender's move just before it);
-* a defender group completed (normal goal), or two defender threats, end a
-  branch once the defender has played the completing cell: the game is over
+* a pairing leaf is ``=N``, found by the writer's own pairing test;
+* a defender group completed (normal goal) ends a branch: the game is over
   without an attacker win.
 
 The second half is strategy stealing on the empty board, or a second tree from
