@@ -108,3 +108,11 @@ def test_the_defender_moves_near_the_root_come_from_a_solve_s_jobs(tmp_path):
     assert verdict.ok, verdict.reason
     done, total = settled_share(start, 1, checkpoint, hint)
     assert done == total > 0
+
+
+def test_pairing_tests_where_the_attacker_moves_only_still_give_a_tree():
+    game = Game("6x4k4")
+    half, stats, _ = extract_tree(game.start(), 1, defender_pairings=False, tt_mb=4)
+    verdict = check_data(_certificate(game.start(), 1, half))
+    assert verdict.ok, verdict.reason
+    assert verdict.details["first_cannot_win"]["positions"] == stats.positions

@@ -71,8 +71,10 @@ class Extraction:
 
     def __init__(self, searcher: ProofSearcher, attacker: int, memory: Memory, *, budget: int = PAIR_BUDGET,
                  tick: Callable[[int], None] | None = None, deadline: float | None = None,
-                 save: Callable[[], None] | None = None, hint: Callable[[Position], int | None] | None = None) -> None:
+                 save: Callable[[], None] | None = None, hint: Callable[[Position], int | None] | None = None,
+                 defender_pairings: bool = True) -> None:
         game = searcher.game
+        self.defender_pairings = defender_pairings
         self.hint = hint
         self.searcher = searcher
         self.attacker, self.defender = attacker, 3 - attacker
@@ -159,7 +161,7 @@ class Extraction:
         key, _, forward = self.frames.frame(pos.board)
         if self.memory.get(key) is not None:
             return
-        pairing = self._pairing(pos)
+        pairing = self._pairing(pos) if self.defender_pairings or pos.to_move == self.attacker else None
         if pairing is not None:
             canonical = tuple((1 << forward[a]) | (1 << forward[b]) for a, b in pair_cells(pairing))
             self.stats.leaves += 1
@@ -182,13 +184,16 @@ class Extraction:
 def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | None = None, *,
                  checkpoint: str | Path | None = None, deadline: float | None = None,
                  tick: Callable[[int], None] | None = None, budget: int = PAIR_BUDGET,
-                 hint: Callable[[Position], int | None] | None = None,
+                 hint: Callable[[Position], int | None] | None = None, defender_pairings: bool = True,
                  tt_mb: float = 256) -> tuple[dict[str, Any], TreeStats, ExtractStats]:
     """The blocking tree (a ``blocking-tree`` half of :mod:`kinarow.proofs.draw`) showing that ``attacker``
     cannot win from ``position``, written from the proof search. ``checkpoint`` (an ``.npz`` file) keeps the
     memory: saved every minute and when stopped, resumed by a later call. ``hint(position)`` may name the
     defender's move at a position (a move after which the attacker is known not to win, e.g. from the finished
-    jobs of a solve: :func:`job_hints`); the root is then not asked as a whole."""
+    jobs of a solve: :func:`job_hints`); the root is then not asked as a whole. Without ``defender_pairings``
+    only positions with the attacker to move are tested for a pairing leaf (a pairing that holds with the
+    defender to move still holds after its move): 8x8k5 after g8 d5 h3, 47,746 positions against 46,283 in
+    about half the time; 7x7k5, 21,147 against 19,149."""
     start = time.perf_counter()
     game = position.game
     if searcher is None:
@@ -196,7 +201,8 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
     path = None if checkpoint is None else Path(checkpoint)
     memory = Memory.load(path, game.cells) if path is not None and path.exists() else Memory(game.cells)
     save = None if path is None else (lambda: memory.save(path))
-    walk = Extraction(searcher, attacker, memory, budget=budget, tick=tick, deadline=deadline, save=save, hint=hint)
+    walk = Extraction(searcher, attacker, memory, budget=budget, tick=tick, deadline=deadline, save=save, hint=hint,
+                      defender_pairings=defender_pairings)
     if hint is None and walk._ask(position) is not False:
         raise KinarowError(f"the attacker can win from {position.move_text() or 'the start'}; no blocking tree")
     limit = sys.getrecursionlimit()
