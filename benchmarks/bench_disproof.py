@@ -6,6 +6,7 @@ Run from the repository root::
     python benchmarks/bench_disproof.py --games 8x8k5 --moves "g8 d5 h3"  # one position (a frontier job)
     python benchmarks/bench_disproof.py --games 8x8k5 --jobs checkpoints/8x8k5.sqlite \\
         --checkpoint runs/8x8k5-tree.npz --out 8x8k5.draw.json.gz --attacker-pairings-only  # resumable
+    python benchmarks/bench_disproof.py --games 8x8k5 --checkpoint runs/8x8k5-tree.npz --parts certificates
 
 For each game (after ``--moves``): the first player's blocking tree (the
 attacker is the player to move, or ``--attacker``) written from the proof
@@ -16,7 +17,10 @@ solve) the defender's moves before the jobs' positions are the jobs' (the
 first player's question only; strategy stealing gives the second half on the
 empty board). ``--checkpoint`` keeps the tree written so far: saved every
 minute and on SIGTERM or ``--time-limit``; the same command resumes, and
-prints the share of the jobs' positions settled.
+prints the share of the jobs' positions settled. ``--parts DIR`` writes nothing
+new: for each first move whose tree the checkpoint finishes, it writes that
+part as a certificate of its own (``GAME.MOVE.draw.json.gz``: after the move
+the first player cannot win), once the checker accepts it.
 """
 
 from __future__ import annotations
@@ -90,6 +94,29 @@ def measure(text: str, moves: str, attacker: int | None, jobs: str | None, check
     return row
 
 
+def write_parts(text: str, checkpoint: str, folder: str) -> list[dict[str, Any]]:
+    from kinarow import Game
+    from kinarow.proofs import check_data, envelope
+    from kinarow.proofs.draw import FORMAT, HALVES, VERSION, claim_for
+    from kinarow.search.disproof import tree_parts
+
+    game = Game(text)
+    rows = []
+    for after, half, stats in tree_parts(game.start(), 1, checkpoint):
+        names = [after.name(c) for c in after.moves]
+        data = {**envelope(FORMAT, VERSION, str(game), names, claim_for(game, {1})), HALVES[1]: half}
+        start = time.perf_counter()
+        verdict = check_data(data)
+        row = {"game": text, "moves": " ".join(names), "positions": stats.positions, "leaves": stats.leaves,
+               "check": verdict.ok, "check_seconds": round(time.perf_counter() - start, 1)}
+        if verdict.ok:
+            blob = gzip.compress(json.dumps(data).encode())
+            Path(folder, f"{text}.{'-'.join(names)}.draw.json.gz").write_bytes(blob)
+            row["gzip_bytes"] = len(blob)
+        rows.append(row)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=list(GAMES))
@@ -101,10 +128,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="write the checked certificate here (gzipped JSON)")
     parser.add_argument("--tt-mb", type=float, default=256)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--parts", default=None, metavar="DIR",
+                        help="write the finished first moves' trees of --checkpoint as certificates in DIR")
     parser.add_argument("--attacker-pairings-only", action="store_true",
                         help="test for pairing leaves only where the attacker is to move (faster on 8x8k5)")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _stop)
+    if args.parts is not None:
+        if args.checkpoint is None:
+            parser.error("--parts reads the trees of a --checkpoint")
+        rows = [row for g in args.games for row in write_parts(g, args.checkpoint, args.parts)]
+        print("\n".join(" ".join(f"{k}={v}" for k, v in row.items()) for row in rows))
+        return 0
     rows = [measure(g, args.moves, args.attacker, args.jobs, args.checkpoint, args.time_limit, args.out, args.tt_mb,
                     not args.attacker_pairings_only) for g in args.games]
     if args.json:

@@ -116,3 +116,16 @@ def test_pairing_tests_where_the_attacker_moves_only_still_give_a_tree():
     verdict = check_data(_certificate(game.start(), 1, half))
     assert verdict.ok, verdict.reason
     assert verdict.details["first_cannot_win"]["positions"] == stats.positions
+
+
+def test_the_finished_parts_of_a_checkpoint_are_certificates_of_their_own(tmp_path):
+    from kinarow.search.disproof import tree_parts
+
+    game = Game("5x4k4")
+    checkpoint = tmp_path / "tree.npz"
+    extract_tree(game.start(), 1, checkpoint=checkpoint, tt_mb=4)
+    parts = tree_parts(game.start(), 1, checkpoint)
+    assert len(parts) == 6  # the first moves of 5 x 4 up to its four symmetries
+    for after, half, _ in parts:
+        verdict = check_data(_certificate(after, 1, half))
+        assert verdict.ok and verdict.details["moves"] == [after.name(after.moves[0])], verdict.reason

@@ -271,3 +271,26 @@ def settled_share(position: Position, attacker: int, checkpoint: str | Path,
             pos.undo()
         pos.undo()
     return done, len(seen)
+
+
+def tree_parts(position: Position, attacker: int,
+               checkpoint: str | Path) -> list[tuple[Position, dict[str, Any], TreeStats]]:
+    """The parts of a saved extraction from ``position`` (the attacker to move) that are finished: for each
+    attacker move (one per symmetry class) whose position the memory settles, that position and its blocking
+    tree (each a certificate of its own: after that move the attacker cannot win)."""
+    game = position.game
+    memory = Memory.load(Path(checkpoint), game.cells)
+    frames = Frames(position)
+    seen: set[bytes] = set()
+    parts = []
+    for cell in position.legal_moves():
+        after = position.copy()
+        after.play(cell)
+        key = frames.frame(after.board)[0]
+        if key in seen or after.is_over:
+            continue
+        seen.add(key)
+        if memory.get(key) is not None:
+            half, stats = linearise(after, attacker, memory)
+            parts.append((after, half, stats))
+    return parts
