@@ -5,7 +5,8 @@ Run from the repository root::
     python benchmarks/bench_disproof.py                                   # 5x5k4 6x6k5 7x7k5 from the start
     python benchmarks/bench_disproof.py --games 8x8k5 --moves "g8 d5 h3"  # one position (a frontier job)
     python benchmarks/bench_disproof.py --games 8x8k5 --jobs checkpoints/8x8k5.sqlite \\
-        --checkpoint runs/8x8k5-tree.npz --out 8x8k5.draw.json.gz --attacker-pairings-only  # resumable
+        --checkpoint runs/8x8k5-tree.npz --out 8x8k5.draw.json.gz --attacker-pairings-only \\
+        --seed certificates                                               # resumable
     python benchmarks/bench_disproof.py --games 8x8k5 --checkpoint runs/8x8k5-tree.npz --parts certificates
 
 For each game (after ``--moves``): the first player's blocking tree (the
@@ -20,7 +21,10 @@ minute and on SIGTERM or ``--time-limit``; the same command resumes, and
 prints the share of the jobs' positions settled. ``--parts DIR`` writes nothing
 new: for each first move whose tree the checkpoint finishes, it writes that
 part as a certificate of its own (``GAME.MOVE.draw.json.gz``: after the move
-the first player cannot win), once the checker accepts it.
+the first player cannot win), once the checker accepts it; a part already in DIR
+is kept. ``--seed DIR`` starts a checkpoint that is not on disk from the parts
+in DIR (read back by :func:`kinarow.search.disproof.read_tree`), so that a run
+resumes from the shipped parts when its checkpoint is gone.
 """
 
 from __future__ import annotations
@@ -94,6 +98,23 @@ def measure(text: str, moves: str, attacker: int | None, jobs: str | None, check
     return row
 
 
+def seed_checkpoint(text: str, folder: str, checkpoint: str) -> int:
+    """Start a checkpoint from the parts in ``folder`` (the trees of finished first moves): how many."""
+    from kinarow import Game
+    from kinarow.proofs.draw import HALVES
+    from kinarow.search.disproof import read_tree
+    from kinarow.search.draw import Memory
+
+    game = Game(text)
+    memory = Memory(game.cells)
+    files = sorted(Path(folder).glob(f"{text}.*.draw.json.gz"))
+    for file in files:
+        data = json.loads(gzip.decompress(file.read_bytes()))
+        memory.merge(read_tree(game.position(" ".join(data["moves"])), 1, data[HALVES[1]]))
+    memory.save(Path(checkpoint))
+    return len(files)
+
+
 def write_parts(text: str, checkpoint: str, folder: str) -> list[dict[str, Any]]:
     from kinarow import Game
     from kinarow.proofs import check_data, envelope
@@ -102,7 +123,8 @@ def write_parts(text: str, checkpoint: str, folder: str) -> list[dict[str, Any]]
 
     game = Game(text)
     rows = []
-    for after, half, stats in tree_parts(game.start(), 1, checkpoint):
+    for after, half, stats in tree_parts(game.start(), 1, checkpoint, skip=lambda moves: Path(
+            folder, f"{text}.{'-'.join(moves)}.draw.json.gz").exists()):
         names = [after.name(c) for c in after.moves]
         data = {**envelope(FORMAT, VERSION, str(game), names, claim_for(game, {1})), HALVES[1]: half}
         start = time.perf_counter()
@@ -128,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="write the checked certificate here (gzipped JSON)")
     parser.add_argument("--tt-mb", type=float, default=256)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--seed", default=None, metavar="DIR",
+                        help="a --checkpoint not on disk starts from the parts (finished first moves) in DIR")
     parser.add_argument("--parts", default=None, metavar="DIR",
                         help="write the finished first moves' trees of --checkpoint as certificates in DIR")
     parser.add_argument("--attacker-pairings-only", action="store_true",
@@ -140,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
         rows = [row for g in args.games for row in write_parts(g, args.checkpoint, args.parts)]
         print("\n".join(" ".join(f"{k}={v}" for k, v in row.items()) for row in rows))
         return 0
+    if args.seed is not None and args.checkpoint is not None and not Path(args.checkpoint).exists():
+        print(f"checkpoint started from {seed_checkpoint(args.games[0], args.seed, args.checkpoint)} parts",
+              file=sys.stderr)
     rows = [measure(g, args.moves, args.attacker, args.jobs, args.checkpoint, args.time_limit, args.out, args.tt_mb,
                     not args.attacker_pairings_only) for g in args.games]
     if args.json:

@@ -129,3 +129,18 @@ def test_the_finished_parts_of_a_checkpoint_are_certificates_of_their_own(tmp_pa
     for after, half, _ in parts:
         verdict = check_data(_certificate(after, 1, half))
         assert verdict.ok and verdict.details["moves"] == [after.name(after.moves[0])], verdict.reason
+
+
+def test_a_tree_read_back_gives_the_same_tokens():
+    from kinarow.search.disproof import read_tree
+    from kinarow.search.draw import linearise
+
+    game = Game("5x5k4")
+    after = game.position("a1")
+    half, _, _ = extract_tree(after, 1, tt_mb=4)
+    memory = read_tree(after, 1, half)
+    again, _ = linearise(after, 1, memory)
+    assert again["tokens"] == half["tokens"]
+    assert sorted(again["pairings"]) == sorted(half["pairings"])
+    with pytest.raises(KinarowError, match="tokens end"):
+        read_tree(after, 1, {**half, "tokens": " ".join(half["tokens"].split()[:-3])})

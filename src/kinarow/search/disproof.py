@@ -273,11 +273,12 @@ def settled_share(position: Position, attacker: int, checkpoint: str | Path,
     return done, len(seen)
 
 
-def tree_parts(position: Position, attacker: int,
-               checkpoint: str | Path) -> list[tuple[Position, dict[str, Any], TreeStats]]:
+def tree_parts(position: Position, attacker: int, checkpoint: str | Path,
+               skip: Callable[[list[str]], bool] | None = None) -> list[tuple[Position, dict[str, Any], TreeStats]]:
     """The parts of a saved extraction from ``position`` (the attacker to move) that are finished: for each
     attacker move (one per symmetry class) whose position the memory settles, that position and its blocking
-    tree (each a certificate of its own: after that move the attacker cannot win)."""
+    tree (each a certificate of its own: after that move the attacker cannot win). ``skip(moves)`` leaves
+    out the parts it is true of (moves named from the start)."""
     game = position.game
     memory = Memory.load(Path(checkpoint), game.cells)
     frames = Frames(position)
@@ -290,7 +291,54 @@ def tree_parts(position: Position, attacker: int,
         if key in seen or after.is_over:
             continue
         seen.add(key)
-        if memory.get(key) is not None:
+        if memory.get(key) is not None and not (skip and skip([after.name(c) for c in after.moves])):
             half, stats = linearise(after, attacker, memory)
             parts.append((after, half, stats))
     return parts
+
+
+def read_tree(position: Position, attacker: int, half: dict[str, Any]) -> Memory:
+    """The memory a blocking tree (a certificate's ``blocking-tree`` half from ``position``) holds, read back
+    by the checker's walk: a shipped part of a long run seeds the run's next checkpoint. The tree is not
+    checked here (the checker does that); a malformed one raises :class:`KinarowError`."""
+    game = position.game
+    memory = Memory(game.cells)
+    frames = Frames(position)
+    tokens = iter(half["tokens"].split())
+    pairings = [[(position.geometry.parse_cell(a), position.geometry.parse_cell(b))
+                 for a, _, b in (pair.partition("-") for pair in text.split())] for text in half["pairings"]]
+    pos = position.copy()
+
+    def visit() -> None:
+        if pos.is_over:
+            return
+        key, _, forward = frames.frame(pos.board)
+        if memory.get(key) is not None:
+            return
+        token = next(tokens, None)
+        if token is None:
+            raise KinarowError(f"the tree's tokens end before the position after {pos.move_text()}")
+        if token == "+":
+            for cell in pos.legal_moves():
+                pos.play(cell)
+                visit()
+                pos.undo()
+            entry = EXPANDED
+        elif token.startswith("="):
+            pairs = pairings[int(token[1:])]
+            entry = game.cells + memory.pairing_id(tuple((1 << forward[a]) | (1 << forward[b]) for a, b in pairs))
+        else:
+            cell = position.geometry.parse_cell(token)
+            pos.play(cell)
+            visit()
+            pos.undo()
+            entry = forward[cell]
+        memory.known[key] = entry
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * game.cells + 200))
+    try:
+        visit()
+    finally:
+        sys.setrecursionlimit(limit)
+    return memory
