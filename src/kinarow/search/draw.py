@@ -156,6 +156,7 @@ def _no_codes(cells: int) -> np.ndarray:
 def _find(codes: np.ndarray, key: bytes) -> int | None:
     """Where ``key``'s base-3 code is in the sorted ``codes``, or None."""
     digits = key.translate(_DIGITS)
+    code: np.uint64 | np.ndarray
     if len(key) <= MAX_PACKED_CELLS:
         code = np.uint64(int(digits, 3))  # a numpy scalar: a Python int would make numpy copy the array
     else:
