@@ -74,6 +74,11 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
     "test_docs.py": {
         "test_long_console_examples_print_what_they_show",
     },
+    "test_disproof.py": {
+        "test_positions_in_play_give_trees_or_refuse",
+        "test_tampered_trees_are_rejected",
+        "test_the_defender_moves_near_the_root_come_from_a_solve_s_jobs",
+    },
     "test_draw_certificates.py": {
         "test_a_job_that_finds_a_win_ends_the_walk",
         "test_draws_get_certificates_that_pass_the_checker",

@@ -220,7 +220,7 @@ def test_memories_save_load_and_merge(tmp_path):
     assert dict(back.items()) == dict(a.items()) and back.pairings == a.pairings
 
 
-@pytest.mark.parametrize("cells", [9, 40, 41])  # 41 cells: too many to pack in 64 bits, a dict instead
+@pytest.mark.parametrize("cells", [9, 40, 41, 64, 80, 81])  # 41-80 cells: two words; 81: a dict instead
 def test_seeds_answer_as_the_memories_do(tmp_path, cells):
     import numpy as np
 
@@ -239,7 +239,7 @@ def test_seeds_answer_as_the_memories_do(tmp_path, cells):
     b.save(tmp_path / "b.npz")  # a delta file
     seeds = Seeds.load([tmp_path / "a.npz", tmp_path / "b.npz"], cells)
     assert len(seeds) == len(keys | {both, bytes([1] * cells)}) and seeds.count == len(a) + len(b)
-    assert bool(seeds.flags) == (cells > 40)
+    assert bool(seeds.flags) == (cells > 80)
     for memory in (a, b):
         for key, entry in memory.items():
             assert seeds.lookup(key) is (key == both or entry != REFUTED)
@@ -427,18 +427,18 @@ def test_checkpoints_written_with_keys_still_load(tmp_path):
 def test_memories_of_boards_too_large_to_pack_merge_in_a_dict():
     from kinarow.search.draw import EXPANDED, Memory
 
-    a, b = Memory(41), Memory(41)
-    a.known[bytes(41)] = EXPANDED
-    b.known[bytes(41)] = 3
-    b.known[bytes([1] * 41)] = 41 + b.pairing_id((0b11,))
+    a, b = Memory(81), Memory(81)
+    a.known[bytes(81)] = EXPANDED
+    b.known[bytes(81)] = 3
+    b.known[bytes([1] * 81)] = 81 + b.pairing_id((0b11,))
     a.merge(b)
-    assert not a.packed and len(a) == 2 and a.get(bytes(41)) == EXPANDED
-    assert a.pairings[a.get(bytes([1] * 41)) - 41] == (0b11,)
+    assert not a.packed and len(a) == 2 and a.get(bytes(81)) == EXPANDED
+    assert a.pairings[a.get(bytes([1] * 81)) - 81] == (0b11,)
 
 
 @given(steps=st.lists(st.tuples(st.sampled_from(["put", "save", "fold", "load"]), st.integers(0, 3**5 - 1),
                                 st.integers(-2, 12)), max_size=40),
-       cells=st.sampled_from([5, 41]))
+       cells=st.sampled_from([5, 41, 64, 81]))
 @example(steps=[("put", 1, 0), ("save", 0, 0), ("put", 2, 0), ("fold", 0, 0), ("load", 0, 0)], cells=5)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_a_memory_answers_as_a_dict_whatever_it_folds_saves_and_loads(tmp_path_factory, steps, cells):
@@ -451,7 +451,8 @@ def test_a_memory_answers_as_a_dict_whatever_it_folds_saves_and_loads(tmp_path_f
     try:
         for op, number, entry in steps:
             if op == "put":
-                key = bytes((number // 3**i) % 3 for i in range(5)) + bytes(cells - 5)
+                digits = bytes((number // 3**i) % 3 for i in range(5))
+                key = digits if cells == 5 else digits + bytes(cells - 10) + digits[::-1]  # both words of a wide code
                 if key not in model:  # the walk settles a key once
                     memory.known[key] = model[key] = entry
             elif op == "save":

@@ -634,3 +634,45 @@ def dfpn(
             fi[I_THPN, d + 1] = INF if th >= INF else th - pn + cpn[d, best]
         d += 1
         mode = ENTER
+
+
+@njit(cache=True)
+def disproved_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2):
+    """At a defender node (the attacker's stones ``A``, the defender's ``D``): a defender move after which the
+    attacker cannot win by the table -- a cell completing a defender group (normal goal), else a child that its
+    evaluation disproves, else, of the children the table holds as disproved, the one with the least work
+    below it. -1 when there is none. ``img1``/``img2`` are scratch arrays of one entry per symmetry."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    nsym = symtab.shape[0]
+    nbytes = symtab.shape[1]
+    if normal:
+        for i in range(masks.shape[0]):
+            g = masks[i]
+            if (g & A) == zero:
+                r = g & ~D
+                if r != zero and (r & (r - one)) == zero:
+                    return low_index(r)
+    tag = np.uint64(attacker + 1)
+    for s in range(nsym):
+        img1[s] = apply_sym(symtab, s, nbytes, A if attacker == 0 else D)
+        img2[s] = apply_sym(symtab, s, nbytes, D if attacker == 0 else A)
+    first_moves = attacker == 1
+    best = -1
+    least = np.uint64(0)
+    rest = full & ~(A | D)
+    while rest != zero:
+        low = rest & (~rest + one)
+        rest ^= low
+        c = low_index(low)
+        status, _zone, _moves, _forced = evaluate(masks, A, D | low, full, True, normal)
+        if status == DISPROVEN:
+            return c
+        if status == PROVEN:
+            continue
+        k1, k2, s = child_key(img1, img2, symperm, nsym, c, first_moves)
+        row = probe(tt, k1, k2, tag)
+        if row >= 0 and tt[row, 3] == zero and (best < 0 or tt[row, 5] < least):
+            best = c
+            least = tt[row, 5]
+    return best

@@ -14,24 +14,23 @@ second player's; two "no" make a draw) and one in Maker-Breaker (Maker's).
 Free placement, one stone a turn, normal or Maker-Breaker goal, at most 64
 cells: the games where a blocking argument (a pairing) is sound.
 
-Towards certificates
-====================
+Certificates from the table
+===========================
 
 A "no" is a defender strategy that the draw-proof format
-(:mod:`kinarow.proofs.draw`: a blocking tree with pairing leaves) can hold, once
-written out by a walk over the table from the root:
+(:mod:`kinarow.proofs.draw`: a blocking tree with pairing leaves) holds;
+:mod:`kinarow.search.disproof` writes it out by a walk over the table from the
+root:
 
-* a defender node names the move whose child the table holds as disproved (or
-  the single cell of the pairing search that closed the node);
+* a defender node names a move whose child the table holds as disproved
+  (:meth:`ProofSearcher.disproved_move`), or one completing a defender group;
 * an attacker node (``+``) follows every legal move. The search skipped some:
   moves outside a sibling's relevance zone and moves on dead cells (passes).
   (P) and monotonicity guarantee that each is disproved, but the subtree is not
   in the table: the writer asks the search again on that child (an answer is
   certain, and mostly from the table);
-* a pairing leaf is ``=N`` with the pairs of the search that found it (the
-  single cell, if any, is the defender's move just before it);
-* a defender group completed (normal goal), or two defender threats, end a
-  branch once the defender has played the completing cell: the game is over
+* a pairing leaf is ``=N``, found by the writer's own pairing test;
+* a defender group completed (normal goal) ends a branch: the game is over
   without an attacker win.
 
 The second half is strategy stealing on the empty board, or a second tree from
@@ -196,6 +195,9 @@ class ProofSearcher:
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
         #: the nodes the last :meth:`strategy_walk` searched (positions its table did not prove)
         self.walk_nodes = 0
+        nsym = int(self.symtab.shape[0])
+        self._img1 = np.zeros(nsym, np.uint64)
+        self._img2 = np.zeros(nsym, np.uint64)
 
     def _run(self, attacker_stones: int, defender_stones: int, attacker: int) -> tuple[int, int, int]:
         self.params[P.R_ATTACKER] = attacker - 1
@@ -412,6 +414,16 @@ class ProofSearcher:
             raise KinarowError(f"internal error: the proof search proves no move of the winner in a position after "
                                f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)")
         return moves.tobytes()
+
+    def disproved_move(self, position: Position, attacker: int) -> int | None:
+        """At a position where the defender (the player other than ``attacker``) is to move: a defender move
+        after which the table (or the position's evaluation) says the attacker cannot win -- one completing a
+        defender group first, else the disproved child with the least work below it; None when there is none."""
+        bits = position.key()
+        cell = P.disproved_move(self.masks, np.uint64(bits[attacker - 1]), np.uint64(bits[2 - attacker]),
+                                self.full, self.symtab, self.symperm, self.tt, attacker - 1,
+                                self.game.goal != Goal.MAKER_BREAKER, self._img1, self._img2)
+        return None if cell < 0 else int(cell)
 
     def clear(self) -> None:
         """Forget every proof and disproof number (a fresh table)."""

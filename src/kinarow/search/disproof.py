@@ -1,0 +1,344 @@
+"""Blocking trees written from the proof search's table: a df-pn "no" as a ``kinarow.draw`` half.
+
+The draw-proof walk (:mod:`kinarow.search.draw`) picks each defender move by
+a look-ahead and then proves it safe by a fresh search. Here the defender's
+moves are the ones the proof search (:mod:`kinarow.search.proof_search`)
+already disproved, read from its table:
+
+* every position is first tested for a pairing leaf (as in the walk);
+* the attacker to move: every legal move is followed;
+* the defender to move: a move completing a defender group, else a move whose
+  position the table's evaluation or rows disprove -- of those, the one with
+  the least work below it (:func:`kinarow.engine.pns_kernel.disproved_move`).
+  When the table has none (a sibling's relevance zone pruned the attacker's
+  move that led here, a row was overwritten, or the node was closed by a pairing
+  after one defender move), the search is asked the position's question again,
+  then each defender move's with budgets growing fourfold (an answer is
+  certain: the position is one the attacker cannot win).
+
+The result goes to a :class:`kinarow.search.draw.Memory` (canonical key ->
+defender move, "every move followed" or pairing), so it is saved, resumed and
+written as tokens (:func:`kinarow.search.draw.linearise`) exactly as the
+walk's; :mod:`kinarow.proofs.draw` checks it with no new trust.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kinarow.engine import breaker as BK
+from kinarow.errors import KinarowError
+from kinarow.position import Position, value_names
+from kinarow.search.draw import (
+    EXPANDED,
+    PAIR_BUDGET,
+    Frames,
+    Memory,
+    PairingRing,
+    StoppedError,
+    TreeStats,
+    linearise,
+    pair_cells,
+)
+from kinarow.search.proof_search import ProofSearcher
+
+#: seconds between two saves of the memory to its checkpoint file
+SAVE_EVERY = 60.0
+
+
+@dataclass
+class ExtractStats:
+    """The extraction's work: positions settled, searches asked again, and their nodes."""
+
+    settled: int = 0
+    leaves: int = 0
+    table_moves: int = 0  # defender moves read from the table at once
+    reasked: int = 0  # defender positions whose question was asked again
+    child_asks: int = 0  # defender moves asked one by one
+    nodes: int = 0  # nodes of the searches asked again
+    seconds: float = 0.0
+
+
+class Extraction:
+    """The defender's blocking tree against ``attacker`` from ``searcher``'s table, into ``memory``."""
+
+    def __init__(self, searcher: ProofSearcher, attacker: int, memory: Memory, *, budget: int = PAIR_BUDGET,
+                 tick: Callable[[int], None] | None = None, deadline: float | None = None,
+                 save: Callable[[], None] | None = None, hint: Callable[[Position], int | None] | None = None,
+                 defender_pairings: bool = True) -> None:
+        game = searcher.game
+        self.defender_pairings = defender_pairings
+        self.hint = hint
+        self.searcher = searcher
+        self.attacker, self.defender = attacker, 3 - attacker
+        self.cells = game.cells
+        self.masks = np.array(game.start().geometry.group_masks, np.uint64)
+        self.pbuf = BK.new_buffers(game.cells, max(int(self.masks.size), 1))
+        self.kctrl = np.zeros(BK.N_CTRL, np.int64)
+        self.out = np.zeros(game.cells, np.uint64)
+        self.ring = PairingRing(game.cells)
+        self.frames = Frames(game.start())
+        self.memory = memory
+        self.budget = budget
+        self.attacker_win = value_names(game)[attacker - 1]
+        self.stats = ExtractStats()
+        self.tick, self.deadline, self.save = tick, deadline, save
+        self.saved_at = time.perf_counter()
+
+    def _pairing(self, pos: Position) -> tuple[int, ...] | None:
+        M, B = np.uint64(pos.bits[self.attacker]), np.uint64(pos.bits[self.defender])
+        found = self.ring.find(self.masks, M, B)
+        if found is not None:
+            return found
+        self.kctrl[:] = 0
+        self.kctrl[BK.C_BUDGET] = self.budget
+        n = BK.pairing_pairs(self.masks, M, B, self.pbuf, self.kctrl, self.out)
+        return None if n < 0 else self.ring.add(self.out[:n])
+
+    def _settle(self, key: bytes, entry: int) -> None:
+        self.memory.known[key] = entry
+        self.stats.settled += 1
+        if self.stats.settled % 1024 == 0:
+            if self.tick is not None:
+                self.tick(self.stats.settled)
+            now = time.perf_counter()
+            if self.save is not None and now - self.saved_at > SAVE_EVERY:
+                self.save()
+                self.saved_at = time.perf_counter()
+            if self.deadline is not None and now > self.deadline:
+                raise StoppedError("the time limit ran out before the blocking tree was written")
+
+    def _ask(self, pos: Position, max_nodes: int | None = None) -> bool | None:
+        answer = self.searcher.attacker_wins(pos, self.attacker, max_nodes=max_nodes)
+        self.stats.nodes += answer.nodes
+        return answer.wins
+
+    def _defence(self, pos: Position) -> int:
+        """The defender's move at ``pos``: the hint's, else from the table, else by asking the search again."""
+        cell = None if self.hint is None else self.hint(pos)
+        if cell is not None:
+            return cell
+        cell = self.searcher.disproved_move(pos, self.attacker)
+        if cell is not None:
+            self.stats.table_moves += 1
+            return cell
+        self.stats.reasked += 1
+        if self._ask(pos):
+            raise KinarowError(f"the attacker wins after {pos.move_text() or '(start)'}; no blocking tree here")
+        cell = self.searcher.disproved_move(pos, self.attacker)
+        if cell is not None:
+            return cell
+        children = list(pos.legal_moves())
+        budget = 2
+        while children:
+            left = []
+            for c in children:
+                pos.play(c)
+                self.stats.child_asks += 1
+                wins = self._ask(pos, budget)
+                pos.undo()
+                if wins is False:
+                    return c
+                if wins is None:
+                    left.append(c)
+            children = left
+            budget = 1000 if budget < 1000 else budget * 4
+        raise KinarowError(f"the attacker wins after {pos.move_text() or '(start)'}; no blocking tree here")
+
+    def visit(self, pos: Position) -> None:
+        """Write the defender's tree below ``pos`` (the attacker cannot win there) into the memory."""
+        if pos.is_over:
+            if pos.result == self.attacker_win:
+                raise KinarowError(f"the line {pos.move_text()} ends in an attacker win; no blocking tree here")
+            return
+        key, _, forward = self.frames.frame(pos.board)
+        if self.memory.get(key) is not None:
+            return
+        pairing = self._pairing(pos) if self.defender_pairings or pos.to_move == self.attacker else None
+        if pairing is not None:
+            canonical = tuple((1 << forward[a]) | (1 << forward[b]) for a, b in pair_cells(pairing))
+            self.stats.leaves += 1
+            self._settle(key, self.cells + self.memory.pairing_id(canonical))
+            return
+        if pos.to_move == self.attacker:
+            for cell in pos.legal_moves():
+                pos.play(cell)
+                self.visit(pos)
+                pos.undo()
+            self._settle(key, EXPANDED)
+            return
+        cell = self._defence(pos)
+        pos.play(cell)
+        self.visit(pos)
+        pos.undo()
+        self._settle(key, forward[cell])
+
+
+def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | None = None, *,
+                 checkpoint: str | Path | None = None, deadline: float | None = None,
+                 tick: Callable[[int], None] | None = None, budget: int = PAIR_BUDGET,
+                 hint: Callable[[Position], int | None] | None = None, defender_pairings: bool = True,
+                 tt_mb: float = 256) -> tuple[dict[str, Any], TreeStats, ExtractStats]:
+    """The blocking tree (a ``blocking-tree`` half of :mod:`kinarow.proofs.draw`) showing that ``attacker``
+    cannot win from ``position``, written from the proof search. ``checkpoint`` (an ``.npz`` file) keeps the
+    memory: saved every minute and when stopped, resumed by a later call. ``hint(position)`` may name the
+    defender's move at a position (a move after which the attacker is known not to win, e.g. from the finished
+    jobs of a solve: :func:`job_hints`); the root is then not asked as a whole. Without ``defender_pairings``
+    only positions with the attacker to move are tested for a pairing leaf (a pairing that holds with the
+    defender to move still holds after its move): 8x8k5 after g8 d5 h3, 47,746 positions against 46,283 in
+    about half the time; 7x7k5, 21,147 against 19,149."""
+    start = time.perf_counter()
+    game = position.game
+    if searcher is None:
+        searcher = ProofSearcher(game, tt_mb=tt_mb)
+    path = None if checkpoint is None else Path(checkpoint)
+    memory = Memory.load(path, game.cells) if path is not None and path.exists() else Memory(game.cells)
+    save = None if path is None else (lambda: memory.save(path))
+    walk = Extraction(searcher, attacker, memory, budget=budget, tick=tick, deadline=deadline, save=save, hint=hint,
+                      defender_pairings=defender_pairings)
+    if hint is None and walk._ask(position) is not False:
+        raise KinarowError(f"the attacker can win from {position.move_text() or 'the start'}; no blocking tree")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * game.cells + 200))
+    try:
+        walk.visit(position.copy())
+    finally:
+        sys.setrecursionlimit(limit)
+        if save is not None:
+            save()
+    data, stats = linearise(position, attacker, memory)
+    walk.stats.seconds = time.perf_counter() - start
+    stats.seconds = walk.stats.seconds
+    return data, stats, walk.stats
+
+
+def job_hints(position: Position, attacker: int, store_path: str | Path,
+              depth: int = 3) -> Callable[[Position], int | None]:
+    """The defender's moves near the root from the finished jobs of a one-sided parallel solve (its
+    ``--checkpoint`` SQLite file): at a defender position of fewer than ``depth`` stones, the first reply the
+    jobs settle as "the attacker cannot win". Only the choice is taken from the jobs: the tree below is
+    written (and checked) in full."""
+    from kinarow.search.parallel import JobStore, stored_frontier
+    from kinarow.values import Bound, Value
+
+    game = position.game
+    store = JobStore(Path(store_path))
+    try:
+        frontier = stored_frontier(position.copy(), store)
+    finally:
+        store.close()
+    safe = {Value.DRAW, Value.win(game.goal, 3 - attacker), Bound.SECOND_OR_DRAW if attacker == 1 else
+            Bound.FIRST_OR_DRAW}
+    names = {position.name(c): c for c in range(game.cells)}
+
+    def hint(pos: Position) -> int | None:
+        if len(pos.moves) >= depth:
+            return None
+        return next((names[move] for move, value in frontier.replies(pos) if value in safe), None)
+
+    return hint
+
+
+def settled_share(position: Position, attacker: int, checkpoint: str | Path,
+                  hint: Callable[[Position], int | None]) -> tuple[int, int]:
+    """How far a saved extraction from ``position`` (the attacker to move) has got: of the positions after
+    the attacker's move, the hint's reply and the attacker's next move (up to symmetry), how many are settled."""
+    game = position.game
+    memory = Memory.load(Path(checkpoint), game.cells)
+    frames = Frames(position)
+    seen: set[bytes] = set()
+    done = 0
+    pos = position.copy()
+    for first in pos.legal_moves():
+        pos.play(first)
+        reply = None if pos.is_over else hint(pos)
+        if reply is not None:
+            pos.play(reply)
+            for third in pos.legal_moves():
+                pos.play(third)
+                key = frames.frame(pos.board)[0]
+                if key not in seen and not pos.is_over:
+                    seen.add(key)
+                    done += memory.get(key) is not None
+                pos.undo()
+            pos.undo()
+        pos.undo()
+    return done, len(seen)
+
+
+def tree_parts(position: Position, attacker: int, checkpoint: str | Path,
+               skip: Callable[[list[str]], bool] | None = None) -> list[tuple[Position, dict[str, Any], TreeStats]]:
+    """The parts of a saved extraction from ``position`` (the attacker to move) that are finished: for each
+    attacker move (one per symmetry class) whose position the memory settles, that position and its blocking
+    tree (each a certificate of its own: after that move the attacker cannot win). ``skip(moves)`` leaves
+    out the parts it is true of (moves named from the start)."""
+    game = position.game
+    memory = Memory.load(Path(checkpoint), game.cells)
+    frames = Frames(position)
+    seen: set[bytes] = set()
+    parts = []
+    for cell in position.legal_moves():
+        after = position.copy()
+        after.play(cell)
+        key = frames.frame(after.board)[0]
+        if key in seen or after.is_over:
+            continue
+        seen.add(key)
+        if memory.get(key) is not None and not (skip and skip([after.name(c) for c in after.moves])):
+            half, stats = linearise(after, attacker, memory)
+            parts.append((after, half, stats))
+    return parts
+
+
+def read_tree(position: Position, attacker: int, half: dict[str, Any]) -> Memory:
+    """The memory a blocking tree (a certificate's ``blocking-tree`` half from ``position``) holds, read back
+    by the checker's walk: a shipped part of a long run seeds the run's next checkpoint. The tree is not
+    checked here (the checker does that); a malformed one raises :class:`KinarowError`."""
+    game = position.game
+    memory = Memory(game.cells)
+    frames = Frames(position)
+    tokens = iter(half["tokens"].split())
+    pairings = [[(position.geometry.parse_cell(a), position.geometry.parse_cell(b))
+                 for a, _, b in (pair.partition("-") for pair in text.split())] for text in half["pairings"]]
+    pos = position.copy()
+
+    def visit() -> None:
+        if pos.is_over:
+            return
+        key, _, forward = frames.frame(pos.board)
+        if memory.get(key) is not None:
+            return
+        token = next(tokens, None)
+        if token is None:
+            raise KinarowError(f"the tree's tokens end before the position after {pos.move_text()}")
+        if token == "+":
+            for cell in pos.legal_moves():
+                pos.play(cell)
+                visit()
+                pos.undo()
+            entry = EXPANDED
+        elif token.startswith("="):
+            pairs = pairings[int(token[1:])]
+            entry = game.cells + memory.pairing_id(tuple((1 << forward[a]) | (1 << forward[b]) for a, b in pairs))
+        else:
+            cell = position.geometry.parse_cell(token)
+            pos.play(cell)
+            visit()
+            pos.undo()
+            entry = forward[cell]
+        memory.known[key] = entry
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * game.cells + 200))
+    try:
+        visit()
+    finally:
+        sys.setrecursionlimit(limit)
+    return memory
