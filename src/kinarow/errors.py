@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class KinarowError(ValueError):
@@ -70,3 +75,37 @@ def raise_if_interrupted() -> None:
     """Raise KeyboardInterrupt if Ctrl-C was pressed (also when its first raise was dropped)."""
     if _interrupt_pending:
         raise KeyboardInterrupt
+
+
+def run_stoppable(
+    work: Callable[[], T], stop: Callable[[], None], poll: Callable[[], None] | None = None, every: float = 0.05
+) -> T:
+    """``work()`` (a compiled kernel that releases the GIL) run in a thread of its own, so that Ctrl-C and
+    SIGTERM still reach this one: ``poll()`` runs every ``every`` seconds while it still works (a progress tick, a
+    deadline that calls ``stop()``); on an interrupt ``stop()`` asks the kernel to stop, the thread is waited
+    for and KeyboardInterrupt is raised again. An exception of ``work`` is raised here."""
+    out: list[T] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            out.append(work())
+        except BaseException as err:  # pragma: no cover - surfaced below
+            errors.append(err)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(every)
+            raise_if_interrupted()
+            if poll is not None and worker.is_alive():
+                poll()
+    except KeyboardInterrupt:
+        stop()
+        worker.join()
+        raise
+    worker.join()
+    if errors:
+        raise errors[0]
+    return out[0]

@@ -94,13 +94,7 @@ class Extraction:
 
     def _pairing(self, pos: Position) -> tuple[int, ...] | None:
         M, B = np.uint64(pos.bits[self.attacker]), np.uint64(pos.bits[self.defender])
-        found = self.ring.find(self.masks, M, B)
-        if found is not None:
-            return found
-        self.kctrl[:] = 0
-        self.kctrl[BK.C_BUDGET] = self.budget
-        n = BK.pairing_pairs(self.masks, M, B, self.pbuf, self.kctrl, self.out)
-        return None if n < 0 else self.ring.add(self.out[:n])
+        return self.ring.pairing(self.masks, M, B, self.budget, self.pbuf, self.kctrl, self.out)
 
     def _settle(self, key: bytes, entry: int) -> None:
         self.memory.known[key] = entry

@@ -553,15 +553,7 @@ class _Walk:
     def _pairing(self, pos: Position) -> tuple[int, ...] | None:
         """The pair masks of a pairing that holds at ``pos`` (a recent one, or one found now), or None."""
         M, B = self._bits(pos)
-        found = self.ring.find(self.masks, M, B)
-        if found is not None:
-            return found
-        self.kctrl[:] = 0
-        self.kctrl[BK.C_BUDGET] = self.budget
-        n = BK.pairing_pairs(self.masks, M, B, self.pbuf, self.kctrl, self.out)
-        if n < 0:
-            return None
-        return self.ring.add(self.out[:n])
+        return self.ring.pairing(self.masks, M, B, self.budget, self.pbuf, self.kctrl, self.out)
 
     def _safe(self, pos: Position) -> bool | None:
         """After the defender's move: can the attacker (to move) not win? By the solver, within the safety
@@ -652,6 +644,18 @@ class PairingRing:
         self.rows[self.newest, :n] = masks
         self.lengths[self.newest] = n
         return tuple(int(m) for m in masks)
+
+    def pairing(self, groups: np.ndarray, M: np.uint64, B: np.uint64, budget: int, buffers: Any,
+                kctrl: np.ndarray, out: np.ndarray) -> tuple[int, ...] | None:
+        """The pair masks of a pairing that blocks every group of Maker's (stones ``M``, Breaker's ``B``): a
+        recent one, or one the compiled search finds now within ``budget`` (then kept); None if neither."""
+        found = self.find(groups, M, B)
+        if found is not None:
+            return found
+        kctrl[:] = 0
+        kctrl[BK.C_BUDGET] = budget
+        n = BK.pairing_pairs(groups, M, B, buffers, kctrl, out)
+        return None if n < 0 else self.add(out[:n])
 
 
 def pair_cells(masks: tuple[int, ...]) -> list[tuple[int, int]]:

@@ -45,7 +45,6 @@ asks :meth:`ProofSearcher.can_win` for its safety tests where the search applies
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -55,7 +54,7 @@ import numpy as np
 from kinarow.engine import breaker as BK
 from kinarow.engine import pns_kernel as P
 from kinarow.engine.tables import kernel_tables
-from kinarow.errors import KinarowError, SolverLimitError, raise_if_interrupted
+from kinarow.errors import KinarowError, SolverLimitError, run_stoppable
 from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import blocking_applies
@@ -256,34 +255,18 @@ class ProofSearcher:
         a_stones, d_stones = bits[attacker - 1], bits[2 - attacker]
         self.ctrl[:] = 0
         self.ctrl[P.C_MAX_NODES] = max_nodes or 0
-        out: list[tuple[int, int, int]] = []
-        errors: list[BaseException] = []
-
-        def work() -> None:
-            try:
-                out.append(self._run(a_stones, d_stones, attacker))
-            except BaseException as err:  # pragma: no cover - surfaced below
-                errors.append(err)
-
-        worker = threading.Thread(target=work, daemon=True)
-        worker.start()
         deadline = None if time_limit is None else start + time_limit
-        try:
-            while worker.is_alive():
-                worker.join(0.02)
-                raise_if_interrupted()
-                if on_tick is not None:
-                    on_tick(int(self.ctrl[P.C_NODES]))
-                if deadline is not None and time.perf_counter() >= deadline:
-                    self.ctrl[P.C_STOP] = 1
-        except KeyboardInterrupt:
+
+        def stop() -> None:
             self.ctrl[P.C_STOP] = 1
-            worker.join()
-            raise
-        worker.join()
-        if errors:
-            raise errors[0]
-        pn, dn, zone = out[0]
+
+        def poll() -> None:
+            if on_tick is not None:
+                on_tick(int(self.ctrl[P.C_NODES]))
+            if deadline is not None and time.perf_counter() >= deadline:
+                stop()
+
+        pn, dn, zone = run_stoppable(lambda: self._run(a_stones, d_stones, attacker), stop, poll, every=0.02)
         c = self.ctrl
         wins: bool | None = None
         if not c[P.C_ABORTED]:
@@ -378,36 +361,22 @@ class ProofSearcher:
         bundle = (self.masks, self.full, self.symtab, self.symperm, self.syminv, self.weight, self.params, self.tt,
                   self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn, self.czn, self.kbuf, self.kctrl)
         p1, p2 = position.key()
-        done: list[tuple[int, np.ndarray]] = []
-        errors: list[BaseException] = []
 
-        def work() -> None:
-            try:
-                done.append(X.extract_proof(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
-                                            np.zeros(1 << 12, np.uint8), xctrl, bundle))
-            except BaseException as err:  # pragma: no cover - surfaced below
-                errors.append(err)
-
-        worker = threading.Thread(target=work, daemon=True)
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(0.05)
-                raise_if_interrupted()
-                if on_tick is not None:
-                    on_tick(int(xctrl[X.X_NODES]))
-        except KeyboardInterrupt:
+        def stop() -> None:
             xctrl[X.X_STOP] = 1
             self.ctrl[P.C_STOP] = 1
-            worker.join()
+
+        def poll() -> None:
+            if on_tick is not None:
+                on_tick(int(xctrl[X.X_NODES]))
+
+        try:
+            status, out = run_stoppable(
+                lambda: X.extract_proof(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
+                                        np.zeros(1 << 12, np.uint8), xctrl, bundle), stop, poll)
+        finally:
             self.ctrl[P.C_STOP] = 0
-            raise
-        worker.join()
-        if errors:
-            raise errors[0]
-        if on_tick is not None:
-            on_tick(int(xctrl[X.X_NODES]))
-        status, out = done[0]
+        poll()
         moves = out[: int(xctrl[X.X_ROWS])]
         self.walk_nodes = int(xctrl[X.X_NODES])
         if status != X.DONE:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ import numpy as np
 
 from kinarow.engine import kernel as K
 from kinarow.engine.tables import KernelTables, kernel_tables
-from kinarow.errors import KinarowError, raise_if_interrupted
+from kinarow.errors import KinarowError, run_stoppable
 from kinarow.game import Game, shown
 from kinarow.position import Position
 from kinarow.proofs.matching import applicable as blocking_applicable
@@ -461,35 +460,22 @@ class Searcher:
         time limit, the progress callback and Ctrl-C; returns (what ``work`` returned, or ABORT, and why it
         was stopped: ``time limit``, ``interrupted`` or None)."""
         ctrl = self.ctrl
-        out: list[int] = []
-        errors: list[BaseException] = []
+        stopped: list[str] = []
 
-        def run() -> None:
-            try:
-                out.append(work())
-            except BaseException as err:  # pragma: no cover - surfaced below
-                errors.append(err)
-
-        worker = threading.Thread(target=run, daemon=True)
-        worker.start()
-        stopped: str | None = None
-        try:
-            while worker.is_alive():
-                worker.join(0.05)
-                raise_if_interrupted()
-                if on_tick is not None:
-                    on_tick(int(ctrl[K.C_NODES]))
-                if deadline is not None and time.perf_counter() >= deadline and worker.is_alive():
-                    ctrl[K.C_STOP] = 1
-                    stopped = "time limit"
-        except KeyboardInterrupt:
+        def stop() -> None:
             ctrl[K.C_STOP] = 1
-            worker.join()
-            stopped = "interrupted"
-        worker.join()
-        if errors:
-            raise errors[0]
-        return (out[0] if out else K.ABORT), stopped
+
+        def poll() -> None:
+            if on_tick is not None:
+                on_tick(int(ctrl[K.C_NODES]))
+            if deadline is not None and time.perf_counter() >= deadline:
+                stop()
+                stopped[:] = ["time limit"]
+
+        try:
+            return run_stoppable(work, stop, poll), (stopped[0] if stopped else None)
+        except KeyboardInterrupt:
+            return K.ABORT, "interrupted"
 
     @property
     def scores(self) -> connect.ScoreSearcher | None:
@@ -661,44 +647,28 @@ class Searcher:
         self.ctrl[:] = 0
         self.check_position(position)
         p1, p2 = position.key()
-        done: list[tuple[int, np.ndarray]] = []
-        errors: list[BaseException] = []
-
-        def work() -> None:
-            try:
-                done.append(X.extract(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
-                                      self.deepening_step, np.zeros(1 << 12, np.uint8), xctrl, tb, self.state,
-                                      TK.CLAIM_CODES[outcome]))
-            except BaseException as err:  # pragma: no cover - surfaced below
-                errors.append(err)
 
         def stop() -> None:
             xctrl[X.X_STOP] = 1
             self.ctrl[K.C_STOP] = 1
 
+        def poll() -> None:
+            if should_stop is not None and should_stop():
+                stop()
+            if on_tick is not None:
+                on_tick(int(xctrl[X.X_NODES] + self.ctrl[K.C_NODES]))
+
         if should_stop is not None and should_stop():
             stop()  # asked already: the walk stops at its first question
-        worker = threading.Thread(target=work, daemon=True)
-        worker.start()
         try:
-            while worker.is_alive():
-                worker.join(0.05)
-                raise_if_interrupted()
-                if should_stop is not None and should_stop():
-                    stop()
-                if on_tick is not None:
-                    on_tick(int(xctrl[X.X_NODES] + self.ctrl[K.C_NODES]))
-        except KeyboardInterrupt:
-            stop()
-            worker.join()
-            raise
-        worker.join()
+            status, out = run_stoppable(
+                lambda: X.extract(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
+                                  self.deepening_step, np.zeros(1 << 12, np.uint8), xctrl, tb, self.state,
+                                  TK.CLAIM_CODES[outcome]), stop, poll)
+        finally:
+            self.ctrl[K.C_STOP] = 0
         if on_tick is not None:
             on_tick(int(xctrl[X.X_NODES]))  # the final count, however short the walk
-        self.ctrl[K.C_STOP] = 0
-        if errors:
-            raise errors[0]
-        status, out = done[0]
         if status == X.STOPPED:
             return None
         moves = out[: int(xctrl[X.X_ROWS])]

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kinarow.errors import KinarowError, raise_if_interrupted
+from kinarow.errors import KinarowError, run_stoppable
 from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.search.parallel.frontier import DRAW, EXACT, FIRST, FIRST_WINS, SECOND, SECOND_WINS
@@ -216,28 +216,16 @@ def win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], No
 
     ctrl = searcher.ctrl
     searcher.new_root()
-    out: list[bool | None] = []
-    errors: list[BaseException] = []
 
-    def work() -> None:
-        try:
-            out.append(searcher.forces_win(pos, tested))
-        except BaseException as err:  # pragma: no cover - surfaced below
-            errors.append(err)
-
-    thread = threading.Thread(target=work, daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(TICK_SECONDS)
-            raise_if_interrupted()
-            tick(int(ctrl[K.C_NODES]))
-    except KeyboardInterrupt:
+    def stop() -> None:
         ctrl[K.C_STOP] = 1
-        thread.join()
-    if errors:
-        raise errors[0]
-    return (out[0] if out else None), int(ctrl[K.C_NODES])
+
+    try:
+        answer = run_stoppable(lambda: searcher.forces_win(pos, tested), stop,
+                               lambda: tick(int(ctrl[K.C_NODES])), every=TICK_SECONDS)
+    except KeyboardInterrupt:
+        answer = None
+    return answer, int(ctrl[K.C_NODES])
 
 
 def extract(
