@@ -40,11 +40,14 @@ positions (the running win test stops too, through ``ctrl[C_STOP]``);
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 from kinarow.engine import pns_kernel as PN
 from kinarow.engine.kernel import ABORT, C_NODES, C_STOP, LOSS, SIDE_MOVER, SIDE_OPPONENT, WIN, deepen
+from kinarow.proofs import tree_kernel as TK
 from kinarow.proofs.tree_kernel import (
     CLAIM_WIN,
     new_table,
@@ -59,6 +62,14 @@ from kinarow.proofs.tree_kernel import (
 
 DONE, STOPPED, NO_WIN = 0, 1, 2  # the walk finished / was stopped / met a winner's position it could not win
 X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
+
+
+def walk_inputs(game: Any) -> tuple[tuple[Any, ...], tuple[int, np.ndarray], np.ndarray]:
+    """The ``rules``, ``plan`` and a fresh ``xctrl`` that :func:`extract` and :func:`extract_proof` take for
+    ``game``."""
+    gmasks, cell_groups, start, rules_turn, goal = TK.rules(game)
+    rules = (game.cells, game.n, bool(game.gravity), goal, gmasks, cell_groups, start, rules_turn)
+    return rules, TK.table_plan(game.cells, game.n, bool(game.gravity)), np.zeros(N_XCTRL, np.int64)
 
 
 @njit(cache=True)

@@ -340,7 +340,6 @@ class ProofSearcher:
         relevance zones pruned, a move on a dead cell, an evicted row) is asked again. ``on_tick(nodes)``
         hears the nodes of those searches; Ctrl-C stops the walk and is raised again."""
         from kinarow.engine import extract_kernel as X
-        from kinarow.proofs import tree_kernel as TK
 
         game = self.game
         if isinstance(winner, bool) or winner not in (1, 2):
@@ -352,10 +351,7 @@ class ProofSearcher:
             raise KinarowError(f"this proof search is bound to {game}; give it a position of that game")
         if position.is_over:
             return b""
-        gmasks, cell_groups, start, rules_turn, goal = TK.rules(game)
-        rules = (game.cells, game.n, bool(game.gravity), goal, gmasks, cell_groups, start, rules_turn)
-        plan = TK.table_plan(game.cells, game.n, bool(game.gravity))
-        xctrl = np.zeros(X.N_XCTRL, np.int64)
+        rules, plan, xctrl = X.walk_inputs(game)
         self.params[P.R_ATTACKER] = winner - 1
         self.ctrl[:] = 0
         bundle = (self.masks, self.full, self.symtab, self.symperm, self.syminv, self.weight, self.params, self.tt,

@@ -640,10 +640,7 @@ class Searcher:
         game, tb = self.game, self.tables
         if position.is_over:
             return b""
-        gmasks, cell_groups, start, rules_turn, goal = TK.rules(game)
-        rules = (game.cells, game.n, bool(game.gravity), goal, gmasks, cell_groups, start, rules_turn)
-        plan = TK.table_plan(game.cells, game.n, bool(game.gravity))
-        xctrl = np.zeros(X.N_XCTRL, np.int64)
+        rules, plan, xctrl = X.walk_inputs(game)
         self.ctrl[:] = 0
         self.check_position(position)
         p1, p2 = position.key()
