@@ -64,6 +64,44 @@ DONE, STOPPED, NO_WIN = 0, 1, 2  # the walk finished / was stopped / met a winne
 X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
 
 
+@njit(cache=True)
+def _emit(out, c, xctrl):
+    """``out`` with the prescribed move ``c`` written at row ``xctrl[X_ROWS]`` (grown when full)."""
+    rows = xctrl[X_ROWS]
+    if rows == out.shape[0]:
+        bigger = np.zeros(2 * rows, np.uint8)
+        bigger[:rows] = out
+        out = bigger
+    out[rows] = np.uint8(c)
+    xctrl[X_ROWS] = rows + 1
+    return out
+
+
+@njit(cache=True)
+def _next_node(p1, p2, d, done, t0, nxt, line, res, rules):
+    """The walk's step between nodes at depth ``d``: leave finished nodes upwards and play the loser's next
+    reply. Returns ``(over, p1, p2, d)``: the next node to visit, or ``over`` once the walk is back at its root
+    and finished (the checker's replay order: a winner's node has its one move, a loser's every reply)."""
+    size, n, gravity, goal, gmasks, cell_groups, start, rules_turn = rules
+    while True:
+        if done:
+            if d == 0:
+                return True, p1, p2, d
+            d -= 1
+            p1, p2 = pop_stone(p1, p2, line[d])
+            if nxt[d] == -2:
+                continue
+            done = False
+        t = t0 + d
+        c = next_reply(p1, p2, nxt[d], size, n, gravity)
+        if c == size:
+            done = True
+            continue
+        nxt[d] = c + 1
+        p1, p2 = push_stone(p1, p2, c, rules_turn[t], t, d, line, res, size, gmasks, cell_groups, start, goal)
+        return False, p1, p2, d + 1
+
+
 def walk_inputs(game: Any) -> tuple[tuple[Any, ...], tuple[int, np.ndarray], np.ndarray]:
     """The ``rules``, ``plan`` and a fresh ``xctrl`` that :func:`extract` and :func:`extract_proof` take for
     ``game``."""
@@ -151,38 +189,16 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
                         c = _hold_move(p1, p2, t, step, xctrl, tables, state)
                     if c < 0:
                         return (STOPPED if xctrl[X_STOP] != 0 or ctrl[C_STOP] != 0 else NO_WIN), out
-                    rows = xctrl[X_ROWS]
-                    if rows == out.shape[0]:
-                        bigger = np.zeros(2 * out.shape[0], np.uint8)
-                        bigger[:rows] = out
-                        out = bigger
-                    out[rows] = np.uint8(c)
-                    xctrl[X_ROWS] = rows + 1
+                    out = _emit(out, c, xctrl)
                     nxt[d] = -2
                     p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
                     d += 1
                     continue
             else:
                 nxt[d] = 0
-        while True:  # at depth d: leave the node (done) or try its next reply
-            if done:
-                if d == 0:
-                    return DONE, out
-                d -= 1
-                p1, p2 = pop_stone(p1, p2, line[d])
-                if nxt[d] == -2:
-                    continue
-                done = False
-            t = t0 + d
-            loser = rules_turn[t]
-            c = next_reply(p1, p2, nxt[d], size, n, gravity)
-            if c == size:
-                done = True
-                continue
-            nxt[d] = c + 1
-            p1, p2 = push_stone(p1, p2, c, loser, t, d, line, res, size, gmasks, cell_groups, start, goal)
-            d += 1
-            break
+        over, p1, p2, d = _next_node(p1, p2, d, done, t0, nxt, line, res, rules)
+        if over:
+            return DONE, out
 
 
 @njit(cache=True)
@@ -286,35 +302,13 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
                     c = _proved_move(p1 if winner == 1 else p2, p2 if winner == 1 else p1, pn, xctrl)
                     if c < 0:
                         return (STOPPED if xctrl[X_STOP] != 0 else NO_WIN), out
-                    rows = xctrl[X_ROWS]
-                    if rows == out.shape[0]:
-                        bigger = np.zeros(2 * out.shape[0], np.uint8)
-                        bigger[:rows] = out
-                        out = bigger
-                    out[rows] = np.uint8(c)
-                    xctrl[X_ROWS] = rows + 1
+                    out = _emit(out, c, xctrl)
                     nxt[d] = -2
                     p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
                     d += 1
                     continue
             else:
                 nxt[d] = 0
-        while True:  # at depth d: leave the node (done) or try its next reply
-            if done:
-                if d == 0:
-                    return DONE, out
-                d -= 1
-                p1, p2 = pop_stone(p1, p2, line[d])
-                if nxt[d] == -2:
-                    continue
-                done = False
-            t = t0 + d
-            loser = rules_turn[t]
-            c = next_reply(p1, p2, nxt[d], size, n, gravity)
-            if c == size:
-                done = True
-                continue
-            nxt[d] = c + 1
-            p1, p2 = push_stone(p1, p2, c, loser, t, d, line, res, size, gmasks, cell_groups, start, goal)
-            d += 1
-            break
+        over, p1, p2, d = _next_node(p1, p2, d, done, t0, nxt, line, res, rules)
+        if over:
+            return DONE, out
