@@ -64,6 +64,29 @@ DONE, STOPPED, NO_WIN = 0, 1, 2  # the walk finished / was stopped / met a winne
 X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
 
 
+NODE_DONE, NODE_WINNER, NODE_LOSER = 0, 1, 2  # what a walk does at a node: leave it, prescribe, follow replies
+
+
+@njit(cache=True)
+def _enter(p1, p2, d, t, winner, seen, used, res, rules, plan):
+    """A walk arrives at a node at depth ``d`` (``t`` stones): ``(what, seen, used)``: NODE_DONE when the game is
+    over, the position was walked already or the winner completes a line at once; NODE_WINNER when the winner
+    must prescribe a move; NODE_LOSER when every reply is to be followed. A new position joins ``seen``."""
+    size, n, gravity, goal, gmasks, cell_groups, start, rules_turn = rules
+    kind, kt = plan
+    if res[d] != 0:  # the game is over
+        return NODE_DONE, seen, used
+    key = pack(p1, p2, kind, size, n, kt)
+    if table_has(seen, key):  # the position was walked
+        return NODE_DONE, seen, used
+    seen, used = table_add(seen, used, key)
+    if rules_turn[t] != winner:
+        return NODE_LOSER, seen, used
+    if winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups, start, goal, winner) >= 0:
+        return NODE_DONE, seen, used
+    return NODE_WINNER, seen, used
+
+
 @njit(cache=True)
 def _emit(out, c, xctrl):
     """``out`` with the prescribed move ``c`` written at row ``xctrl[X_ROWS]`` (grown when full)."""
@@ -158,10 +181,9 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
     CLAIM_WIN (a winning walk) or CLAIM_NOT_LOSE (a walk that does not lose: NO_WIN then means the opponent
     can win a position the walk reaches).
     """
-    size, n, gravity, goal, gmasks, cell_groups, start, rules_turn = rules
-    kind, kt = plan
+    size, _, _, goal, gmasks, cell_groups, start, _ = rules
     ctrl = state.ctrl
-    seen = new_table(kind)
+    seen = new_table(plan[0])
     used = 0
     depth_max = size - t0 + 1
     nxt = np.zeros(depth_max + 1, np.int64)
@@ -169,33 +191,25 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
     line = np.zeros(depth_max + 1, np.int64)
     d = 0
     while True:
-        done = False
         t = t0 + d
-        key = pack(p1, p2, kind, size, n, kt) if res[d] == 0 else (np.uint64(0), np.uint64(0))
-        if res[d] != 0 or table_has(seen, key):  # the game is over, or the position was walked
-            done = True
-        else:
-            seen, used = table_add(seen, used, key)
-            if rules_turn[t] == winner:
-                if winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups, start, goal,
-                                  winner) >= 0:
-                    done = True
-                else:
-                    if xctrl[X_STOP] != 0:
-                        return STOPPED, out
-                    if claim == CLAIM_WIN:
-                        c = _win_move(p1, p2, t, step, xctrl, tables, state)
-                    else:
-                        c = _hold_move(p1, p2, t, step, xctrl, tables, state)
-                    if c < 0:
-                        return (STOPPED if xctrl[X_STOP] != 0 or ctrl[C_STOP] != 0 else NO_WIN), out
-                    out = _emit(out, c, xctrl)
-                    nxt[d] = -2
-                    p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
-                    d += 1
-                    continue
+        node, seen, used = _enter(p1, p2, d, t, winner, seen, used, res, rules, plan)
+        done = node == NODE_DONE
+        if node == NODE_LOSER:
+            nxt[d] = 0
+        elif node == NODE_WINNER:
+            if xctrl[X_STOP] != 0:
+                return STOPPED, out
+            if claim == CLAIM_WIN:
+                c = _win_move(p1, p2, t, step, xctrl, tables, state)
             else:
-                nxt[d] = 0
+                c = _hold_move(p1, p2, t, step, xctrl, tables, state)
+            if c < 0:
+                return (STOPPED if xctrl[X_STOP] != 0 or ctrl[C_STOP] != 0 else NO_WIN), out
+            out = _emit(out, c, xctrl)
+            nxt[d] = -2
+            p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
+            d += 1
+            continue
         over, p1, p2, d = _next_node(p1, p2, d, done, t0, nxt, line, res, rules)
         if over:
             return DONE, out
@@ -275,9 +289,8 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
     :func:`_proved_move`; ``params[R_ATTACKER]`` is ``winner - 1``): the proof tree of the winner, one
     move at its turns, every legal reply at the loser's, written as a walk. Free placement, one stone a turn.
     Returns ``(status, out)`` as :func:`extract` (CLAIM_WIN)."""
-    size, n, gravity, goal, gmasks, cell_groups, start, rules_turn = rules
-    kind, kt = plan
-    seen = new_table(kind)
+    size, _, _, goal, gmasks, cell_groups, start, _ = rules
+    seen = new_table(plan[0])
     used = 0
     depth_max = size - t0 + 1
     nxt = np.zeros(depth_max + 1, np.int64)
@@ -285,30 +298,22 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
     line = np.zeros(depth_max + 1, np.int64)
     d = 0
     while True:
-        done = False
         t = t0 + d
-        key = pack(p1, p2, kind, size, n, kt) if res[d] == 0 else (np.uint64(0), np.uint64(0))
-        if res[d] != 0 or table_has(seen, key):  # the game is over, or the position was walked
-            done = True
-        else:
-            seen, used = table_add(seen, used, key)
-            if rules_turn[t] == winner:
-                if winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups, start, goal,
-                                  winner) >= 0:
-                    done = True
-                else:
-                    if xctrl[X_STOP] != 0:
-                        return STOPPED, out
-                    c = _proved_move(p1 if winner == 1 else p2, p2 if winner == 1 else p1, pn, xctrl)
-                    if c < 0:
-                        return (STOPPED if xctrl[X_STOP] != 0 else NO_WIN), out
-                    out = _emit(out, c, xctrl)
-                    nxt[d] = -2
-                    p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
-                    d += 1
-                    continue
-            else:
-                nxt[d] = 0
+        node, seen, used = _enter(p1, p2, d, t, winner, seen, used, res, rules, plan)
+        done = node == NODE_DONE
+        if node == NODE_LOSER:
+            nxt[d] = 0
+        elif node == NODE_WINNER:
+            if xctrl[X_STOP] != 0:
+                return STOPPED, out
+            c = _proved_move(p1 if winner == 1 else p2, p2 if winner == 1 else p1, pn, xctrl)
+            if c < 0:
+                return (STOPPED if xctrl[X_STOP] != 0 else NO_WIN), out
+            out = _emit(out, c, xctrl)
+            nxt[d] = -2
+            p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
+            d += 1
+            continue
         over, p1, p2, d = _next_node(p1, p2, d, done, t0, nxt, line, res, rules)
         if over:
             return DONE, out
