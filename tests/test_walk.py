@@ -226,13 +226,13 @@ def test_the_check_reports_its_progress(compiled):
 
 @pytest.mark.parametrize("compiled", [[], ["--compiled"]])
 def test_a_long_check_stops_cleanly_on_a_signal(compiled):
-    """The (9,4,4) certificate takes over a minute to check (far longer in Python): stopped after a few seconds,
-    the command says so in one sentence and exits 130 (the compiled walk runs in a thread that it stops)."""
+    """Connect Four's certificate takes about two minutes to check (far longer in Python): stopped after a few
+    seconds, the command says so in one sentence and exits 130 (the compiled walk runs in a thread that it stops)."""
     import sys
     import time
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "certificates" / "9x4k4.strategy.json.gz"
+    path = Path(__file__).resolve().parents[1] / "certificates" / "connect4.strategy.json.gz"
     code = "import sys; from kinarow.cli import main; sys.exit(main(sys.argv[1:]))"
     with child([sys.executable, "-c", code, "check", str(path), *compiled]) as proc:
         time.sleep(8)  # loaded and walking; the whole check takes more than a minute
