@@ -144,3 +144,52 @@ def test_a_tree_read_back_gives_the_same_tokens():
     assert sorted(again["pairings"]) == sorted(half["pairings"])
     with pytest.raises(KinarowError, match="tokens end"):
         read_tree(after, 1, {**half, "tokens": " ".join(half["tokens"].split()[:-3])})
+
+
+def _memory_of(game: Game, tmp_path, moves: str = ""):
+    from kinarow.search.draw import Memory
+
+    position = game.position(moves) if moves else game.start()
+    attacker = 1 if position.stones % 2 == 0 else 2
+    checkpoint = tmp_path / "tree.npz"
+    extract_tree(position, attacker, checkpoint=checkpoint, tt_mb=4)
+    return position, attacker, Memory.load(checkpoint, game.cells)
+
+
+@pytest.mark.parametrize(("text", "moves"), [("4x4k4", ""), ("5x5k4", ""), ("5x5k4", "c3"), ("5x4k4", "a1 e4"),
+                                             ("6x6k5", ""), ("4x4k4:torus", ""), ("5x5k5:torus", ""),
+                                             ("4x4k4:hex", ""), ("5x4k4:maker-breaker", ""), ("7x6k5", "")])
+def test_the_compiled_last_pass_writes_the_python_pass_s_tokens(text, moves, tmp_path, monkeypatch):
+    """linearise's compiled walk (engine/linearise_kernel.py) and its Python walk write the same certificate
+    half, token for token and pairing for pairing, with the same counts."""
+    from kinarow.search import draw
+
+    position, attacker, memory = _memory_of(Game(text), tmp_path, moves)
+    assert draw._compiled_applies(position, memory)
+    compiled = draw.linearise(position, attacker, memory)
+    monkeypatch.setattr(draw, "_compiled_applies", lambda *_: False)
+    plain = draw.linearise(position, attacker, memory)
+    assert compiled == plain
+    assert compiled[1].positions >= 1
+
+
+def test_a_memory_with_a_hole_is_refused_by_the_compiled_pass_too(tmp_path):
+    """A position the memory does not settle stops the compiled walk, and the Python walk names it."""
+    import numpy as np
+
+    from kinarow.search import draw
+
+    position, attacker, memory = _memory_of(Game("5x5k4"), tmp_path)
+    tokens = draw.linearise(position, attacker, memory)[0]["tokens"].split()
+    assert tokens[0] == "+"  # the attacker moves first: every reply's position is in the memory
+    child = position.copy()
+    child.play(child.legal_moves()[0])
+    key = draw.Frames(position).frame(child.board)[0]
+    slot = memory.slot(key)
+    assert slot is not None
+    memory.values = memory.values.copy()
+    memory.values[slot] = draw.REFUTED
+    with pytest.raises(KinarowError, match=r"no defence after 1\. a1"):
+        draw.linearise(position, attacker, memory)
+    assert draw._linearise_compiled(position, attacker, memory, draw.Frames(position),
+                                    np.array(position.geometry.group_masks, np.uint64)) is None

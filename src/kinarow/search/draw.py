@@ -57,6 +57,7 @@ from kinarow.position import Position, value_names
 from kinarow.proofs import blocking_applies, envelope
 from kinarow.proofs.draw import EXPAND, FORMAT, HALVES, LEAF, STEALING, TREE, VERSION, Canon, claim_for
 from kinarow.proofs.draw import stealing_applies as stealing_applies
+from kinarow.values import Goal
 
 #: node budget of one pairing search at a node of the walk
 PAIR_BUDGET = 4096
@@ -237,6 +238,7 @@ class Memory:
         # not on disk are those of ``known`` from the ``_saved_in_known``-th on
         self._disk: tuple[Path, int, int, int, int] | None = None
         self._saved_in_known = 0
+        self._compiled: tuple[tuple[int, int, int, int], tuple[np.ndarray, ...]] | None = None  # compiled_arrays()
 
     def __len__(self) -> int:
         return len(self.known) + len(self.codes)
@@ -259,6 +261,29 @@ class Memory:
             keys = _decode(self.codes[start:start + _BLOCK], self.cells)
             yield from zip((bytes(k) for k in keys), self.values[start:start + _BLOCK].tolist(), strict=True)
         yield from self.known.items()
+
+    def compiled_arrays(self) -> tuple[np.ndarray, ...]:
+        """A folded packed memory as the compiled walks take it: the codes' two words (``hi`` 0 on a board of
+        at most ``MAX_PACKED_CELLS`` cells), an index of them (:func:`kinarow.engine.linearise_kernel.index`)
+        and its size in bits, and the pairings' cells (pairing ``i`` is rows ``start[i]:start[i + 1]`` of the
+        (pairs, 2) array). Kept until the memory changes."""
+        from kinarow.engine import linearise_kernel as LK
+
+        size = (id(self.codes), len(self.codes), len(self.pairings), len(self.known))
+        if self._compiled is not None and self._compiled[0] == size:
+            return self._compiled[1]
+        if self.cells > MAX_PACKED_CELLS:
+            hi, lo = np.ascontiguousarray(self.codes["hi"]), np.ascontiguousarray(self.codes["lo"])
+        else:
+            lo = np.ascontiguousarray(self.codes, np.uint64)
+            hi = np.zeros(len(lo), np.uint64)
+        table, bits = LK.index(hi, lo)
+        start = np.zeros(len(self.pairings) + 1, np.int64)
+        np.cumsum(np.fromiter(map(len, self.pairings), np.int64, len(self.pairings)), out=start[1:])
+        flat = _pair_cells_array(np.fromiter(itertools.chain.from_iterable(self.pairings), np.uint64, int(start[-1])))
+        arrays = (hi, lo, table, bits, start, flat)
+        self._compiled = (size, arrays)
+        return arrays
 
     def pairing_id(self, masks: tuple[int, ...]) -> int:
         masks = tuple(sorted(masks))
@@ -658,6 +683,16 @@ class PairingRing:
         return None if n < 0 else self.add(out[:n])
 
 
+def _pair_cells_array(masks: np.ndarray) -> np.ndarray:
+    """:func:`pair_cells` of many pair masks at once: a (pairs, 2) array of their cells (at least one row)."""
+    if not len(masks):
+        return np.zeros((1, 2), np.int64)
+    low = masks & (~masks + np.uint64(1))
+    high = masks ^ low
+    # a power of two converts to a float exactly, so its logarithm is its bit's index
+    return np.stack([np.log2(low.astype(np.float64)), np.log2(high.astype(np.float64))], axis=1).astype(np.int64)
+
+
 def pair_cells(masks: tuple[int, ...]) -> list[tuple[int, int]]:
     """The two cells of each pair mask."""
     pairs = []
@@ -679,6 +714,11 @@ def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[s
     game = position.game
     cells = game.cells
     masks = np.array(position.geometry.group_masks, np.uint64)
+    memory.fold()
+    if _compiled_applies(position, memory):
+        compiled = _linearise_compiled(position, attacker, memory, frames, masks)
+        if compiled is not None:
+            return compiled
     ring = PairingRing(cells)
     ring_index: dict[int, int] = {}  # ring row -> pairing number in the certificate
     texts: list[str] = []
@@ -740,6 +780,53 @@ def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[s
     stats.positions = len(written) + int(np.count_nonzero(done))
     stats.pairings = len(texts)
     return {"method": TREE, "pairings": texts, "tokens": " ".join(tokens)}, stats
+
+
+def _compiled_applies(position: Position, memory: Memory) -> bool:
+    """Can :func:`linearise` take the compiled walk (:mod:`kinarow.engine.linearise_kernel`) here?"""
+    game = position.game
+    return (memory.packed and not memory.known and game.cells <= 64 and not game.gravity and not position.is_over
+            and game.goal in (Goal.NORMAL, Goal.MAKER_BREAKER))
+
+
+def _linearise_compiled(position: Position, attacker: int, memory: Memory, frames: Frames,
+                        masks: np.ndarray) -> tuple[dict[str, Any], TreeStats] | None:
+    """:func:`linearise` by the compiled walk; None where it stops (the Python walk then says why)."""
+    from kinarow.engine import linearise_kernel as LK
+
+    game = position.game
+    cells = game.cells
+    cut = cells - MAX_PACKED_CELLS if cells > MAX_PACKED_CELLS else 0
+    codes_hi, codes_lo, table, table_bits, pair_start, flat = memory.compiled_arrays()
+    powers_hi = np.array([3 ** (cut - 1 - i) for i in range(cut)] or [0], np.uint64)
+    powers_lo = np.array([3 ** (cells - cut - 1 - i) for i in range(cells - cut)], np.uint64)
+    ring = PairingRing(cells)
+    ring_state = np.array([0, -1], np.int64)
+    ring_index = np.zeros(CACHE_ROWS, np.int64)
+    n = len(memory.values) + 1
+    tokens = np.zeros(n, np.int64)
+    new_pairings = np.zeros((n, 2), np.int32)
+    turn = np.array([game.turn_state(t)[0] for t in range(cells + 1)], np.int64)
+    board = np.array(position.board, np.int8)
+    bits = np.array(position.bits, np.uint64)
+    goal = LK.MAKER_BREAKER if game.goal == Goal.MAKER_BREAKER else LK.NORMAL
+    status, n_tokens, n_pairings, positions, leaves, defender_moves, _ = LK.linearise_tokens(
+        board, bits, position.stones, turn, attacker, cells, masks, goal, frames.images, cut, powers_hi, powers_lo,
+        codes_hi, codes_lo, table, table_bits, memory.values, pair_start, flat, ring.rows, ring.lengths, ring_state,
+        ring_index, tokens, new_pairings)
+    if status != LK.OK:
+        return None
+    names = [position.geometry.name(c) for c in range(cells)]
+    texts = []
+    for pid, s in new_pairings[:n_pairings].tolist():
+        image = frames.images[s]
+        mapped = image[flat[pair_start[pid]:pair_start[pid + 1]]].tolist()
+        actual = tuple((1 << a) | (1 << b) for a, b in mapped)
+        texts.append(" ".join(f"{names[a]}-{names[b]}" for a, b in pair_cells(actual)))
+    words = [names[t] if t >= 0 else EXPAND if t == LK.EXPAND_TOKEN else f"{LEAF}{-2 - t}"
+             for t in tokens[:n_tokens].tolist()]
+    stats = TreeStats(positions=positions, leaves=leaves, defender_moves=defender_moves, pairings=len(texts))
+    return {"method": TREE, "pairings": texts, "tokens": " ".join(words)}, stats
 
 
 # -- the walk in one process, or in jobs -------------------------------------------------------------------
