@@ -329,24 +329,18 @@ def compiled_applies(position: Position) -> str | None:
     return None
 
 
-def symmetry_bytes(position: Position) -> Any:
-    """The checked symmetries (:class:`Canon`) as the kernel reads them (``sym_bytes``, see
+def symmetry_bits(position: Position) -> Any:
+    """The checked symmetries (:class:`Canon`) as the kernel reads them (``sym_bits``, see
     :mod:`kinarow.proofs.draw_kernel`); with none, the board is its own key, as in :meth:`Canon.key`."""
     import numpy as np
 
     size = position.geometry.size
     inverses = Canon(position).inverses or [list(range(size))]
-    perms = np.zeros((len(inverses), size), np.int64)
+    sym_bits = np.zeros((len(inverses), size), np.uint64)
     for s, inverse in enumerate(inverses):
-        perms[s, inverse] = np.arange(size)  # cell c goes to perm[c], the inverse of the inverse
-    chunks = (size + 7) // 8
-    sym_bytes = np.zeros((len(perms), chunks, 256), np.uint64)
-    values = np.arange(256)
-    for s in range(len(perms)):
-        for c in range(size):
-            j, i = divmod(c, 8)
-            sym_bytes[s, j, (values >> i) & 1 == 1] |= np.uint64(1) << np.uint64(perms[s, c])
-    return sym_bytes
+        # the image's cell i holds the board's cell inverse[i]: cell inverse[i] goes to bit i
+        sym_bits[s, inverse] = np.uint64(1) << np.arange(size, dtype=np.uint64)
+    return sym_bits
 
 
 def token_codes(tokens_text: str, cell_of: dict[str, int], position: Position, pairings: int) -> Any:
@@ -411,7 +405,7 @@ def _check_tree_compiled(position: Position, attacker: int, cell_of: dict[str, i
         for a in group:
             for b in group:
                 pair_groups[a * size + b, g // 64] |= bit
-    sym_bytes = symmetry_bytes(position)
+    sym_bits = symmetry_bits(position)
     line = np.zeros(size + 1, np.int64)
     ctrl = np.zeros(2, np.int64)
     bx, bo = np.uint64(position.bits[1]), np.uint64(position.bits[2])
@@ -420,7 +414,7 @@ def _check_tree_compiled(position: Position, attacker: int, cell_of: dict[str, i
     def work() -> tuple[int, int, int, int, int]:
         return DK.walk(bx, bo, position.stones, attacker, size, goal, masks, cell_groups, start, turn_player, tokens,
                        len(pairings), pair_start, np.ascontiguousarray(flat[:, 0]), np.ascontiguousarray(flat[:, 1]),
-                       pair_groups, sym_bytes, slots, line, ctrl)
+                       pair_groups, sym_bits, slots, line, ctrl)
 
     def stop() -> None:
         ctrl[1] = 1

@@ -29,9 +29,12 @@ The certificate comes in as arrays:
                        pair_start[N] .. pair_start[N + 1] - 1
     pair_groups[a * size + b, w]   bit g % 64 of word w = g // 64 is set when
                        group g holds both a and b (the pair lies inside it)
-    sym_bytes[s, j, v] the image under symmetry s of the stones of byte j
-                       (cells 8j .. 8j + 7) whose bits are v: a board's image
-                       is the OR over its 8 bytes
+    sym_bits[s, c]     the bit cell c goes to under symmetry s (a checked
+                       symmetry maps cell c to cell s[c])
+
+The walk keeps every image of the position as it goes: ``img_x[s]``,
+``img_o[s]`` are (bx, bo) under symmetry s; a stone on c sets
+``sym_bits[s, c]`` in each, and taking it back clears it.
 
 A position's key is its least image under the checked symmetries, least
 as the Python walk orders boards: cell by cell from cell 0, empty < first
@@ -93,27 +96,51 @@ def _value(bx, bo, bit):
 
 
 @njit(cache=True)
-def canonical(bx, bo, sym_bytes):
-    """The key of (bx, bo): its least image under the symmetries of ``sym_bytes``, in the Python walk's order
-    (see the module's notes); the board itself when there are none."""
-    chunks = sym_bytes.shape[1]
-    best_x, best_o = bx, bo
-    for s in range(sym_bytes.shape[0]):
-        ix = np.uint64(0)
-        io = np.uint64(0)
-        for j in range(chunks):
-            shift = np.uint64(8 * j)
-            ix |= sym_bytes[s, j, (bx >> shift) & np.uint64(255)]
-            io |= sym_bytes[s, j, (bo >> shift) & np.uint64(255)]
-        if s == 0:
-            best_x, best_o = ix, io
-            continue
+def set_images(bx, bo, sym_bits, img_x, img_o):
+    """Fill ``img_x``, ``img_o`` with the images of (bx, bo) under each symmetry of ``sym_bits``."""
+    one = np.uint64(1)
+    for s in range(sym_bits.shape[0]):
+        img_x[s] = 0
+        img_o[s] = 0
+        for c in range(sym_bits.shape[1]):
+            if (bx >> np.uint64(c)) & one:
+                img_x[s] |= sym_bits[s, c]
+            elif (bo >> np.uint64(c)) & one:
+                img_o[s] |= sym_bits[s, c]
+
+
+@njit(cache=True)
+def least_image(img_x, img_o):
+    """The key of a position whose images are ``img_x``, ``img_o``: the least of them in the Python walk's order
+    (see the module's notes)."""
+    best_x, best_o = img_x[0], img_o[0]
+    for s in range(1, img_x.shape[0]):
+        ix, io = img_x[s], img_o[s]
         diff = (ix ^ best_x) | (io ^ best_o)
         if diff != 0:
             low = diff & (~diff + np.uint64(1))
             if _value(ix, io, low) < _value(best_x, best_o, low):
                 best_x, best_o = ix, io
     return best_x, best_o
+
+
+@njit(cache=True)
+def _place(c, player, sym_bits, img_x, img_o):
+    """Put ``player``'s stone on ``c`` in every image."""
+    if player == 1:
+        for s in range(sym_bits.shape[0]):
+            img_x[s] |= sym_bits[s, c]
+    else:
+        for s in range(sym_bits.shape[0]):
+            img_o[s] |= sym_bits[s, c]
+
+
+@njit(cache=True)
+def _lift(c, sym_bits, img_x, img_o):
+    """Take the stone on ``c`` out of every image."""
+    for s in range(sym_bits.shape[0]):
+        img_x[s] &= ~sym_bits[s, c]
+        img_o[s] &= ~sym_bits[s, c]
 
 
 @njit(cache=True)
@@ -138,7 +165,7 @@ def covered(theirs, occupied, index, size, masks, pair_start, pair_a, pair_b, pa
 
 @njit(cache=True, nogil=True)
 def walk(bx, bo, stones, attacker, size, goal, masks, cell_groups, start, turn_player, tokens, n_pairings,
-         pair_start, pair_a, pair_b, pair_groups, sym_bytes, slots, line, ctrl):
+         pair_start, pair_a, pair_b, pair_groups, sym_bits, slots, line, ctrl):
     """Walk the blocking tree from (bx, bo), ``stones`` down, the game not over; ``attacker`` is 1 or 2.
 
     Returns ``(status, proved, leaves, depth, at)``: on failure ``line[:depth]``
@@ -159,6 +186,9 @@ def walk(bx, bo, stones, attacker, size, goal, masks, cell_groups, start, turn_p
     res = np.zeros(depth_max + 1, np.int64)  # the result after the move that reached depth d
     key_x = np.zeros(depth_max + 1, np.uint64)
     key_o = np.zeros(depth_max + 1, np.uint64)
+    img_x = np.zeros(sym_bits.shape[0], np.uint64)
+    img_o = np.zeros(sym_bits.shape[0], np.uint64)
+    set_images(bx, bo, sym_bits, img_x, img_o)
     steps = 0
     d = 0
     while True:
@@ -175,7 +205,7 @@ def walk(bx, bo, stones, attacker, size, goal, masks, cell_groups, start, turn_p
                 return WINS, used, leaves, d, read
             done = True
         else:
-            kx, ko = canonical(bx, bo, sym_bytes)
+            kx, ko = least_image(img_x, img_o)
             if table_has(table, (kx, ko + one)):
                 done = True
             elif read == n_tokens:
@@ -213,6 +243,7 @@ def walk(bx, bo, stones, attacker, size, goal, masks, cell_groups, start, turn_p
                         bx |= bit
                     else:
                         bo |= bit
+                    _place(token, defender, sym_bits, img_x, img_o)
                     line[d] = token
                     res[d + 1] = outcome(bx, bo, token, defender, t + 1, size, masks, cell_groups, start, goal)
                     d += 1
@@ -225,6 +256,7 @@ def walk(bx, bo, stones, attacker, size, goal, masks, cell_groups, start, turn_p
                 bit = one << np.uint64(line[d])
                 bx &= ~bit
                 bo &= ~bit
+                _lift(line[d], sym_bits, img_x, img_o)
                 if nxt[d] == -2:  # the defender's node: its one move is proved
                     table, used = table_add(table, used, (key_x[d], key_o[d] + one))
                     continue
@@ -243,6 +275,7 @@ def walk(bx, bo, stones, attacker, size, goal, masks, cell_groups, start, turn_p
                 bx |= bit
             else:
                 bo |= bit
+            _place(c, attacker, sym_bits, img_x, img_o)
             line[d] = c
             res[d + 1] = outcome(bx, bo, c, attacker, stones + d + 1, size, masks, cell_groups, start, goal)
             d += 1
