@@ -222,3 +222,12 @@ def test_pairings_read_together_give_the_pairs_or_the_sentence_one_by_one():
     for bad in texts[4:]:
         with pytest.raises(Exception, match="disjoint"):
             parse_pairings([*good, bad], position, cell_of)
+
+
+@pytest.mark.verylong
+def test_the_python_and_compiled_walks_agree_on_the_8x8k5_part_after_a1():
+    # minutes in the Python walk (753,442 positions at 4,000 to 6,000 a second), so only with --runslow
+    data = json.loads(gzip.decompress((CERTIFICATES / "8x8k5.a1.draw.json.gz").read_bytes()))
+    verdict = _both(data)
+    assert verdict.ok, verdict.reason
+    assert verdict.details["first_cannot_win"]["positions"] == 753_442
