@@ -231,3 +231,20 @@ def test_the_python_and_compiled_walks_agree_on_the_8x8k5_part_after_a1():
     verdict = _both(data)
     assert verdict.ok, verdict.reason
     assert verdict.details["first_cannot_win"]["positions"] == 753_442
+
+
+def test_a_blocking_tree_cannot_show_that_breaker_cannot_win():
+    # Breaker wins 4x4k4:maker-breaker; blocking Breaker's groups says nothing about a full board without a Maker line
+    data = {"format": "kinarow.draw", "version": 1, "game": "4x4k4:maker-breaker", "moves": [], "claim": "draw",
+            "first_cannot_win": {"method": "blocking-tree", "tokens": "+ a4 =0 a1 =1 a1 =2",
+                                 "pairings": ["d1-d3 c3-d4 c2-c4 b1-c1 b2-b4 a2-d2 a3-b3",
+                                              "d2-d3 c1-c4 b4-d4 b2-c2 b1-b3 a4-d1 a3-c3",
+                                              "d2-d3 c1-c4 b4-d4 b1-b3 a4-d1 a3-c3 a2-c2"]},
+            "second_cannot_win": {"method": "blocking-tree", "tokens": "a1 =0",
+                                  "pairings": ["d2-d3 c1-c2 b4-c4 b1-b3 a4-d1 a3-c3 a2-b2"]}}
+    _reject(data, "Breaker wins a Maker-Breaker game by a full board")
+    maker = copy.deepcopy(data)
+    del maker["second_cannot_win"]
+    maker["claim"] = "breaker wins"  # the Maker half alone is true, and both walks accept it
+    verdict = _both(maker)
+    assert verdict.ok, verdict.reason

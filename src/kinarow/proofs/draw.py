@@ -198,6 +198,9 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
     :mod:`kinarow.proofs.draw_kernel` (the same walk and rules over bitboards:
     the same count, or the same sentence); other boards are walked in Python.
     """
+    if position.game.goal == Goal.MAKER_BREAKER and attacker == 2:
+        raise CertificateError("a blocking tree proves nothing here: Breaker wins a Maker-Breaker game by a full "
+                               "board without a Maker line, which blocking Breaker's groups does not prevent")
     cell_of, pairings, tokens_text = _read_tree(position, half)
     if compiled:
         why_not = compiled_applies(position)
