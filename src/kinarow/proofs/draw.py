@@ -13,7 +13,8 @@ cannot win. A certificate proves each *half* in one of two ways:
   without an attacker win, or at a *leaf* where a Hales-Jewett pairing holds
   (every group the attacker can still complete contains a pair of empty
   cells, the pairs disjoint), after which the defender answers each attacker
-  stone in a pair with its partner.
+  stone in a pair with its partner. (Not for Breaker as the attacker: Breaker
+  wins by a full board, not by a group.)
 * ``non-losing-walk`` (boards of at most 64 cells, any rules: gravity,
   misere, Maker-Breaker, several stones a turn): the *defender's* strategy
   that does not lose, written as a walk exactly as a ``kinarow.strategy``
@@ -22,8 +23,12 @@ cannot win. A certificate proves each *half* in one of two ways:
   and fails where a line ends in the attacker's win.
 
 A blocking tree is written as the walk that checks it, so it needs no
-position keys. The walk is depth first from the certificate's position,
-trying the attacker's moves in ascending cell order and skipping every
+position keys. :func:`check_tree` walks it in Python, or (``compiled=True``,
+boards of at most 64 cells) with the numba walk of
+:mod:`kinarow.proofs.draw_kernel`, which walks the same positions in the same
+order and says the same sentence when it fails. The walk is depth first from
+the certificate's position, trying the attacker's moves in ascending cell
+order and skipping every
 position already proved (also when it is a symmetry image of one: the board's
 symmetries are checked to map the groups onto the groups). Each new position
 that is not over reads one token:
@@ -474,7 +479,8 @@ def check_walk(game_text: str, moves: list[str], attacker: int, half: dict[str, 
 def check_certificate(data: dict[str, Any], tick: Callable[[int], None] | None = None, *, compiled: bool = False,
                       on_tick: Callable[[int], None] | None = None) -> Verdict:
     """Check a ``kinarow.draw`` certificate given as its JSON object; ``compiled`` replays its non-losing walks
-    with the compiled walk; ``tick`` (or ``on_tick``) hears the positions proved so far."""
+    and walks its blocking trees with the compiled walks; ``tick`` (or ``on_tick``) hears the positions proved
+    so far."""
     tick = tick or on_tick
     game_text, moves = require_envelope(data, FORMAT, VERSION, "draw")
     try:
