@@ -248,3 +248,19 @@ def test_a_blocking_tree_cannot_show_that_breaker_cannot_win():
     maker["claim"] = "breaker wins"  # the Maker half alone is true, and both walks accept it
     verdict = _both(maker)
     assert verdict.ok, verdict.reason
+
+
+def test_tokens_read_in_pieces_are_the_tokens_read_at_once(monkeypatch, cert_5x5):
+    import kinarow.proofs.draw as D
+
+    position = Game("5x5k4").start()
+    cell_of = {position.name(c): c for c in range(25)}
+    pairings = len(cert_5x5["first_cannot_win"]["pairings"])
+    text = cert_5x5["first_cannot_win"]["tokens"].replace(" ", " \t", 7).replace(" ", "\n", 5).replace(" ", "\u2003", 3)
+    text += "  =x zz =99999  "
+    whole = D.token_codes(text, cell_of, position, pairings)
+    for piece in (1, 2, 3, 7, 50):
+        monkeypatch.setattr(D, "TOKEN_PIECE", piece)
+        assert D.token_codes(text, cell_of, position, pairings).tolist() == whole.tolist()
+    assert len(whole) == len(text.split())
+    assert whole[-3:].tolist() == [-2 - pairings, 25, -2 - pairings]  # a bad leaf, no cell, an index not in the list

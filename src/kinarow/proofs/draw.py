@@ -286,6 +286,8 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
 
 # The sentences of a failing blocking tree, the same from both walks.
 FAILS = "the blocking tree fails: "
+#: characters of the tokens read at a time into the compiled walk's array (each piece ends at white space)
+TOKEN_PIECE = 1 << 22
 LEFT_OVER = "the blocking tree has tokens left over after its walk ended"
 
 
@@ -371,12 +373,12 @@ def token_codes(tokens_text: str, cell_of: dict[str, int], position: Position, p
             cell = cell_of[token] if token in cell_of else parse(token)
         except Exception:  # the walk says why (by the Python rules) if it reaches this token
             return size
-        return cell if isinstance(cell, int) and 0 <= cell < size else size
+        return cell if type(cell) is int and 0 <= cell < size else size  # else Position.play says why not
 
     codes: dict[str, int] = {}
     parts: list[Any] = []
     space = re.compile(r"\s")  # the whitespace str.split() splits at: a piece ends between two tokens
-    lo, step = 0, 1 << 22
+    lo, step = 0, TOKEN_PIECE
     while lo < len(tokens_text):
         found = space.search(tokens_text, lo + step) if lo + step < len(tokens_text) else None
         hi = found.start() if found else len(tokens_text)
