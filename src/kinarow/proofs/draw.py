@@ -57,6 +57,7 @@ several-stones-a-turn rules has two ``non-losing-walk`` halves::
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -129,20 +130,20 @@ def parse_pairings(texts: list[str], position: Position, cell_of: dict[str, int]
     """:func:`parse_pairing` of each of ``texts``, the same pairs or the same sentence, faster for many pairings
     that share their pairs: a pair of two known cell names is read once, and a pairing's pairs are disjoint
     exactly when the sum of their two-bit masks has two bits a pair (any shared cell makes a carry)."""
-    seen: dict[str, tuple[tuple[int, int], int]] = {}
+    pair_of: dict[str, tuple[int, int]] = {}
+    mask_of: dict[str, int] = {}
     out: list[list[tuple[int, int]]] = []
     for text in texts:
         words = text.split()
-        try:
-            read = [seen[word] for word in words]
-        except KeyError:
+        if not all(map(pair_of.__contains__, words)):
             for word in words:
                 a, sep, b = word.partition("-")
-                if word not in seen and sep and a in cell_of and b in cell_of:
-                    seen[word] = ((cell_of[a], cell_of[b]), (1 << cell_of[a]) | (1 << cell_of[b]))
-            read = [seen[word] for word in words if word in seen]
-        if len(read) == len(words) and sum(mask for _, mask in read).bit_count() == 2 * len(read):
-            out.append([pair for pair, _ in read])
+                if word not in pair_of and sep and a in cell_of and b in cell_of:
+                    pair_of[word] = (cell_of[a], cell_of[b])
+                    mask_of[word] = (1 << cell_of[a]) | (1 << cell_of[b])
+        if all(map(pair_of.__contains__, words)) and \
+                sum(map(mask_of.__getitem__, words)).bit_count() == 2 * len(words):
+            out.append(list(map(pair_of.__getitem__, words)))
         else:  # a name the geometry reads another way, or a sentence saying what is wrong
             out.append(parse_pairing(text, position, cell_of))
     return out
@@ -407,7 +408,8 @@ def _check_tree_compiled(position: Position, attacker: int, cell_of: dict[str, i
     masks, cell_groups, start, turn_player, goal = TK.rules(game)
     pair_start = np.zeros(len(pairings) + 1, np.int64)
     pair_start[1:] = np.cumsum([len(p) for p in pairings])
-    flat = np.array([cell for pairing in pairings for pair in pairing for cell in pair], np.int64).reshape(-1, 2)
+    flat = np.fromiter(itertools.chain.from_iterable(itertools.chain.from_iterable(pairings)), np.int64,
+                       2 * int(pair_start[-1])).reshape(-1, 2)
     words = (len(geo.groups) + 63) // 64
     pair_groups = np.zeros((size * size, max(words, 1)), np.uint64)
     for g, group in enumerate(geo.groups):
