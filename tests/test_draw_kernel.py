@@ -264,3 +264,15 @@ def test_tokens_read_in_pieces_are_the_tokens_read_at_once(monkeypatch, cert_5x5
         assert D.token_codes(text, cell_of, position, pairings).tolist() == whole.tolist()
     assert len(whole) == len(text.split())
     assert whole[-3:].tolist() == [-2 - pairings, 25, -2 - pairings]  # a bad leaf, no cell, an index not in the list
+
+
+def test_a_table_that_starts_small_grows_and_keeps_every_proved_position(monkeypatch):
+    from kinarow.proofs import draw_kernel as DK
+
+    data = _certificate("6x4k4")
+    position = Game("6x4k4").start()
+    expected = check_tree(position, 1, data["first_cannot_win"])
+    assert expected[0] > 1024 // 2  # more than a table of 1,024 slots holds (it grows when half full)
+    monkeypatch.setattr(DK, "START_SLOTS", 1 << 10)
+    assert DK.table_slots(expected[0]) == 1 << 10
+    assert check_tree(position, 1, data["first_cannot_win"], compiled=True) == expected

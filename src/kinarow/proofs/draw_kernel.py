@@ -80,8 +80,8 @@ START_SLOTS = 1 << 24
 
 def table_slots(tokens: int) -> int:
     """Slots the proved table starts with for a walk of ``tokens`` tokens: a power of two at least twice as many
-    (at least 2^16, at most :data:`START_SLOTS`)."""
-    slots = 1 << 16
+    (at least 2^10, at most :data:`START_SLOTS`)."""
+    slots = 1 << 10
     while slots < 2 * tokens + 2 and slots < START_SLOTS:
         slots *= 2
     return slots
