@@ -5,9 +5,10 @@ Run from the repository root::
     python benchmarks/bench_shipped.py                       # every certificate in certificates/
     python benchmarks/bench_shipped.py connect4 9x4k4 --json # the files whose names start so
 
-Each file is checked in a process of its own, as ``kinarow check`` does it
-(strategies by the compiled walk, draw proofs by the Python walk), so that
-its peak resident memory is its own. Printed per file: the claim, the
+Each file is checked in a process of its own, as ``kinarow check --compiled``
+does it (strategies, non-losing walks and blocking trees by the compiled
+walks; ``--python-trees`` walks blocking trees in Python, as plain
+``kinarow check`` does), so that its peak resident memory is its own. Printed per file: the claim, the
 verdict, the positions checked, the wall seconds, positions a second and
 the peak memory. The machine comes first (on stderr). The checks are one
 process each: no worker pool.
@@ -37,7 +38,8 @@ from kinarow.cli import main
 path = sys.argv[1]
 raw = open(path, "rb").read()
 data = json.loads(gzip.decompress(raw) if raw[:2] == b"\\x1f\\x8b" else raw)
-args = ["check", path] + (["--compiled"] if data.get("format") == "kinarow.strategy" else [])
+python_trees = sys.argv[2] == "1"
+args = ["check", path] + ([] if python_trees and data.get("format") == "kinarow.draw" else ["--compiled"])
 start = time.perf_counter()
 import io, contextlib
 out = io.StringIO()
@@ -55,8 +57,9 @@ print(json.dumps({"file": path.rsplit("/", 1)[-1], "game": data.get("game"), "cl
 """
 
 
-def measure(path: Path) -> dict[str, object]:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True, text=True, check=False)
+def measure(path: Path, python_trees: bool = False) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-c", CHILD, str(path), "1" if python_trees else "0"], capture_output=True,
+                          text=True, check=False)
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
         return {"file": path.name, "verdict": "error", "detail": (done.stderr.strip().splitlines() or ["?"])[-1]}
@@ -67,6 +70,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="only the files whose names start with one of these")
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument("--python-trees", action="store_true",
+                        help="walk draw proofs (blocking trees, non-losing walks) in Python, as plain 'kinarow check'")
     args = parser.parse_args()
     files = sorted([*HERE.glob("*.strategy.json*"), *HERE.glob("*.draw.json*")])
     if args.names:
@@ -76,11 +81,11 @@ def main() -> int:
         return 2
     print(json.dumps(machine()), file=sys.stderr)
     if not args.json:
-        print(f"{'file':<28} {'claim':<11} {'verdict':<8} {'positions':>13} {'seconds':>8} {'pos/s':>11} "
+        print(f"{'file':<28} {'claim':<16} {'verdict':<8} {'positions':>13} {'seconds':>8} {'pos/s':>11} "
               f"{'peak MiB':>9}")
     failed = False
     for path in files:
-        row = measure(path)
+        row = measure(path, args.python_trees)
         failed |= row.get("verdict") != "VALID"
         if args.json:
             print(json.dumps(row), flush=True)
@@ -88,7 +93,7 @@ def main() -> int:
         if row.get("verdict") == "error":
             print(f"{row['file']:<28} error: {row['detail']}", flush=True)
             continue
-        print(f"{row['file']:<28} {row['claim']!s:<11} {row['verdict']:<8} {row['positions'] or 0:>13,} "
+        print(f"{row['file']:<28} {row['claim']!s:<16} {row['verdict']:<8} {row['positions'] or 0:>13,} "
               f"{row['seconds']:>8.1f} {row['positions_per_s'] or 0:>11,} {row['peak_mib']:>9,}", flush=True)
     return 1 if failed else 0
 

@@ -13,7 +13,8 @@ cannot win. A certificate proves each *half* in one of two ways:
   without an attacker win, or at a *leaf* where a Hales-Jewett pairing holds
   (every group the attacker can still complete contains a pair of empty
   cells, the pairs disjoint), after which the defender answers each attacker
-  stone in a pair with its partner.
+  stone in a pair with its partner. (Not for Breaker as the attacker: Breaker
+  wins by a full board, not by a group.)
 * ``non-losing-walk`` (boards of at most 64 cells, any rules: gravity,
   misere, Maker-Breaker, several stones a turn): the *defender's* strategy
   that does not lose, written as a walk exactly as a ``kinarow.strategy``
@@ -22,8 +23,12 @@ cannot win. A certificate proves each *half* in one of two ways:
   and fails where a line ends in the attacker's win.
 
 A blocking tree is written as the walk that checks it, so it needs no
-position keys. The walk is depth first from the certificate's position,
-trying the attacker's moves in ascending cell order and skipping every
+position keys. :func:`check_tree` walks it in Python, or (``compiled=True``,
+boards of at most 64 cells) with the numba walk of
+:mod:`kinarow.proofs.draw_kernel`, which walks the same positions in the same
+order and says the same sentence when it fails. The walk is depth first from
+the certificate's position, trying the attacker's moves in ascending cell
+order and skipping every
 position already proved (also when it is a symmetry image of one: the board's
 symmetries are checked to map the groups onto the groups). Each new position
 that is not over reads one token:
@@ -52,6 +57,7 @@ several-stones-a-turn rules has two ``non-losing-walk`` halves::
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -120,6 +126,29 @@ def parse_pairing(text: str, position: Position, cell_of: dict[str, int] | None 
     return pairs
 
 
+def parse_pairings(texts: list[str], position: Position, cell_of: dict[str, int]) -> list[list[tuple[int, int]]]:
+    """:func:`parse_pairing` of each of ``texts``, the same pairs or the same sentence, faster for many pairings
+    that share their pairs: a pair of two known cell names is read once, and a pairing's pairs are disjoint
+    exactly when the sum of their two-bit masks has two bits a pair (any shared cell makes a carry)."""
+    pair_of: dict[str, tuple[int, int]] = {}
+    mask_of: dict[str, int] = {}
+    out: list[list[tuple[int, int]]] = []
+    for text in texts:
+        words = text.split()
+        if not all(map(pair_of.__contains__, words)):
+            for word in words:
+                a, sep, b = word.partition("-")
+                if word not in pair_of and sep and a in cell_of and b in cell_of:
+                    pair_of[word] = (cell_of[a], cell_of[b])
+                    mask_of[word] = (1 << cell_of[a]) | (1 << cell_of[b])
+        if all(map(pair_of.__contains__, words)) and \
+                sum(map(mask_of.__getitem__, words)).bit_count() == 2 * len(words):
+            out.append(list(map(pair_of.__getitem__, words)))
+        else:  # a name the geometry reads another way, or a sentence saying what is wrong
+            out.append(parse_pairing(text, position, cell_of))
+    return out
+
+
 class Canon:
     """Keys of positions up to the board's symmetries (each checked to map the groups onto the groups)."""
 
@@ -146,11 +175,9 @@ class _RefutedError(Exception):
     pass
 
 
-def check_tree(position: Position, attacker: int, half: dict[str, Any],
-               tick: Callable[[int], None] | None = None) -> tuple[int, int]:
-    """Walk a blocking tree; return (positions proved, leaves). Raises :class:`CertificateError` on failure."""
-    game = position.game
-    why_not = blocking_applies(game)
+def _read_tree(position: Position, half: dict[str, Any]) -> tuple[dict[str, int], list[list[tuple[int, int]]], str]:
+    """A blocking tree's cell names (name to cell), parsed pairings and tokens; one sentence when malformed."""
+    why_not = blocking_applies(position.game)
     if why_not is not None:
         raise CertificateError(f"a blocking tree proves nothing here: {why_not}")
     texts, tokens_text = half.get("pairings"), half.get("tokens")
@@ -158,7 +185,35 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
         raise CertificateError("a blocking tree needs 'pairings' (a list of strings) and 'tokens' (a string)")
     geo = position.geometry
     cell_of = {geo.name(c): c for c in range(geo.size)}
-    pairings = [parse_pairing(t, position, cell_of) for t in texts]
+    return cell_of, parse_pairings(texts, position, cell_of), tokens_text
+
+
+def leaf_index(token: str, pairings: int) -> int:
+    """The pairing a leaf token (``=N``) names, or -1 when ``N`` is not an index into a list of ``pairings``."""
+    # an ASCII index of a few digits (no '٣', no 5000-digit number for int() to refuse)
+    digits = token[1:]
+    index = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= MAX_INDEX_DIGITS else -1
+    return index if 0 <= index < pairings else -1
+
+
+def check_tree(position: Position, attacker: int, half: dict[str, Any],
+               tick: Callable[[int], None] | None = None, *, compiled: bool = False) -> tuple[int, int]:
+    """Walk a blocking tree; return (positions proved, leaves). Raises :class:`CertificateError` on failure.
+
+    ``compiled=True`` walks boards of at most 64 cells with the numba walk of
+    :mod:`kinarow.proofs.draw_kernel` (the same walk and rules over bitboards:
+    the same count, or the same sentence); other boards are walked in Python.
+    """
+    if position.game.goal == Goal.MAKER_BREAKER and attacker == 2:
+        raise CertificateError("a blocking tree proves nothing here: Breaker wins a Maker-Breaker game by a full "
+                               "board without a Maker line, which blocking Breaker's groups does not prevent")
+    cell_of, pairings, tokens_text = _read_tree(position, half)
+    if compiled:
+        why_not = compiled_applies(position)
+        if why_not is None:
+            return _check_tree_compiled(position, attacker, cell_of, pairings, tokens_text, tick)
+    game = position.game
+    geo = position.geometry
     defender = 3 - attacker
     group_masks = [sum(1 << c for c in g) for g in geo.groups]
     @functools.lru_cache(maxsize=4096)  # leaves that share a pairing come close together in the walk
@@ -176,7 +231,7 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
     attacker_win = Value.win(game.goal, attacker)
 
     def line() -> str:
-        return " ".join(pos.name(c) for c in pos.moves[len(position.moves):]) or "(start)"
+        return _line(pos, position)
 
     def covered(index: int) -> bool:
         theirs, occupied = pos.bits[defender], pos.bits[1] | pos.bits[2]
@@ -189,38 +244,32 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
         nonlocal leaves
         if pos.is_over:
             if pos.result == attacker_win:
-                raise _RefutedError(f"the line {line()} ends in a {attacker_win} win")
+                raise _RefutedError(_wins(line(), attacker_win))
             return
         key = canon.key(board)
         if key in proved:
             return
         token = next(tokens, None)
         if token is None:
-            raise _RefutedError(f"the tokens end before the position after {line()} is proved")
+            raise _RefutedError(_tokens_end(line()))
         if token == EXPAND:
             if pos.to_move != attacker:
-                raise _RefutedError(f"after {line()} the defender is to move, but the tree follows every move")
+                raise _RefutedError(_expand_at_defender(line()))
             for cell in pos.legal_moves():
                 pos.play(cell)
                 visit()
                 pos.undo()
         elif token.startswith(LEAF):
-            # an ASCII index of a few digits (no '٣', no 5000-digit number for int() to refuse)
-            digits = token[1:]
-            index = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= MAX_INDEX_DIGITS else -1
-            if not 0 <= index < len(pairings):
-                raise _RefutedError(f"after {line()} the leaf names pairing '{token[1:]}', which is not in the list")
+            index = leaf_index(token, len(pairings))
+            if index < 0:
+                raise _RefutedError(_bad_leaf(line(), token))
             if not covered(index):
-                raise _RefutedError(f"after {line()} pairing {index} leaves a live group without an empty pair")
+                raise _RefutedError(_not_covered(line(), index))
             leaves += 1
         else:
             if pos.to_move != defender:
-                raise _RefutedError(f"after {line()} the attacker is to move, but the tree names one move ({token})")
-            try:
-                cell = cell_of[token] if token in cell_of else pos.geometry.parse_cell(token)
-                pos.play(cell)
-            except KinarowError as err:
-                raise _RefutedError(f"after {line()} the defender's move {token} is illegal: {err}") from None
+                raise _RefutedError(_move_at_attacker(line(), token))
+            _defend(pos, token, cell_of, position)
             visit()
             pos.undo()
         proved.add(key)
@@ -230,10 +279,193 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
     try:
         visit()
     except _RefutedError as err:
-        raise CertificateError(f"the blocking tree fails: {err}") from None
+        raise CertificateError(f"{FAILS}{err}") from None
     if next(tokens, None) is not None:
-        raise CertificateError("the blocking tree has tokens left over after its walk ended")
+        raise CertificateError(LEFT_OVER)
     return len(proved), leaves
+
+
+# The sentences of a failing blocking tree, the same from both walks.
+FAILS = "the blocking tree fails: "
+#: characters of the tokens read at a time into the compiled walk's array (each piece ends at white space)
+TOKEN_PIECE = 1 << 22
+LEFT_OVER = "the blocking tree has tokens left over after its walk ended"
+
+
+def _line(pos: Position, start: Position) -> str:
+    return " ".join(pos.name(c) for c in pos.moves[len(start.moves):]) or "(start)"
+
+
+def _wins(line: str, attacker_win: Value) -> str:
+    return f"the line {line} ends in a {attacker_win} win"
+
+
+def _tokens_end(line: str) -> str:
+    return f"the tokens end before the position after {line} is proved"
+
+
+def _expand_at_defender(line: str) -> str:
+    return f"after {line} the defender is to move, but the tree follows every move"
+
+
+def _bad_leaf(line: str, token: str) -> str:
+    return f"after {line} the leaf names pairing '{token[1:]}', which is not in the list"
+
+
+def _not_covered(line: str, index: int) -> str:
+    return f"after {line} pairing {index} leaves a live group without an empty pair"
+
+
+def _move_at_attacker(line: str, token: str) -> str:
+    return f"after {line} the attacker is to move, but the tree names one move ({token})"
+
+
+def _defend(pos: Position, token: str, cell_of: dict[str, int], start: Position) -> None:
+    """Play the defender's move ``token`` at ``pos``; a :class:`_RefutedError` when it is no legal move."""
+    try:
+        cell = cell_of[token] if token in cell_of else pos.geometry.parse_cell(token)
+        pos.play(cell)
+    except KinarowError as err:
+        raise _RefutedError(f"after {_line(pos, start)} the defender's move {token} is illegal: {err}") from None
+
+
+def compiled_applies(position: Position) -> str | None:
+    """Why the compiled walk does not walk a blocking tree from ``position`` (then the Python walk does), or None."""
+    from kinarow.proofs.draw_kernel import MAX_CELLS
+
+    if position.geometry.size > MAX_CELLS:
+        return f"the compiled walk is for boards of at most {MAX_CELLS} cells"
+    if position.is_over:
+        return "the game is over at the start"
+    return None
+
+
+def symmetry_bits(position: Position) -> Any:
+    """The checked symmetries (:class:`Canon`) as the kernel reads them (``sym_bits``, see
+    :mod:`kinarow.proofs.draw_kernel`); with none, the board is its own key, as in :meth:`Canon.key`."""
+    import numpy as np
+
+    size = position.geometry.size
+    inverses = Canon(position).inverses or [list(range(size))]
+    sym_bits = np.zeros((len(inverses), size), np.uint64)
+    for s, inverse in enumerate(inverses):
+        # the image's cell i holds the board's cell inverse[i]: cell inverse[i] goes to bit i
+        sym_bits[s, inverse] = np.uint64(1) << np.arange(size, dtype=np.uint64)
+    return sym_bits
+
+
+def token_codes(tokens_text: str, cell_of: dict[str, int], position: Position, pairings: int) -> Any:
+    """The tokens as the kernel reads them (``tokens`` in :mod:`kinarow.proofs.draw_kernel`), an int32 array."""
+    import re
+
+    import numpy as np
+
+    from kinarow.proofs import draw_kernel as DK
+
+    size = position.geometry.size
+    parse = position.geometry.parse_cell
+
+    def code(token: str) -> int:
+        if token == EXPAND:
+            return DK.EXPAND
+        if token.startswith(LEAF):
+            return DK.LEAF - (index if (index := leaf_index(token, pairings)) >= 0 else pairings)
+        try:
+            cell = cell_of[token] if token in cell_of else parse(token)
+        except Exception:  # the walk says why (by the Python rules) if it reaches this token
+            return size
+        return cell if type(cell) is int and 0 <= cell < size else size  # else Position.play says why not
+
+    codes: dict[str, int] = {}
+    parts: list[Any] = []
+    space = re.compile(r"\s")  # the whitespace str.split() splits at: a piece ends between two tokens
+    lo, step = 0, TOKEN_PIECE
+    while lo < len(tokens_text):
+        found = space.search(tokens_text, lo + step) if lo + step < len(tokens_text) else None
+        hi = found.start() if found else len(tokens_text)
+        words = tokens_text[lo:hi].split()
+        for token in set(words).difference(codes):
+            codes[token] = code(token)
+        parts.append(np.fromiter(map(codes.__getitem__, words), np.int32, len(words)))
+        lo = hi
+    return np.concatenate(parts) if parts else np.zeros(0, np.int32)
+
+
+def _check_tree_compiled(position: Position, attacker: int, cell_of: dict[str, int],
+                         pairings: list[list[tuple[int, int]]], tokens_text: str,
+                         tick: Callable[[int], None] | None) -> tuple[int, int]:
+    """:func:`check_tree` by the compiled walk (where :func:`compiled_applies` says it may)."""
+    import numpy as np
+
+    from kinarow.errors import run_stoppable
+    from kinarow.proofs import draw_kernel as DK
+    from kinarow.proofs import tree_kernel as TK
+
+    game = position.game
+    geo = position.geometry
+    size = geo.size
+    tokens = token_codes(tokens_text, cell_of, position, len(pairings))
+    masks, cell_groups, start, turn_player, goal = TK.rules(game)
+    pair_start = np.zeros(len(pairings) + 1, np.int64)
+    pair_start[1:] = np.cumsum([len(p) for p in pairings])
+    flat = np.fromiter(itertools.chain.from_iterable(itertools.chain.from_iterable(pairings)), np.int64,
+                       2 * int(pair_start[-1])).reshape(-1, 2)
+    words = (len(geo.groups) + 63) // 64
+    pair_groups = np.zeros((size * size, max(words, 1)), np.uint64)
+    for g, group in enumerate(geo.groups):
+        bit = np.uint64(1) << np.uint64(g % 64)
+        for a in group:
+            for b in group:
+                pair_groups[a * size + b, g // 64] |= bit
+    sym_bits = symmetry_bits(position)
+    line = np.zeros(size + 1, np.int64)
+    ctrl = np.zeros(2, np.int64)
+    bx, bo = np.uint64(position.bits[1]), np.uint64(position.bits[2])
+    slots = DK.table_slots(len(tokens))
+
+    def work() -> tuple[int, int, int, int, int]:
+        return DK.walk(bx, bo, position.stones, attacker, size, goal, masks, cell_groups, start, turn_player, tokens,
+                       len(pairings), pair_start, np.ascontiguousarray(flat[:, 0]), np.ascontiguousarray(flat[:, 1]),
+                       pair_groups, sym_bits, slots, line, ctrl)
+
+    def stop() -> None:
+        ctrl[1] = 1
+
+    poll = (lambda: tick(int(ctrl[0]))) if tick is not None else None
+    status, proved, leaves, depth, at = (int(v) for v in run_stoppable(work, stop, poll, every=0.25))
+    if status == DK.OK:
+        if at < len(tokens):
+            raise CertificateError(LEFT_OVER)
+        if tick is not None:
+            tick(proved)
+        return proved, leaves
+    if status == DK.STOPPED:
+        raise KeyboardInterrupt
+    pos = position.copy()
+    for c in line[:depth]:
+        pos.play(int(c))
+    where = _line(pos, position)
+    token = tokens_text.split()[at] if at < len(tokens) else ""
+    if status == DK.WINS:
+        reason = _wins(where, Value.win(game.goal, attacker))
+    elif status == DK.TOKENS_END:
+        reason = _tokens_end(where)
+    elif status == DK.EXPAND_AT_DEFENDER:
+        reason = _expand_at_defender(where)
+    elif status == DK.BAD_LEAF:
+        reason = _bad_leaf(where, token)
+    elif status == DK.NOT_COVERED:
+        reason = _not_covered(where, leaf_index(token, len(pairings)))
+    elif status == DK.MOVE_AT_ATTACKER:
+        reason = _move_at_attacker(where, token)
+    else:
+        try:
+            _defend(pos, token, cell_of, position)
+        except _RefutedError as err:
+            reason = str(err)
+        else:
+            raise AssertionError("internal error: the compiled walk called a legal defender's move illegal")
+    raise CertificateError(f"{FAILS}{reason}")
 
 
 def check_walk(game_text: str, moves: list[str], attacker: int, half: dict[str, Any], compiled: bool,
@@ -251,7 +483,8 @@ def check_walk(game_text: str, moves: list[str], attacker: int, half: dict[str, 
 def check_certificate(data: dict[str, Any], tick: Callable[[int], None] | None = None, *, compiled: bool = False,
                       on_tick: Callable[[int], None] | None = None) -> Verdict:
     """Check a ``kinarow.draw`` certificate given as its JSON object; ``compiled`` replays its non-losing walks
-    with the compiled walk; ``tick`` (or ``on_tick``) hears the positions proved so far."""
+    and walks its blocking trees with the compiled walks; ``tick`` (or ``on_tick``) hears the positions proved
+    so far."""
     tick = tick or on_tick
     game_text, moves = require_envelope(data, FORMAT, VERSION, "draw")
     try:
@@ -290,7 +523,7 @@ def check_certificate(data: dict[str, Any], tick: Callable[[int], None] | None =
             said.append(f"the {who} player cannot win by strategy stealing")
             continue
         try:
-            proved, leaves = check_tree(position, player, half, tick)
+            proved, leaves = check_tree(position, player, half, tick, compiled=compiled)
         except CertificateError as err:
             return Verdict(False, f"in {game}{after}, {err}", details)
         details[HALVES[player]] = {"positions": proved, "leaves": leaves, "pairings": len(half["pairings"])}

@@ -3,9 +3,11 @@
 It does what :func:`kinarow.proofs.tree.check` does in Python, for boards of
 at most 64 cells, and imports nothing from the search code. Its bitboard
 primitives (:func:`push_stone`, :func:`pop_stone`, :func:`next_reply`, :func:`winning_stone`,
-:func:`pack`, :func:`new_table`, :func:`table_add`, :func:`table_has`) are public:
+:func:`outcome`, :func:`pack`, :func:`new_table`, :func:`table_add`, :func:`table_has`) are public:
 the strategy extractor in :mod:`kinarow.engine.extract_kernel` walks the same tree
-with them, so the extractor and the checker cannot disagree on the rules.
+with them, so the extractor and the checker cannot disagree on the rules, and
+the blocking-tree walk of :mod:`kinarow.proofs.draw_kernel` reads results and
+keeps proved positions with them.
 
 Bit layout
 ==========
@@ -129,7 +131,7 @@ def board_keys(rows: np.ndarray, size: int) -> list[str]:
 
 
 @njit(cache=True)
-def _outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal):
+def outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal):
     """The result once ``player`` has put a stone on ``c`` (``stones`` now down), as Position does."""
     own = bx if player == 1 else bo
     for i in range(start[c], start[c + 1]):
@@ -166,7 +168,7 @@ def push_stone(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, sta
     else:
         bo |= bit
     line[d] = c
-    res[d + 1] = _outcome(bx, bo, c, player, t + 1, size, masks, cell_groups, start, goal)
+    res[d + 1] = outcome(bx, bo, c, player, t + 1, size, masks, cell_groups, start, goal)
     return bx, bo
 
 
@@ -296,7 +298,7 @@ def winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, 
         if candidates >> np.uint64(c) & one and _legal(bx, bo, c, n, gravity):
             nx = bx | (one << np.uint64(c)) if player == 1 else bx
             no = bo | (one << np.uint64(c)) if player == 2 else bo
-            if _outcome(nx, no, c, player, stones + 1, size, masks, cell_groups, start, goal) == winner:
+            if outcome(nx, no, c, player, stones + 1, size, masks, cell_groups, start, goal) == winner:
                 return c
     return -1
 
