@@ -12,8 +12,8 @@ Run from the repository root::
 For each game (after ``--moves``): the first player's blocking tree (the
 attacker is the player to move, or ``--attacker``) written from the proof
 search, with its positions, pairing leaves, the searches asked again and the
-seconds; the certificate is then checked by :mod:`kinarow.proofs.draw` and its
-gzipped size given. With ``--jobs`` (the SQLite file of a one-sided parallel
+seconds; the certificate is then checked by :mod:`kinarow.proofs.draw` (its
+compiled walk) and its gzipped size given. With ``--jobs`` (the SQLite file of a one-sided parallel
 solve) the defender's moves before the jobs' positions are the jobs' (the
 first player's question only; strategy stealing gives the second half on the
 empty board). ``--checkpoint`` keeps the tree written so far: saved every
@@ -89,7 +89,7 @@ def measure(text: str, moves: str, attacker: int | None, jobs: str | None, check
     blob = gzip.compress(json.dumps(data).encode())
     row["gzip_bytes"] = len(blob)
     start = time.perf_counter()
-    verdict = check_data(data)
+    verdict = check_data(data, compiled=True)
     row.update(check=verdict.ok, check_seconds=round(time.perf_counter() - start, 1))
     if not verdict.ok:
         row["reason"] = verdict.reason
@@ -128,7 +128,7 @@ def write_parts(text: str, checkpoint: str, folder: str) -> list[dict[str, Any]]
         names = [after.name(c) for c in after.moves]
         data = {**envelope(FORMAT, VERSION, str(game), names, claim_for(game, {1})), HALVES[1]: half}
         start = time.perf_counter()
-        verdict = check_data(data)
+        verdict = check_data(data, compiled=True)
         row = {"game": text, "moves": " ".join(names), "positions": stats.positions, "leaves": stats.leaves,
                "check": verdict.ok, "check_seconds": round(time.perf_counter() - start, 1)}
         if verdict.ok:
