@@ -45,10 +45,11 @@ entry (a bucket's two slots share one cache line), so that an entry whose two wo
 searches (threads racing) fails the key test instead of answering for the wrong position::
 
     tt[i, 1] bits 0-7   lower bound + 128     bits 8-15  upper bound + 128
-             bits 16-23 best column + 1 (0: none)   bits 24-31 stones   bits 32-63 generation
+             bits 16-23 best column + 1 (0: none)   bits 24-31 work   bits 32-63 generation
 
-Two slots make a bucket: an entry goes to the first unless the first holds a position with fewer stones (a
-larger subtree, worth keeping), then to the second, which is always replaced.
+Two slots make a bucket: an entry goes to the first unless the first holds an entry that took more work to
+find (the bit length of its subtree's node count, as c4 keeps the costlier entry), then to the second,
+which is always replaced.
 
 An entry of another generation than ``ctrl[G_GEN]`` reads as empty, so a new generation is a new table
 without clearing one.
@@ -198,21 +199,33 @@ def tt_read(tt, key, gen):
 
 
 @njit(cache=True, inline="always")
-def tt_write(tt, key, lo, hi, col, t, gen):
-    """Store an entry: in the bucket's slot that holds ``key`` already, else in the first slot when what it
-    holds has at least as many stones (a smaller subtree) or is stale, else in the second slot. (Entries of
-    another generation count as empty, so a new generation fills the table as an empty one would.)"""
+def work_of(nodes):
+    """The work class of a subtree of ``nodes`` nodes: its bit length (0 for none), at most 255."""
+    w = 0
+    while nodes > 0 and w < 255:
+        nodes >>= 1
+        w += 1
+    return w
+
+
+@njit(cache=True, inline="always")
+def tt_write(tt, key, lo, hi, col, work, gen):
+    """Store an entry: in the bucket's slot that holds ``key`` already, else in the first slot unless what it
+    holds took more work to find (``work``: :func:`work_of` the subtree's node count; an entry of another
+    generation counts as none), else in the second, which is always replaced."""
     i = tt_index(key, tt.shape[0])
     v = np.uint64(lo + 128) | (np.uint64(hi + 128) << np.uint64(8)) | (np.uint64(col + 1) << np.uint64(16))
-    v |= (np.uint64(t) << np.uint64(24)) | (gen << np.uint64(32))
-    old = tt[i + 1, 1]
-    if old != U0 and (tt[i + 1, 0] ^ old) == key and (old >> np.uint64(32)) == gen:
+    v |= (np.uint64(work) << np.uint64(24)) | (gen << np.uint64(32))
+    a = tt[i, 1]
+    b = tt[i + 1, 1]
+    if a != U0 and (tt[i, 0] ^ a) == key and (a >> np.uint64(32)) == gen:
+        pass
+    elif b != U0 and (tt[i + 1, 0] ^ b) == key and (b >> np.uint64(32)) == gen:
         i += 1
     else:
-        old = tt[i, 1]
-        if old != U0 and (old >> np.uint64(32)) == gen and (tt[i, 0] ^ old) != key:
-            if np.int64((old >> np.uint64(24)) & np.uint64(0xFF)) < t:
-                i += 1
+        wa = np.int64((a >> np.uint64(24)) & np.uint64(0xFF)) if (a >> np.uint64(32)) == gen else -1
+        if wa > work:
+            i += 1
     tt[i, 1] = v
     tt[i, 0] = key ^ v
 
@@ -236,6 +249,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     # the rows where a threat of the side to move counts most (Allis: odd rows for the first player)
     good_rows = odd_rows if t % 2 == 0 else board & ~odd_rows
     ctrl[G_NODES] += 1
+    n0 = ctrl[G_NODES]
     if ctrl[G_STOP] != 0 or (ctrl[G_MAX_NODES] > 0 and ctrl[G_NODES] > ctrl[G_MAX_NODES]):
         ctrl[G_STOP] = 1
         ctrl[G_ABORTED] = 1
@@ -399,7 +413,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             if centry != U0:
                 c_hi = np.int64((centry >> np.uint64(8)) & np.uint64(0xFF)) - 128
                 if -c_hi >= beta:  # the child scores at most c_hi, so this move at least -c_hi
-                    tt_write(tt, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i], t, gen)
+                    tt_write(tt, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i], 1, gen)
                     note_root_move(ctrl, t, cols[i], -c_hi)
                     return -c_hi
     orig_alpha = alpha
@@ -420,20 +434,22 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             best = v
             chosen = x
         if v >= beta:
-            tt_write(tt, key, v, hi_bound, m - 1 - x if flip else x, t, gen)  # a lower bound
+            work = work_of(ctrl[G_NODES] - n0 + 1)
+            tt_write(tt, key, v, hi_bound, m - 1 - x if flip else x, work, gen)  # a lower bound
             note_root_move(ctrl, t, x, v)
             return v
         if v > alpha:
             alpha = v
+    work = work_of(ctrl[G_NODES] - n0 + 1)
     if best > orig_alpha:
         note_root_move(ctrl, t, chosen, best)
         if flip:
             chosen = m - 1 - chosen
-        tt_write(tt, key, best, best, chosen, t, gen)  # exact
+        tt_write(tt, key, best, best, chosen, work, gen)  # exact
     else:
         if flip and chosen >= 0:
             chosen = m - 1 - chosen
-        tt_write(tt, key, lo_bound, best if best > lo_bound else lo_bound, chosen, t, gen)  # an upper bound
+        tt_write(tt, key, lo_bound, best if best > lo_bound else lo_bound, chosen, work, gen)  # an upper bound
     return best
 
 
