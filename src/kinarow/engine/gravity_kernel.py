@@ -63,10 +63,12 @@ threat is never played; the score is bounded by the number of stones left before
 a side with no line left among its stones and the empty cells cannot win; a move that wins on the mover's
 next stone whatever the answer is scored at once, and when there is none the earliest win is two stones
 later; the children's table entries are probed before any child is searched (enhanced transposition
-cutoffs); and moves are tried in the order of the threats they create (those that
-become playable after one more stone counted twice, those right above an opponent's threat not at all),
-central columns first on ties. :func:`solve_score` asks "a draw or better?" first, then steps out from the
-draw in doubling steps (the common scores are long games), then halves the window.
+cutoffs); a move after which the opponent has an even number of empty cells is scored at once when our
+follow-up (below) there bounds the opponent enough to cut; and moves are tried in the order of the threats
+they create (those that become playable after one more stone counted twice, those right above an
+opponent's threat not at all), central columns first on ties. :func:`solve_score` asks "a draw or better?"
+first, then steps out from the draw in doubling steps (the common scores are long games), then halves the
+window.
 
 The follow-up bound (Allis' claimeven; the odd columns paired as in Steininger's c4)
 ===================================================================================
@@ -231,6 +233,32 @@ def tt_write(tt, key, lo, hi, col, work, gen):
 
 
 @njit(cache=True, inline="always")
+def follow_up_bound(cur, mask, t, tables):
+    """An upper bound on the score of the position (``cur`` to move, an even number of empty cells, the game not
+    over) from the opponent's follow-up (see the module docstring); ``cells`` when it gives none."""
+    k, cells, board, bottom, steps, off_rows = tables[0], tables[1], tables[2], tables[3], tables[4], tables[6]
+    n = steps[1] - 1
+    free = board & ~mask
+    claim = free & off_rows & ~((mask + bottom) & board)  # the opponent's cells under the follow-up
+    if has_line(cur | (free & ~claim), k, steps):
+        return cells
+    opp = cur ^ mask
+    if not has_line(opp | claim, k, steps):
+        return 0
+    # the opponent's lowest line (its top row r) is complete, at the latest, when the cells above row r in one
+    # column are still empty: its last stone is stone cells - (n - 1 - r) or earlier
+    low = U0
+    for r in range(n):
+        low |= bottom << np.uint64(r)
+        if has_line(opp | (claim & low), k, steps):
+            last = cells - (n - 1 - r)
+            if (last - t) % 2:
+                last -= 1  # the opponent's stones are stones t + 2, t + 4, ...
+            return last - cells - 1
+    return -1
+
+
+@njit(cache=True, inline="always")
 def note_root_move(ctrl, t, x, v):
     """At the root, remember column ``x`` as a move that scores at least ``v`` when no earlier move of the search
     was shown to score as much (:func:`solve_score` gives it back with the score: the best move)."""
@@ -244,8 +272,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down; ``mcur``,
     ``mmask``: the same of its mirror image) against the window ``(alpha, beta)``: see the module docstring.
     ``ABORT_SCORE`` when the node budget ran out or ``ctrl[G_STOP]`` was raised (nothing is stored then)."""
-    k, cells, board, bottom, steps, colmask, off_rows, odd_rows = tables
-    n = steps[1] - 1
+    k, cells, board, bottom, steps, colmask, _off_rows, odd_rows = tables
     # the rows where a threat of the side to move counts most (Allis: odd rows for the first player)
     good_rows = odd_rows if t % 2 == 0 else board & ~odd_rows
     ctrl[G_NODES] += 1
@@ -277,22 +304,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     # the follow-up bound (claimeven, odd columns paired): see the module docstring
     free = board & ~mask
     if (cells - t) % 2 == 0:
-        claim = free & off_rows & ~playable  # the opponent's cells under the follow-up
-        if not has_line(cur | (free & ~claim), k, steps):
-            hi_bound = min(hi_bound, 0)
-            theirs = opp | claim
-            if has_line(theirs, k, steps):
-                # the opponent's lowest line (its top row r) is complete, at the latest, when the cells above
-                # row r in one column are still empty: its last stone is stone cells - (n - 1 - r) or earlier
-                low = U0
-                for r in range(n):
-                    low |= bottom << np.uint64(r)
-                    if has_line(opp | (claim & low), k, steps):
-                        last = cells - (n - 1 - r)
-                        if (last - t) % 2:
-                            last -= 1  # the opponent's stones are stones t + 2, t + 4, ...
-                        hi_bound = min(hi_bound, last - cells - 1)
-                        break
+        hi_bound = min(hi_bound, follow_up_bound(cur, mask, t, tables))
     # a side with no line left among its stones and the empty cells cannot win
     if not has_line(cur | free, k, steps):
         hi_bound = min(hi_bound, 0)
@@ -373,6 +385,12 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         elif ((nplay << U1) & ~(threats & board)) == U0:
             note_root_move(ctrl, t, x, cells - t - 2)
             return cells - t - 2
+        if (cells - t) % 2 == 1:  # the child has an even number of empty cells: our follow-up bounds it
+            c_hi = follow_up_bound(cur ^ mask, mask | move, t + 1, tables)
+            if -c_hi >= beta:
+                tt_write(tt, key, -c_hi, hi_bound, m - 1 - x if flip else x, 1, gen)
+                note_root_move(ctrl, t, x, -c_hi)
+                return -c_hi
         useful = threats & ~(opp_wins << U1)
         score = W_PLAY * popcount(ours) + W_NEXT * popcount(useful & (nplay << U1)) + W_ALL * popcount(useful)
         score += W_PARITY * popcount(threats & good_rows)
