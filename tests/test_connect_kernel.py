@@ -126,6 +126,17 @@ def test_scores_agree_with_pons_on_all_300_reference_positions():
         assert (winner, got.last_move) == expected(moves, pons_score), moves
 
 
+def test_two_threads_agree_with_pons_on_all_300_reference_positions():
+    game = Game("7x6k4:gravity")
+    searcher = ScoreSearcher(game, tt_mb=16)
+    for moves, pons_score in references():
+        pos = game.position(" ".join(moves))
+        searcher.forget()
+        got = searcher.score(pos, threads=2)
+        winner = 0 if got.score == 0 else (pos.to_move if got.score > 0 else 3 - pos.to_move)
+        assert (winner, got.last_move) == expected(moves, pons_score), moves
+
+
 @pytest.mark.parametrize(("size", "published"), sorted(PUBLISHED.items()))
 def test_the_published_table_of_small_boards(size, published):
     width, height = size
