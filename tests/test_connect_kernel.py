@@ -85,6 +85,34 @@ def check_against_minimax(spec: str) -> None:
         assert (weak > 0, weak < 0) == (exact > 0, exact < 0)
 
 
+@pytest.mark.parametrize(("spec", "fewest"), [("4x4k4:gravity", 6), ("6x4k3:gravity", 9), ("4x6k4:gravity", 10),
+                                             ("5x5k4:gravity", 12)])
+def test_scores_agree_with_exhaustive_minimax_late_in_the_game(spec, fewest):
+    # boards of even and odd height, positions where the follow-up bound (claimeven, odd columns paired) often
+    # decides: exact and weak scores with one thread, exact with two
+    game = Game(spec)
+    one, two = ScoreSearcher(game, tt_mb=1), ScoreSearcher(game, tt_mb=1)
+    rng = random.Random(5)
+    checked = 0
+    while checked < 60:
+        pos = game.start()
+        for _ in range(rng.randrange(fewest, game.cells)):
+            child = pos.copy()
+            child.play(rng.choice(pos.legal_moves()))
+            if child.is_over:
+                break
+            pos = child
+        if pos.stones < fewest:
+            continue
+        exact = exhaustive(pos)
+        assert one.score(pos).score == exact, pos.move_text()
+        weak = one.score(pos, weak=True).score
+        assert weak == (exact > 0) - (exact < 0), pos.move_text()
+        two.forget()
+        assert two.score(pos, threads=2).score == exact, pos.move_text()
+        checked += 1
+
+
 def test_scores_agree_with_pons_on_all_300_reference_positions():
     game = Game("7x6k4:gravity")
     searcher = ScoreSearcher(game, tt_mb=16)
@@ -94,6 +122,17 @@ def test_scores_agree_with_pons_on_all_300_reference_positions():
         pos = game.position(" ".join(moves))
         searcher.forget()
         got = searcher.score(pos)
+        winner = 0 if got.score == 0 else (pos.to_move if got.score > 0 else 3 - pos.to_move)
+        assert (winner, got.last_move) == expected(moves, pons_score), moves
+
+
+def test_two_threads_agree_with_pons_on_all_300_reference_positions():
+    game = Game("7x6k4:gravity")
+    searcher = ScoreSearcher(game, tt_mb=16)
+    for moves, pons_score in references():
+        pos = game.position(" ".join(moves))
+        searcher.forget()
+        got = searcher.score(pos, threads=2)
         winner = 0 if got.score == 0 else (pos.to_move if got.score > 0 else 3 - pos.to_move)
         assert (winner, got.last_move) == expected(moves, pons_score), moves
 

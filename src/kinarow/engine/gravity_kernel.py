@@ -45,10 +45,11 @@ entry (a bucket's two slots share one cache line), so that an entry whose two wo
 searches (threads racing) fails the key test instead of answering for the wrong position::
 
     tt[i, 1] bits 0-7   lower bound + 128     bits 8-15  upper bound + 128
-             bits 16-23 best column + 1 (0: none)   bits 24-31 stones   bits 32-63 generation
+             bits 16-23 best column + 1 (0: none)   bits 24-31 work   bits 32-63 generation
 
-Two slots make a bucket: an entry goes to the first unless the first holds a position with fewer stones (a
-larger subtree, worth keeping), then to the second, which is always replaced.
+Two slots make a bucket: an entry goes to the first unless the first holds an entry that took more work to
+find (the bit length of its subtree's node count, as c4 keeps the costlier entry), then to the second,
+which is always replaced.
 
 An entry of another generation than ``ctrl[G_GEN]`` reads as empty, so a new generation is a new table
 without clearing one.
@@ -62,10 +63,35 @@ threat is never played; the score is bounded by the number of stones left before
 a side with no line left among its stones and the empty cells cannot win; a move that wins on the mover's
 next stone whatever the answer is scored at once, and when there is none the earliest win is two stones
 later; the children's table entries are probed before any child is searched (enhanced transposition
-cutoffs); and moves are tried in the order of the threats they create (those that
-become playable after one more stone counted twice, those right above an opponent's threat not at all),
-central columns first on ties. :func:`solve_score` asks "a draw or better?" first, then steps out from the
-draw in doubling steps (the common scores are long games), then halves the window.
+cutoffs); a move after which the opponent has an even number of empty cells is scored at once when our
+follow-up (below) there bounds the opponent enough to cut; and moves are tried in the order of the threats
+they create (those that become playable after one more stone counted twice, those right above an
+opponent's threat not at all), central columns first on ties. :func:`solve_score` asks "a draw or better?"
+first, then steps out from the draw in doubling steps (the common scores are long games), then halves the
+window.
+
+The follow-up bound (Allis' claimeven; the odd columns paired as in Steininger's c4)
+===================================================================================
+
+Call a column *odd* when it has an odd number of empty cells, and the *off rows* those whose distance
+below the top row is odd (rows 2, 4, 6 from the bottom on a board of height 6). When the number of empty
+cells is even, so is the number of odd columns, and the side NOT to move can keep this true after each of
+its stones: when its opponent plays in a column that had an even number of empty cells, it answers on top
+of that stone, in the same column; when its opponent plays in an odd column, it answers in another odd
+column (there is one: their number was even). Then every empty cell on an off row that is not playable
+now becomes its own (in a column with an even number of empty cells the cells pair up from the playable
+one, the off row cell the upper of each pair; in an odd column the same holds above the playable cell),
+and the side to move gets at most the other empty cells. So:
+
+* if the side to move has no line among its stones and those other cells, it never wins: score <= 0;
+* if moreover the opponent has a line among its stones and its claimed cells, the opponent wins, at the
+  latest when the last of that line's cells is filled. Take the line whose highest empty cell is lowest
+  (row ``r``, from 0): when its last cell is filled, the cells above row ``r`` in that cell's column are
+  still empty, so the game ends on stone ``cells - (n - 1 - r)`` or earlier (an opponent's stone: the
+  same parity as ``t``), and the score is at most that loss.
+
+Both are upper bounds on the exact score (value and length), checked against exhaustive minimax on boards
+of height 3 to 6.
 """
 
 from __future__ import annotations
@@ -86,8 +112,8 @@ MAX_COLS = 16
 W_PLAY, W_NEXT, W_ALL, W_PARITY = 0, 2, 1, 0
 
 # ctrl indices
-G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_FIRST, G_MOVE, G_MOVE_SCORE = range(9)
-N_GCTRL = 9
+G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_MOVE, G_MOVE_SCORE = range(8)
+N_GCTRL = 8
 ABORT_SCORE = 1000
 
 
@@ -175,23 +201,61 @@ def tt_read(tt, key, gen):
 
 
 @njit(cache=True, inline="always")
-def tt_write(tt, key, lo, hi, col, t, gen):
-    """Store an entry: in the bucket's slot that holds ``key`` already, else in the first slot when what it
-    holds has at least as many stones (a smaller subtree) or is stale, else in the second slot. (Entries of
-    another generation count as empty, so a new generation fills the table as an empty one would.)"""
+def work_of(nodes):
+    """The work class of a subtree of ``nodes`` nodes: its bit length (0 for none), at most 255."""
+    w = 0
+    while nodes > 0 and w < 255:
+        nodes >>= 1
+        w += 1
+    return w
+
+
+@njit(cache=True, inline="always")
+def tt_write(tt, key, lo, hi, col, work, gen):
+    """Store an entry: in the bucket's slot that holds ``key`` already, else in the first slot unless what it
+    holds took more work to find (``work``: :func:`work_of` the subtree's node count; an entry of another
+    generation counts as none), else in the second, which is always replaced."""
     i = tt_index(key, tt.shape[0])
     v = np.uint64(lo + 128) | (np.uint64(hi + 128) << np.uint64(8)) | (np.uint64(col + 1) << np.uint64(16))
-    v |= (np.uint64(t) << np.uint64(24)) | (gen << np.uint64(32))
-    old = tt[i + 1, 1]
-    if old != U0 and (tt[i + 1, 0] ^ old) == key and (old >> np.uint64(32)) == gen:
+    v |= (np.uint64(work) << np.uint64(24)) | (gen << np.uint64(32))
+    a = tt[i, 1]
+    b = tt[i + 1, 1]
+    if a != U0 and (tt[i, 0] ^ a) == key and (a >> np.uint64(32)) == gen:
+        pass
+    elif b != U0 and (tt[i + 1, 0] ^ b) == key and (b >> np.uint64(32)) == gen:
         i += 1
     else:
-        old = tt[i, 1]
-        if old != U0 and (old >> np.uint64(32)) == gen and (tt[i, 0] ^ old) != key:
-            if np.int64((old >> np.uint64(24)) & np.uint64(0xFF)) < t:
-                i += 1
+        wa = np.int64((a >> np.uint64(24)) & np.uint64(0xFF)) if (a >> np.uint64(32)) == gen else -1
+        if wa > work:
+            i += 1
     tt[i, 1] = v
     tt[i, 0] = key ^ v
+
+
+@njit(cache=True, inline="always")
+def follow_up_bound(cur, mask, t, tables):
+    """An upper bound on the score of the position (``cur`` to move, an even number of empty cells, the game not
+    over) from the opponent's follow-up (see the module docstring); ``cells`` when it gives none."""
+    k, cells, board, bottom, steps, off_rows = tables[0], tables[1], tables[2], tables[3], tables[4], tables[6]
+    n = steps[1] - 1
+    free = board & ~mask
+    claim = free & off_rows & ~((mask + bottom) & board)  # the opponent's cells under the follow-up
+    if has_line(cur | (free & ~claim), k, steps):
+        return cells
+    opp = cur ^ mask
+    if not has_line(opp | claim, k, steps):
+        return 0
+    # the opponent's lowest line (its top row r) is complete, at the latest, when the cells above row r in one
+    # column are still empty: its last stone is stone cells - (n - 1 - r) or earlier
+    low = U0
+    for r in range(n):
+        low |= bottom << np.uint64(r)
+        if has_line(opp | (claim & low), k, steps):
+            last = cells - (n - 1 - r)
+            if (last - t) % 2:
+                last -= 1  # the opponent's stones are stones t + 2, t + 4, ...
+            return last - cells - 1
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -208,10 +272,11 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down; ``mcur``,
     ``mmask``: the same of its mirror image) against the window ``(alpha, beta)``: see the module docstring.
     ``ABORT_SCORE`` when the node budget ran out or ``ctrl[G_STOP]`` was raised (nothing is stored then)."""
-    k, cells, board, bottom, steps, colmask, off_rows, odd_rows = tables
+    k, cells, board, bottom, steps, colmask, _off_rows, odd_rows = tables
     # the rows where a threat of the side to move counts most (Allis: odd rows for the first player)
     good_rows = odd_rows if t % 2 == 0 else board & ~odd_rows
     ctrl[G_NODES] += 1
+    n0 = ctrl[G_NODES]
     if ctrl[G_STOP] != 0 or (ctrl[G_MAX_NODES] > 0 and ctrl[G_NODES] > ctrl[G_MAX_NODES]):
         ctrl[G_STOP] = 1
         ctrl[G_ABORTED] = 1
@@ -236,19 +301,11 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     # neither side wins on the next two stones: bound the score by the stones left
     lo_bound = -(cells - t - 3)
     hi_bound = cells - t - 2
-    # follow-up (Allis' claimeven): when every column has an even number of empty cells, the opponent can
-    # answer each stone on top of it, in the same column, to the end of the game. The side to move then gets
-    # the empty cells at odd heights above each column's stones and the opponent those at even heights. If
-    # the side to move cannot make a line of its stones and its cells, it does not win; if the opponent can
-    # make one, the opponent wins (by the last stone at the latest).
-    if ((mask + bottom) & off_rows) == U0:  # each column's first empty cell (or spare bit) is on a row like n's
-        free = board & ~mask
-        if not has_line(cur | (free & ~off_rows), k, steps):
-            hi_bound = min(hi_bound, 0)
-            if has_line(opp | (free & off_rows), k, steps):
-                hi_bound = -1
-    # a side with no line left among its stones and the empty cells cannot win
+    # the follow-up bound (claimeven, odd columns paired): see the module docstring
     free = board & ~mask
+    if (cells - t) % 2 == 0:
+        hi_bound = min(hi_bound, follow_up_bound(cur, mask, t, tables))
+    # a side with no line left among its stones and the empty cells cannot win
     if not has_line(cur | free, k, steps):
         hi_bound = min(hi_bound, 0)
     if not has_line(opp | free, k, steps):
@@ -328,13 +385,17 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         elif ((nplay << U1) & ~(threats & board)) == U0:
             note_root_move(ctrl, t, x, cells - t - 2)
             return cells - t - 2
+        if (cells - t) % 2 == 1:  # the child has an even number of empty cells: our follow-up bounds it
+            c_hi = follow_up_bound(cur ^ mask, mask | move, t + 1, tables)
+            if -c_hi >= beta:
+                tt_write(tt, key, -c_hi, hi_bound, m - 1 - x if flip else x, 1, gen)
+                note_root_move(ctrl, t, x, -c_hi)
+                return -c_hi
         useful = threats & ~(opp_wins << U1)
         score = W_PLAY * popcount(ours) + W_NEXT * popcount(useful & (nplay << U1)) + W_ALL * popcount(useful)
         score += W_PARITY * popcount(threats & good_rows)
         if x == best_col:
             score = 1 << 20
-        if t == ctrl[G_ROOT_T] and x == ctrl[G_FIRST]:
-            score = 1 << 21  # this thread's own first move at the root (threads start on different moves)
         i = nmoves
         while i > 0 and keys[i - 1] < score:
             keys[i] = keys[i - 1]
@@ -368,7 +429,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             if centry != U0:
                 c_hi = np.int64((centry >> np.uint64(8)) & np.uint64(0xFF)) - 128
                 if -c_hi >= beta:  # the child scores at most c_hi, so this move at least -c_hi
-                    tt_write(tt, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i], t, gen)
+                    tt_write(tt, key, -c_hi, hi_bound, m - 1 - cols[i] if flip else cols[i], 1, gen)
                     note_root_move(ctrl, t, cols[i], -c_hi)
                     return -c_hi
     orig_alpha = alpha
@@ -389,20 +450,22 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             best = v
             chosen = x
         if v >= beta:
-            tt_write(tt, key, v, hi_bound, m - 1 - x if flip else x, t, gen)  # a lower bound
+            work = work_of(ctrl[G_NODES] - n0 + 1)
+            tt_write(tt, key, v, hi_bound, m - 1 - x if flip else x, work, gen)  # a lower bound
             note_root_move(ctrl, t, x, v)
             return v
         if v > alpha:
             alpha = v
+    work = work_of(ctrl[G_NODES] - n0 + 1)
     if best > orig_alpha:
         note_root_move(ctrl, t, chosen, best)
         if flip:
             chosen = m - 1 - chosen
-        tt_write(tt, key, best, best, chosen, t, gen)  # exact
+        tt_write(tt, key, best, best, chosen, work, gen)  # exact
     else:
         if flip and chosen >= 0:
             chosen = m - 1 - chosen
-        tt_write(tt, key, lo_bound, best if best > lo_bound else lo_bound, chosen, t, gen)  # an upper bound
+        tt_write(tt, key, lo_bound, best if best > lo_bound else lo_bound, chosen, work, gen)  # an upper bound
     return best
 
 
