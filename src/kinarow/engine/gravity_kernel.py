@@ -73,8 +73,8 @@ window.
 The follow-up bound (Allis' claimeven; the odd columns paired as in Steininger's c4)
 ===================================================================================
 
-Call a column *odd* when it has an odd number of empty cells, and the *off rows* those whose distance
-below the top row is odd (rows 2, 4, 6 from the bottom on a board of height 6). When the number of empty
+Call a column *odd* when it has an odd number of empty cells, and the *off rows* the top row and every
+second row below it (rows 2, 4, 6 from the bottom on a board of height 6). When the number of empty
 cells is even, so is the number of odd columns, and the side NOT to move can keep this true after each of
 its stones: when its opponent plays in a column that had an even number of empty cells, it answers on top
 of that stone, in the same column; when its opponent plays in an odd column, it answers in another odd
