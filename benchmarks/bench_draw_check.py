@@ -3,7 +3,7 @@
 Run from the repository root::
 
     python benchmarks/bench_draw_check.py                          # 7x7k5 and the (8,8,5) part after 1. a1
-    python benchmarks/bench_draw_check.py 8x8k5.a4 --compiled-only  # the compiled walk alone
+    python benchmarks/bench_draw_check.py 8x8k5 --compiled-only     # the whole (8,8,5) tree, compiled alone
     python benchmarks/bench_draw_check.py 7x7k5 --json
 
 Each name is a file ``certificates/NAME.draw.json.gz``. The machine is printed
