@@ -112,8 +112,8 @@ MAX_COLS = 16
 W_PLAY, W_NEXT, W_ALL, W_PARITY = 0, 2, 1, 0
 
 # ctrl indices
-G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_MOVE, G_MOVE_SCORE = range(8)
-N_GCTRL = 8
+G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_FIRST, G_MOVE, G_MOVE_SCORE = range(9)
+N_GCTRL = 9
 ABORT_SCORE = 1000
 
 
@@ -396,6 +396,8 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         score += W_PARITY * popcount(threats & good_rows)
         if x == best_col:
             score = 1 << 20
+        if t == ctrl[G_ROOT_T] and x == ctrl[G_FIRST]:
+            score = 1 << 21  # this thread's own first move at the root (threads start on different moves)
         i = nmoves
         while i > 0 and keys[i - 1] < score:
             keys[i] = keys[i - 1]

@@ -214,11 +214,9 @@ class ScoreSearcher:
         over at ``position``.
 
         A position the :attr:`book` holds is answered from it at once (0 nodes). With ``threads`` > 1 that many
-        searches of the same position run at once, sharing the table and the move order (each finds in the table
-        what the others finished; measured, that split the nodes better than a different first move at the root
-        or a little noise in the order near it); the first to finish answers and the others stop. (Each thread's
-        table writes are checked on reading, see :mod:`kinarow.engine.gravity_kernel`.) ``max_nodes`` bounds each
-        thread.
+        searches of the same position run at once, sharing the table, each starting on its own move at the root;
+        the first to finish answers and the others stop. (Each thread's table writes are checked on reading, see
+        :mod:`kinarow.engine.gravity_kernel`.) ``max_nodes`` bounds each thread.
         """
         cur, mask, t = self.words(position)
         if self._book is not None and t <= self._book.depth:
@@ -254,6 +252,9 @@ class ScoreSearcher:
         errors: list[BaseException] = []
         start = time.perf_counter()
 
+        legal_columns = [int(x) for x in self.order if mask >> (int(x) * (self.game.n + 1) + self.game.n - 1) & 1 == 0]
+        for i, ctrl in enumerate(ctrls):  # thread i searches the i-th column of the move order first at the root
+            ctrl[GK.G_FIRST] = legal_columns[i % len(legal_columns)] if i and legal_columns else -1
 
         def work(i: int) -> None:
             order = self.order
