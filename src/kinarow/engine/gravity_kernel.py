@@ -112,8 +112,12 @@ MAX_COLS = 16
 W_PLAY, W_NEXT, W_ALL, W_PARITY = 0, 2, 1, 0
 
 # ctrl indices
-G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_FIRST, G_MOVE, G_MOVE_SCORE = range(9)
-N_GCTRL = 9
+G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_MOVE, G_MOVE_SCORE = range(8)
+N_GCTRL = 8
+#: several threads share ``busy`` (2^BUSY_BITS keys of positions being searched) while more than
+#: DEFER_EMPTY cells are empty
+BUSY_BITS = 16
+DEFER_EMPTY = 6
 ABORT_SCORE = 1000
 
 
@@ -268,7 +272,7 @@ def note_root_move(ctrl, t, x, v):
 
 
 @njit(cache=True, nogil=True)
-def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scratch):
+def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scratch, busy):
     """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down; ``mcur``,
     ``mmask``: the same of its mirror image) against the window ``(alpha, beta)``: see the module docstring.
     ``ABORT_SCORE`` when the node budget ran out or ``ctrl[G_STOP]`` was raised (nothing is stored then)."""
@@ -328,7 +332,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         mmove = (mmask + bottom) & colmask[m - 1 - x]
         v = negamax(
             cur ^ mask, mask | possible, mcur ^ mmask, mmask | mmove, t + 1, -beta, -alpha, tables, tt, ctrl, order,
-            scratch,
+            scratch, busy,
         )
         if v == ABORT_SCORE or v == -ABORT_SCORE:
             return ABORT_SCORE
@@ -363,7 +367,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             return beta
     # the moves: columns in `order` (centre first), sorted by the threats each creates (stable)
     cols = scratch[t, :MAX_COLS]  # this stone count's move list (no allocation in the search)
-    keys = scratch[t, MAX_COLS:]
+    keys = scratch[t, MAX_COLS:2 * MAX_COLS]
     nmoves = 0
     for j in range(m):
         x = order[j]
@@ -396,8 +400,6 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         score += W_PARITY * popcount(threats & good_rows)
         if x == best_col:
             score = 1 << 20
-        if t == ctrl[G_ROOT_T] and x == ctrl[G_FIRST]:
-            score = 1 << 21  # this thread's own first move at the root (threads start on different moves)
         i = nmoves
         while i > 0 and keys[i - 1] < score:
             keys[i] = keys[i - 1]
@@ -437,14 +439,35 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     orig_alpha = alpha
     best = -cells - 1
     chosen = -1
-    for i in range(nmoves):
+    # several threads: a move whose position another thread is searching now is put off to the end (ABDADA,
+    # Weill 1996), so that the threads split the work near the root instead of repeating it
+    defer = busy.shape[0] > 1 and cells - t > DEFER_EMPTY
+    deferred = scratch[t, 2 * MAX_COLS:]
+    total = nmoves
+    j = 0
+    while j < total:
+        i = j if j < nmoves else deferred[j - nmoves]
+        first_pass = j < nmoves
+        j += 1
         x = cols[i]
         move = possible & colmask[x]
         mmove = (mmask + bottom) & colmask[m - 1 - x]
+        slot = -1
+        ckey = U0
+        if defer:
+            ckey = opp | ((mask | move) + bottom)
+            slot = np.int64((ckey * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - BUSY_BITS))
+            if first_pass and i > 0 and busy[slot] == ckey:
+                deferred[total - nmoves] = i
+                total += 1
+                continue
+            busy[slot] = ckey
         v = negamax(
             cur ^ mask, mask | move, mcur ^ mmask, mmask | mmove, t + 1, -beta, -alpha, tables, tt,
-            ctrl, order, scratch,
+            ctrl, order, scratch, busy,
         )
+        if slot >= 0 and busy[slot] == ckey:
+            busy[slot] = U0
         if v == ABORT_SCORE or v == -ABORT_SCORE:
             return ABORT_SCORE
         v = -v
@@ -484,14 +507,14 @@ def immediate(cur, mask, t, tables):
 
 
 @njit(cache=True, nogil=True)
-def solve_score(cur, mask, t, weak, tables, tt, ctrl, order):
+def solve_score(cur, mask, t, weak, tables, tt, ctrl, order, busy):
     """The exact score (``weak``: only its sign: -1, 0 or 1) by null-window tests narrowing ``[lo, hi]``;
     ``ABORT_SCORE`` when stopped."""
     cells = tables[1]
     ctrl[G_ROOT_T] = t
     ctrl[G_MOVE] = -1  # the root's best column, found on the way (ctrl[G_MOVE_SCORE]: what it scores at least)
     ctrl[G_MOVE_SCORE] = -ABORT_SCORE
-    scratch = np.zeros((cells + 2, 2 * MAX_COLS), np.int64)
+    scratch = np.zeros((cells + 2, 3 * MAX_COLS), np.int64)
     m, h = tables[5].size, tables[4][1]
     mcur = mirror(cur, m, h)  # the mirror image, carried along so that its key costs two operations a node
     mmask = mirror(mask, m, h)
@@ -520,7 +543,7 @@ def solve_score(cur, mask, t, weak, tables, tt, ctrl, order):
             med = lo + step - 1
         if bracketed or med < lo or med >= hi:
             med = lo + (hi - lo) // 2
-        r = negamax(cur, mask, mcur, mmask, t, med, med + 1, tables, tt, ctrl, order, scratch)
+        r = negamax(cur, mask, mcur, mmask, t, med, med + 1, tables, tt, ctrl, order, scratch, busy)
         if r == ABORT_SCORE:
             return ABORT_SCORE
         if r <= med:

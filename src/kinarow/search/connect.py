@@ -214,8 +214,9 @@ class ScoreSearcher:
         over at ``position``.
 
         A position the :attr:`book` holds is answered from it at once (0 nodes). With ``threads`` > 1 that many
-        searches of the same position run at once, sharing the table, each starting on its own move at the root;
-        the first to finish answers and the others stop. (Each thread's table writes are checked on reading, see
+        searches of the same position run at once, sharing the table and the list of positions being searched (a
+        move another thread is searching is put off to the end, see the kernel's ``negamax``); the first to finish
+        answers and the others stop. (Each thread's table writes are checked on reading, see
         :mod:`kinarow.engine.gravity_kernel`.) ``max_nodes`` bounds each thread.
         """
         cur, mask, t = self.words(position)
@@ -252,16 +253,14 @@ class ScoreSearcher:
         errors: list[BaseException] = []
         start = time.perf_counter()
 
-        legal_columns = [int(x) for x in self.order if mask >> (int(x) * (self.game.n + 1) + self.game.n - 1) & 1 == 0]
-        for i, ctrl in enumerate(ctrls):  # thread i searches the i-th column of the move order first at the root
-            ctrl[GK.G_FIRST] = legal_columns[i % len(legal_columns)] if i and legal_columns else -1
+        busy = np.zeros(1 << GK.BUSY_BITS if threads > 1 else 1, np.uint64)  # shared: see the kernel's negamax
 
         def work(i: int) -> None:
             order = self.order
             try:
                 v = int(
                     GK.solve_score(
-                        np.uint64(cur), np.uint64(mask), t, weak, self.tables, self.tt, ctrls[i], order
+                        np.uint64(cur), np.uint64(mask), t, weak, self.tables, self.tt, ctrls[i], order, busy
                     )
                 )
             except BaseException as err:  # pragma: no cover - surfaced below
