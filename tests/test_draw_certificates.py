@@ -466,3 +466,13 @@ def test_a_memory_answers_as_a_dict_whatever_it_folds_saves_and_loads(tmp_path_f
             assert all(memory.get(key) == value for key, value in model.items())
     finally:
         Memory.FOLD_AT = fold_at
+
+
+def test_no_blocking_tree_is_written_for_breaker_s_half():
+    """Breaker wins a Maker-Breaker game by a full board, which a blocking tree does not prevent: the walk refuses
+    to write one (the checker refuses one too, tests/test_draw_kernel.py)."""
+    from kinarow.search.draw import safety_searcher
+
+    game = Game("4x4k4:maker-breaker")
+    with pytest.raises(KinarowError, match="Breaker wins a Maker-Breaker game by a full board"):
+        blocking_tree(game.start(), 2, safety_searcher(game, 4))

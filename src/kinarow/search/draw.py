@@ -930,6 +930,9 @@ def blocking_tree(
     why_not = blocking_applies(position.game)
     if why_not is not None:
         raise KinarowError(f"a blocking tree proves nothing here: {why_not}")
+    if position.game.goal == Goal.MAKER_BREAKER and attacker == 2:
+        raise KinarowError("a blocking tree proves nothing here: Breaker wins a Maker-Breaker game by a full board "
+                           "without a Maker line, which blocking Breaker's groups does not prevent")
     workers = check_workers(workers)
     start = time.perf_counter()
     game = position.game
