@@ -136,6 +136,18 @@ def _place(c, player, sym_bits, img_x, img_o):
 
 
 @njit(cache=True)
+def _put(bx, bo, c, player, sym_bits, img_x, img_o):
+    """The boards after ``player``'s stone on ``c``, which goes into every image too."""
+    bit = np.uint64(1) << np.uint64(c)
+    if player == 1:
+        bx |= bit
+    else:
+        bo |= bit
+    _place(c, player, sym_bits, img_x, img_o)
+    return bx, bo
+
+
+@njit(cache=True)
 def _lift(c, sym_bits, img_x, img_o):
     """Take the stone on ``c`` out of every image."""
     for s in range(sym_bits.shape[0]):
@@ -238,12 +250,7 @@ def walk(bx, bo, stones, attacker, size, goal, masks, cell_groups, start, turn_p
                     read += 1
                     key_x[d], key_o[d] = kx, ko
                     nxt[d] = -2
-                    bit = one << np.uint64(token)
-                    if defender == 1:
-                        bx |= bit
-                    else:
-                        bo |= bit
-                    _place(token, defender, sym_bits, img_x, img_o)
+                    bx, bo = _put(bx, bo, token, defender, sym_bits, img_x, img_o)
                     line[d] = token
                     res[d + 1] = outcome(bx, bo, token, defender, t + 1, size, masks, cell_groups, start, goal)
                     d += 1
@@ -270,12 +277,7 @@ def walk(bx, bo, stones, attacker, size, goal, masks, cell_groups, start, turn_p
                 done = True
                 continue
             nxt[d] = c + 1
-            bit = one << np.uint64(c)
-            if attacker == 1:
-                bx |= bit
-            else:
-                bo |= bit
-            _place(c, attacker, sym_bits, img_x, img_o)
+            bx, bo = _put(bx, bo, c, attacker, sym_bits, img_x, img_o)
             line[d] = c
             res[d + 1] = outcome(bx, bo, c, attacker, stones + d + 1, size, masks, cell_groups, start, goal)
             d += 1
