@@ -64,10 +64,10 @@ SEARCH_LOG_FORMAT = "kinarow.searchlog"
 # folder; with ``base=None`` such a certificate is refused: nothing outside the certificate itself is read).
 NEEDS_BASE = frozenset({"kinarow.torus"})
 
-# The most bytes a certificate file may hold, after decompression: four times the largest certificate kinarow
-# ships (8x4k4.draw.json.gz, 40 MB of JSON), and far below what a compressed "bomb" would expand to.
-MAX_CERTIFICATE_BYTES = 160 * 2**20
-MAX_CERTIFICATE_WORDS = "160 MiB"
+# The most bytes a certificate file may hold, after decompression: about four times the largest certificate
+# kinarow ships (8x8k5.draw.json.gz, 131 MiB of JSON), and far below what a compressed "bomb" would expand to.
+MAX_CERTIFICATE_BYTES = 512 * 2**20
+MAX_CERTIFICATE_WORDS = "512 MiB"
 GZIP_MAGIC = b"\x1f\x8b"
 # The most cells of a board whose certificate is checked (64x64): a checker builds the board's groups and
 # symmetries, which on a 702x702 board alone take minutes and a GB; kinarow's certificates are of far smaller boards.

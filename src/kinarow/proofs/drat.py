@@ -71,8 +71,8 @@ VERSION = 1
 CLAIM = "no good pairing exists"
 ENCODING = "pairing-cnf/1"
 
-#: The most bytes a DRAT proof may hold as text (decompressed): a proof of 8x7k6 takes 5 MB, and the 160 MiB
-#: certificate file limit leaves room for about this much once xz-compressed.
+#: The most bytes a DRAT proof may hold as text (decompressed): a proof of 8x7k6 takes 5 MB, and the
+#: certificate file limit (512 MiB) leaves room for this much.
 MAX_PROOF_BYTES = 256 * 2**20
 MAX_PROOF_WORDS = "256 MiB"
 
