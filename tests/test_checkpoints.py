@@ -25,8 +25,9 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # a draw: Hsu, Ko, Chen, Wei, Hsueh & Wu (Theoretical Computer Science 815, 2020) prove (8,8,5) a draw; the
     # stored jobs answer "the first player cannot win" and strategy stealing rules out the second player's win
     "8x8k5.sqlite": ("draw", "Hsu et al. (2020)"),
-    # a draw by search only (2026-11-27; no certificate yet, and no published value we rely on): every first move,
-    # up to symmetry, answered "the first player cannot win", and strategy stealing rules out the second's win
+    # a draw (2026-11-27; no published value we rely on): every first move, up to symmetry, answered "the first
+    # player cannot win", strategy stealing rules out the second's win, and certificates/8x7k5.draw.json.gz
+    # proves it
     "8x7k5.sqlite": ("draw", "the stored jobs with strategy stealing"),
     # open: the first player's win is asked (--question first-wins), and strategy stealing gives the bound
     # first-or-draw from the start; the stored jobs settle no first move yet (docs/parallel.md, "(m,4,4)")
