@@ -40,6 +40,7 @@ import numpy as np
 from numba import njit
 
 from kinarow.engine.breaker import cached_pairing
+from kinarow.proofs.tree_kernel import outcome
 
 EXPAND_TOKEN = -1
 #: the memory's entries (as in :mod:`kinarow.search.draw`): a cell below ``cells`` is the defender's move (in
@@ -50,9 +51,6 @@ REFUTED = -2
 OK = 0
 LOSES = 1  # a line of the replay ends in the attacker's win
 NO_DEFENCE = 2  # a position the memory does not settle (or settles as refuted)
-#: goals (as :class:`kinarow.values.Goal` names them): the first to complete a group wins; only Maker does
-NORMAL = 0
-MAKER_BREAKER = 1
 
 
 @njit(cache=True)
@@ -116,31 +114,14 @@ def _slot(table, bits, codes_hi, codes_lo, hi, lo):
 
 
 @njit(cache=True)
-def _over(bits, cell, player, stones, cells, groups, goal, attacker):
-    """After ``player``'s stone on ``cell``: 0 the game goes on, 1 it ended in the attacker's win, 2 it ended
-    otherwise."""
-    one = np.uint64(1)
-    own = bits[player]
-    c = one << np.uint64(cell)
-    for g in range(groups.shape[0]):
-        m = groups[g]
-        if (m & c) != 0 and (m & own) == m:
-            if goal == NORMAL:
-                return 1 if player == attacker else 2
-            if player == 1:  # Maker's group; Breaker's groups end nothing
-                return 1 if attacker == 1 else 2
-    if stones == cells:
-        return 2
-    return 0
-
-
-@njit(cache=True)
-def linearise_tokens(board, bits, stones, turn, attacker, cells, groups, goal, images, cut, powers_hi, powers_lo,
+def linearise_tokens(board, bits, stones, turn, attacker, cells, groups, cell_groups, start, goal, images, cut,
+                     powers_hi, powers_lo,
                      codes_hi, codes_lo, table, table_bits, values, pair_start, pair_cells, ring_rows, ring_lengths,
                      ring_state, ring_index, tokens, new_pairings):
     """Walk the memory (``codes_hi``/``codes_lo``, ``values`` their entries, ``table`` their :func:`index`) from the
     position
-    (``board``, ``bits``, ``stones`` placed; ``turn[t]`` the player to move after ``t`` stones), writing
+    (``board``, ``bits``, ``stones`` placed; ``groups``, ``cell_groups``, ``start``, ``turn`` and ``goal`` the
+    rules as :func:`kinarow.proofs.tree_kernel.rules` gives them), writing
     ``tokens`` and ``new_pairings`` (see the module docstring). The memory's pairing ``i`` is the pairs
     ``pair_cells[pair_start[i]:pair_start[i + 1]]`` (cell pairs in the canonical frame). ``ring_*`` is the
     cache of recent pairings (rows of pair masks; ``ring_state`` = [used, newest]) and ``ring_index`` each
@@ -260,10 +241,10 @@ def linearise_tokens(board, bits, stones, turn, attacker, cells, groups, goal, i
         stones += 1
         depth += 1
         played[depth] = child
-        over = _over(bits, child, player, stones, cells, groups, goal, attacker)
-        if over == 1:
+        result = outcome(bits[1], bits[2], child, player, stones, cells, groups, cell_groups, start, goal)
+        if result == attacker:
             return LOSES, n_tokens, n_pairings, positions, leaves, defender_moves, stones
-        if over == 2:
+        if result != 0:
             next_cell[depth] = cells  # a finished game reads no token
         else:
             entering = True

@@ -793,6 +793,7 @@ def _linearise_compiled(position: Position, attacker: int, memory: Memory, frame
                         masks: np.ndarray) -> tuple[dict[str, Any], TreeStats] | None:
     """:func:`linearise` by the compiled walk; None where it stops (the Python walk then says why)."""
     from kinarow.engine import linearise_kernel as LK
+    from kinarow.proofs import tree_kernel as TK
 
     game = position.game
     cells = game.cells
@@ -806,14 +807,13 @@ def _linearise_compiled(position: Position, attacker: int, memory: Memory, frame
     n = len(memory.values) + 1
     tokens = np.zeros(n, np.int64)
     new_pairings = np.zeros((n, 2), np.int32)
-    turn = np.array([game.turn_state(t)[0] for t in range(cells + 1)], np.int64)
+    _, cell_groups, start, turn, goal = TK.rules(game)
     board = np.array(position.board, np.int8)
     bits = np.array(position.bits, np.uint64)
-    goal = LK.MAKER_BREAKER if game.goal == Goal.MAKER_BREAKER else LK.NORMAL
     status, n_tokens, n_pairings, positions, leaves, defender_moves, _ = LK.linearise_tokens(
-        board, bits, position.stones, turn, attacker, cells, masks, goal, frames.images, cut, powers_hi, powers_lo,
-        codes_hi, codes_lo, table, table_bits, memory.values, pair_start, flat, ring.rows, ring.lengths, ring_state,
-        ring_index, tokens, new_pairings)
+        board, bits, position.stones, turn, attacker, cells, masks, cell_groups, start, goal, frames.images, cut,
+        powers_hi, powers_lo, codes_hi, codes_lo, table, table_bits, memory.values, pair_start, flat, ring.rows,
+        ring.lengths, ring_state, ring_index, tokens, new_pairings)
     if status != LK.OK:
         return None
     names = [position.geometry.name(c) for c in range(cells)]
