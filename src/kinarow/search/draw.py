@@ -714,7 +714,7 @@ def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[s
     game = position.game
     cells = game.cells
     masks = np.array(position.geometry.group_masks, np.uint64)
-    memory.fold()
+    memory.fold()  # on a packed board every entry is then in the arrays, and what is written is one bit a slot
     if _compiled_applies(position, memory):
         compiled = _linearise_compiled(position, attacker, memory, frames, masks)
         if compiled is not None:
@@ -723,7 +723,6 @@ def linearise(position: Position, attacker: int, memory: Memory) -> tuple[dict[s
     ring_index: dict[int, int] = {}  # ring row -> pairing number in the certificate
     texts: list[str] = []
     tokens: list[str] = []
-    memory.fold()  # on a packed board every entry is then in the arrays, and what is written is one bit a slot
     done = np.zeros(len(memory.codes), np.bool_)
     written: set[bytes] = set()  # the keys written, on a board too large to pack
     attacker_win = value_names(game)[attacker - 1]
