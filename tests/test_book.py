@@ -368,8 +368,9 @@ def test_a_member_that_claims_more_than_it_holds_is_refused(tiny: tuple[books.Bo
 
 
 def test_a_book_value_does_not_lift_the_budget_of_the_best_move() -> None:
-    """The shipped book gives the value of a 2-stone position at once; finding its best move searches the
-    children, and that search keeps the caller's node budget (the engine's think time on the web page)."""
+    """The shipped book gives the value of a 2-stone position at once; finding its best move searches (the book
+    lacks the children), and that search keeps the caller's node budget (the engine's think time on the web
+    page)."""
     from kinarow.search.solve import Searcher
 
     game = Game("7x6k4:gravity")
@@ -388,3 +389,21 @@ def test_a_book_value_does_not_lift_the_budget_of_the_best_move() -> None:
         after = child.copy()
         after.play(reply)
         assert not after.is_over
+
+
+@pytest.mark.parametrize("weak", [False, True])
+def test_a_move_at_the_books_depth_keeps_the_books_score(tiny: tuple[books.Book, Path], weak: bool) -> None:
+    """At the book's depth the score is read and the children are not in the book: one test of the position
+    ("at least this score?") names the move, and it keeps the score (checked by a search of the child)."""
+    book, _ = tiny
+    deepest = [p for p in positions(GAME, DEPTH) if p.stones == DEPTH]
+    searcher = connect.ScoreSearcher(GAME, tt_mb=4, book=book)
+    for position in random.Random(5).sample(deepest, 40):
+        score = searcher.score(position, weak=weak)
+        assert score is not None and score.nodes == 0  # from the book
+        cell = searcher.best_move(position, score, weak=weak)
+        assert cell is not None
+        child = position.copy()
+        child.play(cell)
+        got = (0 if child.result == "draw" else GAME.cells + 1 - child.stones) if child.is_over else -fresh(child)
+        assert (got if not weak else (got > 0) - (got < 0)) == score.score

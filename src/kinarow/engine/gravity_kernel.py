@@ -507,9 +507,10 @@ def immediate(cur, mask, t, tables):
 
 
 @njit(cache=True, nogil=True)
-def solve_score(cur, mask, t, weak, tables, tt, ctrl, order, busy):
+def solve_score(cur, mask, t, weak, tables, tt, ctrl, order, busy, known):
     """The exact score (``weak``: only its sign: -1, 0 or 1) by null-window tests narrowing ``[lo, hi]``;
-    ``ABORT_SCORE`` when stopped."""
+    ``ABORT_SCORE`` when stopped. ``known``: the score (or sign) when it is known already (from a book), else
+    ``ABORT_SCORE``; the search then only shows that some move reaches it, which names the best move."""
     cells = tables[1]
     ctrl[G_ROOT_T] = t
     ctrl[G_MOVE] = -1  # the root's best column, found on the way (ctrl[G_MOVE_SCORE]: what it scores at least)
@@ -530,6 +531,9 @@ def solve_score(cur, mask, t, weak, tables, tt, ctrl, order, busy):
     if weak:
         lo = -1
         hi = 1
+    if known != ABORT_SCORE:
+        lo = known - 1  # one test: "at least `known`?", whose cutoff at the root is the best move
+        hi = known
     # first "a draw or better?" (-1 | 0), then from the end nearest a draw outwards in doubling steps (a score
     # near a draw, a long game, is the common case), halving once a probe lands past the score
     step = 1

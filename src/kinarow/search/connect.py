@@ -240,9 +240,12 @@ class ScoreSearcher:
         deadline: float | None = None,
         on_tick: Callable[[int], None] | None = None,
         threads: int = 1,
+        known: int | None = None,
     ) -> Score | None:
         """:meth:`score` of the position given in the kernel's layout (:meth:`words`: ``cur`` the side to
-        move's stones, ``mask`` every stone, ``t`` their number), by search (the book is not consulted)."""
+        move's stones, ``mask`` every stone, ``t`` their number), by search (the book is not consulted).
+        ``known``: the score (its sign when ``weak``) when the book gave it already: one null-window test then
+        finds a move that reaches it (see :meth:`best_move`)."""
         self.stopped = "node limit"
         self._root_move = None
         ctrls = [self.ctrl] + [self.ctrl.copy() for _ in range(threads - 1)]
@@ -260,7 +263,8 @@ class ScoreSearcher:
             try:
                 v = int(
                     GK.solve_score(
-                        np.uint64(cur), np.uint64(mask), t, weak, self.tables, self.tt, ctrls[i], order, busy
+                        np.uint64(cur), np.uint64(mask), t, weak, self.tables, self.tt, ctrls[i], order, busy,
+                        GK.ABORT_SCORE if known is None else int(known),
                     )
                 )
             except BaseException as err:  # pragma: no cover - surfaced below
@@ -328,6 +332,21 @@ class ScoreSearcher:
         found = self._found_move(position, score, weak)
         if found is not None:
             return found
+        if weak and score.score < 0:  # every move keeps a loss: one the opponent cannot answer with a win at once
+            return self.safe_move(position)
+        cur, mask, t = self.words(position)
+        deepest = self._book is not None and t == self._book.depth
+        if deepest and (self._root_move is None or self._root_move[:2] != (cur, mask)):
+            # the score came from the book, which lacks the children: one test of the position ("at least this
+            # score?") names a move reaching it, where searching the children would take one search each
+            got = self.score_words(cur, mask, t, weak=weak, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick,
+                                   known=score.score)
+            self.move_nodes += int(self.ctrl[GK.G_NODES])
+            if got is None:
+                return None
+            found = self._found_move(position, score, weak)
+            if found is not None:
+                return found
         for cell in self.moves_in_order(position):
             child = position.copy()
             child.play(cell)
