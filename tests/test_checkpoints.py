@@ -29,9 +29,6 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # player cannot win", strategy stealing rules out the second's win, and certificates/8x7k5.draw.json.gz
     # proves it
     "8x7k5.sqlite": ("draw", "the stored jobs with strategy stealing"),
-    # open: the first player's win is asked (--question first-wins), and strategy stealing gives the bound
-    # first-or-draw from the start; the stored jobs settle no first move yet (docs/parallel.md, "(m,4,4)")
-    "12x4k4.sqlite": ("first-or-draw", "an open search: strategy stealing's bound"),
 }
 
 

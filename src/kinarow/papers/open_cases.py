@@ -83,9 +83,6 @@ def _four_high() -> tuple[Width, ...]:
             rows.append(Width(m, Value.FIRST, SETTLED_FOUR_HIGH[m], f"{name}.strategy.json.gz"))
         elif m == 30:
             rows.append(Width(m, Value.FIRST, LUSTENBERGER))
-        elif m == 12:
-            rows.append(Width(m, "open", "open: a proof-search frontier run did not finish; its jobs are kept in "
-                              "checkpoints/12x4k4.sqlite, and the same command resumes it (docs/parallel.md)"))
         elif m <= 16:
             rows.append(Width(m, "open", "open: not yet run (at most 64 cells, so the proof search applies)"))
         else:
@@ -99,6 +96,7 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
     9: "kinarow's strategy certificate (Tung & Lau conjectured a draw; an unreviewed 2017 thesis reports this win)",
     10: "kinarow's strategy certificate (open in the literature, as 9)",
     11: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
+    12: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
