@@ -274,12 +274,19 @@ def test_the_book_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     code, printed, _ = run(capsys, "book", "info", str(out))
     assert code == 0
     assert "game:      5x4k4:gravity" in printed and "by stones: 0:1 1:3 2:13 3:49" in printed
+    threaded = tmp_path / "threaded.npz"  # two searches of each position sharing the table: the same book
+    code, _, _ = run(capsys, "book", "build", "5x4k4:gravity", "--depth", "3", "--out", str(threaded),
+                     "--tt-mb", "4", "--threads", "2")
+    one, two = books.load(out), books.load(threaded)
+    assert code == 0 and np.array_equal(one.keys, two.keys) and np.array_equal(one.scores, two.scores)
     assert "start:     Draw with perfect play." in printed
     for argv, said in [
         (["book", "info", str(tmp_path / "none.npz")], "cannot read the book file"),
         (["book", "build", "5x4k4", "--depth", "3"], "cannot take 5x4k4: it needs gravity"),
         (["book", "build", "5x4k4:gravity", "--depth", "-1"], "--depth must be a whole number of stones"),
         (["book", "build", "5x4k4:gravity"], "needs --depth D"),
+        (["book", "build", "5x4k4:gravity", "--depth", "3", "--threads", "0"], "--threads must be"),
+        (["book", "info", str(out), "--threads", "2"], "--threads is an option of 'kinarow book build'"),
         (["book", "info", str(out), "--depth", "3"], "--depth is an option of 'kinarow book build'"),
         (["book", "build", "5x4k4:gravity", "--depth", "3", "--out", str(tmp_path)], "is a folder"),
     ]:

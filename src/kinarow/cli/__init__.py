@@ -20,7 +20,7 @@ Commands::
                           [--proofs DIR]
     kinarow reproduce --list | NAME [--json] [--workers N] [--proof DIR]
     kinarow serve [--port P] [--host ADDRESS] [--think S] [--open]
-    kinarow book build GAME --depth D [--out FILE] [--checkpoint FILE] [--tt-mb MB]
+    kinarow book build GAME --depth D [--out FILE] [--checkpoint FILE] [--tt-mb MB] [--threads N]
     kinarow book info FILE
 
 This module is only the entry point. Each command group is a module named in

@@ -14,6 +14,7 @@ from kinarow.cli.common import (
     UsageError,
     check_outputs,
     positive_float,
+    positive_int,
     progress_bar,
 )
 from kinarow.errors import interrupted
@@ -37,11 +38,12 @@ def _depth(text: str, game: Game) -> int:
 
 def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.search import book as books
-    from kinarow.search.solve import MAX_TT_MB
+    from kinarow.search.solve import MAX_THREADS, MAX_TT_MB
 
     game = Game(args.target)
     depth = _depth(args.depth, game)
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or BUILD_TT_MB
+    threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
     path = args.out or books.file_name(game)
     checkpoint = args.checkpoint or path + ".checkpoint.npz"
     if os.path.abspath(checkpoint) == os.path.abspath(path):
@@ -61,7 +63,8 @@ def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 print(f"searched {done:,} of {total:,} positions with {depth} stones, "
                       f"{logged[0] - start:,.0f} s", file=err, flush=True)
 
-        report = books.build(game, depth, path, checkpoint=checkpoint, tt_mb=tt_mb, on_progress=tick)
+        report = books.build(game, depth, path, checkpoint=checkpoint, tt_mb=tt_mb, on_progress=tick,
+                              threads=threads)
     if report.book is None:
         print(f"{interrupted()}: {report.searched:,} of {report.to_search:,} positions with {depth} stones are "
               f"searched and kept in {checkpoint}; run the same command to resume.", file=err)
@@ -104,7 +107,8 @@ def cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.action == "info":
         given = [option for option, value in (("--depth", args.depth), ("--out", args.out),
-                                              ("--checkpoint", args.checkpoint), ("--tt-mb", args.tt_mb))
+                                              ("--checkpoint", args.checkpoint), ("--tt-mb", args.tt_mb),
+                                              ("--threads", args.threads))
                  if value is not None]
         if given:
             raise UsageError(f"{given[0]} is an option of 'kinarow book build'; 'kinarow book info' takes only a FILE")
@@ -117,7 +121,7 @@ def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def add_commands(commands: Any) -> None:
     p = commands.add_parser(
         "book", help="build or describe an opening book of a Connect-k game (exact scores of shallow positions)",
-        description="'book build GAME --depth D' searches every position with D stones (one core), scores the "
+        description="'book build GAME --depth D' searches every position with D stones, scores the "
         "shallower ones from them and writes the book; Ctrl-C stops, keeping what is done in the checkpoint, and "
         "the same command resumes. 'book info FILE' checks a book file and says what it holds.")
     p.add_argument("action", metavar="ACTION", choices=("build", "info"), help="build or info")
@@ -128,4 +132,6 @@ def add_commands(commands: Any) -> None:
                    help="build: the file that keeps a stopped build's work (default: the book file + .checkpoint.npz)")
     p.add_argument("--tt-mb", metavar="MB", default=None,
                    help=f"build: transposition table size in MiB (default {BUILD_TT_MB})")
+    p.add_argument("--threads", metavar="N", default=None,
+                   help="build: N searches of each position at once, sharing the table (default 1)")
     p.set_defaults(run=cmd_book)

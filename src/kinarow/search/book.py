@@ -512,6 +512,7 @@ def build(
     tt_mb: float = 256,
     on_progress: Callable[[int, int], None] | None = None,
     checkpoint_seconds: float = CHECKPOINT_SECONDS,
+    threads: int = 1,
 ) -> BuildReport:
     """Make the book of ``game`` to ``depth`` stones and write it to ``path`` (see the module docstring).
 
@@ -519,7 +520,8 @@ def build(
     ``checkpoint_seconds`` and when the build stops; a build given a checkpoint file that exists resumes from
     it (the file is removed once the book is written). Ctrl-C stops the build at once, keeping what is done:
     the report then has no book and says ``interrupted``. ``on_progress(done, total)`` hears the deepest
-    positions searched.
+    positions searched. ``threads`` searches of each position run at once, sharing the table (see
+    :meth:`kinarow.search.connect.ScoreSearcher.score`).
     """
     game = Game(game)
     layout = _Layout(game)
@@ -551,7 +553,7 @@ def build(
         for key, (cur, mask) in leaves.items():
             if key in done:
                 continue
-            found = searcher.score_words(cur, mask, depth, on_tick=lambda _: None)
+            found = searcher.score_words(cur, mask, depth, on_tick=lambda _: None, threads=threads)
             nodes += int(searcher.ctrl[connect.GK.G_NODES])
             if found is None:
                 stopped = searcher.stopped or "interrupted"
