@@ -266,6 +266,21 @@ def follow_up_bound(cur, mask, t, tables):
 
 
 @njit(cache=True, inline="always")
+def narrow(alpha, beta, lo, hi):
+    """The window ``(alpha, beta)`` narrowed to a score known to lie in ``[lo, hi]``, and the score to return at
+    once when that closes the window (``lo`` when it reaches ``beta``, else ``hi``), or ``ABORT_SCORE``."""
+    if alpha < lo:
+        alpha = lo
+        if alpha >= beta:
+            return alpha, beta, alpha
+    if beta > hi:
+        beta = hi
+        if alpha >= beta:
+            return alpha, beta, beta
+    return alpha, beta, ABORT_SCORE
+
+
+@njit(cache=True, inline="always")
 def note_root_move(ctrl, t, x, v):
     """At the root, remember column ``x`` as a move that scores at least ``v`` when no earlier move of the search
     was shown to score as much (:func:`solve_score` gives it back with the score: the best move)."""
@@ -326,14 +341,9 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     if (possible & (possible - U1)) == U0 and t != ctrl[G_ROOT_T]:
         # one move to play (a block, or the only one not below an opponent's threat): played without the
         # table (its child has an entry), so forced lines cost neither table reads nor table space
-        if alpha < lo_bound:
-            alpha = lo_bound
-            if alpha >= beta:
-                return alpha
-        if beta > hi_bound:
-            beta = hi_bound
-            if alpha >= beta:
-                return beta
+        alpha, beta, cut = narrow(alpha, beta, lo_bound, hi_bound)
+        if cut != ABORT_SCORE:
+            return cut
         x = popcount(possible - U1) // steps[1]
         mmove = (mmask + bottom) & colmask[m - 1 - x]
         v = negamax(
@@ -363,14 +373,9 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
             hi_bound = hi_e
     if lo_bound >= hi_bound:
         return hi_bound
-    if alpha < lo_bound:
-        alpha = lo_bound
-        if alpha >= beta:
-            return alpha
-    if beta > hi_bound:
-        beta = hi_bound
-        if alpha >= beta:
-            return beta
+    alpha, beta, cut = narrow(alpha, beta, lo_bound, hi_bound)
+    if cut != ABORT_SCORE:
+        return cut
     # the moves: columns in `order` (centre first), sorted by the threats each creates (stable)
     cols = scratch[t, :MAX_COLS]  # this stone count's move list (no allocation in the search)
     keys = scratch[t, MAX_COLS:2 * MAX_COLS]
