@@ -292,7 +292,7 @@ def note_root_move(ctrl, t, x, v):
 # ``_nrt=False``: no reference counting in the search (it allocates nothing). With it, every array view and
 # call took an atomic increment and decrement of a count that the threads share, and two threads searching
 # 7x6 took 41 s where they take 30 s without (2026-11-27).
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # numba takes _nrt; its stubs do not say so
 def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scratch, busy):
     """The score of the position (``cur`` to move, ``mask`` every stone, ``t`` stones down; ``mcur``,
     ``mmask``: the same of its mirror image) against the window ``(alpha, beta)``: see the module docstring.
