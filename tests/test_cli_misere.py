@@ -103,34 +103,35 @@ def test_check_rejects_a_certificate_for_a_board_the_strategy_does_not_fit(capsy
     assert "does not apply" in out
 
 
-def test_family_certificate_written_and_checked(capsys, tmp_path: Path):
-    path = tmp_path / "te-k4.json"
-    code, out, _ = run(capsys, "verify", "take-even", "7x6k4:gravity,misere", "--family", "--proof", str(path))
-    assert code == 0
-    assert out.startswith("Proven: take-even wins for the second player on every WxHk4:gravity,misere with W >= 4, "
-                          "H = 2, 4, 6, ...")
-    code, out, _ = run(capsys, "check", str(path))
-    assert code == 0 and out.startswith("VALID: take-even wins"), out
-    data = json.loads(path.read_text())
-    data["invariant"]["heights"]["repeat"] = [True]  # too weak: odd heights allowed
-    path.write_text(json.dumps(data))
-    code, out, _ = run(capsys, "check", str(path))
-    assert code != 0 and "invariant does not hold" in out
+def _too_weak(data: dict) -> None:
+    data["invariant"]["heights"]["repeat"] = [True]  # odd heights allowed
 
 
-def test_delayed_take_even_family_certificate_written_and_checked(capsys, tmp_path: Path):
-    path = tmp_path / "dte-k4.json"
-    code, out, _ = run(capsys, "verify", "delayed-take-even", "7x5k4:gravity,misere", "--family", "--proof", str(path))
-    assert code == 0
-    assert out.startswith("Proven: delayed-take-even wins for the first player on every WxHk4:gravity,misere with "
-                          "W = 5, 7, 9, ..., H = 3, 5, 7, ...")
-    code, out, _ = run(capsys, "check", str(path))
-    assert code == 0 and out.startswith("VALID: delayed-take-even wins"), out
-    data = json.loads(path.read_text())
+def _answered_on_top(data: dict) -> None:
     data["responses"][0]["offset"] = [0, 1]  # a bottom-row stone answered on top instead of in its pair
+
+
+@pytest.mark.parametrize(
+    ("strategy", "game", "proven", "tamper", "rejected"),
+    [
+        ("take-even", "7x6k4:gravity,misere", "wins for the second player on every WxHk4:gravity,misere with W >= 4, "
+         "H = 2, 4, 6, ...", _too_weak, "invariant does not hold"),
+        ("delayed-take-even", "7x5k4:gravity,misere", "wins for the first player on every WxHk4:gravity,misere "
+         "with W = 5, 7, 9, ..., H = 3, 5, 7, ...", _answered_on_top, "row 2 is not the strategist's"),
+    ],
+)
+def test_family_certificates_written_checked_and_tampered(capsys, tmp_path: Path, strategy, game, proven, tamper,
+                                                          rejected):
+    path = tmp_path / f"{strategy}.json"
+    code, out, _ = run(capsys, "verify", strategy, game, "--family", "--proof", str(path))
+    assert code == 0 and out.startswith(f"Proven: {strategy} {proven}"), out
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and out.startswith(f"VALID: {strategy} wins"), out
+    data = json.loads(path.read_text())
+    tamper(data)
     path.write_text(json.dumps(data))
     code, out, _ = run(capsys, "check", str(path))
-    assert code != 0 and "REJECTED" in out and "row 2 is not the strategist's" in out
+    assert code != 0 and "REJECTED" in out and rejected in out, out
 
 
 def test_a_misere_table_writes_every_cells_certificates(capsys, tmp_path: Path):
