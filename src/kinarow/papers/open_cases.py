@@ -97,6 +97,7 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
     10: "kinarow's strategy certificate (open in the literature, as 9)",
     11: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
     12: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
+    13: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
