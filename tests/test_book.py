@@ -414,3 +414,19 @@ def test_a_move_at_the_books_depth_keeps_the_books_score(tiny: tuple[books.Book,
         child.play(cell)
         got = (0 if child.result == "draw" else GAME.cells + 1 - child.stones) if child.is_over else -fresh(child)
         assert (got if not weak else (got > 0) - (got < 0)) == score.score
+
+
+def test_the_kept_checkpoint_of_the_depth_8_build_reads_and_agrees_with_the_search() -> None:
+    """The build of the 7x6 book to 8 stones runs across sessions; its checkpoint, kept in checkpoints/, must
+    stay readable by the build that resumes it, and a sample of its scores must agree with a fresh search."""
+    path = Path(__file__).resolve().parent.parent / "checkpoints" / "7x6k4-gravity.d8.checkpoint.npz"
+    if not path.exists():
+        pytest.skip("no build of the 7x6 book to 8 stones is under way")
+    done = books._resume(path, C4, 8)  # every check of a book file, for a build's checkpoint
+    assert done
+    layout = books._Layout(C4)
+    searcher = connect.ScoreSearcher(C4, tt_mb=16)
+    for key in random.Random(3).sample(sorted(done), 4):
+        cur, mask, stones, _ = layout.decode_all(np.array([key], np.uint64))
+        found = searcher.score_words(int(cur[0]), int(mask[0]), int(stones[0]))
+        assert found is not None and found.score == done[key]
