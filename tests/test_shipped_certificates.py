@@ -90,6 +90,8 @@ SETTLED_WINS = {
                                 "certificate, the proof search's proof tree, shows the win"),
     "13x4k4.strategy.json.gz": ("13x4k4", "(13,4,4): open in the literature (only 4 x 30 is reported, a win); this "
                                 "certificate, the proof search's proof tree, shows the win"),
+    "14x4k4.strategy.json.gz": ("14x4k4", "(14,4,4): open in the literature (only 4 x 30 is reported, a win); this "
+                                "certificate, the proof search's proof tree, shows the win"),
     "connect4.strategy.json.gz": ("7x6k4:gravity", "Connect Four (7 x 6): a first-player win (Allen; Allis, 1988); "
                                   "this certificate is the whole winning strategy"),
 }

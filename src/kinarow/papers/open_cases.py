@@ -98,6 +98,7 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
     11: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
     12: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
     13: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
+    14: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
