@@ -99,6 +99,7 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
     12: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
     13: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
     14: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
+    15: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
