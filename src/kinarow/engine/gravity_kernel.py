@@ -423,12 +423,9 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     hi3 = max(cells - t - 4, 0)
     if hi_bound > hi3:
         hi_bound = hi3
-        if lo_bound >= hi_bound:
-            return hi_bound
-        if beta > hi_bound:
-            beta = hi_bound
-            if alpha >= beta:
-                return beta
+        alpha, beta, cut = narrow(alpha, beta, lo_bound, hi_bound)  # alpha >= lo_bound already
+        if cut != ABORT_SCORE:
+            return cut
     # enhanced transposition cutoffs: a child whose stored upper bound is low enough cuts now, and one whose stored
     # lower bound shows the move cannot raise alpha is not searched (it counts with that bound)
     orig_alpha = alpha
