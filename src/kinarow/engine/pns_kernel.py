@@ -119,6 +119,23 @@ Arrays
     word 3: disproof number  word 4: zone (canonical; solved rows)  word 5: work (nodes searched below)
     word 6: attacker + 1 (0: empty row)  word 7: unused
 
+Boards of 65 to 128 cells
+=========================
+
+The kernel is written with the board operations of :mod:`kinarow.engine.words`,
+so the same source compiles for one-word boards (``uint64``, the layout above)
+and for two-word boards (``(lo, hi)`` pairs: cell ``c`` is bit ``c`` of ``lo``
+when ``c < 64``, else bit ``c - 64`` of ``hi``). With two words every array of
+boards has a last axis of 2 (``masks`` ``(G, 2)``, ``symtab`` ``(S, B, 256,
+2)``, ``fu``, ``czn``), and a table row is 10 words (:func:`columns`)::
+
+    words 0-1: A   2-3: D   4: proof number   5: disproof number   6-7: zone   8: work   9: attacker + 1
+
+The pairing search (:mod:`kinarow.engine.breaker`) runs on one word: on a
+two-word board the free cells of the live attacker groups are numbered afresh
+from 0 (:func:`pairing_cells`), and a position with more than 64 of them gets
+no pairing test (counted as unknown), which is sound: a pairing only cuts.
+
 The search is iterative, one frame per stone count below the root
 (``fu``/``fi`` rows, ``cmove``/``cpn``/``cdn`` the children of each frame).
 """
@@ -129,9 +146,8 @@ import numpy as np
 from numba import njit
 
 from kinarow.engine import breaker as BK
-from kinarow.engine.breaker import popcount
-from kinarow.engine.kernel import apply_sym, canonical
-from kinarow.engine.kernel import lowest_bit_index as low_index
+from kinarow.engine import words as W
+from kinarow.engine.words import apply_sym, canonical
 
 INF = np.int64(1) << np.int64(48)
 NORMAL, MAKER_BREAKER = 0, 2
@@ -158,19 +174,16 @@ H_ORDER, H_MOVES = 1, 2
 def widen(masks, A, D, zone, need, away):
     """``zone`` with cells added until every live attacker group not meeting ``away`` has ``need`` of its
     empty cells in it (or all of them)."""
-    zero = np.uint64(0)
-    one = np.uint64(1)
     for i in range(masks.shape[0]):
-        g = masks[i]
-        if (g & D) != zero or (g & away) != zero:
+        g = W.get1(masks, i)
+        if not W.is_zero(W.band(g, D)) or not W.is_zero(W.band(g, away)):
             continue
-        e = g & ~A
-        have = popcount(e & zone)
-        rest = e & ~zone
-        while have < need and rest != zero:
-            low = rest & (~rest + one)
-            rest ^= low
-            zone |= low
+        e = W.andnot(g, A)
+        have = W.count(W.band(e, zone))
+        rest = W.andnot(e, zone)
+        while have < need and not W.is_zero(rest):
+            zone = W.bor(zone, W.low(rest))
+            rest = W.drop_low(rest)
             have += 1
     return zone
 
@@ -186,61 +199,115 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
     """(status, zone, moves, forced) of the position; ``status`` is PROVEN, DISPROVEN or OPEN.
 
     ``moves`` are the side to move's candidate cells when OPEN; ``forced`` tells that they are one block."""
-    zero = np.uint64(0)
-    one = np.uint64(1)
-    empty = full & ~(A | D)
+    zero = W.zero(full)
+    empty = W.andnot(full, W.bor(A, D))
     a_thr = zero
     d_thr = zero
     a_cells = zero
     d_cells = zero
     nlive = 0
     for i in range(masks.shape[0]):
-        g = masks[i]
-        if (g & D) == zero:
+        g = W.get1(masks, i)
+        if W.is_zero(W.band(g, D)):
             nlive += 1
-            r = g & ~A
-            a_cells |= r
-            if (r & (r - one)) == zero:
-                a_thr |= r
-        if normal and (g & A) == zero:
-            r = g & ~D
-            d_cells |= r
-            if (r & (r - one)) == zero:
-                d_thr |= r
+            r = W.andnot(g, A)
+            a_cells = W.bor(a_cells, r)
+            if W.single(r):
+                a_thr = W.bor(a_thr, r)
+        if normal and W.is_zero(W.band(g, A)):
+            r = W.andnot(g, D)
+            d_cells = W.bor(d_cells, r)
+            if W.single(r):
+                d_thr = W.bor(d_thr, r)
     if attacker_moves:
-        if a_thr != zero:
-            low = a_thr & (~a_thr + one)
+        if not W.is_zero(a_thr):
+            low = W.low(a_thr)
             return PROVEN, widen_defender(masks, A, D, low, 1, zero) if normal else low, zero, False
         if nlive == 0:
             return DISPROVEN, zero, zero, False
-        if d_thr != zero:
-            if (d_thr & (d_thr - one)) != zero:
+        if not W.is_zero(d_thr):
+            if not W.single(d_thr):
                 return DISPROVEN, widen(masks, A, D, d_thr, 2, zero), zero, False
             return OPEN, zero, d_thr, True
-        return OPEN, zero, (a_cells | d_cells) & empty, False
-    if d_thr != zero:
-        low = d_thr & (~d_thr + one)
+        return OPEN, zero, W.band(W.bor(a_cells, d_cells), empty), False
+    if not W.is_zero(d_thr):
+        low = W.low(d_thr)
         return DISPROVEN, widen(masks, A, D, low, 1, zero), zero, False
-    if a_thr != zero:
-        if (a_thr & (a_thr - one)) != zero:
-            two = a_thr & (~a_thr + one)
-            rest = a_thr ^ two
-            two |= rest & (~rest + one)
+    if not W.is_zero(a_thr):
+        if not W.single(a_thr):
+            two = W.bor(W.low(a_thr), W.low(W.drop_low(a_thr)))
             return PROVEN, widen_defender(masks, A, D, two, 2, zero) if normal else two, zero, False
         return OPEN, zero, a_thr, True
     if nlive == 0:
         return DISPROVEN, zero, zero, False
-    return OPEN, zero, (a_cells | d_cells) & empty, False
+    return OPEN, zero, W.band(W.bor(a_cells, d_cells), empty), False
 
 
-@njit(cache=True)
-def pairing_leaf(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):
+def pairing_cells(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):  # type: ignore[no-untyped-def]
     """The cells of a pairing that blocks every live attacker group -- at an AND node after one defender
-    move, which is among the cells returned -- or all ones when none is found within ``budget`` nodes."""
-    ctrl[C_PAIR_TESTS] += 1
+    move, which is among the cells returned -- or :func:`kinarow.engine.words.ones` when none is found within
+    ``budget`` nodes. On two-word boards the groups' free cells are numbered afresh in one word for the
+    pairing search (which runs on one word), and the search is skipped when they are more than 64."""
+    raise NotImplementedError  # compiled only (see the forms below)
+
+
+def _pairing_one(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):  # type: ignore[no-untyped-def]
     ng = BK.load_state(masks, A, D, kbuf)
     if ng < 0:
         return ~np.uint64(0)
+    return _pairing_run(ng, attacker_moves, budget, kbuf, kctrl, ctrl)
+
+
+def _pairing_two(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):  # type: ignore[no-untyped-def]
+    fail = W.ones(A)
+    union = W.zero(A)
+    for i in range(masks.shape[0]):
+        g = W.get1(masks, i)
+        if W.is_zero(W.band(g, D)):
+            r = W.andnot(g, A)
+            if W.is_zero(r):
+                return fail
+            union = W.bor(union, r)
+    if W.count(union) > 64:
+        ctrl[C_PAIR_UNKNOWN] += 1
+        return fail
+    place = np.zeros(128, np.int64)  # cell -> its bit in the one-word numbering
+    cells = np.zeros(64, np.int64)  # bit -> cell
+    n = 0
+    rest = union
+    while not W.is_zero(rest):
+        c = W.low_index(rest)
+        rest = W.drop_low(rest)
+        place[c] = n
+        cells[n] = c
+        n += 1
+    ng = 0
+    for i in range(masks.shape[0]):
+        g = W.get1(masks, i)
+        if W.is_zero(W.band(g, D)):
+            r = W.andnot(g, A)
+            packed = np.uint64(0)
+            while not W.is_zero(r):
+                packed |= np.uint64(1) << np.uint64(place[W.low_index(r)])
+                r = W.drop_low(r)
+            kbuf[0, ng] = packed
+            ng += 1
+    found = _pairing_run(ng, attacker_moves, budget, kbuf, kctrl, ctrl)
+    if found == ~np.uint64(0):
+        return fail
+    zone = W.zero(A)
+    while found != np.uint64(0):
+        zone = W.bor(zone, W.bit(cells[W.low_index(found)], A))
+        found &= found - np.uint64(1)
+    return zone
+
+
+W.by_form(pairing_cells, _pairing_one, _pairing_two, argument=1)
+
+
+@njit(cache=True)
+def _pairing_run(ng, attacker_moves, budget, kbuf, kctrl, ctrl):
+    """The pairing search over the ``ng`` groups in ``kbuf[0]`` (one word): its cells, or all ones."""
     kctrl[BK.C_NODES] = 0
     r = BK.pair_search(kbuf, ng, np.uint64(0), np.uint64(0 if attacker_moves else 1), kctrl, budget)
     ctrl[C_PAIR_NODES] += kctrl[BK.C_NODES]
@@ -254,37 +321,41 @@ def pairing_leaf(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):
 
 
 @njit(cache=True)
+def pairing_leaf(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):
+    """:func:`pairing_cells`, counted."""
+    ctrl[C_PAIR_TESTS] += 1
+    return pairing_cells(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl)
+
+
+@njit(cache=True)
 def ordered_moves(masks, A, D, moves, normal, weight, heur, score, out):
     """The cells of ``moves`` in ``out``, most promising first; returns their number.
 
     A cell scores the sum of 2^-(empty cells) over the live groups through it, the attacker's and (normal
     goal) the defender's: where one side builds, the other blocks. Ties: the static weight (more groups).
     With ``heur`` 0 the static weight alone."""
-    zero = np.uint64(0)
-    one = np.uint64(1)
     n = 0
     rest = moves
-    while rest != zero:
-        low = rest & (~rest + one)
-        rest ^= low
-        c = low_index(low)
+    while not W.is_zero(rest):
+        c = W.low_index(rest)
+        rest = W.drop_low(rest)
         score[c] = weight[c] * 1e-6
         out[n] = c
         n += 1
     if heur & H_ORDER != 0:
-        empty = ~(A | D)
+        empty = W.bnot(W.bor(A, D))
         for i in range(masks.shape[0]):
-            g = masks[i]
-            if (g & D) == zero or (normal and (g & A) == zero):
-                e = g & empty
-                w = 1.0 / float(one << np.uint64(popcount(e)))
-                if (g & D) == zero and normal and (g & A) == zero:
+            g = W.get1(masks, i)
+            d_free = W.is_zero(W.band(g, D))
+            if d_free or (normal and W.is_zero(W.band(g, A))):
+                e = W.band(g, empty)
+                w = 1.0 / float(np.uint64(1) << np.uint64(W.count(e)))
+                if d_free and normal and W.is_zero(W.band(g, A)):
                     w *= 2.0
-                e &= moves
-                while e != zero:
-                    low = e & (~e + one)
-                    e ^= low
-                    score[low_index(low)] += w
+                e = W.band(e, moves)
+                while not W.is_zero(e):
+                    score[W.low_index(e)] += w
+                    e = W.drop_low(e)
     for i in range(1, n):
         c = out[i]
         v = score[c]
@@ -298,17 +369,32 @@ def ordered_moves(masks, A, D, moves, normal, weight, heur, score, out):
 
 @njit(cache=True, inline="always")
 def bucket(tt, k1, k2):
-    h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (k2 * np.uint64(0xC2B2AE3D27D4EB4F))
+    h = (W.fold(k1) * np.uint64(0x9E3779B97F4A7C15)) ^ (W.fold(k2) * np.uint64(0xC2B2AE3D27D4EB4F))
     h ^= h >> np.uint64(29)
     return np.int64(h & np.uint64(tt.shape[0] - 1)) & ~np.int64(3)
+
+
+@njit(cache=True, inline="always")
+def columns(like):
+    """The table words of a row (see the module docstring): the defender's key, the proof number, the
+    disproof number, the zone, the work and the tag, for boards of ``like``'s form."""
+    w = W.nwords(like)
+    return w, 2 * w, 2 * w + 1, 2 * w + 2, 3 * w + 2, 3 * w + 3
+
+
+@njit(cache=True, inline="always")
+def row_words(like):
+    """The words of a table row for boards of ``like``'s form (8 for one word, 10 for two)."""
+    return 8 if W.nwords(like) == 1 else 10
 
 
 @njit(cache=True)
 def probe(tt, k1, k2, tag):
     """The row holding (k1, k2) for this attacker, or -1."""
     b = bucket(tt, k1, k2)
+    c_d, _, _, _, _, c_tag = columns(k1)
     for r in range(b, b + 4):
-        if tt[r, 6] == tag and tt[r, 0] == k1 and tt[r, 1] == k2:
+        if tt[r, c_tag] == tag and W.eq(W.row_get(tt, r, 0, k1), k1) and W.eq(W.row_get(tt, r, c_d, k2), k2):
             return r
     return -1
 
@@ -318,24 +404,25 @@ def store(tt, k1, k2, tag, pn, dn, zone, work):
     """Keep (pn, dn, zone) of (k1, k2) in its bucket: in its own row, an empty row, or the row with the least
     work below it."""
     b = bucket(tt, k1, k2)
+    c_d, c_pn, c_dn, c_zone, c_work, c_tag = columns(k1)
     row = -1
     least = np.int64(-2)
     for r in range(b, b + 4):
-        if tt[r, 6] == tag and tt[r, 0] == k1 and tt[r, 1] == k2:
+        if tt[r, c_tag] == tag and W.eq(W.row_get(tt, r, 0, k1), k1) and W.eq(W.row_get(tt, r, c_d, k2), k2):
             row = r
             break
         # an empty row first, else the row with the least work below it
-        w = np.int64(-1) if tt[r, 6] == np.uint64(0) else np.int64(tt[r, 5])
+        w = np.int64(-1) if tt[r, c_tag] == np.uint64(0) else np.int64(tt[r, c_work])
         if row < 0 or w < least:
             row = r
             least = w
-    tt[row, 0] = k1
-    tt[row, 1] = k2
-    tt[row, 2] = np.uint64(pn)
-    tt[row, 3] = np.uint64(dn)
-    tt[row, 4] = zone
-    tt[row, 5] = np.uint64(work)
-    tt[row, 6] = tag
+    W.row_put(tt, row, 0, k1)
+    W.row_put(tt, row, c_d, k2)
+    tt[row, c_pn] = np.uint64(pn)
+    tt[row, c_dn] = np.uint64(dn)
+    W.row_put(tt, row, c_zone, zone)
+    tt[row, c_work] = np.uint64(work)
+    tt[row, c_tag] = tag
 
 
 @njit(cache=True, inline="always")
@@ -354,14 +441,18 @@ def key_of(symtab, nsym, nbytes, A, D, attacker):
 def child_key(img1, img2, symperm, nsym, c, first_moves):
     """:func:`key_of` of a child from the parent's images under each symmetry (``img1``/``img2``): the stone
     on cell ``c`` (the first player's when ``first_moves``) is added to each image."""
-    b1 = np.uint64(0)
-    b2 = np.uint64(0)
+    b1 = W.get1(img1, 0)
+    b2 = W.get1(img2, 0)
     bs = 0
     for s in range(nsym):
-        bit = np.uint64(1) << np.uint64(symperm[s, c])
-        c1 = img1[s] | bit if first_moves else img1[s]
-        c2 = img2[s] if first_moves else img2[s] | bit
-        if s == 0 or c1 < b1 or (c1 == b1 and c2 < b2):
+        bit = W.bit(symperm[s, c], b1)
+        c1 = W.get1(img1, s)
+        c2 = W.get1(img2, s)
+        if first_moves:
+            c1 = W.bor(c1, bit)
+        else:
+            c2 = W.bor(c2, bit)
+        if s == 0 or W.less(c1, b1) or (W.eq(c1, b1) and W.less(c2, b2)):
             b1, b2, bs = c1, c2, s
     return b1, b2, bs
 
@@ -393,6 +484,15 @@ def threshold(second, limit, eps):
     return t if t < limit else limit
 
 
+def images(nsym, like):  # type: ignore[no-untyped-def]
+    """Scratch room for one board per symmetry, in ``like``'s form."""
+    raise NotImplementedError  # compiled only
+
+
+W.by_form(images, lambda nsym, like: np.zeros(nsym, np.uint64), lambda nsym, like: np.zeros((nsym, 2), np.uint64),
+          argument=1)
+
+
 @njit(cache=True, nogil=True)
 def dfpn(
     A0, D0, masks, full, symtab, symperm, syminvidx, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl
@@ -403,8 +503,7 @@ def dfpn(
     fewer stones. Returns (pn, dn, zone): pn == 0 proved, dn == 0 disproved (with its zone);
     ``ctrl[C_ABORTED]`` is set when the node budget or the stop flag ended the search first.
     """
-    zero = np.uint64(0)
-    one = np.uint64(1)
+    zero = W.zero(full)
     attacker = params[R_ATTACKER]
     normal = params[R_GOAL] == NORMAL
     budget = params[R_PAIR_BUDGET]
@@ -418,13 +517,14 @@ def dfpn(
     nbytes = symtab.shape[1]
     ncells = weight.shape[0]
     score = np.zeros(ncells, np.float64)
-    img1 = np.zeros(nsym, np.uint64)
-    img2 = np.zeros(nsym, np.uint64)
+    img1 = images(nsym, full)
+    img2 = images(nsym, full)
+    _, c_pn, c_dn, c_zone, _, _ = columns(full)
     ENTER, LOOP, RETURN = 0, 1, 2
 
     d = 0
-    fu[U_A, 0] = A0
-    fu[U_D, 0] = D0
+    W.put2(fu, U_A, 0, A0)
+    W.put2(fu, U_D, 0, D0)
     fi[I_THPN, 0] = INF
     fi[I_THDN, 0] = INF
     mode = ENTER
@@ -437,10 +537,10 @@ def dfpn(
             if ((ctrl[C_NODES] & 1023) == 1 and ctrl[C_STOP] != 0) or ctrl[C_NODES] == ctrl[C_MAX_NODES]:
                 ctrl[C_ABORTED] = 1
                 return np.int64(1), np.int64(1), zero
-            A = fu[U_A, d]
-            D = fu[U_D, d]
-            na = popcount(A)
-            nd = popcount(D)
+            A = W.get2(fu, U_A, d)
+            D = W.get2(fu, U_D, d)
+            na = W.count(A)
+            nd = W.count(D)
             is_or = na == nd if attacker == 0 else na < nd
             fi[I_OR, d] = 1 if is_or else 0
             status, zone, moves, forced = evaluate(masks, A, D, full, is_or, normal)
@@ -452,55 +552,56 @@ def dfpn(
                 rpn, rdn, rzone = INF, np.int64(0), zone if zones else full
                 continue
             k1, k2, s = key_of(symtab, nsym, nbytes, A, D, attacker)
-            fu[U_K1, d] = k1
-            fu[U_K2, d] = k2
+            W.put2(fu, U_K1, d, k1)
+            W.put2(fu, U_K2, d, k2)
             fi[I_SYM, d] = s
             row = probe(tt, k1, k2, tag)
             if row >= 0:
                 ctrl[C_TT_HITS] += 1
-                pn = np.int64(tt[row, 2])
-                dn = np.int64(tt[row, 3])
+                pn = np.int64(tt[row, c_pn])
+                dn = np.int64(tt[row, c_dn])
                 if pn == 0 or dn == 0 or pn >= fi[I_THPN, d] or dn >= fi[I_THDN, d]:
                     rpn, rdn = pn, dn
                     solved = dn == 0 or pn == 0
-                    rzone = apply_sym(symtab, syminvidx[s], nbytes, tt[row, 4]) if solved else zero
+                    kept = W.row_get(tt, row, c_zone, zero)
+                    rzone = apply_sym(symtab, syminvidx[s], nbytes, kept) if solved else zero
                     continue
             elif know:
                 pz = pairing_leaf(masks, A, D, is_or, budget, kbuf, kctrl, ctrl)
-                if pz != ~zero:
+                if not W.eq(pz, W.ones(zero)):
                     rpn, rdn, rzone = INF, np.int64(0), pz if zones else full
                     store(tt, k1, k2, tag, INF, 0, apply_sym(symtab, s, nbytes, rzone), 1)
                     continue
             # expand: the children, with their values from the table or from their evaluation
             ctrl[C_EXPANDED] += 1
-            fi[I_FORCED, d] = low_index(moves) if forced else -1
+            fi[I_FORCED, d] = W.low_index(moves) if forced else -1
             fi[I_WORK0, d] = ctrl[C_NODES]
             n = 0
             nm = ordered_moves(masks, A, D, moves, normal, weight, heur, score, cmove[d + 1])
             first_moves = (attacker == 0) == is_or
             for s2 in range(nsym):
-                img1[s2] = apply_sym(symtab, s2, nbytes, A if attacker == 0 else D)
-                img2[s2] = apply_sym(symtab, s2, nbytes, D if attacker == 0 else A)
+                W.put1(img1, s2, apply_sym(symtab, s2, nbytes, A if attacker == 0 else D))
+                W.put1(img2, s2, apply_sym(symtab, s2, nbytes, D if attacker == 0 else A))
             for j in range(nm):
                 c = cmove[d + 1, j]
-                bit = one << np.uint64(c)
+                bit = W.bit(c, zero)
                 if is_or:
-                    A1, D1 = A | bit, D
+                    A1, D1 = W.bor(A, bit), D
                 else:
-                    A1, D1 = A, D | bit
+                    A1, D1 = A, W.bor(D, bit)
                 cst, czone, cm, cforced = evaluate(masks, A1, D1, full, not is_or, normal)
-                pn1, dn1 = initial(cst, popcount(cm), cforced, not is_or, heur)
+                pn1, dn1 = initial(cst, W.count(cm), cforced, not is_or, heur)
                 if cst == OPEN:
                     ck1, ck2, cs = child_key(img1, img2, symperm, nsym, c, first_moves)
                     crow = probe(tt, ck1, ck2, tag)
                     if crow >= 0:
-                        pn1 = np.int64(tt[crow, 2])
-                        dn1 = np.int64(tt[crow, 3])
+                        pn1 = np.int64(tt[crow, c_pn])
+                        dn1 = np.int64(tt[crow, c_dn])
                         if dn1 == 0 or pn1 == 0:
-                            czone = apply_sym(symtab, syminvidx[cs], nbytes, tt[crow, 4])
+                            czone = apply_sym(symtab, syminvidx[cs], nbytes, W.row_get(tt, crow, c_zone, zero))
                     elif j < eager and not is_or and know:
                         pz = pairing_leaf(masks, A1, D1, True, budget, kbuf, kctrl, ctrl)
-                        if pz != ~zero:
+                        if not W.eq(pz, W.ones(zero)):
                             pn1, dn1, czone = INF, np.int64(0), pz
                             store(tt, ck1, ck2, tag, INF, 0, apply_sym(symtab, cs, nbytes, pz), 1)
                         else:  # remembered, so that the pairing search is not run again here
@@ -508,7 +609,7 @@ def dfpn(
                 cmove[d, n] = c
                 cpn[d, n] = pn1
                 cdn[d, n] = dn1
-                czn[d, n] = czone if zones else full
+                W.put2(czn, d, n, czone if zones else full)
                 n += 1
                 if (dn1 == 0 and not is_or) or (pn1 == 0 and is_or):
                     break  # the node is settled
@@ -518,19 +619,19 @@ def dfpn(
             acc = zero
             pacc = zero
             for i in range(n):
-                mv = one << np.uint64(cmove[d, i])
+                mv = W.bit(cmove[d, i], zero)
                 if is_or and cpn[d, i] == 0:
-                    pacc = czn[d, i] | mv
+                    pacc = W.bor(W.get2(czn, d, i), mv)
                 elif not is_or and cdn[d, i] == 0:
-                    acc = czn[d, i] | mv
+                    acc = W.bor(W.get2(czn, d, i), mv)
                 elif (cdn[d, i] == 0 and cpn[d, i] == INF) if is_or else (cpn[d, i] == 0 and cdn[d, i] == INF):
-                    z = czn[d, i]
+                    z = W.get2(czn, d, i)
                     if is_or:
-                        acc |= z
+                        acc = W.bor(acc, z)
                     else:
-                        pacc |= z
+                        pacc = W.bor(pacc, z)
                     for j in range(n):
-                        if j == i or (z >> np.uint64(cmove[d, j])) & one != zero:
+                        if j == i or W.has(z, cmove[d, j]):
                             continue
                         if is_or and (cdn[d, j] != 0 or (j > i and cpn[d, j] == INF)):
                             ctrl[C_ZONE_PRUNED] += 1 if cdn[d, j] != 0 else 0
@@ -540,8 +641,8 @@ def dfpn(
                             ctrl[C_ZONE_PRUNED] += 1 if cpn[d, j] != 0 else 0
                             cpn[d, j] = 0
                             cdn[d, j] = INF + 1
-            fu[U_ACC, d] = acc
-            fu[U_PACC, d] = pacc
+            W.put2(fu, U_ACC, d, acc)
+            W.put2(fu, U_PACC, d, pacc)
             mode = LOOP
             continue
         if mode == RETURN:
@@ -555,24 +656,24 @@ def dfpn(
             cdn[d, i] = rdn
             if rdn == 0:
                 if fi[I_OR, d] == 1:
-                    fu[U_ACC, d] |= rzone
+                    W.put2(fu, U_ACC, d, W.bor(W.get2(fu, U_ACC, d), rzone))
                     for j in range(fi[I_N, d]):
-                        if cdn[d, j] != 0 and (rzone >> np.uint64(cmove[d, j])) & one == zero:
+                        if cdn[d, j] != 0 and not W.has(rzone, cmove[d, j]):
                             cpn[d, j] = INF + 1  # disproved by the zone of move i
                             cdn[d, j] = 0
                             ctrl[C_ZONE_PRUNED] += 1
                 else:
-                    fu[U_ACC, d] = rzone | (one << np.uint64(cmove[d, i]))
+                    W.put2(fu, U_ACC, d, W.bor(rzone, W.bit(cmove[d, i], zero)))
             elif rpn == 0:
                 if fi[I_OR, d] == 0:
-                    fu[U_PACC, d] |= rzone
+                    W.put2(fu, U_PACC, d, W.bor(W.get2(fu, U_PACC, d), rzone))
                     for j in range(fi[I_N, d]):
-                        if cpn[d, j] != 0 and (rzone >> np.uint64(cmove[d, j])) & one == zero:
+                        if cpn[d, j] != 0 and not W.has(rzone, cmove[d, j]):
                             cpn[d, j] = 0  # proved by the zone of move i
                             cdn[d, j] = INF + 1
                             ctrl[C_ZONE_PRUNED] += 1
                 else:
-                    fu[U_PACC, d] = rzone | (one << np.uint64(cmove[d, i]))
+                    W.put2(fu, U_PACC, d, W.bor(rzone, W.bit(cmove[d, i], zero)))
             mode = LOOP
         # ---------------------------------------------------------------- node d: stop, or search a child
         n = fi[I_N, d]
@@ -602,33 +703,34 @@ def dfpn(
         if pn == 0 or dn == 0 or pn >= fi[I_THPN, d] or dn >= fi[I_THDN, d]:
             zone = zero
             f = fi[I_FORCED, d]
-            fb = one << np.uint64(f) if f >= 0 else zero
+            fb = W.bit(f, zero) if f >= 0 else zero
             if dn == 0:
-                zone = fu[U_ACC, d]
+                zone = W.get2(fu, U_ACC, d)
                 if f >= 0 and zones and is_or:
-                    zone = widen(masks, fu[U_A, d], fu[U_D, d], zone | fb, 2, fb)
+                    zone = widen(masks, W.get2(fu, U_A, d), W.get2(fu, U_D, d), W.bor(zone, fb), 2, fb)
             elif pn == 0:
-                zone = fu[U_PACC, d]
+                zone = W.get2(fu, U_PACC, d)
                 if f >= 0 and zones and not is_or:
-                    zone |= fb
+                    zone = W.bor(zone, fb)
                     if normal:
-                        zone = widen_defender(masks, fu[U_A, d], fu[U_D, d], zone, 2, fb)
+                        zone = widen_defender(masks, W.get2(fu, U_A, d), W.get2(fu, U_D, d), zone, 2, fb)
             canon = apply_sym(symtab, fi[I_SYM, d], nbytes, zone)
-            store(tt, fu[U_K1, d], fu[U_K2, d], tag, pn, dn, canon, ctrl[C_NODES] - fi[I_WORK0, d] + 1)
+            work = ctrl[C_NODES] - fi[I_WORK0, d] + 1
+            store(tt, W.get2(fu, U_K1, d), W.get2(fu, U_K2, d), tag, pn, dn, canon, work)
             rpn, rdn, rzone = pn, dn, zone
             mode = RETURN
             continue
         fi[I_SEL, d] = best
-        bit = one << np.uint64(cmove[d, best])
+        bit = W.bit(cmove[d, best], zero)
         if is_or:
-            fu[U_A, d + 1] = fu[U_A, d] | bit
-            fu[U_D, d + 1] = fu[U_D, d]
+            W.put2(fu, U_A, d + 1, W.bor(W.get2(fu, U_A, d), bit))
+            W.put2(fu, U_D, d + 1, W.get2(fu, U_D, d))
             fi[I_THPN, d + 1] = threshold(v2, fi[I_THPN, d], eps)
             th = fi[I_THDN, d]
             fi[I_THDN, d + 1] = INF if th >= INF else th - dn + cdn[d, best]
         else:
-            fu[U_A, d + 1] = fu[U_A, d]
-            fu[U_D, d + 1] = fu[U_D, d] | bit
+            W.put2(fu, U_A, d + 1, W.get2(fu, U_A, d))
+            W.put2(fu, U_D, d + 1, W.bor(W.get2(fu, U_D, d), bit))
             fi[I_THDN, d + 1] = threshold(v2, fi[I_THDN, d], eps)
             th = fi[I_THPN, d]
             fi[I_THPN, d + 1] = INF if th >= INF else th - pn + cpn[d, best]
@@ -642,37 +744,36 @@ def disproved_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img
     attacker cannot win by the table -- a cell completing a defender group (normal goal), else a child that its
     evaluation disproves, else, of the children the table holds as disproved, the one with the least work
     below it. -1 when there is none. ``img1``/``img2`` are scratch arrays of one entry per symmetry."""
-    zero = np.uint64(0)
-    one = np.uint64(1)
     nsym = symtab.shape[0]
     nbytes = symtab.shape[1]
     if normal:
         for i in range(masks.shape[0]):
-            g = masks[i]
-            if (g & A) == zero:
-                r = g & ~D
-                if r != zero and (r & (r - one)) == zero:
-                    return low_index(r)
+            g = W.get1(masks, i)
+            if W.is_zero(W.band(g, A)):
+                r = W.andnot(g, D)
+                if not W.is_zero(r) and W.single(r):
+                    return W.low_index(r)
     tag = np.uint64(attacker + 1)
     for s in range(nsym):
-        img1[s] = apply_sym(symtab, s, nbytes, A if attacker == 0 else D)
-        img2[s] = apply_sym(symtab, s, nbytes, D if attacker == 0 else A)
+        W.put1(img1, s, apply_sym(symtab, s, nbytes, A if attacker == 0 else D))
+        W.put1(img2, s, apply_sym(symtab, s, nbytes, D if attacker == 0 else A))
+    _, _, c_dn, _, c_work, _ = columns(full)
     first_moves = attacker == 1
     best = -1
     least = np.uint64(0)
-    rest = full & ~(A | D)
-    while rest != zero:
-        low = rest & (~rest + one)
-        rest ^= low
-        c = low_index(low)
-        status, _zone, _moves, _forced = evaluate(masks, A, D | low, full, True, normal)
+    rest = W.andnot(full, W.bor(A, D))
+    while not W.is_zero(rest):
+        low = W.low(rest)
+        rest = W.drop_low(rest)
+        c = W.low_index(low)
+        status, _zone, _moves, _forced = evaluate(masks, A, W.bor(D, low), full, True, normal)
         if status == DISPROVEN:
             return c
         if status == PROVEN:
             continue
         k1, k2, s = child_key(img1, img2, symperm, nsym, c, first_moves)
         row = probe(tt, k1, k2, tag)
-        if row >= 0 and tt[row, 3] == zero and (best < 0 or tt[row, 5] < least):
+        if row >= 0 and tt[row, c_dn] == np.uint64(0) and (best < 0 or tt[row, c_work] < least):
             best = c
-            least = tt[row, 5]
+            least = tt[row, c_work]
     return best

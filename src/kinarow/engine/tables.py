@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 from kinarow.engine import kernel as K
+from kinarow.engine import words as W
 from kinarow.engine.kernel import KernelTables
 from kinarow.errors import SolverLimitError
 from kinarow.game import MAKER_BREAKER, MISERE, Game
 
 MAX_CELLS = 64
+#: the most cells of a board the two-word kernels hold (see :mod:`kinarow.engine.words`)
+WIDE_CELLS = 128
 GOAL_CODES = {"normal": K.NORMAL, MISERE: K.MISERE, MAKER_BREAKER: K.MAKER_BREAKER}
 
 
@@ -23,24 +27,49 @@ def check_solvable(game: Game) -> None:
         )
 
 
+class BoardTables(NamedTuple):
+    """A game's groups, symmetries and static move weights as arrays of boards (one word a board up to 64 cells,
+    two up to 128: see :mod:`kinarow.engine.words`)."""
+
+    words: int
+    #: the groups' cells: ``(G,)`` one-word boards or ``(G, 2)``
+    masks: np.ndarray
+    #: ``symtab[s, j, v]``: the image under symmetry s of the cells 8j .. 8j + 7 whose bits are v (a board)
+    symtab: np.ndarray
+    #: ``symperm[s, c]``: the image of cell c under symmetry s
+    symperm: np.ndarray
+    #: cells on many groups first; under gravity central columns first
+    weight: np.ndarray
+
+
+def words_for(game: Game) -> int:
+    """The words of a board of ``game`` (1 up to 64 cells, 2 up to 128); :class:`SolverLimitError` beyond."""
+    if game.cells > WIDE_CELLS:
+        raise SolverLimitError(f"{game} has {game.cells} cells; the search handles boards of at most "
+                               f"{WIDE_CELLS} cells")
+    return 1 if game.cells <= MAX_CELLS else 2
+
+
 @lru_cache(maxsize=32)
-def kernel_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16) -> KernelTables:
-    check_solvable(game)
+def board_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16, words: int | None = None) -> BoardTables:
+    """:class:`BoardTables` of ``game`` (the first ``max_symmetries`` of its symmetries, or none but the
+    identity), with ``words`` words a board (the fewest that hold it when None; two for a small board let the
+    tests compare both forms)."""
+    need = words_for(game)
+    words = need if words is None else words
+    if words not in (1, 2) or words < need:
+        raise SolverLimitError(f"{game} needs {need} words a board, not {words}")
     geo = game.geometry
     N, m, n = geo.size, game.m, game.n
-    masks = np.array([sum(1 << c for c in g) for g in geo.groups], dtype=np.uint64)
-    if masks.size == 0:
-        masks = np.zeros(0, dtype=np.uint64)
+    masks = W.board_array([sum(1 << c for c in g) for g in geo.groups], words)
     syms = list(geo.symmetries) if symmetry else [tuple(range(N))]
     syms = syms[:max_symmetries]
     nbytes = (N + 7) // 8
-    symtab = np.zeros((len(syms), nbytes, 256), dtype=np.uint64)
+    images = []
     symperm = np.zeros((len(syms), N), dtype=np.int16)
-    syminv = np.zeros((len(syms), N), dtype=np.int16)
     for s, perm in enumerate(syms):
         for c in range(N):
             symperm[s, c] = perm[c]
-            syminv[s, perm[c]] = c
         for j in range(nbytes):
             for v in range(256):
                 img = 0
@@ -48,7 +77,31 @@ def kernel_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16) -
                     c = 8 * j + b
                     if v >> b & 1 and c < N:
                         img |= 1 << perm[c]
-                symtab[s, j, v] = img
+                images.append(img)
+    shape = (len(syms), nbytes, 256) + ((2,) if words == 2 else ())
+    symtab = W.board_array(images, words).reshape(shape)
+    # Static move order: cells on many groups first; under gravity central columns first
+    # (measured on 6x5k4:gravity: 17.8M nodes with column order vs 35.6M with group-weighted order).
+    weight = np.array([len(geo.cell_groups[c]) for c in range(N)], dtype=np.int64)
+    if game.gravity:
+        for c in range(N):
+            x = c // n
+            weight[c] += 64 * (m - abs(2 * x - (m - 1)))
+    return BoardTables(words, masks, symtab, symperm, weight)
+
+
+@lru_cache(maxsize=32)
+def kernel_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16) -> KernelTables:
+    check_solvable(game)
+    N, m, n = game.cells, game.m, game.n
+    board = board_tables(game, symmetry, max_symmetries)
+    masks, symtab, symperm, weight = board.masks, board.symtab, board.symperm, board.weight
+    syms = range(symperm.shape[0])
+    nbytes = symtab.shape[1]
+    syminv = np.zeros((len(syms), N), dtype=np.int16)
+    for s in syms:
+        for c in range(N):
+            syminv[s, symperm[s, c]] = c
     aux = np.zeros(2 * m + 2, dtype=np.uint64)
     top = 0
     for x in range(m):
@@ -73,13 +126,6 @@ def kernel_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16) -
         player, left = game.turn_state(t)
         turn_player[t] = player - 1
         turn_left[t] = min(left, 127)
-    # Static move order: cells on many groups first; under gravity central columns first
-    # (measured on 6x5k4:gravity: 17.8M nodes with column order vs 35.6M with group-weighted order).
-    weight = np.array([len(geo.cell_groups[c]) for c in range(N)], dtype=np.int64)
-    if game.gravity:
-        for c in range(N):
-            x = c // n
-            weight[c] += 64 * (m - abs(2 * x - (m - 1)))
     lshift, vp, vm = line_tables(game)
     iparams[K.P_LINES] = int(game.topology == "rect" and game.p == 1 and game.q == 1 and game.k <= 64)
     return KernelTables(

@@ -11,8 +11,10 @@ are sound) answers yes, no, or nothing when its budget runs out. A game's
 value takes two questions in a normal game (the first player's win, then the
 second player's; two "no" make a draw) and one in Maker-Breaker (Maker's).
 
-Free placement, one stone a turn, normal or Maker-Breaker goal, at most 64
-cells: the games where a blocking argument (a pairing) is sound.
+Free placement, one stone a turn, normal or Maker-Breaker goal, at most 128
+cells (two-word bitboards beyond 64: :mod:`kinarow.engine.words`): the games
+where a blocking argument (a pairing) is sound. Strategies (walks) are read
+from the table for boards of at most 64 cells.
 
 Certificates from the table
 ===========================
@@ -53,7 +55,8 @@ import numpy as np
 
 from kinarow.engine import breaker as BK
 from kinarow.engine import pns_kernel as P
-from kinarow.engine.tables import kernel_tables
+from kinarow.engine import words as W
+from kinarow.engine.tables import WIDE_CELLS, board_tables
 from kinarow.errors import KinarowError, SolverLimitError, run_stoppable
 from kinarow.game import Game
 from kinarow.position import Position
@@ -70,7 +73,6 @@ EAGER = 8
 #: the 1 + epsilon trick's epsilon, in thousandths
 EPSILON = 250
 DEFAULT_TT_MB = 64
-_ROW_BYTES = 64
 
 
 def unsupported(game: Game) -> str | None:
@@ -78,8 +80,8 @@ def unsupported(game: Game) -> str | None:
     reason = blocking_applies(game)
     if reason is not None:
         return reason
-    if game.cells > 64:
-        return f"{game} has {game.cells} cells; the proof search handles boards of at most 64 cells"
+    if game.cells > WIDE_CELLS:
+        return f"{game} has {game.cells} cells; the proof search handles boards of at most {WIDE_CELLS} cells"
     return None
 
 
@@ -147,6 +149,7 @@ class ProofSearcher:
         pair_budget: int = PAIR_BUDGET,
         epsilon: int = EPSILON,
         heuristic: int = P.H_ORDER | P.H_MOVES,
+        words: int | None = None,
     ) -> None:
         game = Game(game)
         tt_mb = check_tt_mb(tt_mb) or DEFAULT_TT_MB
@@ -161,19 +164,25 @@ class ProofSearcher:
         if reason is not None:
             raise SolverLimitError(f"the proof search does not apply: {reason}")
         self.game = game
-        tables = kernel_tables(game, symmetry)
+        if words not in (None, 1, 2):
+            raise KinarowError(f"words is 1 or 2 (or None: the fewest that hold a board), not {said(words)}")
+        tables = board_tables(game, symmetry, words=words)
         syminv = inverse_symmetries(tables.symperm)
         if syminv is None:  # the symmetries kept do not form a group: search without them
-            tables = kernel_tables(game, False)
+            tables = board_tables(game, False, words=words)
             syminv = np.zeros(1, np.int64)
+        #: the words of a board in the kernel (1 up to 64 cells, 2 up to 128: :mod:`kinarow.engine.words`)
+        self.words = words = tables.words
+        wide = (2,) if words == 2 else ()
         self.masks = tables.masks
         self.symtab = tables.symtab
         self.symperm = tables.symperm.astype(np.int64)
         self.syminv = syminv
         self.weight = tables.weight
-        self.full = np.uint64((1 << game.cells) - 1)
-        rows = max(4, int(tt_mb * 2**20) // _ROW_BYTES)
-        self.tt = np.zeros((1 << (rows.bit_length() - 1), 8), np.uint64)
+        self.full = W.to_board((1 << game.cells) - 1, words)
+        row_words = 8 if words == 1 else 10  # see the kernel's table layout
+        rows = max(4, int(tt_mb * 2**20) // (8 * row_words))
+        self.tt = np.zeros((1 << (rows.bit_length() - 1), row_words), np.uint64)
         self.params = np.zeros(P.N_PARAMS, np.int64)
         self.params[P.R_GOAL] = P.MAKER_BREAKER if game.goal == Goal.MAKER_BREAKER else P.NORMAL
         self.params[P.R_PAIR_BUDGET] = pair_budget
@@ -184,25 +193,25 @@ class ProofSearcher:
         self.params[P.R_HEUR] = heuristic
         cells = game.cells
         self.ctrl = np.zeros(P.N_CTRL, np.int64)
-        self.fu = np.zeros((P.N_FU, cells + 2), np.uint64)
+        self.fu = np.zeros((P.N_FU, cells + 2, *wide), np.uint64)
         self.fi = np.zeros((P.N_FI, cells + 2), np.int64)
         self.cmove = np.zeros((cells + 2, cells), np.int64)
         self.cpn = np.zeros((cells + 2, cells), np.int64)
         self.cdn = np.zeros((cells + 2, cells), np.int64)
-        self.czn = np.zeros((cells + 2, cells), np.uint64)
+        self.czn = np.zeros((cells + 2, cells, *wide), np.uint64)
         self.kbuf = BK.new_buffers(cells, int(self.masks.size))
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
         #: the nodes the last :meth:`strategy_walk` searched (positions its table did not prove)
         self.walk_nodes = 0
         nsym = int(self.symtab.shape[0])
-        self._img1 = np.zeros(nsym, np.uint64)
-        self._img2 = np.zeros(nsym, np.uint64)
+        self._img1 = np.zeros((nsym, *wide), np.uint64)
+        self._img2 = np.zeros((nsym, *wide), np.uint64)
 
     def _run(self, attacker_stones: int, defender_stones: int, attacker: int) -> tuple[int, int, int]:
         self.params[P.R_ATTACKER] = attacker - 1
         pn, dn, zone = P.dfpn(
-            np.uint64(attacker_stones),
-            np.uint64(defender_stones),
+            W.to_board(attacker_stones, self.words),
+            W.to_board(defender_stones, self.words),
             self.masks,
             self.full,
             self.symtab,
@@ -221,7 +230,7 @@ class ProofSearcher:
             self.kbuf,
             self.kctrl,
         )
-        return int(pn), int(dn), int(zone)
+        return int(pn), int(dn), W.from_board(zone)
 
     def attacker_wins(
         self,
@@ -349,6 +358,9 @@ class ProofSearcher:
                                "one (solve with search='alpha-beta')")
         if not isinstance(position, Position) or position.game != game:
             raise KinarowError(f"this proof search is bound to {game}; give it a position of that game")
+        if self.words != 1:
+            raise SolverLimitError(f"{game} has {game.cells} cells; strategies are written for boards of at most 64 "
+                                   "cells")
         if position.is_over:
             return b""
         rules, plan, xctrl = X.walk_inputs(game)
@@ -385,7 +397,8 @@ class ProofSearcher:
         after which the table (or the position's evaluation) says the attacker cannot win -- one completing a
         defender group first, else the disproved child with the least work below it; None when there is none."""
         bits = position.key()
-        cell = P.disproved_move(self.masks, np.uint64(bits[attacker - 1]), np.uint64(bits[2 - attacker]),
+        cell = P.disproved_move(self.masks, W.to_board(bits[attacker - 1], self.words),
+                                W.to_board(bits[2 - attacker], self.words),
                                 self.full, self.symtab, self.symperm, self.tt, attacker - 1,
                                 self.game.goal != Goal.MAKER_BREAKER, self._img1, self._img2)
         return None if cell < 0 else int(cell)

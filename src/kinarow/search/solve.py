@@ -814,7 +814,7 @@ def solve(
 
     ``search`` chooses the search of a value question (no ``strategy``, ``proof``, ``strong`` or
     ``searcher``): ``proof`` is the proof-number search (:mod:`kinarow.search.proof_search`: free
-    placement, one stone a turn, normal or Maker-Breaker goal, at most 64 cells), ``alpha-beta`` the
+    placement, one stone a turn, normal or Maker-Breaker goal, at most 128 cells), ``alpha-beta`` the
     :class:`Searcher`, and ``auto`` (the default) the proof search where it applies, on boards of at least
     :data:`PROOF_SEARCH_CELLS` cells (alpha-beta is faster on smaller ones) and when ``knowledge`` is not
     ``none`` (it stops at pairings), else alpha-beta. ``Result.search`` says which search answered.

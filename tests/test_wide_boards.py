@@ -1,0 +1,202 @@
+"""Boards of more than 64 cells: the two-word bitboards (kinarow.engine.words) and the proof search on them.
+
+The two-word kernel is checked three ways: its board operations against Python integers; on boards of at most
+64 cells forced into two words, against the one-word kernel, statistic for statistic; and on boards of 68 and
+112 cells, against plain minimax over the positions' few empty cells.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import njit
+
+from kinarow.engine import words as W
+from kinarow.engine.tables import board_tables, words_for
+from kinarow.errors import SolverLimitError
+from kinarow.game import Game
+from kinarow.position import Position
+from kinarow.search.proof_search import ProofSearcher, unsupported
+from kinarow.values import Value
+
+BITS = st.integers(min_value=0, max_value=(1 << 128) - 1)
+CELL = st.integers(min_value=0, max_value=127)
+
+
+@njit(cache=True)
+def _ops(a, b, c):  # type: ignore[no-untyped-def]
+    """Every board operation once, compiled, for the form of ``a``."""
+    cells = np.zeros(128, np.int64)
+    n = 0
+    rest = a
+    while not W.is_zero(rest):
+        cells[n] = W.low_index(rest)
+        n += 1
+        rest = W.drop_low(rest)
+    return (W.band(a, b), W.bor(a, b), W.bxor(a, b), W.andnot(a, b), W.count(a), W.less(a, b), W.eq(a, b),
+            W.low(a), W.single(a), W.has(a, c), W.bor(W.zero(a), W.bit(c, a)), W.byte(a, c // 8), cells[:n].copy())
+
+
+@settings(max_examples=200, deadline=None)
+@given(BITS, BITS, CELL)
+def test_two_word_operations_match_python_integers(a: int, b: int, c: int) -> None:
+    pa, pb = W.to_board(a, 2), W.to_board(b, 2)
+    got = _ops(pa, pb, c)
+    low = a & -a
+    cells = [i for i in range(128) if a >> i & 1]
+    want = (a & b, a | b, a ^ b, a & ~b, bin(a).count("1"), a < b, a == b, low, a & (a - 1) == 0, bool(a >> c & 1),
+            1 << c, a >> (8 * (c // 8)) & 255)
+    assert [W.from_board(x) if isinstance(x, tuple) else int(x) for x in got[:4]] == list(want[:4])
+    assert (int(got[4]), bool(got[5]), bool(got[6])) == want[4:7]
+    assert W.from_board(got[7]) == want[7] and bool(got[8]) == want[8] and bool(got[9]) == want[9]
+    assert W.from_board(got[10]) == want[10] and int(got[11]) == want[11]
+    assert got[12].tolist() == cells
+    # the plain Python forms agree with the compiled ones
+    assert W.from_board(W.andnot(pa, pb)) == a & ~b and W.count(pa) == want[4] and W.less(pa, pb) == want[5]
+    if a:
+        assert W.low_index(pa) == cells[0] and W.from_board(W.drop_low(pa)) == a & (a - 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=(1 << 64) - 1), st.integers(min_value=0, max_value=(1 << 64) - 1),
+       st.integers(min_value=0, max_value=63))
+def test_one_word_operations_match_python_integers(a: int, b: int, c: int) -> None:
+    got = _ops(np.uint64(a), np.uint64(b), c)
+    assert [int(x) for x in got[:5]] == [a & b, a | b, a ^ b, a & ~b & (2**64 - 1), bin(a).count("1")]
+    assert int(got[7]) == a & -a and bool(got[9]) == bool(a >> c & 1)
+    assert got[12].tolist() == [i for i in range(64) if a >> i & 1]
+
+
+def test_board_arrays_and_tables() -> None:
+    values = [0, 1, (1 << 64) - 1, 1 << 64, (1 << 128) - 1, 12345 << 70]
+    arr = W.board_array(values, 2)
+    assert arr.shape == (6, 2)
+    assert [W.from_board(W.get1(arr, i)) for i in range(6)] == values
+    assert words_for(Game("16x4k4")) == 1 and words_for(Game("17x4k4")) == 2 and words_for(Game("28x4k4")) == 2
+    tables = board_tables(Game("17x4k4"))
+    assert tables.words == 2 and tables.masks.shape[1] == 2 and tables.symtab.shape[-1] == 2
+    geo = Game("17x4k4").geometry
+    assert [W.from_board(W.get1(tables.masks, g)) for g in range(len(geo.groups))] == [
+        sum(1 << c for c in group) for group in geo.groups]
+    with pytest.raises(SolverLimitError, match="at most 128 cells"):
+        words_for(Game("12x11k4"))
+    with pytest.raises(SolverLimitError, match="needs 2 words"):
+        board_tables(Game("17x4k4"), words=1)
+    assert unsupported(Game("28x4k4")) is None
+    assert "at most 128 cells" in (unsupported(Game("12x11k4")) or "")
+
+
+@pytest.mark.parametrize("game", ["4x4k3", "5x5k4", "6x6k4", "7x5k4:maker-breaker", "5x4k4:maker-breaker"])
+def test_two_words_search_as_one_word_on_small_boards(game: str) -> None:
+    """Forced into two words, the search is the same search: the same answer, nodes, pairing leaves and zone."""
+    rng = random.Random(game)
+    positions = [Game(game).start()]
+    for _ in range(3):
+        pos = Game(game).start()
+        for _ in range(rng.randrange(2, 6)):
+            moves = pos.legal_moves()
+            if pos.is_over or not moves:
+                break
+            pos.play(rng.choice(moves))
+        if not pos.is_over:
+            positions.append(pos)
+    # the same number of table rows (a row is 8 words with one-word boards, 10 with two)
+    one, two = ProofSearcher(game, words=1, tt_mb=8), ProofSearcher(game, words=2, tt_mb=10)
+    assert two.words == 2 and one.words == 1
+    for pos in positions:
+        for attacker in (1, 2):
+            a = one.attacker_wins(pos, attacker)
+            b = two.attacker_wins(pos, attacker)
+            assert (a.wins, a.nodes, a.expanded, a.pairing_tests, a.pairing_leaves, a.zone_pruned, a.zone) == (
+                b.wins, b.nodes, b.expanded, b.pairing_tests, b.pairing_leaves, b.zone_pruned, b.zone)
+            if b.wins is False and pos.to_move != attacker:
+                assert one.disproved_move(pos, attacker) == two.disproved_move(pos, attacker)
+
+
+def _filled(game: Game, cells: range, rng: random.Random) -> Position | None:
+    """A position of ``game`` (four rows high) with a few empty cells among ``cells`` and the others taken in a
+    pattern with no four in a row ((column // 2 + row) even: Black), a few stones near the empty cells of the
+    other colour, either side to move; None when the stone counts are not legal or a group is complete."""
+    n = game.n
+    colour = {c: (c // n // 2 + c % n) % 2 for c in range(game.cells)}
+    empty = set(rng.sample(list(cells), k=min(len(cells), 10) - rng.randrange(0, 3)))
+    near = {c // n + d for c in empty for d in (-1, 0, 1)}
+    for c in range(game.cells):
+        if c // n in near and rng.random() < 0.15:
+            colour[c] ^= 1
+    black = [c for c in range(game.cells) if c not in empty and colour[c] == 0]
+    white = [c for c in range(game.cells) if c not in empty and colour[c] == 1]
+    if len(black) - len(white) not in (0, 1):
+        return None
+    pos = game.start()
+    for i in range(len(black) + len(white)):
+        pos.play(black[i // 2] if i % 2 == 0 else white[i // 2])
+        if pos.is_over:
+            return None
+    return pos
+
+
+def _minimax_first_wins(pos: Position) -> bool:
+    """Can the first player force a win? Plain memoised minimax over the empty cells."""
+
+    @cache
+    def wins(key: tuple[int, int]) -> bool:
+        if p.result is not None:
+            return p.result == Value.FIRST
+        moves = p.legal_moves()
+        if not moves:
+            return False
+        results = []
+        for c in moves:
+            p.play(c)
+            results.append(wins(p.key()))
+            p.undo()
+            if results[-1] == (p.to_move == 1):
+                break
+        return any(results) if p.to_move == 1 else all(results)
+
+    p = pos.copy()
+    return wins(p.key())
+
+
+@pytest.mark.parametrize("name, cells", [("17x4k4", range(52, 68)), ("28x4k4", range(0, 112, 12)),
+                                         ("17x4k4", range(0, 68, 8))])
+def test_wide_board_search_agrees_with_minimax(name: str, cells: range) -> None:
+    """Positions of 68- and 112-cell boards with their empty cells in both words, against plain minimax."""
+    game = Game(name)
+    rng = random.Random(f"{name}{cells}")
+    searcher = ProofSearcher(game, tt_mb=8)
+    assert searcher.words == 2
+    seen = {True: 0, False: 0}
+    tried = 0
+    while sum(seen.values()) < 12 and tried < 400:
+        tried += 1
+        pos = _filled(game, cells, rng)
+        if pos is None:
+            continue
+        want = _minimax_first_wins(pos)
+        got = searcher.attacker_wins(pos, 1).wins
+        assert got == want, pos.move_text()
+        seen[want] += 1
+    assert min(seen.values()) >= 2, seen  # both answers were met
+
+
+def test_wide_board_search_from_the_start() -> None:
+    """(17,4,3): the first player wins at once on any board this wide; the search says so on 68 cells."""
+    game = Game("17x4k3")
+    answer = ProofSearcher(game, tt_mb=8).attacker_wins(game.start(), 1)
+    assert answer.wins is True and answer.zone is not None
+    assert ProofSearcher(game, tt_mb=8).attacker_wins(game.start(), 2).wins is False
+
+
+def test_wide_board_strategy_is_refused_in_one_sentence() -> None:
+    game = Game("17x4k3")
+    searcher = ProofSearcher(game, tt_mb=8)
+    assert searcher.attacker_wins(game.start(), 1).wins is True
+    with pytest.raises(SolverLimitError, match="strategies are written for boards of at most 64 cells"):
+        searcher.strategy_walk(game.start(), 1)
