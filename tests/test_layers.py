@@ -5,7 +5,8 @@ a rule fails on the line that breaks it, even in code no test runs. The layers,
 from the bottom:
 
 * **the rules** -- ``kinarow.game``, ``geometry``, ``position``, ``errors``,
-  ``values``, and the strategies' rules: ``strategies.rules`` (their rule
+  ``values``, ``bitboards`` (the one- and two-word board operations that the
+  kernels and the checkers' compiled walks share), and the strategies' rules: ``strategies.rules`` (their rule
   kernels, which the checkers replay) and ``strategies/__init__`` (the registry
   naming them). The rules import only the rules. The package itself
   (``kinarow/__init__``) counts as the rules too: at module level it loads only
@@ -57,6 +58,7 @@ PACKAGE = SRC / "kinarow"
 RULES = frozenset(
     {
         "kinarow",
+        "kinarow.bitboards",
         "kinarow.game",
         "kinarow.geometry",
         "kinarow.position",

@@ -1,4 +1,4 @@
-"""Boards of more than 64 cells: the two-word bitboards (kinarow.engine.words) and the proof search on them.
+"""Boards of more than 64 cells: the two-word bitboards (kinarow.bitboards) and the proof search on them.
 
 The two-word kernel is checked three ways: its board operations against Python integers; on boards of at most
 64 cells forced into two words, against the one-word kernel, statistic for statistic; and on boards of 68 and
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from kinarow.engine import words as W
+from kinarow import bitboards as W
 from kinarow.engine.tables import board_tables, words_for
 from kinarow.errors import SolverLimitError
 from kinarow.game import Game

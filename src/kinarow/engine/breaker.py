@@ -37,6 +37,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow.bitboards import popcount
+
 MAKER, BREAKER, UNKNOWN = 0, 1, -1
 C_NODES, C_BUDGET, C_STAMP, C_DEPTH, C_FIRST = 0, 1, 2, 3, 4
 N_CTRL = 5
@@ -44,15 +46,6 @@ N_FRAME = 10  # per-depth frame fields kept in the last columns of a search buff
 
 _H1 = np.uint64(0x9E3779B97F4A7C15)
 _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    c = 0
-    while x != np.uint64(0):
-        x &= x - np.uint64(1)
-        c += 1
-    return c
 
 
 @njit(cache=True, inline="always")

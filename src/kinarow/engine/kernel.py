@@ -82,6 +82,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from kinarow.bitboards import lowest_bit_index
 from kinarow.engine import breaker as BK
 
 WIN, DRAW, LOSS, ABORT = 1, 0, -1, 99
@@ -230,15 +231,6 @@ def tt_index(k1, k2, mask):
     h = (k1 * _H1) ^ (k2 * _H2)
     h ^= h >> np.uint64(29)
     return np.int64(h & mask) & ~np.int64(1)
-
-
-@njit(cache=True, inline="always")
-def lowest_bit_index(x):
-    i = 0
-    while (x & np.uint64(1)) == np.uint64(0):
-        x >>= np.uint64(1)
-        i += 1
-    return i
 
 
 @njit(cache=True, inline="always")

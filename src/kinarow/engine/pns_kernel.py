@@ -122,7 +122,7 @@ Arrays
 Boards of 65 to 128 cells
 =========================
 
-The kernel is written with the board operations of :mod:`kinarow.engine.words`,
+The kernel is written with the board operations of :mod:`kinarow.bitboards`,
 so the same source compiles for one-word boards (``uint64``, the layout above)
 and for two-word boards (``(lo, hi)`` pairs: cell ``c`` is bit ``c`` of ``lo``
 when ``c < 64``, else bit ``c - 64`` of ``hi``). With two words every array of
@@ -145,9 +145,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import bitboards as W
+from kinarow.bitboards import apply_sym, canonical
 from kinarow.engine import breaker as BK
-from kinarow.engine import words as W
-from kinarow.engine.words import apply_sym, canonical
 
 INF = np.int64(1) << np.int64(48)
 NORMAL, MAKER_BREAKER = 0, 2
@@ -245,7 +245,7 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
 
 def pairing_cells(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):  # type: ignore[no-untyped-def]
     """The cells of a pairing that blocks every live attacker group -- at an AND node after one defender
-    move, which is among the cells returned -- or :func:`kinarow.engine.words.ones` when none is found within
+    move, which is among the cells returned -- or :func:`kinarow.bitboards.ones` when none is found within
     ``budget`` nodes. On two-word boards the groups' free cells are numbered afresh in one word for the
     pairing search (which runs on one word), and the search is skipped when they are more than 64."""
     raise NotImplementedError  # compiled only (see the forms below)

@@ -7,14 +7,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kinarow import bitboards as W
 from kinarow.engine import kernel as K
-from kinarow.engine import words as W
 from kinarow.engine.kernel import KernelTables
 from kinarow.errors import SolverLimitError
 from kinarow.game import MAKER_BREAKER, MISERE, Game
 
 MAX_CELLS = 64
-#: the most cells of a board the two-word kernels hold (see :mod:`kinarow.engine.words`)
+#: the most cells of a board the two-word kernels hold (see :mod:`kinarow.bitboards`)
 WIDE_CELLS = 128
 GOAL_CODES = {"normal": K.NORMAL, MISERE: K.MISERE, MAKER_BREAKER: K.MAKER_BREAKER}
 
@@ -29,7 +29,7 @@ def check_solvable(game: Game) -> None:
 
 class BoardTables(NamedTuple):
     """A game's groups, symmetries and static move weights as arrays of boards (one word a board up to 64 cells,
-    two up to 128: see :mod:`kinarow.engine.words`)."""
+    two up to 128: see :mod:`kinarow.bitboards`)."""
 
     words: int
     #: the groups' cells: ``(G,)`` one-word boards or ``(G, 2)``

@@ -12,7 +12,7 @@ value takes two questions in a normal game (the first player's win, then the
 second player's; two "no" make a draw) and one in Maker-Breaker (Maker's).
 
 Free placement, one stone a turn, normal or Maker-Breaker goal, at most 128
-cells (two-word bitboards beyond 64: :mod:`kinarow.engine.words`): the games
+cells (two-word bitboards beyond 64: :mod:`kinarow.bitboards`): the games
 where a blocking argument (a pairing) is sound. Strategies (walks) are read
 from the table for boards of at most 64 cells.
 
@@ -53,9 +53,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kinarow import bitboards as W
 from kinarow.engine import breaker as BK
 from kinarow.engine import pns_kernel as P
-from kinarow.engine import words as W
 from kinarow.engine.tables import WIDE_CELLS, board_tables
 from kinarow.errors import KinarowError, SolverLimitError, run_stoppable
 from kinarow.game import Game
@@ -171,7 +171,7 @@ class ProofSearcher:
         if syminv is None:  # the symmetries kept do not form a group: search without them
             tables = board_tables(game, False, words=words)
             syminv = np.zeros(1, np.int64)
-        #: the words of a board in the kernel (1 up to 64 cells, 2 up to 128: :mod:`kinarow.engine.words`)
+        #: the words of a board in the kernel (1 up to 64 cells, 2 up to 128: :mod:`kinarow.bitboards`)
         self.words = words = tables.words
         wide = (2,) if words == 2 else ()
         self.masks = tables.masks

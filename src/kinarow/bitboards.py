@@ -1,5 +1,8 @@
 """Bitboards of one or of two words: one kernel source for boards of at most 64 and of at most 128 cells.
 
+This is part of the rules layer (it imports nothing from kinarow): the search kernels and the certificate
+checkers' compiled walks share it, as they share the cell numbering.
+
 Bit layout
 ==========
 
@@ -37,10 +40,31 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from kinarow.engine.breaker import popcount as _pop1
-from kinarow.engine.kernel import lowest_bit_index as _low1
-
 Board = Any  # np.uint64 or tuple[np.uint64, np.uint64]
+
+
+@njit(cache=True, inline="always")
+def popcount(x):  # type: ignore[no-untyped-def]
+    """The set bits of one word."""
+    c = 0
+    while x != np.uint64(0):
+        x &= x - np.uint64(1)
+        c += 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def lowest_bit_index(x):  # type: ignore[no-untyped-def]
+    """The index of the lowest set bit of a non-zero word."""
+    i = 0
+    while (x & np.uint64(1)) == np.uint64(0):
+        x >>= np.uint64(1)
+        i += 1
+    return i
+
+
+_pop1 = popcount
+_low1 = lowest_bit_index
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
