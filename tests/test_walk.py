@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from helpers import WINS, child, ctrl_c, run
 from kinarow import Game, KinarowError, Position, solve
+from kinarow.bitboards import to_board
 from kinarow.proofs import CertificateError
 from kinarow.proofs import tree_kernel as TK
 from kinarow.proofs.tree import StrategyTree, board_key, check
@@ -175,14 +176,14 @@ def test_check_command_reads_a_walk_and_refuses_a_broken_one(tmp_path, capsys):
         assert "Traceback" not in out + err
 
 
-def test_walks_are_for_boards_of_at_most_64_cells():
+def test_walks_are_for_boards_of_at_most_128_cells():
     tree = _strategy("3x3k3", "b2 b1")
-    big = StrategyTree("9x9k3", [], "first", walk=b"\x00")
+    big = StrategyTree("12x11k3", [], "first", walk=b"\x00")
     verdict = check(big)
-    assert not verdict.ok and "at most 64 cells" in verdict.reason
+    assert not verdict.ok and "at most 128 cells" in verdict.reason
     assert tree.compacted().size == tree.size
     with pytest.raises(KinarowError, match="cannot be written as a walk"):
-        StrategyTree("9x9k5", [], "first", {}).compacted()
+        StrategyTree("12x11k5", [], "first", {}).compacted()
 
 
 @pytest.mark.parametrize("workers", [[], ["--workers", "2", "--jobs", "8"]])
@@ -256,7 +257,7 @@ def test_the_extraction_finds_the_walk_itself(text, moves):
     ("text", "kind"),
     [("7x6k4:gravity", TK.COLUMNS), ("8x7k4:gravity", TK.COLUMNS), ("4x3k3:gravity,misere", TK.COLUMNS),
      ("9x4k4", TK.BASE3), ("8x5k4", TK.BASE3), ("3x3k3:torus", TK.BASE3), ("9x5k4", TK.WIDE), ("8x8k5", TK.WIDE),
-     ("9x7k4:gravity", TK.WIDE)],
+     ("9x7k4:gravity", TK.WIDE), ("17x4k4", TK.WIDE2), ("28x4k4", TK.WIDE2), ("9x8k4:gravity", TK.WIDE2)],
 )
 def test_the_proven_table_keys_a_position_in_one_word_where_it_fits(text, kind):
     game = Game(text)
@@ -264,7 +265,7 @@ def test_the_proven_table_keys_a_position_in_one_word_where_it_fits(text, kind):
 
 
 @settings(max_examples=60, deadline=None)
-@given(text=st.sampled_from(["7x6k4:gravity", "4x3k3:gravity", "8x5k4", "6x5k4", "9x5k4"]),
+@given(text=st.sampled_from(["7x6k4:gravity", "4x3k3:gravity", "8x5k4", "6x5k4", "9x5k4", "17x4k4"]),
        seed=st.integers(0, 2**32 - 1))
 def test_positions_and_their_table_keys_match_one_to_one(text, seed):
     game = Game(text)
@@ -275,9 +276,10 @@ def test_positions_and_their_table_keys_match_one_to_one(text, seed):
         pos = game.start()
         while not pos.is_over:
             board = (pos.bits[1], pos.bits[2])
-            key = TK.pack(np.uint64(board[0]), np.uint64(board[1]), kind, game.cells, game.n, kt)
-            key = (int(key[0]), int(key[1]))
-            assert key[-1 if kind == TK.WIDE else 0] != 0  # 0 marks an empty slot
+            words = 1 if game.cells <= 64 else 2
+            key = TK.pack(to_board(board[0], words), to_board(board[1], words), kind, game.cells, game.n, kt)
+            key = tuple(int(k) for k in key)
+            assert key[-1 if kind in (TK.WIDE, TK.WIDE2) else 0] != 0  # 0 marks an empty slot
             keys[board] = key
             pos.play(rng.choice(pos.legal_moves()))
     assert len(set(keys.values())) == len(keys)

@@ -194,9 +194,21 @@ def test_wide_board_search_from_the_start() -> None:
     assert ProofSearcher(game, tt_mb=8).attacker_wins(game.start(), 2).wins is False
 
 
-def test_wide_board_strategy_is_refused_in_one_sentence() -> None:
-    game = Game("17x4k3")
-    searcher = ProofSearcher(game, tt_mb=8)
-    assert searcher.attacker_wins(game.start(), 1).wins is True
-    with pytest.raises(SolverLimitError, match="strategies are written for boards of at most 64 cells"):
-        searcher.strategy_walk(game.start(), 1)
+@pytest.mark.parametrize("name", ["17x4k3", "28x4k3", "9x8k4:maker-breaker"])
+def test_wide_board_strategies_check(name: str) -> None:
+    """A win on a board of more than 64 cells: the proof tree read from the table, as a walk, VALID by both
+    checkers (the compiled walk on two-word bitboards, and the rules in Python); a wrong move is refused."""
+    from kinarow.proofs import tree
+
+    game = Game(name)
+    searcher = ProofSearcher(game, tt_mb=16)
+    assert searcher.words == 2 and searcher.attacker_wins(game.start(), 1).wins is True
+    walk = searcher.strategy_walk(game.start(), 1)
+    strategy = tree.StrategyTree(str(game), [], Value.win(game.goal, 1), walk=walk)
+    for compiled in (True, False):
+        verdict = tree.check(strategy, compiled=compiled)
+        assert verdict.ok, verdict.reason
+    bad = bytearray(walk)
+    bad[0] = (bad[0] + 1) % game.cells
+    wrong = tree.StrategyTree(str(game), [], strategy.winner, walk=bytes(bad))
+    assert [tree.check(wrong, compiled=c).ok for c in (True, False)] == [False, False]

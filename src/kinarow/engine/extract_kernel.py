@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from kinarow import bitboards as W
 from kinarow.engine import pns_kernel as PN
 from kinarow.engine.kernel import ABORT, C_NODES, C_STOP, LOSS, SIDE_MOVER, SIDE_OPPONENT, WIN, deepen
 from kinarow.proofs import tree_kernel as TK
@@ -224,7 +225,7 @@ def _proved_move(A, D, pn, xctrl):
     kctrl)`` with ``params[R_ATTACKER]`` set to the winner. Of the moves the table proves, the one with the
     least work below it (a double threat: none)."""
     masks, full, symtab, symperm, syminv, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl = pn
-    one = np.uint64(1)
+    _, c_pn, _, _, c_work, _ = PN.columns(full)
     attacker = params[PN.R_ATTACKER]
     normal = params[PN.R_GOAL] == PN.NORMAL
     tag = np.uint64(attacker + 1)
@@ -241,7 +242,7 @@ def _proved_move(A, D, pn, xctrl):
     least = np.uint64(0)
     for j in range(nm):
         c = order[j]
-        A1 = A | (one << np.uint64(c))
+        A1 = W.bor(A, W.bit(c, A))
         cst, _, _, _ = PN.evaluate(masks, A1, D, full, False, normal)
         if cst == PN.PROVEN:
             return c
@@ -250,9 +251,9 @@ def _proved_move(A, D, pn, xctrl):
             continue
         k1, k2, _ = PN.key_of(symtab, nsym, nbytes, A1, D, attacker)
         row = PN.probe(tt, k1, k2, tag)
-        if row >= 0 and tt[row, 2] == np.uint64(0) and (best < 0 or tt[row, 5] < least):
+        if row >= 0 and tt[row, c_pn] == np.uint64(0) and (best < 0 or tt[row, c_work] < least):
             best = c
-            least = tt[row, 5]
+            least = tt[row, c_work]
     if best >= 0:
         return best
     budget = 1000
@@ -267,7 +268,7 @@ def _proved_move(A, D, pn, xctrl):
                 ctrl[i] = 0
             ctrl[PN.C_STOP] = stop
             ctrl[PN.C_MAX_NODES] = budget
-            p, _, _ = PN.dfpn(A | (one << np.uint64(c)), D, masks, full, symtab, symperm, syminv, weight, params,
+            p, _, _ = PN.dfpn(W.bor(A, W.bit(c, A)), D, masks, full, symtab, symperm, syminv, weight, params,
                               tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl)
             xctrl[X_NODES] += ctrl[PN.C_NODES]
             if ctrl[PN.C_STOP] != 0 or xctrl[X_STOP] != 0:

@@ -248,7 +248,8 @@ def pairing_cells(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):  # ty
     move, which is among the cells returned -- or :func:`kinarow.bitboards.ones` when none is found within
     ``budget`` nodes. On two-word boards the groups' free cells are numbered afresh in one word for the
     pairing search (which runs on one word), and the search is skipped when they are more than 64."""
-    raise NotImplementedError  # compiled only (see the forms below)
+    form = _pairing_two if isinstance(A, tuple) else _pairing_one  # compiled: W.by_form below
+    return form(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl)
 
 
 def _pairing_one(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):  # type: ignore[no-untyped-def]
@@ -486,7 +487,7 @@ def threshold(second, limit, eps):
 
 def images(nsym, like):  # type: ignore[no-untyped-def]
     """Scratch room for one board per symmetry, in ``like``'s form."""
-    raise NotImplementedError  # compiled only
+    return np.zeros((nsym, 2) if isinstance(like, tuple) else nsym, np.uint64)  # compiled: W.by_form below
 
 
 W.by_form(images, lambda nsym, like: np.zeros(nsym, np.uint64), lambda nsym, like: np.zeros((nsym, 2), np.uint64),

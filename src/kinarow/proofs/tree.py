@@ -56,7 +56,7 @@ WALK_VERSION = 3  # the key-less form (a walk of moves)
 READS = (1, 2, 3)  # versions the checker reads (version 1 names the wins on the spot as well)
 #: the values a strategy certificate's ``winner`` may name
 WINNERS = (Value.FIRST, Value.SECOND, Value.MAKER, Value.BREAKER)
-WALK_CELLS = 64  # the largest board a walk is written for (the compiled walk's bitboards)
+WALK_CELLS = 128  # the largest board a walk is written for (one byte a move; the compiled walk's two-word bitboards)
 WIN, NOT_LOSE = "win", "not-lose"  # what a strategy claims for its player (``outcome``)
 OUTCOMES = (WIN, NOT_LOSE)
 _SYMBOLS = ".xo"
@@ -328,6 +328,7 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
     """
     import numpy as np
 
+    from kinarow import bitboards as W
     from kinarow.proofs import tree_kernel as TK
 
     game = pos.game
@@ -335,7 +336,8 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
     masks, cell_groups, start, turn_player, goal = TK.rules(game)
     kind, kt = TK.table_plan(size, game.n, bool(game.gravity))
     line = np.zeros(size + 1, np.int64)
-    bx, bo = np.uint64(pos.bits[1]), np.uint64(pos.bits[2])
+    words = 1 if size <= 64 else 2
+    bx, bo = W.to_board(pos.bits[1], words), W.to_board(pos.bits[2], words)
     ctrl = np.zeros(2, np.int64)
     found: list[tuple[int, int, int, int]] = []
     errors: list[BaseException] = []
@@ -388,7 +390,7 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     if tree.walk is not None:
         mode = TK.STREAM
         cells = np.frombuffer(tree.walk, np.uint8)
-        keys = np.zeros((len(cells) if walk_keys is not None else 0, 2), np.uint64)  # the boards, when asked
+        keys = np.zeros((len(cells) if walk_keys is not None else 0, 2 if size <= 64 else 4), np.uint64)  # boards
     else:
         mode = TK.ENCODE if walk_out is not None else TK.DICT
         names, keys, cells = keyed_rows(tree, geo)
@@ -434,17 +436,19 @@ def keyed_rows(tree: StrategyTree, geo: Any) -> tuple[list[str], Any, Any]:
     import numpy as np
 
     size = geo.size
+    words = 1 if size <= 64 else 2
     names = [k for k in tree.choices if len(k) == size and k.isascii()]
-    keys = np.zeros((len(names), 2), np.uint64)
+    keys = np.zeros((len(names), 2 * words), np.uint64)
     cells = np.full(len(names), -1, np.int64)
     parsed: dict[str, int] = {}
     for lo in range(0, len(names), 1 << 20):
         chunk = names[lo:lo + (1 << 20)]
         raw = np.frombuffer("".join(chunk).encode(), np.uint8).reshape(len(chunk), size)
-        wide = np.zeros((len(chunk), 64), np.uint8)
+        wide = np.zeros((len(chunk), 64 * words), np.uint8)
         wide[:, :size] = raw
-        keys[lo:lo + len(chunk), 0] = np.packbits(wide == ord("x"), axis=1, bitorder="little").view("<u8")[:, 0]
-        keys[lo:lo + len(chunk), 1] = np.packbits(wide == ord("o"), axis=1, bitorder="little").view("<u8")[:, 0]
+        for side, symbol in enumerate("xo"):
+            packed = np.packbits(wide == ord(symbol), axis=1, bitorder="little").view("<u8")
+            keys[lo:lo + len(chunk), side * words:(side + 1) * words] = packed
         foreign = np.asarray(~np.isin(raw, np.frombuffer(_SYMBOLS.encode(), np.uint8)).all(axis=1))
         for i, key in enumerate(chunk):
             name = tree.choices[key]
@@ -456,7 +460,8 @@ def keyed_rows(tree: StrategyTree, geo: Any) -> tuple[list[str], Any, Any]:
             cells[lo + i] = -2 if foreign[i] else parsed[name]
     keep = cells != -2
     keys, cells = keys[keep], cells[keep]
-    order = np.lexsort((keys[:, 1], keys[:, 0]))
+    # by Black's board, then White's, each high word first (the compiled walk's order)
+    order = np.lexsort(tuple(keys[:, side * words + j] for side in (1, 0) for j in range(words)))
     kept = np.flatnonzero(keep)[order]
     return ([names[int(i)] for i in kept], np.ascontiguousarray(keys[order]), np.ascontiguousarray(cells[order]))
 

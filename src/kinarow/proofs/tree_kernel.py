@@ -72,6 +72,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from kinarow import bitboards as W
 from kinarow.values import Goal
 
 OK, ENDS, NO_MOVE, ILLEGAL, STOPPED = 0, 1, 2, 3, 4  # what the walk found (ENDS: a line ends in another result)
@@ -83,7 +84,7 @@ FIRST, SECOND, DRAW = 1, 2, 3  # results; 0 while the game goes on
 CLAIM_WIN, CLAIM_NOT_LOSE = 0, 1  # what the strategy claims for its player (see above)
 #: the kernel's code of each ``outcome`` of :mod:`kinarow.proofs.tree`
 CLAIM_CODES = {"win": CLAIM_WIN, "not-lose": CLAIM_NOT_LOSE}
-WIDE, BASE3, COLUMNS = 0, 1, 2  # how a proven position is keyed (see above)
+WIDE, BASE3, COLUMNS, WIDE2 = 0, 1, 2, 3  # how a proven position is keyed (see above)
 BASE3_CELLS = 40  # 3^40 < 2^64
 
 
@@ -93,7 +94,7 @@ def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, in
     start = np.zeros(geo.size + 1, np.int64)
     start[1:] = np.cumsum([len(row) for row in geo.cell_groups])
     cell_groups = np.array([g for row in geo.cell_groups for g in row], np.int64)
-    masks = np.array(geo.group_masks, np.uint64)
+    masks = W.board_array(list(geo.group_masks), 1 if geo.size <= 64 else 2)
     turn_player = np.array([game.turn_state(t)[0] for t in range(geo.size + 1)], np.int64)
     goal = GOAL_CODES[game.goal]
     return masks, cell_groups, start, turn_player, goal
@@ -102,6 +103,8 @@ def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, in
 def table_plan(size: int, n: int, gravity: bool) -> tuple[int, np.ndarray]:
     """How the proven table keys a position of a board of ``size`` cells in columns of ``n``: ``(kind, kt)``."""
     kt = np.zeros((1, 256), np.uint64)
+    if size > 64:
+        return WIDE2, kt
     if gravity and size % n == 0 and (size // n) * (n + 1) <= 64:
         return COLUMNS, kt
     if size > BASE3_CELLS:
@@ -117,13 +120,18 @@ def table_plan(size: int, n: int, gravity: bool) -> tuple[int, np.ndarray]:
 
 
 def board_keys(rows: np.ndarray, size: int) -> list[str]:
-    """Board keys (``.`` empty, ``x`` Black, ``o`` White, cell by cell) of bitboard pairs ``rows[:, 0:2]``."""
+    """Board keys (``.`` empty, ``x`` Black, ``o`` White, cell by cell) of the bitboard rows ``rows``: Black's
+    board then White's, one word each (two columns) or two (four columns, low word first)."""
     out: list[str] = []
-    shifts = np.arange(size, dtype=np.uint64)
+    words = rows.shape[1] // 2
+    shifts = np.arange(64, dtype=np.uint64)
     for lo in range(0, rows.shape[0], 1 << 18):
         chunk = rows[lo:lo + (1 << 18)]
-        x = (chunk[:, 0:1] >> shifts) & np.uint64(1)
-        o = (chunk[:, 1:2] >> shifts) & np.uint64(1)
+        planes = []
+        for side in range(2):
+            bits = [(chunk[:, side * words + j:side * words + j + 1] >> shifts) & np.uint64(1) for j in range(words)]
+            planes.append(np.concatenate(bits, axis=1)[:, :size])
+        x, o = planes
         chars = (ord(".") + x * (ord("x") - ord(".")) + o * (ord("o") - ord("."))).astype(np.uint8)
         text = chars.tobytes().decode("ascii")
         out.extend(text[i:i + size] for i in range(0, len(text), size))
@@ -135,8 +143,8 @@ def outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal):
     """The result once ``player`` has put a stone on ``c`` (``stones`` now down), as Position does."""
     own = bx if player == 1 else bo
     for i in range(start[c], start[c + 1]):
-        mask = masks[cell_groups[i]]
-        if own & mask == mask:
+        mask = W.get1(masks, cell_groups[i])
+        if W.eq(W.band(own, mask), mask):
             if goal == MISERE:
                 return SECOND if player == 1 else FIRST
             if goal == MAKER_BREAKER:
@@ -151,22 +159,21 @@ def outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal):
 
 @njit(cache=True)
 def _legal(bx, bo, c, n, gravity):
-    one = np.uint64(1)
-    occupied = bx | bo
-    if occupied >> np.uint64(c) & one:
+    occupied = W.bor(bx, bo)
+    if W.has(occupied, c):
         return False
-    return not gravity or c % n == 0 or (occupied >> np.uint64(c - 1) & one) != 0  # under gravity: on a stone
+    return not gravity or c % n == 0 or W.has(occupied, c - 1)  # under gravity: on a stone
 
 
 @njit(cache=True)
 def push_stone(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, start, goal):
     """``player`` puts stone t + 1 on ``c``, the move from depth d: noted in ``line[d]``, its result in
     ``res[d + 1]``; returns the new bitboards."""
-    bit = np.uint64(1) << np.uint64(c)
+    bit = W.bit(c, bx)
     if player == 1:
-        bx |= bit
+        bx = W.bor(bx, bit)
     else:
-        bo |= bit
+        bo = W.bor(bo, bit)
     line[d] = c
     res[d + 1] = outcome(bx, bo, c, player, t + 1, size, masks, cell_groups, start, goal)
     return bx, bo
@@ -183,29 +190,45 @@ def next_reply(bx, bo, c, size, n, gravity):
 @njit(cache=True)
 def pop_stone(bx, bo, c):
     """Take the stone on ``c`` back."""
-    bit = np.uint64(1) << np.uint64(c)
-    return bx & ~bit, bo & ~bit
+    bit = W.bit(c, bx)
+    return W.andnot(bx, bit), W.andnot(bo, bit)
 
 
 @njit(cache=True)
 def _find(keys, bx, bo):
-    """Row of (bx, bo) in the sorted ``keys``, or -1."""
+    """Row of (bx, bo) in the sorted ``keys`` (each row the two boards, word by word), or -1."""
+    w = W.nwords(bx)
     lo, hi = 0, keys.shape[0]
     while lo < hi:
         mid = (lo + hi) // 2
-        kx, ko = keys[mid, 0], keys[mid, 1]
-        if kx < bx or (kx == bx and ko < bo):
+        kx, ko = W.row_get(keys, mid, 0, bx), W.row_get(keys, mid, w, bo)
+        if W.less(kx, bx) or (W.eq(kx, bx) and W.less(ko, bo)):
             lo = mid + 1
         else:
             hi = mid
-    if lo < keys.shape[0] and keys[lo, 0] == bx and keys[lo, 1] == bo:
+    if lo < keys.shape[0] and W.eq(W.row_get(keys, lo, 0, bx), bx) and W.eq(W.row_get(keys, lo, w, bo), bo):
         return lo
     return -1
 
 
 @njit(cache=True)
-def pack(bx, bo, kind, size, n, kt):
-    """The table key of (bx, bo): two words, the second 0 for a one-word key (see the module's notes)."""
+def _note(keys, row, bx, bo):
+    """Write (bx, bo) as row ``row`` of ``keys``."""
+    W.row_put(keys, row, 0, bx)
+    W.row_put(keys, row, W.nwords(bx), bo)
+
+
+def pack(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
+    """The table key of (bx, bo): two words, the second 0 for a one-word key (see the module's notes); four
+    words ``(bx lo, bx hi, bo lo, bo hi + 1)`` on a board of more than 64 cells (WIDE2)."""
+    return (_pack_two if isinstance(bx, tuple) else _pack_one)(bx, bo, kind, size, n, kt)  # compiled: by_form below
+
+
+def _pack_two(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
+    return bx[0], bx[1], bo[0], bo[1] + np.uint64(1)
+
+
+def _pack_one(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
     zero = np.uint64(0)
     if kind == WIDE:
         return bx, bo + np.uint64(1)
@@ -224,25 +247,55 @@ def pack(bx, bo, kind, size, n, kt):
     return k, zero
 
 
+W.by_form(pack, _pack_one, _pack_two)
+
+
 @njit(cache=True)
 def new_table(kind):
-    """An empty proven table for keys of ``kind``: one word a slot, two for WIDE."""
-    return np.zeros((1 << 16, 2 if kind == WIDE else 1), np.uint64)
+    """An empty proven table for keys of ``kind``: one word a slot, two for WIDE, four for WIDE2."""
+    return np.zeros((1 << 16, 4 if kind == WIDE2 else 2 if kind == WIDE else 1), np.uint64)
+
+
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9),
+        np.uint64(0xD6E8FEB86659FD93))
+
+
+@njit(cache=True)
+def _start_slot(table, h):
+    mask = np.uint64(table.shape[0] - 1)
+    return (h ^ (h >> np.uint64(29))) & mask
+
+
+@njit(cache=True, inline="always")
+def _hash(key):
+    """The mixed words of a key (2 words from :func:`pack` on one-word boards, 4 on two-word ones)."""
+    h = (key[0] * np.uint64(0x9E3779B97F4A7C15)) ^ (key[1] * np.uint64(0xC2B2AE3D27D4EB4F))
+    for j in range(2, len(key)):  # no step for two words
+        h ^= key[j] * _MIX[j]
+    return h
 
 
 @njit(cache=True)
 def _slot(table, key):
-    """The slot of ``key`` (two words, from :func:`pack`) in a proven table: its own, or the empty one where it
-    would go."""
-    k0, k1 = key
+    """The slot of ``key`` (from :func:`pack`: its first ``table.shape[1]`` words count, the others are 0) in
+    a proven table: its own, or the empty one where it would go."""
     mask = np.uint64(table.shape[0] - 1)
-    h = (k0 * np.uint64(0x9E3779B97F4A7C15)) ^ (k1 * np.uint64(0xC2B2AE3D27D4EB4F))
-    i = (h ^ (h >> np.uint64(29))) & mask
-    if table.shape[1] == 1:
-        while table[i, 0] != 0 and table[i, 0] != k0:
+    i = _start_slot(table, _hash(key))
+    w = table.shape[1]
+    if w == 1:
+        while table[i, 0] != 0 and table[i, 0] != key[0]:
             i = (i + np.uint64(1)) & mask
         return i
-    while table[i, 1] != 0 and not (table[i, 0] == k0 and table[i, 1] == k1):
+    if w == 2:
+        while table[i, 1] != 0 and not (table[i, 0] == key[0] and table[i, 1] == key[1]):
+            i = (i + np.uint64(1)) & mask
+        return i
+    while table[i, w - 1] != 0:
+        same = True
+        for j in range(w):
+            same = same and table[i, j] == key[j]
+        if same:
+            break
         i = (i + np.uint64(1)) & mask
     return i
 
@@ -251,22 +304,25 @@ def _slot(table, key):
 def table_add(table, used, key):
     """Mark ``key`` proven; return the table (a new one when it had to grow) and the count."""
     w = table.shape[1]
-    k0, k1 = key
     i = _slot(table, key)
     if table[i, w - 1] != 0:
         return table, used
-    table[i, 0] = k0
-    if w == 2:
-        table[i, 1] = k1
+    for j in range(w):
+        table[i, j] = key[j]
     used += 1
-    if (w == 2 and 2 * used > table.shape[0]) or (w == 1 and 4 * used > 3 * table.shape[0]):
-        bigger = np.zeros(((4 if w == 2 else 2) * table.shape[0], w), np.uint64)
-        for j in range(table.shape[0]):
-            if table[j, w - 1] != 0:
-                s = _slot(bigger, (table[j, 0], table[j, 1] if w == 2 else np.uint64(0)))
-                bigger[s, 0] = table[j, 0]
-                if w == 2:
-                    bigger[s, 1] = table[j, 1]
+    if (w >= 2 and 2 * used > table.shape[0]) or (w == 1 and 4 * used > 3 * table.shape[0]):
+        bigger = np.zeros(((4 if w >= 2 else 2) * table.shape[0], w), np.uint64)
+        mask = np.uint64(bigger.shape[0] - 1)
+        for r in range(table.shape[0]):
+            if table[r, w - 1] != 0:
+                h = np.uint64(0)
+                for j in range(w):
+                    h ^= table[r, j] * _MIX[j]
+                s = _start_slot(bigger, h)
+                while bigger[s, w - 1] != 0:
+                    s = (s + np.uint64(1)) & mask
+                for j in range(w):
+                    bigger[s, j] = table[r, j]
         table = bigger
     return table, used
 
@@ -279,25 +335,25 @@ def table_has(table, key):
 @njit(cache=True)
 def winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, start, goal, winner):
     """The first cell where ``player`` (to move) ends the game with result ``winner`` at once, or -1."""
-    one = np.uint64(1)
     own = bx if player == 1 else bo
     other = bo if player == 1 else bx
-    candidates = np.uint64(0)
+    candidates = W.zero(bx)
     for g in range(masks.shape[0]):
-        mask = masks[g]
-        rest = mask & ~own
-        if mask & other == 0 and rest != 0 and rest & (rest - one) == 0:
-            candidates |= rest
+        mask = W.get1(masks, g)
+        rest = W.andnot(mask, own)
+        if W.is_zero(W.band(mask, other)) and not W.is_zero(rest) and W.single(rest):
+            candidates = W.bor(candidates, rest)
     if stones == size - 1:
-        empty = ~(bx | bo)
+        occupied = W.bor(bx, bo)
         for c in range(size):
-            if empty >> np.uint64(c) & one:
-                candidates |= one << np.uint64(c)
+            if not W.has(occupied, c):
+                candidates = W.bor(candidates, W.bit(c, bx))
                 break
     for c in range(size):
-        if candidates >> np.uint64(c) & one and _legal(bx, bo, c, n, gravity):
-            nx = bx | (one << np.uint64(c)) if player == 1 else bx
-            no = bo | (one << np.uint64(c)) if player == 2 else bo
+        if W.has(candidates, c) and _legal(bx, bo, c, n, gravity):
+            bit = W.bit(c, bx)
+            nx = W.bor(bx, bit) if player == 1 else bx
+            no = W.bor(bo, bit) if player == 2 else bo
             if outcome(nx, no, c, player, stones + 1, size, masks, cell_groups, start, goal) == winner:
                 return c
     return -1
@@ -352,7 +408,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 if read == cells.shape[0]:
                     return NO_MOVE, used, d, read
                 if note_keys:
-                    keys[read, 0], keys[read, 1] = bx, bo
+                    _note(keys, read, bx, bo)
                 c = np.int64(cells[read])
                 read += 1
             else:

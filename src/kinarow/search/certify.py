@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from kinarow.engine.tables import MAX_CELLS
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
@@ -305,16 +306,16 @@ def certificate(position: Position, result: Result, store: Store | None = None,
                      f"{result.certificate.method} showing {result.certificate.conclusion()}", "matching")
     game = position.game
     if result.value != Value.DRAW:
-        if game.cells > WALK_CELLS:
+        if game.cells > MAX_CELLS:  # the alpha-beta search's walks (a proof search's strategy comes with the result)
             return Proof(None, f"no certificate is available yet for a {result.value} win here")
         return winning_walk(position)
     from kinarow.knowledge import pairing
 
     why_not = pairing.applicable(game)
     if why_not is not None:
-        if game.cells > WALK_CELLS:
+        if game.cells > MAX_CELLS:
             return Proof(None, f"no certificate is available yet for a draw of {game}: pairings do not apply "
-                         f"({why_not}), and non-losing walks are written for boards of at most {WALK_CELLS} cells")
+                         f"({why_not}), and non-losing walks are written for boards of at most {MAX_CELLS} cells")
         return walk_draw(position, store, tick)
     key = board_key(position)
     data = store.get_certificate(PAIRING_FORMAT, str(game), key) if store is not None else None
@@ -330,7 +331,7 @@ def certificate(position: Position, result: Result, store: Store | None = None,
         return draw_tree(position, store, tick)
     data = {**data, "moves": [position.name(c) for c in position.moves]}
     stealing = not position.moves and game.goal == Goal.NORMAL and (game.p, game.q) == (1, 1)
-    if not stealing and game.cells <= WALK_CELLS:  # the other half: the first player's non-losing walk
+    if not stealing and game.cells <= MAX_CELLS:  # the other half: the first player's non-losing walk
         return walk_draw(position, store, tick, pairs=data["pairs"])
     other_half = (
         "; the second player cannot win either, by strategy stealing (an extra stone never hurts), so the draw "
@@ -580,7 +581,7 @@ def evidence(result: Any, *, tt_mb: float | None = None, seconds: float | None =
         if draw is not None:
             return Proof(draw, "a draw proof of blocking trees", "draw")
         game = Game(result.game)
-        if blocking_applies(game) is not None and game.cells <= WALK_CELLS:  # gravity, misere, several stones
+        if blocking_applies(game) is not None and game.cells <= MAX_CELLS:  # gravity, misere, several stones
             walks = walk_draw(game.start(), tick=tick,
                               deadline=None if seconds is None else time.perf_counter() + seconds)
             if walks.exists:

@@ -358,9 +358,6 @@ class ProofSearcher:
                                "one (solve with search='alpha-beta')")
         if not isinstance(position, Position) or position.game != game:
             raise KinarowError(f"this proof search is bound to {game}; give it a position of that game")
-        if self.words != 1:
-            raise SolverLimitError(f"{game} has {game.cells} cells; strategies are written for boards of at most 64 "
-                                   "cells")
         if position.is_over:
             return b""
         rules, plan, xctrl = X.walk_inputs(game)
@@ -368,7 +365,7 @@ class ProofSearcher:
         self.ctrl[:] = 0
         bundle = (self.masks, self.full, self.symtab, self.symperm, self.syminv, self.weight, self.params, self.tt,
                   self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn, self.czn, self.kbuf, self.kctrl)
-        p1, p2 = position.key()
+        p1, p2 = (W.to_board(bits, self.words) for bits in position.key())
 
         def stop() -> None:
             xctrl[X.X_STOP] = 1
@@ -380,7 +377,7 @@ class ProofSearcher:
 
         try:
             status, out = run_stoppable(
-                lambda: X.extract_proof(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
+                lambda: X.extract_proof(p1, p2, position.stones, winner, rules, plan,
                                         np.zeros(1 << 12, np.uint8), xctrl, bundle), stop, poll)
         finally:
             self.ctrl[P.C_STOP] = 0

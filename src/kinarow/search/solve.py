@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from kinarow.engine import kernel as K
-from kinarow.engine.tables import KernelTables, kernel_tables
+from kinarow.engine.tables import MAX_CELLS, KernelTables, kernel_tables
 from kinarow.errors import KinarowError, run_stoppable
 from kinarow.game import Game, shown
 from kinarow.position import Position
 from kinarow.proofs.matching import applicable as blocking_applicable
-from kinarow.proofs.tree import NOT_LOSE, WALK_CELLS, StrategyTree
+from kinarow.proofs.tree import NOT_LOSE, StrategyTree
 from kinarow.proofs.tree import WIN as WIN_OUTCOME
 from kinarow.search import connect
 from kinarow.values import Bound, Goal, Player, Value
@@ -709,8 +709,8 @@ def non_losing_strategy(position: Position, player: int, searcher: Searcher | No
     given) answers the win tests; ``on_tick(nodes)`` hears their nodes. A position ``player`` can lose is
     refused in one sentence. None if ``should_stop()`` turned true first (not when it is not given)."""
     game = position.game
-    if game.cells > WALK_CELLS:
-        raise KinarowError(f"a strategy that does not lose is written as a walk, on boards of at most {WALK_CELLS} "
+    if game.cells > MAX_CELLS:
+        raise KinarowError(f"a strategy that does not lose is written as a walk, on boards of at most {MAX_CELLS} "
                            f"cells; {game} has {game.cells}")
     if searcher is None:
         searcher = Searcher(game, knowledge="none")
@@ -984,7 +984,9 @@ def _search(
     if searcher is None and not strategy and connect.serves(game) is None:
         return _score_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, on_tick=on_tick,
                              knowledge=knowledge, strong=False, threads=threads)
-    if searcher is None and (search == "proof" or not strategy) and proof_search_applies(game, search, knowledge):
+    wide = game.cells > MAX_CELLS  # beyond the alpha-beta kernel: the proof search writes the strategy too
+    if searcher is None and (search == "proof" or not strategy or wide) and proof_search_applies(game, search,
+                                                                                               knowledge):
         return _proof_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
                              on_tick=on_tick, knowledge=knowledge, strategy=strategy, walk=walk)
     if searcher is None:
