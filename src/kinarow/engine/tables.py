@@ -22,9 +22,10 @@ GOAL_CODES = {"normal": K.NORMAL, MISERE: K.MISERE, MAKER_BREAKER: K.MAKER_BREAK
 def check_solvable(game: Game) -> None:
     """Raise :class:`SolverLimitError` if the bitboard kernel cannot hold the board."""
     if game.cells > MAX_CELLS:
-        raise SolverLimitError(
-            f"{game} has {game.cells} cells; the exact solver handles boards of at most {MAX_CELLS} cells"
-        )
+        wider = (f" (the proof search takes up to {WIDE_CELLS}: free placement, one stone a turn, a normal or "
+                 "Maker-Breaker goal)" if game.cells <= WIDE_CELLS else f" ({WIDE_CELLS} for the proof search)")
+        raise SolverLimitError(f"{game} has {game.cells} cells; the exact solver handles boards of at most "
+                               f"{MAX_CELLS} cells{wider}")
 
 
 class BoardTables(NamedTuple):
