@@ -9,6 +9,7 @@ pairing leaves on and off.
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -297,3 +298,85 @@ def test_solve_with_the_proof_search_writes_a_wins_strategy_from_its_table():
     assert breaker.value == Value.BREAKER and tree.check(breaker.strategy, compiled=True).ok  # by alpha-beta
     draw = solve("5x5k4", search="proof", strategy=True, tt_mb=16)
     assert draw.value == Value.DRAW and draw.strategy is None and draw.walk_nodes is None
+
+
+# -- the kept table: a long search resumes where it stopped ----------------------------------------------------
+def test_a_kept_table_resumes_the_search(tmp_path):
+    from kinarow.search.proof_search import load_table
+
+    path = str(tmp_path / "t.npz")
+    game = Game("6x6k4")
+    fresh = ProofSearcher(game, tt_mb=1).attacker_wins(game.start(), 1)
+    first = ProofSearcher(game, tt_mb=1)
+    first.keep_table(path, seconds=0.01)  # a write after (nearly) every poll: many slices
+    stopped = first.attacker_wins(game.start(), 1, max_nodes=3000)
+    assert stopped.wins is None and stopped.stopped == "node limit" and stopped.nodes >= 3000
+    again = ProofSearcher(game, tt_mb=1)
+    again.keep_table(path)
+    assert again.table_nodes == stopped.nodes
+    answer = again.attacker_wins(game.start(), 1)
+    assert answer.wins is fresh.wins is True
+    tt, nodes, seconds = load_table(path, again)
+    assert nodes == stopped.nodes + answer.nodes and seconds > 0 and (tt == again.tt).all()
+    done = ProofSearcher(game, tt_mb=1)
+    done.keep_table(path)
+    assert done.attacker_wins(game.start(), 1).nodes <= 2  # the root is proved in the kept table
+
+
+def test_a_stopped_search_keeps_its_table(tmp_path):
+    path = tmp_path / "t.npz"
+    game = Game("7x5k4:maker-breaker")
+    searcher = ProofSearcher(game, tt_mb=1)
+    searcher.keep_table(str(path))
+
+    def interrupt(nodes):
+        if nodes > 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        searcher.attacker_wins(game.start(), 1, on_tick=interrupt)
+    assert path.exists() and not (tmp_path / "t.npz.part").exists() and searcher.table_nodes > 0
+
+
+def test_a_kept_table_of_another_search_is_refused(tmp_path):
+    from kinarow.search.proof_search import table_size_mb
+
+    path = tmp_path / "t.npz"
+    game = Game("5x5k4")
+    searcher = ProofSearcher(game, tt_mb=1)
+    searcher.keep_table(str(path))
+    searcher.attacker_wins(game.start(), 1)
+    assert table_size_mb(str(path), game) == 1.0 and table_size_mb(str(tmp_path / "none.npz"), game) is None
+    with pytest.raises(KinarowError, match="is of 5x5k4, not 6x5k4"):
+        table_size_mb(str(path), Game("6x5k4"))
+    for other in (ProofSearcher(game, tt_mb=2), ProofSearcher(game, tt_mb=1, symmetry=False),
+                  ProofSearcher(game, tt_mb=1.25, words=2)):
+        with pytest.raises(KinarowError, match="kept by another search"):
+            other.keep_table(str(path))
+    meta = json.loads(str(np.load(path)["meta"]))
+    bad = tmp_path / "bad.npz"
+    for wrong, message in [({"rows": 12345}, "is not one the search makes"), ({"format": "x"}, "not a kinarow"),
+                           ({"nodes": "many"}, "no whole numbers"), ({"rows": 1 << 20}, "holds")]:
+        with open(bad, "wb") as out:
+            np.savez(out, meta=np.array(json.dumps({**meta, **wrong})), tt=searcher.tt)
+        with pytest.raises(KinarowError, match=message):
+            ProofSearcher(game, tt_mb=1).keep_table(str(bad))
+    bad.write_bytes(b"not a table")
+    with pytest.raises(KinarowError, match="cannot read the proof table"):
+        ProofSearcher(game, tt_mb=1).keep_table(str(bad))
+
+
+def test_the_table_option_of_solve(tmp_path, capsys):
+    from kinarow.cli import main
+
+    path = tmp_path / "t.npz"
+    assert main(["solve", "6x6k4", "--search", "proof", "--table", str(path), "--no-store", "--max-nodes",
+                 "2000"]) == 0
+    assert path.exists() and "Unknown" in capsys.readouterr().out
+    assert main(["solve", "6x6k4", "--search", "proof", "--table", str(path), "--no-store"]) == 0
+    assert capsys.readouterr().out.startswith("First player (Black) wins")
+    for argv, message in [(["solve", "6x6k4", "--table", str(path)], "give it with --search proof"),
+                          (["solve", "6x5k4", "--search", "proof", "--table", str(path)], "is of 6x6k4, not 6x5k4")]:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1

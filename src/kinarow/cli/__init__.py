@@ -4,7 +4,7 @@ Commands::
 
     kinarow solve GAME [--moves MOVES] [--json] [--strong] [--max-nodes N] [--time-limit S] [--tt-mb MB]
                   [--strategy FILE] [--proof FILE] [--store FILE | --no-store]
-                  [--knowledge none|pairing|matching]
+                  [--knowledge none|pairing|matching] [--search auto|proof|alpha-beta] [--table FILE]
                   [--workers N] [--cluster ADDRESS] [--jobs N] [--checkpoint FILE]   (scale)
     kinarow settle [CASE ...] [--list] [--workers N] [--cluster ADDRESS] [--time-limit S] [--out DIR] [--json]
                    [--knowledge none|pairing|matching] [--checkpoint PATH]

@@ -65,6 +65,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
     position = Game(args.game).position(args.moves)
+    if args.table is not None and args.search != "proof":
+        raise UsageError("--table keeps the proof search's table; give it with --search proof")
     if threads > 1 and connect.serves(position.game) is not None:
         raise UsageError(f"--threads serves the Connect-k score search only, and {position.game} is not its game "
                          f"({connect.serves(position.game)}); use --workers N for frontier jobs in N processes")
@@ -87,6 +89,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             strong=args.strong,
             threads=threads,
             search=args.search,
+            proof_table=args.table,
         )
     note, proof_note = write_files(args, result)
     if args.json:
@@ -146,7 +149,7 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--strategy", metavar="FILE", default=None, help="write the winner's strategy certificate to FILE")
     p.add_argument("--walk", action="store_true",
                    help="write a win's strategy (--strategy, --proof) as a walk: the moves in replay order without "
-                   "board keys, often a hundred times smaller (format version 3; boards of at most 64 cells)")
+                   "board keys, often a hundred times smaller (format version 3; boards of at most 128 cells)")
     p.add_argument("--proof", "--certificate", metavar="FILE", default=None, dest="proof",
                    help="write the certificate of the value to FILE (a win: strategy; a draw settled by knowledge: "
                    "matching sets; another draw: a pairing or blocking trees, and where those do not apply (gravity, "
@@ -160,11 +163,16 @@ def add_commands(commands: Any) -> None:
     p.add_argument(
         "--search", choices=SEARCHES, default="auto",
         help="the search of a value question: proof (proof-number search: free placement, one stone a turn, normal "
-        "or Maker-Breaker goal, at most 64 cells), alpha-beta, or auto (default: the proof search on such boards "
+        "or Maker-Breaker goal, at most 128 cells), alpha-beta, or auto (default: the proof search on such boards "
         f"of at least {PROOF_SEARCH_CELLS} cells, else alpha-beta); --strategy, --proof and --strong use "
-        "alpha-beta under auto; --search proof writes a win's strategy (--strategy, --proof) from its own table, "
+        "alpha-beta under auto (the proof search beyond 64 cells); --search proof "
+        "writes a win's strategy (--strategy, --proof) from its own table, "
         "and refuses --strong",
     )
+    p.add_argument("--table", metavar="FILE", default=None,
+                   help="--search proof: keep the search's table in FILE, so that a long search resumes where it "
+                   "stopped (loaded when FILE exists, its size then the table's; written every 30 minutes of "
+                   "search and when the search stops or answers)")
     scale.add_solve_options(p)
     p.set_defaults(run=cmd_solve)
 

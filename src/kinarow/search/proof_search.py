@@ -47,9 +47,13 @@ asks :meth:`ProofSearcher.can_win` for its safety tests where the search applies
 
 from __future__ import annotations
 
+import json
+import os
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -73,6 +77,9 @@ EAGER = 8
 #: the 1 + epsilon trick's epsilon, in thousandths
 EPSILON = 250
 DEFAULT_TT_MB = 64
+#: a kept table (:meth:`ProofSearcher.keep_table`) is written after this many seconds of search
+TABLE_SECONDS = 1800.0
+TABLE_FORMAT, TABLE_VERSION = "kinarow.proof-table", 1
 
 
 def unsupported(game: Game) -> str | None:
@@ -203,6 +210,11 @@ class ProofSearcher:
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
         #: the nodes the last :meth:`strategy_walk` searched (positions its table did not prove)
         self.walk_nodes = 0
+        #: the file that keeps the table (:meth:`keep_table`), and the search it holds: nodes and seconds
+        self.table_path: str | None = None
+        self.table_seconds = TABLE_SECONDS
+        self.table_nodes = 0
+        self.table_time = 0.0
         nsym = int(self.symtab.shape[0])
         self._img1 = np.zeros((nsym, *wide), np.uint64)
         self._img2 = np.zeros((nsym, *wide), np.uint64)
@@ -262,20 +274,44 @@ class ProofSearcher:
             raise KinarowError("one stone a turn only")
         bits = position.key()
         a_stones, d_stones = bits[attacker - 1], bits[2 - attacker]
-        self.ctrl[:] = 0
-        self.ctrl[P.C_MAX_NODES] = max_nodes or 0
         deadline = None if time_limit is None else start + time_limit
+        totals = np.zeros(P.N_CTRL, np.int64)  # the counters over the slices between two writes of the table
+        why: list[str] = []  # what stopped the last slice: "time limit", "slice"
 
         def stop() -> None:
             self.ctrl[P.C_STOP] = 1
 
         def poll() -> None:
             if on_tick is not None:
-                on_tick(int(self.ctrl[P.C_NODES]))
-            if deadline is not None and time.perf_counter() >= deadline:
+                on_tick(int(totals[P.C_NODES] + self.ctrl[P.C_NODES]))
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                why.append("time limit")
+                stop()
+            elif slice_end is not None and now >= slice_end:
+                why.append("slice")
                 stop()
 
-        pn, dn, zone = run_stoppable(lambda: self._run(a_stones, d_stones, attacker), stop, poll, every=0.02)
+        while True:  # one slice of search between two writes of the kept table (one slice when none is kept)
+            left = None if max_nodes is None else max_nodes - int(totals[P.C_NODES])
+            if left is not None and left < 1:  # the budget ran out at the end of a slice
+                self.ctrl[P.C_ABORTED] = 1
+                break
+            self.ctrl[:] = 0
+            self.ctrl[P.C_MAX_NODES] = left or 0
+            why.clear()
+            slice_end = None if self.table_path is None else time.perf_counter() + self.table_seconds
+            slice_start = time.perf_counter()
+            try:
+                pn, dn, zone = run_stoppable(lambda: self._run(a_stones, d_stones, attacker), stop, poll,
+                                             every=0.02)
+            except KeyboardInterrupt:
+                self._keep(int(self.ctrl[P.C_NODES]), time.perf_counter() - slice_start)
+                raise
+            totals += self.ctrl
+            self._keep(int(self.ctrl[P.C_NODES]), time.perf_counter() - slice_start)
+            if not (self.ctrl[P.C_ABORTED] and why == ["slice"]):
+                break
         c = self.ctrl
         wins: bool | None = None
         if not c[P.C_ABORTED]:
@@ -285,15 +321,46 @@ class ProofSearcher:
         return Answer(
             attacker,
             wins,
-            int(c[P.C_NODES]),
+            int(totals[P.C_NODES]),
             time.perf_counter() - start,
-            int(c[P.C_EXPANDED]),
-            int(c[P.C_PAIR_TESTS]),
-            int(c[P.C_PAIR_LEAVES]),
-            int(c[P.C_ZONE_PRUNED]),
+            int(totals[P.C_EXPANDED]),
+            int(totals[P.C_PAIR_TESTS]),
+            int(totals[P.C_PAIR_LEAVES]),
+            int(totals[P.C_ZONE_PRUNED]),
             None if wins is None else zone,
-            None if wins is not None else "time limit" if c[P.C_STOP] else "node limit",
+            None if wins is not None else "time limit" if "time limit" in why else "node limit",
         )
+
+    # -- the kept table ---------------------------------------------------------------------------------------
+    def keep_table(self, path: str, seconds: float | None = None) -> None:
+        """Keep this search's table in the file ``path``: load it now when the file exists (see
+        :func:`load_table`), and write it after every ``seconds`` of search (default :data:`TABLE_SECONDS`) and
+        when a question ends or stops (Ctrl-C, SIGTERM, a budget), so that a long search resumes where it
+        stopped. The file is written beside itself first and then renamed: a stop while writing keeps the
+        last whole table."""
+        self.table_path = str(path)
+        self.table_seconds = TABLE_SECONDS if seconds is None else float(seconds)
+        if os.path.exists(self.table_path):
+            self.tt, self.table_nodes, self.table_time = load_table(self.table_path, self)
+
+    def _identity(self) -> dict[str, Any]:
+        """What a kept table must match to be this search's: the game, the board words, the row and the
+        symmetries (the keys are canonical under them)."""
+        return {"format": TABLE_FORMAT, "version": TABLE_VERSION, "game": str(self.game), "words": self.words,
+                "row_words": int(self.tt.shape[1]), "symmetries": zlib.crc32(self.symperm.tobytes())}
+
+    def _keep(self, nodes: int, seconds: float) -> None:
+        """Write the table to its file (when one is kept), with the nodes and seconds of search so far."""
+        if self.table_path is None:
+            return
+        self.table_nodes += nodes
+        self.table_time += seconds
+        meta = {**self._identity(), "rows": int(self.tt.shape[0]), "nodes": self.table_nodes,
+                "seconds": round(self.table_time, 3)}
+        part = self.table_path + ".part"
+        with open(part, "wb") as out:
+            np.savez(out, meta=np.array(json.dumps(meta)), tt=self.tt)
+        os.replace(part, self.table_path)
 
     def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
         """Can the side to move force a win? None when ``max_nodes`` ran out first (the draw-proof walk's
@@ -403,6 +470,64 @@ class ProofSearcher:
     def clear(self) -> None:
         """Forget every proof and disproof number (a fresh table)."""
         self.tt[:] = 0
+
+
+def _table_meta(path: str) -> tuple[Any, dict[str, Any]]:
+    """The open kept-table file at ``path`` and its description; one sentence when it is not one."""
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        raise KinarowError(f"cannot read the proof table '{path}': {error}") from None
+    try:
+        if set(data.files) != {"meta", "tt"}:
+            raise ValueError("it does not hold a table and its description")
+        meta = json.loads(str(data["meta"]))
+        if not isinstance(meta, dict) or meta.get("format") != TABLE_FORMAT or meta.get("version") != TABLE_VERSION:
+            raise ValueError(f"it is not a {TABLE_FORMAT} file of version {TABLE_VERSION}")
+        rows, row_words = meta.get("rows"), meta.get("row_words")
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (rows, row_words, meta.get("nodes"))):
+            raise ValueError("its description has no whole numbers of rows, words and nodes")
+        if rows < 4 or rows & (rows - 1) or row_words not in (8, 10):
+            raise ValueError(f"a table of {rows} rows of {row_words} words is not one the search makes")
+        member = data.zip.getinfo("tt.npy")
+        if not rows * row_words * 8 <= member.file_size <= rows * row_words * 8 + 4096:
+            raise ValueError(f"its table holds {member.file_size:,} bytes, not {rows:,} rows of {row_words} words")
+    except (ValueError, KeyError, TypeError) as error:
+        data.close()
+        raise KinarowError(f"the proof table '{path}' cannot be used: {error}") from None
+    return data, meta
+
+
+def table_size_mb(path: str, game: Game) -> float | None:
+    """The megabytes of the table kept in ``path`` (a search resumes with the table's own size), or None when
+    there is no such file yet; one sentence when the file is not a kept table of ``game``."""
+    if not os.path.exists(path):
+        return None
+    data, meta = _table_meta(path)
+    data.close()
+    if meta.get("game") != str(game):
+        raise KinarowError(f"the proof table '{path}' is of {meta.get('game')}, not {game}; give another file")
+    return float(meta["rows"] * meta["row_words"] * 8) / 2**20
+
+
+def load_table(path: str, searcher: ProofSearcher) -> tuple[np.ndarray, int, float]:
+    """The table kept in ``path`` for ``searcher`` (the same game, board words, rows and symmetries), with the
+    nodes and seconds of search it holds; one sentence when it cannot be used."""
+    data, meta = _table_meta(path)
+    try:
+        want = {**searcher._identity(), "rows": int(searcher.tt.shape[0])}
+        wrong = [key for key, value in want.items() if meta.get(key) != value]
+        if wrong:
+            raise KinarowError(f"the proof table '{path}' was kept by another search ({', '.join(wrong)} differ: "
+                               f"{', '.join(f'{meta.get(k)} against {want[k]}' for k in wrong)}); give another file")
+        tt = data["tt"]
+        if tt.dtype != np.uint64 or tt.shape != searcher.tt.shape:
+            raise KinarowError(f"the proof table '{path}' holds a {tt.dtype} array of shape {tt.shape}, not the "
+                               f"{searcher.tt.shape} table of uint64 its description gives")
+        seconds = meta.get("seconds")
+        return tt, int(meta["nodes"]), float(seconds) if isinstance(seconds, int | float) else 0.0
+    finally:
+        data.close()
 
 
 def inverse_symmetries(symperm: np.ndarray) -> np.ndarray | None:

@@ -769,6 +769,7 @@ def solve(
     strong: bool = False,
     threads: int = 1,
     search: str = "auto",
+    proof_table: str | None = None,
 ) -> Result:
     """Solve a game (from the empty board) or a position with perfect play.
 
@@ -818,10 +819,18 @@ def solve(
     :class:`Searcher`, and ``auto`` (the default) the proof search where it applies, on boards of at least
     :data:`PROOF_SEARCH_CELLS` cells (alpha-beta is faster on smaller ones) and when ``knowledge`` is not
     ``none`` (it stops at pairings), else alpha-beta. ``Result.search`` says which search answered.
+
+    ``proof_table`` (with ``search='proof'``) names a file that keeps the proof search's table, so that a long
+    search resumes where it stopped: loaded when it exists (the table's size is then the file's), written
+    every :data:`kinarow.search.proof_search.TABLE_SECONDS` seconds of search and when the search stops
+    (Ctrl-C, SIGTERM, a budget), and kept after an answer (the strategy is read from it).
     """
     max_nodes, time_limit, tt_mb = check_limits(max_nodes, time_limit, tt_mb)
     knowledge = check_knowledge(knowledge)
     search = check_search(search)
+    if proof_table is not None and (search != "proof" or not isinstance(proof_table, str) or not proof_table):
+        raise KinarowError("proof_table names the file that keeps the proof search's table; give a file name and "
+                           "search='proof'")
     if search == "proof" and (strong or searcher is not None):
         raise KinarowError("search='proof' answers value questions, with a win's strategy read from its table; "
                            "leave out strong and searcher, or use search='auto'")
@@ -850,7 +859,8 @@ def solve(
     result = with_reason(position, _solve(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
                                            symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
                                            on_tick=on_tick, knowledge=knowledge, proof=proof, store=store,
-                                           on_proof_tick=on_proof_tick, threads=threads, search=search))
+                                           on_proof_tick=on_proof_tick, threads=threads, search=search,
+                                           proof_table=proof_table))
     if not strong:
         return result
     assert searcher is not None or position.is_over
@@ -921,6 +931,7 @@ def _solve(
     on_proof_tick: Callable[[int], None] | None,
     threads: int = 1,
     search: str = "auto",
+    proof_table: str | None = None,
 ) -> Result:
     """:func:`solve` once its arguments are checked: from the store, or by search, with the certificate asked."""
     from kinarow.search import certify
@@ -928,7 +939,8 @@ def _solve(
     if store is None and not proof:
         return certify.in_form(_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
                                        symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
-                                       on_tick=on_tick, knowledge=knowledge, threads=threads, search=search), walk)
+                                       on_tick=on_tick, knowledge=knowledge, threads=threads, search=search,
+                                       proof_table=proof_table), walk)
 
     asked = knowledge if searcher is None else searcher.knowledge  # a searcher's own options key the store
     symmetry = symmetry if searcher is None else searcher.symmetry
@@ -946,13 +958,14 @@ def _solve(
         # a draw's certificate needs no strategy; a win's is the winner's strategy, which alpha-beta writes
         # unless the proof search was asked for (then its table gives the proof tree)
         result = _proof_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
-                               on_tick=on_tick, knowledge=knowledge, strategy=search == "proof", walk=walk)
+                               on_tick=on_tick, knowledge=knowledge, strategy=search == "proof", walk=walk,
+                               proof_table=proof_table)
         if result.value not in (Value.DRAW, Value.BREAKER) and result.strategy is None:
             result = None
     if result is None:
         result = _search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
                          strategy=strategy or proof, walk=walk, searcher=searcher, on_tick=on_tick,
-                         knowledge=knowledge, threads=threads, search=search)
+                         knowledge=knowledge, threads=threads, search=search, proof_table=proof_table)
         if store is not None:
             certify.save_result(store, position, result, symmetry=symmetry)
     return certify.certify(position, result, proof=proof, walk=walk, store=store, tick=on_proof_tick)
@@ -972,6 +985,7 @@ def _search(
     knowledge: str,
     threads: int = 1,
     search: str = "auto",
+    proof_table: str | None = None,
 ) -> Result:
     """:func:`solve`'s search of ``position`` (a copy the caller owns), without the store or the proof."""
     game = position.game
@@ -988,7 +1002,8 @@ def _search(
     if searcher is None and (search == "proof" or not strategy or wide) and proof_search_applies(game, search,
                                                                                                knowledge):
         return _proof_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
-                             on_tick=on_tick, knowledge=knowledge, strategy=strategy, walk=walk)
+                             on_tick=on_tick, knowledge=knowledge, strategy=strategy, walk=walk,
+                             proof_table=proof_table)
     if searcher is None:
         searcher = Searcher(game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
     start = time.perf_counter()
@@ -1087,19 +1102,23 @@ def _proof_search(
     knowledge: str,
     strategy: bool = False,
     walk: bool = False,
+    proof_table: str | None = None,
 ) -> Result:
     """:func:`_search` by the proof-number search (:mod:`kinarow.search.proof_search`): the value from its
     questions, then a move that keeps it (asked within what is left of the budgets); with ``strategy`` a
     win's strategy, the proof tree read from the search's table (:meth:`ProofSearcher.strategy_walk`,
     not bounded by the budgets)."""
     from kinarow.engine import pns_kernel
-    from kinarow.search.proof_search import ProofSearcher, prove
+    from kinarow.search.proof_search import ProofSearcher, prove, table_size_mb
 
     game = position.game
     to_move = Player.of(position.to_move)
-    searcher = ProofSearcher(game, tt_mb=tt_mb if tt_mb is not None else min(default_tt_mb(game), 64),
+    kept = None if proof_table is None else table_size_mb(proof_table, game)
+    searcher = ProofSearcher(game, tt_mb=kept or (tt_mb if tt_mb is not None else min(default_tt_mb(game), 64)),
                              symmetry=symmetry, knowledge=knowledge != "none")
     searcher.attacker_wins(game.start(), 1, max_nodes=1)  # loads the compiled kernel before the clock
+    if proof_table is not None:
+        searcher.keep_table(proof_table)
     start = time.perf_counter()
     know: dict[str, Any] = {"knowledge": knowledge, "search": PROOF_SEARCH}
     try:
