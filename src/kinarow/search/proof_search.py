@@ -484,8 +484,9 @@ def _table_meta(path: str) -> tuple[Any, dict[str, Any]]:
         meta = json.loads(str(data["meta"]))
         if not isinstance(meta, dict) or meta.get("format") != TABLE_FORMAT or meta.get("version") != TABLE_VERSION:
             raise ValueError(f"it is not a {TABLE_FORMAT} file of version {TABLE_VERSION}")
-        rows, row_words = meta.get("rows"), meta.get("row_words")
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (rows, row_words, meta.get("nodes"))):
+        rows, row_words, nodes = meta.get("rows"), meta.get("row_words"), meta.get("nodes")
+        if not (isinstance(rows, int) and isinstance(row_words, int) and isinstance(nodes, int)) or any(
+                isinstance(v, bool) for v in (rows, row_words, nodes)):
             raise ValueError("its description has no whole numbers of rows, words and nodes")
         if rows < 4 or rows & (rows - 1) or row_words not in (8, 10):
             raise ValueError(f"a table of {rows} rows of {row_words} words is not one the search makes")
