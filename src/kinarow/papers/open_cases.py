@@ -84,10 +84,11 @@ def _four_high() -> tuple[Width, ...]:
         elif m == 30:
             rows.append(Width(m, Value.FIRST, LUSTENBERGER))
         elif m <= 16:
-            rows.append(Width(m, "open", "open: not yet run (at most 64 cells, so the proof search applies)"))
+            rows.append(Width(m, "open", "open: not yet settled (one-word boards; the proof search applies, "
+                              "resumable with --table)"))
         else:
-            rows.append(Width(m, "open", "open: more than 64 cells, beyond today's kernels; the literature gives "
-                              "only the 4 x 30 board"))
+            rows.append(Width(m, "open", f"open: not yet run ({4 * m} cells, a two-word board: the proof search and "
+                              "both checkers take it); the literature gives only the 4 x 30 board"))
     return tuple(rows)
 
 
