@@ -47,7 +47,7 @@ Proved positions are kept in an open-addressing table of ``(kx, ko + 1)``
 word pairs (:func:`kinarow.proofs.tree_kernel.table_add`), sized from the
 token count (each proved position reads one token, so twice the tokens keep
 it at most half full) up to 2^24 slots (256 MiB); beyond that it grows
-fourfold when half full, so a file of many tokens takes memory only as its
+twofold when three quarters full, so a file of many tokens takes memory only as its
 walk proves positions.
 
 The walk is depth first with an explicit stack (one frame per stone):

@@ -53,8 +53,9 @@ a position where the board allows it (``kind``, chosen by :func:`table_plan`):
              ``kt[j, b]`` is the sum of 3^(8j + i) over the bits i of byte b.
     WIDE     otherwise ``(bx, bo + 1)``, two words.
 
-No used slot holds 0 in its last word. A one-word table grows twofold when
-three quarters full, a two-word table fourfold when half full.
+No used slot holds 0 in its last word. A table grows twofold when three
+quarters full: the old and the new table together hold three times the room
+of the old (two-word tables grew fourfold when half full before: five times).
 
 The walk is depth-first with an explicit stack (one frame per stone):
 ``nxt[d]`` is the next reply to try at a loser's node, or -2 at a winner's
@@ -310,8 +311,8 @@ def table_add(table, used, key):
     for j in range(w):
         table[i, j] = key[j]
     used += 1
-    if (w >= 2 and 2 * used > table.shape[0]) or (w == 1 and 4 * used > 3 * table.shape[0]):
-        bigger = np.zeros(((4 if w >= 2 else 2) * table.shape[0], w), np.uint64)
+    if 4 * used > 3 * table.shape[0]:  # three quarters full: twice the slots (the old and new: 3 units at most)
+        bigger = np.zeros((2 * table.shape[0], w), np.uint64)
         mask = np.uint64(bigger.shape[0] - 1)
         for r in range(table.shape[0]):
             if table[r, w - 1] != 0:
