@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 import zlib
 from collections.abc import Callable
@@ -302,11 +303,20 @@ class ProofSearcher:
             why.clear()
             slice_end = None if self.table_path is None else time.perf_counter() + self.table_seconds
             slice_start = time.perf_counter()
+            finished = threading.Event()
+
+            def work(finished: threading.Event = finished) -> tuple[int, int, int]:
+                try:
+                    return self._run(a_stones, d_stones, attacker)
+                finally:
+                    finished.set()
+
             try:
-                pn, dn, zone = run_stoppable(lambda: self._run(a_stones, d_stones, attacker), stop, poll,
-                                             every=0.02)
+                pn, dn, zone = run_stoppable(work, stop, poll, every=0.02)
             except KeyboardInterrupt:
-                self._keep(int(self.ctrl[P.C_NODES]), time.perf_counter() - slice_start)
+                stop()
+                finished.wait()  # a second interrupt while the kernel stops leaves the file as it was
+                self._keep(int(self.ctrl[P.C_NODES]), time.perf_counter() - slice_start)  # a whole table
                 raise
             totals += self.ctrl
             self._keep(int(self.ctrl[P.C_NODES]), time.perf_counter() - slice_start)
