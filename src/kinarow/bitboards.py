@@ -63,9 +63,6 @@ def lowest_bit_index(x):  # type: ignore[no-untyped-def]
     return i
 
 
-_pop1 = popcount
-_low1 = lowest_bit_index
-
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _ALL = ~np.uint64(0)
@@ -133,7 +130,7 @@ def less(a: Board, b: Board) -> bool:
 
 def count(a: Board) -> int:
     """The number of cells."""
-    return int(_pop1(a[0]) + _pop1(a[1])) if _py_pair(a) else int(_pop1(a))
+    return int(popcount(a[0]) + popcount(a[1])) if _py_pair(a) else int(popcount(a))
 
 
 def low(a: Board) -> Board:
@@ -157,8 +154,8 @@ def drop_low(a: Board) -> Board:
 def low_index(a: Board) -> int:
     """The number of the lowest cell of a non-empty board."""
     if _py_pair(a):
-        return int(_low1(a[0])) if a[0] != _ZERO else 64 + int(_low1(a[1]))
-    return int(_low1(a))
+        return int(lowest_bit_index(a[0])) if a[0] != _ZERO else 64 + int(lowest_bit_index(a[1]))
+    return int(lowest_bit_index(a))
 
 
 def single(a: Board) -> bool:
@@ -280,7 +277,7 @@ by_form(bnot, lambda a: ~a, lambda a: (~a[0], ~a[1]))
 by_form(is_zero, lambda a: a == np.uint64(0), lambda a: a[0] == np.uint64(0) and a[1] == np.uint64(0))
 by_form(eq, lambda a, b: a == b, lambda a, b: a[0] == b[0] and a[1] == b[1])
 by_form(less, lambda a, b: a < b, lambda a, b: a[1] < b[1] or (a[1] == b[1] and a[0] < b[0]))
-by_form(count, lambda a: _pop1(a), lambda a: _pop1(a[0]) + _pop1(a[1]))
+by_form(count, lambda a: popcount(a), lambda a: popcount(a[0]) + popcount(a[1]))
 
 
 def _low2(a):  # type: ignore[no-untyped-def]
@@ -296,7 +293,7 @@ def _drop_low2(a):  # type: ignore[no-untyped-def]
 
 
 def _low_index2(a):  # type: ignore[no-untyped-def]
-    return _low1(a[0]) if a[0] != np.uint64(0) else 64 + _low1(a[1])
+    return lowest_bit_index(a[0]) if a[0] != np.uint64(0) else 64 + lowest_bit_index(a[1])
 
 
 def _bit2(c, like):  # type: ignore[no-untyped-def]
@@ -317,7 +314,7 @@ def _byte2(a, j):  # type: ignore[no-untyped-def]
 
 by_form(low, lambda a: a & (~a + np.uint64(1)), _low2)
 by_form(drop_low, lambda a: a & (a - np.uint64(1)), _drop_low2)
-by_form(low_index, lambda a: _low1(a), _low_index2)
+by_form(low_index, lambda a: lowest_bit_index(a), _low_index2)
 by_form(single, lambda a: a & (a - np.uint64(1)) == np.uint64(0), lambda a: is_zero(drop_low(a)))
 by_form(bit, lambda c, like: np.uint64(1) << np.uint64(c), _bit2, argument=-1)
 by_form(has, lambda a, c: (a >> np.uint64(c)) & np.uint64(1) != np.uint64(0), _has2)

@@ -82,7 +82,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from kinarow.bitboards import lowest_bit_index
+from kinarow.bitboards import canonical, lowest_bit_index
 from kinarow.engine import breaker as BK
 
 WIN, DRAW, LOSS, ABORT = 1, 0, -1, 99
@@ -202,28 +202,6 @@ def prefetch_row(typingctx, table, row):
         return context.get_dummy_value()
 
     return sig, codegen
-
-
-@njit(cache=True, inline="always")
-def apply_sym(symtab, s, nbytes, x):
-    out = np.uint64(0)
-    for j in range(nbytes):
-        out |= symtab[s, j, (x >> np.uint64(8 * j)) & np.uint64(255)]
-    return out
-
-
-@njit(cache=True)
-def canonical(symtab, nsym, nbytes, p1, p2):
-    """Smallest symmetric image of (p1, p2) and the symmetry that gives it."""
-    b1, b2, bs = p1, p2, 0
-    for s in range(1, nsym):
-        c1 = apply_sym(symtab, s, nbytes, p1)
-        if c1 > b1:
-            continue
-        c2 = apply_sym(symtab, s, nbytes, p2)
-        if c1 < b1 or c2 < b2:
-            b1, b2, bs = c1, c2, s
-    return b1, b2, bs
 
 
 @njit(cache=True, inline="always")
