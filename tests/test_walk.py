@@ -18,7 +18,7 @@ from kinarow import Game, KinarowError, Position, solve
 from kinarow.bitboards import to_board
 from kinarow.proofs import CertificateError
 from kinarow.proofs import tree_kernel as TK
-from kinarow.proofs.tree import StrategyTree, board_key, check
+from kinarow.proofs.tree import TICK_POSITIONS, StrategyTree, board_key, check
 from test_tree import both, own_verify, win_on_the_spot
 
 
@@ -212,7 +212,7 @@ def test_a_parallel_solve_writes_the_proof_it_is_asked_for(tmp_path, capsys):
 
 @pytest.mark.parametrize("compiled", [False, True])
 def test_the_check_reports_its_progress(compiled):
-    tree = _strategy("7x5k4", "")  # 103,539 positions: the Python walk reports at least once
+    tree = _strategy("7x5k4", "")  # about 100,000 positions: the Python walk reports at least once
     heard: list[int] = []
     result = check(tree, compiled=compiled, on_tick=heard.append)
     assert result.ok
@@ -220,9 +220,9 @@ def test_the_check_reports_its_progress(compiled):
     assert heard == sorted(heard) and heard[-1] <= positions
     if compiled:
         assert heard[-1] == positions
-    else:  # the Python walk reports each time another 65,536 positions are proven
-        assert heard == list(range(65536, positions + 1, 65536))[:len(heard)]
-        assert len(heard) >= positions // 65536 - 1
+    else:  # the Python walk reports each time another TICK_POSITIONS positions are checked
+        assert heard == list(range(TICK_POSITIONS, positions + 1, TICK_POSITIONS))[:len(heard)]
+        assert len(heard) >= positions // TICK_POSITIONS - 1 >= 0 and heard
 
 
 @pytest.mark.parametrize("compiled", [[], ["--compiled"]])

@@ -72,20 +72,20 @@ NODE_DONE, NODE_WINNER, NODE_LOSER = 0, 1, 2  # what a walk does at a node: leav
 def _enter(p1, p2, d, t, winner, seen, used, res, rules, plan):
     """A walk arrives at a node at depth ``d`` (``t`` stones): ``(what, seen, used)``: NODE_DONE when the game is
     over, the position was walked already or the winner completes a line at once; NODE_WINNER when the winner
-    must prescribe a move; NODE_LOSER when every reply is to be followed. A new position joins ``seen``."""
+    must prescribe a move; NODE_LOSER when every reply is to be followed. A new position joins ``seen`` (a win
+    on the spot does not: it is found again at once, as the checkers find it)."""
     size, n, gravity, goal, gmasks, cell_groups, start, rules_turn = rules
     kind, kt = plan
     if res[d] != 0:  # the game is over
         return NODE_DONE, seen, used
+    if rules_turn[t] == winner and winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups,
+                                                 start, goal, winner) >= 0:
+        return NODE_DONE, seen, used  # a win on the spot is not kept: the checker finds it again too
     key = pack(p1, p2, kind, size, n, kt)
     if table_has(seen, key):  # the position was walked
         return NODE_DONE, seen, used
     seen, used = table_add(seen, used, key)
-    if rules_turn[t] != winner:
-        return NODE_LOSER, seen, used
-    if winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups, start, goal, winner) >= 0:
-        return NODE_DONE, seen, used
-    return NODE_WINNER, seen, used
+    return (NODE_WINNER if rules_turn[t] == winner else NODE_LOSER), seen, used
 
 
 @njit(cache=True)

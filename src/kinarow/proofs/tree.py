@@ -117,12 +117,12 @@ def follow(
     def visit() -> None:
         if pos.is_over:
             return
+        if pos.to_move == winner and winning_stone(pos, name) is not None:
+            return
         key = board_key(pos)
         if key in seen:
             return
         seen.add(key)
-        if pos.to_move == winner and winning_stone(pos, name) is not None:
-            return
         if stop is not None and stop(pos):
             return
         if pos.to_move == winner:
@@ -473,6 +473,9 @@ def ended(where: str, result: Any, tree: StrategyTree) -> str:
     return f"the line {where} ends in a {result} win, so {tree.winner} loses"
 
 
+TICK_POSITIONS = 0x10000  # the Python walk reports its progress each time this many more positions are checked
+
+
 def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = None) -> Verdict:
     """:func:`check` walked in Python (any board size)."""
     try:
@@ -488,6 +491,7 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
     proven: set[str] = set()
     walk = iter(tree.walk) if tree.walk is not None else None
     read = heard = 0  # moves read from the walk; positions last reported to on_tick
+    spot = 0  # wins on the spot met (checked each time, not kept in ``proven``)
 
     def visit(p: Position, line: list[str]) -> None:
         if p.is_over:
@@ -497,14 +501,14 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
         key = board_key(p)
         if key in proven:
             return
-        nonlocal read, heard
-        if on_tick is not None and len(proven) >= heard + 0x10000:
-            heard = len(proven) // 0x10000 * 0x10000
+        nonlocal read, heard, spot
+        if on_tick is not None and len(proven) + spot >= heard + TICK_POSITIONS:
+            heard = (len(proven) + spot) // TICK_POSITIONS * TICK_POSITIONS
             on_tick(heard)
         if p.to_move == winner:
             name = tree.choices.get(key) if walk is None else None
             if name is None and winning_stone(p, tree.winner) is not None:
-                proven.add(key)  # the winner wins with this stone
+                spot += 1  # the winner wins with this stone (not kept: found again as fast, as in the compiled walk)
                 return
             where = " ".join(line) or "(start)"
             if walk is not None:
@@ -535,11 +539,11 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
     try:
         visit(pos, [])
     except _RefutedError as err:
-        return walked(False, str(err), len(proven))
+        return walked(False, str(err), len(proven) + spot)
     if tree.walk is not None and read < len(tree.walk):
         return walked(False, f"the walk has {len(tree.walk) - read:,} moves more than the replay reads",
-                      len(proven))
-    return walked(True, f"{tree.claim} against every reply", len(proven))
+                      len(proven) + spot)
+    return walked(True, f"{tree.claim} against every reply", len(proven) + spot)
 
 
 def check_certificate(data: dict[str, Any], compiled: bool = False,

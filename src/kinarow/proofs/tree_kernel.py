@@ -42,7 +42,10 @@ player's win; CLAIM_NOT_LOSE, no line ends in the other player's win (a draw
 will do). The shortcut at the player's turn is the same in both: the first
 cell that ends the game in the player's own win.
 
-Positions already proven are kept in an open-addressing table, as one word
+Positions already proven are kept in an open-addressing table (all but the
+winner's wins on the spot: most positions of a strategy are such, and the win
+test finds them again as fast as the table would, with no move read, so the
+replay is the same whether they are kept or not), as one word
 a position where the board allows it (``kind``, chosen by :func:`table_plan`):
 
     COLUMNS  a gravity board of m columns of n cells with m * (n + 1) <= 64:
@@ -370,12 +373,14 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
     In STREAM mode ``keys`` may have no rows: then the positions are not noted.
     ``kind`` and ``kt`` say how the proven table keys a position (:func:`table_plan`).
 
-    Returns ``(status, proven positions, depth, moves read)``: on failure
+    Returns ``(status, positions checked, depth, moves read)`` (the proven positions kept, and the wins on the
+    spot each time one is met; ``ctrl[0]`` reports the same count): on failure
     ``line[:depth]`` is the line of play from the start position that fails
     (for ILLEGAL, the prescribed cell is ``line[depth]``).
     """
     table = new_table(kind)
     used = 0
+    spot = 0  # wins on the spot met (not kept)
     read = 0
     note_keys = keys.shape[0] > 0
     steps = 0
@@ -386,15 +391,15 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
     while True:
         steps += 1
         if steps & 0xFFFF == 0:
-            ctrl[0] = used
+            ctrl[0] = used + spot
             if ctrl[1] != 0:
-                return STOPPED, used, d, read
+                return STOPPED, used + spot, d, read
         done = False
         # the node at depth d, reached just now
         t = stones + d
         if res[d] != 0:
             if res[d] != winner and (claim == CLAIM_WIN or res[d] == 3 - winner):
-                return ENDS, used, d, read
+                return ENDS, used + spot, d, read
             done = True
         elif table_has(table, pack(bx, bo, kind, size, n, kt)):
             done = True
@@ -403,11 +408,11 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
             c = -1
             if j < 0 and winning_stone(bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal,
                                         winner) >= 0:
-                table, used = table_add(table, used, pack(bx, bo, kind, size, n, kt))
+                spot += 1  # a win on the spot: not kept (found again at once, and most positions are such)
                 done = True
             elif mode == STREAM:
                 if read == cells.shape[0]:
-                    return NO_MOVE, used, d, read
+                    return NO_MOVE, used + spot, d, read
                 if note_keys:
                     _note(keys, read, bx, bo)
                 c = np.int64(cells[read])
@@ -416,7 +421,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 if j < 0:
                     j = _find(keys, bx, bo)
                 if j < 0:
-                    return NO_MOVE, used, d, read
+                    return NO_MOVE, used + spot, d, read
                 reached[j] = 1
                 c = cells[j]
                 if mode == ENCODE:
@@ -425,7 +430,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
             if not done:
                 if c < 0 or c >= size or not _legal(bx, bo, c, n, gravity):
                     line[d] = c
-                    return ILLEGAL, used, d, read
+                    return ILLEGAL, used + spot, d, read
                 nxt[d] = -2
                 bx, bo = push_stone(bx, bo, c, winner, t, d, line, res, size, masks, cell_groups, start, goal)
                 d += 1
@@ -435,7 +440,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
         while True:  # at depth d: finish the node (done) or try its next reply
             if done:
                 if d == 0:
-                    return OK, used, 0, read
+                    return OK, used + spot, 0, read
                 d -= 1
                 bx, bo = pop_stone(bx, bo, line[d])
                 if nxt[d] == -2:  # the winner's node: its one move is proven
