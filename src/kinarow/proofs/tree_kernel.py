@@ -401,16 +401,16 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
             if res[d] != winner and (claim == CLAIM_WIN or res[d] == 3 - winner):
                 return ENDS, used + spot, d, read
             done = True
+        elif turn_player[t] == winner and (mode != DICT or _find(keys, bx, bo) < 0) and winning_stone(
+                bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal, winner) >= 0:
+            # a win on the spot (tested first: most positions are such), never kept in the table: it is found
+            # again at once, with no move read
+            spot += 1
+            done = True
         elif table_has(table, pack(bx, bo, kind, size, n, kt)):
             done = True
         elif turn_player[t] == winner:
-            j = _find(keys, bx, bo) if mode == DICT else -1
-            c = -1
-            if j < 0 and winning_stone(bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal,
-                                        winner) >= 0:
-                spot += 1  # a win on the spot: not kept (found again at once, and most positions are such)
-                done = True
-            elif mode == STREAM:
+            if mode == STREAM:
                 if read == cells.shape[0]:
                     return NO_MOVE, used + spot, d, read
                 if note_keys:
@@ -418,8 +418,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 c = np.int64(cells[read])
                 read += 1
             else:
-                if j < 0:
-                    j = _find(keys, bx, bo)
+                j = _find(keys, bx, bo)
                 if j < 0:
                     return NO_MOVE, used + spot, d, read
                 reached[j] = 1
@@ -427,14 +426,13 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 if mode == ENCODE:
                     out[read] = c
                     read += 1
-            if not done:
-                if c < 0 or c >= size or not _legal(bx, bo, c, n, gravity):
-                    line[d] = c
-                    return ILLEGAL, used + spot, d, read
-                nxt[d] = -2
-                bx, bo = push_stone(bx, bo, c, winner, t, d, line, res, size, masks, cell_groups, start, goal)
-                d += 1
-                continue
+            if c < 0 or c >= size or not _legal(bx, bo, c, n, gravity):
+                line[d] = c
+                return ILLEGAL, used + spot, d, read
+            nxt[d] = -2
+            bx, bo = push_stone(bx, bo, c, winner, t, d, line, res, size, masks, cell_groups, start, goal)
+            d += 1
+            continue
         else:
             nxt[d] = 0
         while True:  # at depth d: finish the node (done) or try its next reply
