@@ -79,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             value, _ = searcher.choose_move(position, args.think)
             times.append(time.perf_counter() - start)
+            if times[-1] > 1.0:
+                print(f"# {times[-1]:.2f} s: {position.move_text()}", file=sys.stderr)
             if value is None:
                 print(f"# not solved within {args.think:g} s: {position.moves}", file=sys.stderr)
         fast = sum(t <= 1.0 for t in times)
