@@ -384,7 +384,7 @@ def test_a_book_value_does_not_lift_the_budget_of_the_best_move() -> None:
     searcher = Searcher(game)
     if searcher.scores is None or searcher.scores.book is None:
         pytest.skip("no book is shipped for 7x6 (or it is turned off)")
-    line = "e1 b1 c1 f1 c2 c3 a1 g1".split()
+    line = ["e1", "b1", "c1", "f1", "c2", "c3", "a1", "g1"]
     if searcher.scores.book.depth > len(line):
         pytest.skip(f"the shipped book is deeper than the line of this test ({len(line)} stones)")
     position = game.position(" ".join(line[: searcher.scores.book.depth]))

@@ -55,8 +55,8 @@ def test_cluster_by_address_from_the_command_line(cluster, capsys):
 
 def test_cluster_time_limit_stops_its_jobs(cluster):
     _, client = cluster
-    # past the shipped opening book (positions of at most two stones), so that the search runs
-    result = par.solve("7x6k4:gravity", moves="d d c", cluster=client, time_limit=1.0)
+    # Connect Four on 8 x 7: no opening book is shipped for it, so the search runs (far longer than the limit)
+    result = par.solve("8x7k4:gravity", moves="d d c", cluster=client, time_limit=1.0)
     assert result.value == "unknown" and result.stopped == "time limit"
 
 

@@ -194,13 +194,13 @@ def test_analyse_labels_the_empty_cells_of_a_free_board(patient):
 
 
 def test_moves_not_solved_within_the_think_time_show_a_question_mark():
-    # after four stones in the centre column: past the shipped opening book (positions of at most two stones),
-    # and no move there is settled by a quick threat
-    found = App(think=0.001).handle("/api/analyse", {"game": "7x6k4:gravity", "moves": ["d", "d", "d", "d"]})
+    # Connect Four on 8 x 7 after four stones in column d: no opening book is shipped for it, and no move there
+    # is settled by a quick threat
+    found = App(think=0.001).handle("/api/analyse", {"game": "8x7k4:gravity", "moves": ["d", "d", "d", "d"]})
     found = found["analysis"]
-    assert found["stopped"] == "time limit" and [m["label"] for m in found["moves"]] == ["?"] * 7
+    assert found["stopped"] == "time limit" and [m["label"] for m in found["moves"]] == ["?"] * 8
     assert found["sentence"].startswith("Unknown: the analysis stopped (time limit)")
-    assert found["sentence"].endswith("0 of 7 moves were solved within the think time (0.001 s); the others show ?.")
+    assert found["sentence"].endswith("0 of 8 moves were solved within the think time (0.001 s); the others show ?.")
     assert found["legend"][-1][1] == "?: not solved in time"
 
 
