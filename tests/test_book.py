@@ -419,6 +419,24 @@ def test_a_move_at_the_books_depth_keeps_the_books_score(tiny: tuple[books.Book,
         assert (got if not weak else (got > 0) - (got < 0)) == score.score
 
 
+KEPT = sorted((Path(__file__).resolve().parent.parent / "checkpoints").glob("7x6k4-gravity.d*.checkpoint.npz"))
+
+
+@pytest.mark.parametrize("path", KEPT, ids=[p.name for p in KEPT])
+def test_a_kept_book_checkpoint_reads_and_agrees_with_the_search(path: Path) -> None:
+    """A deeper 7x6 book is built across sessions; its checkpoint, kept in checkpoints/, must stay readable by the
+    build that resumes it, and a sample of its scores must agree with a fresh search."""
+    depth = int(path.name.split(".")[1][1:])
+    done = books._resume(path, C4, depth)  # every check of a book file, for a build's checkpoint
+    assert done
+    layout = books._Layout(C4)
+    searcher = connect.ScoreSearcher(C4, tt_mb=16)
+    for key in random.Random(3).sample(sorted(done), min(4, len(done))):
+        cur, mask, stones, _ = layout.decode_all(np.array([key], np.uint64))
+        found = searcher.score_words(int(cur[0]), int(mask[0]), int(stones[0]))
+        assert found is not None and found.score == done[key]
+
+
 @pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
 def test_a_sample_of_the_shipped_book_s_deepest_entries_agrees_with_the_search() -> None:
     """Each run re-searches 4 of the shipped book's deepest entries, drawn at random (the searched ones; the
