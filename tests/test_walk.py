@@ -30,7 +30,9 @@ def _strategy(text: str, moves: str) -> StrategyTree:
 
 def read_walk(tree: StrategyTree) -> dict[str, str] | None:
     """A second reader written here from the documented replay order: the boards of the walk's moves, or None
-    when the walk does not fit the replay (too short, too long, an illegal cell)."""
+    when the walk does not fit the replay (too short, too long, an illegal cell). It remembers every proven
+    position, wins on the spot included, where the extraction and the checkers keep none of those: the walks
+    it reads whole show that keeping them or not gives the same replay."""
     game = Game(tree.game)
     pos = game.position(" ".join(tree.moves))
     names = ("maker", "breaker") if game.goal == "maker-breaker" else ("first", "second")
