@@ -21,7 +21,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"kinarow: error: {error}", file=err)
         return EXIT_REJECTED
     try:
-        with progress(f"checking {path}", err, "positions proven") as tick:
+        with progress(f"checking {path}", err, "positions checked") as tick:
             verdict = check_text(text, str(Path(path).parent), compiled=args.compiled, on_tick=tick)
     except KeyboardInterrupt:
         print(f"{interrupted()}: the check stopped before it had a verdict.", file=err)
