@@ -323,6 +323,29 @@ def test_a_kept_table_resumes_the_search(tmp_path):
     assert done.attacker_wins(game.start(), 1).nodes <= 2  # the root is proved in the kept table
 
 
+def test_a_slice_stop_polled_twice_is_still_a_slice(tmp_path, monkeypatch):
+    """On a busy machine the waiting thread may poll again before the kernel has seen the stop that ends a slice
+    of a kept-table search; that must still read as the slice's end, not as the end of the search (a CI run
+    found a search stopped at 2,049 nodes of a 3,000-node budget)."""
+    from kinarow.search import proof_search
+
+    real = proof_search.run_stoppable
+
+    def polled_twice(work, stop, poll, every=0.02):
+        def twice() -> None:
+            poll()
+            poll()
+
+        return real(work, stop, twice, every=every)
+
+    monkeypatch.setattr(proof_search, "run_stoppable", polled_twice)
+    game = Game("6x6k4")
+    searcher = ProofSearcher(game, tt_mb=1)
+    searcher.keep_table(str(tmp_path / "t.npz"), seconds=0.01)
+    answer = searcher.attacker_wins(game.start(), 1)  # no budget: only an answer ends it (before: "node limit")
+    assert answer.wins is True and answer.stopped is None
+
+
 def test_a_stopped_search_keeps_its_table(tmp_path):
     path = tmp_path / "t.npz"
     game = Game("7x5k4:maker-breaker")

@@ -285,6 +285,8 @@ class ProofSearcher:
         def poll() -> None:
             if on_tick is not None:
                 on_tick(int(totals[P.C_NODES] + self.ctrl[P.C_NODES]))
+            if why:  # asked to stop already, and the kernel has not yet seen it (a busy machine): once is the reason
+                return
             now = time.perf_counter()
             if deadline is not None and now >= deadline:
                 why.append("time limit")
