@@ -86,9 +86,6 @@ def _four_high() -> tuple[Width, ...]:
         elif m <= 16:
             rows.append(Width(m, "open", "open: not yet settled (one-word boards; the proof search applies, "
                               "resumable with --table)"))
-        elif m == 17:
-            rows.append(Width(m, "open", "open: under way (68 cells, a two-word board; the proof search with a kept "
-                              "table, resumable with --table)"))
         else:
             rows.append(Width(m, "open", f"open: not yet run ({4 * m} cells, a two-word board: the proof search and "
                               "both checkers take it); the literature gives only the 4 x 30 board"))
@@ -105,6 +102,8 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
     14: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
     15: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
     16: "kinarow's strategy certificate, read from the proof search's kept table (open in the literature)",
+    17: "kinarow's strategy certificate, read from the proof search's kept table (open in the literature; 68 "
+        "cells, the first two-word width)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
