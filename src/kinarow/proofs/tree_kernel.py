@@ -397,19 +397,22 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
         done = False
         # the node at depth d, reached just now
         t = stones + d
+        mine = turn_player[t] == winner
+        # DICT: the row of a move named here (version 1 names wins on the spot too, and such a move is followed)
+        j = _find(keys, bx, bo) if mine and mode == DICT and res[d] == 0 else -1
         if res[d] != 0:
             if res[d] != winner and (claim == CLAIM_WIN or res[d] == 3 - winner):
                 return ENDS, used + spot, d, read
             done = True
-        elif turn_player[t] == winner and (mode != DICT or _find(keys, bx, bo) < 0) and winning_stone(
-                bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal, winner) >= 0:
+        elif mine and j < 0 and winning_stone(bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal,
+                                              winner) >= 0:
             # a win on the spot (tested first: most positions are such), never kept in the table: it is found
             # again at once, with no move read
             spot += 1
             done = True
         elif table_has(table, pack(bx, bo, kind, size, n, kt)):
             done = True
-        elif turn_player[t] == winner:
+        elif mine:
             if mode == STREAM:
                 if read == cells.shape[0]:
                     return NO_MOVE, used + spot, d, read
@@ -418,7 +421,8 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 c = np.int64(cells[read])
                 read += 1
             else:
-                j = _find(keys, bx, bo)
+                if mode == ENCODE:
+                    j = _find(keys, bx, bo)
                 if j < 0:
                     return NO_MOVE, used + spot, d, read
                 reached[j] = 1
