@@ -1,0 +1,47 @@
+"""Can the first player win the window game W(w) of boards four high? One df-pn search per width.
+
+Run from the repository root::
+
+    python benchmarks/bench_window.py 5 6 7 8 9              # widths 5 to 9, 10^8 nodes each at most
+    python benchmarks/bench_window.py 10 --max-nodes 3e8 --tt-mb 1024
+
+A win for X in W(w) would settle every (m,4,4) with m >= w at once (:mod:`kinarow.search.window` has the game
+and the argument). The search keeps no certificate yet, so its answers are findings of a search, not
+results; the script prints each width's answer, nodes and seconds. The first width compiles the kernel
+(about 10 s, not cached: the search is recursive).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+
+import numba
+
+from kinarow.errors import KinarowError
+from kinarow.search.window import solve_window
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("widths", nargs="+", type=int, help="window widths (1 to 16)")
+    parser.add_argument("--max-nodes", type=float, default=1e8, help="node budget per width (default 1e8)")
+    parser.add_argument("--tt-mb", type=int, default=512, help="table size in MB (default 512)")
+    args = parser.parse_args(argv)
+    print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
+          f"numba {numba.__version__}")
+    print("| width | answer | nodes | seconds |")
+    print("| ---: | --- | ---: | ---: |")
+    for width in args.widths:
+        try:
+            found = solve_window(width, max_nodes=int(args.max_nodes), tt_mb=args.tt_mb)
+        except KinarowError as err:
+            print(f"bench_window: {err}", file=sys.stderr)
+            return 2
+        print(f"| {width} | {found.answer} | {found.nodes:,} | {found.seconds:.1f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

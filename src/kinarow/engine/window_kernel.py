@@ -1,0 +1,333 @@
+"""Proof-number search of the *window game*: can the first player win four high inside the board's left columns?
+
+The window game ``W(w)`` is played on the leftmost ``w`` columns of a board four high (k = 4) that goes on to
+the right without end. The first player (X) may play only inside the window; the second player (O) plays
+inside it or *passes* (a move anywhere to the right of it). X wins by completing a group inside the window. O
+wins by completing a group inside the window, or when a group that leaves the window to the right has O on all
+its window cells and no more cells beyond the window than O has passed, or at O's fourth pass (four passes
+could have filled a group wholly beyond the window). A win for X in ``W(w)`` is a win for the first player on
+every board four high and at least ``w`` wide (:mod:`kinarow.proofs.window` has the argument and the checker).
+
+Bit layout
+==========
+
+A position is two ``uint64`` bitboards, X's stones and O's stones (bit ``c`` is cell ``c = x * 4 + y``,
+column-major as in :mod:`kinarow.engine.kernel`), and O's passes ``p`` (0 to 3). For ``w = 5``::
+
+        a  b  c  d  e | beyond the window
+    4 | 3  7 11 15 19 |
+    3 | 2  6 10 14 18 |    a group leaving the window, e.g. the row c2-d2-e2-f2: bits 9, 13, 17
+    2 | 1  5  9 13 17 |    and one cell beyond (``far`` 1)
+    1 | 0  4  8 12 16 |    bits 4 * w .. 63 are always 0
+
+``inner`` holds the groups inside the window, ``cross`` the window cells of each group that leaves it and
+``far`` the number of its cells beyond. The board's only symmetry kept is the flip of the rows (y -> 3 - y).
+
+Search
+======
+
+Depth-first proof-number search (df-pn, Nagai 2002) with the 1 + epsilon thresholds of Pawlewicz & Lew
+(2007); an OR node has X to move. A node is settled without children when X completes a group at once
+(proved), when O has a pass that wins or two winning cells (OR: disproved), when O wins at once (AND:
+disproved), when X has two threats (AND: proved), or when X has no group left (disproved). A single threat of
+the other side forces its block. Otherwise X's moves are the empty cells of live groups (a stone elsewhere
+touches no group that can still be completed, and an extra stone never hurts its owner), O's are those and
+the pass (a stone of O on a dead cell is worth less than a pass, which at least counts towards the groups
+beyond). The table ``tt`` is ``(size, 6)`` uint64, buckets of four rows::
+
+    word 0: X (canonical)  word 1: O (canonical)  word 2: passes + 1 (0: empty row)
+    word 3: proof number   word 4: disproof number  word 5: work (nodes searched below)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+INF = np.int64(1) << np.int64(48)
+PASS = 64  # the move number of O's pass
+# ctrl indices
+C_NODES, C_MAX_NODES, C_STOP, C_ABORTED = range(4)
+N_CTRL = 4
+PROVEN, DISPROVEN, OPEN = 0, 1, 2
+_N1 = np.uint64(0x1111111111111111)
+_N2 = np.uint64(0x2222222222222222)
+_N4 = np.uint64(0x4444444444444444)
+_N8 = np.uint64(0x8888888888888888)
+
+
+@njit(cache=True, inline="always")
+def _count(x):
+    c = 0
+    while x != np.uint64(0):
+        x &= x - np.uint64(1)
+        c += 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def _low_index(x):
+    i = 0
+    while (x & np.uint64(1)) == np.uint64(0):
+        x >>= np.uint64(1)
+        i += 1
+    return i
+
+
+@njit(cache=True, inline="always")
+def flip(b):
+    """The board with its rows flipped (y -> 3 - y): each column's four bits reversed."""
+    return ((b & _N1) << np.uint64(3)) | ((b & _N2) << np.uint64(1)) | ((b & _N4) >> np.uint64(1)) | (
+        (b & _N8) >> np.uint64(3))
+
+
+@njit(cache=True)
+def evaluate(inner, cross, far, X, O, p, x_moves, full, max_passes):
+    """(status, moves, forced): PROVEN/DISPROVEN/OPEN, the side to move's candidate cells (a board; O's pass is
+    added by the caller unless ``forced``), and whether they are one forced block."""
+    zero = np.uint64(0)
+    empty = full & ~(X | O)
+    x_thr = zero
+    o_thr = zero
+    cells = zero
+    live_x = 0
+    for i in range(inner.shape[0]):
+        g = inner[i]
+        if g & O == zero:
+            live_x += 1
+            r = g & ~X
+            cells |= r
+            if r & (r - np.uint64(1)) == zero:
+                x_thr |= r
+        if g & X == zero:
+            r = g & ~O
+            cells |= r
+            if r & (r - np.uint64(1)) == zero:
+                o_thr |= r
+    o_pass = p + 1 >= max_passes
+    for i in range(cross.shape[0]):
+        g = cross[i]
+        if g & X != zero:
+            continue
+        r = g & ~O
+        cells |= r
+        if r == zero:
+            if far[i] <= p + 1:
+                o_pass = True
+        elif r & (r - np.uint64(1)) == zero and far[i] <= p:
+            o_thr |= r
+    cells &= empty
+    if x_moves:
+        if x_thr != zero:
+            return PROVEN, x_thr, False
+        if o_pass or (o_thr & (o_thr - np.uint64(1))) != zero or live_x == 0:
+            return DISPROVEN, zero, False
+        if o_thr != zero:
+            return OPEN, o_thr, True
+        return OPEN, cells, False
+    if o_thr != zero or o_pass:
+        return DISPROVEN, zero, False
+    if (x_thr & (x_thr - np.uint64(1))) != zero:
+        return PROVEN, zero, False
+    if live_x == 0:
+        return DISPROVEN, zero, False
+    if x_thr != zero:
+        return OPEN, x_thr, True
+    return OPEN, cells, False
+
+
+@njit(cache=True, inline="always")
+def key(X, O):
+    """The canonical (X, O) under the row flip."""
+    fx = flip(X)
+    fo = flip(O)
+    if fx < X or (fx == X and fo < O):
+        return fx, fo
+    return X, O
+
+
+@njit(cache=True, inline="always")
+def _bucket(tt, k1, k2, p):
+    h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (k2 * np.uint64(0xC2B2AE3D27D4EB4F)) ^ (
+        np.uint64(p + 1) * np.uint64(0xD6E8FEB86659FD93))
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(tt.shape[0] - 1)) & ~np.int64(3)
+
+
+@njit(cache=True)
+def probe(tt, X, O, p):
+    """(proof number, disproof number) kept for the position, or (-1, -1)."""
+    k1, k2 = key(X, O)
+    b = _bucket(tt, k1, k2, p)
+    tag = np.uint64(p + 1)
+    for r in range(b, b + 4):
+        if tt[r, 2] == tag and tt[r, 0] == k1 and tt[r, 1] == k2:
+            return np.int64(tt[r, 3]), np.int64(tt[r, 4])
+    return np.int64(-1), np.int64(-1)
+
+
+@njit(cache=True)
+def store(tt, X, O, p, pn, dn, work):
+    k1, k2 = key(X, O)
+    b = _bucket(tt, k1, k2, p)
+    tag = np.uint64(p + 1)
+    row = -1
+    least = np.int64(0)
+    for r in range(b, b + 4):
+        if tt[r, 2] == tag and tt[r, 0] == k1 and tt[r, 1] == k2:
+            row = r
+            break
+        w = np.int64(-1) if tt[r, 2] == np.uint64(0) else np.int64(tt[r, 5])
+        if row < 0 or w < least:
+            row = r
+            least = w
+    tt[row, 0] = k1
+    tt[row, 1] = k2
+    tt[row, 2] = tag
+    tt[row, 3] = np.uint64(pn)
+    tt[row, 4] = np.uint64(dn)
+    tt[row, 5] = np.uint64(work)
+
+
+@njit(cache=True)
+def _order(inner, cross, X, O, moves, weight_of, out):
+    """The cells of ``moves`` in ``out``, the most groups-weighted first (sum of 2^-(empty cells) over the live
+    groups through a cell, both players'); returns their number."""
+    n = 0
+    rest = moves
+    while rest != np.uint64(0):
+        c = _low_index(rest)
+        rest &= rest - np.uint64(1)
+        weight_of[c] = 0.0
+        out[n] = c
+        n += 1
+    empty = ~(X | O)
+    for i in range(inner.shape[0]):
+        g = inner[i]
+        if g & O == np.uint64(0) or g & X == np.uint64(0):
+            e = g & empty
+            w = 1.0 / float(np.uint64(1) << np.uint64(_count(e)))
+            e &= moves
+            while e != np.uint64(0):
+                weight_of[_low_index(e)] += w
+                e &= e - np.uint64(1)
+    for i in range(cross.shape[0]):
+        g = cross[i]
+        if g & X == np.uint64(0):
+            e = g & empty
+            w = 0.5 / float(np.uint64(1) << np.uint64(_count(e)))
+            e &= moves
+            while e != np.uint64(0):
+                weight_of[_low_index(e)] += w
+                e &= e - np.uint64(1)
+    for i in range(1, n):
+        c = out[i]
+        v = weight_of[c]
+        j = i
+        while j > 0 and weight_of[out[j - 1]] < v:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = c
+    return n
+
+
+@njit  # not cached: numba cannot load a cached recursive function (it crashes)
+def mid(inner, cross, far, full, max_passes, X, O, p, x_moves, thpn, thdn, tt, ctrl, depth, cmoves, cpn, cdn,
+        weight_of):
+    """Search the node until its proof number reaches ``thpn`` or its disproof number ``thdn``; returns
+    (pn, dn) and keeps them in the table."""
+    ctrl[C_NODES] += 1
+    start = ctrl[C_NODES]
+    status, moves, forced = evaluate(inner, cross, far, X, O, p, x_moves, full, max_passes)
+    if status == PROVEN:
+        store(tt, X, O, p, 0, INF, 1)
+        return np.int64(0), INF
+    if status == DISPROVEN:
+        store(tt, X, O, p, INF, 0, 1)
+        return INF, np.int64(0)
+    out = cmoves[depth]
+    n = _order(inner, cross, X, O, moves, weight_of, out)
+    if not x_moves and not forced:
+        out[n] = PASS
+        n += 1
+    pn_row = cpn[depth]
+    dn_row = cdn[depth]
+    while True:
+        if ctrl[C_STOP] != 0 or (ctrl[C_MAX_NODES] > 0 and ctrl[C_NODES] >= ctrl[C_MAX_NODES]):
+            ctrl[C_ABORTED] = 1
+            return np.int64(-1), np.int64(-1)
+        # the children's numbers
+        best = -1
+        second = INF
+        for i in range(n):
+            c = out[i]
+            if x_moves:
+                cx, co, cp = X | (np.uint64(1) << np.uint64(c)), O, p
+            elif c == PASS:
+                cx, co, cp = X, O, p + 1
+            else:
+                cx, co, cp = X, O | (np.uint64(1) << np.uint64(c)), p
+            a, b = probe(tt, cx, co, cp)
+            if a < 0:
+                a, b = np.int64(1), np.int64(1)
+            pn_row[i] = a
+            dn_row[i] = b
+        if x_moves:  # OR: pn = min, dn = sum
+            pn = INF
+            dn = np.int64(0)
+            for i in range(n):
+                dn = min(INF, dn + dn_row[i])
+                if pn_row[i] < pn:
+                    second = pn
+                    pn = pn_row[i]
+                    best = i
+                elif pn_row[i] < second:
+                    second = pn_row[i]
+        else:  # AND: pn = sum, dn = min
+            pn = np.int64(0)
+            dn = INF
+            for i in range(n):
+                pn = min(INF, pn + pn_row[i])
+                if dn_row[i] < dn:
+                    second = dn
+                    dn = dn_row[i]
+                    best = i
+                elif dn_row[i] < second:
+                    second = dn_row[i]
+        if pn >= thpn or dn >= thdn or pn == 0 or dn == 0:
+            store(tt, X, O, p, pn, dn, ctrl[C_NODES] - start + 1)
+            return pn, dn
+        c = out[best]
+        if x_moves:
+            cx, co, cp = X | (np.uint64(1) << np.uint64(c)), O, p
+            child_thpn = min(thpn, max(second + 1, np.int64(second * 1.25)))
+            child_thdn = min(INF, thdn - dn + dn_row[best])
+        elif c == PASS:
+            cx, co, cp = X, O, p + 1
+            child_thdn = min(thdn, max(second + 1, np.int64(second * 1.25)))
+            child_thpn = min(INF, thpn - pn + pn_row[best])
+        else:
+            cx, co, cp = X, O | (np.uint64(1) << np.uint64(c)), p
+            child_thdn = min(thdn, max(second + 1, np.int64(second * 1.25)))
+            child_thpn = min(INF, thpn - pn + pn_row[best])
+        a, b = mid(inner, cross, far, full, max_passes, cx, co, cp, not x_moves, child_thpn, child_thdn, tt, ctrl,
+                   depth + 1, cmoves, cpn, cdn, weight_of)
+        if a < 0:
+            return a, b
+
+
+@njit
+def solve(inner, cross, far, full, max_passes, X, O, p, x_moves, tt, ctrl):
+    """df-pn from the position: PROVEN, DISPROVEN, or OPEN when stopped (``ctrl[C_ABORTED]``)."""
+    cmoves = np.zeros((136, 66), np.int64)
+    cpn = np.zeros((136, 66), np.int64)
+    cdn = np.zeros((136, 66), np.int64)
+    weight_of = np.zeros(64, np.float64)
+    ctrl[C_ABORTED] = 0
+    pn, dn = mid(inner, cross, far, full, max_passes, X, O, p, x_moves, INF, INF, tt, ctrl, 0, cmoves, cpn, cdn,
+                 weight_of)
+    if pn == 0:
+        return PROVEN
+    if dn == 0:
+        return DISPROVEN
+    return OPEN

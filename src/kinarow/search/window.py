@@ -1,0 +1,102 @@
+"""The window game of boards four high: a search towards one argument for every width at once.
+
+Four in a row on a board four high and ``m`` wide (the (m,4,4) family) needs a proof for each width: a win on
+a narrower board does not carry over, since the second player can build in the extra columns. The *window
+game* ``W(w)`` (:mod:`kinarow.engine.window_kernel` has its rules) gives the second player every such chance:
+the first player (X) plays only in the leftmost ``w`` columns; the second (O) plays there or anywhere to the
+right, and every O stone to the right counts as a *pass* that may lie on whichever group leaving the window O
+likes. O wins as soon as some group could be complete (all its window cells O, no more cells beyond than
+passes, or four passes for a group wholly beyond), X by completing a group inside the window.
+
+Why a win for X in ``W(w)`` is a win on every board at least ``w`` wide: X answers the real game's moves as
+the window game prescribes, counting each O stone beyond the window as a pass. X's stones stay inside the
+window and complete a real group. Before that, O completes no real group: one inside the window would end the
+window game too, and one that leaves it has all its window cells O and its cells beyond among O's stones
+beyond, which are no more than the passes, so the window game would have ended in O's win first.
+
+This module builds the groups and runs the kernel's proof-number search; it answers "can X win ``W(w)``?" and
+keeps no certificate yet (a search's answer, not a result).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from kinarow.engine import window_kernel as WK
+from kinarow.errors import KinarowError
+
+ROWS = 4  # the kernel's row flip and cell numbering are for boards four high
+MAX_WIDTH = 16  # one 64-bit word
+
+
+@dataclass(frozen=True)
+class WindowGroups:
+    """The groups of ``W(width)`` for ``k`` in a row: ``inner`` inside the window, ``cross`` the window cells of
+    each group that leaves it to the right and ``far`` its number of cells beyond (every array as the kernel
+    takes it)."""
+
+    width: int
+    k: int
+    inner: np.ndarray
+    cross: np.ndarray
+    far: np.ndarray
+
+    @property
+    def full(self) -> np.uint64:
+        return np.uint64((1 << (ROWS * self.width)) - 1)
+
+
+def window_groups(width: int, k: int = 4) -> WindowGroups:
+    """Every group of ``k`` cells in a line on the strip four high that meets the window's ``width`` columns."""
+    if not isinstance(width, int) or not 1 <= width <= MAX_WIDTH:
+        raise KinarowError(f"a window is 1 to {MAX_WIDTH} columns wide, not {width!r}")
+    if not isinstance(k, int) or not 2 <= k <= ROWS:
+        raise KinarowError(f"the window game takes k from 2 to {ROWS}, not {k!r}")
+    inner: list[int] = []
+    cross: list[int] = []
+    far: list[int] = []
+    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        for x in range(width):
+            for y in range(ROWS):
+                cells = [(x + i * dx, y + i * dy) for i in range(k)]
+                if any(not 0 <= cy < ROWS for _, cy in cells):
+                    continue
+                mask = sum(1 << (cx * ROWS + cy) for cx, cy in cells if cx < width)
+                beyond = sum(cx >= width for cx, _ in cells)
+                if beyond == 0:
+                    inner.append(mask)
+                else:
+                    cross.append(mask)
+                    far.append(beyond)
+    return WindowGroups(width, k, np.array(inner, np.uint64), np.array(cross, np.uint64), np.array(far, np.int64))
+
+
+@dataclass(frozen=True)
+class WindowAnswer:
+    """What the search found: ``"X wins"``, ``"X does not win"`` or ``"unknown"`` (the node budget ran out)."""
+
+    width: int
+    answer: str
+    nodes: int
+    seconds: float
+
+
+def solve_window(width: int, *, max_nodes: int | None = None, tt_mb: int = 256, k: int = 4,
+                 max_passes: int | None = None) -> WindowAnswer:
+    """Can X (moving first) win ``W(width)``? By the kernel's df-pn within ``max_nodes`` nodes (None: no limit).
+    ``max_passes``: O's winning number of passes (``k`` by default: a group wholly beyond the window)."""
+    groups = window_groups(width, k)
+    if tt_mb < 1:
+        raise KinarowError(f"the table needs at least 1 MB, not {tt_mb}")
+    rows = 1 << max(2, ((tt_mb << 20) // 48).bit_length() - 1)
+    tt = np.zeros((rows, 6), np.uint64)
+    ctrl = np.zeros(WK.N_CTRL, np.int64)
+    ctrl[WK.C_MAX_NODES] = max_nodes or 0
+    start = time.perf_counter()
+    status = WK.solve(groups.inner, groups.cross, groups.far, groups.full, max_passes or k, np.uint64(0),
+                      np.uint64(0), 0, True, tt, ctrl)
+    answer = {WK.PROVEN: "X wins", WK.DISPROVEN: "X does not win"}.get(status, "unknown")
+    return WindowAnswer(width, answer, int(ctrl[WK.C_NODES]), time.perf_counter() - start)
