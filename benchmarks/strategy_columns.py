@@ -9,11 +9,11 @@ The question behind it (the (m,4,4) issue's "uniform argument"): is a width's wi
 winner's moves staying inside a window of columns near its first move whatever the loser does elsewhere? If so,
 one certificate on the window could cover every wider board. For each strategy certificate (a walk or a keyed
 file of a rectangular board) the script counts the winner's prescribed moves by column, split into *forced*
-moves (the cell completes a group of the loser's three stones: the block of a threat to win at once) and *free*
+moves (the loser holds every other cell of a group through the cell: the block of a threat to win at once) and *free*
 ones (every other prescribed move). Wins on the spot are not prescribed, so not counted. It prints one row per
 certificate: the moves, the free moves in the last quarter of the columns, and the rightmost column with a free
-move. ``--columns-only`` counts the walk's bytes by column without reading the positions (no forced/free split;
-for walks of millions of moves, whose boards would not fit in memory).
+move. ``--columns-only`` counts every move of the walk by column without reading the positions (no forced/free
+split; for walks of millions of moves, whose boards would not fit in memory).
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("certificates", nargs="+", type=Path, help="strategy certificates (.json or .json.gz)")
     parser.add_argument("--columns-only", action="store_true", help="count the walk's moves by column only")
     args = parser.parse_args(argv)
-    print("| certificate | prescribed | forced | free | free in the last quarter of the columns | rightmost free |")
+    what = "moves" if args.columns_only else "free moves"
+    print(f"| certificate | prescribed | forced | free | {what} in the last quarter of the columns | rightmost |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for path in args.certificates:
         try:
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         total = sum(free.values()) + sum(forced.values())
         rightmost = column_name(max(free)) if free else "-"
         split = "-" if args.columns_only else f"{sum(forced.values()):,}"
-        free_words = f"{sum(free.values()):,}" if not args.columns_only else f"{total:,} (not split)"
+        free_words = "-" if args.columns_only else f"{sum(free.values()):,}"
         print(f"| {path.name} | {total:,} | {split} | {free_words} | {late:,} ({late / max(total, 1):.0%}) "
               f"| {rightmost} of {column_name(game.m - 1)} |")
     return 0
