@@ -4,23 +4,31 @@ Run from the repository root::
 
     python benchmarks/bench_window.py 5 6 7 8 9              # widths 5 to 9, 10^8 nodes each at most
     python benchmarks/bench_window.py 10 --max-nodes 3e8 --tt-mb 1024
+    python benchmarks/bench_window.py 12 --max-nodes 1e9 --tt-mb 4096 --certificate-dir certificates
+
+With ``--certificate-dir`` a width that X wins gets its certificate written there as ``window-W.json.gz`` (the
+strategy read from the search's table, :func:`kinarow.search.window.window_walk`), for ``kinarow check``.
 
 A win for X in W(w) would settle every (m,4,4) with m >= w at once (:mod:`kinarow.search.window` has the game
-and the argument). The search keeps no certificate yet, so its answers are findings of a search, not
-results; the script prints each width's answer, nodes and seconds. The first width compiles the kernel
-(about 10 s, not cached: the search is recursive).
+and the argument, :mod:`kinarow.proofs.window` its certificate's checker). The script prints each width's
+answer, nodes and seconds; an answer is the search's, a result only with its checked certificate. The first
+width compiles the kernel (about 10 s, not cached: the search is recursive).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import platform
 import sys
+from pathlib import Path
 
 import numba
 
 from kinarow.errors import KinarowError
-from kinarow.search.window import solve_window
+from kinarow.proofs import window
+from kinarow.search.window import solve_window, window_walk
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("widths", nargs="+", type=int, help="window widths (1 to 16)")
     parser.add_argument("--max-nodes", type=float, default=1e8, help="node budget per width (default 1e8)")
     parser.add_argument("--tt-mb", type=int, default=512, help="table size in MB (default 512)")
+    parser.add_argument("--certificate-dir", type=Path, help="write the certificate of each width X wins here")
     args = parser.parse_args(argv)
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
           f"numba {numba.__version__}")
@@ -40,6 +49,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"bench_window: {err}", file=sys.stderr)
             return 2
         print(f"| {width} | {found.answer} | {found.nodes:,} | {found.seconds:.1f} |", flush=True)
+        if args.certificate_dir is not None and found.answer == "X wins":
+            walk = window_walk(width, max_nodes=int(args.max_nodes), tt_mb=args.tt_mb)
+            if walk is None:
+                print(f"bench_window: the search of width {width} did not prove the win again", file=sys.stderr)
+                return 1
+            path = args.certificate_dir / f"window-{width}.json.gz"
+            with gzip.open(path, "wt") as handle:
+                json.dump(window.certificate(width, 4, walk), handle)
+            print(f"# wrote {path}: {len(walk):,} prescribed moves; check it with kinarow check {path}")
     return 0
 
 

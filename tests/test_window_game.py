@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kinarow.errors import KinarowError
 from kinarow.search.window import ROWS, solve_window, window_groups
@@ -62,3 +64,94 @@ def test_node_budget_gives_unknown() -> None:
 def test_bad_width(width: object) -> None:
     with pytest.raises(KinarowError, match="1 to 16 columns"):
         window_groups(width)  # type: ignore[arg-type]
+
+
+# -- the window certificate (kinarow.proofs.window) --------------------------------------------------------------
+
+def window_certificate(width: int, k: int) -> dict[str, object]:
+    from kinarow.proofs import window as PW
+    from kinarow.search.window import window_walk
+
+    walk = window_walk(width, k=k, tt_mb=1)
+    assert walk is not None
+    return PW.certificate(width, k, walk)
+
+
+@pytest.mark.parametrize(("width", "k"), [(3, 3), (4, 3)])
+def test_window_certificate_checks(width: int, k: int) -> None:
+    from kinarow.proofs import check_data
+
+    verdict = check_data(window_certificate(width, k))
+    assert verdict.ok, verdict.reason
+    assert verdict.details["positions_checked"] >= verdict.details["prescribed"] > 0
+
+
+def test_no_walk_when_x_does_not_win() -> None:
+    from kinarow.search.window import window_walk
+
+    assert window_walk(3, k=4, tt_mb=1) is None
+
+
+def test_window_claims_agree_with_the_solver() -> None:
+    """What a window certificate claims holds on real boards: k = 3 four high is a first-player win from 3 wide."""
+    from kinarow import solve
+
+    for width in (3, 4, 5):
+        assert solve(f"{width}x4k3").value == "first"
+
+
+def _tampered(data: dict[str, object], walk: bytes) -> dict[str, object]:
+    from kinarow.proofs.tree import pack_walk
+
+    return {**data, "walk": pack_walk(walk), "prescribed": len(walk)}
+
+
+def test_tampered_window_walks_are_refused() -> None:
+    from kinarow.proofs import check_data
+    from kinarow.proofs.tree import read_walk
+
+    data = window_certificate(4, 3)
+    walk = read_walk(data, "walk")
+    assert "walk ends" in check_data(_tampered(data, walk[:-1])).reason
+    assert "more than the replay reads" in check_data(_tampered(data, walk + b"\x00")).reason
+    assert "not an empty cell" in check_data(_tampered(data, bytes([walk[0], walk[0]]) + walk[2:])).reason
+
+
+@given(st.binary(max_size=40))
+@settings(max_examples=60, deadline=None)
+def test_no_walk_wins_a_window_game_x_cannot_win(walk: bytes) -> None:
+    """W(2) with k = 3 is not a win for X (brute force above), so every walk of it must be refused."""
+    from kinarow.proofs import check_data
+    from kinarow.proofs import window as PW
+
+    assert brute_force(2, 3, 3) is False
+    assert not check_data(PW.certificate(2, 3, walk)).ok
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"width": 17}, "'width' is 17"),
+    ({"width": True}, "'width' is True"),
+    ({"k": 5}, "'k' is 5"),
+    ({"game": "9x4k3"}, "has the game '4x4k3'"),
+    ({"moves": ["a1"]}, "no moves"),
+    ({"claim": "first wins everything"}, "claims 'first wins everything'"),
+])
+def test_bad_window_certificates(change: dict[str, object], words: str) -> None:
+    from kinarow.proofs import check_data
+
+    verdict = check_data({**window_certificate(4, 3), **change})
+    assert not verdict.ok
+    assert words in verdict.reason
+
+
+def test_kinarow_check_reads_a_window_certificate(tmp_path: object) -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "w.json"
+    path.write_text(json.dumps(window_certificate(3, 3)))
+    done = subprocess.run([sys.executable, "-m", "kinarow", "check", str(path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "VALID" in done.stdout and "at least 3 wide" in done.stdout

@@ -54,6 +54,7 @@ CHECKERS: dict[str, str] = {
     "kinarow.tiling": "kinarow.proofs.tiling:check_certificate",
     "kinarow.torus": "kinarow.proofs.torus:check_certificate",
     "kinarow.verified-strategy": "kinarow.proofs.verified:check_certificate",
+    "kinarow.window": "kinarow.proofs.window:check_certificate",
 }
 
 

@@ -14,8 +14,9 @@ window and complete a real group. Before that, O completes no real group: one in
 window game too, and one that leaves it has all its window cells O and its cells beyond among O's stones
 beyond, which are no more than the passes, so the window game would have ended in O's win first.
 
-This module builds the groups and runs the kernel's proof-number search; it answers "can X win ``W(w)``?" and
-keeps no certificate yet (a search's answer, not a result).
+This module builds the groups and runs the kernel's proof-number search (:func:`solve_window`: "can X win
+``W(w)``?"), and writes a win as X's strategy (:func:`window_walk`) for the certificate that
+:mod:`kinarow.proofs.window` checks; an answer without that certificate is a search's, not a result.
 """
 
 from __future__ import annotations
@@ -100,3 +101,61 @@ def solve_window(width: int, *, max_nodes: int | None = None, tt_mb: int = 256, 
                       np.uint64(0), 0, True, tt, ctrl)
     answer = {WK.PROVEN: "X wins", WK.DISPROVEN: "X does not win"}.get(status, "unknown")
     return WindowAnswer(width, answer, int(ctrl[WK.C_NODES]), time.perf_counter() - start)
+
+
+def window_walk(width: int, *, k: int = 4, max_nodes: int | None = None, tt_mb: int = 256) -> bytes | None:
+    """X's winning strategy of ``W(width)`` as a walk (:mod:`kinarow.proofs.window`'s replay order), read from
+    the search's table; None when the search does not prove a win for X within ``max_nodes`` (per search: the
+    root's, and each re-search of a position whose proof the table lost)."""
+    groups = window_groups(width, k)
+    rows = 1 << max(2, ((max(tt_mb, 1) << 20) // 48).bit_length() - 1)
+    tt = np.zeros((rows, 6), np.uint64)
+    ctrl = np.zeros(WK.N_CTRL, np.int64)
+    cells = ROWS * width
+    inner = [int(g) for g in groups.inner]
+
+    def proved(x: int, o: int, passes: int, x_to_move: bool) -> bool:
+        pn, _ = WK.probe(tt, np.uint64(x), np.uint64(o), passes)
+        if pn == 0:
+            return True
+        ctrl[WK.C_NODES] = 0
+        ctrl[WK.C_MAX_NODES] = max_nodes or 0
+        status = WK.solve(groups.inner, groups.cross, groups.far, groups.full, k, np.uint64(x), np.uint64(o), passes,
+                          x_to_move, tt, ctrl)
+        return status == WK.PROVEN
+
+    if not proved(0, 0, 0, True):
+        return None
+    out = bytearray()
+    done: set[tuple[int, int, int]] = set()
+
+    def x_turn(x: int, o: int, passes: int) -> None:
+        if (x, o, passes) in done:
+            return
+        empty = [c for c in range(cells) if not (x | o) >> c & 1]
+        if any(any((g >> c & 1) and (g & ~x) == 1 << c for g in inner) for c in empty):
+            return  # a win on the spot: the checker plays it
+        c = next((c for c in empty if WK.probe(tt, np.uint64(x | 1 << c), np.uint64(o), passes)[0] == 0), -1)
+        if c < 0:  # the table lost the proof of every move: prove one again
+            c = next((c for c in empty if proved(x | 1 << c, o, passes, False)), -1)
+        if c < 0:
+            raise KinarowError("the window strategy's walk lost its proof; give the search a larger table or budget")
+        out.append(c)
+        o_turn(x | 1 << c, o, passes)
+        done.add((x, o, passes))
+
+    def o_turn(x: int, o: int, passes: int) -> None:
+        for c in range(cells):
+            if not (x | o) >> c & 1:
+                if not proved(x, o | 1 << c, passes, True):
+                    raise KinarowError("the window strategy's walk met a reply it cannot prove; give the search a "
+                                       "larger table or budget")
+                x_turn(x, o | 1 << c, passes)
+        if not proved(x, o, passes + 1, True):
+            raise KinarowError("the window strategy's walk met a pass it cannot prove; give the search a larger "
+                               "table or budget")
+        x_turn(x, o, passes + 1)
+
+    x_turn(0, 0, 0)
+    return bytes(out)
+
