@@ -357,6 +357,14 @@ def ordered_moves(masks, A, D, moves, normal, weight, heur, score, out):
                 while not W.is_zero(e):
                     score[W.low_index(e)] += w
                     e = W.drop_low(e)
+    sort_by_score(out, n, score)
+    return n
+
+
+@njit(cache=True, inline="always")
+def sort_by_score(out, n, score):
+    """``out[:n]`` (cells) in place, the highest ``score[cell]`` first; ties keep their order (an insertion sort:
+    a node has few moves)."""
     for i in range(1, n):
         c = out[i]
         v = score[c]
@@ -365,7 +373,6 @@ def ordered_moves(masks, A, D, moves, normal, weight, heur, score, out):
             out[j] = out[j - 1]
             j -= 1
         out[j] = c
-    return n
 
 
 @njit(cache=True, inline="always")

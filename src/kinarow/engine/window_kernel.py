@@ -44,6 +44,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow.bitboards import lowest_bit_index, popcount
+from kinarow.engine.pns_kernel import sort_by_score
+
 INF = np.int64(1) << np.int64(48)
 PASS = 64  # the move number of O's pass
 # ctrl indices
@@ -54,24 +57,6 @@ _N1 = np.uint64(0x1111111111111111)
 _N2 = np.uint64(0x2222222222222222)
 _N4 = np.uint64(0x4444444444444444)
 _N8 = np.uint64(0x8888888888888888)
-
-
-@njit(cache=True, inline="always")
-def _count(x):
-    c = 0
-    while x != np.uint64(0):
-        x &= x - np.uint64(1)
-        c += 1
-    return c
-
-
-@njit(cache=True, inline="always")
-def _low_index(x):
-    i = 0
-    while (x & np.uint64(1)) == np.uint64(0):
-        x >>= np.uint64(1)
-        i += 1
-    return i
 
 
 @njit(cache=True, inline="always")
@@ -189,6 +174,16 @@ def store(tt, X, O, p, pn, dn, work):
     tt[row, 5] = np.uint64(work)
 
 
+@njit(cache=True, inline="always")
+def _add_weight(weight_of, e, moves, scale):
+    """Add ``scale`` * 2^-(cells of ``e``) to the weight of each cell of ``e`` among ``moves``."""
+    w = scale / float(np.uint64(1) << np.uint64(popcount(e)))
+    e &= moves
+    while e != np.uint64(0):
+        weight_of[lowest_bit_index(e)] += w
+        e &= e - np.uint64(1)
+
+
 @njit(cache=True)
 def _order(inner, cross, X, O, moves, weight_of, out):
     """The cells of ``moves`` in ``out``, the most groups-weighted first (sum of 2^-(empty cells) over the live
@@ -196,7 +191,7 @@ def _order(inner, cross, X, O, moves, weight_of, out):
     n = 0
     rest = moves
     while rest != np.uint64(0):
-        c = _low_index(rest)
+        c = lowest_bit_index(rest)
         rest &= rest - np.uint64(1)
         weight_of[c] = 0.0
         out[n] = c
@@ -205,30 +200,41 @@ def _order(inner, cross, X, O, moves, weight_of, out):
     for i in range(inner.shape[0]):
         g = inner[i]
         if g & O == np.uint64(0) or g & X == np.uint64(0):
-            e = g & empty
-            w = 1.0 / float(np.uint64(1) << np.uint64(_count(e)))
-            e &= moves
-            while e != np.uint64(0):
-                weight_of[_low_index(e)] += w
-                e &= e - np.uint64(1)
+            _add_weight(weight_of, g & empty, moves, 1.0)
     for i in range(cross.shape[0]):
         g = cross[i]
         if g & X == np.uint64(0):
-            e = g & empty
-            w = 0.5 / float(np.uint64(1) << np.uint64(_count(e)))
-            e &= moves
-            while e != np.uint64(0):
-                weight_of[_low_index(e)] += w
-                e &= e - np.uint64(1)
-    for i in range(1, n):
-        c = out[i]
-        v = weight_of[c]
-        j = i
-        while j > 0 and weight_of[out[j - 1]] < v:
-            out[j] = out[j - 1]
-            j -= 1
-        out[j] = c
+            _add_weight(weight_of, g & empty, moves, 0.5)
+    sort_by_score(out, n, weight_of)
     return n
+
+
+@njit(cache=True, inline="always")
+def _child(X, O, p, x_moves, c):
+    """The position after move ``c`` (a cell, or O's PASS)."""
+    if x_moves:
+        return X | (np.uint64(1) << np.uint64(c)), O, p
+    if c == PASS:
+        return X, O, p + 1
+    return X, O | (np.uint64(1) << np.uint64(c)), p
+
+
+@njit(cache=True, inline="always")
+def _min_and_sum(mins, sums, n):
+    """(least of ``mins[:n]``, the second least, where the least is, the sum of ``sums[:n]`` capped at INF)."""
+    least = INF
+    second = INF
+    best = -1
+    total = np.int64(0)
+    for i in range(n):
+        total = min(INF, total + sums[i])
+        if mins[i] < least:
+            second = least
+            least = mins[i]
+            best = i
+        elif mins[i] < second:
+            second = mins[i]
+    return least, second, best, total
 
 
 @njit  # not cached: numba cannot load a cached recursive function (it crashes)
@@ -257,58 +263,27 @@ def mid(inner, cross, far, full, max_passes, X, O, p, x_moves, thpn, thdn, tt, c
             ctrl[C_ABORTED] = 1
             return np.int64(-1), np.int64(-1)
         # the children's numbers
-        best = -1
-        second = INF
         for i in range(n):
-            c = out[i]
-            if x_moves:
-                cx, co, cp = X | (np.uint64(1) << np.uint64(c)), O, p
-            elif c == PASS:
-                cx, co, cp = X, O, p + 1
-            else:
-                cx, co, cp = X, O | (np.uint64(1) << np.uint64(c)), p
+            cx, co, cp = _child(X, O, p, x_moves, out[i])
             a, b = probe(tt, cx, co, cp)
             if a < 0:
                 a, b = np.int64(1), np.int64(1)
             pn_row[i] = a
             dn_row[i] = b
         if x_moves:  # OR: pn = min, dn = sum
-            pn = INF
-            dn = np.int64(0)
-            for i in range(n):
-                dn = min(INF, dn + dn_row[i])
-                if pn_row[i] < pn:
-                    second = pn
-                    pn = pn_row[i]
-                    best = i
-                elif pn_row[i] < second:
-                    second = pn_row[i]
-        else:  # AND: pn = sum, dn = min
-            pn = np.int64(0)
-            dn = INF
-            for i in range(n):
-                pn = min(INF, pn + pn_row[i])
-                if dn_row[i] < dn:
-                    second = dn
-                    dn = dn_row[i]
-                    best = i
-                elif dn_row[i] < second:
-                    second = dn_row[i]
+            pn, second, best, dn = _min_and_sum(pn_row, dn_row, n)
+        else:  # AND: dn = min, pn = sum
+            dn, second, best, pn = _min_and_sum(dn_row, pn_row, n)
         if pn >= thpn or dn >= thdn or pn == 0 or dn == 0:
             store(tt, X, O, p, pn, dn, ctrl[C_NODES] - start + 1)
             return pn, dn
-        c = out[best]
+        cx, co, cp = _child(X, O, p, x_moves, out[best])
+        near = min(max(second + 1, np.int64(second * 1.25)), INF)  # 1 + epsilon: the second best, a little more
         if x_moves:
-            cx, co, cp = X | (np.uint64(1) << np.uint64(c)), O, p
-            child_thpn = min(thpn, max(second + 1, np.int64(second * 1.25)))
+            child_thpn = min(thpn, near)
             child_thdn = min(INF, thdn - dn + dn_row[best])
-        elif c == PASS:
-            cx, co, cp = X, O, p + 1
-            child_thdn = min(thdn, max(second + 1, np.int64(second * 1.25)))
-            child_thpn = min(INF, thpn - pn + pn_row[best])
         else:
-            cx, co, cp = X, O | (np.uint64(1) << np.uint64(c)), p
-            child_thdn = min(thdn, max(second + 1, np.int64(second * 1.25)))
+            child_thdn = min(thdn, near)
             child_thpn = min(INF, thpn - pn + pn_row[best])
         a, b = mid(inner, cross, far, full, max_passes, cx, co, cp, not x_moves, child_thpn, child_thdn, tt, ctrl,
                    depth + 1, cmoves, cpn, cdn, weight_of)
