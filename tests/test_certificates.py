@@ -211,6 +211,8 @@ def one_certificate_of_each_format(folder: Path, strategy: dict, good_pairing: d
     from kinarow.proofs import verified
     from kinarow.proofs.invariant import delayed_take_even_certificate, take_even_certificate
     from kinarow.proofs.narrow import NarrowDraw
+    from kinarow.proofs.window import certificate as window_certificate
+    from kinarow.search.window import window_walk
     from kinarow.strategies.verify import verify
 
     files = {"strategy.json": strategy, "pairing.json": good_pairing, "tiling.json": named("hj9").to_json(),
@@ -218,6 +220,7 @@ def one_certificate_of_each_format(folder: Path, strategy: dict, good_pairing: d
              "invariant-pairs.json": delayed_take_even_certificate(3, first=True).to_json()}  # version 2
     v = verify("take-even", "4x2k3:gravity,misere")
     files["verified.json"] = verified.VerifiedStrategy(v.strategy, v.game, v.player, v.outcome, v.positions).to_json()
+    files["window.json"] = window_certificate(3, 3, window_walk(3, k=3, tt_mb=1) or b"")
     result = torus.enumerate_classes("hex7")
     files["torus.json"] = torus.certificate(result, "hex7.bin", torus.save_classes(result, folder / "hex7.bin"), None)
     for name, data in files.items():
