@@ -75,6 +75,11 @@ def window_groups(width: int, k: int = 4) -> WindowGroups:
     return WindowGroups(width, k, np.array(inner, np.uint64), np.array(cross, np.uint64), np.array(far, np.int64))
 
 
+def _table(tt_mb: int) -> np.ndarray:
+    """The kernel's table: the most rows (a power of two, 48 bytes each) within ``tt_mb`` MB."""
+    return np.zeros((1 << max(2, ((tt_mb << 20) // 48).bit_length() - 1), 6), np.uint64)
+
+
 @dataclass(frozen=True)
 class WindowAnswer:
     """What the search found: ``"X wins"``, ``"X does not win"`` or ``"unknown"`` (the node budget ran out)."""
@@ -92,8 +97,7 @@ def solve_window(width: int, *, max_nodes: int | None = None, tt_mb: int = 256, 
     groups = window_groups(width, k)
     if tt_mb < 1:
         raise KinarowError(f"the table needs at least 1 MB, not {tt_mb}")
-    rows = 1 << max(2, ((tt_mb << 20) // 48).bit_length() - 1)
-    tt = np.zeros((rows, 6), np.uint64)
+    tt = _table(tt_mb)
     ctrl = np.zeros(WK.N_CTRL, np.int64)
     ctrl[WK.C_MAX_NODES] = max_nodes or 0
     start = time.perf_counter()
@@ -108,8 +112,7 @@ def window_walk(width: int, *, k: int = 4, max_nodes: int | None = None, tt_mb: 
     the search's table; None when the search does not prove a win for X within ``max_nodes`` (per search: the
     root's, and each re-search of a position whose proof the table lost)."""
     groups = window_groups(width, k)
-    rows = 1 << max(2, ((max(tt_mb, 1) << 20) // 48).bit_length() - 1)
-    tt = np.zeros((rows, 6), np.uint64)
+    tt = _table(max(tt_mb, 1))
     ctrl = np.zeros(WK.N_CTRL, np.int64)
     cells = ROWS * width
     inner = [int(g) for g in groups.inner]
