@@ -198,9 +198,11 @@ def test_wide_board_search_from_the_start() -> None:
 def test_wide_board_strategies_check(name: str) -> None:
     """A win on a board of more than 64 cells: the proof tree read from the table, as a walk, VALID by both
     checkers (the compiled walk on two-word bitboards, and the rules in Python); a wrong move is refused."""
+    from kinarow.engine import extract_kernel as X
     from kinarow.proofs import tree
 
     game = Game(name)
+    assert X.walk_inputs(game)[1][0] == X.FINGER  # the walk keys these boards by a one-word fingerprint
     searcher = ProofSearcher(game, tt_mb=16)
     assert searcher.words == 2 and searcher.attacker_wins(game.start(), 1).wins is True
     walk = searcher.strategy_walk(game.start(), 1)
@@ -212,3 +214,24 @@ def test_wide_board_strategies_check(name: str) -> None:
     bad[0] = (bad[0] + 1) % game.cells
     wrong = tree.StrategyTree(str(game), [], strategy.winner, walk=bytes(bad))
     assert [tree.check(wrong, compiled=c).ok for c in (True, False)] == [False, False]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=72, max_size=72), st.integers(0, 71))
+def test_the_walks_fingerprint_tells_positions_apart(cells: list[int], flip: int) -> None:
+    """The walk's one-word key of a two-word board is never 0 (the empty slot), and changing one cell changes it
+    (a collision would only cost a certificate -- the checkers key exactly -- but it should be rare)."""
+    from kinarow.engine import extract_kernel as X
+
+    def key(cs: list[int]) -> tuple[int, ...]:
+        x = sum(1 << c for c, v in enumerate(cs) if v == 1)
+        o = sum(1 << c for c, v in enumerate(cs) if v == 2)
+        pair = lambda b: (np.uint64(b & (2**64 - 1)), np.uint64(b >> 64))  # noqa: E731
+        kt = np.zeros((1, 256), np.uint64)
+        return tuple(int(w) for w in X._seen_key_two(pair(x), pair(o), X.FINGER, 72, 4, kt))
+
+    k = key(cells)
+    assert k[0] != 0 and k[1:] == (0, 0, 0)
+    other = list(cells)
+    other[flip] = (other[flip] + 1) % 3
+    assert key(other)[0] != k[0]

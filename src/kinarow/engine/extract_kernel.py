@@ -19,7 +19,13 @@ are those of :mod:`kinarow.proofs.tree_kernel`. The prescribed moves go to
 the order in which the checker's replay asks for them, so ``out`` is the
 strategy as a walk (version 3). ``out`` is replaced by an array twice as
 large when full. Seen positions live in a table keyed as in the checker
-(``kind``, ``kt``: one word a position where the board allows it).
+(``kind``, ``kt``: one word a position where the board allows it), except on
+boards of more than 64 cells: there the walk keys a position by a 64-bit
+fingerprint of its four words (FINGER), one word a position instead of four.
+Two positions with one fingerprint would make the walk skip the second one's
+moves; the checkers key positions exactly, so they would then read the wrong
+moves and refuse the walk: a collision can cost a certificate, never make a
+wrong one (about n^2 / 2^65 for n positions: 4 x 10^-4 for 10^8).
 
 A *non-losing* walk (``claim`` CLAIM_NOT_LOSE: the player claims only not
 to lose) is walked the same way; at the player's turns the move is one that
@@ -51,6 +57,7 @@ from kinarow.engine.kernel import ABORT, C_NODES, C_STOP, LOSS, SIDE_MOVER, SIDE
 from kinarow.proofs import tree_kernel as TK
 from kinarow.proofs.tree_kernel import (
     CLAIM_WIN,
+    WIDE2,
     new_table,
     next_reply,
     pack,
@@ -66,6 +73,49 @@ X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
 
 
 NODE_DONE, NODE_WINNER, NODE_LOSER = 0, 1, 2  # what a walk does at a node: leave it, prescribe, follow replies
+FINGER = 4  # the walk's own key kind on boards of more than 64 cells: a one-word fingerprint (see above)
+
+
+def seen_key(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
+    """The walk's key of (p1, p2): :func:`kinarow.proofs.tree_kernel.pack`'s, or for FINGER the fingerprint
+    of its four words in the first (the others 0)."""
+    return (_seen_key_two if isinstance(p1, tuple) else pack)(p1, p2, kind, size, n, kt)  # compiled: below
+
+
+def _seen_key_two(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
+    key = pack(p1, p2, kind, size, n, kt)
+    if kind != FINGER:
+        return key
+    h = np.uint64(0x243F6A8885A308D3)
+    for j in range(4):
+        h = _mix64(h ^ key[j])
+    if h == np.uint64(0):
+        h = np.uint64(1)
+    zero = np.uint64(0)
+    return h, zero, zero, zero
+
+
+def _seen_key_one(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
+    return pack(p1, p2, kind, size, n, kt)
+
+
+@njit(cache=True, inline="always")
+def _mix64(x):
+    """A 64-bit finaliser (every input bit moves every output bit)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+W.by_form(seen_key, _seen_key_one, _seen_key_two)
+
+
+@njit(cache=True)
+def _new_seen(kind):
+    """An empty seen table for ``kind`` (FINGER: one word a slot)."""
+    if kind == FINGER:
+        return np.zeros((1 << 16, 1), np.uint64)
+    return new_table(kind)
 
 
 @njit(cache=True)
@@ -81,7 +131,7 @@ def _enter(p1, p2, d, t, winner, seen, used, res, rules, plan):
     if rules_turn[t] == winner and winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups,
                                                  start, goal, winner) >= 0:
         return NODE_DONE, seen, used  # a win on the spot is not kept: the checker finds it again too
-    key = pack(p1, p2, kind, size, n, kt)
+    key = seen_key(p1, p2, kind, size, n, kt)
     if table_has(seen, key):  # the position was walked
         return NODE_DONE, seen, used
     seen, used = table_add(seen, used, key)
@@ -131,7 +181,8 @@ def walk_inputs(game: Any) -> tuple[tuple[Any, ...], tuple[int, np.ndarray], np.
     ``game``."""
     gmasks, cell_groups, start, rules_turn, goal = TK.rules(game)
     rules = (game.cells, game.n, bool(game.gravity), goal, gmasks, cell_groups, start, rules_turn)
-    return rules, TK.table_plan(game.cells, game.n, bool(game.gravity)), np.zeros(N_XCTRL, np.int64)
+    kind, kt = TK.table_plan(game.cells, game.n, bool(game.gravity))
+    return rules, (FINGER if kind == WIDE2 else kind, kt), np.zeros(N_XCTRL, np.int64)
 
 
 @njit(cache=True)
@@ -184,7 +235,7 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
     """
     size, _, _, goal, gmasks, cell_groups, start, _ = rules
     ctrl = state.ctrl
-    seen = new_table(plan[0])
+    seen = _new_seen(plan[0])
     used = 0
     depth_max = size - t0 + 1
     nxt = np.zeros(depth_max + 1, np.int64)
@@ -291,7 +342,7 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
     move at its turns, every legal reply at the loser's, written as a walk. Free placement, one stone a turn.
     Returns ``(status, out)`` as :func:`extract` (CLAIM_WIN)."""
     size, _, _, goal, gmasks, cell_groups, start, _ = rules
-    seen = new_table(plan[0])
+    seen = _new_seen(plan[0])
     used = 0
     depth_max = size - t0 + 1
     nxt = np.zeros(depth_max + 1, np.int64)
