@@ -259,7 +259,8 @@ def test_the_extraction_finds_the_walk_itself(text, moves):
     ("text", "kind"),
     [("7x6k4:gravity", TK.COLUMNS), ("8x7k4:gravity", TK.COLUMNS), ("4x3k3:gravity,misere", TK.COLUMNS),
      ("9x4k4", TK.BASE3), ("8x5k4", TK.BASE3), ("3x3k3:torus", TK.BASE3), ("9x5k4", TK.WIDE), ("8x8k5", TK.WIDE),
-     ("9x7k4:gravity", TK.WIDE), ("17x4k4", TK.WIDE2), ("28x4k4", TK.WIDE2), ("9x8k4:gravity", TK.WIDE2)],
+     ("9x7k4:gravity", TK.WIDE), ("17x4k4", TK.BASE3_2), ("20x4k4", TK.BASE3_2), ("21x4k4", TK.BASE3_3), ("28x4k4", TK.BASE3_3),
+     ("9x8k4:gravity", TK.BASE3_2), ("11x11k5", TK.WIDE2)],
 )
 def test_the_proven_table_keys_a_position_in_one_word_where_it_fits(text, kind):
     game = Game(text)
@@ -267,7 +268,7 @@ def test_the_proven_table_keys_a_position_in_one_word_where_it_fits(text, kind):
 
 
 @settings(max_examples=60, deadline=None)
-@given(text=st.sampled_from(["7x6k4:gravity", "4x3k3:gravity", "8x5k4", "6x5k4", "9x5k4", "17x4k4"]),
+@given(text=st.sampled_from(["7x6k4:gravity", "4x3k3:gravity", "8x5k4", "6x5k4", "9x5k4", "17x4k4", "28x4k4"]),
        seed=st.integers(0, 2**32 - 1))
 def test_positions_and_their_table_keys_match_one_to_one(text, seed):
     game = Game(text)

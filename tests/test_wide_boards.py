@@ -235,3 +235,30 @@ def test_the_walks_fingerprint_tells_positions_apart(cells: list[int], flip: int
     other = list(cells)
     other[flip] = (other[flip] + 1) % 3
     assert key(other)[0] != k[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([68, 80, 81, 112, 120, 121, 128]), st.data())
+def test_the_checkers_wide_keys_are_exact(size: int, data: st.DataObject) -> None:
+    """The compiled checker's key of a board of more than 64 cells (base 3 by blocks of 40 cells, two or three
+    words; four raw words past 120 cells) is a different key for every different position, and never has a 0
+    in its last used word (the empty slot's mark)."""
+    from kinarow.proofs import tree_kernel as TK
+
+    kind, kt = TK.table_plan(size, 4, False)
+    assert kind == (TK.BASE3_2 if size <= 80 else TK.BASE3_3 if size <= 120 else TK.WIDE2)
+    width = TK.new_table(kind).shape[1]
+    cells = st.lists(st.integers(0, 2), min_size=size, max_size=size)
+    a = data.draw(cells)
+    b = data.draw(st.one_of(st.just(a), cells, st.builds(lambda i, v: [*a[:i], v, *a[i + 1:]],
+                                                             st.integers(0, size - 1), st.integers(0, 2))))
+
+    def key(cs: list[int]) -> tuple[int, ...]:
+        x = sum(1 << c for c, v in enumerate(cs) if v == 1)
+        o = sum(1 << c for c, v in enumerate(cs) if v == 2)
+        pair = lambda v: (np.uint64(v & (2**64 - 1)), np.uint64(v >> 64))  # noqa: E731
+        words = tuple(int(w) for w in TK.pack(pair(x), pair(o), kind, size, 4, kt))
+        assert words[width - 1] != 0 and all(w == 0 for w in words[width:])
+        return words
+
+    assert (key(a) == key(b)) == (a == b)

@@ -57,7 +57,6 @@ from kinarow.engine.kernel import ABORT, C_NODES, C_STOP, LOSS, SIDE_MOVER, SIDE
 from kinarow.proofs import tree_kernel as TK
 from kinarow.proofs.tree_kernel import (
     CLAIM_WIN,
-    WIDE2,
     new_table,
     next_reply,
     pack,
@@ -182,7 +181,7 @@ def walk_inputs(game: Any) -> tuple[tuple[Any, ...], tuple[int, np.ndarray], np.
     gmasks, cell_groups, start, rules_turn, goal = TK.rules(game)
     rules = (game.cells, game.n, bool(game.gravity), goal, gmasks, cell_groups, start, rules_turn)
     kind, kt = TK.table_plan(game.cells, game.n, bool(game.gravity))
-    return rules, (FINGER if kind == WIDE2 else kind, kt), np.zeros(N_XCTRL, np.int64)
+    return rules, (FINGER if game.cells > 64 else kind, kt), np.zeros(N_XCTRL, np.int64)
 
 
 @njit(cache=True)

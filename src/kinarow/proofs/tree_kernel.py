@@ -1,7 +1,7 @@
 """Numba kernel of the strategy checker: replay a winner's strategy against every reply, by the rules alone.
 
 It does what :func:`kinarow.proofs.tree.check` does in Python, for boards of
-at most 64 cells, and imports nothing from the search code. Its bitboard
+up to 128 cells, and imports nothing from the search code. Its bitboard
 primitives (:func:`push_stone`, :func:`pop_stone`, :func:`next_reply`, :func:`winning_stone`,
 :func:`outcome`, :func:`pack`, :func:`new_table`, :func:`table_add`, :func:`table_has`) are public:
 the strategy extractor in :mod:`kinarow.engine.extract_kernel` walks the same tree
@@ -56,6 +56,16 @@ a position where the board allows it (``kind``, chosen by :func:`table_plan`):
              ``kt[j, b]`` is the sum of 3^(8j + i) over the bits i of byte b.
     WIDE     otherwise ``(bx, bo + 1)``, two words.
 
+and on boards of more than 64 cells (two words a side) in base 3 by blocks of
+40 cells, one word a block (3^40 < 2^64; 40 cells are five whole bytes, so
+``kt[j, b]`` serves byte j of the 128-bit board, counted from 3^(8 (j mod 5))):
+
+    BASE3_2  at most 80 cells (boards four high up to 20 wide): two words.
+    BASE3_3  at most 120 cells: three words.
+    WIDE2    otherwise ``(bx lo, bx hi, bo lo, bo hi + 1)``, four words.
+
+Every word of a base-3 key is 1 + its block's value, so none is 0.
+
 No used slot holds 0 in its last word. A table grows twofold when three
 quarters full: the old and the new table together hold three times the room
 of the old (two-word tables grew fourfold when half full before: five times).
@@ -89,6 +99,7 @@ CLAIM_WIN, CLAIM_NOT_LOSE = 0, 1  # what the strategy claims for its player (see
 #: the kernel's code of each ``outcome`` of :mod:`kinarow.proofs.tree`
 CLAIM_CODES = {"win": CLAIM_WIN, "not-lose": CLAIM_NOT_LOSE}
 WIDE, BASE3, COLUMNS, WIDE2 = 0, 1, 2, 3  # how a proven position is keyed (see above)
+BASE3_2, BASE3_3 = 5, 6  # (4 is the strategy walk's own fingerprint key, in kinarow.engine.extract_kernel)
 BASE3_CELLS = 40  # 3^40 < 2^64
 
 
@@ -107,8 +118,14 @@ def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, in
 def table_plan(size: int, n: int, gravity: bool) -> tuple[int, np.ndarray]:
     """How the proven table keys a position of a board of ``size`` cells in columns of ``n``: ``(kind, kt)``."""
     kt = np.zeros((1, 256), np.uint64)
-    if size > 64:
+    if size > 3 * BASE3_CELLS:
         return WIDE2, kt
+    if size > 64:
+        kt = np.zeros(((size + 7) // 8, 256), np.uint64)
+        for j in range(kt.shape[0]):
+            for b in range(256):
+                kt[j, b] = sum(3 ** (8 * (j % 5) + i) for i in range(8) if b >> i & 1 and 8 * j + i < size)
+        return (BASE3_2 if size <= 2 * BASE3_CELLS else BASE3_3), kt
     if gravity and size % n == 0 and (size // n) * (n + 1) <= 64:
         return COLUMNS, kt
     if size > BASE3_CELLS:
@@ -224,12 +241,26 @@ def _note(keys, row, bx, bo):
 
 def pack(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
     """The table key of (bx, bo): two words, the second 0 for a one-word key (see the module's notes); four
-    words ``(bx lo, bx hi, bo lo, bo hi + 1)`` on a board of more than 64 cells (WIDE2)."""
+    words on a board of more than 64 cells, the unused ones 0 (BASE3_2, BASE3_3; WIDE2 uses all four)."""
     return (_pack_two if isinstance(bx, tuple) else _pack_one)(bx, bo, kind, size, n, kt)  # compiled: by_form below
 
 
 def _pack_two(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
-    return bx[0], bx[1], bo[0], bo[1] + np.uint64(1)
+    if kind != BASE3_2 and kind != BASE3_3:
+        return bx[0], bx[1], bo[0], bo[1] + np.uint64(1)
+    one, byte = np.uint64(1), np.uint64(255)
+    k0, k1, k2 = one, one, one
+    for j in range(kt.shape[0]):
+        s = np.uint64(8 * (j % 8))
+        wx, wo = (bx[0], bo[0]) if j < 8 else (bx[1], bo[1])
+        v = kt[j, (wx >> s) & byte] + np.uint64(2) * kt[j, (wo >> s) & byte]
+        if j < 5:
+            k0 += v
+        elif j < 10:
+            k1 += v
+        else:
+            k2 += v
+    return k0, k1, (k2 if kind == BASE3_3 else np.uint64(0)), np.uint64(0)
 
 
 def _pack_one(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
@@ -256,8 +287,16 @@ W.by_form(pack, _pack_one, _pack_two)
 
 @njit(cache=True)
 def new_table(kind):
-    """An empty proven table for keys of ``kind``: one word a slot, two for WIDE, four for WIDE2."""
-    return np.zeros((1 << 16, 4 if kind == WIDE2 else 2 if kind == WIDE else 1), np.uint64)
+    """An empty proven table for keys of ``kind``: one word a slot, two for WIDE and BASE3_2, three for
+    BASE3_3, four for WIDE2."""
+    w = 1
+    if kind == WIDE2:
+        w = 4
+    elif kind == BASE3_3:
+        w = 3
+    elif kind == WIDE or kind == BASE3_2:  # noqa: SIM109 (compiled: an equality a kind)
+        w = 2
+    return np.zeros((1 << 16, w), np.uint64)
 
 
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9),
