@@ -28,7 +28,7 @@ import numba
 
 from kinarow.errors import KinarowError
 from kinarow.proofs import window
-from kinarow.search.window import solve_window, window_walk
+from kinarow.search.window import PAIR_BUDGET, solve_window, window_walk
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,19 +36,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("widths", nargs="+", type=int, help="window widths (1 to 16)")
     parser.add_argument("--max-nodes", type=float, default=1e8, help="node budget per width (default 1e8)")
     parser.add_argument("--tt-mb", type=int, default=512, help="table size in MB (default 512)")
+    parser.add_argument("--pair-budget", type=int, default=PAIR_BUDGET,
+                        help=f"nodes of one pairing test, 0 for none (default {PAIR_BUDGET})")
     parser.add_argument("--certificate-dir", type=Path, help="write the certificate of each width X wins here")
     args = parser.parse_args(argv)
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
           f"numba {numba.__version__}")
-    print("| width | answer | nodes | seconds |")
-    print("| ---: | --- | ---: | ---: |")
+    print(f"# pairing budget {args.pair_budget}")
+    print("| width | answer | nodes | pairing leaves / tests | seconds |")
+    print("| ---: | --- | ---: | ---: | ---: |")
     for width in args.widths:
         try:
-            found = solve_window(width, max_nodes=int(args.max_nodes), tt_mb=args.tt_mb)
+            found = solve_window(width, max_nodes=int(args.max_nodes), tt_mb=args.tt_mb, pair_budget=args.pair_budget)
         except KinarowError as err:
             print(f"bench_window: {err}", file=sys.stderr)
             return 2
-        print(f"| {width} | {found.answer} | {found.nodes:,} | {found.seconds:.1f} |", flush=True)
+        print(f"| {width} | {found.answer} | {found.nodes:,} | {found.pair_leaves:,} / {found.pair_tests:,} | "
+              f"{found.seconds:.1f} |", flush=True)
         if args.certificate_dir is not None and found.answer == "X wins":
             walk = window_walk(width, max_nodes=int(args.max_nodes), tt_mb=args.tt_mb)
             if walk is None:

@@ -259,8 +259,8 @@ def test_the_extraction_finds_the_walk_itself(text, moves):
     ("text", "kind"),
     [("7x6k4:gravity", TK.COLUMNS), ("8x7k4:gravity", TK.COLUMNS), ("4x3k3:gravity,misere", TK.COLUMNS),
      ("9x4k4", TK.BASE3), ("8x5k4", TK.BASE3), ("3x3k3:torus", TK.BASE3), ("9x5k4", TK.WIDE), ("8x8k5", TK.WIDE),
-     ("9x7k4:gravity", TK.WIDE), ("17x4k4", TK.BASE3_2), ("20x4k4", TK.BASE3_2), ("21x4k4", TK.BASE3_3), ("28x4k4", TK.BASE3_3),
-     ("9x8k4:gravity", TK.BASE3_2), ("11x11k5", TK.WIDE2)],
+     ("9x7k4:gravity", TK.WIDE), ("17x4k4", TK.BASE3_2), ("20x4k4", TK.BASE3_2), ("21x4k4", TK.BASE3_3),
+     ("28x4k4", TK.BASE3_3), ("9x8k4:gravity", TK.BASE3_2), ("11x11k5", TK.WIDE2)],
 )
 def test_the_proven_table_keys_a_position_in_one_word_where_it_fits(text, kind):
     game = Game(text)

@@ -29,7 +29,11 @@ Search
 Depth-first proof-number search (df-pn, Nagai 2002) with the 1 + epsilon thresholds of Pawlewicz & Lew
 (2007); an OR node has X to move. A node is settled without children when X completes a group at once
 (proved), when O has a pass that wins or two winning cells (OR: disproved), when O wins at once (AND:
-disproved), when X has two threats (AND: proved), or when X has no group left (disproved). A single threat of
+disproved), when X has two threats (AND: proved), or when X has no group left (disproved). A node met for the
+first time is also disproved by a *pairing* (with ``pair_budget`` > 0): disjoint pairs of empty cells, one pair
+in every group X can still complete inside the window (at an AND node after one move of O, the search's
+"single"), found by :func:`kinarow.engine.breaker.pair_search`: O answers each X stone on a pair with its
+partner, so X completes no group, and X has no other way to win. A single threat of
 the other side forces its block. Otherwise X's moves are the empty cells of live groups (a stone elsewhere
 touches no group that can still be completed, and an extra stone never hurts its owner), O's are those and
 the pass (a stone of O on a dead cell is worth less than a pass, which at least counts towards the groups
@@ -45,13 +49,14 @@ import numpy as np
 from numba import njit
 
 from kinarow.bitboards import lowest_bit_index, popcount
+from kinarow.engine import breaker as BK
 from kinarow.engine.pns_kernel import sort_by_score
 
 INF = np.int64(1) << np.int64(48)
 PASS = 64  # the move number of O's pass
 # ctrl indices
-C_NODES, C_MAX_NODES, C_STOP, C_ABORTED = range(4)
-N_CTRL = 4
+C_NODES, C_MAX_NODES, C_STOP, C_ABORTED, C_PAIR_TESTS, C_PAIR_LEAVES = range(6)
+N_CTRL = 6
 PROVEN, DISPROVEN, OPEN = 0, 1, 2
 _N1 = np.uint64(0x1111111111111111)
 _N2 = np.uint64(0x2222222222222222)
@@ -239,12 +244,15 @@ def _min_and_sum(mins, sums, n):
 
 @njit  # not cached: numba cannot load a cached recursive function (it crashes)
 def mid(inner, cross, far, full, max_passes, X, O, p, x_moves, thpn, thdn, tt, ctrl, depth, cmoves, cpn, cdn,
-        weight_of):
+        weight_of, pair_budget, kbuf, kctrl):
     """Search the node until its proof number reaches ``thpn`` or its disproof number ``thdn``; returns
     (pn, dn) and keeps them in the table."""
     ctrl[C_NODES] += 1
     start = ctrl[C_NODES]
     status, moves, forced = evaluate(inner, cross, far, X, O, p, x_moves, full, max_passes)
+    if status == OPEN and pair_budget > 0 and probe(tt, X, O, p)[0] < 0 and _paired(inner, X, O, x_moves,
+                                                                                     pair_budget, kbuf, kctrl, ctrl):
+        status = DISPROVEN
     if status == PROVEN:
         store(tt, X, O, p, 0, INF, 1)
         return np.int64(0), INF
@@ -286,21 +294,39 @@ def mid(inner, cross, far, full, max_passes, X, O, p, x_moves, thpn, thdn, tt, c
             child_thdn = min(thdn, near)
             child_thpn = min(INF, thpn - pn + pn_row[best])
         a, b = mid(inner, cross, far, full, max_passes, cx, co, cp, not x_moves, child_thpn, child_thdn, tt, ctrl,
-                   depth + 1, cmoves, cpn, cdn, weight_of)
+                   depth + 1, cmoves, cpn, cdn, weight_of, pair_budget, kbuf, kctrl)
         if a < 0:
             return a, b
 
 
+@njit(cache=True)
+def _paired(inner, X, O, x_moves, budget, kbuf, kctrl, ctrl):
+    """Does a pairing (after one move of O when O is to move) block every group X can still complete inside
+    the window? Found within ``budget`` nodes of the pairing search, counted in ``ctrl``."""
+    ctrl[C_PAIR_TESTS] += 1
+    ng = BK.load_state(inner, X, O, kbuf)
+    if ng < 0:
+        return False
+    kctrl[BK.C_NODES] = 0
+    if BK.pair_search(kbuf, ng, np.uint64(0), np.uint64(0 if x_moves else 1), kctrl, budget) != 1:
+        return False
+    ctrl[C_PAIR_LEAVES] += 1
+    return True
+
+
 @njit
-def solve(inner, cross, far, full, max_passes, X, O, p, x_moves, tt, ctrl):
-    """df-pn from the position: PROVEN, DISPROVEN, or OPEN when stopped (``ctrl[C_ABORTED]``)."""
+def solve(inner, cross, far, full, max_passes, X, O, p, x_moves, tt, ctrl, pair_budget):
+    """df-pn from the position: PROVEN, DISPROVEN, or OPEN when stopped (``ctrl[C_ABORTED]``). ``pair_budget``:
+    the nodes of one pairing test (0: none)."""
     cmoves = np.zeros((136, 66), np.int64)
     cpn = np.zeros((136, 66), np.int64)
     cdn = np.zeros((136, 66), np.int64)
     weight_of = np.zeros(64, np.float64)
+    kbuf = np.zeros((66, max(inner.shape[0], 1) + BK.N_FRAME), np.uint64)
+    kctrl = np.zeros(BK.N_CTRL, np.int64)
     ctrl[C_ABORTED] = 0
     pn, dn = mid(inner, cross, far, full, max_passes, X, O, p, x_moves, INF, INF, tt, ctrl, 0, cmoves, cpn, cdn,
-                 weight_of)
+                 weight_of, pair_budget, kbuf, kctrl)
     if pn == 0:
         return PROVEN
     if dn == 0:

@@ -31,6 +31,8 @@ from kinarow.errors import KinarowError
 
 ROWS = 4  # the kernel's row flip and cell numbering are for boards four high
 MAX_WIDTH = 16  # one 64-bit word
+#: the nodes of one pairing test at a node of the search (:mod:`kinarow.engine.window_kernel`)
+PAIR_BUDGET = 16
 
 
 @dataclass(frozen=True)
@@ -88,23 +90,29 @@ class WindowAnswer:
     answer: str
     nodes: int
     seconds: float
+    pair_tests: int = 0
+    pair_leaves: int = 0
 
 
 def solve_window(width: int, *, max_nodes: int | None = None, tt_mb: int = 256, k: int = 4,
-                 max_passes: int | None = None) -> WindowAnswer:
+                 max_passes: int | None = None, pair_budget: int = PAIR_BUDGET) -> WindowAnswer:
     """Can X (moving first) win ``W(width)``? By the kernel's df-pn within ``max_nodes`` nodes (None: no limit).
-    ``max_passes``: O's winning number of passes (``k`` by default: a group wholly beyond the window)."""
+    ``max_passes``: O's winning number of passes (``k`` by default: a group wholly beyond the window);
+    ``pair_budget``: the nodes of one pairing test (0: no pairing leaves)."""
     groups = window_groups(width, k)
     if tt_mb < 1:
         raise KinarowError(f"the table needs at least 1 MB, not {tt_mb}")
+    if not isinstance(pair_budget, int) or pair_budget < 0:
+        raise KinarowError(f"the pairing budget is a count of nodes, 0 or more, not {pair_budget!r}")
     tt = _table(tt_mb)
     ctrl = np.zeros(WK.N_CTRL, np.int64)
     ctrl[WK.C_MAX_NODES] = max_nodes or 0
     start = time.perf_counter()
     status = WK.solve(groups.inner, groups.cross, groups.far, groups.full, max_passes or k, np.uint64(0),
-                      np.uint64(0), 0, True, tt, ctrl)
+                      np.uint64(0), 0, True, tt, ctrl, pair_budget)
     answer = {WK.PROVEN: "X wins", WK.DISPROVEN: "X does not win"}.get(status, "unknown")
-    return WindowAnswer(width, answer, int(ctrl[WK.C_NODES]), time.perf_counter() - start)
+    return WindowAnswer(width, answer, int(ctrl[WK.C_NODES]), time.perf_counter() - start,
+                        int(ctrl[WK.C_PAIR_TESTS]), int(ctrl[WK.C_PAIR_LEAVES]))
 
 
 def window_walk(width: int, *, k: int = 4, max_nodes: int | None = None, tt_mb: int = 256) -> bytes | None:
@@ -124,7 +132,7 @@ def window_walk(width: int, *, k: int = 4, max_nodes: int | None = None, tt_mb: 
         ctrl[WK.C_NODES] = 0
         ctrl[WK.C_MAX_NODES] = max_nodes or 0
         status = WK.solve(groups.inner, groups.cross, groups.far, groups.full, k, np.uint64(x), np.uint64(o), passes,
-                          x_to_move, tt, ctrl)
+                          x_to_move, tt, ctrl, PAIR_BUDGET)
         return status == WK.PROVEN
 
     if not proved(0, 0, 0, True):
