@@ -403,3 +403,88 @@ def test_the_table_option_of_solve(tmp_path, capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1
+
+
+# -- a walk from a kept table resumes where it stopped --------------------------------------------------------
+def test_a_kept_walk_is_replayed_and_the_walk_goes_on_from_it(tmp_path):
+    import os
+
+    from kinarow.proofs import tree
+    from kinarow.search.proof_search import save_walk, walk_checkpoint_path
+    from kinarow.search.solve import _walk_tree
+
+    game = Game("6x5k4")
+    pos = game.start()
+    plain = ProofSearcher(game, tt_mb=16)
+    assert plain.attacker_wins(pos, 1).wins is True
+    want = plain.strategy_walk(pos, 1)
+    path = str(tmp_path / "t.npz")
+    keep = walk_checkpoint_path(path)
+    for n in (0, 1, len(want) // 3, len(want)):
+        ps = ProofSearcher(game, tt_mb=0.01)  # a table of a few rows: the rest of the walk searches again
+        ps.keep_table(path)
+        save_walk(keep, pos, 1, np.frombuffer(want[:n], np.uint8))
+        got = ps.strategy_walk(pos, 1)
+        assert got[:n] == want[:n]  # the kept moves, replayed
+        assert tree.check(_walk_tree(pos, 1, got), compiled=True).ok
+        assert not os.path.exists(keep)  # done: the checkpoint is gone
+
+
+def test_a_walk_stopped_to_save_goes_on_from_what_it_saved(tmp_path, monkeypatch):
+    # the walk is stopped (as the periodic save stops it) at every other run of the kernel, right after the moves
+    # it replays; each stop saves the moves and the next run replays them
+    from kinarow.engine import extract_kernel as X
+    from kinarow.proofs import tree
+    from kinarow.search import proof_search
+    from kinarow.search.solve import _walk_tree
+
+    real, runs, saved = X.extract_proof, [], []
+
+    def stopping(*args):
+        runs.append(int(args[7][X.X_PREFIX]))
+        if len(runs) % 2 == 1:
+            args[7][X.X_STOP] = 1
+        return real(*args)
+
+    def save(path, position, winner, moves):
+        saved.append(len(moves))
+        save_walk(path, position, winner, moves)
+
+    save_walk = proof_search.save_walk
+    game = Game("6x5k4")
+    pos = game.start()
+    want = ProofSearcher(game, tt_mb=16)
+    assert want.attacker_wins(pos, 1).wins is True
+    first = want.strategy_walk(pos, 1)
+    monkeypatch.setattr(X, "extract_proof", stopping)
+    monkeypatch.setattr(proof_search, "save_walk", save)
+    ps = ProofSearcher(game, tt_mb=16)
+    ps.keep_table(str(tmp_path / "t.npz"))
+    assert ps.attacker_wins(pos, 1).wins is True
+    save_walk(str(tmp_path / "t.npz.walk.npz"), pos, 1, np.frombuffer(first[:40], np.uint8))
+    walk = ps.strategy_walk(pos, 1)
+    assert runs == [40, 40] and saved == [40]  # stopped after the replay, saved, replayed again, finished
+    assert walk[:40] == first[:40] and tree.check(_walk_tree(pos, 1, walk), compiled=True).ok
+    assert list(tmp_path.iterdir()) == [tmp_path / "t.npz"]
+
+
+def test_a_kept_walk_that_does_not_fit_is_refused(tmp_path):
+    from kinarow.search.proof_search import save_walk, walk_checkpoint_path
+
+    game = Game("6x5k4")
+    path = str(tmp_path / "t.npz")
+    keep = walk_checkpoint_path(path)
+    ps = ProofSearcher(game, tt_mb=16)
+    ps.keep_table(path)
+    assert ps.attacker_wins(game.start(), 1).wins is True
+    save_walk(keep, game.start(), 1, np.array([12, 12], np.uint8))  # the winner's second move on its first stone
+    with pytest.raises(KinarowError, match="plays on a taken cell when replayed"):
+        ps.strategy_walk(game.start(), 1)
+    other = game.start()
+    other.play_moves("c3")
+    save_walk(keep, other, 1, np.array([12], np.uint8))
+    with pytest.raises(KinarowError, match=r"is not of this walk \(6x5k4 after '', player 1 winning\)"):
+        ps.strategy_walk(game.start(), 1)
+    (tmp_path / "t.npz.walk.npz").write_bytes(b"not a walk")
+    with pytest.raises(KinarowError, match="cannot be read"):
+        ps.strategy_walk(game.start(), 1)

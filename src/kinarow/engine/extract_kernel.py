@@ -42,6 +42,11 @@ without an alpha-beta search.
 ``xctrl``: ``[X_STOP]`` is raised by another thread to stop between
 positions (the running win test stops too, through ``ctrl[C_STOP]``);
 ``[X_NODES]`` counts the win tests' nodes, ``[X_ROWS]`` the moves in ``out``.
+:func:`extract_proof` resumes a stopped walk: ``out`` comes in holding the
+``xctrl[X_PREFIX]`` moves the walk had written, and the walk replays them at
+the winner's turns (no table, no search: only the replay's bookkeeping)
+before it asks the table again. A replayed move on a taken cell stops it
+(BAD_PREFIX).
 """
 
 from __future__ import annotations
@@ -67,8 +72,8 @@ from kinarow.proofs.tree_kernel import (
     winning_stone,
 )
 
-DONE, STOPPED, NO_WIN = 0, 1, 2  # the walk finished / was stopped / met a winner's position it could not win
-X_STOP, X_NODES, X_ROWS, N_XCTRL = 0, 1, 2, 3
+DONE, STOPPED, NO_WIN, BAD_PREFIX = 0, 1, 2, 3  # finished / stopped / a position it could not win / see above
+X_STOP, X_NODES, X_ROWS, X_PREFIX, N_XCTRL = 0, 1, 2, 3, 4
 
 
 NODE_DONE, NODE_WINNER, NODE_LOSER = 0, 1, 2  # what a walk does at a node: leave it, prescribe, follow replies
@@ -339,7 +344,8 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
     """:func:`extract` of a win with the proof search's table as the oracle (its bundle ``pn``, see
     :func:`_proved_move`; ``params[R_ATTACKER]`` is ``winner - 1``): the proof tree of the winner, one
     move at its turns, every legal reply at the loser's, written as a walk. Free placement, one stone a turn.
-    Returns ``(status, out)`` as :func:`extract` (CLAIM_WIN)."""
+    Returns ``(status, out)`` as :func:`extract` (CLAIM_WIN); the first ``xctrl[X_PREFIX]`` moves of ``out``
+    are replayed (a resumed walk, see above)."""
     size, _, _, goal, gmasks, cell_groups, start, _ = rules
     seen = _new_seen(plan[0])
     used = 0
@@ -355,12 +361,18 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
         if node == NODE_LOSER:
             nxt[d] = 0
         elif node == NODE_WINNER:
-            if xctrl[X_STOP] != 0:
-                return STOPPED, out
-            c = _proved_move(p1 if winner == 1 else p2, p2 if winner == 1 else p1, pn, xctrl)
-            if c < 0:
-                return (STOPPED if xctrl[X_STOP] != 0 else NO_WIN), out
-            out = _emit(out, c, xctrl)
+            if xctrl[X_ROWS] < xctrl[X_PREFIX]:  # resumed: the move written before
+                c = np.int64(out[xctrl[X_ROWS]])
+                if c >= size or next_reply(p1, p2, c, size, rules[1], rules[2]) != c:
+                    return BAD_PREFIX, out
+                xctrl[X_ROWS] += 1
+            else:
+                if xctrl[X_STOP] != 0:
+                    return STOPPED, out
+                c = _proved_move(p1 if winner == 1 else p2, p2 if winner == 1 else p1, pn, xctrl)
+                if c < 0:
+                    return (STOPPED if xctrl[X_STOP] != 0 else NO_WIN), out
+                out = _emit(out, c, xctrl)
             nxt[d] = -2
             p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
             d += 1

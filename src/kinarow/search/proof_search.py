@@ -426,7 +426,12 @@ class ProofSearcher:
         tree read from the table, one proved move at the winner's turns (the one with the least work below
         it), every legal reply at the loser's. A position whose moves the table does not prove (a reply the
         relevance zones pruned, a move on a dead cell, an evicted row) is asked again. ``on_tick(nodes)``
-        hears the nodes of those searches; Ctrl-C stops the walk and is raised again."""
+        hears the nodes of those searches; Ctrl-C stops the walk and is raised again.
+
+        When the search keeps its table in a file (:meth:`keep_table`), the walk keeps its progress beside it
+        (:func:`walk_checkpoint_path`): the moves written so far, saved every ``table_seconds`` of walking and
+        when it stops (Ctrl-C, SIGTERM); the next walk of the same position replays them without searching and
+        goes on from there; the file is removed when the walk is done."""
         from kinarow.engine import extract_kernel as X
 
         game = self.game
@@ -446,6 +451,14 @@ class ProofSearcher:
                   self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn, self.czn, self.kbuf, self.kctrl)
         p1, p2 = (W.to_board(bits, self.words) for bits in position.key())
 
+        keep = None if self.table_path is None else walk_checkpoint_path(self.table_path)
+        done = b"" if keep is None else load_walk(keep, position, winner)
+        out = np.zeros(max(1 << 12, 2 * len(done)), np.uint8)
+        out[: len(done)] = np.frombuffer(done, np.uint8)
+        xctrl[X.X_PREFIX] = len(done)
+        last: list[tuple[int, np.ndarray]] = []
+        saved_at = [time.monotonic()]
+
         def stop() -> None:
             xctrl[X.X_STOP] = 1
             self.ctrl[P.C_STOP] = 1
@@ -453,16 +466,35 @@ class ProofSearcher:
         def poll() -> None:
             if on_tick is not None:
                 on_tick(int(xctrl[X.X_NODES]))
+            if keep is not None and time.monotonic() - saved_at[0] >= self.table_seconds:
+                stop()  # to save: the walk goes on from the saved moves
 
-        try:
-            status, out = run_stoppable(
-                lambda: X.extract_proof(p1, p2, position.stones, winner, rules, plan,
-                                        np.zeros(1 << 12, np.uint8), xctrl, bundle), stop, poll)
-        finally:
-            self.ctrl[P.C_STOP] = 0
+        def work() -> None:
+            last.append(X.extract_proof(p1, p2, position.stones, winner, rules, plan, out, xctrl, bundle))
+
+        while True:
+            try:
+                run_stoppable(work, stop, poll)
+            except KeyboardInterrupt:
+                if keep is not None and last and last[-1][0] == X.STOPPED:
+                    save_walk(keep, position, winner, last[-1][1][: int(xctrl[X.X_ROWS])])
+                raise
+            finally:
+                self.ctrl[P.C_STOP] = 0
+            status, out = last[-1]
+            if status != X.STOPPED or keep is None:
+                break
+            save_walk(keep, position, winner, out[: int(xctrl[X.X_ROWS])])
+            saved_at[0] = time.monotonic()
+            xctrl[X.X_PREFIX], xctrl[X.X_ROWS], xctrl[X.X_STOP] = xctrl[X.X_ROWS], 0, 0
         poll()
         moves = out[: int(xctrl[X.X_ROWS])]
         self.walk_nodes = int(xctrl[X.X_NODES])
+        if status == X.BAD_PREFIX:
+            raise KinarowError(f"the walk kept in '{keep}' plays on a taken cell when replayed; remove the file to "
+                               "walk from the start")
+        if keep is not None and os.path.exists(keep):
+            os.remove(keep)
         if status != X.DONE:
             raise KinarowError(f"internal error: the proof search proves no move of the winner in a position after "
                                f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)")
@@ -521,6 +553,46 @@ def table_size_mb(path: str, game: Game) -> float | None:
     if meta.get("game") != str(game):
         raise KinarowError(f"the proof table '{path}' is of {meta.get('game')}, not {game}; give another file")
     return float(meta["rows"] * meta["row_words"] * 8) / 2**20
+
+
+WALK_FORMAT = "kinarow.walk-checkpoint"
+
+
+def walk_checkpoint_path(table_path: str) -> str:
+    """Where a strategy walk from a kept table keeps its progress: beside the table, ``TABLE.walk.npz``."""
+    return table_path + ".walk.npz"
+
+
+def save_walk(path: str, position: Position, winner: int, moves: np.ndarray) -> None:
+    """Keep a stopped walk's moves (written beside the file and renamed, so a stop while writing keeps the
+    last whole one)."""
+    meta = {"format": WALK_FORMAT, "game": str(position.game), "moves": position.move_text(), "winner": winner}
+    part = path + ".part"
+    with open(part, "wb") as out:
+        np.savez(out, meta=np.array(json.dumps(meta)), walk=np.asarray(moves, np.uint8))
+    os.replace(part, path)
+
+
+def load_walk(path: str, position: Position, winner: int) -> bytes:
+    """The moves a stopped walk of ``position`` (won by ``winner``) kept in ``path``, or b"" when there is no
+    such file; one sentence when the file is not such a walk's."""
+    if not os.path.exists(path):
+        return b""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            walk = data["walk"]
+    except (OSError, ValueError, KeyError, EOFError, zlib.error) as err:
+        raise KinarowError(f"the walk checkpoint '{path}' cannot be read ({err}); remove it to walk from the "
+                           "start") from None
+    want = {"format": WALK_FORMAT, "game": str(position.game), "moves": position.move_text(), "winner": winner}
+    if not isinstance(meta, dict) or any(meta.get(k) != v for k, v in want.items()):
+        raise KinarowError(f"the walk checkpoint '{path}' is not of this walk ({want['game']} after "
+                           f"'{want['moves']}', player {winner} winning); remove it or give another table")
+    if walk.dtype != np.uint8 or walk.ndim != 1:
+        raise KinarowError(f"the walk checkpoint '{path}' holds a {walk.dtype} array of {walk.ndim} dimensions, "
+                           "not the moves (uint8) of a walk; remove it to walk from the start")
+    return walk.tobytes()
 
 
 def load_table(path: str, searcher: ProofSearcher) -> tuple[np.ndarray, int, float]:

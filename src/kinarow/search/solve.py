@@ -823,7 +823,9 @@ def solve(
     ``proof_table`` (with ``search='proof'``) names a file that keeps the proof search's table, so that a long
     search resumes where it stopped: loaded when it exists (the table's size is then the file's), written
     every :data:`kinarow.search.proof_search.TABLE_SECONDS` seconds of search and when the search stops
-    (Ctrl-C, SIGTERM, a budget), and kept after an answer (the strategy is read from it).
+    (Ctrl-C, SIGTERM, a budget), and kept after an answer (the strategy is read from it). The walk that reads a
+    win's strategy from it keeps its moves so far beside it (``proof_table + ".walk.npz"``) in the same way, and
+    a later walk replays them and goes on.
     """
     max_nodes, time_limit, tt_mb = check_limits(max_nodes, time_limit, tt_mb)
     knowledge = check_knowledge(knowledge)
