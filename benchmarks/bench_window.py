@@ -28,7 +28,7 @@ import numba
 
 from kinarow.errors import KinarowError
 from kinarow.proofs import window
-from kinarow.search.window import PAIR_BUDGET, solve_window, window_walk
+from kinarow.search.window import PAIR_BUDGET, new_table, solve_window, window_walk
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,14 +47,15 @@ def main(argv: list[str] | None = None) -> int:
     print("| ---: | --- | ---: | ---: | ---: |")
     for width in args.widths:
         try:
-            found = solve_window(width, max_nodes=int(args.max_nodes), tt_mb=args.tt_mb, pair_budget=args.pair_budget)
+            table = new_table(args.tt_mb)
+            found = solve_window(width, max_nodes=int(args.max_nodes), pair_budget=args.pair_budget, table=table)
         except KinarowError as err:
             print(f"bench_window: {err}", file=sys.stderr)
             return 2
         print(f"| {width} | {found.answer} | {found.nodes:,} | {found.pair_leaves:,} / {found.pair_tests:,} | "
               f"{found.seconds:.1f} |", flush=True)
         if args.certificate_dir is not None and found.answer == "X wins":
-            walk = window_walk(width, max_nodes=int(args.max_nodes), tt_mb=args.tt_mb)
+            walk = window_walk(width, max_nodes=int(args.max_nodes), table=table)
             if walk is None:
                 print(f"bench_window: the search of width {width} did not prove the win again", file=sys.stderr)
                 return 1

@@ -77,11 +77,6 @@ def window_groups(width: int, k: int = 4) -> WindowGroups:
     return WindowGroups(width, k, np.array(inner, np.uint64), np.array(cross, np.uint64), np.array(far, np.int64))
 
 
-def _table(tt_mb: int) -> np.ndarray:
-    """The kernel's table: the most rows (a power of two, 48 bytes each) within ``tt_mb`` MB."""
-    return np.zeros((1 << max(2, ((tt_mb << 20) // 48).bit_length() - 1), 6), np.uint64)
-
-
 @dataclass(frozen=True)
 class WindowAnswer:
     """What the search found: ``"X wins"``, ``"X does not win"`` or ``"unknown"`` (the node budget ran out)."""
@@ -94,17 +89,25 @@ class WindowAnswer:
     pair_leaves: int = 0
 
 
+def new_table(tt_mb: int) -> np.ndarray:
+    """A table for :func:`solve_window` and :func:`window_walk` of about ``tt_mb`` MB (so that a walk can read
+    the proofs its search left)."""
+    if not isinstance(tt_mb, int) or tt_mb < 1:
+        raise KinarowError(f"the table needs at least 1 MB, not {tt_mb!r}")
+    return np.zeros((1 << max(2, ((tt_mb << 20) // 48).bit_length() - 1), 6), np.uint64)  # 48 bytes a row
+
+
 def solve_window(width: int, *, max_nodes: int | None = None, tt_mb: int = 256, k: int = 4,
-                 max_passes: int | None = None, pair_budget: int = PAIR_BUDGET) -> WindowAnswer:
+                 max_passes: int | None = None, pair_budget: int = PAIR_BUDGET,
+                 table: np.ndarray | None = None) -> WindowAnswer:
     """Can X (moving first) win ``W(width)``? By the kernel's df-pn within ``max_nodes`` nodes (None: no limit).
     ``max_passes``: O's winning number of passes (``k`` by default: a group wholly beyond the window);
-    ``pair_budget``: the nodes of one pairing test (0: no pairing leaves)."""
+    ``pair_budget``: the nodes of one pairing test (0: no pairing leaves); ``table``: one from
+    :func:`new_table` to search in (``tt_mb`` is then not used), else a new one of ``tt_mb`` MB."""
     groups = window_groups(width, k)
-    if tt_mb < 1:
-        raise KinarowError(f"the table needs at least 1 MB, not {tt_mb}")
     if not isinstance(pair_budget, int) or pair_budget < 0:
         raise KinarowError(f"the pairing budget is a count of nodes, 0 or more, not {pair_budget!r}")
-    tt = _table(tt_mb)
+    tt = new_table(tt_mb) if table is None else table
     ctrl = np.zeros(WK.N_CTRL, np.int64)
     ctrl[WK.C_MAX_NODES] = max_nodes or 0
     start = time.perf_counter()
@@ -115,12 +118,14 @@ def solve_window(width: int, *, max_nodes: int | None = None, tt_mb: int = 256, 
                         int(ctrl[WK.C_PAIR_TESTS]), int(ctrl[WK.C_PAIR_LEAVES]))
 
 
-def window_walk(width: int, *, k: int = 4, max_nodes: int | None = None, tt_mb: int = 256) -> bytes | None:
+def window_walk(width: int, *, k: int = 4, max_nodes: int | None = None, tt_mb: int = 256,
+                table: np.ndarray | None = None) -> bytes | None:
     """X's winning strategy of ``W(width)`` as a walk (:mod:`kinarow.proofs.window`'s replay order), read from
     the search's table; None when the search does not prove a win for X within ``max_nodes`` (per search: the
-    root's, and each re-search of a position whose proof the table lost)."""
+    root's, and each re-search of a position whose proof the table lost). ``table``: the one a
+    :func:`solve_window` of the same window searched (its proofs are read, not found again)."""
     groups = window_groups(width, k)
-    tt = _table(max(tt_mb, 1))
+    tt = new_table(max(tt_mb, 1)) if table is None else table
     ctrl = np.zeros(WK.N_CTRL, np.int64)
     cells = ROWS * width
     inner = [int(g) for g in groups.inner]
