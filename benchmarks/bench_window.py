@@ -12,7 +12,8 @@ strategy read from the search's table, :func:`kinarow.search.window.window_walk`
 A win for X in W(w) would settle every (m,4,4) with m >= w at once (:mod:`kinarow.search.window` has the game
 and the argument, :mod:`kinarow.proofs.window` its certificate's checker). The script prints each width's
 answer, nodes and seconds; an answer is the search's, a result only with its checked certificate. The first
-width compiles the kernel (about 10 s, not cached: the search is recursive).
+width compiles the kernel (about 10 s, not cached: the search is recursive). A live count of nodes shows on a
+terminal (a line a minute in a log); Ctrl-C stops.
 """
 
 from __future__ import annotations
@@ -22,13 +23,30 @@ import gzip
 import json
 import platform
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numba
 
+from kinarow.cli.common import progress
 from kinarow.errors import KinarowError
 from kinarow.proofs import window
 from kinarow.search.window import PAIR_BUDGET, new_table, solve_window, window_walk
+
+
+def _every_minute(width: int) -> Callable[[int], None]:
+    """A progress line on stderr once a minute (when stderr is not a terminal: a log)."""
+    start = last = time.monotonic()
+
+    def tick(nodes: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= 60:
+            last = now
+            print(f"# W({width}): {nodes:,} nodes, {now - start:.0f} s", file=sys.stderr, flush=True)
+
+    return tick
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     for width in args.widths:
         try:
             table = new_table(args.tt_mb)
-            found = solve_window(width, max_nodes=int(args.max_nodes), pair_budget=args.pair_budget, table=table)
+            with progress(f"W({width})", sys.stderr) as tick:
+                found = solve_window(width, max_nodes=int(args.max_nodes), pair_budget=args.pair_budget, table=table,
+                                     on_tick=tick or _every_minute(width))
         except KinarowError as err:
             print(f"bench_window: {err}", file=sys.stderr)
             return 2
@@ -67,4 +87,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("bench_window: stopped (Ctrl-C); the width being searched has no answer", file=sys.stderr)
+        sys.exit(130)

@@ -242,7 +242,7 @@ def _min_and_sum(mins, sums, n):
     return least, second, best, total
 
 
-@njit  # not cached: numba cannot load a cached recursive function (it crashes)
+@njit(nogil=True)  # not cached: numba cannot load a cached recursive function (it crashes)
 def mid(inner, cross, far, full, max_passes, X, O, p, x_moves, thpn, thdn, tt, ctrl, depth, cmoves, cpn, cdn,
         weight_of, pair_budget, kbuf, kctrl):
     """Search the node until its proof number reaches ``thpn`` or its disproof number ``thdn``; returns
@@ -314,7 +314,7 @@ def _paired(inner, X, O, x_moves, budget, kbuf, kctrl, ctrl):
     return True
 
 
-@njit
+@njit(nogil=True)
 def solve(inner, cross, far, full, max_passes, X, O, p, x_moves, tt, ctrl, pair_budget):
     """df-pn from the position: PROVEN, DISPROVEN, or OPEN when stopped (``ctrl[C_ABORTED]``). ``pair_budget``:
     the nodes of one pairing test (0: none)."""

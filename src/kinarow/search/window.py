@@ -22,12 +22,13 @@ This module builds the groups and runs the kernel's proof-number search (:func:`
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from kinarow.engine import window_kernel as WK
-from kinarow.errors import KinarowError
+from kinarow.errors import KinarowError, run_stoppable
 
 ROWS = 4  # the kernel's row flip and cell numbering are for boards four high
 MAX_WIDTH = 16  # one 64-bit word
@@ -99,11 +100,13 @@ def new_table(tt_mb: int) -> np.ndarray:
 
 def solve_window(width: int, *, max_nodes: int | None = None, tt_mb: int = 256, k: int = 4,
                  max_passes: int | None = None, pair_budget: int = PAIR_BUDGET,
-                 table: np.ndarray | None = None) -> WindowAnswer:
+                 table: np.ndarray | None = None, on_tick: Callable[[int], None] | None = None) -> WindowAnswer:
     """Can X (moving first) win ``W(width)``? By the kernel's df-pn within ``max_nodes`` nodes (None: no limit).
     ``max_passes``: O's winning number of passes (``k`` by default: a group wholly beyond the window);
     ``pair_budget``: the nodes of one pairing test (0: no pairing leaves); ``table``: one from
-    :func:`new_table` to search in (``tt_mb`` is then not used), else a new one of ``tt_mb`` MB."""
+    :func:`new_table` to search in (``tt_mb`` is then not used), else a new one of ``tt_mb`` MB. The search runs in
+    a thread of its own: ``on_tick(nodes)`` hears its nodes a few times a second, and Ctrl-C (or SIGTERM) stops
+    it and is raised again (the table keeps what it found)."""
     groups = window_groups(width, k)
     if not isinstance(pair_budget, int) or pair_budget < 0:
         raise KinarowError(f"the pairing budget is a count of nodes, 0 or more, not {pair_budget!r}")
@@ -111,8 +114,16 @@ def solve_window(width: int, *, max_nodes: int | None = None, tt_mb: int = 256, 
     ctrl = np.zeros(WK.N_CTRL, np.int64)
     ctrl[WK.C_MAX_NODES] = max_nodes or 0
     start = time.perf_counter()
-    status = WK.solve(groups.inner, groups.cross, groups.far, groups.full, max_passes or k, np.uint64(0),
-                      np.uint64(0), 0, True, tt, ctrl, pair_budget)
+
+    def stop() -> None:
+        ctrl[WK.C_STOP] = 1
+
+    def poll() -> None:
+        if on_tick is not None:
+            on_tick(int(ctrl[WK.C_NODES]))
+
+    status = run_stoppable(lambda: WK.solve(groups.inner, groups.cross, groups.far, groups.full, max_passes or k,
+                                            np.uint64(0), np.uint64(0), 0, True, tt, ctrl, pair_budget), stop, poll)
     answer = {WK.PROVEN: "X wins", WK.DISPROVEN: "X does not win"}.get(status, "unknown")
     return WindowAnswer(width, answer, int(ctrl[WK.C_NODES]), time.perf_counter() - start,
                         int(ctrl[WK.C_PAIR_TESTS]), int(ctrl[WK.C_PAIR_LEAVES]))
