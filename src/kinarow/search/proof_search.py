@@ -429,9 +429,10 @@ class ProofSearcher:
         hears the nodes of those searches; Ctrl-C stops the walk and is raised again.
 
         When the search keeps its table in a file (:meth:`keep_table`), the walk keeps its progress beside it
-        (:func:`walk_checkpoint_path`): the moves written so far, saved every ``table_seconds`` of walking and
-        when it stops (Ctrl-C, SIGTERM); the next walk of the same position replays them without searching and
-        goes on from there; the file is removed when the walk is done."""
+        (:func:`walk_checkpoint_path`): the moves written so far, saved every ``table_seconds`` of walking (or
+        five times as long as the last replay of saved moves took, if longer) and when it stops (Ctrl-C,
+        SIGTERM); the next walk of the same position replays them without searching and goes on from there; the
+        file is removed when the walk is done."""
         from kinarow.engine import extract_kernel as X
 
         game = self.game
@@ -457,7 +458,10 @@ class ProofSearcher:
         out[: len(done)] = np.frombuffer(done, np.uint8)
         xctrl[X.X_PREFIX] = len(done)
         last: list[tuple[int, np.ndarray]] = []
-        saved_at = [time.monotonic()]
+        # a save stops the kernel, which then replays the saved moves (no search, but every position again): the
+        # next save waits at least four times that replay, so replays take at most a fifth of the walk's time
+        started = [time.monotonic()]
+        replay = [0.0 if not done else None]
 
         def stop() -> None:
             xctrl[X.X_STOP] = 1
@@ -466,7 +470,11 @@ class ProofSearcher:
         def poll() -> None:
             if on_tick is not None:
                 on_tick(int(xctrl[X.X_NODES]))
-            if keep is not None and time.monotonic() - saved_at[0] >= self.table_seconds:
+            now = time.monotonic()
+            if replay[0] is None and xctrl[X.X_ROWS] >= xctrl[X.X_PREFIX]:
+                replay[0] = now - started[0]
+            if keep is not None and replay[0] is not None and now - started[0] >= max(self.table_seconds,
+                                                                                      5 * replay[0]):
                 stop()  # to save: the walk goes on from the saved moves
 
         def work() -> None:
@@ -485,7 +493,7 @@ class ProofSearcher:
             if status != X.STOPPED or keep is None:
                 break
             save_walk(keep, position, winner, out[: int(xctrl[X.X_ROWS])])
-            saved_at[0] = time.monotonic()
+            started[0], replay[0] = time.monotonic(), None
             xctrl[X.X_PREFIX], xctrl[X.X_ROWS], xctrl[X.X_STOP] = xctrl[X.X_ROWS], 0, 0
         poll()
         moves = out[: int(xctrl[X.X_ROWS])]
