@@ -86,6 +86,8 @@ def _four_high() -> tuple[Width, ...]:
         elif m <= 16:
             rows.append(Width(m, "open", "open: not yet settled (one-word boards; the proof search applies, "
                               "resumable with --table)"))
+        elif m in SEARCHED_FOUR_HIGH:
+            rows.append(Width(m, "open", SEARCHED_FOUR_HIGH[m]))
         else:
             rows.append(Width(m, "open", f"open: not yet run ({4 * m} cells, a two-word board: the proof search and "
                               "both checkers take it); the literature gives only the 4 x 30 board"))
@@ -104,6 +106,12 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
     16: "kinarow's strategy certificate, read from the proof search's kept table (open in the literature)",
     17: "kinarow's strategy certificate, read from the proof search's kept table (open in the literature; 68 "
         "cells, the first two-word width)",
+}
+
+#: widths the proof search has answered whose certificate is not written yet: what stands (not a result until then)
+SEARCHED_FOUR_HIGH: dict[int, str] = {
+    18: "open: the proof search answered a first-player win (1. e1); its certificate's walk is under way, "
+        "resumable (docs/parallel.md)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
