@@ -66,8 +66,10 @@ and on boards of more than 64 cells (two words a side) in base 3 by blocks of
 
 Every word of a base-3 key is 1 + its block's value, so none is 0.
 
-No used slot holds 0 in its last word. A table grows twofold when three
-quarters full: the old and the new table together hold three times the room
+No used slot holds 0 in its last word. A walk's table (STREAM) starts with
+room for about two kept positions a prescribed move (at three quarters full),
+so that the table of a large walk seldom has to grow; any table grows twofold
+when three quarters full: the old and the new table together hold three times the room
 of the old (two-word tables grew fourfold when half full before: five times).
 
 The walk is depth-first with an explicit stack (one frame per stone):
@@ -286,9 +288,9 @@ W.by_form(pack, _pack_one, _pack_two)
 
 
 @njit(cache=True)
-def new_table(kind):
-    """An empty proven table for keys of ``kind``: one word a slot, two for WIDE and BASE3_2, three for
-    BASE3_3, four for WIDE2."""
+def new_table(kind, rows=1 << 16):
+    """An empty proven table of ``rows`` slots (a power of two) for keys of ``kind``: one word a slot, two for
+    WIDE and BASE3_2, three for BASE3_3, four for WIDE2."""
     w = 1
     if kind == WIDE2:
         w = 4
@@ -296,7 +298,7 @@ def new_table(kind):
         w = 3
     elif kind == WIDE or kind == BASE3_2:  # noqa: SIM109 (compiled: an equality a kind)
         w = 2
-    return np.zeros((1 << 16, w), np.uint64)
+    return np.zeros((rows, w), np.uint64)
 
 
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9),
@@ -417,7 +419,11 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
     ``line[:depth]`` is the line of play from the start position that fails
     (for ILLEGAL, the prescribed cell is ``line[depth]``).
     """
-    table = new_table(kind)
+    rows = 1 << 16
+    if mode == STREAM:  # sized for about two kept positions a prescribed move: a large walk's table seldom grows
+        while 3 * rows < 8 * cells.shape[0]:
+            rows <<= 1
+    table = new_table(kind, rows)
     used = 0
     spot = 0  # wins on the spot met (not kept)
     read = 0
