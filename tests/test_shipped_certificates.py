@@ -15,8 +15,8 @@ LOGS = sorted(HERE.glob("*.searchlog.json*"))
 
 
 # The compiled check of a large certificate keeps the proven positions (a strategy's: all but its wins on the
-# spot): Connect Four's win, 136,513,145 positions checked, 1.85 GB peak (about 56 s); the (8,8,5) draw,
-# 15,395,855, 2.4 GiB (about 27 s); the (16,4,4) win, 409,105,418, 0.97 GB (about 60 s); the (17,4,4) win,
+# spot): Connect Four's win, 136,513,145 positions checked, 1.35 GB peak (about 60 s); the (8,8,5) draw,
+# 15,395,855, 2.4 GiB (about 27 s); the (16,4,4) win, 409,105,418, 0.70 GB (about 60 s); the (17,4,4) win,
 # 361,246,438, 0.75 GB (about 100 s, base-3 keys of two words). On a smaller machine such a test is skipped, saying
 # why.
 NEEDS_GIB = {"connect4.strategy.json.gz": 3, "8x8k5.draw.json.gz": 4, "16x4k4.strategy.json.gz": 2,
