@@ -19,7 +19,7 @@ LOGS = sorted(HERE.glob("*.searchlog.json*"))
 # 15,395,855, 2.4 GiB (about 27 s); the (16,4,4) win, 409,105,418, 0.70 GB (about 60 s); the (17,4,4) win,
 # 361,246,438, 0.75 GB (about 100 s, base-3 keys of two words). On a smaller machine such a test is skipped, saying
 # why.
-NEEDS_GIB = {"connect4.strategy.json.gz": 3, "8x8k5.draw.json.gz": 4, "16x4k4.strategy.json.gz": 2,
+NEEDS_GIB = {"connect4.strategy.json.gz": 2, "8x8k5.draw.json.gz": 4, "16x4k4.strategy.json.gz": 2,
              "17x4k4.strategy.json.gz": 2}
 
 
