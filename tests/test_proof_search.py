@@ -468,6 +468,30 @@ def test_a_walk_stopped_to_save_goes_on_from_what_it_saved(tmp_path, monkeypatch
     assert list(tmp_path.iterdir()) == [tmp_path / "t.npz"]
 
 
+def test_the_table_option_of_solve_resumes_a_kept_walk(tmp_path, capsys):
+    import base64
+    import gzip
+    import zlib
+
+    from kinarow.cli import main
+    from kinarow.search.proof_search import save_walk, walk_checkpoint_path
+
+    game = Game("6x5k4")
+    first = ProofSearcher(game, tt_mb=16)
+    assert first.attacker_wins(game.start(), 1).wins is True
+    prefix = first.strategy_walk(game.start(), 1)[:25]
+    table, out = tmp_path / "t.npz", tmp_path / "s.json.gz"
+    save_walk(walk_checkpoint_path(str(table)), game.start(), 1, np.frombuffer(prefix, np.uint8))
+    assert main(["solve", "6x5k4", "--search", "proof", "--table", str(table), "--strategy", str(out), "--walk",
+                 "--tt-mb", "16", "--no-store"]) == 0
+    assert capsys.readouterr().out.startswith("First player (Black) wins")
+    assert not (tmp_path / "t.npz.walk.npz").exists()
+    with gzip.open(out, "rt") as handle:
+        walk = zlib.decompress(base64.b64decode(json.load(handle)["walk"]))
+    assert walk[:25] == prefix  # the kept moves, replayed into the certificate
+    assert main(["check", str(out), "--compiled"]) == 0 and capsys.readouterr().out.startswith("VALID")
+
+
 def test_a_kept_walk_that_does_not_fit_is_refused(tmp_path):
     from kinarow.search.proof_search import save_walk, walk_checkpoint_path
 
