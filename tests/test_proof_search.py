@@ -512,3 +512,33 @@ def test_a_kept_walk_that_does_not_fit_is_refused(tmp_path):
     (tmp_path / "t.npz.walk.npz").write_bytes(b"not a walk")
     with pytest.raises(KinarowError, match="cannot be read"):
         ps.strategy_walk(game.start(), 1)
+
+
+def test_an_interrupted_stoppable_run_waits_for_its_kernel():
+    # a signal that lands while the waiting thread is in Thread.join marks the worker stopped on Python 3.11
+    # although it still runs: run_stoppable must still wait for the work to end before the interrupt goes on
+    import os
+    import signal
+    import threading
+    import time
+
+    from kinarow.errors import clear_interrupt, note_interrupt, run_stoppable
+
+    done, stopped = threading.Event(), threading.Event()
+
+    def work() -> None:
+        stopped.wait(5)  # a kernel that ends once it is asked to stop
+        time.sleep(0.3)
+        done.set()
+
+    old = signal.signal(signal.SIGINT, note_interrupt)
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            run_stoppable(work, stopped.set)
+        assert done.is_set()  # the interrupt came out only after the work had ended
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
+        clear_interrupt()

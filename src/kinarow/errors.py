@@ -86,26 +86,34 @@ def run_stoppable(
     for and KeyboardInterrupt is raised again. An exception of ``work`` is raised here."""
     out: list[T] = []
     errors: list[BaseException] = []
+    # The worker says it is done through an Event, not Thread.join: on Python 3.11 a join that a signal
+    # handler interrupts marks the thread stopped while it still runs, and every later join returns at once.
+    finished = threading.Event()
 
     def run() -> None:
         try:
             out.append(work())
         except BaseException as err:  # pragma: no cover - surfaced below
             errors.append(err)
+        finally:
+            finished.set()
 
     worker = threading.Thread(target=run, daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
-            worker.join(every)
+        while not finished.wait(every):
             raise_if_interrupted()
-            if poll is not None and worker.is_alive():
+            if poll is not None and not finished.is_set():
                 poll()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         stop()
-        worker.join()
-        raise
-    worker.join()
+        while True:  # the kernel stops at its next check: wait for it, whatever more signals come
+            try:
+                if finished.wait(every):
+                    break
+            except KeyboardInterrupt:
+                continue
+        raise interrupt from None
     if errors:
         raise errors[0]
     return out[0]
