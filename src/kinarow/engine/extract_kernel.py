@@ -115,14 +115,6 @@ W.by_form(seen_key, _seen_key_one, _seen_key_two)
 
 
 @njit(cache=True)
-def _new_seen(kind):
-    """An empty seen table for ``kind`` (FINGER: one word a slot)."""
-    if kind == FINGER:
-        return np.zeros((1 << 16, 1), np.uint64)
-    return new_table(kind)
-
-
-@njit(cache=True)
 def _enter(p1, p2, d, t, winner, seen, used, res, rules, plan):
     """A walk arrives at a node at depth ``d`` (``t`` stones): ``(what, seen, used)``: NODE_DONE when the game is
     over, the position was walked already or the winner completes a line at once; NODE_WINNER when the winner
@@ -239,7 +231,7 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
     """
     size, _, _, goal, gmasks, cell_groups, start, _ = rules
     ctrl = state.ctrl
-    seen = _new_seen(plan[0])
+    seen = new_table(plan[0])  # FINGER: one word a slot, as every one-word kind
     used = 0
     depth_max = size - t0 + 1
     nxt = np.zeros(depth_max + 1, np.int64)
@@ -347,7 +339,7 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
     Returns ``(status, out)`` as :func:`extract` (CLAIM_WIN); the first ``xctrl[X_PREFIX]`` moves of ``out``
     are replayed (a resumed walk, see above)."""
     size, _, _, goal, gmasks, cell_groups, start, _ = rules
-    seen = _new_seen(plan[0])
+    seen = new_table(plan[0])  # FINGER: one word a slot, as every one-word kind
     used = 0
     depth_max = size - t0 + 1
     nxt = np.zeros(depth_max + 1, np.int64)

@@ -481,6 +481,7 @@ class ProofSearcher:
             last.append(X.extract_proof(p1, p2, position.stones, winner, rules, plan, out, xctrl, bundle))
 
         while True:
+            last.clear()  # a stop saves this run's moves, never an earlier run's
             try:
                 run_stoppable(work, stop, poll)
             except KeyboardInterrupt:
