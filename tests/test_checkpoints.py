@@ -29,6 +29,10 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # player cannot win", strategy stealing rules out the second's win, and certificates/8x7k5.draw.json.gz
     # proves it
     "8x7k5.sqlite": ("draw", "the stored jobs with strategy stealing"),
+    # under way (2026-11-27): the proof search answered a first-player win with 1. e1 in one process, and these
+    # jobs (one per reply to e1, each walked into its strategy) prove it again in pieces that a sitting can keep
+    # (read from the empty board, where strategy stealing gives "first-or-draw" until every reply is proved)
+    "18x4k4-e1.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, (18,4,4))"),
 }
 
 

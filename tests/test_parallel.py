@@ -237,8 +237,42 @@ def test_bad_options_are_one_sentence(options):
 
 
 def test_too_large_board():
+    """Past 64 cells only the proof search runs jobs: alpha-beta, or a game it does not apply to, is refused."""
     with pytest.raises(KinarowError, match="at most 64 cells"):
-        par.solve("9x9k5", workers=2)
+        par.solve("9x9k5", workers=2, search="alpha-beta")
+    with pytest.raises(KinarowError, match="at most 64 cells"):
+        par.solve("17x4k4:gravity", workers=2)
+
+
+def test_wide_board_jobs_walk_their_wins_and_the_checkpoint_gives_the_whole_certificate(tmp_path):
+    """(17,4,3) after 1. h2 (68 cells): each proof-search job that answers "yes" walks its win from its own
+    table (no strategy job after it), the walks are kept in the checkpoint, and a solve of the empty board from
+    that checkpoint writes a strategy from them without searching; both strategies pass both checkers."""
+    db = tmp_path / "wide.sqlite"
+    after = par.solve("17x4k3", moves="h2", workers=2, jobs=8, search="proof", question=par.FIRST_WINS,
+                      strategy=True, checkpoint=db, tt_mb=16)
+    assert after.value == "first" and after.strategy is not None
+    assert {entry["question"] for entry in after.log} == {"strategy"}  # every job walked its "yes"
+    store = par.JobStore(db)
+    kept = store.strategies("17x4k3")
+    store.close()
+    assert len(kept) == after.jobs_solved > 1
+    root = par.solve("17x4k3", workers=1, search="proof", question=par.FIRST_WINS, strategy=True, checkpoint=db,
+                     tt_mb=16)
+    assert root.value == "first" and root.nodes == 0 and root.jobs_solved == 0 and root.best_move == "h2"
+    for tree in (after.strategy, root.strategy):
+        assert check(tree).ok and check(tree, compiled=True).ok
+
+
+def test_a_proof_search_strategy_job_refuses_a_winner_the_search_does_not_find():
+    from kinarow.search.parallel.jobs import JobSpec, run_job
+
+    game = Game("6x5k4")
+    moves = (game.geometry.parse_cell("c3"),)
+    right = run_job(JobSpec(0, "6x5k4", moves, 16, strategy=True, question=par.FIRST_WINS, search="proof"))
+    assert right.bounds == (1, 1) and right.walk
+    with pytest.raises(KinarowError, match="internal error"):
+        run_job(JobSpec(0, "6x5k4", moves, 16, strategy=True, question=par.SECOND_WINS, search="proof"))
 
 
 # -- checkpoints ------------------------------------------------------------------------

@@ -41,8 +41,10 @@ def test_a_walk_read_into_rows_is_the_walk_read_into_boards(won):
 
 
 @settings(max_examples=60, deadline=None)
-@given(text=st.sampled_from(["5x5k4", "6x4k4", "4x4k3"]), data=st.data())
+@given(text=st.sampled_from(["5x5k4", "6x4k4", "4x4k3", "17x4k3", "11x11k5"]), data=st.data())
 def test_mapped_rows_are_the_boards_and_moves_mapped_cell_by_cell(text, data):
+    """Also on boards of two words a side (17 x 4: 68 cells; 11 x 11: 121 cells, whose eight symmetries move
+    cells between the words)."""
     game = Game(text)
     geo, size = game.geometry, game.cells
     boards = data.draw(st.lists(st.text(".xo", min_size=size, max_size=size), min_size=1, max_size=20, unique=True))
@@ -53,7 +55,11 @@ def test_mapped_rows_are_the_boards_and_moves_mapped_cell_by_cell(text, data):
     inverse = {s: c for c, s in enumerate(sym)}
     expected = {"".join(b[sym[c]] for c in range(size)): geo.name(inverse[geo.parse_cell(m)])
                 for b, m in choices.items()}
-    assert _as_choices(game, mapped(rows_of_choices(game, choices), sym)) == expected
+    rows = rows_of_choices(game, choices)
+    assert rows[0].shape[1] == (2 if size <= 64 else 4)
+    assert _as_choices(game, mapped(rows, sym)) == expected
+    keys, cells = joined([rows])  # rows sorted as the checker reads them stay as they are
+    assert (keys == rows[0]).all() and (cells == rows[1]).all()
 
 
 def test_joined_keeps_the_first_part_s_row_for_each_board():
@@ -77,6 +83,25 @@ def test_a_strategy_merged_with_its_mirror_image_is_a_checked_walk(won):
         merged = merged_walk(start, 1, [mapped(rows, sym), rows])
         tree = StrategyTree(str(game), [], "first", walk=merged)
         assert check(tree).ok and check(tree, compiled=True).ok
+
+
+def test_a_wide_board_strategy_merged_with_its_mirror_images_is_a_checked_walk():
+    """Rows of two words a side (68 cells): read from a walk, mapped, joined and written as one walk."""
+    game = Game("17x4k3")
+    start = game.start()
+    start.play_moves("h2")
+    tree = solve(start, search="proof", strategy=True, walk=True, tt_mb=16).strategy
+    assert tree is not None and tree.walk
+    rows = rows_of_walk(start, 1, tree.walk)
+    assert rows[0].shape[1] == 4
+    assert merged_walk(start, 1, [rows]) == tree.walk
+    for sym in game.geometry.symmetries[1:]:
+        # the real board that sym sends onto the one after h2 has its stone where canonical[sym[c]] = real[c]
+        image = game.start()
+        image.play(list(sym).index(start.moves[0]))
+        merged = merged_walk(image, 1, [mapped(rows, sym)])
+        checked = StrategyTree(str(game), [image.name(image.moves[0])], "first", walk=merged)
+        assert check(checked, compiled=True).ok and check(checked).ok
 
 
 def test_moves_no_line_of_play_reaches_are_left_out(won):

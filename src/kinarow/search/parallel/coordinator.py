@@ -164,8 +164,11 @@ def solve(
     (can the first player force a win?) or ``"second-wins"``; every job then
     runs one win test, and a "no" comes back as a bound (``second-or-draw``,
     ``first-or-draw``). ``search`` chooses the jobs' search as for :func:`kinarow.solve`: ``proof`` (the
-    proof-number search, free boards), ``alpha-beta``, or ``auto`` (the proof search where :func:`kinarow.solve`
-    would take it); strategy jobs always extract by alpha-beta.
+    proof-number search, free boards of up to 128 cells), ``alpha-beta`` (up to 64 cells), or ``auto`` (the proof
+    search where :func:`kinarow.solve` would take it). With the proof search a strategy is the proof read from
+    each job's own table: a job that answers a win test "yes" walks it at once (kept in the checkpoint beside
+    its value), so a ``question`` run with ``strategy`` searches each leaf once; alpha-beta extracts the leaves'
+    strategies in jobs of their own after the value is known.
     """
     knowledge = check_knowledge(knowledge)
     if search not in SEARCHES:
@@ -178,10 +181,12 @@ def solve(
     best_move = check_flag(best_move, "best_move")
     position = start_position(target, moves)
     game = position.game
-    if game.cells > 64:
+    proving = proof_search_applies(game, search, knowledge)
+    if game.cells > 64 and not proving:
         from kinarow.errors import SolverLimitError
 
-        raise SolverLimitError(f"{game} has {game.cells} cells; the exact solver handles boards of at most 64 cells")
+        raise SolverLimitError(f"{game} has {game.cells} cells; the alpha-beta solver handles boards of at most 64 "
+                               "cells (the proof search, search='proof', takes free boards of up to 128)")
     to_move = None if position.is_over else Player.of(position.to_move)
     if position.is_over:
         assert position.result is not None
@@ -207,7 +212,9 @@ def solve(
             backend = LocalBackend(n_workers, max(4 * len(frontier.nodes), LOCAL_JOB_SLOTS))
         run = _Run(frontier, backend, tt_mb, store, max_nodes, deadline, on_tick, n_workers)
         run.knowledge = knowledge
-        run.search = "proof" if proof_search_applies(game, search, knowledge) else "alpha-beta"
+        run.search = "proof" if proving else "alpha-beta"
+        # a proof-search job that answers its win test "yes" walks the win at once, from its own full table
+        run.walk_wins = strategy and proving and question != EXACT
         run.max_job_seconds = max_job_seconds
         stopped = run.values()
         root = frontier.nodes[frontier.root]
@@ -299,7 +306,9 @@ class _Run:
         self.backend = backend
         self.tt_mb = tt_mb
         self.knowledge = "none"
-        self.search = "alpha-beta"  # the jobs' search, "proof" or "alpha-beta" (strategy jobs: alpha-beta)
+        self.search = "alpha-beta"  # the jobs' search, "proof" or "alpha-beta"
+        self.walk_wins = False  # proof search: a win test's "yes" walks the win in the same job
+        self.walks: dict[int, bytes] = {}  # node -> the winner's walk from it, found by its value job
         self.store = store
         self.max_nodes = max_nodes
         self.deadline = deadline
@@ -394,7 +403,8 @@ class _Run:
                         break
                     if job not in running:
                         spec = JobSpec(job, fr.game_text, fr.nodes[job].moves, self.tt_mb, question=question,
-                                       knowledge=self.knowledge, search=self.search)
+                                       knowledge=self.knowledge, search=self.search,
+                                       walk_wins=self.walk_wins and question != EXACT)
                         running[job] = backend.submit(spec)
                         asked[job] = question
                         started[job] = time.monotonic()
@@ -459,6 +469,11 @@ class _Run:
             bounds = (node.lo, node.hi)
             value = fr.bounds_name(*bounds)
             self.store.put(fr.game_text, node.key, entry["moves"], bounds, value, out.nodes, out.seconds)
+        if out.walk is not None and out.bounds[0] == out.bounds[1] != DRAW:  # a win, walked by its value job
+            self.walks[node.id] = out.walk
+            if self.store is not None:
+                winner = fr.result_name(out.bounds[0])
+                self.store.put_strategy(fr.game_text, node.key, entry["moves"], winner, out.walk, out.seconds)
 
     # -- the winner's strategy --------------------------------------------------------------
     def strategy(self, position: Position) -> tuple[StrategyTree | None, str | None]:
@@ -504,12 +519,14 @@ class _Run:
             pending = []
             for n in uses:
                 node = fr.nodes[n]
-                kept = None if self.store is None else self.store.get_strategy(fr.game_text, node.key, tree.winner)
+                kept = self.walks.get(n)
+                if kept is None and self.store is not None:
+                    kept = self.store.get_strategy(fr.game_text, node.key, tree.winner)
                 if kept is not None:  # extracted by an earlier run
                     add_leaf(n, kept)
                     continue
                 pending.append(JobSpec(n, fr.game_text, node.moves, self.tt_mb, strategy=True, question=who,
-                                       knowledge=self.knowledge))
+                                       knowledge=self.knowledge, search=self.search))
             while pending or running:
                 assert backend is not None
                 while pending and len(running) < self.capacity:

@@ -49,6 +49,7 @@ class JobSpec:
     question: str = EXACT  # EXACT, or "does FIRST_WINS / SECOND_WINS hold?" (one win test)
     knowledge: str = "none"  # the workers' solver knowledge (see kinarow.solve)
     search: str = "alpha-beta"  # "proof": value and win tests by the proof-number search (free boards)
+    walk_wins: bool = False  # proof search, one win test: a "yes" also walks the win from the job's own table
 
 
 @dataclass
@@ -131,7 +132,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
     from kinarow.search.solve import solve as solve_one
 
     start = time.perf_counter()
-    proving = spec.search == "proof" and not spec.strategy
+    proving = spec.search == "proof"
     searcher = None if proving else _searcher(spec.game, spec.tt_mb, spec.knowledge)
     should_stop = _stop_check(spec)
     live = _LOCAL.get("live") if spec.dask_run is None else None
@@ -152,7 +153,9 @@ def run_job(spec: JobSpec) -> JobOutcome:
     bounds: tuple[int, int] | None
     walk: bytes | None = None
     nodes = 0
-    if spec.strategy:
+    if spec.strategy and spec.search == "proof":
+        bounds, nodes, walk = _proof_job(spec, pos, score_of, tick)
+    elif spec.strategy:
         try:
             known = {FIRST_WINS: 1, SECOND_WINS: 2}.get(spec.question)
             walk, winner = extract(pos, searcher, should_stop, known)
@@ -160,7 +163,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
         except _StopRequestedError:
             bounds = None
     elif proving:
-        bounds, nodes = _proof_job(spec, pos, score_of, tick)
+        bounds, nodes, walk = _proof_job(spec, pos, score_of, tick)
     elif spec.question == EXACT:
         result = solve_one(pos, searcher=searcher, on_tick=tick)
         nodes = result.nodes
@@ -183,26 +186,39 @@ def run_job(spec: JobSpec) -> JobOutcome:
 
 def _proof_job(
     spec: JobSpec, pos: Position, score_of: Callable[[Value], int], tick: Callable[[int], None]
-) -> tuple[tuple[int, int] | None, int]:
-    """A value or win-test job answered by the proof search: (bounds or None when stopped, nodes)."""
+) -> tuple[tuple[int, int] | None, int, bytes | None]:
+    """A job answered by the proof search: (bounds or None when stopped, nodes, the winner's walk or None).
+
+    A value job answers the exact value or one win test; a win test's "yes" is also walked from the job's
+    own table when ``spec.walk_wins`` asks (the table is full of the proof just found: walking it later, in
+    another job, would search it all again). A strategy job (``spec.strategy``) proves the known winner's win
+    and walks it."""
     from kinarow.search.proof_search import prove
 
     prover = _proof_searcher(spec.game, spec.tt_mb, spec.knowledge)
+    walk: bytes | None = None
     try:
-        if spec.question == EXACT:
+        if spec.question == EXACT and not spec.strategy:
             proved = prove(pos, searcher=prover, on_tick=tick)
             if proved.value == Value.UNKNOWN:
-                return None, proved.nodes
-            return (score_of(proved.value), score_of(proved.value)), proved.nodes
+                return None, proved.nodes, None
+            return (score_of(proved.value), score_of(proved.value)), proved.nodes, None
+        if spec.question not in (FIRST_WINS, SECOND_WINS):
+            raise KinarowError("internal error: a proof-search strategy job needs its winner")
         tested = 1 if spec.question == FIRST_WINS else 2
         answer = prover.attacker_wins(pos, tested, on_tick=tick)
+        if answer.wins is None:
+            return None, answer.nodes, None
+        if spec.strategy and not answer.wins:
+            raise KinarowError("internal error: a strategy job's stored winner is not the one the search finds")
+        if answer.wins and (spec.strategy or spec.walk_wins):
+            walk = prover.strategy_walk(pos, tested, on_tick=tick)
     except KeyboardInterrupt:  # stopped by the coordinator (tick) or Ctrl-C
-        return None, 0
-    if answer.wins is None:
-        return None, answer.nodes
+        return None, 0, None
+    nodes = answer.nodes + prover.walk_nodes if walk is not None else answer.nodes
     if tested == 1:
-        return ((FIRST, FIRST) if answer.wins else (SECOND, DRAW)), answer.nodes
-    return ((SECOND, SECOND) if answer.wins else (DRAW, FIRST)), answer.nodes
+        return ((FIRST, FIRST) if answer.wins else (SECOND, DRAW)), nodes, walk
+    return ((SECOND, SECOND) if answer.wins else (DRAW, FIRST)), nodes, walk
 
 
 def win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], None]) -> tuple[bool | None, int]:

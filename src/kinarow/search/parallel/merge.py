@@ -5,7 +5,9 @@ strategy (a walk, found in its canonical frame), and a frontier part above
 them. Merging them board by board in Python dictionaries costs a few hundred
 bytes a move; here a move is a row of 17 bytes:
 
-    keys[i] = (bx, bo)   the position, two uint64 bitboards (the layout of
+    keys[i] = (bx, bo)   the position, two bitboards of one uint64 word each,
+                          or of two words (low word first) on boards of more
+                          than 64 cells (the layout of
                           :mod:`kinarow.proofs.tree_kernel`: bit c = cell c,
                           column-major, Black / Maker in bx, White / Breaker in bo)
     cells[i]             the winner's move there, a cell number
@@ -36,13 +38,18 @@ from kinarow.proofs import tree_kernel as TK
 from kinarow.proofs.tree import StrategyTree, keyed_rows, replay
 from kinarow.values import Value
 
-Rows = tuple[np.ndarray, np.ndarray]  # (keys: (n, 2) uint64, cells: (n,) int64)
+Rows = tuple[np.ndarray, np.ndarray]  # (keys: (n, 2 * words) uint64, cells: (n,) int64)
+
+
+def key_words(size: int) -> int:
+    """The uint64 words of one side's bitboard in a row's key, on a board of ``size`` cells."""
+    return 1 if size <= 64 else 2
 
 
 def rows_of_walk(position: Position, winner: int, walk: bytes) -> Rows:
     """The rows of a walk from ``position`` for ``winner`` (1 or 2), in the walk's order."""
     cells = np.frombuffer(walk, np.uint8)
-    keys = np.zeros((len(cells), 2), np.uint64)
+    keys = np.zeros((len(cells), 2 * key_words(position.geometry.size)), np.uint64)
     status, _, _, read, _ = replay(position, winner, TK.STREAM, keys, cells, np.zeros(0, np.uint8),
                                    np.zeros(0, np.int64))
     if status != TK.OK or read != len(cells):
@@ -68,10 +75,13 @@ def mapped(rows: Rows, sym: Sequence[int]) -> Rows:
     keys, cells = rows
     if all(s == c for c, s in enumerate(sym)):
         return rows
+    words = keys.shape[1] // 2
     real = np.zeros_like(keys)
     one = np.uint64(1)
-    for c, s in enumerate(sym):
-        real |= ((keys >> np.uint64(s)) & one) << np.uint64(c)
+    for side in range(2):
+        for c, s in enumerate(sym):
+            source = keys[:, side * words + s // 64]
+            real[:, side * words + c // 64] |= ((source >> np.uint64(s % 64)) & one) << np.uint64(c % 64)
     inverse = np.empty(len(sym), np.int64)
     inverse[np.asarray(sym, np.int64)] = np.arange(len(sym))
     return real, inverse[cells]
@@ -84,7 +94,9 @@ def joined(parts: Sequence[Rows]) -> Rows:
         return np.zeros((0, 2), np.uint64), np.zeros(0, np.int64)
     keys = np.concatenate([k for k, _ in parts])
     cells = np.concatenate([c for _, c in parts])
-    order = np.lexsort((np.arange(len(keys)), keys[:, 1], keys[:, 0]))
+    words = keys.shape[1] // 2
+    # by Black's board, then White's, each high word first (the checker's look-up order); the first part first
+    order = np.lexsort((np.arange(len(keys)), *(keys[:, side * words + j] for side in (1, 0) for j in range(words))))
     keys, cells = keys[order], cells[order]
     first = np.ones(len(keys), bool)
     first[1:] = (keys[1:] != keys[:-1]).any(axis=1)
