@@ -15,7 +15,7 @@ from kinarow import Game, KinarowError, solve
 from kinarow.proofs import tree_kernel as TK
 from kinarow.proofs.tree import StrategyTree, check
 from kinarow.search.parallel import JobStore
-from kinarow.search.parallel.merge import joined, mapped, merged_walk, rows_of_choices, rows_of_walk
+from kinarow.search.parallel.merge import fingered, joined, mapped, merged_walk, rows_of_choices, rows_of_walk
 
 
 @pytest.fixture(scope="module")
@@ -58,29 +58,41 @@ def test_mapped_rows_are_the_boards_and_moves_mapped_cell_by_cell(text, data):
     rows = rows_of_choices(game, choices)
     assert rows[0].shape[1] == (2 if size <= 64 else 4)
     assert _as_choices(game, mapped(rows, sym)) == expected
-    keys, cells = joined([rows])  # rows sorted as the checker reads them stay as they are
-    assert (keys == rows[0]).all() and (cells == rows[1]).all()
+    fingers, moves = joined([fingered(rows)])  # one row a position, sorted by fingerprint, each with its move
+    assert len(fingers) == len(boards) and (np.diff(fingers[:, 0].astype(np.float64)) >= 0).all()
+    by_finger = dict(zip(fingered(rows)[0][:, 0].tolist(), rows[1].tolist(), strict=True))
+    assert [by_finger[f] for f in fingers[:, 0].tolist()] == moves.tolist()
 
 
-def test_joined_keeps_the_first_part_s_row_for_each_board():
-    keys = np.array([[5, 0], [1, 2], [1, 0]], np.uint64)
-    first = (keys, np.array([10, 11, 12], np.int64))
-    second = (np.array([[1, 2], [7, 7]], np.uint64), np.array([20, 21], np.int64))
+def test_joined_keeps_the_first_part_s_row_for_each_fingerprint():
+    first = (np.array([[5], [1], [3]], np.uint64), np.array([10, 11, 12], np.uint8))
+    second = (np.array([[1], [7]], np.uint64), np.array([20, 21], np.uint8))
     k, c = joined([first, second])
-    assert k.tolist() == [[1, 0], [1, 2], [5, 0], [7, 7]]
-    assert c.tolist() == [12, 11, 10, 21]
+    assert k.tolist() == [[1], [3], [5], [7]]
+    assert c.tolist() == [11, 12, 10, 21]
     k, c = joined([second, first])
-    assert c.tolist() == [12, 20, 10, 21]
-    assert joined([])[0].shape == (0, 2)
+    assert c.tolist() == [20, 12, 10, 21]
+    assert joined([])[0].shape == (0, 1)
+
+
+def test_fingerprints_differ_for_boards_that_differ_in_one_cell():
+    """Two words a side (72 cells): a stone of either colour on any cell changes the fingerprint; none is 0."""
+    size = 72
+    rows = np.zeros((1 + 2 * size, 4), np.uint64)  # the empty board, then each single stone of each colour
+    for c in range(size):
+        for side in range(2):
+            rows[1 + 2 * c + side, 2 * side + c // 64] = np.uint64(1) << np.uint64(c % 64)
+    fingers = fingered((rows, np.zeros(len(rows), np.int64)))[0][:, 0]
+    assert len(set(fingers.tolist())) == len(rows) and (fingers != 0).all()
 
 
 def test_a_strategy_merged_with_its_mirror_image_is_a_checked_walk(won):
     game, walk, _ = won
     start = game.start()
     rows = rows_of_walk(start, 1, walk.walk)
-    assert merged_walk(start, 1, [rows]) == walk.walk  # its own rows give the same walk back
+    assert merged_walk(start, 1, [fingered(rows)]) == walk.walk  # its own rows give the same walk back
     for sym in game.geometry.symmetries[1:]:  # the empty board is its own image: each image wins from it too
-        merged = merged_walk(start, 1, [mapped(rows, sym), rows])
+        merged = merged_walk(start, 1, [fingered(mapped(rows, sym)), fingered(rows)])
         tree = StrategyTree(str(game), [], "first", walk=merged)
         assert check(tree).ok and check(tree, compiled=True).ok
 
@@ -94,12 +106,12 @@ def test_a_wide_board_strategy_merged_with_its_mirror_images_is_a_checked_walk()
     assert tree is not None and tree.walk
     rows = rows_of_walk(start, 1, tree.walk)
     assert rows[0].shape[1] == 4
-    assert merged_walk(start, 1, [rows]) == tree.walk
+    assert merged_walk(start, 1, [fingered(rows)]) == tree.walk
     for sym in game.geometry.symmetries[1:]:
         # the real board that sym sends onto the one after h2 has its stone where canonical[sym[c]] = real[c]
         image = game.start()
         image.play(list(sym).index(start.moves[0]))
-        merged = merged_walk(image, 1, [mapped(rows, sym)])
+        merged = merged_walk(image, 1, [fingered(mapped(rows, sym))])
         checked = StrategyTree(str(game), [image.name(image.moves[0])], "first", walk=merged)
         assert check(checked, compiled=True).ok and check(checked).ok
 
@@ -109,7 +121,7 @@ def test_moves_no_line_of_play_reaches_are_left_out(won):
     padded = {**keyed.choices, "x" + "." * 15: "b2",  # White to move: the winner never moves there
               "xo" + "." * 14: "c2"}  # Black to move, after an opening the strategy never plays
     assert not keyed.choices.keys() & {"x" + "." * 15, "xo" + "." * 14}
-    merged = merged_walk(game.start(), 1, [rows_of_choices(game, padded)])
+    merged = merged_walk(game.start(), 1, [fingered(rows_of_choices(game, padded))])
     assert merged == walk.walk
 
 
@@ -119,7 +131,7 @@ def test_a_part_that_does_not_win_is_an_internal_error(won):
     board = next(b for b in keyed.choices if "x" in b)
     bad = {**keyed.choices, board: game.geometry.name(board.index("x"))}  # a stone already there
     with pytest.raises(KinarowError, match="internal error: the merged strategy fails its check"):
-        merged_walk(start, 1, [rows_of_choices(game, bad)])
+        merged_walk(start, 1, [fingered(rows_of_choices(game, bad))])
     with pytest.raises(KinarowError, match="does not replay"):
         rows_of_walk(start, 1, walk.walk[:-1])
 

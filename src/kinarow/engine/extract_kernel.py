@@ -92,7 +92,7 @@ def _seen_key_two(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
         return key
     h = np.uint64(0x243F6A8885A308D3)
     for j in range(4):
-        h = _mix64(h ^ key[j])
+        h = TK.mix64(h ^ key[j])
     if h == np.uint64(0):
         h = np.uint64(1)
     zero = np.uint64(0)
@@ -101,14 +101,6 @@ def _seen_key_two(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
 
 def _seen_key_one(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
     return pack(p1, p2, kind, size, n, kt)
-
-
-@njit(cache=True, inline="always")
-def _mix64(x):
-    """A 64-bit finaliser (every input bit moves every output bit)."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
 
 
 W.by_form(seen_key, _seen_key_one, _seen_key_two)

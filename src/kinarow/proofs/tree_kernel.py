@@ -36,6 +36,12 @@ The strategy's prescribed moves come in one of two forms (``mode``):
             (a win on the spot is played with no entry); ``keys[i]`` is
             filled with the position of move i as it is read;
     ENCODE  DICT in, and ``out[i]`` filled with the STREAM form.
+    ENCODE_FINGER  as ENCODE, but ``keys[i, 0]`` is the fingerprint of row i's
+            position (:func:`finger`, sorted) and ``cells`` its move: a merge of
+            hundreds of millions of moves keeps 9 bytes a move, not 40. Two
+            positions with one fingerprint would be given one move; the replay
+            then fails (an illegal move, a line the other player wins, a position
+            with no row) or still wins, and the walk it writes is checked alone.
 
 What the strategy claims (``claim``): CLAIM_WIN, every line ends in the
 player's win; CLAIM_NOT_LOSE, no line ends in the other player's win (a draw
@@ -92,7 +98,7 @@ from kinarow import bitboards as W
 from kinarow.values import Goal
 
 OK, ENDS, NO_MOVE, ILLEGAL, STOPPED = 0, 1, 2, 3, 4  # what the walk found (ENDS: a line ends in another result)
-DICT, STREAM, ENCODE = 0, 1, 2  # where the winner's moves come from (see above)
+DICT, STREAM, ENCODE, ENCODE_FINGER = 0, 1, 2, 3  # where the winner's moves come from (see above)
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
 #: the kernel's code of each goal
 GOAL_CODES = {Goal.NORMAL: NORMAL, Goal.MISERE: MISERE, Goal.MAKER_BREAKER: MAKER_BREAKER}
@@ -239,6 +245,47 @@ def _note(keys, row, bx, bo):
     """Write (bx, bo) as row ``row`` of ``keys``."""
     W.row_put(keys, row, 0, bx)
     W.row_put(keys, row, W.nwords(bx), bo)
+
+
+@njit(cache=True, inline="always")
+def mix64(x):  # type: ignore[no-untyped-def]
+    """A 64-bit finaliser (every input bit moves every output bit)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def finger(bx, bo):  # type: ignore[no-untyped-def]
+    """A 64-bit fingerprint of the position (bx, bo), never 0 (ENCODE_FINGER's keys)."""
+    return (_finger_two if isinstance(bx, tuple) else _finger_one)(bx, bo)  # compiled: by_form below
+
+
+def _finger_one(bx, bo):  # type: ignore[no-untyped-def]
+    h = mix64(mix64(np.uint64(0x243F6A8885A308D3) ^ bx) ^ bo)
+    return h if h != np.uint64(0) else np.uint64(1)
+
+
+def _finger_two(bx, bo):  # type: ignore[no-untyped-def]
+    h = np.uint64(0x243F6A8885A308D3)
+    for w in (bx[0], bx[1], bo[0], bo[1]):
+        h = mix64(h ^ w)
+    return h if h != np.uint64(0) else np.uint64(1)
+
+
+W.by_form(finger, _finger_one, _finger_two)
+
+
+@njit(cache=True)
+def _find_finger(keys, h):
+    """Row of the fingerprint ``h`` in the sorted ``keys[:, 0]``, or -1."""
+    lo, hi = 0, keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[mid, 0] < h:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < keys.shape[0] and keys[lo, 0] == h else -1
 
 
 def pack(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
@@ -468,11 +515,13 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
             else:
                 if mode == ENCODE:
                     j = _find(keys, bx, bo)
+                elif mode == ENCODE_FINGER:
+                    j = _find_finger(keys, finger(bx, bo))
                 if j < 0:
                     return NO_MOVE, used + spot, d, read
                 reached[j] = 1
-                c = cells[j]
-                if mode == ENCODE:
+                c = np.int64(cells[j])
+                if mode != DICT:
                     out[read] = c
                     read += 1
             if c < 0 or c >= size or not _legal(bx, bo, c, n, gravity):

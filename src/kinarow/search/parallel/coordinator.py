@@ -48,7 +48,7 @@ from kinarow.search.parallel.frontier import (
     start_position,
 )
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec
-from kinarow.search.parallel.merge import mapped, merged_walk, rows_of_choices, rows_of_walk
+from kinarow.search.parallel.merge import fingered, mapped, merged_walk, rows_of_choices, rows_of_walk
 from kinarow.search.pool import MAX_WORKERS
 from kinarow.search.solve import (
     ALPHA_BETA,
@@ -504,7 +504,7 @@ class _Run:
                     return cell
             raise KinarowError(f"internal error: no winning move after {pos.move_text() or '(start)'}")
 
-        parts = [rows_of_choices(fr.game, follow(position, winner, choose, leaf))]  # the frontier's part
+        parts = [fingered(rows_of_choices(fr.game, follow(position, winner, choose, leaf)))]  # the frontier's part
         who = FIRST_WINS if win == FIRST else SECOND_WINS  # the winner, known from the frontier
         backend = self.backend
         if uses and backend is None:
@@ -512,7 +512,7 @@ class _Run:
 
         def add_leaf(n: int, walk: bytes) -> None:
             rows = rows_of_walk(fr.position(fr.nodes[n]), winner, walk)
-            parts.extend(mapped(rows, sym) for sym in uses[n])
+            parts.extend(fingered(mapped(rows, sym)) for sym in uses[n])  # 9 bytes a move, kept until the merge
 
         running: dict[int, Any] = {}
         try:

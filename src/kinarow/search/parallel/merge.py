@@ -1,9 +1,9 @@
-"""One winner's strategy from many parts, merged as arrays of bitboard rows.
+"""One winner's strategy from many parts, merged as arrays of rows.
 
 A parallel solve proves a win from many leaf positions, each with its own
 strategy (a walk, found in its canonical frame), and a frontier part above
 them. Merging them board by board in Python dictionaries costs a few hundred
-bytes a move; here a move is a row of 17 bytes:
+bytes a move; here a part is first read into exact rows:
 
     keys[i] = (bx, bo)   the position, two bitboards of one uint64 word each,
                           or of two words (low word first) on boards of more
@@ -12,17 +12,24 @@ bytes a move; here a move is a row of 17 bytes:
                           column-major, Black / Maker in bx, White / Breaker in bo)
     cells[i]             the winner's move there, a cell number
 
+and, once carried to the real board, kept as fingerprinted rows of 9 bytes a
+move (:class:`Fingers`: the position's 64-bit fingerprint,
+:func:`kinarow.proofs.tree_kernel.finger`, and the move), so that a merge of
+a few hundred million moves fits in memory.
+
 The steps: a walk is read into rows by replaying it (the checker's STREAM
 mode, which notes each move's position); rows found in a leaf's canonical
-frame are carried to the real board by permuting bits; all parts are joined
-and each position keeps the first row given for it; one more replay from the
-start (ENCODE mode) writes the moves that play reaches, in order, as the
-merged walk.
+frame are carried to the real board by permuting bits and fingerprinted; all
+parts are joined and each fingerprint keeps the first row given for it; one
+more replay from the start (ENCODE_FINGER mode) writes the moves that play
+reaches, in order, as the merged walk.
 
 Any part's move at a shared position is sound: each part's rows win from
 every position of theirs, so by induction on the empty cells each position
-the merged walk reaches wins with the merged moves. The final replay checks
-it all the same, and fails loudly if not.
+the merged walk reaches wins with the merged moves. Two positions that share
+a fingerprint (about one chance in 10^19 per pair) would share a move; the
+final replay plays every line and fails loudly unless the moves still win, and
+the merged walk is a certificate that the exact checkers verify on their own.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from numba import njit
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
@@ -39,6 +47,7 @@ from kinarow.proofs.tree import StrategyTree, keyed_rows, replay
 from kinarow.values import Value
 
 Rows = tuple[np.ndarray, np.ndarray]  # (keys: (n, 2 * words) uint64, cells: (n,) int64)
+Fingers = tuple[np.ndarray, np.ndarray]  # (fingerprints: (n, 1) uint64, cells: (n,) uint8)
 
 
 def key_words(size: int) -> int:
@@ -87,32 +96,48 @@ def mapped(rows: Rows, sym: Sequence[int]) -> Rows:
     return real, inverse[cells]
 
 
-def joined(parts: Sequence[Rows]) -> Rows:
-    """All parts' rows, one per position (the first part's where several give one), sorted by key as the
-    checker's table look-up wants them."""
+@njit(cache=True)
+def _fingerprints(keys, words):  # type: ignore[no-untyped-def]
+    out = np.empty((keys.shape[0], 1), np.uint64)
+    for i in range(keys.shape[0]):
+        if words == 1:
+            out[i, 0] = TK.finger(keys[i, 0], keys[i, 1])
+        else:
+            out[i, 0] = TK.finger((keys[i, 0], keys[i, 1]), (keys[i, 2], keys[i, 3]))
+    return out
+
+
+def fingered(rows: Rows) -> Fingers:
+    """Rows as fingerprinted rows: each position's fingerprint, and its move."""
+    keys, cells = rows
+    return _fingerprints(np.ascontiguousarray(keys), keys.shape[1] // 2), cells.astype(np.uint8)
+
+
+def joined(parts: Sequence[Fingers]) -> Fingers:
+    """All parts' rows, one per fingerprint (the first part's where several give one), sorted by fingerprint
+    as the replay's look-up wants them."""
     if not parts:
-        return np.zeros((0, 2), np.uint64), np.zeros(0, np.int64)
-    keys = np.concatenate([k for k, _ in parts])
+        return np.zeros((0, 1), np.uint64), np.zeros(0, np.uint8)
+    keys = np.concatenate([k[:, 0] for k, _ in parts])
     cells = np.concatenate([c for _, c in parts])
-    words = keys.shape[1] // 2
-    # by Black's board, then White's, each high word first (the checker's look-up order); the first part first
-    order = np.lexsort((np.arange(len(keys)), *(keys[:, side * words + j] for side in (1, 0) for j in range(words))))
+    order = np.argsort(keys, kind="stable")
     keys, cells = keys[order], cells[order]
+    del order
     first = np.ones(len(keys), bool)
-    first[1:] = (keys[1:] != keys[:-1]).any(axis=1)
-    return np.ascontiguousarray(keys[first]), np.ascontiguousarray(cells[first])
+    first[1:] = keys[1:] != keys[:-1]
+    return np.ascontiguousarray(keys[first]).reshape(-1, 1), np.ascontiguousarray(cells[first])
 
 
-def merged_walk(position: Position, winner: int, parts: Sequence[Rows],
+def merged_walk(position: Position, winner: int, parts: Sequence[Fingers],
                 on_tick: Callable[[int], None] | None = None) -> bytes:
     """The walk from ``position`` that plays the parts' moves (see the module's note); every part's rows
     must win from their positions, else the merge is an internal error."""
     keys, cells = joined(parts)
     used = np.zeros(len(keys), np.uint8)
-    out = np.zeros(len(keys), np.int64)
-    status, _, depth, read, line = replay(position, winner, TK.ENCODE, keys, cells, used, out, on_tick)
+    out = np.zeros(len(keys), np.uint8)
+    status, _, depth, read, line = replay(position, winner, TK.ENCODE_FINGER, keys, cells, used, out, on_tick)
     if status != TK.OK:
         where = " ".join(position.name(int(c)) for c in line[:depth]) or "(start)"
         raise KinarowError(f"internal error: the merged strategy fails its check after {position.move_text()} "
                            f"{where} (status {status})")
-    return out[:read].astype(np.uint8).tobytes()
+    return out[:read].tobytes()
