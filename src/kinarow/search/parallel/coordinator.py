@@ -527,6 +527,8 @@ class _Run:
                     continue
                 pending.append(JobSpec(n, fr.game_text, node.moves, self.tt_mb, strategy=True, question=who,
                                        knowledge=self.knowledge, search=self.search))
+            if not pending and backend is not None and backend.name == "local":
+                backend.close()  # the merge needs no worker: free their tables first (they can hold most memory)
             while pending or running:
                 assert backend is not None
                 while pending and len(running) < self.capacity:
