@@ -23,8 +23,6 @@ import gzip
 import json
 import platform
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numba
@@ -33,20 +31,6 @@ from kinarow.cli.common import progress
 from kinarow.errors import KinarowError
 from kinarow.proofs import window
 from kinarow.search.window import PAIR_BUDGET, new_table, solve_window, window_walk
-
-
-def _every_minute(width: int) -> Callable[[int], None]:
-    """A progress line on stderr once a minute (when stderr is not a terminal: a log)."""
-    start = last = time.monotonic()
-
-    def tick(nodes: int) -> None:
-        nonlocal last
-        now = time.monotonic()
-        if now - last >= 60:
-            last = now
-            print(f"# W({width}): {nodes:,} nodes, {now - start:.0f} s", file=sys.stderr, flush=True)
-
-    return tick
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             table = new_table(args.tt_mb)
             with progress(f"W({width})", sys.stderr) as tick:
                 found = solve_window(width, max_nodes=int(args.max_nodes), pair_budget=args.pair_budget, table=table,
-                                     on_tick=tick or _every_minute(width))
+                                     on_tick=tick)
         except KinarowError as err:
             print(f"bench_window: {err}", file=sys.stderr)
             return 2

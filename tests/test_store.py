@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from helpers import interruptible, run
-from kinarow.cli.common import progress_bar
+from kinarow.cli.common import log_lines, progress, progress_bar
 from kinarow.knowledge.pairing import table_boards
 from kinarow.store import Store, StoreError, default_path
 
@@ -198,3 +198,27 @@ def test_progress_bar_only_on_a_terminal():
         assert update is not None
         update(5)
     assert "work" in stream.getvalue()
+
+
+def test_a_log_gets_a_progress_line_a_minute_at_most(monkeypatch):
+    """Off a terminal (a log), long work writes a plain line at most every LOG_SECONDS, the first after them."""
+    import kinarow.cli.common as common
+
+    clock = [1000.0]
+    monkeypatch.setattr(common.time, "perf_counter", lambda: clock[0])
+    stream = io.StringIO()
+    say = log_lines(stream, 60)
+    say("early")
+    clock[0] += 61
+    say("searched 5 of 9")
+    clock[0] += 30
+    say("too soon")
+    clock[0] += 31
+    say("searched 9 of 9")
+    assert stream.getvalue().splitlines() == ["searched 5 of 9, 61 s", "searched 9 of 9, 122 s"]
+    stream = io.StringIO()
+    with progress("W(10)", stream) as tick:
+        assert tick is not None
+        clock[0] += 61
+        tick(1234567)
+    assert stream.getvalue() == "W(10): 1,234,567 nodes, 61 s\n"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 from typing import Any, TextIO
 
 from kinarow.cli.common import (
@@ -13,6 +12,7 @@ from kinarow.cli.common import (
     EXIT_OK,
     UsageError,
     check_outputs,
+    log_lines,
     positive_float,
     positive_int,
     progress_bar,
@@ -22,8 +22,6 @@ from kinarow.game import Game, shown
 
 #: the table size of a build when none is given (MiB)
 BUILD_TT_MB = 256
-#: seconds between the progress lines a build writes when its output is not a terminal (a log)
-LOG_SECONDS = 60.0
 
 
 def _depth(text: str, game: Game) -> int:
@@ -50,18 +48,15 @@ def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError("--checkpoint must name another file than --out")
     check_outputs(("--out", path), ("--checkpoint", checkpoint))
     resumed = os.path.exists(checkpoint)
-    start = time.perf_counter()
-    logged = [start]
+    say = log_lines(err)  # a line a minute when err is a log
 
     with progress_bar(f"searching the positions with {depth} stones", None, err) as bar:
 
         def tick(done: int, total: int) -> None:
             if bar is not None:
                 bar(done, total)
-            elif time.perf_counter() - logged[0] >= LOG_SECONDS:
-                logged[0] = time.perf_counter()
-                print(f"searched {done:,} of {total:,} positions with {depth} stones, "
-                      f"{logged[0] - start:,.0f} s", file=err, flush=True)
+            else:
+                say(f"searched {done:,} of {total:,} positions with {depth} stones")
 
         report = books.build(game, depth, path, checkpoint=checkpoint, tt_mb=tt_mb, on_progress=tick,
                               threads=threads)

@@ -290,12 +290,36 @@ def spinner(label: str, stream: TextIO) -> Iterator[None]:
         yield
 
 
+#: seconds between the progress lines of a long command whose output is not a terminal (a log)
+LOG_SECONDS = 60.0
+
+
+def log_lines(stream: TextIO, seconds: float = LOG_SECONDS) -> Callable[[str], None]:
+    """``say(text)``: write ``text`` and the seconds since now as one line on ``stream``, at most once every
+    ``seconds`` (the first after ``seconds``): the progress of long work written to a log."""
+    start = time.perf_counter()
+    last = [start]
+
+    def say(text: str) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= seconds:
+            last[0] = now
+            print(f"{text}, {now - start:,.0f} s", file=stream, flush=True)
+
+    return say
+
+
 @contextmanager
 def progress_steps(stream: TextIO, *steps: tuple[str, str]) -> Iterator[tuple[Callable[[int], None] | None, ...]]:
-    """One live counter on ``stream`` (when it is a terminal) for work done in steps: a tick for each
-    ``(label, unit)``, which shows that step's count; ``None`` for each when ``stream`` is not a terminal."""
+    """One live counter on ``stream`` for work done in steps: a tick for each ``(label, unit)``, which shows
+    that step's count; when ``stream`` is not a terminal, a line a minute (:func:`log_lines`)."""
     if not stream.isatty():
-        yield tuple(None for _ in steps)
+        say = log_lines(stream)
+
+        def logger(label: str, unit: str) -> Callable[[int], None]:
+            return lambda count: say(f"{label}: {count:,} {unit}")
+
+        yield tuple(logger(label, unit) for label, unit in steps)
         return
     from rich.console import Console
 
@@ -314,7 +338,7 @@ def progress_steps(stream: TextIO, *steps: tuple[str, str]) -> Iterator[tuple[Ca
 
 @contextmanager
 def progress(label: str, stream: TextIO, unit: str = "nodes") -> Iterator[Callable[[int], None] | None]:
-    """A live counter (of ``unit``) on ``stream`` when it is a terminal; ``None`` otherwise."""
+    """A live counter (of ``unit``) on ``stream`` when it is a terminal; a line a minute otherwise."""
     with progress_steps(stream, (label, unit)) as (tick,):
         yield tick
 
