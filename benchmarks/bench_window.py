@@ -40,18 +40,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tt-mb", type=int, default=512, help="table size in MB (default 512)")
     parser.add_argument("--pair-budget", type=int, default=PAIR_BUDGET,
                         help=f"nodes of one pairing test, 0 for none (default {PAIR_BUDGET})")
+    parser.add_argument("--threat-budget", type=int, default=0,
+                        help="tries of one threat-sequence search that cuts O's replies, 0 for none (default 0)")
     parser.add_argument("--certificate-dir", type=Path, help="write the certificate of each width X wins here")
     args = parser.parse_args(argv)
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
           f"numba {numba.__version__}")
-    print(f"# pairing budget {args.pair_budget}")
+    print(f"# pairing budget {args.pair_budget}, threat budget {args.threat_budget}")
     print("| width | answer | nodes | pairing leaves / tests | seconds |")
     print("| ---: | --- | ---: | ---: | ---: |")
     for width in args.widths:
         try:
             table = new_table(args.tt_mb)
             with progress(f"W({width})", sys.stderr) as tick:
-                found = solve_window(width, max_nodes=int(args.max_nodes), pair_budget=args.pair_budget, table=table,
+                found = solve_window(width, max_nodes=int(args.max_nodes), pair_budget=args.pair_budget,
+                                     threat_budget=args.threat_budget, table=table,
                                      on_tick=tick)
         except KinarowError as err:
             print(f"bench_window: {err}", file=sys.stderr)
@@ -59,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {width} | {found.answer} | {found.nodes:,} | {found.pair_leaves:,} / {found.pair_tests:,} | "
               f"{found.seconds:.1f} |", flush=True)
         if args.certificate_dir is not None and found.answer == "X wins":
-            walk = window_walk(width, max_nodes=int(args.max_nodes), table=table)
+            walk = window_walk(width, max_nodes=int(args.max_nodes), table=table, threat_budget=args.threat_budget)
             if walk is None:
                 print(f"bench_window: the search of width {width} did not prove the win again", file=sys.stderr)
                 return 1

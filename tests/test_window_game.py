@@ -14,6 +14,12 @@ from kinarow.search.window import ROWS, solve_window, window_groups
 
 def brute_force(width: int, k: int, max_passes: int) -> bool:
     """Can X, moving first, win the window game? Every move of both players tried, straight from the rules."""
+    return brute_x_wins(width, k, max_passes)(0, 0, 0, True)
+
+
+@functools.cache
+def brute_x_wins(width: int, k: int, max_passes: int):  # type: ignore[no-untyped-def]
+    """``x_wins(x, o, passes, x_to_move)``: can X win from that position? By the rules, every move tried."""
     groups = window_groups(width, k)
     inner = [int(g) for g in groups.inner]
     cross = list(zip((int(g) for g in groups.cross), (int(f) for f in groups.far), strict=True))
@@ -31,7 +37,7 @@ def brute_force(width: int, k: int, max_passes: int) -> bool:
             return any(x_wins(x | 1 << c, o, passes, False) for c in empty)
         return x_wins(x, o, passes + 1, True) and all(x_wins(x, o | 1 << c, passes, True) for c in empty)
 
-    return x_wins(0, 0, 0, True)
+    return x_wins
 
 
 @pytest.mark.parametrize(("k", "width"), [(3, 1), (3, 2), (3, 3), (3, 4), (4, 2), (4, 3)])
@@ -39,6 +45,45 @@ def brute_force(width: int, k: int, max_passes: int) -> bool:
 def test_search_agrees_with_brute_force(k: int, width: int, max_passes: int) -> None:
     expected = "X wins" if brute_force(width, k, max_passes) else "X does not win"
     assert solve_window(width, k=k, max_passes=max_passes, tt_mb=1).answer == expected
+
+
+@pytest.mark.parametrize(("k", "width"), [(3, 2), (3, 3), (3, 4), (4, 3)])
+@pytest.mark.parametrize("max_passes", [1, 2, 3, 4])
+def test_search_with_threat_sequences_agrees_with_brute_force(k: int, width: int, max_passes: int) -> None:
+    expected = "X wins" if brute_force(width, k, max_passes) else "X does not win"
+    assert solve_window(width, k=k, max_passes=max_passes, tt_mb=1, threat_budget=64).answer == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), k=st.sampled_from([3, 4]), width=st.sampled_from([3, 4]), max_passes=st.integers(1, 4))
+def test_every_reply_the_threat_sequences_leave_out_loses_for_o(data, k: int, width: int, max_passes: int) -> None:
+    """At a position with O to move and no threat on the board, each reply of O that the threat-sequence cut
+    leaves out is a win for X by the rules (brute force); and a sequence found means X, to move, wins."""
+    import numpy as np
+
+    from kinarow.engine import window_kernel as WK
+
+    groups = window_groups(width, k)
+    cells = ROWS * width
+    x_wins = brute_x_wins(width, k, max_passes)
+    placed = data.draw(st.lists(st.integers(0, cells - 1), unique=True, max_size=cells - 2))
+    x = sum(1 << c for c in placed[: (len(placed) + 1) // 2])
+    o = sum(1 << c for c in placed[(len(placed) + 1) // 2:])
+    passes = data.draw(st.integers(0, max_passes - 1))
+    status, moves, forced = WK.evaluate(groups.inner, groups.cross, groups.far, np.uint64(x), np.uint64(o), passes,
+                                        False, groups.full, max_passes)
+    if status != WK.OPEN or forced:
+        return
+    budget = np.array([10_000], np.int64)
+    seq = int(WK._x_sequence(groups.inner, groups.cross, groups.full, np.uint64(x), np.uint64(o), 8, budget))
+    if seq:
+        assert x_wins(x, o, passes, True), "a threat sequence was found where X, to move, does not win"
+    kept = int(WK._threat_replies(groups.inner, groups.cross, groups.full, np.uint64(x), np.uint64(o), moves,
+                                  10_000))
+    assert kept & ~int(moves) == 0
+    for c in range(cells):
+        if int(moves) >> c & 1 and not kept >> c & 1:
+            assert x_wins(x, o | 1 << c, passes, True), f"the reply {c} was left out but does not lose for O"
 
 
 def test_both_answers_are_met() -> None:
@@ -68,20 +113,22 @@ def test_bad_width(width: object) -> None:
 
 # -- the window certificate (kinarow.proofs.window) --------------------------------------------------------------
 
-def window_certificate(width: int, k: int) -> dict[str, object]:
+def window_certificate(width: int, k: int, threat_budget: int = 0) -> dict[str, object]:
     from kinarow.proofs import window as PW
     from kinarow.search.window import window_walk
 
-    walk = window_walk(width, k=k, tt_mb=1)
+    walk = window_walk(width, k=k, tt_mb=1, threat_budget=threat_budget)
     assert walk is not None
     return PW.certificate(width, k, walk)
 
 
 @pytest.mark.parametrize(("width", "k"), [(3, 3), (4, 3)])
-def test_window_certificate_checks(width: int, k: int) -> None:
+@pytest.mark.parametrize("threat_budget", [0, 64])
+def test_window_certificate_checks(width: int, k: int, threat_budget: int) -> None:
+    """Also when the search left out O's replies that threat sequences beat: the walk follows them all."""
     from kinarow.proofs import check_data
 
-    verdict = check_data(window_certificate(width, k))
+    verdict = check_data(window_certificate(width, k, threat_budget))
     assert verdict.ok, verdict.reason
     assert verdict.details["positions_checked"] >= verdict.details["prescribed"] > 0
 

@@ -37,7 +37,12 @@ partner, so X completes no group, and X has no other way to win. A single threat
 the other side forces its block. Otherwise X's moves are the empty cells of live groups (a stone elsewhere
 touches no group that can still be completed, and an extra stone never hurts its owner), O's are those and
 the pass (a stone of O on a dead cell is worth less than a pass, which at least counts towards the groups
-beyond). The table ``tt`` is ``(size, 6)`` uint64, buckets of four rows::
+beyond). With ``threat_budget`` > 0, O's replies at an AND node that is not forced are cut down by X's threat
+sequences (Allis' threat-space search, here by :func:`_x_sequence`): when X, were it to move, could win by a
+sequence of single threats that O must block, ending in a double threat, with none of O's blocks giving O a
+group one stone short of a win, then a reply of O off the sequence's cells that gives O no such group either
+(with the blocks counted) leaves the whole sequence in place, and X wins with it; only the other replies and
+the pass are searched. The table ``tt`` is ``(size, 6)`` uint64, buckets of four rows::
 
     word 0: X (canonical)  word 1: O (canonical)  word 2: passes + 1 (0: empty row)
     word 3: proof number   word 4: disproof number  word 5: work (nodes searched below)
@@ -242,9 +247,84 @@ def _min_and_sum(mins, sums, n):
     return least, second, best, total
 
 
+@njit(cache=True)
+def _o_short(inner, cross, X, O, c):
+    """Does a group through cell ``c`` with no X stone have at most one window cell left that is not O's (a group O
+    is one stone or a pass from winning, or has won)?"""
+    for i in range(inner.shape[0]):
+        g = inner[i]
+        if g >> np.uint64(c) & np.uint64(1) and g & X == np.uint64(0) and popcount(g & ~O) <= 1:
+            return True
+    for i in range(cross.shape[0]):
+        g = cross[i]
+        if g >> np.uint64(c) & np.uint64(1) and g & X == np.uint64(0) and popcount(g & ~O) <= 1:
+            return True
+    return False
+
+
+@njit(nogil=True)  # not cached: numba cannot load a cached recursive function (it crashes)
+def _x_sequence(inner, cross, full, X, O, depth, budget):
+    """A threat sequence that wins for X, X to move in (X, O) with no threat of either side on the board: X's
+    stones each make one threat (a group one stone short), O blocks it, until a stone makes two; no block may
+    leave O a group one stone short. Returns the board of its cells (X's stones and O's blocks), 0 if none was
+    found within ``depth`` stones of X and ``budget[0]`` tries (counted down)."""
+    zero = np.uint64(0)
+    empty = full & ~(X | O)
+    gains = zero
+    for i in range(inner.shape[0]):
+        g = inner[i]
+        if g & O == zero and popcount(g & empty) == 2:
+            gains |= g & empty
+    while gains != zero and budget[0] > 0:
+        budget[0] -= 1
+        c = lowest_bit_index(gains)
+        gains &= gains - np.uint64(1)
+        bit = np.uint64(1) << np.uint64(c)
+        x2 = X | bit
+        threats = zero
+        for i in range(inner.shape[0]):
+            g = inner[i]
+            if g & O == zero:
+                r = g & ~x2
+                if r != zero and r & (r - np.uint64(1)) == zero:
+                    threats |= r
+        if threats & (threats - np.uint64(1)) != zero:
+            return bit | threats
+        if threats == zero or depth <= 1:
+            continue
+        o2 = O | threats
+        if _o_short(inner, cross, x2, o2, lowest_bit_index(threats)):
+            continue
+        rest = _x_sequence(inner, cross, full, x2, o2, depth - 1, budget)
+        if rest != zero:
+            return rest | bit | threats
+    return zero
+
+
+@njit(nogil=True)
+def _threat_replies(inner, cross, full, X, O, moves, threat_budget):
+    """O's replies among ``moves`` that can stop X's threat sequence (see the module's notes): all of ``moves``
+    when none is found."""
+    budget = np.zeros(1, np.int64)
+    budget[0] = threat_budget
+    seq = _x_sequence(inner, cross, full, X, O, 8, budget)
+    if seq == np.uint64(0):
+        return moves
+    keep = moves & seq
+    rest = moves & ~seq
+    while rest != np.uint64(0):
+        c = lowest_bit_index(rest)
+        rest &= rest - np.uint64(1)
+        # every cell of the sequence is counted as O's (its blocks are; X's stones only kill groups): more replies
+        # are kept than need be, never fewer
+        if _o_short(inner, cross, X, O | seq | (np.uint64(1) << np.uint64(c)), c):
+            keep |= np.uint64(1) << np.uint64(c)
+    return keep
+
+
 @njit(nogil=True)  # not cached: numba cannot load a cached recursive function (it crashes)
 def mid(inner, cross, far, full, max_passes, X, O, p, x_moves, thpn, thdn, tt, ctrl, depth, cmoves, cpn, cdn,
-        weight_of, pair_budget, kbuf, kctrl):
+        weight_of, pair_budget, kbuf, kctrl, threat_budget):
     """Search the node until its proof number reaches ``thpn`` or its disproof number ``thdn``; returns
     (pn, dn) and keeps them in the table."""
     ctrl[C_NODES] += 1
@@ -259,6 +339,8 @@ def mid(inner, cross, far, full, max_passes, X, O, p, x_moves, thpn, thdn, tt, c
     if status == DISPROVEN:
         store(tt, X, O, p, INF, 0, 1)
         return INF, np.int64(0)
+    if not x_moves and not forced and threat_budget > 0:
+        moves = _threat_replies(inner, cross, full, X, O, moves, threat_budget)
     out = cmoves[depth]
     n = _order(inner, cross, X, O, moves, weight_of, out)
     if not x_moves and not forced:
@@ -294,7 +376,7 @@ def mid(inner, cross, far, full, max_passes, X, O, p, x_moves, thpn, thdn, tt, c
             child_thdn = min(thdn, near)
             child_thpn = min(INF, thpn - pn + pn_row[best])
         a, b = mid(inner, cross, far, full, max_passes, cx, co, cp, not x_moves, child_thpn, child_thdn, tt, ctrl,
-                   depth + 1, cmoves, cpn, cdn, weight_of, pair_budget, kbuf, kctrl)
+                   depth + 1, cmoves, cpn, cdn, weight_of, pair_budget, kbuf, kctrl, threat_budget)
         if a < 0:
             return a, b
 
@@ -315,9 +397,10 @@ def _paired(inner, X, O, x_moves, budget, kbuf, kctrl, ctrl):
 
 
 @njit(nogil=True)
-def solve(inner, cross, far, full, max_passes, X, O, p, x_moves, tt, ctrl, pair_budget):
+def solve(inner, cross, far, full, max_passes, X, O, p, x_moves, tt, ctrl, pair_budget, threat_budget=0):
     """df-pn from the position: PROVEN, DISPROVEN, or OPEN when stopped (``ctrl[C_ABORTED]``). ``pair_budget``:
-    the nodes of one pairing test (0: none)."""
+    the nodes of one pairing test (0: none); ``threat_budget``: the tries of one threat-sequence search that cuts
+    O's replies (0: none)."""
     cmoves = np.zeros((136, 66), np.int64)
     cpn = np.zeros((136, 66), np.int64)
     cdn = np.zeros((136, 66), np.int64)
@@ -326,7 +409,7 @@ def solve(inner, cross, far, full, max_passes, X, O, p, x_moves, tt, ctrl, pair_
     kctrl = np.zeros(BK.N_CTRL, np.int64)
     ctrl[C_ABORTED] = 0
     pn, dn = mid(inner, cross, far, full, max_passes, X, O, p, x_moves, INF, INF, tt, ctrl, 0, cmoves, cpn, cdn,
-                 weight_of, pair_budget, kbuf, kctrl)
+                 weight_of, pair_budget, kbuf, kctrl, threat_budget)
     if pn == 0:
         return PROVEN
     if dn == 0:

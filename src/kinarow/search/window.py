@@ -99,17 +99,21 @@ def new_table(tt_mb: int) -> np.ndarray:
 
 
 def solve_window(width: int, *, max_nodes: int | None = None, tt_mb: int = 256, k: int = 4,
-                 max_passes: int | None = None, pair_budget: int = PAIR_BUDGET,
+                 max_passes: int | None = None, pair_budget: int = PAIR_BUDGET, threat_budget: int = 0,
                  table: np.ndarray | None = None, on_tick: Callable[[int], None] | None = None) -> WindowAnswer:
     """Can X (moving first) win ``W(width)``? By the kernel's df-pn within ``max_nodes`` nodes (None: no limit).
     ``max_passes``: O's winning number of passes (``k`` by default: a group wholly beyond the window);
-    ``pair_budget``: the nodes of one pairing test (0: no pairing leaves); ``table``: one from
+    ``pair_budget``: the nodes of one pairing test (0: no pairing leaves); ``threat_budget``: the tries of one
+    search for X's threat sequences, which leaves out O's replies that cannot stop one (0: none; see
+    :mod:`kinarow.engine.window_kernel`); ``table``: one from
     :func:`new_table` to search in (``tt_mb`` is then not used), else a new one of ``tt_mb`` MB. The search runs in
     a thread of its own: ``on_tick(nodes)`` hears its nodes a few times a second, and Ctrl-C (or SIGTERM) stops
     it and is raised again (the table keeps what it found)."""
     groups = window_groups(width, k)
     if not isinstance(pair_budget, int) or pair_budget < 0:
         raise KinarowError(f"the pairing budget is a count of nodes, 0 or more, not {pair_budget!r}")
+    if isinstance(threat_budget, bool) or not isinstance(threat_budget, int) or threat_budget < 0:
+        raise KinarowError(f"the threat budget is a count of tries, 0 or more, not {threat_budget!r}")
     tt = new_table(tt_mb) if table is None else table
     ctrl = np.zeros(WK.N_CTRL, np.int64)
     ctrl[WK.C_MAX_NODES] = max_nodes or 0
@@ -123,18 +127,20 @@ def solve_window(width: int, *, max_nodes: int | None = None, tt_mb: int = 256, 
             on_tick(int(ctrl[WK.C_NODES]))
 
     status = run_stoppable(lambda: WK.solve(groups.inner, groups.cross, groups.far, groups.full, max_passes or k,
-                                            np.uint64(0), np.uint64(0), 0, True, tt, ctrl, pair_budget), stop, poll)
+                                            np.uint64(0), np.uint64(0), 0, True, tt, ctrl, pair_budget,
+                                            threat_budget), stop, poll)
     answer = {WK.PROVEN: "X wins", WK.DISPROVEN: "X does not win"}.get(status, "unknown")
     return WindowAnswer(width, answer, int(ctrl[WK.C_NODES]), time.perf_counter() - start,
                         int(ctrl[WK.C_PAIR_TESTS]), int(ctrl[WK.C_PAIR_LEAVES]))
 
 
 def window_walk(width: int, *, k: int = 4, max_nodes: int | None = None, tt_mb: int = 256,
-                table: np.ndarray | None = None) -> bytes | None:
+                table: np.ndarray | None = None, threat_budget: int = 0) -> bytes | None:
     """X's winning strategy of ``W(width)`` as a walk (:mod:`kinarow.proofs.window`'s replay order), read from
     the search's table; None when the search does not prove a win for X within ``max_nodes`` (per search: the
     root's, and each re-search of a position whose proof the table lost). ``table``: the one a
-    :func:`solve_window` of the same window searched (its proofs are read, not found again)."""
+    :func:`solve_window` of the same window searched (its proofs are read, not found again); ``threat_budget``:
+    as there, for the searches of positions the table does not prove (the walk follows every reply of O)."""
     groups = window_groups(width, k)
     tt = new_table(max(tt_mb, 1)) if table is None else table
     ctrl = np.zeros(WK.N_CTRL, np.int64)
@@ -148,7 +154,7 @@ def window_walk(width: int, *, k: int = 4, max_nodes: int | None = None, tt_mb: 
         ctrl[WK.C_NODES] = 0
         ctrl[WK.C_MAX_NODES] = max_nodes or 0
         status = WK.solve(groups.inner, groups.cross, groups.far, groups.full, k, np.uint64(x), np.uint64(o), passes,
-                          x_to_move, tt, ctrl, PAIR_BUDGET)
+                          x_to_move, tt, ctrl, PAIR_BUDGET, threat_budget)
         return status == WK.PROVEN
 
     if not proved(0, 0, 0, True):
