@@ -238,9 +238,10 @@ def test_bad_options_are_one_sentence(options):
 
 def test_too_large_board():
     """Past 64 cells only the proof search runs jobs: alpha-beta, or a game it does not apply to, is refused."""
-    with pytest.raises(KinarowError, match="at most 64 cells"):
+    with pytest.raises(KinarowError, match="at most 64 cells; the proof search takes such boards") as err:
         par.solve("9x9k5", workers=2, search="alpha-beta")
-    with pytest.raises(KinarowError, match="at most 64 cells"):
+    assert "\n" not in str(err.value)
+    with pytest.raises(KinarowError, match="at most 64 cells, and the proof search does not apply .*gravity"):
         par.solve("17x4k4:gravity", workers=2)
 
 

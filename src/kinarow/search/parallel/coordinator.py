@@ -184,9 +184,13 @@ def solve(
     proving = proof_search_applies(game, search, knowledge)
     if game.cells > 64 and not proving:
         from kinarow.errors import SolverLimitError
+        from kinarow.search.proof_search import unsupported
 
-        raise SolverLimitError(f"{game} has {game.cells} cells; the alpha-beta solver handles boards of at most 64 "
-                               "cells (the proof search, search='proof', takes free boards of up to 128)")
+        why_not = unsupported(game)
+        other = ("; the proof search takes such boards (search 'proof')" if why_not is None
+                 else f", and the proof search does not apply ({why_not})")
+        raise SolverLimitError(f"{game} has {game.cells} cells; alpha-beta jobs handle boards of at most 64 cells"
+                               f"{other}")
     to_move = None if position.is_over else Player.of(position.to_move)
     if position.is_over:
         assert position.result is not None
