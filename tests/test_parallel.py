@@ -241,7 +241,7 @@ def test_too_large_board():
     with pytest.raises(KinarowError, match="at most 64 cells; the proof search takes such boards") as err:
         par.solve("9x9k5", workers=2, search="alpha-beta")
     assert "\n" not in str(err.value)
-    with pytest.raises(KinarowError, match="at most 64 cells, and the proof search does not apply .*gravity"):
+    with pytest.raises(KinarowError, match=r"at most 64 cells, and the proof search does not apply .*gravity"):
         par.solve("17x4k4:gravity", workers=2)
 
 
