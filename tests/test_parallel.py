@@ -265,6 +265,39 @@ def test_wide_board_jobs_walk_their_wins_and_the_checkpoint_gives_the_whole_cert
         assert check(tree).ok and check(tree, compiled=True).ok
 
 
+def test_a_split_at_a_searched_move_asks_that_child_first():
+    """A leaf split at the move its search was following: only that child is asked until it is decided."""
+    position = Game("6x5k4").position("c3 d3")
+    fr = par.Frontier(position)
+    fr.ask(par.FIRST_WINS)
+    fr.expand(1)
+    root = fr.nodes[fr.root]
+    assert root.kind == par.JOB
+    after = fr.position(root)  # the leaf's own (canonical) frame, in which a job names its move
+    lead = after.geometry.parse_cell("b2")  # not the centre-first order's first move
+    fr.split(root.id, first=lead)
+    needed = fr.needed()
+    child = fr.nodes[needed[0][0]]
+    assert len(needed) == 1 and child.id == root.children[0]
+    after.play(lead)
+    assert child.key == fr.canonical(after.board)[0]
+    fr.settle(child.id, par.SECOND, par.DRAW)  # the lead move does not win: the next move is asked, alone
+    (next_one, _), = fr.needed()
+    assert next_one == root.children[1]
+
+
+def test_long_proof_jobs_are_split_at_the_move_their_search_was_following():
+    """With max_job_seconds, a proof-search win test of the player to move is stopped, names the move its
+    search was following, and is split there: the value and a checked strategy come out, and the first player's
+    moves at the root are not all asked."""
+    result = par.solve("9x4k4", moves="e2 d3", workers=2, jobs=1, search="proof", question=par.FIRST_WINS,
+                       strategy=True, max_job_seconds=0.3, tt_mb=64)
+    assert result.value == "first" and result.splits > 0
+    assert check(result.strategy, compiled=True).ok
+    first_moves = {entry["moves"].split()[2] for entry in result.log if len(entry["moves"].split()) >= 3}
+    assert 0 < len(first_moves) < 34
+
+
 def test_a_proof_search_strategy_job_refuses_a_winner_the_search_does_not_find():
     from kinarow.search.parallel.jobs import JobSpec, run_job
 

@@ -73,7 +73,8 @@ def add_solve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-job-seconds", metavar="S", default=None,
         help="split a job that has run S seconds into its children, even while every worker is busy, so that a "
-             "stopped run loses at most about S seconds per worker (default: split only to feed an idle worker)",
+             "stopped run loses at most about S seconds per worker (default: split only to feed an idle worker); "
+             "a proof-search win test of the player to move is split at the move its search was following",
     )
 
 

@@ -747,6 +747,42 @@ def dfpn(
 
 
 @njit(cache=True)
+def most_proving_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2):
+    """At an attacker node (the attacker's stones ``A``, the defender's ``D``, the attacker to move): the move the
+    search would follow next -- a child that its evaluation proves, else the child the table holds with the least
+    proof number (the most work below it on ties). -1 when the table holds no child."""
+    nsym = symtab.shape[0]
+    nbytes = symtab.shape[1]
+    tag = np.uint64(attacker + 1)
+    for s in range(nsym):
+        W.put1(img1, s, apply_sym(symtab, s, nbytes, A if attacker == 0 else D))
+        W.put1(img2, s, apply_sym(symtab, s, nbytes, D if attacker == 0 else A))
+    _, c_pn, _, _, c_work, _ = columns(full)
+    first_moves = attacker == 0
+    best = -1
+    least = np.uint64(0)
+    work = np.uint64(0)
+    rest = W.andnot(full, W.bor(A, D))
+    while not W.is_zero(rest):
+        low = W.low(rest)
+        rest = W.drop_low(rest)
+        c = W.low_index(low)
+        status, _zone, _moves, _forced = evaluate(masks, W.bor(A, low), D, full, False, normal)
+        if status == PROVEN:
+            return c
+        if status == DISPROVEN:
+            continue
+        k1, k2, s = child_key(img1, img2, symperm, nsym, c, first_moves)
+        row = probe(tt, k1, k2, tag)
+        if row < 0:
+            continue
+        pn, w = tt[row, c_pn], tt[row, c_work]
+        if best < 0 or pn < least or (pn == least and w > work):
+            best, least, work = c, pn, w
+    return best
+
+
+@njit(cache=True)
 def disproved_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2):
     """At a defender node (the attacker's stones ``A``, the defender's ``D``): a defender move after which the
     attacker cannot win by the table -- a cell completing a defender group (normal goal), else a child that its

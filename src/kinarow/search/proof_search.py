@@ -520,6 +520,19 @@ class ProofSearcher:
                                 self.game.goal != Goal.MAKER_BREAKER, self._img1, self._img2)
         return None if cell < 0 else int(cell)
 
+    def most_proving_move(self, position: Position, attacker: int) -> int | None:
+        """At a position where ``attacker`` is to move: the move its search would try next, by the table -- a move
+        that wins at once or that the position's evaluation proves, else the child with the least proof number
+        (after a search stopped short, the most promising move); None when the table holds no child."""
+        if position.is_over or position.to_move != attacker:
+            return None
+        bits = position.key()
+        cell = P.most_proving_move(self.masks, W.to_board(bits[attacker - 1], self.words),
+                                   W.to_board(bits[2 - attacker], self.words),
+                                   self.full, self.symtab, self.symperm, self.tt, attacker - 1,
+                                   self.game.goal != Goal.MAKER_BREAKER, self._img1, self._img2)
+        return None if cell < 0 else int(cell)
+
     def clear(self) -> None:
         """Forget every proof and disproof number (a fresh table)."""
         self.tt[:] = 0

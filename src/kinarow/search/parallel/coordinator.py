@@ -274,6 +274,11 @@ def solve(
     ))
 
 
+def _tested_moves(node: Node, question: str) -> bool:
+    """Is the job a one-sided win test of the player to move (whose split needs that player's move)?"""
+    return (question == FIRST_WINS and node.to_move == 1) or (question == SECOND_WINS and node.to_move == 2)
+
+
 def splits_well(node: Node, question: str) -> bool:
     """Is splitting this job likely to pay: a one-sided win test where the *other* player moves?
 
@@ -313,6 +318,7 @@ class _Run:
         self.search = "alpha-beta"  # the jobs' search, "proof" or "alpha-beta"
         self.walk_wins = False  # proof search: a win test's "yes" walks the win in the same job
         self.walks: dict[int, bytes] = {}  # node -> the winner's walk from it, found by its value job
+        self.splitting: set[int] = set()  # jobs told to stop so that they are split at the move they report
         self.store = store
         self.max_nodes = max_nodes
         self.deadline = deadline
@@ -418,14 +424,21 @@ class _Run:
                 due: list[int] = []
                 if len(fr.nodes) + fr.game.cells <= backend.max_jobs:
                     if self.max_job_seconds is not None:
-                        due = [j for j in running
-                               if fr.nodes[j].kind == JOB and now - started[j] >= self.max_job_seconds]
+                        due = [j for j in running if fr.nodes[j].kind == JOB and j not in self.splitting
+                               and now - started[j] >= self.max_job_seconds]
                     if not due and len(running) < self.capacity and all(job in running for job, _ in needed):
                         due = [j for j in running
                                if fr.nodes[j].kind == JOB and now - started[j] >= self.split_after
                                and splits_well(fr.nodes[j], asked[j])]
                 if due:
                     oldest = min(due, key=lambda j: started[j])
+                    if self.search == "proof" and _tested_moves(fr.nodes[oldest], asked[oldest]):
+                        # a proof-search win test of the player to move: split it when it has stopped and named the
+                        # move its search was following (_record), so that the children try that move first
+                        backend.stop_job(oldest, running[oldest])
+                        self.splitting.add(oldest)
+                        self.stopped_jobs += 1
+                        continue
                     fr.split(oldest)
                     backend.stop_job(oldest, running.pop(oldest))
                     self.stopped_jobs += 1
@@ -463,9 +476,14 @@ class _Run:
 
     def _record(self, out: JobOutcome) -> None:
         entry = self._log(out)
+        fr = self.frontier
+        if out.job in self.splitting:
+            self.splitting.discard(out.job)
+            if out.bounds is None and fr.nodes[out.job].kind == JOB:
+                fr.split(out.job, first=out.hint)
+                self.splits += 1
         if out.bounds is None:
             return
-        fr = self.frontier
         node = fr.nodes[out.job]
         self.solved += 1
         fr.settle(node.id, *out.bounds)

@@ -93,6 +93,8 @@ class Frontier:
         #: "young brothers wait": a node's other children are jobs only once its first child is decided
         #: (off: on two workers it left one idle and forced splits of positions the kernel orders better)
         self.eldest_first = False
+        #: nodes split at the move a search was following (:meth:`split`): their eldest child is asked first
+        self.led: set[int] = set()
         self.store = store
         self.nodes: list[Node] = []
         self.by_key: dict[str, int] = {}
@@ -242,10 +244,21 @@ class Frontier:
                     sub = (sub - 1) & full
         return below
 
-    def split(self, node_id: int) -> list[int]:
-        """Expand one open leaf by a stone (its children become jobs); returns the new open leaves."""
+    def split(self, node_id: int, first: int | None = None) -> list[int]:
+        """Expand one open leaf by a stone (its children become jobs); returns the new open leaves.
+
+        ``first`` (a cell, as the leaf's board has it): the move a search of the leaf was following; its child
+        comes first, and the leaf's children are asked one at a time (a win test of the player to move needs
+        one child that wins: the others wait until the one asked has failed)."""
         node = self.nodes[node_id]
         fresh = self._expand_node(node)
+        if first is not None:
+            pos = self.position(node)
+            pos.play(first)
+            lead = self.by_key[self.canonical(pos.board)[0]]
+            node.children.remove(lead)
+            node.children.insert(0, lead)
+            self.led.add(node_id)
         self.depth = max(self.depth, len(node.moves) - len(self.nodes[self.root].moves) + 1)
         if self._recompute(node):
             self._carry_up(node)
@@ -394,7 +407,8 @@ class Frontier:
                     a, b = alpha, min(beta, other, node.prior_hi, node.own_hi)
                 open_kid = not (kid.resolved or kid.hi <= a or kid.lo >= b)
                 walk(kid, a, b)
-                if i == 0 and open_kid and self.eldest_first:
+                if open_kid and (node.id in self.led or (i == 0 and self.eldest_first)):
+                    # a node split at its search's move asks one child at a time, that move's first
                     break  # the younger brothers wait until the eldest is decided
 
         walk(self.nodes[self.root], *self.window)

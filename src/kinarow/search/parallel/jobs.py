@@ -62,6 +62,7 @@ class JobOutcome:
     walk: bytes | None  # a strategy job's walk (the winner's moves in replay order); None: not one, or stopped
     peak_rss_kb: int
     worker: str
+    hint: int | None = None  # a stopped proof-search win test where the tested player moves: its most promising move
 
 
 class _StopRequestedError(Exception):
@@ -153,8 +154,9 @@ def run_job(spec: JobSpec) -> JobOutcome:
     bounds: tuple[int, int] | None
     walk: bytes | None = None
     nodes = 0
+    hint: int | None = None
     if spec.strategy and spec.search == "proof":
-        bounds, nodes, walk = _proof_job(spec, pos, score_of, tick)
+        bounds, nodes, walk, hint = _proof_job(spec, pos, score_of, tick)
     elif spec.strategy:
         try:
             known = {FIRST_WINS: 1, SECOND_WINS: 2}.get(spec.question)
@@ -163,7 +165,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
         except _StopRequestedError:
             bounds = None
     elif proving:
-        bounds, nodes, walk = _proof_job(spec, pos, score_of, tick)
+        bounds, nodes, walk, hint = _proof_job(spec, pos, score_of, tick)
     elif spec.question == EXACT:
         result = solve_one(pos, searcher=searcher, on_tick=tick)
         nodes = result.nodes
@@ -181,44 +183,50 @@ def run_job(spec: JobSpec) -> JobOutcome:
         live[spec.job] = 0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     worker = f"{os.uname()[1]}:{os.getpid()}"
-    return JobOutcome(spec.job, bounds, spec.question, nodes, time.perf_counter() - start, walk, peak, worker)
+    return JobOutcome(spec.job, bounds, spec.question, nodes, time.perf_counter() - start, walk, peak, worker, hint)
 
 
 def _proof_job(
     spec: JobSpec, pos: Position, score_of: Callable[[Value], int], tick: Callable[[int], None]
-) -> tuple[tuple[int, int] | None, int, bytes | None]:
-    """A job answered by the proof search: (bounds or None when stopped, nodes, the winner's walk or None).
+) -> tuple[tuple[int, int] | None, int, bytes | None, int | None]:
+    """A job answered by the proof search: (bounds or None when stopped, nodes, the winner's walk or None, the
+    most promising move when a win test of the player to move was stopped, else None).
 
     A value job answers the exact value or one win test; a win test's "yes" is also walked from the job's
     own table when ``spec.walk_wins`` asks (the table is full of the proof just found: walking it later, in
-    another job, would search it all again). A strategy job (``spec.strategy``) proves the known winner's win
-    and walks it."""
+    another job, would search it all again); a walk that is stopped leaves the value without it. A strategy
+    job (``spec.strategy``) proves the known winner's win and walks it."""
     from kinarow.search.proof_search import prove
 
     prover = _proof_searcher(spec.game, spec.tt_mb, spec.knowledge)
-    walk: bytes | None = None
-    try:
-        if spec.question == EXACT and not spec.strategy:
+    if spec.question == EXACT and not spec.strategy:
+        try:
             proved = prove(pos, searcher=prover, on_tick=tick)
-            if proved.value == Value.UNKNOWN:
-                return None, proved.nodes, None
-            return (score_of(proved.value), score_of(proved.value)), proved.nodes, None
-        if spec.question not in (FIRST_WINS, SECOND_WINS):
-            raise KinarowError("internal error: a proof-search strategy job needs its winner")
-        tested = 1 if spec.question == FIRST_WINS else 2
+        except KeyboardInterrupt:  # stopped by the coordinator (tick) or Ctrl-C
+            return None, 0, None, None
+        if proved.value == Value.UNKNOWN:
+            return None, proved.nodes, None, None
+        return (score_of(proved.value), score_of(proved.value)), proved.nodes, None, None
+    if spec.question not in (FIRST_WINS, SECOND_WINS):
+        raise KinarowError("internal error: a proof-search strategy job needs its winner")
+    tested = 1 if spec.question == FIRST_WINS else 2
+    try:
         answer = prover.attacker_wins(pos, tested, on_tick=tick)
-        if answer.wins is None:
-            return None, answer.nodes, None
-        if spec.strategy and not answer.wins:
-            raise KinarowError("internal error: a strategy job's stored winner is not the one the search finds")
-        if answer.wins and (spec.strategy or spec.walk_wins):
-            walk = prover.strategy_walk(pos, tested, on_tick=tick)
-    except KeyboardInterrupt:  # stopped by the coordinator (tick) or Ctrl-C
-        return None, 0, None
-    nodes = answer.nodes + prover.walk_nodes if walk is not None else answer.nodes
-    if tested == 1:
-        return ((FIRST, FIRST) if answer.wins else (SECOND, DRAW)), nodes, walk
-    return ((SECOND, SECOND) if answer.wins else (DRAW, FIRST)), nodes, walk
+    except KeyboardInterrupt:  # the table says which move the search was following: the coordinator splits there
+        return None, 0, None, prover.most_proving_move(pos, tested)
+    if answer.wins is None:
+        return None, answer.nodes, None, None
+    if spec.strategy and not answer.wins:
+        raise KinarowError("internal error: a strategy job's stored winner is not the one the search finds")
+    bounds = ((FIRST, FIRST) if answer.wins else (SECOND, DRAW)) if tested == 1 else (
+        (SECOND, SECOND) if answer.wins else (DRAW, FIRST))
+    if not answer.wins or not (spec.strategy or spec.walk_wins):
+        return bounds, answer.nodes, None, None
+    try:
+        walk = prover.strategy_walk(pos, tested, on_tick=tick)
+    except KeyboardInterrupt:  # the value stands; its strategy is left to a job of its own
+        return (None if spec.strategy else bounds), answer.nodes, None, None
+    return bounds, answer.nodes + prover.walk_nodes, walk, None
 
 
 def win_test(searcher: Any, pos: Position, tested: int, tick: Callable[[int], None]) -> tuple[bool | None, int]:
