@@ -403,8 +403,10 @@ class _Run:
                     question = wanted.get(job)
                     # keep a job while its answer still helps: same question, or one of them is the exact value
                     if question is None or (EXACT not in (question, asked[job]) and question != asked[job]):
-                        backend.stop_job(job, handle)
-                        self.stopped_jobs += 1
+                        if job not in self.splitting:  # (one told to stop for a split was counted then)
+                            backend.stop_job(job, handle)
+                            self.stopped_jobs += 1
+                        self.splitting.discard(job)  # its answer is not awaited: no split
                         del running[job]
                 if not needed and not running:
                     raise KinarowError("internal error: the root is open but no job is needed")
