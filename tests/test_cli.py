@@ -485,44 +485,6 @@ def test_a_dropped_interrupt_is_not_printed_as_a_traceback(capsys):
     assert "KeyboardInterrupt" in capsys.readouterr().err
 
 
-def test_a_thread_start_spoiled_by_an_interrupt_is_not_printed(capsys):
-    """Python 3.11: an interrupt landing as a thread starts can make the new thread's start-up fail with a
-    KeyError ("Exception ignored in thread started by ... Thread._bootstrap"); after a Ctrl-C or SIGTERM that is
-    the interrupt's echo and is not printed. A KeyError anywhere else, or with no interrupt, still is."""
-    import threading
-
-    from kinarow import errors
-
-    thread = threading.Thread(target=lambda: None)
-
-    class Boom:
-        def __del__(self) -> None:
-            raise KeyError("in a finaliser")
-
-    seen: list = []
-    hook, sys.unraisablehook = sys.unraisablehook, seen.append
-    try:
-        Boom()  # one real unraisable, for its type (the hook's argument type is not public)
-    finally:
-        sys.unraisablehook = hook
-
-    def unraisable(exc: BaseException, where: object):  # type: ignore[no-untyped-def]
-        return type(seen[0])((type(exc), exc, None, None, where))
-
-    errors.clear_interrupt()
-    with pytest.raises(KeyboardInterrupt):
-        errors.note_interrupt(15, None)
-    try:
-        errors.quiet_dropped_interrupt(unraisable(KeyError(thread), thread._bootstrap))
-        assert capsys.readouterr().err == ""
-        errors.quiet_dropped_interrupt(unraisable(KeyError("elsewhere"), len))
-        assert "KeyError" in capsys.readouterr().err
-    finally:
-        errors.clear_interrupt()
-    errors.quiet_dropped_interrupt(unraisable(KeyError(thread), thread._bootstrap))
-    assert "KeyError" in capsys.readouterr().err
-
-
 @pytest.mark.parametrize(
     ("argv", "said"),
     [

@@ -57,16 +57,7 @@ def quiet_dropped_interrupt(unraisable: sys.UnraisableHookArgs) -> None:
     it is remembered, and ``raise_if_interrupted`` raises it again. Anything else is reported as usual."""
     if isinstance(unraisable.exc_value, KeyboardInterrupt) and _interrupt_pending:
         return
-    if _interrupt_pending and isinstance(unraisable.exc_value, KeyError) and _is_thread_start(unraisable.object):
-        # seen on Python 3.11 when an interrupt lands as a thread starts: the new thread's start-up bookkeeping
-        # fails ("in thread started by Thread._bootstrap") and the thread ends before its target runs -- the
-        # interrupt's echo, not an error of the command's
-        return
     sys.__unraisablehook__(unraisable)
-
-
-def _is_thread_start(where: object) -> bool:
-    return getattr(where, "__func__", None) is threading.Thread._bootstrap
 
 
 def clear_interrupt() -> None:

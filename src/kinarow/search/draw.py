@@ -858,8 +858,15 @@ def _job_searcher(game_text: str, tt_mb: float | None) -> Any:
     return _SEARCHERS[key]
 
 
+class _Terminated(KeyboardInterrupt):
+    """A worker's walk stopped by SIGTERM. An interrupt, not an error: the kernel that runs in a thread of its
+    own is told to stop and waited for (:func:`kinarow.errors.run_stoppable`), and an interrupt that lands
+    inside ``Thread.start`` passes through it, where an error would be caught there and leave the new thread's
+    start-up half undone (Python 3.11 then printed a KeyError traceback from it)."""
+
+
 def _stop_on_terminate(signum: int, frame: Any) -> None:
-    raise StoppedError("the walk was stopped")
+    raise _Terminated
 
 
 def _walk_job(spec: dict[str, Any]) -> tuple[str, dict[str, int]]:
@@ -888,7 +895,7 @@ def _walk_job_body(spec: dict[str, Any]) -> tuple[str, dict[str, int]]:
                  None, deadline, spec["safety_budget"], save=lambda: memory.save(path), seeds=seeds)
     try:
         status = "done" if walk.visit(position) else "refuted"
-    except StoppedError:  # the time limit, or terminated: what is settled is kept
+    except (StoppedError, _Terminated):  # the time limit, or terminated: what is settled is kept
         status = "stopped"
     memory.save(path)
     stats = walk.stats
