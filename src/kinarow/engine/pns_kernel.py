@@ -747,38 +747,54 @@ def dfpn(
 
 
 @njit(cache=True)
-def most_proving_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2):
-    """At an attacker node (the attacker's stones ``A``, the defender's ``D``, the attacker to move): the move the
-    search would follow next -- a child that its evaluation proves, else the child the table holds with the least
-    proof number (the most work below it on ties). -1 when the table holds no child."""
+def _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2, attacker_moves):
+    """Each child of the node (the attacker's stones ``A``, the defender's ``D``; the attacker moves when
+    ``attacker_moves``): ``(cells, status, rows, n)``, its cell, its evaluation's status and its table row (-1:
+    none) for the first ``n`` entries. ``img1``/``img2`` are scratch arrays of one entry per symmetry."""
     nsym = symtab.shape[0]
     nbytes = symtab.shape[1]
     tag = np.uint64(attacker + 1)
     for s in range(nsym):
         W.put1(img1, s, apply_sym(symtab, s, nbytes, A if attacker == 0 else D))
         W.put1(img2, s, apply_sym(symtab, s, nbytes, D if attacker == 0 else A))
-    _, c_pn, _, _, c_work, _ = columns(full)
-    first_moves = attacker == 0
-    best = -1
-    least = np.uint64(0)
-    work = np.uint64(0)
+    first_moves = (attacker == 0) == attacker_moves
+    cells = np.empty(128, np.int64)
+    status = np.empty(128, np.int64)
+    rows = np.empty(128, np.int64)
+    n = 0
     rest = W.andnot(full, W.bor(A, D))
     while not W.is_zero(rest):
         low = W.low(rest)
         rest = W.drop_low(rest)
         c = W.low_index(low)
-        status, _zone, _moves, _forced = evaluate(masks, W.bor(A, low), D, full, False, normal)
-        if status == PROVEN:
-            return c
-        if status == DISPROVEN:
+        if attacker_moves:
+            st, _zone, _moves, _forced = evaluate(masks, W.bor(A, low), D, full, False, normal)
+        else:
+            st, _zone, _moves, _forced = evaluate(masks, A, W.bor(D, low), full, True, normal)
+        k1, k2, _s = child_key(img1, img2, symperm, nsym, c, first_moves)
+        cells[n], status[n], rows[n] = c, st, probe(tt, k1, k2, tag)
+        n += 1
+    return cells, status, rows, n
+
+
+@njit(cache=True)
+def most_proving_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2):
+    """At an attacker node (the attacker's stones ``A``, the defender's ``D``, the attacker to move): the move the
+    search would follow next -- a child that its evaluation proves, else the child the table holds with the least
+    proof number (the most work below it on ties). -1 when the table holds no child."""
+    cells, status, rows, n = _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2, True)
+    _, c_pn, _, _, c_work, _ = columns(full)
+    best = -1
+    least = np.uint64(0)
+    work = np.uint64(0)
+    for i in range(n):
+        if status[i] == PROVEN:
+            return cells[i]
+        if status[i] == DISPROVEN or rows[i] < 0:
             continue
-        k1, k2, s = child_key(img1, img2, symperm, nsym, c, first_moves)
-        row = probe(tt, k1, k2, tag)
-        if row < 0:
-            continue
-        pn, w = tt[row, c_pn], tt[row, c_work]
+        pn, w = tt[rows[i], c_pn], tt[rows[i], c_work]
         if best < 0 or pn < least or (pn == least and w > work):
-            best, least, work = c, pn, w
+            best, least, work = cells[i], pn, w
     return best
 
 
@@ -788,8 +804,6 @@ def disproved_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img
     attacker cannot win by the table -- a cell completing a defender group (normal goal), else a child that its
     evaluation disproves, else, of the children the table holds as disproved, the one with the least work
     below it. -1 when there is none. ``img1``/``img2`` are scratch arrays of one entry per symmetry."""
-    nsym = symtab.shape[0]
-    nbytes = symtab.shape[1]
     if normal:
         for i in range(masks.shape[0]):
             g = W.get1(masks, i)
@@ -797,27 +811,16 @@ def disproved_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img
                 r = W.andnot(g, D)
                 if not W.is_zero(r) and W.single(r):
                     return W.low_index(r)
-    tag = np.uint64(attacker + 1)
-    for s in range(nsym):
-        W.put1(img1, s, apply_sym(symtab, s, nbytes, A if attacker == 0 else D))
-        W.put1(img2, s, apply_sym(symtab, s, nbytes, D if attacker == 0 else A))
+    cells, status, rows, n = _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2, False)
     _, _, c_dn, _, c_work, _ = columns(full)
-    first_moves = attacker == 1
     best = -1
     least = np.uint64(0)
-    rest = W.andnot(full, W.bor(A, D))
-    while not W.is_zero(rest):
-        low = W.low(rest)
-        rest = W.drop_low(rest)
-        c = W.low_index(low)
-        status, _zone, _moves, _forced = evaluate(masks, A, W.bor(D, low), full, True, normal)
-        if status == DISPROVEN:
-            return c
-        if status == PROVEN:
+    for i in range(n):
+        if status[i] == DISPROVEN:
+            return cells[i]
+        if status[i] == PROVEN or rows[i] < 0:
             continue
-        k1, k2, s = child_key(img1, img2, symperm, nsym, c, first_moves)
-        row = probe(tt, k1, k2, tag)
-        if row >= 0 and tt[row, c_dn] == np.uint64(0) and (best < 0 or tt[row, c_work] < least):
-            best = c
-            least = tt[row, c_work]
+        if tt[rows[i], c_dn] == np.uint64(0) and (best < 0 or tt[rows[i], c_work] < least):
+            best = cells[i]
+            least = tt[rows[i], c_work]
     return best
