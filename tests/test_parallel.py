@@ -380,6 +380,22 @@ def test_checkpoint_keeps_extracted_strategies_for_the_next_run(tmp_path):
     assert check(again.strategy).ok
 
 
+def test_a_checkpoint_that_cannot_be_written_is_one_sentence(tmp_path):
+    """A write the file refuses (here: the file removed under the store, which SQLite then keeps read-only) is
+    one sentence naming the checkpoint, not an SQLite traceback."""
+    db = tmp_path / "jobs.sqlite"
+    store = par.JobStore(db)
+    store.put("4x4k4", "." * 16, "", (0, 0), "draw", 1, 0.0)
+    db.unlink()
+    try:
+        with pytest.raises(KinarowError, match=r"cannot write to the checkpoint '.*jobs\.sqlite'") as err:
+            store.clear_running("4x4k4")
+            store.put("4x4k4", "x" + "." * 15, "a1", (0, 0), "draw", 1, 0.0)
+        assert "\n" not in str(err.value)
+    finally:
+        store.close()
+
+
 def test_checkpoint_file_that_is_not_sqlite(tmp_path):
     bad = tmp_path / "not.sqlite"
     bad.write_text("this is not a database\n" * 100)

@@ -129,12 +129,20 @@ class JobStore:
         """Store what a job found; bounds narrow what is stored already (a second answer adds to the first)."""
         old = self.get(game, position)
         lo, hi = bounds if old is None else (max(bounds[0], old[0]), min(bounds[1], old[1]))
-        self.db.execute(
+        self._write(
             "INSERT OR REPLACE INTO finished_jobs (game, position, moves, value, lo, hi, nodes, seconds) "
             "VALUES (?,?,?,?,?,?,?,?)",
             (game, position, moves, value, lo, hi, nodes, seconds),
         )
-        self.db.commit()
+
+    def _write(self, sql: str, params: tuple[object, ...]) -> None:
+        """Run one write and commit it; an SQLite error (a read-only or full disk, a file removed under the
+        run) is one sentence."""
+        try:
+            self.db.execute(sql, params)
+            self.db.commit()
+        except sqlite3.Error as err:
+            raise KinarowError(f"cannot write to the checkpoint '{self.path}': {err}") from None
 
     def jobs(self, game: str) -> list[tuple[str, Value | Bound, int, float, str]]:
         """The finished jobs of ``game``: (moves, value, nodes, seconds, finished), in the order they finished."""
@@ -178,10 +186,9 @@ class JobStore:
 
     def put_strategy(self, game: str, position: str, moves: str, winner: Value, walk: bytes, seconds: float) -> None:
         """Store the strategy (a walk) an extraction job found from a position (canonical frame)."""
-        self.db.execute(
+        self._write(
             "INSERT OR REPLACE INTO strategies (game, position, winner, moves, prescribed, choices, seconds) "
             "VALUES (?,?,?,?,?,?,?)", (game, position, winner, moves, len(walk), zlib.compress(walk, 6), seconds))
-        self.db.commit()
 
     def strategies(self, game: str) -> list[tuple[str, Value, int, float, str]]:
         """The stored strategies of ``game``: (moves, winner, prescribed moves, seconds, finished)."""
@@ -193,18 +200,15 @@ class JobStore:
 
     def mark_running(self, game: str, position: str, moves: str, question: str) -> None:
         """Note that a job on ``position`` has started (``--status`` shows it while the solve runs)."""
-        self.db.execute("INSERT OR REPLACE INTO running_jobs (game, position, moves, question) VALUES (?,?,?,?)",
-                        (game, position, moves, question))
-        self.db.commit()
+        self._write("INSERT OR REPLACE INTO running_jobs (game, position, moves, question) VALUES (?,?,?,?)",
+                    (game, position, moves, question))
 
     def unmark_running(self, game: str, position: str) -> None:
-        self.db.execute("DELETE FROM running_jobs WHERE game = ? AND position = ?", (game, position))
-        self.db.commit()
+        self._write("DELETE FROM running_jobs WHERE game = ? AND position = ?", (game, position))
 
     def clear_running(self, game: str) -> None:
         """Forget every running mark of ``game`` (a run starts or ends; a killed run leaves marks behind)."""
-        self.db.execute("DELETE FROM running_jobs WHERE game = ?", (game,))
-        self.db.commit()
+        self._write("DELETE FROM running_jobs WHERE game = ?", (game,))
 
     def running(self, game: str) -> list[tuple[str, str, str]]:
         """The jobs of ``game`` marked running: (moves, question, started), oldest first."""
