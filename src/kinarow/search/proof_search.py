@@ -513,12 +513,7 @@ class ProofSearcher:
         """At a position where the defender (the player other than ``attacker``) is to move: a defender move
         after which the table (or the position's evaluation) says the attacker cannot win -- one completing a
         defender group first, else the disproved child with the least work below it; None when there is none."""
-        bits = position.key()
-        cell = P.disproved_move(self.masks, W.to_board(bits[attacker - 1], self.words),
-                                W.to_board(bits[2 - attacker], self.words),
-                                self.full, self.symtab, self.symperm, self.tt, attacker - 1,
-                                self.game.goal != Goal.MAKER_BREAKER, self._img1, self._img2)
-        return None if cell < 0 else int(cell)
+        return self._table_move(P.disproved_move, position, attacker)
 
     def most_proving_move(self, position: Position, attacker: int) -> int | None:
         """At a position where ``attacker`` is to move: the move its search would try next, by the table -- a move
@@ -526,11 +521,15 @@ class ProofSearcher:
         (after a search stopped short, the most promising move); None when the table holds no child."""
         if position.is_over or position.to_move != attacker:
             return None
+        return self._table_move(P.most_proving_move, position, attacker)
+
+    def _table_move(self, kernel: Any, position: Position, attacker: int) -> int | None:
+        """The cell a table-reading kernel (:func:`~kinarow.engine.pns_kernel.most_proving_move`,
+        :func:`~kinarow.engine.pns_kernel.disproved_move`) names at ``position``, or None."""
         bits = position.key()
-        cell = P.most_proving_move(self.masks, W.to_board(bits[attacker - 1], self.words),
-                                   W.to_board(bits[2 - attacker], self.words),
-                                   self.full, self.symtab, self.symperm, self.tt, attacker - 1,
-                                   self.game.goal != Goal.MAKER_BREAKER, self._img1, self._img2)
+        mine, theirs = W.to_board(bits[attacker - 1], self.words), W.to_board(bits[2 - attacker], self.words)
+        cell = kernel(self.masks, mine, theirs, self.full, self.symtab, self.symperm, self.tt, attacker - 1,
+                      self.game.goal != Goal.MAKER_BREAKER, self._img1, self._img2)
         return None if cell < 0 else int(cell)
 
     def clear(self) -> None:

@@ -155,7 +155,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
     walk: bytes | None = None
     nodes = 0
     hint: int | None = None
-    if spec.strategy and spec.search == "proof":
+    if proving:  # value jobs, win tests and strategy jobs alike
         bounds, nodes, walk, hint = _proof_job(spec, pos, score_of, tick)
     elif spec.strategy:
         try:
@@ -164,8 +164,6 @@ def run_job(spec: JobSpec) -> JobOutcome:
             bounds = (score_of(winner), score_of(winner))
         except _StopRequestedError:
             bounds = None
-    elif proving:
-        bounds, nodes, walk, hint = _proof_job(spec, pos, score_of, tick)
     elif spec.question == EXACT:
         result = solve_one(pos, searcher=searcher, on_tick=tick)
         nodes = result.nodes
