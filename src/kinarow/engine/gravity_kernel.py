@@ -115,10 +115,9 @@ W_PLAY, W_NEXT, W_ALL, W_PARITY = 0, 2, 1, 0
 # ctrl indices
 G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_MOVE, G_MOVE_SCORE = range(8)
 N_GCTRL = 8
-#: several threads share ``busy`` (2^BUSY_BITS keys of positions being searched) while more than
-#: DEFER_EMPTY cells are empty
+#: several threads share ``busy`` (2^BUSY_BITS keys of positions being searched) in the first third of the
+#: game (deeper, the writes to the shared array cost more than the work they save; see negamax)
 BUSY_BITS = 16
-DEFER_EMPTY = 6
 ABORT_SCORE = 1000
 #: a move list's mark for a move not to search (see negamax)
 SKIP = -(1 << 40)
@@ -455,8 +454,11 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
                         best = -c_lo
                         chosen = cols[i]
     # several threads: a move whose position another thread is searching now is put off to the end (ABDADA,
-    # Weill 1996), so that the threads split the work near the root instead of repeating it
-    defer = busy.shape[0] > 1 and cells - t > DEFER_EMPTY
+    # Weill 1996), so that the threads split the work near the root instead of repeating it. Only in the first
+    # third of the game: each mark is a write to a cache line both threads read, and deeper in the tree those
+    # writes cost more than the repeated work they save (7x6 on two threads 23-24 s marking while more than 6
+    # cells were empty, 21 s marking in the first third; 2026-11-27)
+    defer = busy.shape[0] > 1 and 3 * t < cells
     deferred = scratch[t, 2 * MAX_COLS:]
     total = nmoves
     j = 0
