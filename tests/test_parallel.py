@@ -298,6 +298,50 @@ def test_long_proof_jobs_are_split_at_the_move_their_search_was_following():
     assert 0 < len(first_moves) < 34
 
 
+def test_a_proof_job_stopped_in_its_walk_keeps_the_value_and_names_the_winning_move(monkeypatch):
+    """A proof-search win test whose walk is stopped gives its value and the winning move its proof found, so
+    that a coordinator that stopped it for a split can split there."""
+    from kinarow.search.parallel.jobs import JobSpec, run_job
+    from kinarow.search.proof_search import ProofSearcher
+
+    def stopped(self, position, winner, on_tick=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ProofSearcher, "strategy_walk", stopped)
+    game = Game("6x5k4")
+    moves = tuple(game.geometry.parse_cell(c) for c in ("c3", "d3"))
+    out = run_job(JobSpec(0, "6x5k4", moves, 16, question=par.FIRST_WINS, search="proof", walk_wins=True))
+    assert out.bounds == (par.FIRST, par.FIRST) and out.walk is None and out.hint is not None
+    pos = game.start()
+    for cell in (*moves, out.hint):
+        pos.play(cell)
+    assert solve(pos).value == "first"  # the named move keeps the win
+
+
+def test_a_walk_stopped_for_a_split_is_split_at_the_winning_move(monkeypatch):
+    """With max_job_seconds, a job that proved its win but is still walking it when its time is up is split at
+    the winning move (its value left open): the children's jobs walk smaller trees. The value and a checked
+    strategy still come out. (The root job's walk here never ends until it is stopped.)"""
+    from kinarow.search.proof_search import ProofSearcher
+
+    real = ProofSearcher.strategy_walk
+
+    def endless_at_the_root(self, position, winner, on_tick=None):
+        if position.stones == 2:  # the root job's position: a walk that runs until the coordinator stops it
+            while True:
+                if on_tick is not None:
+                    on_tick(0)
+                time.sleep(0.01)
+        return real(self, position, winner, on_tick=on_tick)
+
+    monkeypatch.setattr(ProofSearcher, "strategy_walk", endless_at_the_root)
+    result = par.solve("6x5k4", moves="c3 d3", workers=2, jobs=1, search="proof", question=par.FIRST_WINS,
+                       strategy=True, max_job_seconds=2.0, tt_mb=16)
+    assert result.value == "first" and result.splits > 0
+    assert any(entry["value"] == "split while walking" for entry in result.log)
+    assert check(result.strategy, compiled=True).ok
+
+
 def test_a_proof_search_strategy_job_refuses_a_winner_the_search_does_not_find():
     from kinarow.search.parallel.jobs import JobSpec, run_job
 

@@ -481,9 +481,17 @@ class _Run:
         fr = self.frontier
         if out.job in self.splitting:
             self.splitting.discard(out.job)
-            if out.bounds is None and fr.nodes[out.job].kind == JOB:
+            # stopped in its walk: a win proved but not walked. Split it at the winning move too, value unsettled:
+            # the children's jobs prove and walk smaller trees, each kept as it ends, where the walk of the whole
+            # would be lost at the next stop and left to one strategy job that no split can shorten
+            walk_stopped = (self.walk_wins and out.bounds is not None and out.walk is None
+                            and out.bounds[0] == out.bounds[1] != DRAW and out.hint is not None)
+            if (out.bounds is None or walk_stopped) and fr.nodes[out.job].kind == JOB:
                 fr.split(out.job, first=out.hint)
                 self.splits += 1
+                if walk_stopped:
+                    entry["value"] = "split while walking"
+                    return
         if out.bounds is None:
             return
         node = fr.nodes[out.job]

@@ -62,7 +62,9 @@ class JobOutcome:
     walk: bytes | None  # a strategy job's walk (the winner's moves in replay order); None: not one, or stopped
     peak_rss_kb: int
     worker: str
-    hint: int | None = None  # a stopped proof-search win test where the tested player moves: its most promising move
+    # a stopped proof-search win test where the tested player moves: its most promising move (or, when the walk of
+    # a win it proved was stopped, the winning move)
+    hint: int | None = None
 
 
 class _StopRequestedError(Exception):
@@ -188,7 +190,8 @@ def _proof_job(
     spec: JobSpec, pos: Position, score_of: Callable[[Value], int], tick: Callable[[int], None]
 ) -> tuple[tuple[int, int] | None, int, bytes | None, int | None]:
     """A job answered by the proof search: (bounds or None when stopped, nodes, the winner's walk or None, the
-    most promising move when a win test of the player to move was stopped, else None).
+    most promising move when a win test of the player to move was stopped -- the winning move when it was
+    stopped in the walk of its win -- else None).
 
     A value job answers the exact value or one win test; a win test's "yes" is also walked from the job's
     own table when ``spec.walk_wins`` asks (the table is full of the proof just found: walking it later, in
@@ -222,8 +225,11 @@ def _proof_job(
         return bounds, answer.nodes, None, None
     try:
         walk = prover.strategy_walk(pos, tested, on_tick=tick)
-    except KeyboardInterrupt:  # the value stands; its strategy is left to a job of its own
-        return (None if spec.strategy else bounds), answer.nodes, None, None
+    except KeyboardInterrupt:
+        # the value stands, with the winning move its proof found: a coordinator that stopped the job to split it
+        # splits there (the children's jobs walk smaller trees, each kept when it ends), else the strategy is
+        # left to a job of its own
+        return (None if spec.strategy else bounds), answer.nodes, None, prover.most_proving_move(pos, tested)
     return bounds, answer.nodes + prover.walk_nodes, walk, None
 
 
