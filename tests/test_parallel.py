@@ -28,7 +28,7 @@ from kinarow.position import value_names
 from kinarow.proofs.tree import check
 from kinarow.search import parallel as par
 from kinarow.search.parallel import coordinator
-from kinarow.search.parallel.frontier import immediate_win, key_bits
+from kinarow.search.parallel.frontier import Frontier, immediate_win, key_bits, start_position
 from kinarow.search.parallel.jobs import extract
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -318,7 +318,7 @@ def test_a_proof_job_stopped_in_its_walk_keeps_the_value_and_names_the_winning_m
     assert solve(pos).value == "first"  # the named move keeps the win
 
 
-def test_a_walk_stopped_for_a_split_is_split_at_the_winning_move(monkeypatch):
+def test_a_walk_stopped_for_a_split_is_split_at_the_winning_move(monkeypatch, tmp_path, capsys):
     """With max_job_seconds, a job that proved its win but is still walking it when its time is up is split at
     the winning move (its value left open): the children's jobs walk smaller trees. The value and a checked
     strategy still come out. (The root job's walk here never ends until it is stopped.)"""
@@ -335,11 +335,42 @@ def test_a_walk_stopped_for_a_split_is_split_at_the_winning_move(monkeypatch):
         return real(self, position, winner, on_tick=on_tick)
 
     monkeypatch.setattr(ProofSearcher, "strategy_walk", endless_at_the_root)
+    db = tmp_path / "jobs.sqlite"
     result = par.solve("6x5k4", moves="c3 d3", workers=2, jobs=1, search="proof", question=par.FIRST_WINS,
-                       strategy=True, max_job_seconds=2.0, tt_mb=16)
+                       strategy=True, max_job_seconds=2.0, tt_mb=16, checkpoint=db)
     assert result.value == "first" and result.splits > 0
     assert any(entry["value"] == "split while walking" for entry in result.log)
     assert check(result.strategy, compiled=True).ok
+    # the split is kept: a resumed run's frontier splits the root job again at once, its winning move first
+    store = par.JobStore(db)
+    try:
+        root = Frontier(start_position("6x5k4", "c3 d3"), store)
+        first = store.splits("6x5k4", 30)[root.nodes[root.root].key]
+        assert first is not None
+        root.expand(1)
+        node = root.nodes[root.root]
+        assert node.kind == par.INNER and node.id in root.led
+        lead = root.position(node)
+        lead.play(first)
+        assert root.nodes[node.children[0]].key == root.canonical(lead.board)[0]
+    finally:
+        store.close()
+    code, out, _ = run(capsys, "solve", "6x5k4", "--moves", "c3 d3", "--checkpoint", str(db), "--status")
+    assert code == 0 and "split while running" in out
+
+
+def test_a_damaged_kept_split_is_one_sentence(tmp_path):
+    db = tmp_path / "jobs.sqlite"
+    start = start_position("6x5k4", "c3 d3")
+    key = Frontier(start).nodes[0].key
+    store = par.JobStore(db)
+    try:
+        for first, why in ((start.moves[0], "not a legal move"), (30, "from -1 to 29")):
+            store.put_split("6x5k4", key, "c3 d3", first)
+            with pytest.raises(KinarowError, match=why):
+                Frontier(start, store).expand(1)
+    finally:
+        store.close()
 
 
 def test_a_proof_search_strategy_job_refuses_a_winner_the_search_does_not_find():

@@ -102,6 +102,7 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
     rows: list[dict[str, Any]] = []
     kept: list[dict[str, Any]] = []
     busy: list[dict[str, Any]] = []
+    splits = 0
     replies: list[tuple[str, Value | Bound]] = []
     line = " ".join(position.name(c) for c in position.moves)
     value: Value | Bound = Value.UNKNOWN
@@ -118,11 +119,13 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
                      "finished": when} for moves, winner, size, seconds, when in store.strategies(str(game))]
             busy = [{"moves": moves, "question": question, "started": when}
                     for moves, question, when in store.running(str(game))]
+            splits = len(store.splits(str(game), game.cells))
         finally:
             store.close()
     if as_json:
         print(json.dumps({"game": str(game), "moves": line, "checkpoint": str(path),
-                          "jobs": rows, "strategies": kept, "running": busy, "settled": value, "open": open_lines,
+                          "jobs": rows, "strategies": kept, "running": busy, "splits": splits, "settled": value,
+                          "open": open_lines,
                           "moves_from_here": [{"move": m, "settled": v} for m, v in replies]}),
               file=out)
         return EXIT_OK
@@ -144,6 +147,9 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
         print(f"  {row['moves'] or '(start)':<24} {row['winner']:<15} {row['prescribed_moves']:>10,} prescribed "
               f"moves {row['seconds']:>10,.1f} s  {row['finished']} UTC", file=out)
     _print_running(busy, out)
+    if splits:
+        print(f"{splits:,} job{'s were' if splits != 1 else ' was'} split while running (--max-job-seconds); a resumed "
+              "solve splits them again at once.", file=out)
     where = "From the start" if not position.moves else f"After {position.move_text()}"
     if open_lines:
         shown = ", ".join(open_lines[:3]) + (f" and {len(open_lines) - 3:,} more" if len(open_lines) > 3 else "")

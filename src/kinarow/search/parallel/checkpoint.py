@@ -42,6 +42,10 @@ class JobStore:
     certificate, zlib-compressed), so that a stopped extraction of a large win
     also resumes. Rows written before walks were kept there hold the
     gzip-compressed JSON object of the moves by board; they are read too.
+
+    A third, ``splits``, keeps the jobs that were split while they ran (a
+    long job stopped by ``max_job_seconds``) and the cell whose child each
+    asks first, so that a resumed solve splits them again at once.
     """
 
     SCHEMA = """
@@ -84,6 +88,17 @@ class JobStore:
         )
     """
 
+    SPLIT_SCHEMA = """
+        CREATE TABLE IF NOT EXISTS splits (
+            game     TEXT NOT NULL,
+            position TEXT NOT NULL,
+            moves    TEXT NOT NULL,
+            first    INTEGER NOT NULL,
+            split    TEXT NOT NULL DEFAULT (datetime('now')),
+            PRIMARY KEY (game, position)
+        )
+    """
+
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = str(path)
         try:
@@ -91,6 +106,7 @@ class JobStore:
             self.db.execute(self.SCHEMA)
             self.db.execute(self.STRATEGY_SCHEMA)
             self.db.execute(self.RUNNING_SCHEMA)
+            self.db.execute(self.SPLIT_SCHEMA)
             self.db.commit()
         except sqlite3.DatabaseError as err:
             raise KinarowError(f"cannot use '{self.path}' as a checkpoint file: {err}") from None
@@ -214,6 +230,24 @@ class JobStore:
         """The jobs of ``game`` marked running: (moves, question, started), oldest first."""
         return [(str(m), str(q), str(s)) for m, q, s in self.db.execute(
             "SELECT moves, question, started FROM running_jobs WHERE game = ? ORDER BY started, moves", (game,))]
+
+    def put_split(self, game: str, position: str, moves: str, first: int | None) -> None:
+        """Note that the job on ``position`` was split (``first``: the cell, in the canonical frame, whose child it
+        asks first, or None), so that a resumed solve splits it again at once instead of running it again."""
+        self._write("INSERT OR REPLACE INTO splits (game, position, moves, first) VALUES (?,?,?,?)",
+                    (game, position, moves, -1 if first is None else first))
+
+    def splits(self, game: str, cells: int) -> dict[str, int | None]:
+        """The kept splits of ``game`` (a board of ``cells`` cells): canonical board -> the cell asked first, or
+        None."""
+        kept: dict[str, int | None] = {}
+        for position, first in self.db.execute("SELECT position, first FROM splits WHERE game = ?", (game,)):
+            cell = self._whole(first, "a split's first cell", -1, cells - 1)
+            if not isinstance(position, str) or len(position) != cells:
+                raise KinarowError(f"the checkpoint '{self.path}' has a damaged row: a split's position is not a "
+                                   f"board of {cells} cells; delete the file to start again")
+            kept[position] = None if cell < 0 else cell
+        return kept
 
     def positions(self, game: str) -> list[str]:
         """The canonical boards of every finished job of ``game``."""

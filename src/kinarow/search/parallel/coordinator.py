@@ -441,10 +441,9 @@ class _Run:
                         self.splitting.add(oldest)
                         self.stopped_jobs += 1
                         continue
-                    fr.split(oldest)
+                    self._split(oldest)
                     backend.stop_job(oldest, running.pop(oldest))
                     self.stopped_jobs += 1
-                    self.splits += 1
                     continue
                 for out in self._collect(backend, running, POLL_SECONDS):
                     self._record(out)
@@ -476,6 +475,16 @@ class _Run:
         self.log.append(entry)
         return entry
 
+    def _split(self, job: int, first: int | None = None) -> None:
+        """Split a running job's leaf (its children become jobs; ``first``: the cell whose child is asked first) and
+        keep the split in the checkpoint, so that a resumed solve splits it again at once."""
+        fr = self.frontier
+        node = fr.nodes[job]
+        fr.split(job, first=first)
+        self.splits += 1
+        if self.store is not None:
+            self.store.put_split(fr.game_text, node.key, " ".join(fr.cell_names(node.moves)), first)
+
     def _record(self, out: JobOutcome) -> None:
         entry = self._log(out)
         fr = self.frontier
@@ -487,8 +496,7 @@ class _Run:
             walk_stopped = (self.walk_wins and out.bounds is not None and out.walk is None
                             and out.bounds[0] == out.bounds[1] != DRAW and out.hint is not None)
             if (out.bounds is None or walk_stopped) and fr.nodes[out.job].kind == JOB:
-                fr.split(out.job, first=out.hint)
-                self.splits += 1
+                self._split(out.job, out.hint)
                 if walk_stopped:
                     entry["value"] = "split while walking"
                     return

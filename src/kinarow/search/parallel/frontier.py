@@ -190,10 +190,31 @@ class Frontier:
                 next_level.extend(self._expand_node(node))
             self.depth += 1
             level = next_level
+        self._follow_splits()
         self._follow_store()
         for node in sorted(self.nodes, key=lambda n: -len(n.moves)):
             if node.kind == INNER:
                 self._recompute(node)
+
+    def _follow_splits(self) -> None:
+        """Split again every open leaf that the checkpoint says an earlier run split (at the same first move), and
+        their children likewise: a resumed solve goes on where the split jobs left off instead of running each
+        of them until it is due for a split again."""
+        if self.store is None:
+            return
+        kept = self.store.splits(self.game_text, self.game.cells)
+        if not kept:
+            return
+        todo = [n for n in self.nodes if n.kind == JOB and not n.resolved]
+        while todo:
+            node = todo.pop()
+            if node.kind != JOB or node.resolved or node.key not in kept:
+                continue
+            first = kept[node.key]
+            if first is not None and first not in self.position(node).legal_moves():
+                raise KinarowError(f"the checkpoint '{self.store.path}' has a damaged row: a split's first move "
+                                   "is not a legal move; delete the file to start again")
+            todo.extend(self.nodes[i] for i in self.split(node.id, first))
 
     def _follow_store(self) -> None:
         """Expand every open leaf below which the checkpoint holds finished jobs.
