@@ -120,7 +120,8 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("README.md", "kinarow solve 11x4k4 --search proof --strategy 11x4k4.strategy.json.gz --walk --tt-mb 4096 "
                   "--no-store"): "(11,4,4) and its certificate: 23 min on a shared machine, 4.5 GiB",
     ("README.md", "kinarow solve 18x4k4 --moves e1 --workers 2 --search proof --question first-wins --checkpoint "
-                  "checkpoints/18x4k4-e1.sqlite --strategy 18x4k4-e1.strategy.json.gz --walk --tt-mb 8192 --no-store"):
+                  "checkpoints/18x4k4-e1.sqlite --strategy 18x4k4-e1.strategy.json.gz --walk --tt-mb 8192 "
+                  "--max-job-seconds 1200 --no-store"):
         "(18,4,4), open: hours on two cores and two 5.4 GB tables",
     ("cli.md", "kinarow solve 7x6k4:gravity --moves 'd d c' --time-limit 2"):
         "a time budget: its figures depend on the machine",
