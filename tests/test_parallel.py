@@ -296,6 +296,8 @@ def test_long_proof_jobs_are_split_at_the_move_their_search_was_following():
     assert check(result.strategy, compiled=True).ok
     first_moves = {entry["moves"].split()[2] for entry in result.log if len(entry["moves"].split()) >= 3}
     assert 0 < len(first_moves) < 34
+    # a stopped job's nodes count in the run's total (the work was done)
+    assert any(entry["value"] == "stopped" and entry["nodes"] > 0 for entry in result.log)
 
 
 def test_a_proof_job_stopped_in_its_walk_keeps_the_value_and_names_the_winning_move(monkeypatch):

@@ -515,6 +515,12 @@ class ProofSearcher:
         defender group first, else the disproved child with the least work below it; None when there is none."""
         return self._table_move(P.disproved_move, position, attacker)
 
+    @property
+    def stopped_nodes(self) -> int:
+        """The nodes the last search of a table that is not kept in a file searched before it was stopped (one
+        slice: the whole search)."""
+        return int(self.ctrl[P.C_NODES])
+
     def most_proving_move(self, position: Position, attacker: int) -> int | None:
         """At a position where ``attacker`` is to move: the move its search would try next, by the table -- a move
         that wins at once or that the position's evaluation proves, else the child with the least proof number

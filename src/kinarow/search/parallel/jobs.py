@@ -214,7 +214,7 @@ def _proof_job(
     try:
         answer = prover.attacker_wins(pos, tested, on_tick=tick)
     except KeyboardInterrupt:  # the table says which move the search was following: the coordinator splits there
-        return None, 0, None, prover.most_proving_move(pos, tested)
+        return None, prover.stopped_nodes, None, prover.most_proving_move(pos, tested)
     if answer.wins is None:
         return None, answer.nodes, None, None
     if spec.strategy and not answer.wins:
