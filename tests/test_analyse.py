@@ -208,6 +208,21 @@ def test_solve_strong_cli(capsys) -> None:
     assert code == 2 and "--strong solves in one process" in err
 
 
+def test_solve_strong_with_the_results_store_uses_the_score_search(capsys, tmp_path) -> None:
+    """With the results store on (the CLI's default), a strong solve of a Connect-k game is still the score search
+    (it once went to the general search's length search: 7x6 from the empty board ran for many minutes), and
+    its value is kept in the store."""
+    store = str(tmp_path / "results.sqlite")
+    code, out, _ = run(capsys, "solve", "7x6k4:gravity", "--strong", "--json", "--store", store,
+                       "--max-nodes", "1000000")
+    data = json.loads(out)
+    assert code == 0 and data["last_move"] == 41 and data["nodes"] == 0 and data["search"] == "score search"
+    code, out, _ = run(capsys, "solve", "5x4k4:gravity", "--strong", "--json", "--store", store)
+    assert code == 0 and json.loads(out)["search"] == "score search"
+    code, out, _ = run(capsys, "solve", "5x4k4:gravity", "--json", "--store", store)
+    assert code == 0 and json.loads(out)["from_store"] and json.loads(out)["value"] == "draw"
+
+
 # -- play's hint -------------------------------------------------------------------------------------------------
 def test_play_hint_shows_the_analysis(capsys, monkeypatch) -> None:
     feed(monkeypatch, ["hint", "quit"])

@@ -852,10 +852,15 @@ def solve(
     if search == "proof":
         proof_search_applies(position.game, search, knowledge)  # a game it does not apply to: one sentence
     scored = connect.serves(position.game) is None and searcher is None and not (strategy or proof)
-    if strong and scored and store is None and not position.is_over:  # one score search gives both
-        return with_reason(position, _score_search(position, max_nodes=max_nodes, time_limit=time_limit,
-                                                   tt_mb=tt_mb, on_tick=on_tick, knowledge=knowledge, strong=True,
-                                                   threads=threads))
+    if strong and scored and not position.is_over:  # one score search gives both (the store keeps no lengths)
+        scored_result = with_reason(position, _score_search(position, max_nodes=max_nodes, time_limit=time_limit,
+                                                            tt_mb=tt_mb, on_tick=on_tick, knowledge=knowledge,
+                                                            strong=True, threads=threads))
+        if store is not None:
+            from kinarow.search import certify
+
+            certify.save_result(store, position, scored_result, symmetry=symmetry)
+        return scored_result
     if strong and searcher is None and not position.is_over:  # the value's searcher then finds the length
         searcher = Searcher(position.game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
     result = with_reason(position, _solve(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
