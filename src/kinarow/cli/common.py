@@ -418,7 +418,10 @@ def print_result(position: Position, result: Result, out: TextIO) -> None:
         rows.append(("stopped", f"{result.stopped}"))
     if not result.stopped:
         knowledge = result.knowledge
-        if result.knowledge_note:
+        off = "knowledge is off: "
+        if result.knowledge_note and result.knowledge_note.startswith(off):  # asked for, but it does not apply
+            knowledge = f"off ({result.knowledge} does not apply: {result.knowledge_note.removeprefix(off)})"
+        elif result.knowledge_note:
             knowledge += f" ({result.knowledge_note})"
         elif result.knowledge != "none" and result.knowledge_cuts is not None:
             knowledge += f", {result.knowledge_cuts:,} cut{'' if result.knowledge_cuts == 1 else 's'}"
