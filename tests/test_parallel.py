@@ -361,6 +361,32 @@ def test_a_walk_stopped_for_a_split_is_split_at_the_winning_move(monkeypatch, tm
     assert code == 0 and "split while running" in out
 
 
+def test_following_the_checkpoint_keeps_undecided_moves_of_the_tested_player_as_one_job(tmp_path):
+    """Under a one-sided question, a node where the tested player moves that stored jobs lie below (here by a
+    4-stone job) but do not decide stays one job: its moves are not all made jobs. Under the exact question the
+    frontier follows the checkpoint down as before."""
+    db = tmp_path / "jobs.sqlite"
+    deep = start_position("6x5k4", "c3 d3 c4 d4")
+    probe = Frontier(deep)
+    store = par.JobStore(db)
+    try:
+        store.put("6x5k4", probe.nodes[0].key, "c3 d3 c4 d4", (par.FIRST, par.FIRST), "first", 10, 0.1)
+        start = start_position("6x5k4", "c3")
+        reply = start_position("6x5k4", "c3 d3")
+        one_sided = Frontier(start, store)
+        one_sided.ask(par.FIRST_WINS)
+        one_sided.expand(1)
+        node = one_sided.nodes[one_sided.by_key[one_sided.canonical(reply.board)[0]]]
+        assert one_sided.nodes[one_sided.root].kind == par.INNER  # the second player's node: its replies are jobs
+        assert node.kind == par.JOB and not node.children
+        assert node.id in {job for job, _ in one_sided.needed()}
+        exact = Frontier(start, store)
+        exact.expand(1)
+        assert exact.nodes[exact.by_key[exact.canonical(reply.board)[0]]].kind == par.INNER
+    finally:
+        store.close()
+
+
 def test_a_damaged_kept_split_is_one_sentence(tmp_path):
     db = tmp_path / "jobs.sqlite"
     start = start_position("6x5k4", "c3 d3")

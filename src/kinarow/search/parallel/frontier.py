@@ -191,10 +191,39 @@ class Frontier:
             self.depth += 1
             level = next_level
         self._follow_splits()
-        self._follow_store()
+        followed = self._follow_store()
         for node in sorted(self.nodes, key=lambda n: -len(n.moves)):
             if node.kind == INNER:
                 self._recompute(node)
+        if self._fold_undecided(followed):
+            for node in sorted(self.nodes, key=lambda n: -len(n.moves)):
+                if node.kind == INNER:
+                    self._recompute(node)
+
+    def _fold_undecided(self, followed: list[Node]) -> bool:
+        """Under a one-sided question, make a job again of each node that following the checkpoint expanded where
+        the tested player moves and that the stored jobs below do not decide; True if any.
+
+        Such a node is reached when stored jobs lie below it by transposition (a split reply's children, written in
+        another order, extend other replies too); expanded, its moves would all become jobs, where one job of the
+        node lets the proof search choose the move. (Where a stored job decides the node, the expansion stays.)"""
+        tested = {_WINDOWS[FIRST_WINS]: 1, _WINDOWS[SECOND_WINS]: 2}.get(self.window)
+        if tested is None:
+            return False
+        alpha, beta = self.window
+        folded = False
+        for node in sorted(followed, key=lambda n: len(n.moves)):  # the shallowest first: its subtree goes with it
+            if node.kind != INNER or node.to_move != tested or node.resolved or node.hi <= alpha or node.lo >= beta:
+                continue
+            for child in node.children:
+                self.nodes[child].parents.remove(node.id)
+            node.children = []
+            node.kind = JOB
+            self._recompute(node)
+            folded = True
+        if folded:
+            self.version += 1
+        return folded
 
     def _follow_splits(self) -> None:
         """Split again every open leaf that the checkpoint says an earlier run split (at the same first move), and
@@ -216,22 +245,25 @@ class Frontier:
                                    "is not a legal move; delete the file to start again")
             todo.extend(self.nodes[i] for i in self.split(node.id, first))
 
-    def _follow_store(self) -> None:
-        """Expand every open leaf below which the checkpoint holds finished jobs.
+    def _follow_store(self) -> list[Node]:
+        """Expand every open leaf below which the checkpoint holds finished jobs; returns the nodes it expanded.
 
         A run with more jobs (or one that split its long jobs) leaves answers
         deeper than this run's frontier; following them down means a resumed
         solve reuses all of them, whatever ``jobs`` it is given.
         """
         if self.store is None:
-            return
+            return []
         below = self._stored_sub_boards()
         todo = [n for n in self.nodes if n.kind == JOB and not n.resolved]
+        followed: list[Node] = []
         while todo:
             node = todo.pop()
             if key_bits(node.key) in below:
                 todo.extend(self._expand_node(node))
+                followed.append(node)
                 self.depth = max(self.depth, len(node.moves) - len(self.nodes[self.root].moves) + 1)
+        return followed
 
     def _stored_sub_boards(self) -> set[tuple[int, int]]:
         """Every board, in every frame, that a stored job's board extends by at least one stone.
