@@ -88,11 +88,12 @@ def wants_parallel(args: argparse.Namespace) -> bool:
     return (workers or 1) > 1 or bool(jobs) or bool(cluster) or bool(checkpoint) or split or one_sided
 
 
-def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> int:
+def _job_status(position: Position, path: Path, as_json: bool, out: TextIO, question: str = "exact") -> int:
     """``solve GAME --checkpoint FILE --status``: the finished jobs of ``game`` that the checkpoint holds.
 
     Also what they settle about the position asked for (``--moves``) and
-    which open positions can still change that, searching nothing.
+    which open positions can still change that (for ``--question``, as a run
+    asking it would see them), searching nothing.
     """
     from kinarow.search import parallel
 
@@ -110,7 +111,7 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO) -> i
     if path.exists():
         store = parallel.JobStore(path)
         try:
-            frontier = parallel.stored_frontier(position, store)
+            frontier = parallel.stored_frontier(position, store, question)
             value, open_lines = frontier.settled()
             replies = frontier.replies(position)
             rows = [{"moves": moves, "value": value, "nodes": nodes, "seconds": round(seconds, 1), "finished": when}
@@ -195,7 +196,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
     max_job_seconds = positive_float("--max-job-seconds", args.max_job_seconds)
     position = Game(args.game).position(args.moves)
     if args.status:
-        return _job_status(position, Path(args.checkpoint), args.json, out)
+        return _job_status(position, Path(args.checkpoint), args.json, out, args.question or "exact")
     where = f"on the cluster at {args.cluster}" if args.cluster else f"on {workers or 1} workers"
     with progress(f"solving {position.game} {where}", err) as tick:
         result = parallel.solve(

@@ -190,7 +190,6 @@ class Frontier:
                 next_level.extend(self._expand_node(node))
             self.depth += 1
             level = next_level
-        self._follow_splits()
         followed = self._follow_store()
         for node in sorted(self.nodes, key=lambda n: -len(n.moves)):
             if node.kind == INNER:
@@ -225,41 +224,33 @@ class Frontier:
             self.version += 1
         return folded
 
-    def _follow_splits(self) -> None:
-        """Split again every open leaf that the checkpoint says an earlier run split (at the same first move), and
-        their children likewise: a resumed solve goes on where the split jobs left off instead of running each
-        of them until it is due for a split again."""
-        if self.store is None:
-            return
-        kept = self.store.splits(self.game_text, self.game.cells)
-        if not kept:
-            return
-        todo = [n for n in self.nodes if n.kind == JOB and not n.resolved]
-        while todo:
-            node = todo.pop()
-            if node.kind != JOB or node.resolved or node.key not in kept:
-                continue
-            first = kept[node.key]
-            if first is not None and first not in self.position(node).legal_moves():
-                raise KinarowError(f"the checkpoint '{self.store.path}' has a damaged row: a split's first move "
-                                   "is not a legal move; delete the file to start again")
-            todo.extend(self.nodes[i] for i in self.split(node.id, first))
-
     def _follow_store(self) -> list[Node]:
-        """Expand every open leaf below which the checkpoint holds finished jobs; returns the nodes it expanded.
+        """Follow the checkpoint down: split again every open leaf an earlier run split (at the same first move),
+        and expand every other open leaf below which the checkpoint holds finished jobs; returns the nodes
+        expanded for the finished jobs (not the kept splits).
 
-        A run with more jobs (or one that split its long jobs) leaves answers
-        deeper than this run's frontier; following them down means a resumed
-        solve reuses all of them, whatever ``jobs`` it is given.
+        A resumed solve so goes on where the split jobs left off, instead of running each until it is due for a
+        split again; and a run with more jobs (or one that split its long jobs) leaves answers deeper than this
+        run's frontier: following them down means a resumed solve reuses all of them, whatever ``jobs`` it is
+        given.
         """
         if self.store is None:
             return []
+        kept = self.store.splits(self.game_text, self.game.cells)
         below = self._stored_sub_boards()
         todo = [n for n in self.nodes if n.kind == JOB and not n.resolved]
         followed: list[Node] = []
         while todo:
             node = todo.pop()
-            if key_bits(node.key) in below:
+            if node.kind != JOB or node.resolved:
+                continue
+            if node.key in kept:
+                first = kept[node.key]
+                if first is not None and first not in self.position(node).legal_moves():
+                    raise KinarowError(f"the checkpoint '{self.store.path}' has a damaged row: a split's first "
+                                       "move is not a legal move; delete the file to start again")
+                todo.extend(self.nodes[i] for i in self.split(node.id, first))
+            elif key_bits(node.key) in below:
                 todo.extend(self._expand_node(node))
                 followed.append(node)
                 self.depth = max(self.depth, len(node.moves) - len(self.nodes[self.root].moves) + 1)
@@ -534,9 +525,11 @@ def stored_value(position: Position, store: JobStore) -> tuple[str, list[str]]:
     return stored_frontier(position, store).settled()
 
 
-def stored_frontier(position: Position, store: JobStore) -> Frontier:
-    """The frontier a resumed solve of ``position`` starts from: the stored jobs followed down, bounds backed up."""
+def stored_frontier(position: Position, store: JobStore, question: str = EXACT) -> Frontier:
+    """The frontier a resumed solve of ``position`` asking ``question`` starts from: the stored jobs followed down,
+    bounds backed up."""
     frontier = Frontier(position, store)
+    frontier.ask(question)
     frontier.expand(1)
     return frontier
 
