@@ -355,6 +355,8 @@ def test_a_walk_stopped_for_a_split_is_split_at_the_winning_move(monkeypatch, tm
         lead = root.position(node)
         lead.play(first)
         assert root.nodes[node.children[0]].key == root.canonical(lead.board)[0]
+        # and the winning move's child was split at once (its replies are the jobs)
+        assert store.splits("6x5k4", 30)[root.nodes[node.children[0]].key] is None
     finally:
         store.close()
     code, out, _ = run(capsys, "solve", "6x5k4", "--moves", "c3 d3", "--checkpoint", str(db), "--status")

@@ -498,6 +498,11 @@ class _Run:
             if (out.bounds is None or walk_stopped) and fr.nodes[out.job].kind == JOB:
                 self._split(out.job, out.hint)
                 if walk_stopped:
+                    # the winning move's child would prove nearly the same tree again and run out of time as this job
+                    # did: its replies are the jobs at once
+                    lead = fr.nodes[fr.nodes[out.job].children[0]]
+                    if lead.kind == JOB and not lead.resolved:
+                        self._split(lead.id)
                     entry["value"] = "split while walking"
                     return
         if out.bounds is None:
