@@ -401,6 +401,8 @@ def file_fields(args: argparse.Namespace, result: Result) -> dict[str, Any]:
 
 def print_result(position: Position, result: Result, out: TextIO) -> None:
     """``solve``'s answer as text: the value in words, then one row per figure."""
+    from kinarow.search.solve import KNOWLEDGE_OFF
+
     game = position.game
     if position.is_over:
         assert position.result is not None
@@ -418,9 +420,8 @@ def print_result(position: Position, result: Result, out: TextIO) -> None:
         rows.append(("stopped", f"{result.stopped}"))
     if not result.stopped:
         knowledge = result.knowledge
-        off = "knowledge is off: "
-        if result.knowledge_note and result.knowledge_note.startswith(off):  # asked for, but it does not apply
-            knowledge = f"off ({result.knowledge} does not apply: {result.knowledge_note.removeprefix(off)})"
+        if result.knowledge_note and result.knowledge_note.startswith(KNOWLEDGE_OFF):  # asked for; does not apply
+            knowledge = f"off ({result.knowledge} does not apply: {result.knowledge_note.removeprefix(KNOWLEDGE_OFF)})"
         elif result.knowledge_note:
             knowledge += f" ({result.knowledge_note})"
         elif result.knowledge != "none" and result.knowledge_cuts is not None:

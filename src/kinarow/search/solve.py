@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 KNOWLEDGE_LEVELS = ("none", "pairing", "matching")
 DEFAULT_KNOWLEDGE = "matching"
+#: how a result's ``knowledge_note`` begins when the knowledge asked for does not apply to the game
+KNOWLEDGE_OFF = "knowledge is off: "
 #: node budgets of one knowledge test inside the search (pairing search, Maker-Breaker search)
 PAIR_BUDGET = 64
 MB_BUDGET = 64
@@ -740,7 +742,7 @@ def pair_max(game: Game) -> int:
 def knowledge_reason(game: Game) -> str | None:
     """Why pairings and matching sets cannot cut the search of ``game`` (None when they can)."""
     reason = blocking_applicable(game)
-    return None if reason is None else f"knowledge is off: {reason}"
+    return None if reason is None else KNOWLEDGE_OFF + reason
 
 
 def winner_of(game: Game, to_move: int, kernel_value: int) -> Value:

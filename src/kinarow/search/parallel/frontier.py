@@ -191,13 +191,15 @@ class Frontier:
             self.depth += 1
             level = next_level
         followed = self._follow_store()
+        self._recompute_inner()
+        if self._fold_undecided(followed):
+            self._recompute_inner()
+
+    def _recompute_inner(self) -> None:
+        """Back up the bounds of every inner node from its children, the deepest first."""
         for node in sorted(self.nodes, key=lambda n: -len(n.moves)):
             if node.kind == INNER:
                 self._recompute(node)
-        if self._fold_undecided(followed):
-            for node in sorted(self.nodes, key=lambda n: -len(n.moves)):
-                if node.kind == INNER:
-                    self._recompute(node)
 
     def _fold_undecided(self, followed: list[Node]) -> bool:
         """Under a one-sided question, make a job again of each node that following the checkpoint expanded where
@@ -218,7 +220,7 @@ class Frontier:
                 self.nodes[child].parents.remove(node.id)
             node.children = []
             node.kind = JOB
-            self._recompute(node)
+            self._recompute(node)  # its own bounds again (a job is not recomputed with the inner nodes)
             folded = True
         if folded:
             self.version += 1
