@@ -101,12 +101,15 @@ import numpy as np
 from numba import njit
 
 from kinarow.engine.breaker import popcount
+from kinarow.engine.prefetch import prefetch_row
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
 #: the children's table entries are probed before any child is searched (enhanced cutoffs) only while more
 #: cells than this are empty (near the end of the game a probe, a read from memory, costs more than it saves)
 ETC_EMPTY = 8
+#: the children's buckets are asked for early (a prefetch) while more cells than this are empty
+PREFETCH_EMPTY = 4
 MAX_COLS = 16
 #: move ordering weights: threats playable at once, playable after one more stone, all threats, threats on the
 #: mover's rows (odd for the first player)
@@ -430,17 +433,24 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     orig_alpha = alpha
     best = -cells - 1
     chosen = -1
-    if cells - t > ETC_EMPTY:
+    ckeys = scratch[t, 3 * MAX_COLS:]
+    if cells - t > PREFETCH_EMPTY or cells - t > ETC_EMPTY:
+        # the children's keys, and (while more than PREFETCH_EMPTY cells are empty) their buckets asked for now:
+        # the reads below, or each child's own at its start, then find them in the cache, the misses overlapping
+        # instead of coming one after another
         for i in range(nmoves):
             move = possible & colmask[cols[i]]
-            nmask = mask | move
-            ncur = cur ^ mask  # the opponent's stones: the child's side to move
-            ckey = ncur | (nmask + bottom)
+            ckey = opp | ((mask | move) + bottom)  # the opponent's stones: the child's side to move
             mmove = (mmask + bottom) & colmask[m - 1 - cols[i]]
             cmkey = (mcur ^ mmask) | ((mmask | mmove) + bottom)
             if cmkey < ckey:
                 ckey = cmkey
-            centry = tt_read(tt, ckey, gen)
+            ckeys[i] = np.int64(ckey)
+            if cells - t > PREFETCH_EMPTY:
+                prefetch_row(tt, tt_index(ckey, tt.shape[0]))
+    if cells - t > ETC_EMPTY:
+        for i in range(nmoves):
+            centry = tt_read(tt, np.uint64(ckeys[i]), gen)
             if centry != U0:
                 c_hi = np.int64((centry >> np.uint64(8)) & np.uint64(0xFF)) - 128
                 if -c_hi >= beta:  # the child scores at most c_hi, so this move at least -c_hi
@@ -459,7 +469,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     # writes cost more than the repeated work they save (7x6 on two threads 23-24 s marking while more than 6
     # cells were empty, 21 s marking in the first third; 2026-11-27)
     defer = busy.shape[0] > 1 and 3 * t < cells
-    deferred = scratch[t, 2 * MAX_COLS:]
+    deferred = scratch[t, 2 * MAX_COLS:3 * MAX_COLS]
     total = nmoves
     j = 0
     while j < total:
@@ -534,7 +544,7 @@ def solve_score(cur, mask, t, weak, tables, tt, ctrl, order, busy, known):
     ctrl[G_ROOT_T] = t
     ctrl[G_MOVE] = -1  # the root's best column, found on the way (ctrl[G_MOVE_SCORE]: what it scores at least)
     ctrl[G_MOVE_SCORE] = -ABORT_SCORE
-    scratch = np.zeros((cells + 2, 3 * MAX_COLS), np.int64)
+    scratch = np.zeros((cells + 2, 4 * MAX_COLS), np.int64)
     m, h = tables[5].size, tables[4][1]
     mcur = mirror(cur, m, h)  # the mirror image, carried along so that its key costs two operations a node
     mmask = mirror(mask, m, h)

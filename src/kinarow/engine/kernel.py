@@ -77,13 +77,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
 from kinarow.bitboards import canonical, lowest_bit_index
 from kinarow.engine import breaker as BK
+from kinarow.engine.prefetch import prefetch_row
 
 WIN, DRAW, LOSS, ABORT = 1, 0, -1, 99
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
@@ -179,29 +177,6 @@ def new_state(cells: int, groups: int, tt_entries: int, kparams: np.ndarray, mem
         frames_i=np.zeros((10, cells + 2), np.int64),
         frames_taint=np.zeros(cells + 2, np.bool_),
     )
-
-
-@intrinsic
-def prefetch_row(typingctx, table, row):
-    """Ask the CPU to fetch ``table[row, 0]``'s cache line early (LLVM's prefetch; no effect on values)."""
-    if not isinstance(table, types.Array) or table.ndim != 2:
-        return None
-    sig = types.void(table, row)
-
-    def codegen(context, builder, signature, args):
-        table_t = signature.args[0]
-        ary = context.make_array(table_t)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        index = context.cast(builder, args[1], signature.args[1], types.intp)
-        ptr = cgutils.get_item_pointer(context, builder, table_t, ary, [index, zero])
-        i8p = builder.bitcast(ptr, ir.IntType(8).as_pointer())
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p.type, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
-        builder.call(fn, [i8p, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
 
 
 @njit(cache=True, inline="always")
