@@ -148,8 +148,11 @@ from numba import njit
 from kinarow import bitboards as W
 from kinarow.bitboards import apply_sym, canonical
 from kinarow.engine import breaker as BK
+from kinarow.engine.prefetch import prefetch_word
 
 INF = np.int64(1) << np.int64(48)
+#: the children's table buckets are prefetched before they are probed (see dfpn's expansion)
+PREFETCH = True
 NORMAL, MAKER_BREAKER = 0, 2
 # params indices
 R_ATTACKER, R_GOAL, R_PAIR_BUDGET, R_ZONES, R_KNOW, R_EPS, R_EAGER, R_HEUR = range(8)
@@ -383,6 +386,15 @@ def bucket(tt, k1, k2):
 
 
 @njit(cache=True, inline="always")
+def prefetch_bucket(tt, k1, k2):
+    """Ask the processor for the cache lines of (k1, k2)'s bucket (4 rows: 4 lines, 5 with two-word rows)."""
+    b = bucket(tt, k1, k2)
+    for r in range(b, b + 4):
+        prefetch_word(tt, r, 0)
+    prefetch_word(tt, b + 3, tt.shape[1] - 1)
+
+
+@njit(cache=True, inline="always")
 def columns(like):
     """The table words of a row (see the module docstring): the defender's key, the proof number, the
     disproof number, the zone, the work and the tag, for boards of ``like``'s form."""
@@ -551,6 +563,9 @@ def dfpn(
             nd = W.count(D)
             is_or = na == nd if attacker == 0 else na < nd
             fi[I_OR, d] = 1 if is_or else 0
+            k1, k2, s = key_of(symtab, nsym, nbytes, A, D, attacker)
+            if PREFETCH:
+                prefetch_bucket(tt, k1, k2)  # read while the position is evaluated
             status, zone, moves, forced = evaluate(masks, A, D, full, is_or, normal)
             mode = RETURN
             if status == PROVEN:
@@ -559,7 +574,6 @@ def dfpn(
             if status == DISPROVEN:
                 rpn, rdn, rzone = INF, np.int64(0), zone if zones else full
                 continue
-            k1, k2, s = key_of(symtab, nsym, nbytes, A, D, attacker)
             W.put2(fu, U_K1, d, k1)
             W.put2(fu, U_K2, d, k2)
             fi[I_SYM, d] = s
@@ -590,6 +604,12 @@ def dfpn(
             for s2 in range(nsym):
                 W.put1(img1, s2, apply_sym(symtab, s2, nbytes, A if attacker == 0 else D))
                 W.put1(img2, s2, apply_sym(symtab, s2, nbytes, D if attacker == 0 else A))
+            if PREFETCH:
+                # the children's buckets asked for at once: the probes below then wait for one memory latency,
+                # not one each (a bucket is 4 rows: 4 cache lines, 5 with two-word rows)
+                for j in range(nm):
+                    ck1, ck2, _ = child_key(img1, img2, symperm, nsym, cmove[d + 1, j], first_moves)
+                    prefetch_bucket(tt, ck1, ck2)
             for j in range(nm):
                 c = cmove[d + 1, j]
                 bit = W.bit(c, zero)

@@ -8,24 +8,23 @@ in flight at once) instead of waiting for each in turn. The hint changes no valu
 from __future__ import annotations
 
 from llvmlite import ir
-from numba import types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 
 @intrinsic
-def prefetch_row(typingctx, table, row):
-    """Ask the CPU to fetch ``table[row, 0]``'s cache line early (LLVM's prefetch; no effect on values)."""
+def prefetch_word(typingctx, table, row, col):
+    """Ask the CPU to fetch ``table[row, col]``'s cache line early (LLVM's prefetch; no effect on values)."""
     if not isinstance(table, types.Array) or table.ndim != 2:
         return None
-    sig = types.void(table, row)
+    sig = types.void(table, row, col)
 
     def codegen(context, builder, signature, args):
         table_t = signature.args[0]
         ary = context.make_array(table_t)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        index = context.cast(builder, args[1], signature.args[1], types.intp)
-        ptr = cgutils.get_item_pointer(context, builder, table_t, ary, [index, zero])
+        index = [context.cast(builder, args[i], signature.args[i], types.intp) for i in (1, 2)]
+        ptr = cgutils.get_item_pointer(context, builder, table_t, ary, index)
         i8p = builder.bitcast(ptr, ir.IntType(8).as_pointer())
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [i8p.type, i32, i32, i32])
@@ -35,3 +34,9 @@ def prefetch_row(typingctx, table, row):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def prefetch_row(table, row):
+    """Ask the CPU to fetch the cache line of ``table[row, 0]`` early."""
+    prefetch_word(table, row, 0)
