@@ -62,14 +62,14 @@ opponent's that is playable must be blocked (two such threats lose); a move dire
 threat is never played; the score is bounded by the number of stones left before any child is searched;
 a side with no line left among its stones and the empty cells cannot win; a move that wins on the mover's
 next stone whatever the answer is scored at once, and when there is none the earliest win is two stones
-later; the children's table entries are probed before any child is searched (enhanced transposition
-cutoffs), and a child whose entry shows that its move cannot raise alpha is not searched at all; a move
-after which the opponent has an even number of empty cells is scored at once when our follow-up (below)
-there bounds the opponent enough to cut; and moves are tried in the order of the threats
-they create (those that become playable after one more stone counted twice, those right above an
-opponent's threat not at all), central columns first on ties. :func:`solve_score` asks "a draw or better?"
-first, then steps out from the draw in doubling steps (the common scores are long games), then halves the
-window.
+later; the children's table buckets are fetched early (a prefetch) and their entries probed before any
+child is searched (enhanced transposition cutoffs), and a child whose entry shows that its move cannot
+raise alpha is not searched at all; a move after which the opponent has an even number of empty cells is
+scored at once when our follow-up (below) there bounds the opponent enough to cut; and moves are tried in
+the order of the threats they create (those that become playable after one more stone counted twice, those
+right above an opponent's threat not at all), central columns first on ties. :func:`solve_score` asks "a
+draw or better?" first, then steps out from the draw in doubling steps (the common scores are long games),
+then halves the window.
 
 The follow-up bound (Allis' claimeven; the odd columns paired as in Steininger's c4)
 ===================================================================================
@@ -544,6 +544,7 @@ def solve_score(cur, mask, t, weak, tables, tt, ctrl, order, busy, known):
     ctrl[G_ROOT_T] = t
     ctrl[G_MOVE] = -1  # the root's best column, found on the way (ctrl[G_MOVE_SCORE]: what it scores at least)
     ctrl[G_MOVE_SCORE] = -ABORT_SCORE
+    # a row per stone count: the move list, its order keys, the moves put off (threads), the children's table keys
     scratch = np.zeros((cells + 2, 4 * MAX_COLS), np.int64)
     m, h = tables[5].size, tables[4][1]
     mcur = mirror(cur, m, h)  # the mirror image, carried along so that its key costs two operations a node

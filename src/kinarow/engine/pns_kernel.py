@@ -151,7 +151,7 @@ from kinarow.engine import breaker as BK
 from kinarow.engine.prefetch import prefetch_word
 
 INF = np.int64(1) << np.int64(48)
-#: the children's table buckets are prefetched before they are probed (see dfpn's expansion)
+#: a node's table bucket, and its children's when it is expanded, are prefetched before they are probed (dfpn)
 PREFETCH = True
 NORMAL, MAKER_BREAKER = 0, 2
 # params indices
