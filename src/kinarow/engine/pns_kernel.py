@@ -151,8 +151,6 @@ from kinarow.engine import breaker as BK
 from kinarow.engine.prefetch import prefetch_word
 
 INF = np.int64(1) << np.int64(48)
-#: a node's table bucket, and its children's when it is expanded, are prefetched before they are probed (dfpn)
-PREFETCH = True
 NORMAL, MAKER_BREAKER = 0, 2
 # params indices
 R_ATTACKER, R_GOAL, R_PAIR_BUDGET, R_ZONES, R_KNOW, R_EPS, R_EAGER, R_HEUR = range(8)
@@ -564,8 +562,7 @@ def dfpn(
             is_or = na == nd if attacker == 0 else na < nd
             fi[I_OR, d] = 1 if is_or else 0
             k1, k2, s = key_of(symtab, nsym, nbytes, A, D, attacker)
-            if PREFETCH:
-                prefetch_bucket(tt, k1, k2)  # read while the position is evaluated
+            prefetch_bucket(tt, k1, k2)  # read while the position is evaluated
             status, zone, moves, forced = evaluate(masks, A, D, full, is_or, normal)
             mode = RETURN
             if status == PROVEN:
@@ -604,12 +601,11 @@ def dfpn(
             for s2 in range(nsym):
                 W.put1(img1, s2, apply_sym(symtab, s2, nbytes, A if attacker == 0 else D))
                 W.put1(img2, s2, apply_sym(symtab, s2, nbytes, D if attacker == 0 else A))
-            if PREFETCH:
-                # the children's buckets asked for at once: the probes below then wait for one memory latency,
-                # not one each (a bucket is 4 rows: 4 cache lines, 5 with two-word rows)
-                for j in range(nm):
-                    ck1, ck2, _ = child_key(img1, img2, symperm, nsym, cmove[d + 1, j], first_moves)
-                    prefetch_bucket(tt, ck1, ck2)
+            # the children's buckets asked for at once: the probes below then wait for one memory latency, not one
+            # each (a bucket is 4 rows: 4 cache lines, 5 with two-word rows)
+            for j in range(nm):
+                ck1, ck2, _ = child_key(img1, img2, symperm, nsym, cmove[d + 1, j], first_moves)
+                prefetch_bucket(tt, ck1, ck2)
             for j in range(nm):
                 c = cmove[d + 1, j]
                 bit = W.bit(c, zero)
