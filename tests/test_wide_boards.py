@@ -72,6 +72,12 @@ def test_one_word_operations_match_python_integers(a: int, b: int, c: int) -> No
     assert got[12].tolist() == [i for i in range(64) if a >> i & 1]
 
 
+def test_the_bit_instructions() -> None:
+    for x in (0, 1, 6, 1 << 63, (1 << 64) - 1, 0x8000_0001_0000_0000):
+        assert W.popcount(np.uint64(x)) == bin(x).count("1")
+        assert W.lowest_bit_index(np.uint64(x)) == ((x & -x).bit_length() - 1 if x else 64)
+
+
 def test_board_arrays_and_tables() -> None:
     values = [0, 1, (1 << 64) - 1, 1 << 64, (1 << 128) - 1, 12345 << 70]
     arr = W.board_array(values, 2)
