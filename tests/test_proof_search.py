@@ -176,6 +176,45 @@ def test_widen_keeps_two_cells_per_group():
         assert bin(int(g) & int(zone)).count("1") >= 2
 
 
+@pytest.mark.parametrize("text", ["5x5k4", "5x5k4:maker-breaker", "7x7k5", "17x4k4"])
+def test_a_childs_evaluation_from_its_parents_tally_is_the_full_evaluation(text):
+    from kinarow import bitboards as W
+
+    searcher = ProofSearcher(text, tt_mb=1)
+    game, words = searcher.game, searcher.words
+    normal = searcher.params[P.R_GOAL] == P.NORMAL
+    groups = P.cell_groups(searcher.masks, game.cells)
+    acnt = np.zeros(game.cells, np.int64)
+    dcnt = np.zeros(game.cells, np.int64)
+    rng = random.Random(text)
+    children = settled = 0
+    for _ in range(150):
+        cells = rng.sample(range(game.cells), rng.randrange(game.cells))
+        a = sum(1 << c for c in cells[0::2])
+        d = sum(1 << c for c in cells[1::2])
+        A, D = W.to_board(a, words), W.to_board(d, words)
+        for is_or in (True, False):
+            status, _zone, moves, _forced = P.evaluate(searcher.masks, A, D, searcher.full, is_or, normal)
+            if status != P.OPEN:
+                continue
+            cand, nlive = P.tally(searcher.masks, A, D, normal, acnt, dcnt)
+            cand = W.to_board(W.from_board(cand), words)
+            before = (acnt.copy(), dcnt.copy())
+            for c in (c for c in range(game.cells) if W.from_board(moves) >> c & 1):
+                bit = W.to_board(1 << c, words)
+                A1, D1 = (W.bor(A, bit), D) if is_or else (A, W.bor(D, bit))
+                want = P.evaluate(searcher.masks, A1, D1, searcher.full, not is_or, normal)
+                got = P.evaluate_child(
+                    searcher.masks, groups, A, D, searcher.full, is_or, normal, c, cand, nlive, acnt, dcnt
+                )
+                plain = [(int(x[0]), W.from_board(x[1]), W.from_board(x[2]), bool(x[3])) for x in (want, got)]
+                assert plain[0] == plain[1], (text, a, d, is_or, c)
+                children += 1
+                settled += want[0] != P.OPEN
+            assert all((x == y).all() for x, y in zip(before, (acnt, dcnt), strict=True))  # the tally is kept
+    assert children > 1000 and settled > 10  # both kinds of children were met
+
+
 def reference_wins(masks: list[int], A: int, D: int, attacker_moves: bool, normal: bool, full: int, memo: dict) -> bool:
     """Can the attacker complete a group first from (A, D), attacker to move or not? Plain minimax, memoised."""
     key = (A, D, attacker_moves)

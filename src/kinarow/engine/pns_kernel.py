@@ -138,6 +138,9 @@ no pairing test (counted as unknown), which is sound: a pairing only cuts.
 
 The search is iterative, one frame per stone count below the root
 (``fu``/``fi`` rows, ``cmove``/``cpn``/``cdn`` the children of each frame).
+An expansion counts once the live groups through each empty cell
+(:func:`tally`); each child is then evaluated from the groups through its
+stone only (:func:`evaluate_child`, the same answer as :func:`evaluate`).
 """
 
 from __future__ import annotations
@@ -242,6 +245,121 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
     if nlive == 0:
         return DISPROVEN, zero, zero, False
     return OPEN, zero, W.band(W.bor(a_cells, d_cells), empty), False
+
+
+@njit(cache=True)
+def cell_groups(masks, ncells):
+    """``out[c]``: the indices of the groups through cell ``c``, padded with -1."""
+    deg = np.zeros(ncells, np.int64)
+    for i in range(masks.shape[0]):
+        e = W.get1(masks, i)
+        while not W.is_zero(e):
+            deg[W.low_index(e)] += 1
+            e = W.drop_low(e)
+    out = np.full((ncells, max(1, deg.max())), -1, np.int64)
+    deg[:] = 0
+    for i in range(masks.shape[0]):
+        e = W.get1(masks, i)
+        while not W.is_zero(e):
+            c = W.low_index(e)
+            out[c, deg[c]] = i
+            deg[c] += 1
+            e = W.drop_low(e)
+    return out
+
+
+@njit(cache=True)
+def tally(masks, A, D, normal, acnt, dcnt):
+    """The live groups through each empty cell, the attacker's in ``acnt`` and (normal goal) the defender's in
+    ``dcnt``; returns (the cells of either's live groups, the number of live attacker groups). With these a
+    child's evaluation needs only the groups through its stone (:func:`evaluate_child`)."""
+    acnt[:] = 0
+    dcnt[:] = 0
+    cand = W.zero(A)
+    nlive = 0
+    for i in range(masks.shape[0]):
+        g = W.get1(masks, i)
+        if W.is_zero(W.band(g, D)):
+            nlive += 1
+            e = W.andnot(g, A)
+            cand = W.bor(cand, e)
+            while not W.is_zero(e):
+                acnt[W.low_index(e)] += 1
+                e = W.drop_low(e)
+        if normal and W.is_zero(W.band(g, A)):
+            e = W.andnot(g, D)
+            cand = W.bor(cand, e)
+            while not W.is_zero(e):
+                dcnt[W.low_index(e)] += 1
+                e = W.drop_low(e)
+    return cand, nlive
+
+
+@njit(cache=True)
+def evaluate_child(masks, cgroups, A, D, full, is_or, normal, c, cand, nlive, acnt, dcnt):
+    """:func:`evaluate` of the child of an OPEN node (the attacker moves when ``is_or``) with a stone on
+    ``c``, from the node's :func:`tally`: only the groups through ``c`` change.
+
+    Why it is the same: the node is OPEN, so the player to move has no threat and the other player has at
+    most one, which then is ``c`` (a forced block). The mover's stone creates no threat of the other player
+    and removes the one on ``c``, so in the child only the mover's groups through ``c`` can hold a threat;
+    the mover's live groups stay live (each loses ``c`` from its empty cells), the other player's through
+    ``c`` die, and a cell leaves the moves when no live group is left through it. A settled child (its zone
+    needs every group) is evaluated in full."""
+    zero = W.zero(full)
+    bit = W.bit(c, zero)
+    A1 = W.bor(A, bit) if is_or else A
+    D1 = D if is_or else W.bor(D, bit)
+    thr = zero  # the mover's threats in the child
+    gone = zero  # cells left with no live group
+    killed = 0  # live attacker groups the defender's stone kills
+    for pas in range(2):  # 0: the other player's groups through c die; 1: their counts put back
+        for j in range(cgroups.shape[1]):
+            i = cgroups[c, j]
+            if i < 0:
+                break
+            g = W.get1(masks, i)
+            if is_or:
+                if pas == 0 and W.is_zero(W.band(g, D)):
+                    r = W.andnot(g, A1)
+                    if W.single(r):
+                        thr = W.bor(thr, r)
+                if normal and W.is_zero(W.band(g, A)):
+                    e = W.andnot(W.andnot(g, D), bit)
+                    while not W.is_zero(e):
+                        x = W.low_index(e)
+                        e = W.drop_low(e)
+                        if pas == 1:
+                            dcnt[x] += 1
+                            continue
+                        dcnt[x] -= 1
+                        if dcnt[x] == 0 and acnt[x] == 0:
+                            gone = W.bor(gone, W.bit(x, zero))
+            else:
+                if pas == 0 and normal and W.is_zero(W.band(g, A)):
+                    r = W.andnot(g, D1)
+                    if W.single(r):
+                        thr = W.bor(thr, r)
+                if W.is_zero(W.band(g, D)):
+                    if pas == 0:
+                        killed += 1
+                    e = W.andnot(W.andnot(g, A), bit)
+                    while not W.is_zero(e):
+                        x = W.low_index(e)
+                        e = W.drop_low(e)
+                        if pas == 1:
+                            acnt[x] += 1
+                            continue
+                        acnt[x] -= 1
+                        if acnt[x] == 0 and dcnt[x] == 0:
+                            gone = W.bor(gone, W.bit(x, zero))
+    if not is_or and nlive == killed:
+        return DISPROVEN, zero, zero, False
+    if not W.is_zero(thr):
+        if W.single(thr):
+            return OPEN, zero, thr, True
+        return evaluate(masks, A1, D1, full, not is_or, normal)
+    return OPEN, zero, W.andnot(W.andnot(cand, bit), gone), False
 
 
 def pairing_cells(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):  # type: ignore[no-untyped-def]
@@ -535,6 +653,9 @@ def dfpn(
     nbytes = symtab.shape[1]
     ncells = weight.shape[0]
     score = np.zeros(ncells, np.float64)
+    cgroups = cell_groups(masks, ncells)
+    acnt = np.zeros(ncells, np.int64)
+    dcnt = np.zeros(ncells, np.int64)
     img1 = images(nsym, full)
     img2 = images(nsym, full)
     _, c_pn, c_dn, c_zone, _, _ = columns(full)
@@ -606,6 +727,7 @@ def dfpn(
             for j in range(nm):
                 ck1, ck2, _ = child_key(img1, img2, symperm, nsym, cmove[d + 1, j], first_moves)
                 prefetch_bucket(tt, ck1, ck2)
+            cand, nlive = tally(masks, A, D, normal, acnt, dcnt)
             for j in range(nm):
                 c = cmove[d + 1, j]
                 bit = W.bit(c, zero)
@@ -613,7 +735,9 @@ def dfpn(
                     A1, D1 = W.bor(A, bit), D
                 else:
                     A1, D1 = A, W.bor(D, bit)
-                cst, czone, cm, cforced = evaluate(masks, A1, D1, full, not is_or, normal)
+                cst, czone, cm, cforced = evaluate_child(
+                    masks, cgroups, A, D, full, is_or, normal, c, cand, nlive, acnt, dcnt
+                )
                 pn1, dn1 = initial(cst, W.count(cm), cforced, not is_or, heur)
                 if cst == OPEN:
                     ck1, ck2, cs = child_key(img1, img2, symperm, nsym, c, first_moves)
