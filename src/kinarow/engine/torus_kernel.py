@@ -35,6 +35,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow.bitboards import lowest_bit_index, popcount
+
 MAX_DEPTH = 64
 
 
@@ -118,22 +120,6 @@ def canonical(code, rot, src, nsym, ncells, out):
         code, rot, src, east_codes(rot), nsym, ncells, out,
         np.empty(work, dtype=np.int64), np.empty(work, dtype=np.int64), np.empty(work, dtype=np.int64),
     )
-
-
-@njit(cache=True)
-def _popcount(b):
-    b = b - ((b >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    b = (b & np.uint64(0x3333333333333333)) + ((b >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    b = (b + (b >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((b * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True)
-def _lowbit(b):
-    i = 0
-    while (b >> np.uint64(i)) & np.uint64(1) == 0:
-        i += 1
-    return i
 
 
 @njit(cache=True)
@@ -270,7 +256,7 @@ def enumerate_from(
                         ok = True
                         for d in range(half):
                             while lone[d] != 0 and ok:
-                                a = _lowbit(lone[d])
+                                a = lowest_bit_index(lone[d])
                                 lone[d] &= lone[d] - one
                                 b = nb[a, d]
                                 ab = one << np.uint64(a)
@@ -287,7 +273,7 @@ def enumerate_from(
                                 pd[top] = d
                                 top += 1
                         while forced != 0 and ok:
-                            f = _lowbit(forced)
+                            f = lowest_bit_index(forced)
                             bit = one << np.uint64(f)
                             forced &= ~bit
                             if covered & bit:
@@ -329,7 +315,7 @@ def enumerate_from(
                             unused = all_lines & ~used[d]
                             for l in range(n):
                                 if (unused >> l) & 1:
-                                    k = _popcount(places[d] & line_mask[d, l])
+                                    k = popcount(places[d] & line_mask[d, l])
                                     if k < best_count:
                                         best_count = k
                                         best_line = l
@@ -357,7 +343,7 @@ def enumerate_from(
             level -= 1
             continue
         d = odir[level]
-        a = _lowbit(opt[level])
+        a = lowest_bit_index(opt[level])
         opt[level] &= opt[level] - one
         b = nb[a, d]
         covered |= (one << np.uint64(a)) | (one << np.uint64(b))
