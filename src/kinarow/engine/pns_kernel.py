@@ -41,7 +41,9 @@ children when:
   the defender's move, besides the pairs): disproved. The pairing search has a
   node budget; running out means "not proved". When a defender node is
   expanded, each defender move is also tested for a pairing after it (the
-  failures are remembered in the table, so a move is tested once).
+  failures are remembered in the table, so a move is tested once). Once a
+  search's tests stop paying (fewer than one in ``PAIR_YIELD`` finds a
+  pairing), most are skipped (:func:`pairing_pays`).
 
 Otherwise the moves are: the blocking cell when the other side has one threat
 (forced defence; the other moves lose at once), else every empty cell inside
@@ -160,8 +162,11 @@ R_ATTACKER, R_GOAL, R_PAIR_BUDGET, R_ZONES, R_KNOW, R_EPS, R_EAGER, R_HEUR = ran
 N_PARAMS = 8
 # ctrl indices
 C_NODES, C_MAX_NODES, C_STOP, C_ABORTED, C_EXPANDED, C_PAIR_TESTS, C_PAIR_LEAVES, C_ZONE_PRUNED = range(8)
-C_TT_HITS, C_PAIR_NODES, C_PN, C_DN, C_PAIR_UNKNOWN = range(8, 13)
-N_CTRL = 13
+C_TT_HITS, C_PAIR_NODES, C_PN, C_DN, C_PAIR_UNKNOWN, C_PAIR_SKIPPED = range(8, 14)
+N_CTRL = 14
+# pairing tests are skipped while they pay too little: after PAIR_TRIAL tests in a search, while fewer than one
+# in PAIR_YIELD found a pairing, only one candidate in PAIR_SAMPLE is tested (so that a change is noticed)
+PAIR_TRIAL, PAIR_YIELD, PAIR_SAMPLE = 4096, 256, 32
 # fu rows (uint64 per frame): the stones, the table key, the zones gathered so far (disproof, proof)
 U_A, U_D, U_K1, U_K2, U_ACC, U_PACC = range(6)
 N_FU = 6
@@ -440,6 +445,17 @@ def _pairing_run(ng, attacker_moves, budget, kbuf, kctrl, ctrl):
     return kbuf[kctrl[BK.C_DEPTH], F + 1]
 
 
+@njit(cache=True, inline="always")
+def pairing_pays(ctrl):
+    """Test this candidate for a pairing? Yes while the tests of this search find pairings often enough
+    (see PAIR_YIELD), else one candidate in PAIR_SAMPLE. A skipped test only leaves a node to the search."""
+    tests = ctrl[C_PAIR_TESTS]
+    if tests < PAIR_TRIAL or ctrl[C_PAIR_LEAVES] * PAIR_YIELD >= tests:
+        return True
+    ctrl[C_PAIR_SKIPPED] += 1
+    return ctrl[C_PAIR_SKIPPED] % PAIR_SAMPLE == 0
+
+
 @njit(cache=True)
 def pairing_leaf(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):
     """:func:`pairing_cells`, counted."""
@@ -706,7 +722,7 @@ def dfpn(
                     kept = W.row_get(tt, row, c_zone, zero)
                     rzone = apply_sym(symtab, syminvidx[s], nbytes, kept) if solved else zero
                     continue
-            elif know:
+            elif know and pairing_pays(ctrl):
                 pz = pairing_leaf(masks, A, D, is_or, budget, kbuf, kctrl, ctrl)
                 if not W.eq(pz, W.ones(zero)):
                     rpn, rdn, rzone = INF, np.int64(0), pz if zones else full
@@ -747,7 +763,7 @@ def dfpn(
                         dn1 = np.int64(tt[crow, c_dn])
                         if dn1 == 0 or pn1 == 0:
                             czone = apply_sym(symtab, syminvidx[cs], nbytes, W.row_get(tt, crow, c_zone, zero))
-                    elif j < eager and not is_or and know:
+                    elif j < eager and not is_or and know and pairing_pays(ctrl):
                         pz = pairing_leaf(masks, A1, D1, True, budget, kbuf, kctrl, ctrl)
                         if not W.eq(pz, W.ones(zero)):
                             pn1, dn1, czone = INF, np.int64(0), pz
