@@ -315,49 +315,36 @@ def evaluate_child(masks, cgroups, A, D, full, is_or, normal, c, cand, nlive, ac
     bit = W.bit(c, zero)
     A1 = W.bor(A, bit) if is_or else A
     D1 = D if is_or else W.bor(D, bit)
+    # the mover's stones and groups, and the other player's (a player's groups count when they can win)
+    mine, theirs = (A, D) if is_or else (D, A)
+    mine_count, theirs_count = (acnt, dcnt) if is_or else (dcnt, acnt)
+    mine_win = is_or or normal
+    theirs_win = normal or not is_or
     thr = zero  # the mover's threats in the child
     gone = zero  # cells left with no live group
-    killed = 0  # live attacker groups the defender's stone kills
+    killed = 0  # live groups of the other player the stone kills
     for pas in range(2):  # 0: the other player's groups through c die; 1: their counts put back
         for j in range(cgroups.shape[1]):
             i = cgroups[c, j]
             if i < 0:
                 break
             g = W.get1(masks, i)
-            if is_or:
-                if pas == 0 and W.is_zero(W.band(g, D)):
-                    r = W.andnot(g, A1)
-                    if W.single(r):
-                        thr = W.bor(thr, r)
-                if normal and W.is_zero(W.band(g, A)):
-                    e = W.andnot(W.andnot(g, D), bit)
-                    while not W.is_zero(e):
-                        x = W.low_index(e)
-                        e = W.drop_low(e)
-                        if pas == 1:
-                            dcnt[x] += 1
-                            continue
-                        dcnt[x] -= 1
-                        if dcnt[x] == 0 and acnt[x] == 0:
-                            gone = W.bor(gone, W.bit(x, zero))
-            else:
-                if pas == 0 and normal and W.is_zero(W.band(g, A)):
-                    r = W.andnot(g, D1)
-                    if W.single(r):
-                        thr = W.bor(thr, r)
-                if W.is_zero(W.band(g, D)):
-                    if pas == 0:
-                        killed += 1
-                    e = W.andnot(W.andnot(g, A), bit)
-                    while not W.is_zero(e):
-                        x = W.low_index(e)
-                        e = W.drop_low(e)
-                        if pas == 1:
-                            acnt[x] += 1
-                            continue
-                        acnt[x] -= 1
-                        if acnt[x] == 0 and dcnt[x] == 0:
-                            gone = W.bor(gone, W.bit(x, zero))
+            if pas == 0 and mine_win and W.is_zero(W.band(g, theirs)):
+                r = W.andnot(W.andnot(g, mine), bit)
+                if W.single(r):
+                    thr = W.bor(thr, r)
+            if theirs_win and W.is_zero(W.band(g, mine)):
+                killed += 1 - pas
+                e = W.andnot(W.andnot(g, theirs), bit)
+                while not W.is_zero(e):
+                    x = W.low_index(e)
+                    e = W.drop_low(e)
+                    if pas == 1:
+                        theirs_count[x] += 1
+                        continue
+                    theirs_count[x] -= 1
+                    if theirs_count[x] == 0 and mine_count[x] == 0:
+                        gone = W.bor(gone, W.bit(x, zero))
     if not is_or and nlive == killed:
         return DISPROVEN, zero, zero, False
     if not W.is_zero(thr):
