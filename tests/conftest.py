@@ -120,7 +120,7 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
         "test_a_stopped_draw_proof_says_how_far_it_got",
         "test_ctrl_c_keeps_the_draw_proof_walk",
         "test_ctrl_c_stops_the_workers_cleanly",
-        "test_following_the_checkpoint_finds_exactly_the_boards_with_stored_jobs_below",
+        "test_following_the_checkpoint_finds_exactly_the_boards_with_stored_work_below",
         "test_jobs_split_while_they_run_keep_the_value_and_certificate",
         "test_settle_by_draw_proof_in_jobs_resumes_from_its_checkpoint",
         "test_settle_by_draw_proof_writes_a_checked_certificate",

@@ -925,8 +925,9 @@ def test_filling_the_board_is_an_immediate_win_for_breaker():
     assert immediate_win(pos) == immediate_win(pos, every_move=True) == "breaker"
 
 
-def _extends_brute(fr, board, stored_boards):
-    """Does a stored board extend ``board`` by at least one stone, in some symmetric frame? (every frame tried)"""
+def _below_brute(fr, board, stored_boards, lines):
+    """Is ``board`` one a stored line passes through before its end, or does a stored board extend it by one or
+    two stones, in some symmetric frame? (every frame and every prefix tried)"""
     count = sum(1 for v in board if v)
     for s in fr.syms:
         x = o = 0
@@ -935,14 +936,18 @@ def _extends_brute(fr, board, stored_boards):
                 x |= 1 << s[c]
             elif v == 2:
                 o |= 1 << s[c]
-        if any((sx | so).bit_count() > count and x & ~sx == 0 and o & ~so == 0 for sx, so in stored_boards):
+        if any(0 < (sx | so).bit_count() - count <= 2 and x & ~sx == 0 and o & ~so == 0 for sx, so in stored_boards):
             return True
+        for line in lines:
+            for n in range(len(line)):
+                if (x, o) == (sum(1 << c for c in line[:n:2]), sum(1 << c for c in line[1:n:2])):
+                    return True
     return False
 
 
 @settings(max_examples=25, deadline=None)
 @given(game=st.sampled_from(["5x4k4", "4x4k4", "5x4k4:gravity"]), seed=st.integers(0, 10**6))
-def test_following_the_checkpoint_finds_exactly_the_boards_with_stored_jobs_below(game, seed, tmp_path_factory):
+def test_following_the_checkpoint_finds_exactly_the_boards_with_stored_work_below(game, seed, tmp_path_factory):
     import random
 
     rng = random.Random(seed)
@@ -957,7 +962,7 @@ def test_following_the_checkpoint_finds_exactly_the_boards_with_stored_jobs_belo
                 pos.undo()
                 break
         key, _ = probe.canonical(pos.board)
-        store.put(game, key, "", (0, 1), "first-or-draw", 1, 0.0)
+        store.put(game, key, " ".join(probe.cell_names(pos.moves)), (0, 1), "first-or-draw", 1, 0.0)
         stored_boards.append(key_bits(key))
         lines.append(list(pos.moves))
     fr = par.Frontier(Game(game).start(), store)
@@ -975,8 +980,19 @@ def test_following_the_checkpoint_finds_exactly_the_boards_with_stored_jobs_belo
             for c in line[: rng.randint(0, len(line))]:
                 pos.play(sym[c])
         key, _ = fr.canonical(pos.board)
-        assert (key_bits(key) in below) == _extends_brute(fr, pos.board, stored_boards)
+        assert (key_bits(key) in below) == _below_brute(fr, pos.board, stored_boards, lines)
     store.close()
+
+
+def test_a_checkpoint_line_that_does_not_play_is_one_sentence(tmp_path):
+    store = par.JobStore(tmp_path / "jobs.sqlite")
+    try:
+        key = par.Frontier(start_position("5x4k4", "c3 d3")).nodes[0].key
+        store.put("5x4k4", key, "c3 c3", (0, 1), "first-or-draw", 1, 0.0)
+        with pytest.raises(KinarowError, match="damaged row: the move line 'c3 c3' does not play"):
+            par.Frontier(Game("5x4k4").start(), store).expand(1)
+    finally:
+        store.close()
 
 
 @pytest.mark.parametrize("game", ["4x4k3:gravity", "4x3k3p2q1", "3x3k3:misere"])

@@ -249,6 +249,13 @@ class JobStore:
             kept[position] = None if cell < 0 else cell
         return kept
 
+    def lines(self, game: str) -> list[str]:
+        """The move lines (from the empty board, in the frame they were written in) of the finished jobs and the
+        kept splits of ``game``."""
+        return [str(row[0]) for row in self.db.execute(
+            "SELECT moves FROM finished_jobs WHERE game = ? UNION SELECT moves FROM splits WHERE game = ?",
+            (game, game))]
+
     def positions(self, game: str) -> list[str]:
         """The canonical boards of every finished job of ``game``."""
         return [str(row[0]) for row in self.db.execute(
