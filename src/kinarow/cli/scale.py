@@ -197,7 +197,8 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
     position = Game(args.game).position(args.moves)
     if args.status:
         return _job_status(position, Path(args.checkpoint), args.json, out, args.question or "exact")
-    where = f"on the cluster at {args.cluster}" if args.cluster else f"on {workers or 1} worker{'s' if (workers or 1) != 1 else ''}"
+    count = workers or 1
+    where = f"on the cluster at {args.cluster}" if args.cluster else f"on {count} worker{'s' if count != 1 else ''}"
     with progress(f"solving {position.game} {where}", err) as tick:
         result = parallel.solve(
             position,
