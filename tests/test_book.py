@@ -384,7 +384,7 @@ def test_a_book_value_does_not_lift_the_budget_of_the_best_move() -> None:
     searcher = Searcher(game)
     if searcher.scores is None or searcher.scores.book is None:
         pytest.skip("no book is shipped for 7x6 (or it is turned off)")
-    lines = {8: "e1 b1 c1 f1 c2 c3 a1 g1", 9: "c1 b1 b2 b3 g1 f1 c2 a1 b4"}
+    lines = {8: "e1 b1 c1 f1 c2 c3 a1 g1", 9: "a1 g1 f1 c1 c2 f2 f3 f4 g2"}
     if searcher.scores.book.depth not in lines:
         pytest.skip(f"no line of this test has as many stones as the shipped book's depth ({lines})")
     position = game.position(lines[searcher.scores.book.depth])
