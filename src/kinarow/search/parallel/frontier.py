@@ -277,15 +277,13 @@ class Frontier:
         for line in self.store.lines(self.game_text):
             pos = self.game.start()
             try:
-                cells = pos.play_moves(line)
+                pos.play_moves(line)
             except KinarowError:
                 raise KinarowError(f"the checkpoint '{self.store.path}' has a damaged row: the move line "
                                    f"'{line[:60]}' does not play; delete the file to start again") from None
-            pos = self.game.start()
-            for cell in cells:
-                if len(pos.moves) >= least:
-                    below.add(key_bits(self.canonical(pos.board)[0]))
-                pos.play(cell)
+            while len(pos.moves) > least:  # back up the line: every board before its end
+                pos.undo()
+                below.add(key_bits(self.canonical(pos.board)[0]))
         for key in self.store.positions(self.game_text):
             x, o = key_bits(key)
             for sym in self.syms:
