@@ -161,7 +161,14 @@ def one_sentence(error: BaseException) -> str:
         ({"game": np.array("6x5k4:gravity")}, "is a book of 6x5k4:gravity, not of 5x4k4:gravity"),
         ({"game": np.array("not a game")}, "its game 'not a game' is not a game"),
         ({"game": np.array(7)}, "its game is not a single string"),
-        ({"version": np.array(2)}, "format version 2"),
+        ({"version": np.array(3)}, "format version 3; this kinarow reads versions 1 and 2"),
+        ({"version": np.array(1)}, "a book of format version 1 has no moves"),
+        ({"moves": "int16"}, "its moves are not a list of 8-bit whole numbers"),
+        ({"moves": "short"}, "keys but"),
+        ({"moves": "off the board"}, "has a move that is not a column 0 to 4 (or -1)"),
+        ({"moves": "shallow"}, "keeps a move, which only the deepest positions keep"),
+        ({"moves": "lost"}, "keeps a move for a lost position"),
+        ({"moves": "full"}, "keeps a move into a full column"),
         ({"part": np.array("checkpoint")}, "is a build's checkpoint, not a book"),
         ({"depth": np.array(30)}, "its depth 30 is not 0 to 19"),
         ({"keys": "int64"}, "its keys are not a list of 64-bit unsigned whole numbers"),
@@ -181,16 +188,30 @@ def test_a_damaged_book_is_refused_in_one_sentence(
 ) -> None:
     book, path = tiny
     keys, scores = book.keys.copy(), book.scores.copy()
+    assert book.moves is not None
+    moves = book.moves.copy()
+    stones = book.stones()
     edits: dict[str, np.ndarray] = {}
     for name, how in change.items():
         if isinstance(how, np.ndarray):
             edits[name] = how
         elif how in ("int64", "int16"):
-            edits[name] = (keys if name == "keys" else scores).astype(how)
+            edits[name] = {"keys": keys, "scores": scores, "moves": moves}[name].astype(how)
         elif how == "reversed":
-            edits = {"keys": keys[::-1].copy(), "scores": scores[::-1].copy()}
+            edits = {"keys": keys[::-1].copy(), "scores": scores[::-1].copy(), "moves": moves[::-1].copy()}
         elif how == "short":
-            edits = {"keys": keys[:-1].copy()}
+            edits = {name: {"keys": keys, "moves": moves}[name][:-1].copy()}
+        elif how in ("off the board", "shallow", "lost", "full"):
+            if how == "full":  # a deepest position not lost with a full column: four stones in column a
+                _, mask, _, _ = books._Layout(book.game).decode_all(keys)
+                column = np.uint64(book.game.n - 1)
+                pick = (stones == DEPTH) & (scores >= 0) & (((mask >> column) & np.uint64(1)) != 0)
+            else:
+                pick = (stones == DEPTH) & (scores >= 0) if how == "off the board" else (
+                    (stones < DEPTH) if how == "shallow" else (stones == DEPTH) & (scores < 0))
+            i = int(np.nonzero(pick)[0][0])
+            moves[i] = {"off the board": 5, "shallow": 0, "lost": 0, "full": 0}[how]
+            edits = {"moves": moves}
         elif how == "big":
             scores[5] = 100
             edits = {"scores": scores}
@@ -205,10 +226,12 @@ def test_a_damaged_book_is_refused_in_one_sentence(
             edits = {"scores": scores}
         elif how == "missing child":
             drop = int(np.nonzero(book.stones() == 2)[0][0])
-            edits = {"keys": np.delete(keys, drop), "scores": np.delete(scores, drop)}
+            edits = {"keys": np.delete(keys, drop), "scores": np.delete(scores, drop), "moves": np.delete(moves, drop)}
         elif how == "foreign":
             keys[-1] = np.uint64(1) << np.uint64(40)  # a bit above the board's columns
             edits = {"keys": keys}
+    if change.get("version") is not None and int(change["version"]) == 1:  # type: ignore[call-overload]
+        edits["moves"] = moves  # a version 1 file with moves
     bad = rewrite(path, tmp_path / "bad.npz", **edits)
     with pytest.raises(books.BookError) as caught:
         books.load(bad, GAME)
@@ -280,6 +303,15 @@ def test_the_book_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     one, two = books.load(out), books.load(threaded)
     assert code == 0 and np.array_equal(one.keys, two.keys) and np.array_equal(one.scores, two.scores)
     assert "start:     Draw with perfect play." in printed
+    assert "format:    version 2" in printed and "moves:     kept for " in printed
+    with np.load(out, allow_pickle=False) as data:  # the same book as format version 1 wrote it: no moves
+        arrays = {name: data[name] for name in data.files if name != "moves"}
+    np.savez(tmp_path / "old.npz", **(arrays | {"version": np.array(1)}))
+    code, printed, _ = run(capsys, "book", "info", str(tmp_path / "old.npz"))
+    assert code == 0 and "format:    version 1" in printed and "moves:     kept for 0 of the 49" in printed
+    code, printed, _ = run(capsys, "book", "moves", str(tmp_path / "old.npz"), "--tt-mb", "4")
+    assert code == 0 and f"Book written to {tmp_path / 'old.npz'}: 5x4k4:gravity" in printed
+    assert np.array_equal(books.load(tmp_path / "old.npz").moves != books.NO_MOVE, one.moves != books.NO_MOVE)
     for argv, said in [
         (["book", "info", str(tmp_path / "none.npz")], "cannot read the book file"),
         (["book", "build", "5x4k4", "--depth", "3"], "cannot take 5x4k4: it needs gravity"),
@@ -289,6 +321,10 @@ def test_the_book_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
         (["book", "info", str(out), "--threads", "2"], "--threads is an option of 'kinarow book build'"),
         (["book", "info", str(out), "--depth", "3"], "--depth is an option of 'kinarow book build'"),
         (["book", "build", "5x4k4:gravity", "--depth", "3", "--out", str(tmp_path)], "is a folder"),
+        (["book", "moves", str(out), "--depth", "3"],
+         "--depth is an option of 'kinarow book build'; 'kinarow book moves' takes a FILE, --tt-mb and --threads"),
+        (["book", "moves", str(tmp_path / "none.npz")], "cannot read the book file"),
+        (["book", "moves", str(out), "--threads", "x"], "--threads must be"),
     ]:
         code, _, err = run(capsys, *argv)
         assert code == 2 and said in err and err.count("\n") == 1, (argv, err)
@@ -345,6 +381,48 @@ def test_the_web_engine_opens_7x6_from_the_book(monkeypatch: pytest.MonkeyPatch)
     assert view["engine"]["played"] == ["d1"] and view["engine"]["note"] == "it expects to win"
 
 
+def kept_move_keeps_value(book: books.Book, i: int, searcher: connect.ScoreSearcher) -> bool:
+    """Whether entry ``i``'s kept move keeps its value: the child (after the move, in the entry's frame) searched
+    without the book."""
+    layout = book._layout
+    cur, mask, _, _ = (int(a[0]) for a in layout.decode_all(book.keys[i : i + 1]))
+    move = (mask + layout.bottom) & layout.colmask[int(book.moves[i])]
+    score = int(book.scores[i])
+    if layout.has_line(cur | move):
+        return score > 0
+    child = searcher.score_words(cur ^ mask, mask | move, book.depth + 1, weak=True)
+    assert child is not None
+    return -child.score == (score > 0) - (score < 0)
+
+
+@pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
+def test_a_sample_of_the_shipped_book_s_kept_moves_keeps_the_values() -> None:
+    """The moves the shipped book keeps for its deepest positions are taken on trust like their scores; 3 of
+    them (a fixed sample) are checked by a search of the position after the move, without the book."""
+    book = books.shipped_book(C4)
+    assert book is not None and book.moves is not None
+    kept = np.nonzero(book.moves != books.NO_MOVE)[0]
+    if kept.size == 0:
+        pytest.skip("the shipped book keeps no moves")
+    searcher = connect.ScoreSearcher(C4, tt_mb=64)
+    for i in random.Random(2).sample(list(kept), 3):
+        assert kept_move_keeps_value(book, int(i), searcher), int(book.keys[i])
+
+
+@pytest.mark.verylong
+@pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
+def test_the_shipped_book_s_kept_moves_keep_the_values() -> None:
+    """30 of the shipped book's kept moves, checked by searches without the book (seconds each)."""
+    book = books.shipped_book(C4)
+    assert book is not None and book.moves is not None
+    kept = np.nonzero(book.moves != books.NO_MOVE)[0]
+    if kept.size == 0:
+        pytest.skip("the shipped book keeps no moves")
+    searcher = connect.ScoreSearcher(C4, tt_mb=1024)
+    for i in random.Random(13).sample(list(kept), 30):
+        assert kept_move_keeps_value(book, int(i), searcher), int(book.keys[i])
+
+
 @pytest.mark.verylong
 @pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
 def test_the_shipped_book_s_deepest_entries_agree_with_fresh_searches() -> None:
@@ -388,6 +466,8 @@ def test_a_book_value_does_not_lift_the_budget_of_the_best_move() -> None:
     if searcher.scores.book.depth not in lines:
         pytest.skip(f"no line of this test has as many stones as the shipped book's depth ({lines})")
     position = game.position(lines[searcher.scores.book.depth])
+    shipped = searcher.scores.book
+    searcher.scores.book = books.Book(shipped.game, shipped.depth, shipped.keys, shipped.scores)  # no moves kept
     value, best, nodes, stopped = searcher.search(position, max_nodes=2_000)
     assert (value, best, stopped) == (1, None, "node limit")  # the book's value, the move not yet found
     assert 0 < nodes <= 7 * 2_000 + 7
@@ -399,6 +479,99 @@ def test_a_book_value_does_not_lift_the_budget_of_the_best_move() -> None:
         after = child.copy()
         after.play(reply)
         assert not after.is_over
+    searcher.scores.book = shipped
+    cur, mask, _ = connect.kernel_words(game, position)
+    if shipped.move_words(cur, mask) is not None:  # the shipped book keeps this position's move: no search at all
+        value, best, nodes, stopped = searcher.search(position, max_nodes=2_000)
+        assert (value, nodes, stopped) == (1, 0, None) and best is not None
+        assert best // game.n == shipped.move_words(cur, mask)
+
+
+def keeps_value(position: Position, cell: int, score: int) -> bool:
+    """Whether playing ``cell`` keeps the value (win, draw or loss) of ``position``, whose exact score is
+    ``score``, by a fresh search of the child."""
+    child = position.copy()
+    child.play(cell)
+    got = (0 if child.result == "draw" else position.game.cells + 1 - child.stones) if child.is_over else -fresh(child)
+    return (got > 0) - (got < 0) == (score > 0) - (score < 0)
+
+
+def test_each_deepest_position_not_lost_keeps_a_move_that_keeps_its_value(tiny: tuple[books.Book, Path]) -> None:
+    book, _ = tiny
+    assert book.moves is not None and book.moves.dtype == np.int8
+    stones = book.stones()
+    assert np.all(book.moves[stones < DEPTH] == books.NO_MOVE)
+    assert np.all(book.moves[(stones == DEPTH) & (book.scores < 0)] == books.NO_MOVE)
+    assert np.all(book.moves[(stones == DEPTH) & (book.scores >= 0)] != books.NO_MOVE)
+    assert_moves_keep_values(book)
+    assert "a move kept for" in book.describe() and book.has_moves()
+    searcher = connect.ScoreSearcher(GAME, tt_mb=4)  # the check the shipped book's sample gets, and what it refuses
+    kept = np.nonzero(book.moves != books.NO_MOVE)[0]
+    assert all(kept_move_keeps_value(book, int(i), searcher) for i in kept)
+    refused = 0
+    for i in kept:
+        right = int(book.moves[i])
+        for column in range(GAME.m):
+            book.moves[i] = column
+            _, mask, _, _ = (int(a[0]) for a in book._layout.decode_all(book.keys[i : i + 1]))
+            if column != right and (mask >> (column * (GAME.n + 1) + GAME.n - 1)) & 1 == 0:
+                refused += not kept_move_keeps_value(book, int(i), searcher)
+        book.moves[i] = right
+    assert refused > 0
+
+
+def assert_moves_keep_values(book: books.Book) -> None:
+    """Every deepest position of the tiny book (mirror images too) not lost has a kept move, and it keeps the
+    position's value."""
+    for position in (p for p in positions(GAME, DEPTH) if p.stones == DEPTH):
+        cur, mask, _ = connect.kernel_words(GAME, position)
+        score, column = book.lookup_words(cur, mask), book.move_words(cur, mask)
+        assert score is not None and (column is None) == (score < 0), position.move_text()
+        if column is not None:
+            cell = next(c for c in position.legal_moves() if c // GAME.n == column)
+            assert keeps_value(position, cell, score), position.move_text()
+
+
+def test_the_engine_plays_the_kept_move_without_a_search(tiny: tuple[books.Book, Path]) -> None:
+    book, _ = tiny
+    searcher = connect.ScoreSearcher(GAME, tt_mb=4, book=book)
+    won = [p for p in positions(GAME, DEPTH) if p.stones == DEPTH and (book.lookup(p) or 0) > 0]
+    for position in won[:10]:
+        score = searcher.score(position, weak=True)
+        assert score is not None and score.score == 1
+        cell = searcher.best_move(position, score, weak=True)
+        cur, mask, _ = connect.kernel_words(GAME, position)
+        assert cell is not None and cell // GAME.n == book.move_words(cur, mask) and searcher.move_nodes == 0
+
+
+def test_a_version_1_book_is_read_and_given_its_moves(tiny: tuple[books.Book, Path], tmp_path: Path) -> None:
+    """A book written before moves were kept (format version 1) is still read, with no move; ``add_moves``
+    gives it one for each deepest position not lost, stopping and resuming with the file as its checkpoint."""
+    book, path = tiny
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files if name != "moves"}
+    arrays["version"] = np.array(1)
+    old = tmp_path / "old.npz"
+    np.savez(old, **arrays)
+    read = books.load(old, GAME)
+    assert np.array_equal(read.scores, book.scores) and not read.has_moves() and books.file_version(old) == 1
+
+    heard: list[int] = []
+
+    def stop_at_the_30th(done: int, total: int) -> None:
+        heard.append(done)
+        if len(heard) == 30:
+            raise KeyboardInterrupt
+
+    report = books.add_moves(old, tt_mb=4, on_progress=stop_at_the_30th)
+    assert report.stopped == "interrupted" and heard[0] + 29 == report.finished < report.total
+    partial = books.load(old, GAME)
+    assert books.file_version(old) == books.FORMAT_VERSION and partial.has_moves()
+    report = books.add_moves(old, tt_mb=4)
+    assert report.stopped is None and report.finished == report.total
+    again = books.load(old, GAME)
+    assert np.array_equal(again.moves != books.NO_MOVE, book.moves != books.NO_MOVE)
+    assert_moves_keep_values(again)
 
 
 @pytest.mark.parametrize("weak", [False, True])

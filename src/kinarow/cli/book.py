@@ -1,4 +1,4 @@
-"""``kinarow book build`` and ``kinarow book info``: opening books of Connect-k games
+"""``kinarow book build``, ``kinarow book moves`` and ``kinarow book info``: opening books of Connect-k games
 (:mod:`kinarow.search.book`)."""
 
 from __future__ import annotations
@@ -71,6 +71,35 @@ def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def cmd_moves(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.search import book as books
+    from kinarow.search.solve import MAX_THREADS, MAX_TT_MB
+
+    tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or BUILD_TT_MB
+    threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
+    path = args.target
+    books.load(path)  # one sentence if it is not a book, before anything starts
+    check_outputs(("FILE", path))
+    say = log_lines(err)
+
+    with progress_bar("finding the moves of the deepest positions", None, err) as bar:
+
+        def tick(done: int, total: int) -> None:
+            if bar is not None:
+                bar(done, total)
+            else:
+                say(f"{done:,} of {total:,} deepest positions have their move (or are lost)")
+
+        report = books.add_moves(path, tt_mb=tt_mb, on_progress=tick, threads=threads)
+    if report.stopped is not None:
+        print(f"{interrupted()}: {report.finished:,} of {report.total:,} deepest positions have their move, kept "
+              f"in {path}; run the same command to resume.", file=err)
+        return EXIT_INTERRUPTED
+    print(f"Book written to {path}: {report.book.describe()}; {os.path.getsize(path):,} bytes.", file=out)
+    print(f"This run searched {report.nodes:,} nodes in {report.seconds:,.1f} s.", file=out)
+    return EXIT_OK
+
+
 def cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import numpy as np
 
@@ -88,7 +117,9 @@ def cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ("positions", f"{len(book):,} (one of each mirror pair)"),
         ("by stones", " ".join(f"{t}:{int(c):,}" for t, c in enumerate(counts))),
         ("size", f"{size:,} bytes"),
-        ("format", f"version {books.FORMAT_VERSION}"),
+        ("moves", f"kept for {int(np.count_nonzero(book.moves != books.NO_MOVE)):,} of the "
+                  f"{int(counts[book.depth]):,} deepest positions (none for a lost one)"),
+        ("format", f"version {books.file_version(args.target)}"),
     ]
     if start is not None:  # the first player moves at the start
         found = Value.DRAW if start == 0 else Value.win(book.game.goal, 1 if start > 0 else 2)
@@ -100,14 +131,16 @@ def cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    if args.action == "info":
-        given = [option for option, value in (("--depth", args.depth), ("--out", args.out),
-                                              ("--checkpoint", args.checkpoint), ("--tt-mb", args.tt_mb),
-                                              ("--threads", args.threads))
-                 if value is not None]
+    if args.action in ("info", "moves"):
+        options = (("--depth", args.depth), ("--out", args.out), ("--checkpoint", args.checkpoint))
+        if args.action == "info":
+            options += (("--tt-mb", args.tt_mb), ("--threads", args.threads))
+        given = [option for option, value in options if value is not None]
         if given:
-            raise UsageError(f"{given[0]} is an option of 'kinarow book build'; 'kinarow book info' takes only a FILE")
-        return cmd_info(args, out, err)
+            takes = "only a FILE" if args.action == "info" else "a FILE, --tt-mb and --threads"
+            raise UsageError(f"{given[0]} is an option of 'kinarow book build'; 'kinarow book {args.action}' takes "
+                             f"{takes}")
+        return cmd_info(args, out, err) if args.action == "info" else cmd_moves(args, out, err)
     if args.depth is None:
         raise UsageError("'kinarow book build' needs --depth D, the most stones of a position in the book")
     return cmd_build(args, out, err)
@@ -118,15 +151,18 @@ def add_commands(commands: Any) -> None:
         "book", help="build or describe an opening book of a Connect-k game (exact scores of shallow positions)",
         description="'book build GAME --depth D' searches every position with D stones, scores the "
         "shallower ones from them and writes the book; Ctrl-C stops, keeping what is done in the checkpoint, and "
-        "the same command resumes. 'book info FILE' checks a book file and says what it holds.")
-    p.add_argument("action", metavar="ACTION", choices=("build", "info"), help="build or info")
-    p.add_argument("target", metavar="GAME|FILE", help="build: a gravity game, e.g. 7x6k4:gravity; info: a book file")
+        "the same command resumes. 'book moves FILE' gives a book made without them the move that keeps the value "
+        "of each deepest position (the file is its own checkpoint: Ctrl-C and the same command resume). "
+        "'book info FILE' checks a book file and says what it holds.")
+    p.add_argument("action", metavar="ACTION", choices=("build", "moves", "info"), help="build, moves or info")
+    p.add_argument("target", metavar="GAME|FILE",
+                   help="build: a gravity game, e.g. 7x6k4:gravity; moves, info: a book file")
     p.add_argument("--depth", metavar="D", default=None, help="build: the most stones of a position in the book")
     p.add_argument("--out", metavar="FILE", default=None, help="build: the book file (default: GAME.book.npz here)")
     p.add_argument("--checkpoint", metavar="FILE", default=None,
                    help="build: the file that keeps a stopped build's work (default: the book file + .checkpoint.npz)")
     p.add_argument("--tt-mb", metavar="MB", default=None,
-                   help=f"build: transposition table size in MiB (default {BUILD_TT_MB})")
+                   help=f"build, moves: transposition table size in MiB (default {BUILD_TT_MB})")
     p.add_argument("--threads", metavar="N", default=None,
-                   help="build: N searches of each position at once, sharing the table (default 1)")
+                   help="build, moves: N searches of each position at once, sharing the table (default 1)")
     p.set_defaults(run=cmd_book)

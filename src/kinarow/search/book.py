@@ -13,13 +13,20 @@ transposition table for all, and the scores of the shallower positions follow fr
 ``cur | (mask + bottom)`` (:mod:`kinarow.engine.gravity_kernel`), made canonical as the smaller of the key and
 its mirror image's; the score is the kernel's, from the side to move.
 
+Each deepest position that is not lost also keeps a move that keeps its value (the column, in the frame of its
+canonical key): the engine's answer there would otherwise need one more search ("at least the book's score?"),
+which for a few positions takes seconds. A build finds it on the way (the search's cutoff at the root, or that
+one test when the root's move falls short); :func:`add_moves` adds the moves to a book made without them.
+
 The file is a NumPy ``.npz`` archive: ``version``, ``game`` (the game string), ``depth``, ``part`` (``book``,
-or ``checkpoint`` for a build's unfinished file), ``keys`` (sorted ``uint64``) and ``scores`` (``int8``). It is
-not trusted: :func:`load` bounds its size before it reads it and checks every field (types, shapes, the game,
-that each key is a position of the game with at most ``depth`` stones, no finished line, the side to move, the
-key canonical and sorted, each score possible for its position), and that every entry shallower than ``depth``
-is its children's best score, so that only the deepest entries, the searched ones, are taken on trust. Any
-failure is one sentence (:class:`BookError`).
+or ``checkpoint`` for a build's unfinished file), ``keys`` (sorted ``uint64``), ``scores`` (``int8``) and, from
+format version 2, ``moves`` (``int8``: a column, or -1 where none is kept; version 1 files, without moves, are
+still read). It is not trusted: :func:`load` bounds its size before it reads it and checks every field (types,
+shapes, the game, that each key is a position of the game with at most ``depth`` stones, no finished line, the
+side to move, the key canonical and sorted, each score possible for its position, each move a column with room in
+it, kept for a deepest position not lost and only there), and that every entry shallower than ``depth`` is its
+children's best score, so that only the deepest entries, the searched ones, are taken on trust (their scores and
+moves). Any failure is one sentence (:class:`BookError`).
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "4x4k3.book.npz")
@@ -53,6 +60,8 @@ __all__ = [
     "Book",
     "BookError",
     "BuildReport",
+    "MovesReport",
+    "add_moves",
     "build",
     "load",
     "shipped_book",
@@ -60,7 +69,9 @@ __all__ = [
     "wanted",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: the format versions this kinarow reads (version 1 has no moves)
+READ_VERSIONS = (1, 2)
 #: the environment variable that turns the shipped books off (``off``) or on (``on``, the default)
 ENV_VAR = "KINAROW_BOOK"
 #: the largest book file read (bytes), and the most entries a book (or a build) may hold
@@ -68,7 +79,10 @@ MAX_BOOK_BYTES = 64 * 2**20
 MAX_ENTRIES = 4_000_000
 #: seconds between a build's checkpoints
 CHECKPOINT_SECONDS = 60.0
-_MEMBERS = frozenset({"version.npy", "game.npy", "depth.npy", "part.npy", "keys.npy", "scores.npy"})
+_MEMBERS_V1 = frozenset({"version.npy", "game.npy", "depth.npy", "part.npy", "keys.npy", "scores.npy"})
+_MEMBERS = _MEMBERS_V1 | {"moves.npy"}
+#: the move of an entry that keeps none
+NO_MOVE = -1
 _OFF = ("off", "0", "no", "false")
 _ON = ("on", "1", "yes", "true", "")
 
@@ -173,10 +187,15 @@ class Book:
     keys: np.ndarray
     #: each position's score from the side to move (``int8``; see :mod:`kinarow.search.connect`)
     scores: np.ndarray
+    #: each position's kept move (``int8``): a column of its canonical key's frame whose move keeps the value, or
+    #: -1 (:data:`NO_MOVE`) where none is kept (shallower positions, lost ones, a book made without moves)
+    moves: np.ndarray | None = None
     _layout: _Layout = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_layout", _Layout(self.game))
+        if self.moves is None:
+            object.__setattr__(self, "moves", np.full(self.keys.shape, NO_MOVE, np.int8))
 
     def __len__(self) -> int:
         return int(self.keys.size)
@@ -195,11 +214,32 @@ class Book:
     def lookup_words(self, cur: int, mask: int) -> int | None:
         """The score of the position with ``cur`` (the side to move's stones) and ``mask`` (every stone) in the
         kernel's layout, or None when the book does not hold it."""
-        key = np.uint64(self._layout.canonical(int(cur), int(mask)))
-        i = int(np.searchsorted(self.keys, key))
-        if i < self.keys.size and self.keys[i] == key:
-            return int(self.scores[i])
-        return None
+        i = self._find(int(cur), int(mask))[0]
+        return None if i is None else int(self.scores[i])
+
+    def move_words(self, cur: int, mask: int) -> int | None:
+        """The kept move of the position given as in :meth:`lookup_words`: a column (of the position as given, not
+        mirrored) whose move keeps the position's value, or None when the book keeps none for it."""
+        i, mirrored = self._find(int(cur), int(mask))
+        if i is None or self.moves is None or int(self.moves[i]) == NO_MOVE:
+            return None
+        column = int(self.moves[i])
+        return self.game.m - 1 - column if mirrored else column
+
+    def has_moves(self) -> bool:
+        """Whether the book keeps any move (a book of format version 1, or built without them, keeps none)."""
+        return self.moves is not None and bool(np.any(self.moves != NO_MOVE))
+
+    def _find(self, cur: int, mask: int) -> tuple[int | None, bool]:
+        """(the entry's index or None, whether its canonical key is the position's mirror image)."""
+        layout = self._layout
+        key = cur | (mask + layout.bottom)
+        mirror = layout.mirror(key)
+        canonical = min(key, mirror)
+        i = int(np.searchsorted(self.keys, np.uint64(canonical)))
+        if i < self.keys.size and self.keys[i] == canonical:
+            return i, mirror < key
+        return None, False
 
     def stones(self) -> np.ndarray:
         """The number of stones of each entry's position (``int64``, in the order of :attr:`keys`)."""
@@ -207,7 +247,10 @@ class Book:
 
     def describe(self) -> str:
         """One line: the game, the depth and the number of positions."""
-        return f"{self.game}: every position with at most {self.depth} stones, {len(self):,} positions up to mirror"
+        kept = int(np.count_nonzero(self.moves != NO_MOVE)) if self.moves is not None else 0
+        moves = f", a move kept for {kept:,}" if kept else ""
+        return (f"{self.game}: every position with at most {self.depth} stones, {len(self):,} positions up to "
+                f"mirror{moves}")
 
 
 @dataclass(frozen=True)
@@ -223,8 +266,13 @@ class BuildReport:
     stopped: str | None = None
 
 
-def _save(path: str | Path, game: Game, depth: int, keys: np.ndarray, scores: np.ndarray, part: str) -> None:
+def _save(
+    path: str | Path, game: Game, depth: int, keys: np.ndarray, scores: np.ndarray, part: str,
+    moves: np.ndarray | None = None,
+) -> None:
     """Write a book (or a checkpoint) file whole or not at all: into a file beside it, then renamed."""
+    if moves is None:
+        moves = np.full(keys.shape, NO_MOVE, np.int8)
     target = Path(path)
     partial = target.with_name(target.name + ".tmp")
     try:
@@ -237,6 +285,7 @@ def _save(path: str | Path, game: Game, depth: int, keys: np.ndarray, scores: np
                 part=np.array(part),
                 keys=np.ascontiguousarray(keys, np.uint64),
                 scores=np.ascontiguousarray(scores, np.int8),
+                moves=np.ascontiguousarray(moves, np.int8),
             )
         os.replace(partial, target)
     except OSError as error:
@@ -245,7 +294,7 @@ def _save(path: str | Path, game: Game, depth: int, keys: np.ndarray, scores: np
 
 def save(book: Book, path: str | Path) -> None:
     """Write ``book`` to ``path`` (a ``.npz`` file; see the module docstring)."""
-    _save(path, book.game, book.depth, book.keys, book.scores, "book")
+    _save(path, book.game, book.depth, book.keys, book.scores, "book", book.moves)
 
 
 def _scalar(data: dict[str, np.ndarray], name: str, kind: str, where: str) -> object:
@@ -269,17 +318,18 @@ def _read(path: str | Path) -> dict[str, np.ndarray]:
     try:
         with zipfile.ZipFile(path) as archive:
             infos = {info.filename: info for info in archive.infolist()}
-            if set(infos) != _MEMBERS:
-                missing = sorted(name[:-4] for name in _MEMBERS - set(infos))
-                extra = sorted(set(infos) - _MEMBERS)
+            members = _MEMBERS if "moves.npy" in infos else _MEMBERS_V1
+            if set(infos) != members:
+                missing = sorted(name[:-4] for name in members - set(infos))
+                extra = sorted(set(infos) - members)
                 said = f"lacks {', '.join(missing)}" if missing else f"has members a book has not ({shown(extra[0])})"
                 raise BookError(f"{where} is not a usable book: it {said}")
-            bound = {"keys.npy": 8 * MAX_ENTRIES, "scores.npy": MAX_ENTRIES}
+            bound = {"keys.npy": 8 * MAX_ENTRIES, "scores.npy": MAX_ENTRIES, "moves.npy": MAX_ENTRIES}
             for name, info in infos.items():
                 if info.file_size > bound.get(name, 256) + 1024:
                     raise BookError(f"{where} is not a usable book: its {name[:-4]} is larger than a book's may be")
             data: dict[str, np.ndarray] = {}
-            for name in sorted(_MEMBERS):
+            for name in sorted(members):
                 with archive.open(name) as member:  # the header's shape must fit in the member's bytes
                     version = np.lib.format.read_magic(member)
                     if version == (1, 0):
@@ -301,11 +351,16 @@ def _read(path: str | Path) -> dict[str, np.ndarray]:
 
 def _check(
     data: dict[str, np.ndarray], where: str, game: Game | None, part: str
-) -> tuple[Game, int, np.ndarray, np.ndarray]:
-    """The game, depth, keys and scores of a file's arrays once every check passed (see the module docstring)."""
+) -> tuple[Game, int, np.ndarray, np.ndarray, np.ndarray]:
+    """The game, depth, keys, scores and moves of a file's arrays once every check passed (see the module
+    docstring)."""
     version = _scalar(data, "version", "i", where)
-    if version != FORMAT_VERSION:
-        raise BookError(f"{where} is a book of format version {version}; this kinarow reads version {FORMAT_VERSION}")
+    if version not in READ_VERSIONS:
+        raise BookError(f"{where} is a book of format version {version}; this kinarow reads versions "
+                        f"{' and '.join(map(str, READ_VERSIONS))}")
+    if ("moves" in data) != (version >= 2):
+        raise BookError(f"{where} is not a usable book: a book of format version {version} "
+                        f"{'has' if version >= 2 else 'has no'} moves")
     text = str(_scalar(data, "game", "U", where))
     try:
         found = Game(text)
@@ -329,6 +384,11 @@ def _check(
         raise BookError(f"{where} is not a usable book: its scores are not a list of 8-bit whole numbers")
     if keys.size != scores.size:
         raise BookError(f"{where} is not a usable book: it has {keys.size:,} keys but {scores.size:,} scores")
+    moves = data.get("moves", np.full(keys.shape, NO_MOVE, np.int8))
+    if moves.ndim != 1 or moves.dtype != np.dtype(np.int8):
+        raise BookError(f"{where} is not a usable book: its moves are not a list of 8-bit whole numbers")
+    if moves.size != keys.size:
+        raise BookError(f"{where} is not a usable book: it has {keys.size:,} keys but {moves.size:,} moves")
     if keys.size > MAX_ENTRIES:
         raise BookError(f"{where} is not a usable book: it has {keys.size:,} entries, more than {MAX_ENTRIES:,}")
     if part == "book" and keys.size == 0:
@@ -352,9 +412,16 @@ def _check(
     left = layout.cells - stones
     parity = np.where(s > 0, (left - s) % 2 != 0, np.where(s < 0, (left + s) % 2 != 1, False))
     refuse((np.abs(s) > left) | parity, "has a score its position cannot have")
+    kept = moves != NO_MOVE
+    refuse((moves < NO_MOVE) | (moves >= layout.m), f"has a move that is not a column 0 to {layout.m - 1} (or -1)")
+    refuse(kept & (stones < depth), "keeps a move, which only the deepest positions keep")
+    refuse(kept & (s < 0), "keeps a move for a lost position")
+    column = np.maximum(moves, 0).astype(np.uint64) * np.uint64(layout.h)
+    full = (mask >> (column + np.uint64(layout.n - 1))) & np.uint64(1)
+    refuse(kept & (full != 0), "keeps a move into a full column")
     if part == "book":
         _check_children(layout, keys, s, cur, mask, stones, depth, refuse)
-    return found, depth, keys, scores
+    return found, depth, keys, scores, moves
 
 
 def _check_children(
@@ -394,12 +461,19 @@ def _check_children(
     refuse(wrong, "has a score that is not the best of its moves' scores")
 
 
+def file_version(path: str | Path) -> int:
+    """The format version of the book file ``path`` (read as :func:`load` reads it)."""
+    version = _scalar(_read(path), "version", "i", f"'{path}'")
+    assert isinstance(version, int)
+    return version
+
+
 def load(path: str | Path, game: Game | str | None = None) -> Book:
     """The book in the file ``path`` (of ``game`` when one is given), every check passed (see the module
     docstring); a :class:`BookError` of one sentence otherwise."""
     expected = Game(game) if game is not None else None
-    found, depth, keys, scores = _check(_read(path), f"'{path}'", expected, "book")
-    return Book(found, depth, keys, scores)
+    found, depth, keys, scores, moves = _check(_read(path), f"'{path}'", expected, "book")
+    return Book(found, depth, keys, scores, moves)
 
 
 # -- the shipped books ---------------------------------------------------------------------------------
@@ -491,16 +565,94 @@ def _back_up(layout: _Layout, level: dict[int, tuple[int, int]], t: int, below: 
     return out
 
 
-def _resume(checkpoint: str | Path | None, game: Game, depth: int) -> dict[int, int]:
-    """The deepest positions' scores a checkpoint holds (none when there is no checkpoint file yet)."""
+def _resume(checkpoint: str | Path | None, game: Game, depth: int) -> dict[int, tuple[int, int]]:
+    """The deepest positions' scores and moves a checkpoint holds (none when there is no checkpoint file yet)."""
     if checkpoint is None or not Path(checkpoint).exists():
         return {}
     where = f"the checkpoint '{checkpoint}'"
-    _, found_depth, keys, scores = _check(_read(checkpoint), where, game, "checkpoint")
+    _, found_depth, keys, scores, moves = _check(_read(checkpoint), where, game, "checkpoint")
     if found_depth != depth:
         raise BookError(f"{where} is of a build to depth {found_depth}, not {depth}; give another --checkpoint "
                         "file or the same depth")
-    return dict(zip(keys.tolist(), scores.tolist(), strict=True))
+    return dict(zip(keys.tolist(), zip(scores.tolist(), moves.tolist(), strict=True), strict=True))
+
+
+def _needs_move(entry: tuple[int, int] | None) -> bool:
+    """Whether a deepest position with this (score, move) still lacks the move it should keep."""
+    return entry is not None and entry[0] >= 0 and entry[1] == NO_MOVE
+
+
+def _value_move(
+    searcher: connect.ScoreSearcher, cur: int, mask: int, t: int, score: int, threads: int
+) -> tuple[int | None, int]:
+    """(the column to keep for a deepest position of exact score ``score``, nodes searched): a column whose move
+    keeps its value, from the root's cutoff of the search just made or else by one test ("at least this value?",
+    whose cutoff at the root names it); :data:`NO_MOVE` for a lost position; None when the test was stopped."""
+    if score < 0:
+        return NO_MOVE, 0
+    sign = int(score > 0)
+    column = searcher.root_column(cur, mask, sign)
+    if column is not None:
+        return column, 0
+    nodes = 0
+    for fresh in (False, True):
+        if fresh:  # the table's entry for the position answered the test at its root, naming no move
+            searcher.forget()
+        found = searcher.score_words(cur, mask, t, weak=True, known=sign, on_tick=lambda _: None, threads=threads)
+        nodes += int(searcher.ctrl[connect.GK.G_NODES])
+        if found is None:
+            return None, nodes
+        column = searcher.root_column(cur, mask, sign)
+        if column is not None:
+            return column, nodes
+    raise BookError("internal error: the test of a book position's value named no move")
+
+
+def _search_leaves(
+    searcher: connect.ScoreSearcher,
+    leaves: dict[int, tuple[int, int]],
+    done: dict[int, tuple[int, int]],
+    depth: int,
+    threads: int,
+    on_progress: Callable[[int, int], None] | None,
+    keep: Callable[[], None],
+    checkpoint_seconds: float,
+) -> tuple[int, str | None]:
+    """Give every deepest position (``leaves``, in their order) its score and move in ``done``, searching what is
+    missing; ``keep()`` every ``checkpoint_seconds``. Returns (nodes, why it stopped or None)."""
+    nodes, saved_at = 0, time.perf_counter()
+
+    def finished() -> int:
+        return sum(1 for key in leaves if key in done and not _needs_move(done[key]))
+
+    count = finished()
+    try:
+        if on_progress is not None:
+            on_progress(count, len(leaves))
+        for key, (cur, mask) in leaves.items():
+            entry = done.get(key)
+            if entry is not None and not _needs_move(entry):
+                continue
+            if entry is None:
+                found = searcher.score_words(cur, mask, depth, on_tick=lambda _: None, threads=threads)
+                nodes += int(searcher.ctrl[connect.GK.G_NODES])
+                if found is None:
+                    return nodes, searcher.stopped or "interrupted"
+                entry = done[key] = (found.score, NO_MOVE)
+            move, spent = _value_move(searcher, cur, mask, depth, entry[0], threads)
+            nodes += spent
+            if move is None:
+                return nodes, searcher.stopped or "interrupted"
+            done[key] = (entry[0], move)
+            count += 1
+            if on_progress is not None:
+                on_progress(count, len(leaves))
+            if time.perf_counter() - saved_at >= checkpoint_seconds:
+                keep()
+                saved_at = time.perf_counter()
+    except KeyboardInterrupt:
+        return nodes, "interrupted"
+    return nodes, None
 
 
 def build(
@@ -516,11 +668,11 @@ def build(
 ) -> BuildReport:
     """Make the book of ``game`` to ``depth`` stones and write it to ``path`` (see the module docstring).
 
-    The deepest positions' scores found so far are written to ``checkpoint`` (when given) every
+    The deepest positions' scores and moves found so far are written to ``checkpoint`` (when given) every
     ``checkpoint_seconds`` and when the build stops; a build given a checkpoint file that exists resumes from
     it (the file is removed once the book is written). Ctrl-C stops the build at once, keeping what is done:
     the report then has no book and says ``interrupted``. ``on_progress(done, total)`` hears the deepest
-    positions searched. ``threads`` searches of each position run at once, sharing the table (see
+    positions finished. ``threads`` searches of each position run at once, sharing the table (see
     :meth:`kinarow.search.connect.ScoreSearcher.score`).
     """
     game = Game(game)
@@ -535,47 +687,86 @@ def build(
         raise BookError(f"the checkpoint '{checkpoint}' holds positions a build of {game} to depth {depth} does "
                         "not search; give another --checkpoint file")
     searcher = connect.ScoreSearcher(game, tt_mb=tt_mb)
-    total, nodes, stopped = len(leaves), 0, None
-    saved_at = time.perf_counter()
-    last_saved = len(done)
+    last_saved: dict[int, tuple[int, int]] = dict(done)
 
     def keep() -> None:
-        nonlocal saved_at, last_saved
-        if checkpoint is not None and len(done) != last_saved:
+        nonlocal last_saved
+        if checkpoint is not None and done != last_saved:
             keys = np.array(sorted(done), np.uint64)
-            _save(checkpoint, game, depth, keys, np.array([done[int(k)] for k in keys], np.int8), "checkpoint")
-            last_saved = len(done)
-        saved_at = time.perf_counter()
+            _save(checkpoint, game, depth, keys, np.array([done[int(k)][0] for k in keys], np.int8), "checkpoint",
+                  np.array([done[int(k)][1] for k in keys], np.int8))
+            last_saved = dict(done)
 
-    if on_progress is not None:
-        on_progress(len(done), total)
-    try:
-        for key, (cur, mask) in leaves.items():
-            if key in done:
-                continue
-            found = searcher.score_words(cur, mask, depth, on_tick=lambda _: None, threads=threads)
-            nodes += int(searcher.ctrl[connect.GK.G_NODES])
-            if found is None:
-                stopped = searcher.stopped or "interrupted"
-                break
-            done[key] = found.score
-            if on_progress is not None:
-                on_progress(len(done), total)
-            if time.perf_counter() - saved_at >= checkpoint_seconds:
-                keep()
-    except KeyboardInterrupt:
-        stopped = "interrupted"
+    nodes, stopped = _search_leaves(searcher, leaves, done, depth, threads, on_progress, keep, checkpoint_seconds)
+    searched = sum(1 for key in leaves if key in done and not _needs_move(done[key]))
     if stopped is not None:
         keep()
-        return BuildReport(None, len(done), total, nodes, time.perf_counter() - start, stopped)
-    scores: dict[int, int] = dict(done)
-    below = done
+        return BuildReport(None, searched, len(leaves), nodes, time.perf_counter() - start, stopped)
+    scores: dict[int, int] = {key: score for key, (score, _) in done.items()}
+    below = scores.copy()
     for t in range(depth - 1, -1, -1):
         below = _back_up(layout, levels[t], t, below)
         scores.update(below)
     keys = np.array(sorted(scores), np.uint64)
-    book = Book(game, depth, keys, np.array([scores[int(k)] for k in keys], np.int8))
+    moves = np.array([done[int(k)][1] if int(k) in done else NO_MOVE for k in keys], np.int8)
+    book = Book(game, depth, keys, np.array([scores[int(k)] for k in keys], np.int8), moves)
     save(book, path)
     if checkpoint is not None:
         Path(checkpoint).unlink(missing_ok=True)
-    return BuildReport(book, len(done), total, nodes, time.perf_counter() - start)
+    return BuildReport(book, len(done), len(leaves), nodes, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class MovesReport:
+    """What :func:`add_moves` did: the book (with every move when ``stopped`` is None), the deepest positions
+    that have their move (or need none: lost ones) of all, the nodes and seconds of this run, and why it
+    stopped."""
+
+    book: Book
+    finished: int
+    total: int
+    nodes: int
+    seconds: float
+    stopped: str | None = None
+
+
+def add_moves(
+    path: str | Path,
+    *,
+    tt_mb: float = 256,
+    on_progress: Callable[[int, int], None] | None = None,
+    checkpoint_seconds: float = CHECKPOINT_SECONDS,
+    threads: int = 1,
+) -> MovesReport:
+    """Give each deepest position of the book in ``path`` that is not lost the move that keeps its value, by one
+    test each (see the module docstring), and write the book back to ``path``: every ``checkpoint_seconds``
+    while it runs and when it ends or stops (Ctrl-C), so the file itself is the checkpoint and the same call
+    resumes. Positions are taken in the order a build takes them (siblings share most of their searches)."""
+    start = time.perf_counter()
+    book = load(path)
+    layout = _Layout(book.game)
+    leaves = _levels(layout, book.depth)[book.depth]
+    kept = book.moves
+    assert kept is not None
+    deep = np.nonzero(book.stones() == book.depth)[0]
+    done = {int(book.keys[i]): (int(book.scores[i]), int(kept[i])) for i in deep}
+    searcher = connect.ScoreSearcher(book.game, tt_mb=tt_mb)
+    last_saved = dict(done)
+
+    def current() -> Book:
+        moves = kept.copy()
+        at = np.searchsorted(book.keys, np.array(list(done), np.uint64))
+        moves[at] = np.array([move for _, move in done.values()], np.int8)
+        return Book(book.game, book.depth, book.keys, book.scores, moves)
+
+    def keep() -> None:
+        nonlocal last_saved
+        if done != last_saved:
+            save(current(), path)
+            last_saved = dict(done)
+
+    nodes, stopped = _search_leaves(searcher, leaves, done, book.depth, threads, on_progress, keep,
+                                    checkpoint_seconds)
+    keep()
+    finished = sum(1 for entry in done.values() if not _needs_move(entry))
+    return MovesReport(current(), finished, len(leaves), nodes, time.perf_counter() - start, stopped)

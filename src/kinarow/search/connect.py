@@ -271,8 +271,6 @@ class ScoreSearcher:
                 errors.append(err)
                 return
             if v != GK.ABORT_SCORE:
-                if not out and ctrls[i][GK.G_MOVE] >= 0:
-                    self._root_move = (cur, mask, int(ctrls[i][GK.G_MOVE]), int(ctrls[i][GK.G_MOVE_SCORE]))
                 out.append(v)
                 for other in ctrls:
                     other[GK.G_STOP] = 1  # the answer is in: the other threads stop
@@ -304,6 +302,12 @@ class ScoreSearcher:
                 worker.join()
         if errors:
             raise errors[0]
+        # the root's move: each thread's column was shown (through the shared table) to score at least what it
+        # says, and a thread whose root was cut by the table's entry names none; the best claim serves
+        named = [(int(c[GK.G_MOVE_SCORE]), int(c[GK.G_MOVE])) for c in ctrls if c[GK.G_MOVE] >= 0]
+        if out and named:
+            at_least, column = max(named)
+            self._root_move = (cur, mask, column, at_least)
         seconds = time.perf_counter() - start
         total = nodes()
         self.ctrl[GK.G_NODES] = total
@@ -335,7 +339,12 @@ class ScoreSearcher:
         if weak and score.score < 0:  # every move keeps a loss: one the opponent cannot answer with a win at once
             return self.safe_move(position)
         cur, mask, t = self.words(position)
-        deepest = self._book is not None and t == self._book.depth
+        book = self._book
+        deepest = book is not None and t == book.depth
+        if book is not None and deepest and weak:  # the book may keep a move that keeps the value
+            kept, column = book.lookup_words(cur, mask), book.move_words(cur, mask)
+            if kept is not None and column is not None and (kept > 0) - (kept < 0) == score.score:
+                return self._in_column(position, column)
         if deepest and (self._root_move is None or self._root_move[:2] != (cur, mask)):
             # the score came from the book, which lacks the children: one test of the position ("at least this
             # score?") names a move reaching it, where searching the children would take one search each
@@ -372,15 +381,22 @@ class ScoreSearcher:
         cur, mask, t = self.words(position)
         if not weak and score.score == -(self.game.cells - t - 1):  # every move loses to the opponent's next stone
             return self.central_first(position)[0]
+        column = self.root_column(cur, mask, score.score, weak=weak)
+        return None if column is None else self._in_column(position, column)
+
+    def root_column(self, cur: int, mask: int, score: int, *, weak: bool = True) -> int | None:
+        """The column that the last search of the position ``cur``, ``mask`` (the kernel's layout) showed at its
+        root to keep ``score`` (``weak``: its value, a win, draw or loss), or None."""
         if self._root_move is None or self._root_move[:2] != (cur, mask):
             return None
         column, at_least = self._root_move[2:]
-        if weak:
-            keeps = at_least > 0 if score.score > 0 else (at_least >= 0 if score.score == 0 else True)
-        else:
-            keeps = at_least >= score.score
-        if not keeps:
-            return None
+        if not weak:
+            return column if at_least >= score else None
+        keeps = at_least > 0 if score > 0 else (at_least >= 0 if score == 0 else True)
+        return column if keeps else None
+
+    def _in_column(self, position: Position, column: int) -> int | None:
+        """The legal move of ``position`` in ``column`` (None if the column is full)."""
         n = self.game.n
         return next((cell for cell in position.legal_moves() if cell // n == column), None)
 
