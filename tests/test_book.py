@@ -544,6 +544,33 @@ def test_the_engine_plays_the_kept_move_without_a_search(tiny: tuple[books.Book,
         assert cell is not None and cell // GAME.n == book.move_words(cur, mask) and searcher.move_nodes == 0
 
 
+def test_one_stone_deeper_the_parents_bound_the_search(tiny: tuple[books.Book, Path]) -> None:
+    """A position one stone deeper than the book: its parents' scores bound it from below and a parent's kept move
+    gives its value; the weak answers and the moves found stay those of a search without the book, for every
+    such position of the tiny book's game."""
+    book, _ = tiny
+    deeper = [p for p in positions(GAME, DEPTH + 1) if p.stones == DEPTH + 1]
+    searcher = connect.ScoreSearcher(GAME, tt_mb=4, book=book)
+    plain = connect.ScoreSearcher(GAME, tt_mb=4)
+    told = {"lost": 0, "drawn": 0, "bound": 0}
+    for position in deeper:
+        cur, mask, _ = connect.kernel_words(GAME, position)
+        floor, value = book.from_parents(cur, mask)
+        told["lost"] += value == -1
+        told["drawn"] += value == 0
+        told["bound"] += value is None and floor is not None and floor >= 0
+        plain.forget()
+        expected = plain.score(position, weak=True)
+        searcher.forget()
+        got = searcher.score(position, weak=True)
+        assert got is not None and expected is not None and got.score == expected.score, position.move_text()
+        assert floor is None or fresh(position) >= floor
+        assert got.nodes == 0 or value != -1  # a loss the book shows is answered without a search
+        cell = searcher.best_move(position, got, weak=True)
+        assert cell is not None and keeps_value(position, cell, fresh(position)), position.move_text()
+    assert min(told.values()) > 0, told  # every shortcut was taken
+
+
 def test_a_version_1_book_is_read_and_given_its_moves(tiny: tuple[books.Book, Path], tmp_path: Path) -> None:
     """A book written before moves were kept (format version 1) is still read, with no move; ``add_moves``
     gives it one for each deepest position not lost, stopping and resuming with the file as its checkpoint."""

@@ -226,6 +226,34 @@ class Book:
         column = int(self.moves[i])
         return self.game.m - 1 - column if mirrored else column
 
+    def from_parents(self, cur: int, mask: int) -> tuple[int | None, int | None]:
+        """What the book says of a position one stone deeper than it (given as in :meth:`lookup_words`), through
+        its parents (the positions before the last stone, any of the opponent's top stones): (a lower bound on
+        its score, or None; its value -1, 0 or 1 when a parent's kept move leads to it, else None).
+
+        A parent's score is the best of its children's, so each child scores at least minus its parent's score;
+        a kept move keeps the parent's value, so the child it leads to has the opposite value."""
+        layout = self._layout
+        opp = cur ^ mask
+        floor: int | None = None
+        for x, col in enumerate(layout.colmask):
+            top = mask & col
+            if not top:
+                continue
+            stone = 1 << (top.bit_length() - 1)
+            if not opp & stone:
+                continue
+            pcur, pmask = opp ^ stone, mask ^ stone
+            i, mirrored = self._find(pcur, pmask)
+            if i is None:
+                continue
+            score = int(self.scores[i])
+            floor = -score if floor is None else max(floor, -score)
+            kept = int(self.moves[i]) if self.moves is not None else NO_MOVE
+            if kept != NO_MOVE and (layout.m - 1 - kept if mirrored else kept) == x:
+                return floor, -((score > 0) - (score < 0))
+        return floor, None
+
     def has_moves(self) -> bool:
         """Whether the book keeps any move (a book of format version 1, or built without them, keeps none)."""
         return self.moves is not None and bool(np.any(self.moves != NO_MOVE))

@@ -213,7 +213,10 @@ class ScoreSearcher:
         budget or the deadline ran out or Ctrl-C came first (:attr:`stopped` says which). The game must not be
         over at ``position``.
 
-        A position the :attr:`book` holds is answered from it at once (0 nodes). With ``threads`` > 1 that many
+        A position the :attr:`book` holds is answered from it at once (0 nodes); one stone deeper, a weak search
+        uses what the book says through the position's parents (:meth:`kinarow.search.book.Book.from_parents`):
+        a loss at once when a parent's kept move leads to it, a draw by one test that names a drawing move, and
+        when a parent bounds it to a draw or better, one test ("a win?") instead of two. With ``threads`` > 1 that many
         searches of the same position run at once, sharing the table and the list of positions being searched (a
         move another thread is searching is put off to the end, see the kernel's ``negamax``); the first to finish
         answers and the others stop. (Each thread's table writes are checked on reading, see
@@ -226,8 +229,19 @@ class ScoreSearcher:
                 self.stopped = None
                 self.ctrl[GK.G_NODES] = 0
                 return Score(found if not weak else (found > 0) - (found < 0), t, self.game.cells, 0, 0.0)
+        known = None
+        if self._book is not None and weak and t == self._book.depth + 1:
+            floor, value = self._book.from_parents(cur, mask)
+            if value is not None and value < 0:  # lost: every move keeps that, no search
+                self.stopped = None
+                self.ctrl[GK.G_NODES] = 0
+                return Score(value, t, self.game.cells, 0, 0.0)
+            if value == 0:
+                known = 0  # a draw: one test ("a draw or better?") names a drawing move on the way
+            elif floor is not None and floor >= 0:
+                known = 1  # a draw or better: the test "a win?" alone decides (a draw when it fails)
         return self.score_words(cur, mask, t, weak=weak, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick,
-                                threads=threads)
+                                threads=threads, known=known)
 
     def score_words(
         self,
