@@ -120,6 +120,19 @@ def test_back_up_matches_solve_on_random_positions(game, seed, plies, jobs, elde
     assert value == solve(game, moves=moves).value
 
 
+@pytest.mark.parametrize(("game", "moves"), [("5x4k4", "a1"), ("5x4k4", "e4 b2"), ("4x3k3p2q1", "c3"), ("4x4k4", "")])
+def test_open_lines_are_shown_from_the_root_s_own_moves(game: str, moves: str) -> None:
+    """The open positions a status names are lines in the root's frame: each begins with the root's own moves
+    (the canonical frame may be a mirror image of it) and plays legally to a position the frontier holds."""
+    frontier = par.expand(game, moves=moves or None, jobs=20)
+    _, lines = frontier.settled()
+    assert lines
+    for line in lines:
+        assert line.split()[: len(moves.split())] == moves.split(), line
+        position = Game(game).position(line)
+        assert frontier.canonical(position.board)[0] in frontier.by_key, line
+
+
 def test_frontier_merges_symmetric_positions():
     frontier = par.expand("4x4k4", jobs=30)
     keys = [n.key for n in frontier.nodes]

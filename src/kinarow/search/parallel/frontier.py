@@ -105,6 +105,7 @@ class Frontier:
         self.version = 0
         self._needed_cache: tuple[tuple[Any, ...], list[tuple[int, str]]] | None = None
         self.root = self._node_for(position)
+        self.root_board = tuple(position.board)
         root = self.nodes[self.root]
         if position.stones == 0 and self.game.goal == NORMAL and not self.game.gravity and self.game.p <= self.game.q:
             # strategy stealing: an extra stone never hurts, so the second player cannot force a win
@@ -395,10 +396,20 @@ class Frontier:
         return root.resolved or root.hi <= alpha or root.lo >= beta
 
     def settled(self) -> tuple[Value | Bound, list[str]]:
-        """The root's value or bound in words, and the lines (canonical frame) of the jobs that can change it."""
+        """The root's value or bound in words, and the lines of the jobs that can change it, from the start of the
+        game and turned into the root position's frame (so that they begin with the root's own moves)."""
         root = self.nodes[self.root]
-        return self.bounds_name(root.lo, root.hi), [" ".join(self.cell_names(self.nodes[job].moves))
+        return self.bounds_name(root.lo, root.hi), [" ".join(self.cell_names(self.in_root_frame(self.nodes[job].moves)))
                                                     for job, _ in self.needed()]
+
+    def in_root_frame(self, line: tuple[int, ...]) -> tuple[int, ...]:
+        """A line of a node (in the node's canonical frame) under the symmetry that puts its first stones on the
+        root position's own stones, player for player; the line as it is when none does."""
+        stones = sum(1 for v in self.root_board if v)
+        for sym in self.syms:
+            if all(self.root_board[sym[c]] == self.game.turn_state(i)[0] for i, c in enumerate(line[:stones])):
+                return tuple(sym[c] for c in line)
+        return line
 
     def replies(self, position: Position) -> list[tuple[str, Value | Bound]]:
         """The moves from ``position`` (the root, in its own frame), one per symmetry class, each with its value
