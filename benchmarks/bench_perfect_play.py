@@ -5,6 +5,7 @@ Run from the repository root::
     python benchmarks/bench_perfect_play.py                   # 4 random positions per stone count, 0 to 41
     python benchmarks/bench_perfect_play.py --per-stones 10 --max-stones 20
     python benchmarks/bench_perfect_play.py --book FILE       # with another book than the shipped one
+    python benchmarks/bench_perfect_play.py --threads 1       # one search thread (default: as the engine, 2 on 2 cores)
 
 The engine of ``kinarow play`` and of the web page is :meth:`kinarow.Searcher.choose_move`: the value of the
 position (from the opening book when the book holds it, else by search) and a move that keeps it. The goal
@@ -12,8 +13,9 @@ position (from the opening book when the book holds it, else by search) and a mo
 number of stones the script plays random legal moves from the empty board to a position still in play, asks
 the engine for its move with a generous think time (``--think``, so that a slow answer is timed rather than
 cut off), and prints the median and the largest time, how many answers came within a second, and how many
-positions the book held. One :class:`~kinarow.Searcher` serves every question, as on the web page. The
-numba kernels are loaded before the clock starts.
+positions the book held. One :class:`~kinarow.Searcher` serves every question, as on the web page, with the
+engine's threads (two on a machine of two cores or more; ``--threads``). The numba kernels are loaded before the
+clock starts.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import numba
 
 from kinarow import Game, Position, Searcher
 from kinarow.search import book as books
+from kinarow.search.solve import engine_threads
 
 GAME = "7x6k4:gravity"
 
@@ -53,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7, help="seed of the random positions (default 7)")
     parser.add_argument("--think", type=float, default=120.0, help="the engine's think time per move (default 120)")
     parser.add_argument("--book", metavar="FILE", help="use this book file instead of the shipped one")
+    parser.add_argument("--threads", type=int, default=engine_threads(),
+                        help=f"search threads of the engine (default {engine_threads()}, as kinarow play and the web "
+                        "page on this machine)")
     args = parser.parse_args(argv)
     game = Game(GAME)
     if args.book:
@@ -63,8 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
           f"numba {numba.__version__}")
     print(f"# book: {opening.describe() if opening is not None else 'none'}")
+    print(f"# engine: {args.threads} search thread{'s' if args.threads != 1 else ''}")
     rng = random.Random(args.seed)
-    searcher = Searcher(game)
+    searcher = Searcher(game, threads=args.threads)
     searcher.choose_move(game.position("a b a b a b"), 10)  # load the kernels
     print("| stones | positions | in the book | median s | largest s | within 1 s |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: |")

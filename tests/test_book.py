@@ -372,6 +372,28 @@ def test_play_opens_7x6_from_the_book(capsys: pytest.CaptureFixture[str], monkey
     assert code == 0 and "; it expects to win." in out  # a loses for the first player
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_engine_on_two_threads_keeps_the_values(threads: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine of ``kinarow play`` and the web page runs two searches of each position where the machine has
+    two cores (``Searcher(threads=...)``): its moves keep the values all the same (checked by searches of the
+    positions after them, without the book), one stone deeper than the shipped book and further."""
+    from kinarow.search.solve import Searcher, engine_threads
+
+    assert 1 <= engine_threads() <= 2
+    with pytest.raises(KinarowError, match="threads must be a whole number from 1 to 64"):
+        Searcher(C4, threads=0)
+    searcher = Searcher(C4, threads=threads)
+    rng = random.Random(31)
+    for stones in (10, 10, 12, 14, 16):
+        position = C4.start()
+        while position.stones < stones or position.is_over:
+            position = C4.start() if position.is_over else position
+            position.play(rng.choice(position.legal_moves()))
+        value, cell = searcher.choose_move(position, 60)
+        assert value is not None and cell in position.legal_moves()
+        assert keeps_value(position, cell, fresh(position)), position.move_text()
+
+
 @pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
 def test_the_web_engine_opens_7x6_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
     from kinarow.web.server import App

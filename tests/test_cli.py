@@ -495,6 +495,9 @@ def test_a_dropped_interrupt_is_not_printed_as_a_traceback(capsys):
         (["tiling", "search", "--k", "\u0668"], "--k must be a positive whole number"),
         (["serve", "--port", "\uff18\uff10"], "--port must be a port number"),
         (["serve", "--port", "9" * 5000], "--port must be a port number"),
+        (["serve", "--threads", "0"], "--threads must be"),
+        (["serve", "--threads", "65"], "the most allowed is 64"),
+        (["play", "7x6k4:gravity", "--threads", "two"], "--threads must be"),
     ],
 )
 def test_other_numbers_on_the_command_line_are_ascii_and_bounded(capsys, argv, said):

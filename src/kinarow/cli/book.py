@@ -132,9 +132,10 @@ def cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.action in ("info", "moves"):
-        options = (("--depth", args.depth), ("--out", args.out), ("--checkpoint", args.checkpoint))
+        options: list[tuple[str, Any]] = [("--depth", args.depth), ("--out", args.out),
+                                          ("--checkpoint", args.checkpoint)]
         if args.action == "info":
-            options += (("--tt-mb", args.tt_mb), ("--threads", args.threads))
+            options += [("--tt-mb", args.tt_mb), ("--threads", args.threads)]
         given = [option for option, value in options if value is not None]
         if given:
             takes = "only a FILE" if args.action == "info" else "a FILE, --tt-mb and --threads"

@@ -11,6 +11,7 @@ from kinarow.cli.common import (
     EXIT_OK,
     player_label,
     positive_float,
+    positive_int,
     result_player,
     result_sentence,
     tt_help,
@@ -18,7 +19,7 @@ from kinarow.cli.common import (
 from kinarow.errors import KinarowError, MoveError
 from kinarow.game import Game, shown
 from kinarow.position import Position, read_moves
-from kinarow.search.solve import MAX_TT_MB, Searcher, winner_of
+from kinarow.search.solve import MAX_THREADS, MAX_TT_MB, Searcher, engine_threads, winner_of
 from kinarow.values import Value
 
 PLAY_HELP = """\
@@ -48,7 +49,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         strategy = get(args.engine)
         wanted = None if not (args.first or args.second) else 3 - human
         human = 3 - strategy.check_applies(game, wanted)
-    searcher = Searcher(game, tt_mb=tt_mb) if strategy is None else None
+    threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or engine_threads()
+    searcher = Searcher(game, tt_mb=tt_mb, threads=threads) if strategy is None else None
     engine = 3 - human
     position = game.start()
     hints: list[Searcher] = [searcher] if searcher is not None else []  # made at the first hint otherwise
@@ -232,6 +234,9 @@ def add_commands(commands: Any) -> None:
         "when a position is not solved in time it plays a move that avoids every loss it saw"
     )
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help())
+    p.add_argument("--threads", metavar="N", default=None,
+                   help="Connect-k (gravity) games: the engine runs N searches of each position at once, sharing its "
+                   "table (default 2 on a machine of two cores or more, else 1)")
     p.add_argument(
         "--engine", metavar="STRATEGY", default=None,
         help="play against a strategy (e.g. take-even) instead of the solver; see 'kinarow verify'",

@@ -339,6 +339,7 @@ class ScoreSearcher:
         max_nodes: int | None = None,
         deadline: float | None = None,
         on_tick: Callable[[int], None] | None = None,
+        threads: int = 1,
     ) -> int | None:
         """A move (a cell of ``position``'s game) that keeps ``score``: the winner's fastest win, the loser's
         slowest loss, or a drawing move (``weak``: ``score`` is a weak search's sign, and the move keeps the
@@ -363,7 +364,7 @@ class ScoreSearcher:
             # the score came from the book, which lacks the children: one test of the position ("at least this
             # score?") names a move reaching it, where searching the children would take one search each
             got = self.score_words(cur, mask, t, weak=weak, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick,
-                                   known=score.score)
+                                   known=score.score, threads=threads)
             self.move_nodes += int(self.ctrl[GK.G_NODES])
             if got is None:
                 return None
@@ -380,7 +381,8 @@ class ScoreSearcher:
                 elif score.score > 0 and (weak or score.last_move == child.stones):
                     return cell
                 continue
-            got = self.score(child, weak=weak, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
+            got = self.score(child, weak=weak, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick,
+                             threads=threads)
             self.move_nodes += int(self.ctrl[GK.G_NODES])
             if got is None:
                 return None

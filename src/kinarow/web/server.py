@@ -129,9 +129,11 @@ class SearcherPool:
     place; when all are busy it waits up to ``wait`` seconds, then gets a 503.
     """
 
-    def __init__(self, size: int = SEARCHERS, table_mb: float = TABLE_MB, wait: float = WAIT) -> None:
+    def __init__(self, size: int = SEARCHERS, table_mb: float = TABLE_MB, wait: float = WAIT,
+                 threads: int = 1) -> None:
         self.size = size
         self.table_mb = table_mb
+        self.threads = threads  # of each searcher's Connect-k score search (:class:`Searcher`'s ``threads``)
         self.wait = wait
         self._idle: OrderedDict[str, Searcher] = OrderedDict()  # least recently used first
         self._busy = 0
@@ -160,7 +162,7 @@ class SearcherPool:
             self._busy += 1
         try:
             if found is None:
-                found = Searcher(game, tt_mb=min(default_tt_mb(game), self.table_mb))
+                found = Searcher(game, tt_mb=min(default_tt_mb(game), self.table_mb), threads=self.threads)
             yield found
         finally:
             with self._ready:
@@ -179,10 +181,12 @@ class App:
     """The API's logic, independent of HTTP (tests call :meth:`handle` directly)."""
 
     def __init__(self, *, think: float = 3.0, store: Store | None = None, searchers: int = SEARCHERS,
-                 wait: float = WAIT) -> None:
+                 wait: float = WAIT, threads: int | None = None) -> None:
         self.think = think
         self.store = store
-        self.searchers = SearcherPool(searchers, wait=wait)
+        from kinarow.search.solve import engine_threads
+
+        self.searchers = SearcherPool(searchers, wait=wait, threads=engine_threads() if threads is None else threads)
         self.heavy = Gate(HEAVY, "pairing and matching searches", wait)
         self.checks = Gate(CHECKS, "certificate checks", wait)
         self.stopping = threading.Event()
@@ -884,7 +888,7 @@ class WebServer:
     """``kinarow serve``'s server: uvicorn serving :func:`create_app` on a socket bound at construction."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, think: float = 3.0, store: Store | None = None,
-                 app: App | None = None) -> None:
+                 app: App | None = None, threads: int | None = None) -> None:
         import uvicorn
 
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -901,7 +905,7 @@ class WebServer:
             raise KinarowError(f"cannot listen on {host}:{port}: the port is out of range") from None
         self.host = host
         self.port: int = self.socket.getsockname()[1]
-        self.app = app if app is not None else App(think=think, store=store)
+        self.app = app if app is not None else App(think=think, store=store, threads=threads)
         config = uvicorn.Config(create_app(self.app, hosts=allowed_hosts(host)), log_config=None, access_log=False,
                                 lifespan="off", http=_protocol(), timeout_keep_alive=KEEP_ALIVE,
                                 limit_concurrency=CONNECTIONS, h11_max_incomplete_event_size=MAX_HEADERS,
@@ -934,15 +938,16 @@ class WebServer:
 
 
 def make_server(host: str = "127.0.0.1", port: int = 0, *, think: float = 3.0,
-                store: Store | None = None) -> WebServer:
-    """A server bound to ``host:port`` (port 0: any free port), not yet serving."""
-    return WebServer(host, port, think=think, store=store)
+                store: Store | None = None, threads: int | None = None) -> WebServer:
+    """A server bound to ``host:port`` (port 0: any free port), not yet serving. ``threads``: of each engine
+    search (Connect-k games; :func:`kinarow.search.solve.engine_threads` when None)."""
+    return WebServer(host, port, think=think, store=store, threads=threads)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, *, think: float = 3.0, store: Store | None = None,
-          out: TextIO | None = None, open_browser: bool = False) -> None:
+          out: TextIO | None = None, open_browser: bool = False, threads: int | None = None) -> None:
     """Serve the page until Ctrl-C."""
-    server = make_server(host, port, think=think, store=store)
+    server = make_server(host, port, think=think, store=store, threads=threads)
     if out is not None:
         print(f"kinarow serves its page at {server.url} (Ctrl-C stops).", file=out, flush=True)
     if open_browser:
