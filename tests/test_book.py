@@ -417,32 +417,30 @@ def kept_move_keeps_value(book: books.Book, i: int, searcher: connect.ScoreSearc
     return -child.score == (score > 0) - (score < 0)
 
 
-@pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
-def test_a_sample_of_the_shipped_book_s_kept_moves_keeps_the_values() -> None:
-    """The moves the shipped book keeps for its deepest positions are taken on trust like their scores; 3 of
-    them (a fixed sample) are checked by a search of the position after the move, without the book."""
+def check_kept_moves(count: int, seed: int, tt_mb: int) -> None:
+    """``count`` of the shipped book's kept moves (drawn with ``seed``) each keep their position's value."""
     book = books.shipped_book(C4)
     assert book is not None and book.moves is not None
     kept = np.nonzero(book.moves != books.NO_MOVE)[0]
     if kept.size == 0:
         pytest.skip("the shipped book keeps no moves")
-    searcher = connect.ScoreSearcher(C4, tt_mb=64)
-    for i in random.Random(2).sample(list(kept), 3):
+    searcher = connect.ScoreSearcher(C4, tt_mb=tt_mb)
+    for i in random.Random(seed).sample(list(kept), count):
         assert kept_move_keeps_value(book, int(i), searcher), int(book.keys[i])
+
+
+@pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
+def test_a_sample_of_the_shipped_book_s_kept_moves_keeps_the_values() -> None:
+    """The moves the shipped book keeps for its deepest positions are taken on trust like their scores; 3 of
+    them (a fixed sample) are checked by a search of the position after the move, without the book."""
+    check_kept_moves(3, 2, 64)
 
 
 @pytest.mark.verylong
 @pytest.mark.skipif(SHIPPED is None, reason="no 7x6 book in the package")
 def test_the_shipped_book_s_kept_moves_keep_the_values() -> None:
     """30 of the shipped book's kept moves, checked by searches without the book (seconds each)."""
-    book = books.shipped_book(C4)
-    assert book is not None and book.moves is not None
-    kept = np.nonzero(book.moves != books.NO_MOVE)[0]
-    if kept.size == 0:
-        pytest.skip("the shipped book keeps no moves")
-    searcher = connect.ScoreSearcher(C4, tt_mb=1024)
-    for i in random.Random(13).sample(list(kept), 30):
-        assert kept_move_keeps_value(book, int(i), searcher), int(book.keys[i])
+    check_kept_moves(30, 13, 1024)
 
 
 @pytest.mark.verylong
