@@ -187,6 +187,7 @@ def test_a_childs_evaluation_from_its_parents_tally_is_the_full_evaluation(text)
     acnt = np.zeros(game.cells, np.int64)
     dcnt = np.zeros(game.cells, np.int64)
     rng = random.Random(text)
+    group_ints = [W.from_board(W.get1(searcher.masks, i)) for i in range(searcher.masks.shape[0])]
     children = settled = 0
     for _ in range(150):
         cells = rng.sample(range(game.cells), rng.randrange(game.cells))
@@ -197,8 +198,18 @@ def test_a_childs_evaluation_from_its_parents_tally_is_the_full_evaluation(text)
             status, _zone, moves, _forced = P.evaluate(searcher.masks, A, D, searcher.full, is_or, normal)
             if status != P.OPEN:
                 continue
-            cand, nlive = P.tally(searcher.masks, A, D, normal, acnt, dcnt)
+            score = np.zeros(game.cells, np.float64)
+            cand, nlive = P.tally(searcher.masks, A, D, normal, acnt, dcnt, score)
             cand = W.to_board(W.from_board(cand), words)
+            a_, d_ = W.from_board(A), W.from_board(D)  # the move order's weights, by the rule written out
+            weights = [0.0] * game.cells
+            for m in group_ints:
+                empty = m & ~(a_ | d_)
+                both = normal and m & (a_ | d_) == 0
+                if m & d_ == 0 or (normal and m & a_ == 0):
+                    for c in (c for c in range(game.cells) if empty >> c & 1):
+                        weights[c] += (2.0 if both else 1.0) / 2 ** bin(empty).count("1")
+            assert list(score) == weights, (text, a, d)
             before = (acnt.copy(), dcnt.copy())
             for c in (c for c in range(game.cells) if W.from_board(moves) >> c & 1):
                 bit = W.to_board(1 << c, words)

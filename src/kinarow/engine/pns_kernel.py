@@ -274,12 +274,15 @@ def cell_groups(masks, ncells):
 
 
 @njit(cache=True)
-def tally(masks, A, D, normal, acnt, dcnt):
+def tally(masks, A, D, normal, acnt, dcnt, score):
     """The live groups through each empty cell, the attacker's in ``acnt`` and (normal goal) the defender's in
     ``dcnt``; returns (the cells of either's live groups, the number of live attacker groups). With these a
-    child's evaluation needs only the groups through its stone (:func:`evaluate_child`)."""
+    child's evaluation needs only the groups through its stone (:func:`evaluate_child`). ``score[c]``: the move
+    order's weight of each such cell, the sum of 2^-(empty cells) over the live groups through it, a group live
+    for both players counted once for each (where one side builds, the other blocks; :func:`order_moves`)."""
     acnt[:] = 0
     dcnt[:] = 0
+    score[:] = 0.0
     cand = W.zero(A)
     nlive = 0
     for i in range(masks.shape[0]):
@@ -288,14 +291,20 @@ def tally(masks, A, D, normal, acnt, dcnt):
             nlive += 1
             e = W.andnot(g, A)
             cand = W.bor(cand, e)
+            w = 1.0 / float(np.uint64(1) << np.uint64(W.count(e)))
             while not W.is_zero(e):
-                acnt[W.low_index(e)] += 1
+                c = W.low_index(e)
+                acnt[c] += 1
+                score[c] += w
                 e = W.drop_low(e)
         if normal and W.is_zero(W.band(g, A)):
             e = W.andnot(g, D)
             cand = W.bor(cand, e)
+            w = 1.0 / float(np.uint64(1) << np.uint64(W.count(e)))
             while not W.is_zero(e):
-                dcnt[W.low_index(e)] += 1
+                c = W.low_index(e)
+                dcnt[c] += 1
+                score[c] += w
                 e = W.drop_low(e)
     return cand, nlive
 
@@ -455,30 +464,27 @@ def ordered_moves(masks, A, D, moves, normal, weight, heur, score, out):
     """The cells of ``moves`` in ``out``, most promising first; returns their number.
 
     A cell scores the sum of 2^-(empty cells) over the live groups through it, the attacker's and (normal
-    goal) the defender's: where one side builds, the other blocks. Ties: the static weight (more groups).
-    With ``heur`` 0 the static weight alone."""
+    goal) the defender's: where one side builds, the other blocks (:func:`tally`). Ties: the static weight
+    (more groups). With ``heur`` 0 the static weight alone."""
+    ncells = weight.shape[0]
+    counts = np.zeros(ncells, np.int64)
+    tally(masks, A, D, normal, counts, counts.copy(), score)
+    return order_moves(moves, weight, heur, score, out)
+
+
+@njit(cache=True)
+def order_moves(moves, weight, heur, score, out):
+    """The cells of ``moves`` in ``out``, the highest ``score`` (the weights :func:`tally` left there) first,
+    ties by the static weight (``heur`` without ``H_ORDER``: the static weight alone); returns their number."""
     n = 0
     rest = moves
+    order = heur & H_ORDER != 0
     while not W.is_zero(rest):
         c = W.low_index(rest)
         rest = W.drop_low(rest)
-        score[c] = weight[c] * 1e-6
+        score[c] = (score[c] if order else 0.0) + weight[c] * 1e-6
         out[n] = c
         n += 1
-    if heur & H_ORDER != 0:
-        empty = W.bnot(W.bor(A, D))
-        for i in range(masks.shape[0]):
-            g = W.get1(masks, i)
-            d_free = W.is_zero(W.band(g, D))
-            if d_free or (normal and W.is_zero(W.band(g, A))):
-                e = W.band(g, empty)
-                w = 1.0 / float(np.uint64(1) << np.uint64(W.count(e)))
-                if d_free and normal and W.is_zero(W.band(g, A)):
-                    w *= 2.0
-                e = W.band(e, moves)
-                while not W.is_zero(e):
-                    score[W.low_index(e)] += w
-                    e = W.drop_low(e)
     sort_by_score(out, n, score)
     return n
 
@@ -720,7 +726,8 @@ def dfpn(
             fi[I_FORCED, d] = W.low_index(moves) if forced else -1
             fi[I_WORK0, d] = ctrl[C_NODES]
             n = 0
-            nm = ordered_moves(masks, A, D, moves, normal, weight, heur, score, cmove[d + 1])
+            cand, nlive = tally(masks, A, D, normal, acnt, dcnt, score)
+            nm = order_moves(moves, weight, heur, score, cmove[d + 1])
             first_moves = (attacker == 0) == is_or
             for s2 in range(nsym):
                 W.put1(img1, s2, apply_sym(symtab, s2, nbytes, A if attacker == 0 else D))
@@ -730,7 +737,6 @@ def dfpn(
             for j in range(nm):
                 ck1, ck2, _ = child_key(img1, img2, symperm, nsym, cmove[d + 1, j], first_moves)
                 prefetch_bucket(tt, ck1, ck2)
-            cand, nlive = tally(masks, A, D, normal, acnt, dcnt)
             for j in range(nm):
                 c = cmove[d + 1, j]
                 bit = W.bit(c, zero)
