@@ -167,13 +167,14 @@ N_CTRL = 14
 # pairing tests are skipped while they pay too little: after PAIR_TRIAL tests in a search, while fewer than one
 # in PAIR_YIELD found a pairing, only one candidate in PAIR_SAMPLE is tested (so that a change is noticed)
 PAIR_TRIAL, PAIR_YIELD, PAIR_SAMPLE = 4096, 256, 32
-# fu rows (uint64 per frame): the stones, the table key, the zones gathered so far (disproof, proof)
-U_A, U_D, U_K1, U_K2, U_ACC, U_PACC = range(6)
-N_FU = 6
+# fu rows (uint64 per frame): the stones, the table key, the zones gathered so far (disproof, proof); and two
+# rows indexed by child, not frame: the table keys of the children of the node being expanded (U_CK1, U_CK2)
+U_A, U_D, U_K1, U_K2, U_ACC, U_PACC, U_CK1, U_CK2 = range(8)
+N_FU = 8
 # fi rows (int64 per frame): thresholds, children, symmetry of the key, OR node?, the forced block (or -1),
-# the node count on entry, the child searched
-I_THPN, I_THDN, I_N, I_SYM, I_OR, I_FORCED, I_WORK0, I_SEL = range(8)
-N_FI = 8
+# the node count on entry, the child searched; and by child: the symmetry of its key (I_CSYM)
+I_THPN, I_THDN, I_N, I_SYM, I_OR, I_FORCED, I_WORK0, I_SEL, I_CSYM = range(9)
+N_FI = 9
 PROVEN, DISPROVEN, OPEN = 0, 1, 2
 # heuristic flags (params[R_HEUR]): order the moves by the groups through them; df-pn+ initial numbers
 H_ORDER, H_MOVES = 1, 2
@@ -309,7 +310,7 @@ def tally(masks, A, D, normal, acnt, dcnt, score):
     return cand, nlive
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def evaluate_child(masks, cgroups, A, D, full, is_or, normal, c, cand, nlive, acnt, dcnt):
     """:func:`evaluate` of the child of an OPEN node (the attacker moves when ``is_or``) with a stone on
     ``c``, from the node's :func:`tally`: only the groups through ``c`` change.
@@ -734,9 +735,12 @@ def dfpn(
                 W.put1(img2, s2, apply_sym(symtab, s2, nbytes, D if attacker == 0 else A))
             # the children's buckets asked for at once: the probes below then wait for one memory latency, not one
             # each (a bucket is 4 rows: 4 cache lines, 5 with two-word rows)
-            for j in range(nm):
-                ck1, ck2, _ = child_key(img1, img2, symperm, nsym, cmove[d + 1, j], first_moves)
+            for j in range(nm):  # the keys kept for the loop below
+                ck1, ck2, cs = child_key(img1, img2, symperm, nsym, cmove[d + 1, j], first_moves)
                 prefetch_bucket(tt, ck1, ck2)
+                W.put2(fu, U_CK1, j, ck1)
+                W.put2(fu, U_CK2, j, ck2)
+                fi[I_CSYM, j] = cs
             for j in range(nm):
                 c = cmove[d + 1, j]
                 bit = W.bit(c, zero)
@@ -749,7 +753,7 @@ def dfpn(
                 )
                 pn1, dn1 = initial(cst, W.count(cm), cforced, not is_or, heur)
                 if cst == OPEN:
-                    ck1, ck2, cs = child_key(img1, img2, symperm, nsym, c, first_moves)
+                    ck1, ck2, cs = W.get2(fu, U_CK1, j), W.get2(fu, U_CK2, j), fi[I_CSYM, j]
                     crow = probe(tt, ck1, ck2, tag)
                     if crow >= 0:
                         pn1 = np.int64(tt[crow, c_pn])
