@@ -78,7 +78,7 @@ def cmd_moves(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or BUILD_TT_MB
     threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
     path = args.target
-    books.load(path)  # one sentence if it is not a book, before anything starts
+    book = books.load(path)  # one sentence if it is not a book, before anything starts
     check_outputs(("FILE", path))
     say = log_lines(err)
 
@@ -90,7 +90,7 @@ def cmd_moves(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             else:
                 say(f"{done:,} of {total:,} deepest positions have their move (or are lost)")
 
-        report = books.add_moves(path, tt_mb=tt_mb, on_progress=tick, threads=threads)
+        report = books.add_moves(path, tt_mb=tt_mb, on_progress=tick, threads=threads, book=book)
     if report.stopped is not None:
         print(f"{interrupted()}: {report.finished:,} of {report.total:,} deepest positions have their move, kept "
               f"in {path}; run the same command to resume.", file=err)
@@ -119,7 +119,7 @@ def cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ("size", f"{size:,} bytes"),
         ("moves", f"kept for {int(np.count_nonzero(book.moves != books.NO_MOVE)):,} of the "
                   f"{int(counts[book.depth]):,} deepest positions (none for a lost one)"),
-        ("format", f"version {books.file_version(args.target)}"),
+        ("format", f"version {book.version}"),
     ]
     if start is not None:  # the first player moves at the start
         found = Value.DRAW if start == 0 else Value.win(book.game.goal, 1 if start > 0 else 2)

@@ -190,6 +190,8 @@ class Book:
     #: each position's kept move (``int8``): a column of its canonical key's frame whose move keeps the value, or
     #: -1 (:data:`NO_MOVE`) where none is kept (shallower positions, lost ones, a book made without moves)
     moves: np.ndarray | None = None
+    #: the format version of the file it was read from (:func:`load`; a book made here is of the current one)
+    version: int = FORMAT_VERSION
     _layout: _Layout = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -500,8 +502,9 @@ def load(path: str | Path, game: Game | str | None = None) -> Book:
     """The book in the file ``path`` (of ``game`` when one is given), every check passed (see the module
     docstring); a :class:`BookError` of one sentence otherwise."""
     expected = Game(game) if game is not None else None
-    found, depth, keys, scores, moves = _check(_read(path), f"'{path}'", expected, "book")
-    return Book(found, depth, keys, scores, moves)
+    data = _read(path)
+    found, depth, keys, scores, moves = _check(data, f"'{path}'", expected, "book")
+    return Book(found, depth, keys, scores, moves, int(data["version"]))
 
 
 # -- the shipped books ---------------------------------------------------------------------------------
@@ -765,13 +768,15 @@ def add_moves(
     on_progress: Callable[[int, int], None] | None = None,
     checkpoint_seconds: float = CHECKPOINT_SECONDS,
     threads: int = 1,
+    book: Book | None = None,
 ) -> MovesReport:
     """Give each deepest position of the book in ``path`` that is not lost the move that keeps its value, by one
     test each (see the module docstring), and write the book back to ``path``: every ``checkpoint_seconds``
     while it runs and when it ends or stops (Ctrl-C), so the file itself is the checkpoint and the same call
-    resumes. Positions are taken in the order a build takes them (siblings share most of their searches)."""
+    resumes. Positions are taken in the order a build takes them (siblings share most of their searches).
+    ``book``: the book in ``path`` when the caller has loaded it already."""
     start = time.perf_counter()
-    book = load(path)
+    book = load(path) if book is None else book
     layout = _Layout(book.game)
     leaves = _levels(layout, book.depth)[book.depth]
     kept = book.moves
