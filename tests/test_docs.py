@@ -108,7 +108,8 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "a game to try, shown without a transcript (docs/misere.md has one, which runs)",
     ("README.md", "kinarow reproduce misere-table"): "about 25 s in two processes; its output is in docs/misere.md",
     ("README.md", "kinarow solve 7x4k4 --workers 2 --checkpoint jobs.sqlite"): "worker processes (test_parallel.py)",
-    ("README.md", "kinarow solve 7x6k4:gravity --workers 2 --jobs 64 --tt-mb 4096"): "Connect Four: 17 min",
+    ("README.md", "kinarow solve 7x6k4:gravity --workers 2 --jobs 64 --tt-mb 4096"):
+        "two workers with 4 GiB tables (test_parallel.py runs such jobs)",
     ("README.md", "kinarow solve 7x6k4:gravity --tt-mb 8192 --walk --strategy c4.json.gz --no-store"):
         "Connect Four's certificate: 22 min, 12 GiB",
     ("README.md", "kinarow solve 7x6k4:gravity --cluster tcp://HOST:8786"): "needs a Dask cluster",

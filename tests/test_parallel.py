@@ -156,6 +156,18 @@ def test_two_workers_agree_with_one_process(game, moves):
     assert solve(game, moves=after).value == single.value
 
 
+def test_connect_k_jobs_are_answered_by_the_score_search():
+    """A gravity game the Connect-k kernel serves sends its jobs to the score search (and the shipped book: the
+    7x6 board's jobs are all in it); other games keep alpha-beta."""
+    result = par.solve("5x4k4:gravity", workers=2, jobs=8)
+    assert result.search == "score search" and result.value == solve("5x4k4:gravity").value
+    misere = par.solve("4x3k3:gravity,misere", workers=2, jobs=8)
+    assert misere.search == "alpha-beta" and misere.value == solve("4x3k3:gravity,misere").value
+    connect4 = par.solve("7x6k4:gravity", workers=2, jobs=16)
+    assert (connect4.value, connect4.best_move, connect4.nodes) == ("first", "d1", 0)
+    assert connect4.jobs_solved > 0
+
+
 @pytest.mark.parametrize(("game", "moves", "question"), [
     ("4x4k4", None, "exact"), ("5x4k3", None, "exact"), ("4x4k3:maker-breaker", "a1", "exact"),
     ("6x5k4", "c3 d3", "first-wins"), ("5x5k4", "c3", "second-wins"), ("4x4k3", "b2", "first-wins")])

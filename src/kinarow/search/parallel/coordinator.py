@@ -30,6 +30,7 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree, follow
+from kinarow.search import connect
 from kinarow.search.parallel.backends import LOCAL_JOB_SLOTS, Backend, DaskBackend, LocalBackend
 from kinarow.search.parallel.checkpoint import JobStore
 from kinarow.search.parallel.frontier import (
@@ -53,6 +54,7 @@ from kinarow.search.pool import MAX_WORKERS
 from kinarow.search.solve import (
     ALPHA_BETA,
     PROOF_SEARCH,
+    SCORE_SEARCH,
     SEARCHES,
     Result,
     check_count,
@@ -270,8 +272,16 @@ def solve(
         log=run.log,
         knowledge=knowledge,
         knowledge_note=knowledge_reason(game) if knowledge != "none" else None,
-        search=PROOF_SEARCH if run.search == "proof" else ALPHA_BETA,
+        search=_search_name(run.search, game),
     ))
+
+
+def _search_name(search: str, game: Game) -> str:
+    """The name of the search that answered a run's value jobs (``Result.search``): the proof search when asked,
+    the score search on the games the Connect-k kernel serves, else alpha-beta (see :func:`jobs.run_job`)."""
+    if search == "proof":
+        return PROOF_SEARCH
+    return SCORE_SEARCH if connect.serves(game) is None else ALPHA_BETA
 
 
 def _tested_moves(node: Node, question: str) -> bool:

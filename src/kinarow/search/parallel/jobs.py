@@ -24,6 +24,7 @@ from typing import Any
 from kinarow.errors import KinarowError, run_stoppable
 from kinarow.game import Game
 from kinarow.position import Position, value_names
+from kinarow.search import connect
 from kinarow.search.parallel.frontier import DRAW, EXACT, FIRST, FIRST_WINS, SECOND, SECOND_WINS
 from kinarow.values import Bound, Value
 
@@ -136,7 +137,9 @@ def run_job(spec: JobSpec) -> JobOutcome:
 
     start = time.perf_counter()
     proving = spec.search == "proof"
-    searcher = None if proving else _searcher(spec.game, spec.tt_mb, spec.knowledge)
+    # Connect-k: a value job or a win test is answered exactly by the score search (and the shipped book)
+    scoring = not proving and not spec.strategy and connect.serves(Game(spec.game)) is None
+    searcher = None if proving or scoring else _searcher(spec.game, spec.tt_mb, spec.knowledge)
     should_stop = _stop_check(spec)
     live = _LOCAL.get("live") if spec.dask_run is None else None
     pos = Game(spec.game).start()
@@ -166,8 +169,11 @@ def run_job(spec: JobSpec) -> JobOutcome:
             bounds = (score_of(winner), score_of(winner))
         except _StopRequestedError:
             bounds = None
-    elif spec.question == EXACT:
-        result = solve_one(pos, searcher=searcher, on_tick=tick)
+    elif spec.question == EXACT or scoring:
+        if scoring:
+            result = solve_one(pos, on_tick=tick, tt_mb=spec.tt_mb, knowledge=spec.knowledge)
+        else:
+            result = solve_one(pos, searcher=searcher, on_tick=tick)
         nodes = result.nodes
         bounds = None if result.value == Value.UNKNOWN else (score_of(result.value), score_of(result.value))
     else:
