@@ -289,6 +289,51 @@ def test_zones_have_their_property(text):
     assert min(checked.values()) >= 20
 
 
+@pytest.mark.parametrize("text", ["4x4k3", "5x4k4", "5x3k3"])
+def test_cells_given_to_the_defender_at_once(text):
+    """A position where the defender, to move, is given several cells at once (the attacker then to move) is
+    answered as plain minimax answers it, whatever positions of ordinary play the table holds; and a win there is
+    a win after each single reply among the given cells (the fact that lets one proof stand for them all)."""
+    game = Game(text)
+    masks = [sum(1 << c for c in g) for g in game.geometry.groups]
+    full = (1 << game.cells) - 1
+    rng = random.Random(5)
+    ps = ProofSearcher(game, tt_mb=4)
+    seen = {False: 0, True: 0}
+    for pos in random_positions(text, 150, seed=6):
+        empty_cells = [c for c in range(game.cells) if pos.board[c] == 0]
+        if pos.is_over or not 3 <= len(empty_cells) <= 10:
+            continue
+        attacker = 3 - pos.to_move
+        ps.attacker_wins(pos, attacker)  # the table holds ordinary positions with the same stones too
+        A, D = pos.bits[attacker], pos.bits[3 - attacker]
+        memo: dict = {}
+        for _ in range(3):
+            given = rng.sample(empty_cells, rng.randint(1, min(4, len(empty_cells) - 1)))
+            S = sum(1 << c for c in given)
+            wins = ps.attacker_wins(pos, attacker, given=given).wins
+            assert wins == reference_wins(masks, A, D | S, True, True, full, memo), (pos.move_text(), given)
+            seen[wins] += 1
+            if wins:
+                for y in given:
+                    assert reference_wins(masks, A, D | 1 << y, True, True, full, memo), (pos.move_text(), given, y)
+    assert min(seen.values()) >= 10
+
+
+def test_given_cells_are_checked():
+    ps = ProofSearcher("4x4k3", tt_mb=4)
+    pos = Game("4x4k3").position("a1")
+    for given, said in ((["a2"], "an empty cell"), ([0], "an empty cell"), ([1, 1], "distinct"), ("12", "a list")):
+        with pytest.raises(KinarowError, match=said):
+            ps.attacker_wins(pos, 1, given=given)
+    with pytest.raises(KinarowError, match="here the attacker is to move"):
+        ps.attacker_wins(pos, 2, given=[1])
+    assert ps.attacker_wins(pos, 1, given=[4, 5, 6]).wins is False  # the given cells complete b1-b3
+    game = Game("4x4k3:maker-breaker")
+    with pytest.raises(KinarowError, match="normal game"):
+        ProofSearcher(game, tt_mb=4).attacker_wins(game.position("a1"), 1, given=[1])
+
+
 def winning_positions(text: str, count: int, seed: int) -> list[tuple[Position, int]]:
     """Positions of ``text`` won by the side that can force it (alpha-beta's value), with that player."""
     out = []

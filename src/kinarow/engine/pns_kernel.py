@@ -112,6 +112,19 @@ with against without proof zones): 7x5k4 Maker-Breaker 3,428 / 27,153,
 A zone is kept in the table in the canonical frame (mapped with the board's
 symmetries).
 
+Given stones
+============
+
+``params[R_EXTRA]`` is the number of stones the defender holds beyond its
+turns: a position where the defender, to move, was given a set K of cells at
+once (``extra = |K| - 1``, the attacker then to move). Whose turn it is follows
+from the stone counts less ``extra``; such positions are kept in the table
+under their own tag (``attacker + 1 + 2 * extra``), so that they never meet a
+position of ordinary play with the same stones. Why they are asked: if the
+attacker wins after the defender was given all of K, it wins after each
+single reply in K (fewer defender stones never hurt the attacker, as (Q)
+above), so one proof stands for every reply in K.
+
 Arrays
 ======
 
@@ -119,7 +132,7 @@ Arrays
 
     word 0: A (canonical)  word 1: D (canonical)  word 2: proof number
     word 3: disproof number  word 4: zone (canonical; solved rows)  word 5: work (nodes searched below)
-    word 6: attacker + 1 (0: empty row)  word 7: unused
+    word 6: attacker + 1 + 2 * extra (0: empty row)  word 7: unused
 
 Boards of 65 to 128 cells
 =========================
@@ -131,7 +144,7 @@ when ``c < 64``, else bit ``c - 64`` of ``hi``). With two words every array of
 boards has a last axis of 2 (``masks`` ``(G, 2)``, ``symtab`` ``(S, B, 256,
 2)``, ``fu``, ``czn``), and a table row is 10 words (:func:`columns`)::
 
-    words 0-1: A   2-3: D   4: proof number   5: disproof number   6-7: zone   8: work   9: attacker + 1
+    words 0-1: A   2-3: D   4: proof number   5: disproof number   6-7: zone   8: work   9: attacker + 1 + 2 * extra
 
 The pairing search (:mod:`kinarow.engine.breaker`) runs on one word: on a
 two-word board the free cells of the live attacker groups are numbered afresh
@@ -158,8 +171,8 @@ from kinarow.engine.prefetch import prefetch_word
 INF = np.int64(1) << np.int64(48)
 NORMAL, MAKER_BREAKER = 0, 2
 # params indices
-R_ATTACKER, R_GOAL, R_PAIR_BUDGET, R_ZONES, R_KNOW, R_EPS, R_EAGER, R_HEUR = range(8)
-N_PARAMS = 8
+R_ATTACKER, R_GOAL, R_PAIR_BUDGET, R_ZONES, R_KNOW, R_EPS, R_EAGER, R_HEUR, R_EXTRA = range(9)
+N_PARAMS = 9
 # ctrl indices
 C_NODES, C_MAX_NODES, C_STOP, C_ABORTED, C_EXPANDED, C_PAIR_TESTS, C_PAIR_LEAVES, C_ZONE_PRUNED = range(8)
 C_TT_HITS, C_PAIR_NODES, C_PN, C_DN, C_PAIR_UNKNOWN, C_PAIR_SKIPPED = range(8, 14)
@@ -658,7 +671,8 @@ def dfpn(
     eps = params[R_EPS]
     eager = params[R_EAGER]
     heur = params[R_HEUR]
-    tag = np.uint64(attacker + 1)
+    extra = params[R_EXTRA]  # stones given to the defender beyond its turns (see "Given stones" above)
+    tag = np.uint64(attacker + 1 + 2 * extra)
     nsym = symtab.shape[0]
     nbytes = symtab.shape[1]
     ncells = weight.shape[0]
@@ -690,7 +704,7 @@ def dfpn(
             D = W.get2(fu, U_D, d)
             na = W.count(A)
             nd = W.count(D)
-            is_or = na == nd if attacker == 0 else na < nd
+            is_or = na + extra == nd if attacker == 0 else na + extra < nd
             fi[I_OR, d] = 1 if is_or else 0
             k1, k2, s = key_of(symtab, nsym, nbytes, A, D, attacker)
             prefetch_bucket(tt, k1, k2)  # read while the position is evaluated

@@ -52,7 +52,7 @@ import os
 import threading
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -253,10 +253,17 @@ class ProofSearcher:
         max_nodes: int | None = None,
         time_limit: float | None = None,
         on_tick: Callable[[int], None] | None = None,
+        given: Iterable[int] = (),
     ) -> Answer:
         """Can ``attacker`` (1 or 2) force a win from ``position``? In Maker-Breaker only Maker (1) completes
         groups: Breaker's question is answered as "not Maker's win". ``on_tick(nodes)`` hears the node count
-        while the search runs; Ctrl-C stops it and raises :class:`KeyboardInterrupt`."""
+        while the search runs; Ctrl-C stops it and raises :class:`KeyboardInterrupt`.
+
+        ``given``: empty cells handed to the defender all at once, as its move, at a position where the defender
+        is to move; the attacker is then to move. A win there is a win after each single reply among them
+        (fewer defender stones never hurt the attacker; see "Given stones" in
+        :mod:`kinarow.engine.pns_kernel`). A position where the given stones complete a group of the defender
+        is the defender's win."""
         if not isinstance(position, Position) or position.game != self.game:
             raise KinarowError(f"this proof search is bound to {self.game}; give it a position of that game")
         if isinstance(attacker, bool) or attacker not in (1, 2):
@@ -275,6 +282,51 @@ class ProofSearcher:
             raise KinarowError("one stone a turn only")
         bits = position.key()
         a_stones, d_stones = bits[attacker - 1], bits[2 - attacker]
+        cells = self._given(position, attacker, given)
+        for c in cells:
+            d_stones |= 1 << c
+        if cells and self._completed(d_stones):
+            return Answer(attacker, False, 0, time.perf_counter() - start, zone=0)
+        self.params[P.R_EXTRA] = max(len(cells) - 1, 0)
+        try:
+            return self._answer(a_stones, d_stones, attacker, start, max_nodes, time_limit, on_tick)
+        finally:
+            self.params[P.R_EXTRA] = 0
+
+    def _given(self, position: Position, attacker: int, given: Iterable[int]) -> list[int]:
+        """The cells of ``given`` checked: distinct empty cells, given at a position where the defender moves."""
+        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+            raise KinarowError(f"the given cells are a list of cell numbers, not {said(given)}")
+        cells = list(given)
+        if not cells:
+            return cells
+        if position.to_move == attacker:
+            raise KinarowError("cells are given to the defender at its own turn; here the attacker is to move")
+        if self.game.goal != Goal.NORMAL:
+            raise KinarowError("cells are given to the defender in the normal game only")
+        empty = set(position.legal_moves())
+        for c in cells:
+            if isinstance(c, bool) or not isinstance(c, int) or c not in empty:
+                raise KinarowError(f"a given cell must be an empty cell of the board, not {said(c)}")
+        if len(set(cells)) != len(cells):
+            raise KinarowError("the given cells must be distinct")
+        return cells
+
+    def _completed(self, stones: int) -> bool:
+        """Do ``stones`` hold a whole group?"""
+        return any(stones & g == g for g in (W.from_board(m) for m in self.masks))
+
+    def _answer(
+        self,
+        a_stones: int,
+        d_stones: int,
+        attacker: int,
+        start: float,
+        max_nodes: int | None,
+        time_limit: float | None,
+        on_tick: Callable[[int], None] | None,
+    ) -> Answer:
+        """The search of :meth:`attacker_wins` from the stones given."""
         deadline = None if time_limit is None else start + time_limit
         totals = np.zeros(P.N_CTRL, np.int64)  # the counters over the slices between two writes of the table
         why: list[str] = []  # what stopped the last slice: "time limit", "slice"
