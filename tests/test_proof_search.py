@@ -332,6 +332,14 @@ def test_given_cells_are_checked():
     game = Game("4x4k3:maker-breaker")
     with pytest.raises(KinarowError, match="normal game"):
         ProofSearcher(game, tt_mb=4).attacker_wins(game.position("a1"), 1, given=[1])
+    for args, extra, said in (((1 << 16, 0, 1), 0, "bitmask of the board's 16 cells"), ((1, 1, 1), 0, "share a cell"),
+                              ((1, 6, 1), 0, "not a position of play"), ((1, 6, 1), -1, "a count"),
+                              ((1, 0, 3), 0, "player 1 or 2")):
+        with pytest.raises(KinarowError, match=said):
+            ps.attacker_wins_stones(*args, extra=extra)
+    # the same question asked by stones: b1, b2 and b3 given to the second player after a1 (cells 4, 5, 6)
+    assert ps.attacker_wins_stones(1, 0b1110000, 1, extra=2).wins is False
+    assert ps.attacker_wins_stones(1, 0b1100000, 1, extra=1).wins == ps.attacker_wins(pos, 1, given=[5, 6]).wins
 
 
 def winning_positions(text: str, count: int, seed: int) -> list[tuple[Position, int]]:

@@ -135,6 +135,12 @@ class Proved:
         return self.answers[-1].stopped if self.answers else None
 
 
+#: a search of at most this many nodes (no time limit, no ``on_tick``) runs in the calling thread, without the
+#: thread that watches for Ctrl-C and deadlines: it ends within about a second anyway, and the walks that ask many
+#: small questions (benchmarks/bench_cover_walk.py) spend most of their time starting threads otherwise
+SMALL_SEARCH = 100_000
+
+
 class ProofSearcher:
     """The proof search bound to one game, with its table of proof and disproof numbers.
 
@@ -270,7 +276,6 @@ class ProofSearcher:
             raise KinarowError(f"the attacker is player 1 or 2, not {said(attacker)}")
         max_nodes = check_count(max_nodes, "max_nodes")
         time_limit = check_seconds(time_limit, "time_limit")
-        start = time.perf_counter()
         if position.result is not None:
             return Answer(attacker, position.result == Value.win(self.game.goal, attacker), 0, 0.0)
         if self.game.goal == Goal.MAKER_BREAKER and attacker == 2:
@@ -285,11 +290,47 @@ class ProofSearcher:
         cells = self._given(position, attacker, given)
         for c in cells:
             d_stones |= 1 << c
-        if cells and self._completed(d_stones):
+        return self.attacker_wins_stones(a_stones, d_stones, attacker, extra=max(len(cells) - 1, 0),
+                                         max_nodes=max_nodes, time_limit=time_limit, on_tick=on_tick)
+
+    def attacker_wins_stones(
+        self,
+        attacker_stones: int,
+        defender_stones: int,
+        attacker: int,
+        *,
+        extra: int = 0,
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+        on_tick: Callable[[int], None] | None = None,
+    ) -> Answer:
+        """:meth:`attacker_wins` of a position given by its stones (cell bitmasks, the attacker's and the
+        defender's) where the defender holds ``extra`` stones beyond its turns (cells given to it at once,
+        see ``given``); whose turn it is follows from the counts. The game must be one of free placement, one
+        stone a turn; ``extra`` needs the normal goal."""
+        start = time.perf_counter()
+        if isinstance(attacker, bool) or attacker not in (1, 2):
+            raise KinarowError(f"the attacker is player 1 or 2, not {said(attacker)}")
+        full = (1 << self.game.cells) - 1
+        for stones in (attacker_stones, defender_stones):
+            if isinstance(stones, bool) or not isinstance(stones, int) or stones < 0 or stones & ~full:
+                raise KinarowError(f"stones are a bitmask of the board's {self.game.cells} cells, not {said(stones)}")
+        if attacker_stones & defender_stones:
+            raise KinarowError("the attacker's and the defender's stones share a cell")
+        if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
+            raise KinarowError(f"the defender's extra stones are a count, not {said(extra)}")
+        if extra and self.game.goal != Goal.NORMAL:
+            raise KinarowError("cells are given to the defender in the normal game only")
+        behind = bin(defender_stones).count("1") - extra - bin(attacker_stones).count("1")
+        if behind not in ((0, -1) if attacker == 1 else (1, 0)):
+            raise KinarowError("these stone counts are not a position of play with the defender's extra stones")
+        max_nodes = check_count(max_nodes, "max_nodes")
+        time_limit = check_seconds(time_limit, "time_limit")
+        if self.game.goal == Goal.NORMAL and self._completed(defender_stones):
             return Answer(attacker, False, 0, time.perf_counter() - start, zone=0)
-        self.params[P.R_EXTRA] = max(len(cells) - 1, 0)
+        self.params[P.R_EXTRA] = extra
         try:
-            return self._answer(a_stones, d_stones, attacker, start, max_nodes, time_limit, on_tick)
+            return self._answer(attacker_stones, defender_stones, attacker, start, max_nodes, time_limit, on_tick)
         finally:
             self.params[P.R_EXTRA] = 0
 
@@ -366,7 +407,10 @@ class ProofSearcher:
                     finished.set()
 
             try:
-                pn, dn, zone = run_stoppable(work, stop, poll, every=0.02)
+                if left is not None and left <= SMALL_SEARCH and on_tick is None and deadline is None:
+                    pn, dn, zone = work()  # bounded to well under a second: no watcher thread
+                else:
+                    pn, dn, zone = run_stoppable(work, stop, poll, every=0.02)
             except KeyboardInterrupt:
                 stop()
                 finished.wait()  # a second interrupt while the kernel stops leaves the file as it was
