@@ -337,6 +337,9 @@ def test_given_cells_are_checked():
                               ((1, 0, 3), 0, "player 1 or 2")):
         with pytest.raises(KinarowError, match=said):
             ps.attacker_wins_stones(*args, extra=extra)
+    wide = ProofSearcher("17x4k4", tt_mb=4)  # two-word boards too
+    assert wide.attacker_wins(Game("17x4k4").position("a1"), 1, given=[4, 5, 6, 7]).wins is False
+    assert wide.attacker_wins_stones(1 << 67, 1 << 66 | 1 << 65, 1, extra=1, max_nodes=10).wins is None
     # the same question asked by stones: b1, b2 and b3 given to the second player after a1 (cells 4, 5, 6)
     assert ps.attacker_wins_stones(1, 0b1110000, 1, extra=2).wins is False
     assert ps.attacker_wins_stones(1, 0b1100000, 1, extra=1).wins == ps.attacker_wins(pos, 1, given=[5, 6]).wins

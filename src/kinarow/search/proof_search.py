@@ -189,6 +189,7 @@ class ProofSearcher:
         self.words = words = tables.words
         wide = (2,) if words == 2 else ()
         self.masks = tables.masks
+        self._groups: list[int] | None = None  # each group's cells as a bitmask (read when first needed)
         self.symtab = tables.symtab
         self.symperm = tables.symperm.astype(np.int64)
         self.syminv = syminv
@@ -355,7 +356,9 @@ class ProofSearcher:
 
     def _completed(self, stones: int) -> bool:
         """Do ``stones`` hold a whole group?"""
-        return any(stones & g == g for g in (W.from_board(m) for m in self.masks))
+        if self._groups is None:
+            self._groups = [sum(1 << c for c in g) for g in self.game.geometry.groups]
+        return any(stones & g == g for g in self._groups)
 
     def _answer(
         self,
