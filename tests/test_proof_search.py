@@ -332,6 +332,8 @@ def test_given_cells_are_checked():
     game = Game("4x4k3:maker-breaker")
     with pytest.raises(KinarowError, match="normal game"):
         ProofSearcher(game, tt_mb=4).attacker_wins(game.position("a1"), 1, given=[1])
+    with pytest.raises(KinarowError, match="Maker"):
+        ProofSearcher(game, tt_mb=4).attacker_wins_stones(2, 1, 2)
     for args, extra, said in (((1 << 16, 0, 1), 0, "bitmask of the board's 16 cells"), ((1, 1, 1), 0, "share a cell"),
                               ((1, 6, 1), 0, "not a position of play"), ((1, 6, 1), -1, "a count"),
                               ((1, 0, 3), 0, "player 1 or 2")):

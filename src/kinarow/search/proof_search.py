@@ -322,6 +322,9 @@ class ProofSearcher:
             raise KinarowError(f"the defender's extra stones are a count, not {said(extra)}")
         if extra and self.game.goal != Goal.NORMAL:
             raise KinarowError("cells are given to the defender in the normal game only")
+        if self.game.goal == Goal.MAKER_BREAKER and attacker == 2:
+            raise KinarowError("in Maker-Breaker the attacker asked by stones is Maker (1); Breaker's question is "
+                               "Maker's answered the other way (attacker_wins)")
         behind = bin(defender_stones).count("1") - extra - bin(attacker_stones).count("1")
         if behind not in ((0, -1) if attacker == 1 else (1, 0)):
             raise KinarowError("these stone counts are not a position of play with the defender's extra stones")
