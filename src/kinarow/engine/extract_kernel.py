@@ -57,6 +57,7 @@ import numpy as np
 from numba import njit
 
 from kinarow import bitboards as W
+from kinarow.bitboards import apply_sym
 from kinarow.engine import pns_kernel as PN
 from kinarow.engine.kernel import ABORT, C_NODES, C_STOP, LOSS, SIDE_MOVER, SIDE_OPPONENT, WIN, deepen
 from kinarow.proofs import tree_kernel as TK
@@ -256,14 +257,29 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
 
 
 @njit(cache=True)
-def _proved_move(A, D, pn, xctrl):
+def _scratch(pn):  # type: ignore[no-untyped-def]
+    """Room that :func:`_proved_move` reuses at every winner's turn of a walk: each cell's groups, the move order,
+    the per-cell counts of live groups, the parent's images under each symmetry and each child's key."""
+    masks, full, symtab = pn[0], pn[1], pn[2]
+    ncells = pn[5].shape[0]
+    nsym = symtab.shape[0]
+    return (PN.cell_groups(masks, ncells), np.zeros(ncells, np.int64), np.zeros(ncells, np.float64),
+            np.zeros(ncells, np.int64), np.zeros(ncells, np.int64), PN.images(nsym, full), PN.images(nsym, full),
+            PN.images(ncells, full), PN.images(ncells, full))
+
+
+@njit(cache=True)
+def _proved_move(A, D, pn, xctrl, scratch):
     """A winning move of the attacker (to move in (A, D), its stones and the defender's) read from the proof
     search's table, or -1 when the table proves none of its moves (each child asked there and then with
     budgets growing fourfold, as ``ProofSearcher.keeping_move``). ``pn`` is the proof search's bundle
     ``(masks, full, symtab, symperm, syminv, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf,
-    kctrl)`` with ``params[R_ATTACKER]`` set to the winner. Of the moves the table proves, the one with the
-    least work below it (a double threat: none)."""
+    kctrl)`` with ``params[R_ATTACKER]`` set to the winner; ``scratch`` is :func:`_scratch`'s. Of the moves the
+    table proves, the one with the least work below it (a double threat: none). The children are evaluated and
+    keyed from the parent's counts and images, as the search's expansion does, and their table rows are asked
+    for all at once."""
     masks, full, symtab, symperm, syminv, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl = pn
+    cgroups, order, score, acnt, dcnt, img1, img2, keys1, keys2 = scratch
     _, c_pn, _, _, c_work, _ = PN.columns(full)
     attacker = params[PN.R_ATTACKER]
     normal = params[PN.R_GOAL] == PN.NORMAL
@@ -273,23 +289,27 @@ def _proved_move(A, D, pn, xctrl):
     status, _, moves, _ = PN.evaluate(masks, A, D, full, True, normal)
     if status != PN.OPEN:
         return -1
-    ncells = weight.shape[0]
-    order = np.zeros(ncells, np.int64)
-    score = np.zeros(ncells, np.float64)
-    nm = PN.ordered_moves(masks, A, D, moves, normal, weight, params[PN.R_HEUR], score, order)
+    cand, nlive = PN.tally(masks, A, D, normal, acnt, dcnt, score)
+    nm = PN.order_moves(moves, weight, params[PN.R_HEUR], score, order)
+    for s in range(nsym):
+        W.put1(img1, s, apply_sym(symtab, s, nbytes, A if attacker == 0 else D))
+        W.put1(img2, s, apply_sym(symtab, s, nbytes, D if attacker == 0 else A))
+    for j in range(nm):
+        k1, k2, _ = PN.child_key(img1, img2, symperm, nsym, order[j], attacker == 0)
+        PN.prefetch_bucket(tt, k1, k2)
+        W.put1(keys1, j, k1)
+        W.put1(keys2, j, k2)
     best = -1
     least = np.uint64(0)
     for j in range(nm):
         c = order[j]
-        A1 = W.bor(A, W.bit(c, A))
-        cst, _, _, _ = PN.evaluate(masks, A1, D, full, False, normal)
+        cst, _, _, _ = PN.evaluate_child(masks, cgroups, A, D, full, True, normal, c, cand, nlive, acnt, dcnt)
         if cst == PN.PROVEN:
             return c
         if cst == PN.DISPROVEN:
             order[j] = -1
             continue
-        k1, k2, _ = PN.key_of(symtab, nsym, nbytes, A1, D, attacker)
-        row = PN.probe(tt, k1, k2, tag)
+        row = PN.probe(tt, W.get1(keys1, j), W.get1(keys2, j), tag)
         if row >= 0 and tt[row, c_pn] == np.uint64(0) and (best < 0 or tt[row, c_work] < least):
             best = c
             least = tt[row, c_work]
@@ -333,6 +353,7 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
     size, _, _, goal, gmasks, cell_groups, start, _ = rules
     seen = new_table(plan[0])  # FINGER: one word a slot, as every one-word kind
     used = 0
+    scratch = _scratch(pn)
     depth_max = size - t0 + 1
     nxt = np.zeros(depth_max + 1, np.int64)
     res = np.zeros(depth_max + 1, np.int64)
@@ -353,7 +374,7 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
             else:
                 if xctrl[X_STOP] != 0:
                     return STOPPED, out
-                c = _proved_move(p1 if winner == 1 else p2, p2 if winner == 1 else p1, pn, xctrl)
+                c = _proved_move(p1 if winner == 1 else p2, p2 if winner == 1 else p1, pn, xctrl, scratch)
                 if c < 0:
                     return (STOPPED if xctrl[X_STOP] != 0 else NO_WIN), out
                 out = _emit(out, c, xctrl)
