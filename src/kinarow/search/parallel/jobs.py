@@ -137,12 +137,13 @@ def run_job(spec: JobSpec) -> JobOutcome:
 
     start = time.perf_counter()
     proving = spec.search == "proof"
+    game = Game(spec.game)
     # Connect-k: a value job or a win test is answered exactly by the score search (and the shipped book)
-    scoring = not proving and not spec.strategy and connect.serves(Game(spec.game)) is None
+    scoring = not proving and not spec.strategy and connect.serves(game) is None
     searcher = None if proving or scoring else _searcher(spec.game, spec.tt_mb, spec.knowledge)
     should_stop = _stop_check(spec)
     live = _LOCAL.get("live") if spec.dask_run is None else None
-    pos = Game(spec.game).start()
+    pos = game.start()
     for c in spec.moves:
         pos.play(c)
     first, _ = value_names(pos.game)
@@ -170,7 +171,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
         except _StopRequestedError:
             bounds = None
     elif spec.question == EXACT or scoring:
-        if scoring:
+        if scoring:  # without a searcher, solve() takes the score search
             result = solve_one(pos, on_tick=tick, tt_mb=spec.tt_mb, knowledge=spec.knowledge)
         else:
             result = solve_one(pos, searcher=searcher, on_tick=tick)
