@@ -872,16 +872,20 @@ def test_ctrl_c_keeps_the_draw_proof_walk(tmp_path, workers):
     from kinarow.search.draw import Memory
 
     walks = tmp_path / "walks"
+    command = [sys.executable, "-m", "kinarow", "settle", "8x4k4", "--draw-proof", "--workers", workers,
+               "--tt-mb", "64"]
+    # A first short run compiles the kernels (tens of seconds on a fresh clone, when a Ctrl-C waits for the
+    # compiler), so that the interrupted run below is walking, not compiling, when it is stopped.
+    subprocess.run([*command, "--time-limit", "1"], capture_output=True, timeout=600, check=True)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kinarow", "settle", "8x4k4", "--draw-proof", "--workers", workers, "--tt-mb", "64",
-         "--checkpoint", str(walks)],
+        [*command, "--checkpoint", str(walks)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible, start_new_session=True,
     )
     try:
         time.sleep(12)  # the walk is under way (minutes long in all); it saves what it settled when stopped
         assert proc.poll() is None
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        _, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
