@@ -30,6 +30,19 @@ cell that ends the game at once in the player's own win (none in misere play,
 where completing a line loses; for Breaker only the last empty cell).
 Non-losing walks of both players prove a draw (:mod:`kinarow.proofs.draw`).
 
+Version 4 (a walk with *shared replies*) lets several replies of the loser
+share one subtree: a winner's move byte ``c + 128`` is followed, when the
+replay expands the loser's turn after it, by that turn's sets (a count, then
+each set as its size and its cells in increasing order); a walk that starts at
+the loser's turn begins with the start's count (0 for none). Each set is
+replayed as one position in which the loser was given all its cells at once
+and the winner is to move; the loser's other legal replies follow as usual.
+Fewer stones never help the loser (free placement, one stone a turn, the normal
+goal or Maker's win: the only games version 4 is read for), so a win after
+the whole set is a win after each of its replies. Such positions are proven
+under their board and the loser's extra stones, as the same board may be met
+with the other player to move.
+
 :func:`check` replays the strategy against every legal reply using only the
 rules (:mod:`kinarow.position`); it imports nothing from the search code.
 """
@@ -48,12 +61,14 @@ from kinarow.errors import IllegalMoveError, KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.proofs import CertificateError, Verdict, envelope, require_claim, require_envelope
-from kinarow.values import Value, read
+from kinarow.values import Goal, Value, read
 
 FORMAT = "kinarow.strategy"
 VERSION = 2
 WALK_VERSION = 3  # the key-less form (a walk of moves)
-READS = (1, 2, 3)  # versions the checker reads (version 1 names the wins on the spot as well)
+SHARED_VERSION = 4  # a walk with shared replies (sets of the loser's replies that share one subtree)
+READS = (1, 2, 3, 4)  # versions the checker reads (version 1 names the wins on the spot as well)
+SHARED = 128  # a version 4 move byte with this bit: the loser's turn after it begins with its sets
 #: the values a strategy certificate's ``winner`` may name
 WINNERS = (Value.FIRST, Value.SECOND, Value.MAKER, Value.BREAKER)
 WALK_CELLS = 128  # the largest board a walk is written for (one byte a move; the compiled walk's two-word bitboards)
@@ -151,6 +166,7 @@ class StrategyTree:
     choices: dict[str, str] = field(default_factory=dict)
     walk: bytes | None = None  # the version 3 form: the moves in replay order (then ``choices`` is empty)
     outcome: str = WIN  # what it claims: WIN, or NOT_LOSE (no line ends in the other player's win)
+    shared: int | None = None  # version 4: the walk has shared replies, and this many moves (its bytes hold sets)
 
     @property
     def claim(self) -> str:
@@ -165,6 +181,8 @@ class StrategyTree:
     @property
     def size(self) -> int:
         """Number of positions where the winner's move is prescribed (wins on the spot are not counted)."""
+        if self.shared is not None:
+            return self.shared
         return len(self.walk) if self.walk is not None else len(self.choices)
 
     def move(self, position: Position) -> int | None:
@@ -197,10 +215,14 @@ class StrategyTree:
     def expanded(self) -> StrategyTree:
         """The same strategy keyed by board (version 2 form) from a walk; itself when it is keyed already.
 
-        The walk must hold: replaying it is how the boards are found.
+        The walk must hold: replaying it is how the boards are found. A walk with shared replies (version 4)
+        has positions that no board key names (the loser given several stones in one turn): it stays a walk.
         """
         if self.walk is None:
             return self
+        if self.shared is not None:
+            raise KinarowError("a walk with shared replies (version 4) cannot be read into boards: its positions "
+                               "after a set of replies have the loser's stones given at once; check it as a walk")
         start = _walk_start(self, "the walk cannot be read into boards")
         found: dict[str, str] = {}
         result = _check_compiled(self, start, walk_keys=found)
@@ -210,6 +232,14 @@ class StrategyTree:
 
     def to_json(self) -> dict[str, Any]:
         who = {"winner": self.winner} if self.outcome == WIN else {"outcome": NOT_LOSE, "player": self.winner}
+        if self.walk is not None and self.shared is not None:
+            return {
+                **envelope(FORMAT, SHARED_VERSION, self.game, self.moves, self.claim),
+                **who,
+                "prescribed": self.shared,
+                "length": len(self.walk),
+                "walk": pack_walk(self.walk),
+            }
         if self.walk is not None:
             return {
                 **envelope(FORMAT, WALK_VERSION, self.game, self.moves, self.claim),
@@ -233,6 +263,13 @@ class StrategyTree:
         winner = read(Value, winner, f"the strategy certificate's '{field_name}'", CertificateError, WINNERS)
         if data.get("version") == WALK_VERSION:
             return cls(game, moves, winner, walk=read_walk(data, "strategy certificate"), outcome=outcome)
+        if data.get("version") == SHARED_VERSION:
+            walk = read_walk(data, "strategy certificate", "length")
+            count = data.get("prescribed")
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= len(walk):
+                raise CertificateError("the strategy certificate's 'prescribed' is the number of the winner's moves "
+                                       f"in its walk, from 0 to its length ({len(walk):,} bytes)")
+            return cls(game, moves, winner, walk=walk, outcome=outcome, shared=count)
         if not isinstance(choices, dict) or not all(isinstance(v, str) for v in choices.values()):
             raise CertificateError("the strategy certificate needs 'choices', an object from boards to cell names")
         return cls(game, moves, winner, {str(k): v for k, v in choices.items()}, outcome=outcome)
@@ -250,23 +287,44 @@ def pack_walk(walk: bytes) -> str:
     return base64.b64encode(zlib.compress(walk, 9)).decode("ascii")
 
 
-def read_walk(data: dict[str, Any], kind: str) -> bytes:
-    """The moves of a walk written in ``data`` (a version 3 strategy certificate, or a draw proof's half):
-    'walk' (base64 of zlib-compressed bytes) and 'prescribed' (how many); ``kind`` names it in errors."""
-    text, count = data.get("walk"), data.get("prescribed")
+def read_walk(data: dict[str, Any], kind: str, length: str = "prescribed") -> bytes:
+    """The bytes of a walk written in ``data`` (a version 3 strategy certificate, or a draw proof's half):
+    'walk' (base64 of zlib-compressed bytes) and ``length`` (how many bytes: 'prescribed', the moves, in
+    version 3; 'length' in version 4, whose bytes hold sets too); ``kind`` names it in errors."""
+    text, count = data.get("walk"), data.get(length)
+    unit = "moves" if length == "prescribed" else "bytes"
     if not isinstance(text, str) or not isinstance(count, int) or isinstance(count, bool):
-        raise CertificateError(f"the {kind} needs 'walk', a base64 string, and 'prescribed', the number of moves "
+        raise CertificateError(f"the {kind} needs 'walk', a base64 string, and '{length}', the number of {unit} "
                                "in it")
     if not 0 <= count <= MAX_WALK_MOVES:  # the walk is unpacked to at most this many bytes (0 would mean no cap)
-        raise CertificateError(f"the {kind}'s 'prescribed' is {count:,}; a walk holds from 0 to "
-                               f"{MAX_WALK_MOVES:,} moves")
+        raise CertificateError(f"the {kind}'s '{length}' is {count:,}; a walk holds from 0 to "
+                               f"{MAX_WALK_MOVES:,} {unit}")
     try:
         walk = zlib.decompressobj().decompress(base64.b64decode(text, validate=True), count + 1)  # no more than told
     except (ValueError, zlib.error):
         raise CertificateError(f"the {kind}'s 'walk' is not base64 of zlib-compressed bytes") from None
     if len(walk) != count:
-        raise CertificateError(f"the {kind}'s 'walk' holds {len(walk):,} moves, but 'prescribed' says {count:,}")
+        raise CertificateError(f"the {kind}'s 'walk' holds {len(walk):,} {unit}, but '{length}' says {count:,}")
     return walk
+
+
+def sharing_refused(game: Game, outcome: str, winner: Value) -> str | None:
+    """Why a walk with shared replies (version 4) cannot prove ``outcome`` for ``winner`` in ``game``, or None.
+
+    The rule it adds (a win after the loser was given a whole set of cells is a win after each of them) holds
+    when more stones never help the loser: free placement, one stone a turn, and the normal goal or Maker's win.
+    """
+    if outcome != WIN:
+        return "shared replies prove wins only"
+    if game.gravity:
+        return "under gravity a given stone changes which cells are playable"
+    if (game.p, game.q) != (1, 1):
+        return "the game places more than one stone a turn"
+    if game.goal == Goal.MISERE:
+        return "in misere play more stones can hurt their owner"
+    if game.goal == Goal.MAKER_BREAKER and winner != Value.MAKER:
+        return "Breaker's win is not proven by sharing Maker's replies"
+    return None
 
 
 def _start(tree: StrategyTree) -> Position:
@@ -292,6 +350,65 @@ class _RefutedError(Exception):
     pass
 
 
+class _Given(Position):
+    """A position of a walk with shared replies: the loser may have been given a set of stones in one turn, so
+    the player to move follows the turns taken, not the stones (:meth:`give`, :meth:`take_back`)."""
+
+    def __init__(self, pos: Position) -> None:
+        super().__init__(pos.game)
+        self.board, self.moves, self.bits = pos.board.copy(), pos.moves.copy(), pos.bits.copy()
+        self.heights, self._results = pos.heights.copy(), pos._results.copy()
+        self.turns = pos.stones
+
+    @property
+    def to_move(self) -> int:
+        return self.game.turn_state(self.turns)[0]
+
+    @property
+    def extra(self) -> int:
+        """Stones placed beyond one a turn (given with sets)."""
+        return self.stones - self.turns
+
+    def play(self, cell: int) -> None:
+        super().play(cell)
+        self.turns += 1
+
+    def undo(self) -> int:
+        cell = super().undo()
+        self.turns -= 1
+        return cell
+
+    def give(self, cells: list[int]) -> None:
+        """The player to move places all of ``cells`` (empty) in one turn; a line through any of them ends the
+        game as that player's line would, else a full board does."""
+        player = self.to_move
+        for c in cells:
+            self.board[c] = player
+            self.bits[player] |= 1 << c
+            self.moves.append(c)
+            self._results.append(None)
+        lines = [r for c in cells if self.completes_group(c, player) and (r := self._outcome_after(c, player))]
+        self._results[-1] = lines[0] if lines else self._outcome_after(cells[-1], player)
+        self.turns += 1
+
+    def take_back(self, cells: list[int]) -> None:
+        for _ in cells:
+            super().undo()
+        self.turns -= 1
+
+
+def shared_name(pos: Position, cells: list[int]) -> str:
+    """A set of replies given at once, as a line names it: ``{a1,b1,c1}``."""
+    return "{" + ",".join(pos.name(c) for c in cells) + "}"
+
+
+def bad_sets(where: str, read: int) -> str:
+    """Why a walk's sets (version 4) at byte ``read`` are refused."""
+    return (f"after {where} the walk's sets at byte {read:,} break the format: a turn has at least one set (none "
+            "only at the start), each set at least two cells, in increasing order, each empty and in no earlier set "
+            "of the turn")
+
+
 def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int], None] | None = None) -> Verdict:
     """Verify that following ``tree`` wins (or, with ``outcome`` "not-lose", does not lose) against every reply
     (rules only, no search).
@@ -311,13 +428,18 @@ def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int]
     if tree.walk is not None and pos.geometry.size > WALK_CELLS:
         return walked(False, f"a walk (version 3) is only written for boards of at most {WALK_CELLS} cells; "
                       f"{tree.game} has {pos.geometry.size}", 0)
+    if tree.shared is not None:
+        why = sharing_refused(game, tree.outcome, tree.winner)
+        if why is not None:
+            return walked(False, f"a walk with shared replies (version 4) does not apply to {tree.game}: {why}", 0)
     if compiled and pos.geometry.size <= WALK_CELLS and not pos.is_over and tree.winner in value_names(game):
         return _check_compiled(tree, pos, on_tick=on_tick)
     return _check_python(tree, on_tick)
 
 
 def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: Any, out: Any,
-           on_tick: Callable[[int], None] | None = None, outcome: str = WIN) -> tuple[int, int, int, int, Any]:
+           on_tick: Callable[[int], None] | None = None, outcome: str = WIN,
+           shared: list[Any] | None = None) -> tuple[int, int, int, int, Any]:
     """Run the compiled checker (:func:`kinarow.proofs.tree_kernel.check`) from ``pos`` for ``winner`` (1 or 2),
     whose claim is ``outcome`` (a win, or not to lose).
 
@@ -325,6 +447,9 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
     ``out`` are the kernel's. The kernel runs in a thread so that Ctrl-C stops
     it; ``on_tick(proven)`` hears how many positions are proven, four times a
     second and once at the end. Returns ``(status, proven, depth, read, line)``.
+    ``shared`` (a list) reads a walk with shared replies (version 4, STREAM) and
+    gets ``(moves, scell, sbeg)``: the winner's moves read and the sets along the
+    line (the kernel's arrays).
     """
     import numpy as np
 
@@ -338,7 +463,9 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
     line = np.zeros(size + 1, np.int64)
     words = 1 if size <= 64 else 2
     bx, bo = W.to_board(pos.bits[1], words), W.to_board(pos.bits[2], words)
-    ctrl = np.zeros(2, np.int64)
+    ctrl = np.zeros(3, np.int64)
+    rows = size - pos.stones + 2 if shared is not None else 1
+    scell, sbeg = np.zeros((rows, size), np.int64), np.zeros((rows, size + 1), np.int64)
     found: list[tuple[int, int, int, int]] = []
     errors: list[BaseException] = []
 
@@ -346,7 +473,7 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
         try:
             found.append(TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal, masks,
                                   cell_groups, start, turn_player, keys, cells, line, used, mode, out, ctrl, kind, kt,
-                                  TK.CLAIM_CODES[outcome]))
+                                  TK.CLAIM_CODES[outcome], shared is not None, scell, sbeg))
         except BaseException as error:  # handed to the waiting thread
             errors.append(error)
 
@@ -366,6 +493,8 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
     status, proven, depth, read = found[0]
     if on_tick is not None:
         on_tick(int(proven))
+    if shared is not None:
+        shared.extend((int(ctrl[2]), scell, sbeg))
     return int(status), int(proven), int(depth), int(read), line
 
 
@@ -396,30 +525,49 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
         names, keys, cells = keyed_rows(tree, geo)
     used = np.zeros(len(keys), np.uint8)
     out = np.zeros(len(keys) if mode == TK.ENCODE else 0, np.int64)
-    status, proven, depth, read, line = replay(pos, winner, mode, keys, cells, used, out, on_tick, tree.outcome)
+    sets: list[Any] | None = [] if tree.shared is not None else None
+    status, proven, depth, read, line = replay(pos, winner, mode, keys, cells, used, out, on_tick, tree.outcome,
+                                               sets)
     if reached is not None:
         reached.update(names[int(i)] for i in np.flatnonzero(used))
     if status == TK.OK:
         if mode == TK.STREAM and read < len(cells):
-            return walked(False, f"the walk has {len(cells) - read:,} moves more than the replay reads",
-                          int(proven))
+            return walked(False, f"the walk has {len(cells) - read:,} {'bytes' if sets else 'moves'} more than the "
+                          "replay reads", int(proven))
+        if sets and sets[0] != tree.shared:
+            return walked(False, f"the walk holds {sets[0]:,} of the winner's moves, but 'prescribed' says "
+                          f"{tree.shared:,}", int(proven))
         if walk_out is not None:
             walk_out.extend(int(c) for c in out[:read])
         if walk_keys is not None:
             found = TK.board_keys(keys[:read], size)
             walk_keys.update(zip(found, (geo.name(int(c)) for c in cells[:read]), strict=True))
         return walked(True, f"{tree.claim} against every reply", int(proven))
-    played = [int(c) for c in line[:depth]]
-    for c in played:
-        pos.play(c)
-    where = " ".join(pos.name(c) for c in played) or "(start)"
+    given = _Given(pos)
+    names_played = []
+    for d in range(depth):
+        c = int(line[d])
+        if c >= 0:
+            names_played.append(given.name(c))
+            given.play(c)
+        else:  # set -1 - c of the loser's turn at depth d
+            _, scell, sbeg = sets  # type: ignore[misc]
+            group = [int(x) for x in scell[d, sbeg[d, -1 - c]:sbeg[d, -c]]]
+            names_played.append(shared_name(given, group))
+            given.give(group)
+    where = " ".join(names_played) or "(start)"
+    pos = given
+    unit = "bytes" if sets is not None else "moves"
     if status == TK.ENDS:
         reason = ended(where, pos.result, tree)
     elif status == TK.NO_MOVE:
-        reason = (f"the walk ends after {read:,} moves, before the replay reaches {where}" if mode == TK.STREAM
+        reason = (f"the walk ends after {read:,} {unit}, before the replay reaches {where}" if mode == TK.STREAM
                   else f"no move is given after {where}")
+    elif status == TK.BAD_SET:
+        reason = bad_sets(where, read)
     elif mode == TK.STREAM:
-        reason = f"after {where} the walk's move {read:,} is cell {int(line[depth])}, which is not a legal move"
+        reason = (f"after {where} the walk's {'byte' if sets is not None else 'move'} {read:,} is cell "
+                  f"{int(line[depth])}, which is not a legal move")
     else:
         name = tree.choices[board_key(pos)]
         try:
@@ -490,18 +638,53 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
     loses = second if winner == 1 else first  # the result a non-losing strategy must never reach
     proven: set[str] = set()
     walk = iter(tree.walk) if tree.walk is not None else None
-    read = heard = 0  # moves read from the walk; positions last reported to on_tick
+    read = heard = 0  # bytes read from the walk (moves, but in version 4); positions last reported to on_tick
     spot = 0  # wins on the spot met (checked each time, not kept in ``proven``)
+    shared = tree.shared is not None
+    unit = "bytes" if shared else "moves"
+    moves = 0  # the winner's moves read from the walk
 
-    def visit(p: Position, line: list[str]) -> None:
+    def byte(where: str) -> int:
+        nonlocal read
+        b = next(walk, None)  # type: ignore[arg-type]
+        if b is None:
+            raise _RefutedError(f"the walk ends after {read:,} {unit}, before the replay reaches {where}")
+        read += 1
+        return b
+
+    def sets_of(p: _Given, where: str) -> list[list[int]]:
+        """The sets the walk gives the loser's turn at ``p`` (see the module's notes)."""
+        count = byte(where)
+        if count == 0 and p.stones > len(tree.moves):
+            raise _RefutedError(bad_sets(where, read))
+        taken: set[int] = set()
+        out: list[list[int]] = []
+        legal = set(p.legal_moves())
+        for s in range(count):
+            m = byte(where)
+            if m < 2 or s >= p.geometry.size:
+                raise _RefutedError(bad_sets(where, read))
+            group: list[int] = []
+            for _ in range(m):
+                c = byte(where)
+                if (group and c <= group[-1]) or c not in legal or c in taken:
+                    raise _RefutedError(bad_sets(where, read))
+                group.append(c)
+                taken.add(c)
+            out.append(group)
+        return out
+
+    def visit(p: Position, line: list[str], follow: bool = False) -> None:
         if p.is_over:
             if p.result != tree.winner and (tree.outcome == WIN or p.result == loses):
                 raise _RefutedError(ended(" ".join(line) or "(start)", p.result, tree))
             return
         key = board_key(p)
+        if shared and p.extra:  # type: ignore[attr-defined]
+            key += f"/{p.extra}"  # type: ignore[attr-defined]
         if key in proven:
             return
-        nonlocal read, heard, spot
+        nonlocal read, heard, spot, moves
         if on_tick is not None and len(proven) + spot >= heard + TICK_POSITIONS:
             heard = (len(proven) + spot) // TICK_POSITIONS * TICK_POSITIONS
             on_tick(heard)
@@ -511,14 +694,15 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
                 spot += 1  # the winner wins with this stone (not kept: found again as fast, as in the compiled walk)
                 return
             where = " ".join(line) or "(start)"
+            flagged = False
             if walk is not None:
-                cell = next(walk, None)
-                if cell is None:
-                    raise _RefutedError(f"the walk ends after {read:,} moves, before the replay reaches {where}")
-                read += 1
+                cell = byte(where)
+                moves += 1
+                if shared and cell >= SHARED:
+                    cell, flagged = cell - SHARED, True
                 if cell not in p.legal_moves():
-                    raise _RefutedError(f"after {where} the walk's move {read:,} is cell {cell}, which is not a "
-                                        "legal move")
+                    raise _RefutedError(f"after {where} the walk's {'byte' if shared else 'move'} {read:,} is cell "
+                                        f"{cell}, which is not a legal move")
                 name = p.name(cell)
             if name is None:
                 raise _RefutedError(f"no move is given after {where}")
@@ -527,22 +711,33 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
                 p.play(cell)
             except KinarowError as err:
                 raise _RefutedError(f"after {where} the prescribed move {name} is illegal: {err}") from None
-            visit(p, [*line, name])
+            visit(p, [*line, name], flagged)
             p.undo()
         else:
+            groups = sets_of(p, " ".join(line) or "(start)") if follow else []  # type: ignore[arg-type]
+            for group in groups:
+                p.give(group)  # type: ignore[attr-defined]
+                visit(p, [*line, shared_name(p, group)])
+                p.take_back(group)  # type: ignore[attr-defined]
+            taken = {c for group in groups for c in group}
             for cell in p.legal_moves():
+                if cell in taken:
+                    continue
                 p.play(cell)
                 visit(p, [*line, p.name(cell)])
                 p.undo()
         proven.add(key)
 
     try:
-        visit(pos, [])
+        visit(_Given(pos) if shared else pos, [], shared)
     except _RefutedError as err:
         return walked(False, str(err), len(proven) + spot)
     if tree.walk is not None and read < len(tree.walk):
-        return walked(False, f"the walk has {len(tree.walk) - read:,} moves more than the replay reads",
+        return walked(False, f"the walk has {len(tree.walk) - read:,} {unit} more than the replay reads",
                       len(proven) + spot)
+    if shared and moves != tree.shared:
+        return walked(False, f"the walk holds {moves:,} of the winner's moves, but 'prescribed' says "
+                      f"{tree.shared:,}", len(proven) + spot)
     return walked(True, f"{tree.claim} against every reply", len(proven) + spot)
 
 

@@ -84,7 +84,29 @@ node whose prescribed move is being followed.
 
 ``ctrl`` talks with the thread that waits for the walk: every 65,536 steps
 the walk writes the positions proven so far to ``ctrl[0]`` and stops
-(STOPPED) when ``ctrl[1]`` is not 0.
+(STOPPED) when ``ctrl[1]`` is not 0; ``ctrl[2]`` counts the winner's moves
+read from the walk.
+
+Shared replies (``covers``, STREAM only)
+========================================
+
+A walk of version 4 may let several replies of the loser share one subtree.
+A winner's move byte ``c | SHARED`` says that the loser's turn after ``c``
+begins with its *sets*: a byte ``r`` (at least 1), then ``r`` times a count
+byte ``m`` (at least 2) and ``m`` cells in increasing order, each empty and in
+no earlier set of the turn (else BAD_SET). When the walk starts at the loser's
+turn, its first byte is the start's ``r`` (0 for none). Each set is replayed as
+one position: all its cells the loser's at once, the winner to move; then every
+legal reply outside the sets, as usual. Fewer stones of the loser never help
+the loser (free placement, one stone a turn, the normal goal or Maker's win),
+so a win there is a win after each single reply of the set.
+
+The frame of a set holds all its cells (``line[d]`` is ``-1 - s`` for set s
+of the node, its cells ``scell[d, sbeg[d, s]:sbeg[d, s + 1]]``); the turn
+follows the frames (one a turn), the board's fullness the stones (``cnt``).
+A position below a set has ``e`` stones of the loser more than its turn
+accounts for; it is proven under ``(key, e)`` in a table of its own, as the
+same board may be met with the other player to move at another ``e``.
 """
 
 from __future__ import annotations
@@ -98,6 +120,8 @@ from kinarow import bitboards as W
 from kinarow.values import Goal
 
 OK, ENDS, NO_MOVE, ILLEGAL, STOPPED = 0, 1, 2, 3, 4  # what the walk found (ENDS: a line ends in another result)
+BAD_SET = 5  # a walk's shared replies break the format's rules (see "Shared replies" above)
+SHARED = 128  # a winner's move byte with this bit: the loser's turn after it reads its shared replies
 DICT, STREAM, ENCODE, ENCODE_FINGER = 0, 1, 2, 3  # where the winner's moves come from (see above)
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
 #: the kernel's code of each goal
@@ -349,7 +373,7 @@ def new_table(kind, rows=1 << 16):
 
 
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9),
-        np.uint64(0xD6E8FEB86659FD93))
+        np.uint64(0xD6E8FEB86659FD93), np.uint64(0xA0761D6478BD642F))  # the fifth: a shared-reply key's e
 
 
 @njit(cache=True)
@@ -451,19 +475,76 @@ def winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, 
     return -1
 
 
+@njit(cache=True)
+def _proven(table, ctable, key, e):
+    """Is the position of ``key``, with ``e`` stones of the loser beyond its turns, proven?"""
+    if e == 0:
+        return table_has(table, key)
+    return table_has(ctable, (*key, np.uint64(e)))
+
+
+@njit(cache=True)
+def _prove(table, used, ctable, cused, key, e):
+    """Mark the position of ``key`` (``e`` as in :func:`_proven`) proven: ``(table, used, ctable, cused)``."""
+    if e == 0:
+        table, used = table_add(table, used, key)
+    else:
+        ctable, cused = table_add(ctable, cused, (*key, np.uint64(e)))
+    return table, used, ctable, cused
+
+
+@njit(cache=True)
+def _read_sets(bx, bo, d, cells, read, size, n, gravity, scell, sbeg, smask, root):
+    """Read the sets of the loser's node at depth ``d`` from ``cells[read:]`` (see "Shared replies"):
+    ``(status, read, count)``; status OK, NO_MOVE (the walk ends) or BAD_SET."""
+    if read == cells.shape[0]:
+        return NO_MOVE, read, 0
+    r = np.int64(cells[read])
+    read += 1
+    if r == 0 and not root:
+        return BAD_SET, read, 0
+    taken = W.zero(bx)
+    k = 0
+    for s in range(r):
+        if read == cells.shape[0]:
+            return NO_MOVE, read, 0
+        m = np.int64(cells[read])
+        read += 1
+        if m < 2 or s >= size:
+            return BAD_SET, read, 0
+        sbeg[d, s] = k
+        prev = -1
+        for _ in range(m):
+            if read == cells.shape[0]:
+                return NO_MOVE, read, 0
+            c = np.int64(cells[read])
+            read += 1
+            if c <= prev or c >= size or not _legal(bx, bo, c, n, gravity) or W.has(taken, c):
+                return BAD_SET, read, 0
+            scell[d, k] = c
+            k += 1
+            taken = W.bor(taken, W.bit(c, bx))
+            prev = c
+    sbeg[d, r] = k
+    W.row_put(smask, d, 0, taken)
+    return OK, read, r
+
+
 @njit(cache=True, nogil=True)
 def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, start, turn_player,
-          keys, cells, line, reached, mode, out, ctrl, kind, kt, claim):
+          keys, cells, line, reached, mode, out, ctrl, kind, kt, claim, covers, scell, sbeg):
     """Replay the strategy from (bx, bo) with ``stones`` down; ``winner`` is FIRST or SECOND, the player who
     follows it, and ``claim`` what it claims for that player (CLAIM_WIN or CLAIM_NOT_LOSE).
 
     ``reached[j]`` is set to 1 for each row of ``keys`` that play reaches (DICT, ENCODE).
     In STREAM mode ``keys`` may have no rows: then the positions are not noted.
     ``kind`` and ``kt`` say how the proven table keys a position (:func:`table_plan`).
+    ``covers`` (STREAM, a walk of version 4): the walk has shared replies, read into ``scell`` and ``sbeg``
+    (one row a depth, ``size`` and ``size + 1`` columns; see "Shared replies").
 
     Returns ``(status, positions checked, depth, moves read)`` (the proven positions kept, and the wins on the
-    spot each time one is met; ``ctrl[0]`` reports the same count): on failure
-    ``line[:depth]`` is the line of play from the start position that fails
+    spot each time one is met; ``ctrl[0]`` reports the same count; "moves read" are the walk's bytes): on
+    failure ``line[:depth]`` is the line of play from the start position that fails
     (for ILLEGAL, the prescribed cell is ``line[depth]``).
     """
     rows = 1 << 16
@@ -472,53 +553,72 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
             rows <<= 1
     table = new_table(kind, rows)
     used = 0
+    key0 = pack(bx, bo, kind, size, n, kt)
+    ctable = np.zeros((1 << 10 if covers else 1, len(key0) + 1), np.uint64)  # positions below a set
+    cused = 0
     spot = 0  # wins on the spot met (not kept)
     read = 0
+    moves = 0
     note_keys = keys.shape[0] > 0
     steps = 0
     depth_max = size - stones + 1
     nxt = np.zeros(depth_max + 1, np.int64)
     res = np.zeros(depth_max + 1, np.int64)  # the result after the move that reached depth d
+    pend = np.zeros(depth_max + 1, np.int64)  # 1: the loser's node at depth d reads its sets
+    nsets = np.zeros(depth_max + 1, np.int64)  # sets of the loser's node at depth d, and the next to replay
+    snext = np.zeros(depth_max + 1, np.int64)
+    cur = np.full(depth_max + 1, -1, np.int64)  # the set replayed from depth d, or -1 for one stone
+    smask = np.zeros((depth_max + 1, W.nwords(bx)), np.uint64)  # the cells of the sets at depth d
+    cnt = stones  # stones on the board (more than stones + d below a set)
+    pend[0] = covers
     d = 0
     while True:
         steps += 1
         if steps & 0xFFFF == 0:
-            ctrl[0] = used + spot
+            ctrl[0] = used + cused + spot
+            ctrl[2] = moves
             if ctrl[1] != 0:
-                return STOPPED, used + spot, d, read
+                return STOPPED, used + cused + spot, d, read
         done = False
         # the node at depth d, reached just now
         t = stones + d
+        e = cnt - t
         mine = turn_player[t] == winner
         # DICT: the row of a move named here (version 1 names wins on the spot too, and such a move is followed)
         j = _find(keys, bx, bo) if mine and mode == DICT and res[d] == 0 else -1
         if res[d] != 0:
             if res[d] != winner and (claim == CLAIM_WIN or res[d] == 3 - winner):
-                return ENDS, used + spot, d, read
+                return ENDS, used + cused + spot, d, read
             done = True
-        elif mine and j < 0 and winning_stone(bx, bo, winner, t, size, n, gravity, masks, cell_groups, start, goal,
-                                              winner) >= 0:
+        elif mine and j < 0 and winning_stone(bx, bo, winner, cnt, size, n, gravity, masks, cell_groups, start,
+                                              goal, winner) >= 0:
             # a win on the spot (tested first: most positions are such), never kept in the table: it is found
             # again at once, with no move read
             spot += 1
             done = True
-        elif table_has(table, pack(bx, bo, kind, size, n, kt)):
+        elif _proven(table, ctable, pack(bx, bo, kind, size, n, kt), e):
             done = True
         elif mine:
+            shared = 0
             if mode == STREAM:
                 if read == cells.shape[0]:
-                    return NO_MOVE, used + spot, d, read
+                    ctrl[2] = moves
+                    return NO_MOVE, used + cused + spot, d, read
                 if note_keys:
                     _note(keys, read, bx, bo)
                 c = np.int64(cells[read])
                 read += 1
+                moves += 1
+                if covers and c >= SHARED:
+                    c -= SHARED
+                    shared = 1
             else:
                 if mode == ENCODE:
                     j = _find(keys, bx, bo)
                 elif mode == ENCODE_FINGER:
                     j = _find_finger(keys, finger(bx, bo))
                 if j < 0:
-                    return NO_MOVE, used + spot, d, read
+                    return NO_MOVE, used + cused + spot, d, read
                 reached[j] = 1
                 c = np.int64(cells[j])
                 if mode != DICT:
@@ -526,31 +626,81 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                     read += 1
             if c < 0 or c >= size or not _legal(bx, bo, c, n, gravity):
                 line[d] = c
-                return ILLEGAL, used + spot, d, read
+                ctrl[2] = moves
+                return ILLEGAL, used + cused + spot, d, read
             nxt[d] = -2
-            bx, bo = push_stone(bx, bo, c, winner, t, d, line, res, size, masks, cell_groups, start, goal)
+            cur[d] = -1
+            bx, bo = push_stone(bx, bo, c, winner, cnt, d, line, res, size, masks, cell_groups, start, goal)
+            cnt += 1
             d += 1
+            pend[d] = shared
             continue
         else:
             nxt[d] = 0
+            nsets[d] = 0
+            snext[d] = 0
+            if pend[d] != 0:
+                status, read, r = _read_sets(bx, bo, d, cells, read, size, n, gravity, scell, sbeg, smask, d == 0)
+                if status != OK:
+                    ctrl[2] = moves
+                    return status, used + cused + spot, d, read
+                nsets[d] = r
         while True:  # at depth d: finish the node (done) or try its next reply
             if done:
                 if d == 0:
-                    return OK, used + spot, 0, read
+                    ctrl[2] = moves
+                    return OK, used + cused + spot, 0, read
                 d -= 1
-                bx, bo = pop_stone(bx, bo, line[d])
+                if cur[d] < 0:
+                    bx, bo = pop_stone(bx, bo, line[d])
+                    cnt -= 1
+                else:
+                    s = cur[d]
+                    for i in range(sbeg[d, s], sbeg[d, s + 1]):
+                        bx, bo = pop_stone(bx, bo, scell[d, i])
+                    cnt -= sbeg[d, s + 1] - sbeg[d, s]
                 if nxt[d] == -2:  # the winner's node: its one move is proven
-                    table, used = table_add(table, used, pack(bx, bo, kind, size, n, kt))
+                    table, used, ctable, cused = _prove(table, used, ctable, cused,
+                                                        pack(bx, bo, kind, size, n, kt), cnt - stones - d)
                     continue
                 done = False
             t = stones + d
             loser = turn_player[t]
+            if snext[d] < nsets[d]:  # the next set: all its cells the loser's at once, the winner to move
+                s = snext[d]
+                snext[d] = s + 1
+                cur[d] = s
+                for i in range(sbeg[d, s], sbeg[d, s + 1]):
+                    c = scell[d, i]
+                    if loser == 1:
+                        bx = W.bor(bx, W.bit(c, bx))
+                    else:
+                        bo = W.bor(bo, W.bit(c, bx))
+                cnt += sbeg[d, s + 1] - sbeg[d, s]
+                r = 0
+                for i in range(sbeg[d, s], sbeg[d, s + 1]):  # a line of the loser first, else a full board
+                    r = outcome(bx, bo, scell[d, i], loser, cnt, size, masks, cell_groups, start, goal)
+                    if r != 0 and r != DRAW and not (goal == MAKER_BREAKER and r == SECOND):
+                        break
+                res[d + 1] = r
+                line[d] = -1 - s
+                d += 1
+                pend[d] = 0
+                break
             c = next_reply(bx, bo, nxt[d], size, n, gravity)
+            if nsets[d] > 0:
+                skip = W.row_get(smask, d, 0, bx)
+                while c < size and W.has(skip, c):
+                    c = next_reply(bx, bo, c + 1, size, n, gravity)
             if c == size:
-                table, used = table_add(table, used, pack(bx, bo, kind, size, n, kt))
+                table, used, ctable, cused = _prove(table, used, ctable, cused, pack(bx, bo, kind, size, n, kt),
+                                                    cnt - t)
                 done = True
                 continue
             nxt[d] = c + 1
-            bx, bo = push_stone(bx, bo, c, loser, t, d, line, res, size, masks, cell_groups, start, goal)
+            cur[d] = -1
+            bx, bo = push_stone(bx, bo, c, loser, cnt, d, line, res, size, masks, cell_groups, start, goal)
+            cnt += 1
             d += 1
+            pend[d] = 0
             break

@@ -1,0 +1,310 @@
+"""Walks with shared replies (strategy certificates, version 4): a set of the loser's replies shares one subtree,
+replayed as the position where the loser was given all of the set at once, the winner to move.
+
+The walks are written here by a writer of this file (its own minimax over bitmasks, its own replay order from the
+documented format), so the checkers are tested against code that shares nothing with them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import cache
+
+import pytest
+
+from helpers import run
+from kinarow import Game, KinarowError
+from kinarow.position import value_names
+from kinarow.proofs import CertificateError
+from kinarow.proofs.tree import SHARED, StrategyTree, check, check_certificate
+from test_tree import both
+
+Sets = Callable[[int, int, list[int]], list[list[int]]]
+
+
+class Writer:
+    """A win of the first player (normal goal, free placement) as a walk with shared replies."""
+
+    def __init__(self, text: str, moves: str = "") -> None:
+        self.game = Game(text)
+        self.text, self.moves = text, moves.split()
+        geo = self.game.geometry
+        self.size = geo.size
+        self.groups = [sum(1 << c for c in g) for g in geo.groups]
+        pos = self.game.position(moves)
+        self.start = (pos.bits[1], pos.bits[2], pos.to_move == 1)
+        self.wins = cache(self._wins)
+
+    def line(self, stones: int) -> bool:
+        return any(g & stones == g for g in self.groups)
+
+    def empty(self, a: int, d: int) -> list[int]:
+        return [c for c in range(self.size) if not (a | d) >> c & 1]
+
+    def spot(self, a: int, d: int) -> bool:
+        return any(self.line(a | 1 << c) for c in self.empty(a, d))
+
+    def _wins(self, a: int, d: int, mine: bool) -> bool:
+        """Does the first player (stones ``a``) win, ``mine`` if it is to move? (The loser's stones ``d``
+        may be more than the turns account for.)"""
+        if self.line(d):
+            return False
+        left = self.empty(a, d)
+        if mine:
+            return any(self.line(a | 1 << c) or (len(left) > 1 and self.wins(a | 1 << c, d, False)) for c in left)
+        return bool(left) and all(self.wins(a, d | 1 << c, True) for c in left)
+
+    def greedy(self, a: int, d: int, replies: list[int]) -> list[list[int]]:
+        """Sets as large as the first reply left allows: each later reply joins while the winner still wins."""
+        out: list[list[int]] = []
+        left = list(replies)
+        while left:
+            group = [left.pop(0)]
+            for z in list(left):
+                given = d | sum(1 << c for c in [*group, z])
+                if self.wins(a, given, True):
+                    group.append(z)
+                    left.remove(z)
+            if len(group) > 1:
+                out.append(sorted(group))
+        return out
+
+    def write(self, sets: Sets | None = None) -> StrategyTree:
+        sets = sets or self.greedy
+        out = bytearray()
+        proven: set[tuple[int, int, int]] = set()
+        moves = 0
+
+        def visit(a: int, d: int, mine: bool, e: int, follow: bool) -> None:
+            nonlocal moves
+            if self.line(a) or self.line(d) or not self.empty(a, d):
+                return
+            if mine and self.spot(a, d):
+                return
+            if (a, d, e) in proven:
+                return
+            if mine:
+                c = next(c for c in self.empty(a, d) if self.wins(a | 1 << c, d, False))
+                child = a | 1 << c
+                expanded = (child, d, e) not in proven and not self.line(child) and len(self.empty(child, d)) > 0
+                groups = sets(child, d, self.empty(child, d)) if expanded else []
+                out.append(c | SHARED if groups else c)
+                moves += 1
+                write_sets(groups)
+                visit(child, d, False, e, bool(groups))
+            else:
+                groups = given_sets.pop() if follow else []
+                for group in groups:
+                    visit(a, d | sum(1 << x for x in group), True, e + len(group) - 1, False)
+                taken = {x for g in groups for x in g}
+                for c in self.empty(a, d):
+                    if c not in taken:
+                        visit(a, d | 1 << c, True, e, False)
+            proven.add((a, d, e))
+
+        given_sets: list[list[list[int]]] = []
+
+        def write_sets(groups: list[list[int]]) -> None:
+            if groups:
+                out.append(len(groups))
+                for g in groups:
+                    out.append(len(g))
+                    out.extend(g)
+                given_sets.append(groups)
+
+        a, d, mine = self.start
+        assert self.wins(a, d, mine)
+        follow = False
+        if not mine:  # the walk starts with the start's sets
+            groups = sets(a, d, self.empty(a, d))
+            out.append(len(groups))
+            for g in groups:
+                out.append(len(g))
+                out.extend(g)
+            given_sets.append(groups)
+            follow = True
+        visit(a, d, mine, 0, follow)
+        return StrategyTree(self.text, self.moves, value_names(self.game)[0], walk=bytes(out), shared=moves)
+
+
+GAMES = [("4x3k3", ""), ("4x4k3", ""), ("4x4k3", "b2 a1"), ("5x3k3", "c2"), ("4x4k3:torus", "")]
+
+
+@pytest.mark.parametrize(("text", "moves"), GAMES)
+def test_a_walk_with_shared_replies_checks_and_is_smaller(text, moves):
+    writer = Writer(text, moves)
+    shared = writer.write()
+    plain = writer.write(lambda a, d, replies: [])
+    verdict = both(shared)
+    assert verdict.ok, verdict.reason
+    assert both(plain).ok
+    assert shared.walk is not None and any(b >= SHARED for b in shared.walk)
+    assert shared.size <= plain.size  # never more of the winner's moves
+    if not moves:  # a whole game: fewer moves and positions
+        assert shared.size < plain.size
+        assert verdict.details["positions_checked"] < both(plain).details["positions_checked"]
+
+
+@pytest.mark.parametrize(("text", "moves"), GAMES[:3])
+def test_each_reply_of_a_set_is_a_win_on_its_own(text, moves):
+    """The rule the format adds, tested on the sets written: a win after the whole set is a win after each
+    of its replies (more stones never help the loser)."""
+    writer = Writer(text, moves)
+    seen = []
+
+    def sets(a: int, d: int, replies: list[int]) -> list[list[int]]:
+        groups = writer.greedy(a, d, replies)
+        seen.extend((a, d, g) for g in groups)
+        return groups
+
+    writer.write(sets)
+    assert seen
+    for a, d, group in seen:
+        assert writer.wins(a, d | sum(1 << c for c in group), True)
+        assert all(writer.wins(a, d | 1 << c, True) for c in group)
+
+
+def _tampered(tree: StrategyTree, walk: bytes, shared: int | None = None) -> StrategyTree:
+    return StrategyTree(tree.game, tree.moves, tree.winner, walk=walk,
+                        shared=tree.shared if shared is None else shared)
+
+
+def _first_set(walk: bytes) -> int:
+    """The index of the first flagged move byte (its sets follow it)."""
+    return next(i for i, b in enumerate(walk) if b >= SHARED)
+
+
+def test_a_set_of_a_losing_position_is_refused():
+    """A set with a reply outside what the winner can give away: every empty cell added to the first set."""
+    tree = Writer("4x4k3").write()
+    walk = tree.walk
+    assert walk is not None
+    i = _first_set(walk)
+    count, size = walk[i + 1], walk[i + 2]
+    cells = list(walk[i + 3:i + 3 + size])
+    assert count >= 1
+    verdicts = []
+    for extra in range(16):
+        if extra in cells:
+            continue
+        grown = sorted({*cells, extra})
+        changed = walk[:i + 2] + bytes([len(grown), *grown]) + walk[i + 3 + size:]
+        verdicts.append(both(_tampered(tree, changed)))
+    assert any(not v.ok for v in verdicts)
+    for v in verdicts:
+        if not v.ok:
+            assert v.reason  # one sentence, the same from both checkers (both() compares them)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda s: [s[0], 1, *s[2:]], "break the format"),  # a set of one cell
+        (lambda s: [s[0], s[1], *reversed(s[2:2 + s[1]]), *s[2 + s[1]:]], "break the format"),  # not increasing
+        (lambda s: [s[0], s[1], s[2], s[2], *s[4:]], "break the format"),  # a cell twice
+        (lambda s: [0, *s[1:]], "break the format"),  # no set after a flagged move
+    ],
+)
+def test_malformed_sets_are_refused_alike(change, words):
+    tree = Writer("4x4k3").write()
+    walk = tree.walk
+    assert walk is not None
+    i = _first_set(walk)
+    rest = list(walk[i + 1:])
+    changed = bytes(walk[:i + 1]) + bytes(change(rest))
+    verdict = both(_tampered(tree, changed))
+    assert not verdict.ok and words in verdict.reason
+
+
+def test_an_occupied_cell_in_a_set_is_refused():
+    tree = Writer("4x4k3").write()
+    walk = tree.walk
+    assert walk is not None
+    i = _first_set(walk)
+    taken = walk[i] - SHARED  # the winner's own move just played
+    size = walk[i + 2]
+    cells = sorted({*walk[i + 3:i + 3 + size], taken})
+    changed = walk[:i + 2] + bytes([len(cells), *cells]) + walk[i + 3 + size:]
+    verdict = both(_tampered(tree, changed))
+    assert not verdict.ok and "break the format" in verdict.reason
+
+
+def test_every_changed_byte_is_judged_alike_by_both_checkers():
+    tree = Writer("4x3k3").write()
+    walk = tree.walk
+    assert walk is not None
+    rejected = 0
+    rng = random.Random(7)
+    for i in range(len(walk)):
+        for b in rng.sample(range(256), 12):
+            if b == walk[i]:
+                continue
+            verdict = both(_tampered(tree, walk[:i] + bytes([b]) + walk[i + 1:]))
+            rejected += not verdict.ok
+    assert rejected > 0
+
+
+def test_short_long_and_miscounted_walks_are_refused():
+    tree = Writer("4x4k3").write()
+    walk = tree.walk
+    assert walk is not None
+    assert "the walk ends after" in both(_tampered(tree, walk[:-1])).reason
+    assert both(_tampered(tree, walk + b"\x00")).reason == "the walk has 1 bytes more than the replay reads"
+    wrong = both(_tampered(tree, walk, shared=(tree.shared or 0) + 1))
+    assert not wrong.ok and "'prescribed' says" in wrong.reason
+
+
+def test_the_start_at_the_losers_turn_reads_its_sets_first():
+    tree = Writer("4x4k3", "b2").write(lambda a, d, replies: [])  # the second player to move: a count of 0
+    assert tree.walk is not None and tree.walk[0] == 0
+    assert both(tree).ok
+    writer = Writer("4x4k3", "b2")
+    shared = writer.write()
+    assert both(shared).ok
+    assert both(_tampered(tree, tree.walk[1:])).ok is False  # without its count the walk is read wrong
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [("4x4k3:gravity", "under gravity"), ("4x4k3:misere", "misere"), ("4x4k3p2q1", "more than one stone")],
+)
+def test_games_where_more_stones_can_help_refuse_shared_walks(text, words):
+    tree = Writer("4x4k3").write()
+    changed = StrategyTree(text, [], tree.winner, walk=tree.walk, shared=tree.shared)
+    for compiled in (False, True):
+        verdict = check(changed, compiled=compiled)
+        assert not verdict.ok and words in verdict.reason
+
+
+def test_a_shared_walk_round_trips_through_json_and_the_check_command(tmp_path, capsys):
+    tree = Writer("4x4k3").write()
+    data = tree.to_json()
+    assert data["version"] == 4 and data["prescribed"] == tree.size and data["length"] == len(tree.walk or b"")
+    again = StrategyTree.from_json(data)
+    assert again.walk == tree.walk and again.shared == tree.shared
+    assert check_certificate(data).ok and check_certificate(data, compiled=True).ok
+    path = tmp_path / "shared.json"
+    path.write_text(tree.dumps())
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and "VALID" in out
+    code, out, _ = run(capsys, "check", str(path), "--compiled")
+    assert code == 0 and "VALID" in out
+    with pytest.raises(KinarowError, match="cannot be read into boards"):
+        tree.expanded()
+
+
+@pytest.mark.parametrize(
+    ("mutate", "words"),
+    [
+        (lambda d: d.update(length=d["length"] + 1), "'length' says"),
+        (lambda d: d.pop("length"), "needs 'walk'"),
+        (lambda d: d.update(prescribed=-1), "number of the winner's moves"),
+        (lambda d: d.update(prescribed=10**9), "number of the winner's moves"),
+    ],
+)
+def test_malformed_version_4_fields_get_one_sentence(mutate, words):
+    data = Writer("4x3k3").write().to_json()
+    mutate(data)
+    with pytest.raises(CertificateError, match=words):
+        StrategyTree.from_json(data)
