@@ -70,7 +70,8 @@ class Writer:
                 out.append(sorted(group))
         return out
 
-    def write(self, sets: Sets | None = None) -> StrategyTree:
+    def write(self, sets: Sets | None = None, but: bool = True) -> StrategyTree:
+        """The walk; ``but``: a set may be written as the replies left but some (when that is shorter)."""
         sets = sets or self.greedy
         out = bytearray()
         proven: set[tuple[int, int, int]] = set()
@@ -91,7 +92,7 @@ class Writer:
                 groups = sets(child, d, self.empty(child, d)) if expanded else []
                 out.append(c | SHARED if groups else c)
                 moves += 1
-                write_sets(groups)
+                write_sets(groups, self.empty(child, d))
                 visit(child, d, False, e, bool(groups))
             else:
                 groups = given_sets.pop() if follow else []
@@ -105,23 +106,30 @@ class Writer:
 
         given_sets: list[list[list[int]]] = []
 
-        def write_sets(groups: list[list[int]]) -> None:
+        def write_sets(groups: list[list[int]], left: list[int]) -> None:
             if groups:
-                out.append(len(groups))
-                for g in groups:
+                encode(groups, left)
+                given_sets.append(groups)
+
+        def encode(groups: list[list[int]], left: list[int]) -> None:
+            """Each set as its cells, or (byte 128 + count) as the cells it leaves out of the replies left."""
+            out.append(len(groups))
+            rest = list(left)
+            for g in groups:
+                if len(rest) - len(g) < len(g) and but:
+                    out.append(SHARED + len(rest) - len(g))
+                    out.extend(c for c in rest if c not in g)
+                else:
                     out.append(len(g))
                     out.extend(g)
-                given_sets.append(groups)
+                rest = [c for c in rest if c not in g]
 
         a, d, mine = self.start
         assert self.wins(a, d, mine)
         follow = False
         if not mine:  # the walk starts with the start's sets
             groups = sets(a, d, self.empty(a, d))
-            out.append(len(groups))
-            for g in groups:
-                out.append(len(g))
-                out.extend(g)
+            encode(groups, self.empty(a, d))
             given_sets.append(groups)
             follow = True
         visit(a, d, mine, 0, follow)
@@ -237,7 +245,7 @@ def test_every_changed_byte_is_judged_alike_by_both_checkers():
     rejected = 0
     rng = random.Random(7)
     for i in range(len(walk)):
-        for b in rng.sample(range(256), 12):
+        for b in rng.sample(range(256), 6):
             if b == walk[i]:
                 continue
             verdict = both(_tampered(tree, walk[:i] + bytes([b]) + walk[i + 1:]))
@@ -308,3 +316,81 @@ def test_malformed_version_4_fields_get_one_sentence(mutate, words):
     mutate(data)
     with pytest.raises(CertificateError, match=words):
         StrategyTree.from_json(data)
+
+
+# -- the writer of kinarow (the proof search's zones) ---------------------------------------------------------------
+
+WRITTEN = [("4x4k3", ""), ("4x3k3", ""), ("5x3k3", "c2"), ("4x4k3", "b2"), ("4x4k3:torus", ""), ("4x4k3:hex", ""),
+           ("5x5k4", "c3 a1"), ("9x8k3", ""), ("17x4k3", "")]  # the last two: more than 64 cells (two words a side)
+
+
+@pytest.mark.parametrize(("text", "moves"), WRITTEN)
+def test_the_proof_search_writes_shared_walks_both_checkers_accept(text, moves):
+    from kinarow.search.proof_search import ProofSearcher
+    from kinarow.search.shared_walk import shared_walk
+
+    game = Game(text)
+    position = game.position(moves)
+    searcher = ProofSearcher(game, tt_mb=16)
+    winner = next(w for w in (1, 2) if searcher.attacker_wins(position, w).wins)
+    written = shared_walk(searcher, position, winner)
+    assert written is not None
+    verdict = both(written.tree)
+    assert verdict.ok, verdict.reason
+    plain = searcher.strategy_walk(position, winner)
+    assert written.tree.size <= len(plain)  # never more of the winner's moves than one subtree a reply
+    assert written.sets > 0 and written.shared >= 2 * written.sets
+
+
+def test_the_solve_command_writes_and_checks_a_shared_walk(tmp_path, capsys):
+    path = tmp_path / "s.json"
+    code, out, _ = run(capsys, "solve", "4x4k3", "--search", "proof", "--walk", "--share", "--proof", str(path),
+                       "--no-store")
+    assert code == 0 and "wins with perfect play" in out
+    data = __import__("json").loads(path.read_text())
+    assert data["version"] == 4
+    for extra in ([], ["--compiled"]):
+        code, out, _ = run(capsys, "check", str(path), *extra)
+        assert code == 0 and "VALID" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["4x4k3", "--walk", "--share"], "--share writes a walk with the proof search's zones"),
+        (["4x4k3", "--search", "proof", "--share"], "--share writes a walk with the proof search's zones"),
+        (["4x4k3:maker-breaker", "--search", "proof", "--walk", "--share"], "in the normal game only"),
+        (["4x4k3", "--search", "proof", "--walk", "--share", "--workers", "2"], "in one process"),
+    ],
+)
+def test_share_refuses_what_it_cannot_do_in_one_sentence(capsys, args, words):
+    code, _, err = run(capsys, "solve", *args, "--no-store")
+    assert code == 2 and words in err and "Traceback" not in err
+
+
+def test_tampered_wide_shared_walks_are_refused_alike():
+    """On a board of more than 64 cells: a set grown by a cell the winner cannot give away, and a byte cut."""
+    from kinarow.search.proof_search import ProofSearcher
+    from kinarow.search.shared_walk import shared_walk
+
+    game = Game("9x8k3")
+    written = shared_walk(ProofSearcher(game, tt_mb=16), game.position(""), 1)
+    assert written is not None
+    tree = written.tree
+    walk = tree.walk
+    assert walk is not None and both(tree).ok
+    assert not both(_tampered(tree, walk[:-1])).ok
+    rng = random.Random(3)
+    refused = 0
+    for i in rng.sample(range(len(walk)), 40):
+        verdict = both(_tampered(tree, walk[:i] + bytes([(walk[i] + 1) % 256]) + walk[i + 1:]))
+        refused += not verdict.ok
+    assert refused > 0
+
+
+@pytest.mark.parametrize("text", ["4x4k3", "4x3k3"])
+def test_a_set_written_as_the_replies_left_but_some_reads_as_the_same_set(text):
+    listed, left_out = Writer(text).write(but=False), Writer(text).write()
+    assert listed.walk is not None and left_out.walk is not None
+    assert len(left_out.walk) < len(listed.walk) and listed.size == left_out.size
+    assert both(listed).details == both(left_out).details and both(left_out).ok

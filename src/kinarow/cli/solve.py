@@ -55,6 +55,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.status and not args.checkpoint:
         raise UsageError("--status lists the finished jobs of a checkpoint; give it with --checkpoint FILE")
     check_outputs(("--strategy", args.strategy), ("--proof", args.proof))
+    if args.share and scale.wants_parallel(args):
+        raise UsageError("--share writes its walk in one process; leave out --workers, --jobs, --cluster and "
+                         "--checkpoint")
     if scale.wants_parallel(args):  # --workers N > 1, --cluster or --checkpoint: frontier jobs
         if args.strong:
             raise UsageError("--strong solves in one process; leave out --workers, --jobs, --cluster, --checkpoint, "
@@ -65,6 +68,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
     position = Game(args.game).position(args.moves)
+    if args.share and (args.search != "proof" or not args.walk):
+        raise UsageError("--share writes a walk with the proof search's zones; give it with --search proof --walk")
     if args.table is not None and args.search != "proof":
         raise UsageError("--table keeps the proof search's table; give it with --search proof")
     if threads > 1 and connect.serves(position.game) is not None:
@@ -90,6 +95,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             threads=threads,
             search=args.search,
             proof_table=args.table,
+            share=args.share,
         )
     note, proof_note = write_files(args, result)
     if args.json:
@@ -150,6 +156,10 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--walk", action="store_true",
                    help="write a win's strategy (--strategy, --proof) as a walk: the moves in replay order without "
                    "board keys, often a hundred times smaller (format version 3; boards of at most 128 cells)")
+    p.add_argument("--share", action="store_true",
+                   help="with --search proof --walk: let the loser's replies outside a proof's relevance zone share "
+                   "one subtree (format version 4; free placement, one stone a turn, normal goal); far smaller "
+                   "strategies on wide boards")
     p.add_argument("--proof", "--certificate", metavar="FILE", default=None, dest="proof",
                    help="write the certificate of the value to FILE (a win: strategy; a draw settled by knowledge: "
                    "matching sets; another draw: a pairing or blocking trees, and where those do not apply (gravity, "

@@ -33,7 +33,8 @@ Non-losing walks of both players prove a draw (:mod:`kinarow.proofs.draw`).
 Version 4 (a walk with *shared replies*) lets several replies of the loser
 share one subtree: a winner's move byte ``c + 128`` is followed, when the
 replay expands the loser's turn after it, by that turn's sets (a count, then
-each set as its size and its cells in increasing order); a walk that starts at
+each set as its size and its cells in increasing order, or as 128 plus a count
+and the cells it leaves out of the replies left); a walk that starts at
 the loser's turn begins with the start's count (0 for none). Each set is
 replayed as one position in which the loser was given all its cells at once
 and the winner is to move; the loser's other legal replies follow as usual.
@@ -405,8 +406,8 @@ def shared_name(pos: Position, cells: list[int]) -> str:
 def bad_sets(where: str, read: int) -> str:
     """Why a walk's sets (version 4) at byte ``read`` are refused."""
     return (f"after {where} the walk's sets at byte {read:,} break the format: a turn has at least one set (none "
-            "only at the start), each set at least two cells, in increasing order, each empty and in no earlier set "
-            "of the turn")
+            "only at the start), each set at least two cells, listed (or left out of the replies left) in "
+            "increasing order, each empty and in no earlier set of the turn")
 
 
 def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int], None] | None = None) -> Verdict:
@@ -662,15 +663,19 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
         legal = set(p.legal_moves())
         for s in range(count):
             m = byte(where)
-            if m < 2 or s >= p.geometry.size:
+            but, m = m >= SHARED, m % SHARED  # but: every reply left but the cells listed
+            if (m < 2 and not but) or s >= p.geometry.size:
                 raise _RefutedError(bad_sets(where, read))
-            group: list[int] = []
+            listed: list[int] = []
             for _ in range(m):
                 c = byte(where)
-                if (group and c <= group[-1]) or c not in legal or c in taken:
+                if (listed and c <= listed[-1]) or c not in legal or c in taken:
                     raise _RefutedError(bad_sets(where, read))
-                group.append(c)
-                taken.add(c)
+                listed.append(c)
+            group = sorted(legal - taken - set(listed)) if but else listed
+            if len(group) < 2:
+                raise _RefutedError(bad_sets(where, read))
+            taken.update(group)
             out.append(group)
         return out
 

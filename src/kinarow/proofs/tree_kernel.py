@@ -93,8 +93,10 @@ Shared replies (``covers``, STREAM only)
 A walk of version 4 may let several replies of the loser share one subtree.
 A winner's move byte ``c | SHARED`` says that the loser's turn after ``c``
 begins with its *sets*: a byte ``r`` (at least 1), then ``r`` times a count
-byte ``m`` (at least 2) and ``m`` cells in increasing order, each empty and in
-no earlier set of the turn (else BAD_SET). When the walk starts at the loser's
+byte ``m`` and ``m`` cells in increasing order, each empty and in no earlier
+set of the turn (else BAD_SET): the set is those cells (``m`` at least 2),
+or with ``m + SHARED`` every legal cell in no earlier set of the turn *but*
+those listed (at least 2 left). When the walk starts at the loser's
 turn, its first byte is the start's ``r`` (0 for none). Each set is replayed as
 one position: all its cells the loser's at once, the winner to move; then every
 legal reply outside the sets, as usual. Fewer stones of the loser never help
@@ -510,10 +512,14 @@ def _read_sets(bx, bo, d, cells, read, size, n, gravity, scell, sbeg, smask, roo
             return NO_MOVE, read, 0
         m = np.int64(cells[read])
         read += 1
-        if m < 2 or s >= size:
+        but = m >= SHARED  # the set is every reply left but the cells listed
+        if but:
+            m -= SHARED
+        if (m < 2 and not but) or s >= size:
             return BAD_SET, read, 0
         sbeg[d, s] = k
         prev = -1
+        listed = W.zero(bx)
         for _ in range(m):
             if read == cells.shape[0]:
                 return NO_MOVE, read, 0
@@ -521,10 +527,25 @@ def _read_sets(bx, bo, d, cells, read, size, n, gravity, scell, sbeg, smask, roo
             read += 1
             if c <= prev or c >= size or not _legal(bx, bo, c, n, gravity) or W.has(taken, c):
                 return BAD_SET, read, 0
-            scell[d, k] = c
-            k += 1
-            taken = W.bor(taken, W.bit(c, bx))
+            listed = W.bor(listed, W.bit(c, bx))
             prev = c
+        if but:
+            listed = W.bor(listed, taken)  # the set: the legal cells in neither
+            first = k
+            for c in range(size):
+                if not W.has(listed, c) and _legal(bx, bo, c, n, gravity):
+                    scell[d, k] = c
+                    k += 1
+            if k - first < 2:
+                return BAD_SET, read, 0
+            for i in range(first, k):
+                taken = W.bor(taken, W.bit(scell[d, i], bx))
+        else:
+            for c in range(size):
+                if W.has(listed, c):
+                    scell[d, k] = c
+                    k += 1
+            taken = W.bor(taken, listed)
     sbeg[d, r] = k
     W.row_put(smask, d, 0, taken)
     return OK, read, r

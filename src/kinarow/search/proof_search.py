@@ -137,7 +137,7 @@ class Proved:
 
 #: a search of at most this many nodes (no time limit, no ``on_tick``) runs in the calling thread, without the
 #: thread that watches for Ctrl-C and deadlines: it ends within about a second anyway, and the walks that ask many
-#: small questions (benchmarks/bench_cover_walk.py) spend most of their time starting threads otherwise
+#: small questions (a walk with shared replies, kinarow.search.shared_walk) spend most of their time starting threads otherwise
 SMALL_SEARCH = 100_000
 
 

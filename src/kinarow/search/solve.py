@@ -786,6 +786,7 @@ def solve(
     threads: int = 1,
     search: str = "auto",
     proof_table: str | None = None,
+    share: bool = False,
 ) -> Result:
     """Solve a game (from the empty board) or a position with perfect play.
 
@@ -796,6 +797,9 @@ def solve(
     ``walk=True`` keeps it as a walk (version 3), the form that large
     strategies need (written for boards of at most 64 cells: a larger one
     raises :class:`kinarow.search.certify.WalkTooLargeError`).
+    ``share=True`` (with ``search="proof"`` and ``walk=True``) writes it as a
+    walk with shared replies (version 4, :mod:`kinarow.search.shared_walk`):
+    the loser's replies outside a proof's relevance zone share one subtree.
 
     ``knowledge`` (``none``, ``pairing`` or ``matching``) lets the search cut a
     node where a Hales-Jewett pairing or a matching set proves that a player
@@ -853,8 +857,11 @@ def solve(
         raise KinarowError("search='proof' answers value questions, with a win's strategy read from its table; "
                            "leave out strong and searcher, or use search='auto'")
     for name, flag in (("symmetry", symmetry), ("strategy", strategy), ("walk", walk), ("proof", proof),
-                       ("strong", strong)):
+                       ("strong", strong), ("share", share)):
         check_flag(flag, name)
+    if share and (search != "proof" or not walk):
+        raise KinarowError("share lets the loser's replies share subtrees in a walk written with the proof search's "
+                           "zones; give it with search='proof' and walk=True")
     for name, hook in (("on_tick", on_tick), ("on_proof_tick", on_proof_tick)):
         if hook is not None and not callable(hook):
             raise KinarowError(f"{name} must be a function of the node count, not {said(hook)}")
@@ -867,6 +874,12 @@ def solve(
     threads = check_threads(threads)
     if search == "proof":
         proof_search_applies(position.game, search, knowledge)  # a game it does not apply to: one sentence
+    if share:
+        from kinarow.search.shared_walk import sharing_refused_for
+
+        why = sharing_refused_for(position.game)
+        if why is not None:
+            raise KinarowError(f"a walk with shared replies cannot be written for {position.game}: {why}")
     scored = connect.serves(position.game) is None and searcher is None and not (strategy or proof)
     if strong and scored and not position.is_over:  # one score search gives both (the store keeps no lengths)
         scored_result = with_reason(position, _score_search(position, max_nodes=max_nodes, time_limit=time_limit,
@@ -883,7 +896,7 @@ def solve(
                                            symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
                                            on_tick=on_tick, knowledge=knowledge, proof=proof, store=store,
                                            on_proof_tick=on_proof_tick, threads=threads, search=search,
-                                           proof_table=proof_table))
+                                           proof_table=proof_table, share=share))
     if not strong:
         return result
     assert searcher is not None or position.is_over
@@ -955,6 +968,7 @@ def _solve(
     threads: int = 1,
     search: str = "auto",
     proof_table: str | None = None,
+    share: bool = False,
 ) -> Result:
     """:func:`solve` once its arguments are checked: from the store, or by search, with the certificate asked."""
     from kinarow.search import certify
@@ -963,7 +977,7 @@ def _solve(
         return certify.in_form(_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
                                        symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
                                        on_tick=on_tick, knowledge=knowledge, threads=threads, search=search,
-                                       proof_table=proof_table), walk)
+                                       proof_table=proof_table, share=share), walk)
 
     asked = knowledge if searcher is None else searcher.knowledge  # a searcher's own options key the store
     symmetry = symmetry if searcher is None else searcher.symmetry
@@ -982,13 +996,13 @@ def _solve(
         # unless the proof search was asked for (then its table gives the proof tree)
         result = _proof_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
                                on_tick=on_tick, knowledge=knowledge, strategy=search == "proof", walk=walk,
-                               proof_table=proof_table)
+                               proof_table=proof_table, share=share)
         if result.value not in (Value.DRAW, Value.BREAKER) and result.strategy is None:
             result = None
     if result is None:
         result = _search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
                          strategy=strategy or proof, walk=walk, searcher=searcher, on_tick=on_tick,
-                         knowledge=knowledge, threads=threads, search=search, proof_table=proof_table)
+                         knowledge=knowledge, threads=threads, search=search, proof_table=proof_table, share=share)
         if store is not None:
             certify.save_result(store, position, result, symmetry=symmetry)
     return certify.certify(position, result, proof=proof, walk=walk, store=store, tick=on_proof_tick)
@@ -1009,6 +1023,7 @@ def _search(
     threads: int = 1,
     search: str = "auto",
     proof_table: str | None = None,
+    share: bool = False,
 ) -> Result:
     """:func:`solve`'s search of ``position`` (a copy the caller owns), without the store or the proof."""
     game = position.game
@@ -1026,7 +1041,7 @@ def _search(
                                                                                                knowledge):
         return _proof_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
                              on_tick=on_tick, knowledge=knowledge, strategy=strategy, walk=walk,
-                             proof_table=proof_table)
+                             proof_table=proof_table, share=share)
     if searcher is None:
         searcher = Searcher(game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
     start = time.perf_counter()
@@ -1126,6 +1141,7 @@ def _proof_search(
     strategy: bool = False,
     walk: bool = False,
     proof_table: str | None = None,
+    share: bool = False,
 ) -> Result:
     """:func:`_search` by the proof-number search (:mod:`kinarow.search.proof_search`): the value from its
     questions, then a move that keeps it (asked within what is left of the budgets); with ``strategy`` a
@@ -1170,6 +1186,15 @@ def _proof_search(
         # Breaker wins by blocking, which the table does not hold as a tree: alpha-beta writes its strategy
         result.strategy = extract_strategy(position, Searcher(game, tt_mb=tt_mb, symmetry=symmetry,
                                                               knowledge=knowledge), walk=walk)
+    elif strategy and winner is not None and share:
+        from kinarow.search.shared_walk import shared_walk
+
+        done = result.nodes
+        written = shared_walk(searcher, position, winner,
+                              on_tick=None if on_tick is None else lambda more: on_tick(done + more))
+        assert written is not None  # no time limit: it finishes (Ctrl-C is raised)
+        result.walk_nodes, result.walk_seconds = written.nodes, written.seconds
+        result.strategy = written.tree
     elif strategy and winner is not None:
         done = result.nodes
         walk_start = time.perf_counter()

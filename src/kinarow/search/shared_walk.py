@@ -1,0 +1,225 @@
+"""A win's strategy as a walk with shared replies (strategy certificates, version 4), written with the proof search.
+
+At each of the loser's turns the replies are grouped: a reply ``y`` the search proves, with its relevance zone
+``Z`` (a win stays a win with any cells outside ``Z`` given to the loser), forms a set with every other reply
+outside ``Z``; the set's position, where the loser was given all of it at once and the winner is to move, is
+asked again (so a set stands only where the search proves it) and walked once for all of its replies. The
+largest set first, then the next among the replies left; a set of one reply is an ordinary reply. At the
+winner's turns the move is the first in cell order whose position is proved, asked with budgets growing (a
+table read first). The walk follows the checkers' replay (:mod:`kinarow.proofs.tree`) move for move, so each
+byte is written when the replay would read it.
+
+On wide boards most replies are far from the play and share one subtree: (18,4,4) after e1 g2 needs 77,744 of
+the winner's moves this way, where a subtree a reply did not finish in 40 minutes (docs/parallel.md). Narrow
+boards gain less: a proof's zone keeps most columns of a nine or ten wide board.
+
+The walk runs in Python over the search's answers (free placement, one stone a turn, the normal goal); a
+stopped walk keeps nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.position import Position, value_names
+from kinarow.proofs.tree import SHARED, StrategyTree, sharing_refused
+from kinarow.search.proof_search import ProofSearcher
+from kinarow.values import Goal
+
+#: nodes of the growing searches a position is asked with: the table first, then more
+BUDGETS = (2, 1_000, 100_000, 10_000_000)
+
+
+@dataclass
+class SharedWalk:
+    """A walk with shared replies and how it was found."""
+
+    tree: StrategyTree  # the certificate's strategy (version 4)
+    sets: int  # sets of two or more replies written
+    shared: int  # replies that those sets stand for
+    positions: int  # positions walked (the wins on the spot not counted)
+    searches: int  # questions asked of the proof search
+    nodes: int  # their nodes
+    seconds: float
+
+
+class _StoppedError(Exception):
+    pass
+
+
+class _Writer:
+    def __init__(self, searcher: ProofSearcher, winner: int, deadline: float | None,
+                 on_tick: Callable[[int], None] | None) -> None:
+        game = searcher.game
+        self.searcher, self.winner = searcher, winner
+        self.groups = [sum(1 << c for c in g) for g in game.geometry.groups]
+        self.cells = game.cells
+        self.deadline, self.on_tick = deadline, on_tick
+        self.out = bytearray()
+        self.proven: set[tuple[int, int, int]] = set()
+        self.moves = self.sets = self.shared = self.searches = self.nodes = 0
+        self.ticked = time.monotonic()
+
+    def proved(self, a: int, d: int, extra: int, budgets: tuple[int, ...] = BUDGETS) -> int | None:
+        """The relevance zone of (a, d) (``extra`` stones of the loser beyond its turns) if the winner wins
+        there, else None (asked with growing budgets)."""
+        for budget in budgets:
+            answer = self.searcher.attacker_wins_stones(a, d, self.winner, extra=extra, max_nodes=budget)
+            self.searches += 1
+            self.nodes += answer.nodes
+            if answer.wins is not None:
+                return (answer.zone or 0) if answer.wins else None
+        return None
+
+    def empty(self, a: int, d: int) -> list[int]:
+        return [c for c in range(self.cells) if not (a | d) >> c & 1]
+
+    def spot(self, a: int, d: int) -> bool:
+        """Does the winner complete a group with one stone (the replay plays that itself)?"""
+        return any(g & d == 0 and (g & ~a).bit_count() == 1 for g in self.groups)
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
+            raise _StoppedError
+        if self.on_tick is not None and now - self.ticked > 0.25:
+            self.ticked = now
+            self.on_tick(self.nodes)
+
+    def winner_turn(self, a: int, d: int, extra: int) -> None:
+        if self.spot(a, d) or (a, d, extra) in self.proven:
+            return
+        self.tick()
+        move = None
+        for budget in BUDGETS:  # every move with a small budget before any with a larger one
+            move = next((x for x in self.empty(a, d) if self.proved(a | 1 << x, d, extra, (budget,)) is not None),
+                        None)
+            if move is not None:
+                break
+        if move is None:
+            raise KinarowError(f"the proof search proves no move of the winner in a position of this walk "
+                               f"({self.moves:,} moves written before it)")
+        child = a | 1 << move
+        self.moves += 1
+        if (child, d, extra) in self.proven:  # the replay does not expand it: no sets
+            self.out.append(move)
+        else:
+            groups = self.grouped(child, d, extra)
+            self.out.append(move | SHARED if groups else move)
+            self.write_sets(groups, self.empty(child, d))
+            self.loser_turn(child, d, extra, groups)
+        self.proven.add((a, d, extra))
+
+    def grouped(self, a: int, d: int, extra: int) -> list[list[int]]:
+        """The sets of the loser's turn at (a, d): each a proved reply and the replies outside its zone."""
+        left = self.empty(a, d)
+        zones: dict[int, int] = {}
+        for y in left:
+            zone = self.proved(a, d | 1 << y, extra)
+            if zone is None:
+                raise KinarowError(f"the proof search does not prove the winner's answer to a reply of this walk "
+                                   f"({self.moves:,} moves written before it)")
+            zones[y] = zone
+        todo = set(left)
+        groups: list[list[int]] = []
+        while todo:
+            best: set[int] = set()
+            for y in sorted(todo):
+                k = {c for c in todo if c == y or not zones[y] >> c & 1}
+                if len(k) > len(best):
+                    best = k
+            todo -= best
+            given = sum(1 << c for c in best)
+            if len(best) > 1 and self.proved(a, d | given, extra + len(best) - 1) is not None:
+                groups.append(sorted(best))
+        return groups
+
+    def write_sets(self, groups: list[list[int]], left: list[int], start: bool = False) -> None:
+        """The sets of a turn at whose replies are ``left``, as the walk holds them (at the start, the count
+        even when 0): each as its cells, or as the replies left but some, whichever is shorter."""
+        if not groups and not start:
+            return
+        self.out.append(len(groups))
+        rest = set(left)
+        for g in groups:
+            out = sorted(rest - set(g))
+            if len(out) < len(g):
+                self.out.append(SHARED + len(out))
+                self.out.extend(out)
+            else:
+                self.out.append(len(g))
+                self.out.extend(g)
+            rest -= set(g)
+        self.sets += len(groups)
+        self.shared += sum(len(g) for g in groups)
+
+    def loser_turn(self, a: int, d: int, extra: int, groups: list[list[int]]) -> None:
+        for g in groups:
+            self.winner_turn(a, d | sum(1 << c for c in g), extra + len(g) - 1)
+        taken = {c for g in groups for c in g}
+        for y in self.empty(a, d):
+            if y not in taken:
+                self.winner_turn(a, d | 1 << y, extra)
+        self.proven.add((a, d, extra))
+
+
+def sharing_refused_for(game: Game) -> str | None:
+    """Why this writer cannot write a walk with shared replies for ``game`` (None when it can)."""
+    why = sharing_refused(game, "win", value_names(game)[0])
+    if why is None and game.goal != Goal.NORMAL:
+        why = "the proof search gives the loser stones in the normal game only"
+    return why
+
+
+def shared_walk(
+    searcher: ProofSearcher,
+    position: Position,
+    winner: int,
+    *,
+    time_limit: float | None = None,
+    on_tick: Callable[[int], None] | None = None,
+) -> SharedWalk | None:
+    """The winner's strategy from ``position`` as a walk with shared replies (version 4), written with the
+    answers of ``searcher`` (a proof search of the position's game). None when ``time_limit`` seconds run out
+    first. ``on_tick(nodes)`` hears the nodes of its searches so far. The game must be one of free placement,
+    one stone a turn, with the normal goal; the position a win of ``winner`` (1 or 2)."""
+    game = position.game
+    if not isinstance(position, Position) or game != searcher.game:
+        raise KinarowError(f"this proof search is bound to {searcher.game}; give it a position of that game")
+    if isinstance(winner, bool) or winner not in (1, 2):
+        raise KinarowError(f"the winner is player 1 or 2, not {winner!r}")
+    names = value_names(game)
+    why = sharing_refused_for(game)
+    if why is not None:
+        raise KinarowError(f"a walk with shared replies cannot be written for {game}: {why}")
+    if game.cells > 128:
+        raise KinarowError(f"walks are written for boards of at most 128 cells; {game} has {game.cells}")
+    if position.is_over:
+        raise KinarowError("the game is over; there is no strategy to walk")
+    start = time.perf_counter()
+    writer = _Writer(searcher, winner, None if time_limit is None else time.monotonic() + time_limit, on_tick)
+    a, d = position.bits[winner], position.bits[3 - winner]
+    if writer.proved(a, d, 0) is None:
+        raise KinarowError(f"the proof search does not prove a win of the {names[winner - 1]} player here")
+    depth = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(depth, 20 * game.cells + 1000))
+    try:
+        if position.to_move == winner:
+            writer.winner_turn(a, d, 0)
+        else:  # the walk begins with the start's sets
+            groups = writer.grouped(a, d, 0)
+            writer.write_sets(groups, writer.empty(a, d), start=True)
+            writer.loser_turn(a, d, 0, groups)
+    except _StoppedError:
+        return None
+    finally:
+        sys.setrecursionlimit(depth)
+    tree = StrategyTree(str(game), position.move_text().split(), names[winner - 1], walk=bytes(writer.out),
+                        shared=writer.moves)
+    return SharedWalk(tree, writer.sets, writer.shared, len(writer.proven), writer.searches, writer.nodes,
+                      time.perf_counter() - start)
