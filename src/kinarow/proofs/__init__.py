@@ -138,7 +138,8 @@ def require_format(data: Any, fmt: str, version: int | tuple[int, ...], kind: st
         raise CertificateError(f"this is not a {kind} certificate; its 'format' must be '{fmt}'")
     versions = (version,) if isinstance(version, int) else version
     if data.get("version") not in versions or isinstance(data.get("version"), bool):
-        expected = " or ".join(str(v) for v in versions)
+        names = [str(v) for v in versions]
+        expected = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
         raise CertificateError(
             f"{kind} certificate version {data.get('version')!r} is not supported; expected {expected}"
         )

@@ -176,8 +176,10 @@ class StrategyTree:
 
     @property
     def described(self) -> str:
-        """The size in words: "14 prescribed moves" (wins on the spot are not counted)."""
-        return f"{self.size:,} prescribed move{'' if self.size == 1 else 's'}"
+        """The size in words: "14 prescribed moves" (wins on the spot are not counted; "... with shared replies"
+        for a walk of version 4)."""
+        shared = " with shared replies" if self.shared is not None else ""
+        return f"{self.size:,} prescribed move{'' if self.size == 1 else 's'}{shared}"
 
     @property
     def size(self) -> int:
