@@ -394,3 +394,42 @@ def test_a_set_written_as_the_replies_left_but_some_reads_as_the_same_set(text):
     assert listed.walk is not None and left_out.walk is not None
     assert len(left_out.walk) < len(listed.walk) and listed.size == left_out.size
     assert both(listed).details == both(left_out).details and both(left_out).ok
+
+
+def test_a_stopped_shared_walk_is_kept_and_resumed(tmp_path):
+    """Stopped by its node budget, the walk keeps its whole records; the next walk replays them without
+    searching and goes on; the result checks, begins with what was kept, and the file is gone."""
+    from kinarow.search.proof_search import ProofSearcher, load_walk
+    from kinarow.search.shared_walk import SHARED_CHECKPOINT, shared_walk
+
+    game = Game("9x8k3")
+    position = game.position("")
+    keep = str(tmp_path / "walk.npz")
+    stopped = shared_walk(ProofSearcher(game, tt_mb=16), position, 1, keep=keep, max_nodes=2_000, save_seconds=0)
+    assert stopped is None
+    kept = load_walk(keep, position, 1, SHARED_CHECKPOINT)
+    assert len(kept) > 0
+    searcher = ProofSearcher(game, tt_mb=16)
+    done = shared_walk(searcher, position, 1, keep=keep)
+    assert done is not None and done.tree.walk is not None
+    assert done.tree.walk.startswith(kept)
+    assert both(done.tree).ok
+    assert not (tmp_path / "walk.npz").exists()
+    with pytest.raises(KinarowError, match="max_nodes"):
+        shared_walk(searcher, position, 1, max_nodes=-1)
+
+
+def test_a_kept_walk_of_another_position_is_refused(tmp_path):
+    import numpy as np
+
+    from kinarow.search.proof_search import ProofSearcher, save_walk
+    from kinarow.search.shared_walk import SHARED_CHECKPOINT, shared_walk
+
+    game = Game("4x4k3")
+    keep = str(tmp_path / "walk.npz")
+    save_walk(keep, game.position("b2"), 1, np.zeros(3, np.uint8), SHARED_CHECKPOINT)
+    with pytest.raises(KinarowError, match="is not of this walk"):
+        shared_walk(ProofSearcher(game, tt_mb=16), game.position(""), 1, keep=keep)
+    save_walk(keep, game.position(""), 1, np.array([200, 1, 2], np.uint8), SHARED_CHECKPOINT)
+    with pytest.raises(KinarowError, match="remove it to walk from the start"):
+        shared_walk(ProofSearcher(game, tt_mb=16), game.position(""), 1, keep=keep)

@@ -183,7 +183,8 @@ def add_commands(commands: Any) -> None:
                    help="--search proof: keep the search's table in FILE, so that a long search resumes where it "
                    "stopped (loaded when FILE exists, its size then the table's; written every 30 minutes of "
                    "search and when the search stops or answers); with --strategy the walk that writes a win's "
-                   "strategy keeps its progress beside it in FILE.walk.npz the same way")
+                   "strategy keeps its progress beside it in FILE.walk.npz the same way (with --share, "
+                   "FILE.shared.npz)")
     scale.add_solve_options(p)
     p.set_defaults(run=cmd_solve)
 

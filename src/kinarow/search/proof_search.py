@@ -137,7 +137,7 @@ class Proved:
 
 #: a search of at most this many nodes (no time limit, no ``on_tick``) runs in the calling thread, without the
 #: thread that watches for Ctrl-C and deadlines: it ends within about a second anyway, and the walks that ask many
-#: small questions (a walk with shared replies, kinarow.search.shared_walk) spend most of their time starting threads otherwise
+#: small questions (kinarow.search.shared_walk) spend most of their time starting threads otherwise
 SMALL_SEARCH = 100_000
 
 
@@ -692,19 +692,19 @@ def walk_checkpoint_path(table_path: str) -> str:
     return table_path + ".walk.npz"
 
 
-def save_walk(path: str, position: Position, winner: int, moves: np.ndarray) -> None:
+def save_walk(path: str, position: Position, winner: int, moves: np.ndarray, kind: str = WALK_FORMAT) -> None:
     """Keep a stopped walk's moves (written beside the file and renamed, so a stop while writing keeps the
-    last whole one)."""
-    meta = {"format": WALK_FORMAT, "game": str(position.game), "moves": position.move_text(), "winner": winner}
+    last whole one); ``kind`` names the walk's form (a walk with shared replies has its own)."""
+    meta = {"format": kind, "game": str(position.game), "moves": position.move_text(), "winner": winner}
     part = path + ".part"
     with open(part, "wb") as out:
         np.savez(out, meta=np.array(json.dumps(meta)), walk=np.asarray(moves, np.uint8))
     os.replace(part, path)
 
 
-def load_walk(path: str, position: Position, winner: int) -> bytes:
-    """The moves a stopped walk of ``position`` (won by ``winner``) kept in ``path``, or b"" when there is no
-    such file; one sentence when the file is not such a walk's."""
+def load_walk(path: str, position: Position, winner: int, kind: str = WALK_FORMAT) -> bytes:
+    """The moves a stopped walk of ``position`` (won by ``winner``, of the form ``kind``) kept in ``path``, or
+    b"" when there is no such file; one sentence when the file is not such a walk's."""
     if not os.path.exists(path):
         return b""
     try:
@@ -714,7 +714,7 @@ def load_walk(path: str, position: Position, winner: int) -> bytes:
     except (OSError, ValueError, KeyError, EOFError, zlib.error) as err:
         raise KinarowError(f"the walk checkpoint '{path}' cannot be read ({err}); remove it to walk from the "
                            "start") from None
-    want = {"format": WALK_FORMAT, "game": str(position.game), "moves": position.move_text(), "winner": winner}
+    want = {"format": kind, "game": str(position.game), "moves": position.move_text(), "winner": winner}
     if not isinstance(meta, dict) or any(meta.get(k) != v for k, v in want.items()):
         raise KinarowError(f"the walk checkpoint '{path}' is not of this walk ({want['game']} after "
                            f"'{want['moves']}', player {winner} winning); remove it or give another table")

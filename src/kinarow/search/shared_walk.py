@@ -13,26 +13,35 @@ On wide boards most replies are far from the play and share one subtree: (18,4,4
 the winner's moves this way, where a subtree a reply did not finish in 40 minutes (docs/parallel.md). Narrow
 boards gain less: a proof's zone keeps most columns of a nine or ten wide board.
 
-The walk runs in Python over the search's answers (free placement, one stone a turn, the normal goal); a
-stopped walk keeps nothing.
+The walk runs in Python over the search's answers (free placement, one stone a turn, the normal goal). A walk
+given a file to keep (``keep``) saves its bytes now and then and when stopped, and a later walk of the same
+position replays them without searching and goes on.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.tree import SHARED, StrategyTree, sharing_refused
-from kinarow.search.proof_search import ProofSearcher
+from kinarow.search.proof_search import ProofSearcher, load_walk, save_walk
+from kinarow.search.solve import check_count, check_seconds
 from kinarow.values import Goal
 
-#: nodes of the growing searches a position is asked with: the table first, then more
-BUDGETS = (2, 1_000, 100_000, 10_000_000)
+#: nodes of the growing searches a position is asked with: the table first, then more, at last with no bound
+BUDGETS: tuple[int | None, ...] = (2, 1_000, 100_000, 10_000_000, 1_000_000_000, None)
+#: a question of at least this many nodes (or none) writes the kept table as a search of its own would
+KEPT_QUESTION = 10_000_000
+#: the form of a stopped walk's checkpoint (beside a kept table: TABLE.shared.npz)
+SHARED_CHECKPOINT = "kinarow.shared-walk-checkpoint"
 
 
 @dataclass
@@ -54,27 +63,66 @@ class _StoppedError(Exception):
 
 class _Writer:
     def __init__(self, searcher: ProofSearcher, winner: int, deadline: float | None,
-                 on_tick: Callable[[int], None] | None) -> None:
+                 on_tick: Callable[[int], None] | None, prefix: bytes = b"",
+                 save: Callable[[bytes], None] | None = None, save_seconds: float = 60.0) -> None:
         game = searcher.game
         self.searcher, self.winner = searcher, winner
         self.groups = [sum(1 << c for c in g) for g in game.geometry.groups]
         self.cells = game.cells
         self.deadline, self.on_tick = deadline, on_tick
-        self.out = bytearray()
+        self.out = bytearray(prefix)
+        self.prefix, self.at = prefix, 0  # a stopped walk's bytes, replayed (no search) before going on
+        self.save, self.save_seconds = save, save_seconds
+        self.safe = 0  # the bytes that end with a whole record (what a stop keeps)
         self.proven: set[tuple[int, int, int]] = set()
         self.moves = self.sets = self.shared = self.searches = self.nodes = 0
-        self.ticked = time.monotonic()
+        self.ticked = self.saved = time.monotonic()
+        self.table = searcher.table_path  # written by the large questions and with each save, not by each one
+        self.max_nodes: int | None = None
 
-    def proved(self, a: int, d: int, extra: int, budgets: tuple[int, ...] = BUDGETS) -> int | None:
+    def proved(self, a: int, d: int, extra: int, budgets: tuple[int | None, ...] = BUDGETS) -> int | None:
         """The relevance zone of (a, d) (``extra`` stones of the loser beyond its turns) if the winner wins
         there, else None (asked with growing budgets)."""
         for budget in budgets:
-            answer = self.searcher.attacker_wins_stones(a, d, self.winner, extra=extra, max_nodes=budget)
+            large = budget is None or budget >= KEPT_QUESTION
+            self.searcher.table_path = self.table if large else None
+            try:
+                answer = self.searcher.attacker_wins_stones(a, d, self.winner, extra=extra, max_nodes=budget)
+            finally:
+                self.searcher.table_path = self.table
             self.searches += 1
             self.nodes += answer.nodes
             if answer.wins is not None:
                 return (answer.zone or 0) if answer.wins else None
         return None
+
+    @property
+    def replaying(self) -> bool:
+        return self.at < len(self.prefix)
+
+    def byte(self) -> int:
+        """The next byte of the stopped walk being replayed."""
+        if not self.replaying:
+            raise KinarowError("the kept walk ends inside a record; remove it to walk from the start")
+        self.at += 1
+        return self.prefix[self.at - 1]
+
+    def read_sets(self, a: int, d: int) -> list[list[int]]:
+        """The sets of the loser's turn at (a, d) as the stopped walk wrote them (see :meth:`write_sets`)."""
+        left = self.empty(a, d)
+        rest = list(left)
+        groups: list[list[int]] = []
+        for _ in range(self.byte()):
+            m = self.byte()
+            listed = [self.byte() for _ in range(m % SHARED)]
+            group = [c for c in rest if c not in listed] if m >= SHARED else listed
+            if any(c not in rest for c in listed) or len(group) < 2:
+                raise KinarowError("the kept walk's sets do not fit its position; remove it to walk from the start")
+            groups.append(group)
+            rest = [c for c in rest if c not in group]
+        self.sets += len(groups)
+        self.shared += sum(len(g) for g in groups)
+        return groups
 
     def empty(self, a: int, d: int) -> list[int]:
         return [c for c in range(self.cells) if not (a | d) >> c & 1]
@@ -84,26 +132,53 @@ class _Writer:
         return any(g & d == 0 and (g & ~a).bit_count() == 1 for g in self.groups)
 
     def tick(self) -> None:
+        """Between two records: report, stop at the deadline, save now and then."""
+        if self.replaying:
+            return
+        self.safe = len(self.out)
         now = time.monotonic()
-        if self.deadline is not None and now > self.deadline:
+        if (self.deadline is not None and now > self.deadline) or (self.max_nodes is not None
+                                                                    and self.nodes >= self.max_nodes):
             raise _StoppedError
         if self.on_tick is not None and now - self.ticked > 0.25:
             self.ticked = now
             self.on_tick(self.nodes)
+        if self.save is not None and now - self.saved > self.save_seconds:
+            self.keep()
+
+    def keep(self) -> None:
+        """Save the whole records written so far (and the kept table)."""
+        if self.save is not None and not self.replaying:
+            self.save(bytes(self.out[:self.safe]))
+            self.saved = time.monotonic()
 
     def winner_turn(self, a: int, d: int, extra: int) -> None:
         if self.spot(a, d) or (a, d, extra) in self.proven:
             return
         self.tick()
-        move = None
+        if self.replaying:
+            b = self.byte()
+            move = b % SHARED
+            child = a | 1 << move
+            if move >= self.cells or (a | d) >> move & 1 or (b >= SHARED and (child, d, extra) in self.proven):
+                raise KinarowError("the kept walk plays on a taken cell when replayed; remove it to walk from the "
+                                   "start")
+            self.moves += 1
+            groups = self.read_sets(child, d) if b >= SHARED else []
+            if (child, d, extra) not in self.proven:
+                self.loser_turn(child, d, extra, groups)
+            self.proven.add((a, d, extra))
+            return
+        found: int | None = None
         for budget in BUDGETS:  # every move with a small budget before any with a larger one
-            move = next((x for x in self.empty(a, d) if self.proved(a | 1 << x, d, extra, (budget,)) is not None),
+            found = next((x for x in self.empty(a, d) if self.proved(a | 1 << x, d, extra, (budget,)) is not None),
                         None)
-            if move is not None:
+            if found is not None:
                 break
-        if move is None:
+        if found is None:
             raise KinarowError(f"the proof search proves no move of the winner in a position of this walk "
                                f"({self.moves:,} moves written before it)")
+        move = found
         child = a | 1 << move
         self.moves += 1
         if (child, d, extra) in self.proven:  # the replay does not expand it: no sets
@@ -183,11 +258,20 @@ def shared_walk(
     *,
     time_limit: float | None = None,
     on_tick: Callable[[int], None] | None = None,
+    keep: str | None = None,
+    save_seconds: float = 60.0,
+    max_nodes: int | None = None,
 ) -> SharedWalk | None:
     """The winner's strategy from ``position`` as a walk with shared replies (version 4), written with the
-    answers of ``searcher`` (a proof search of the position's game). None when ``time_limit`` seconds run out
-    first. ``on_tick(nodes)`` hears the nodes of its searches so far. The game must be one of free placement,
-    one stone a turn, with the normal goal; the position a win of ``winner`` (1 or 2)."""
+    answers of ``searcher`` (a proof search of the position's game). None when ``time_limit`` seconds, or
+    ``max_nodes`` nodes of its searches, run out first (checked between the winner's moves). ``on_tick(nodes)``
+    hears the nodes of its searches so far. The game must be one of free placement,
+    one stone a turn, with the normal goal; the position a win of ``winner`` (1 or 2).
+
+    ``keep`` is a file that keeps a stopped walk (the time limit, Ctrl-C, SIGTERM): its bytes so far, saved
+    every ``save_seconds`` too, with the searcher's table when it keeps one (:meth:`ProofSearcher.keep_table`);
+    the next walk of the same position replays them without searching and goes on. The file is removed when
+    the walk is done."""
     game = position.game
     if not isinstance(position, Position) or game != searcher.game:
         raise KinarowError(f"this proof search is bound to {searcher.game}; give it a position of that game")
@@ -201,8 +285,19 @@ def shared_walk(
         raise KinarowError(f"walks are written for boards of at most 128 cells; {game} has {game.cells}")
     if position.is_over:
         raise KinarowError("the game is over; there is no strategy to walk")
+    time_limit = check_seconds(time_limit, "time_limit")
     start = time.perf_counter()
-    writer = _Writer(searcher, winner, None if time_limit is None else time.monotonic() + time_limit, on_tick)
+    prefix = b"" if keep is None else load_walk(keep, position, winner, SHARED_CHECKPOINT)
+
+    def save(walk: bytes) -> None:
+        assert keep is not None
+        save_walk(keep, position, winner, np.frombuffer(walk, np.uint8), SHARED_CHECKPOINT)
+        if searcher.table_path is not None:
+            searcher._keep(0, 0.0)
+
+    writer = _Writer(searcher, winner, None if time_limit is None else time.monotonic() + time_limit, on_tick,
+                     prefix, None if keep is None else save, save_seconds)
+    writer.max_nodes = check_count(max_nodes, "max_nodes")
     a, d = position.bits[winner], position.bits[3 - winner]
     if writer.proved(a, d, 0) is None:
         raise KinarowError(f"the proof search does not prove a win of the {names[winner - 1]} player here")
@@ -211,14 +306,24 @@ def shared_walk(
     try:
         if position.to_move == winner:
             writer.winner_turn(a, d, 0)
-        else:  # the walk begins with the start's sets
+        elif writer.replaying:  # the walk begins with the start's sets
+            writer.loser_turn(a, d, 0, writer.read_sets(a, d))
+        else:
             groups = writer.grouped(a, d, 0)
             writer.write_sets(groups, writer.empty(a, d), start=True)
             writer.loser_turn(a, d, 0, groups)
     except _StoppedError:
+        writer.keep()
         return None
+    except KeyboardInterrupt:
+        writer.keep()
+        raise
     finally:
         sys.setrecursionlimit(depth)
+    if writer.replaying:
+        raise KinarowError(f"the kept walk '{keep}' is longer than this walk; remove it to walk from the start")
+    if keep is not None and os.path.exists(keep):
+        os.remove(keep)
     tree = StrategyTree(str(game), position.move_text().split(), names[winner - 1], walk=bytes(writer.out),
                         shared=writer.moves)
     return SharedWalk(tree, writer.sets, writer.shared, len(writer.proven), writer.searches, writer.nodes,

@@ -1191,7 +1191,8 @@ def _proof_search(
 
         done = result.nodes
         written = shared_walk(searcher, position, winner,
-                              on_tick=None if on_tick is None else lambda more: on_tick(done + more))
+                              on_tick=None if on_tick is None else lambda more: on_tick(done + more),
+                              keep=None if proof_table is None else proof_table + ".shared.npz")
         assert written is not None  # no time limit: it finishes (Ctrl-C is raised)
         result.walk_nodes, result.walk_seconds = written.nodes, written.seconds
         result.strategy = written.tree
