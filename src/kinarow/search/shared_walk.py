@@ -64,7 +64,7 @@ class _StoppedError(Exception):
 class _Writer:
     def __init__(self, searcher: ProofSearcher, winner: int, deadline: float | None,
                  on_tick: Callable[[int], None] | None, prefix: bytes = b"",
-                 save: Callable[[bytes], None] | None = None, save_seconds: float = 60.0) -> None:
+                 save: Callable[[bytes, bool], None] | None = None, save_seconds: float = 60.0) -> None:
         game = searcher.game
         self.searcher, self.winner = searcher, winner
         self.groups = [sum(1 << c for c in g) for g in game.geometry.groups]
@@ -76,7 +76,7 @@ class _Writer:
         self.safe = 0  # the bytes that end with a whole record (what a stop keeps)
         self.proven: set[tuple[int, int, int]] = set()
         self.moves = self.sets = self.shared = self.searches = self.nodes = 0
-        self.ticked = self.saved = time.monotonic()
+        self.ticked = self.saved = self.table_saved = time.monotonic()
         self.table = searcher.table_path  # written by the large questions and with each save, not by each one
         self.max_nodes: int | None = None
 
@@ -144,13 +144,15 @@ class _Writer:
             self.ticked = now
             self.on_tick(self.nodes)
         if self.save is not None and now - self.saved > self.save_seconds:
-            self.keep()
+            self.keep(table=now - self.table_saved > self.searcher.table_seconds)
 
-    def keep(self) -> None:
-        """Save the whole records written so far (and the kept table)."""
+    def keep(self, table: bool = True) -> None:
+        """Save the whole records written so far (and the kept table, when ``table``: it can be gigabytes)."""
         if self.save is not None and not self.replaying:
-            self.save(bytes(self.out[:self.safe]))
+            self.save(bytes(self.out[:self.safe]), table)
             self.saved = time.monotonic()
+            if table:
+                self.table_saved = self.saved
 
     def winner_turn(self, a: int, d: int, extra: int) -> None:
         if self.spot(a, d) or (a, d, extra) in self.proven:
@@ -269,7 +271,8 @@ def shared_walk(
     one stone a turn, with the normal goal; the position a win of ``winner`` (1 or 2).
 
     ``keep`` is a file that keeps a stopped walk (the time limit, Ctrl-C, SIGTERM): its bytes so far, saved
-    every ``save_seconds`` too, with the searcher's table when it keeps one (:meth:`ProofSearcher.keep_table`);
+    every ``save_seconds`` too, and the searcher's table when it keeps one (:meth:`ProofSearcher.keep_table`;
+    written when stopped and every ``table_seconds`` of the searcher);
     the next walk of the same position replays them without searching and goes on. The file is removed when
     the walk is done."""
     game = position.game
@@ -289,11 +292,11 @@ def shared_walk(
     start = time.perf_counter()
     prefix = b"" if keep is None else load_walk(keep, position, winner, SHARED_CHECKPOINT)
 
-    def save(walk: bytes) -> None:
+    def save(walk: bytes, table: bool) -> None:
         assert keep is not None
-        save_walk(keep, position, winner, np.frombuffer(walk, np.uint8), SHARED_CHECKPOINT)
-        if searcher.table_path is not None:
+        if table and searcher.table_path is not None:  # the table first: the walk's bytes then never run ahead of it
             searcher._keep(0, 0.0)
+        save_walk(keep, position, winner, np.frombuffer(walk, np.uint8), SHARED_CHECKPOINT)
 
     writer = _Writer(searcher, winner, None if time_limit is None else time.monotonic() + time_limit, on_tick,
                      prefix, None if keep is None else save, save_seconds)
