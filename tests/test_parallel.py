@@ -290,6 +290,35 @@ def test_wide_board_jobs_walk_their_wins_and_the_checkpoint_gives_the_whole_cert
         assert check(tree).ok and check(tree, compiled=True).ok
 
 
+def test_jobs_walk_their_wins_with_shared_replies_and_the_merge_writes_version_4(tmp_path):
+    """(17,4,3) after 1. h2 with ``share``: each job's win is a walk with shared replies, kept in the checkpoint
+    packed as such; the merge of the frontier and the leaves is one strategy of version 4 that both checkers
+    accept; a solve of the empty board from that checkpoint writes one without searching; a solve without
+    ``share`` walks the leaves again as version 3 and also checks."""
+    from kinarow.search.parallel.merge import unpack_shared
+
+    db = tmp_path / "shared.sqlite"
+    after = par.solve("17x4k3", moves="h2", workers=2, jobs=8, search="proof", question=par.FIRST_WINS,
+                      strategy=True, checkpoint=db, tt_mb=16, share=True)
+    assert after.value == "first" and after.strategy is not None and after.strategy.shared is not None
+    store = par.JobStore(db)
+    kept = store.strategies("17x4k3")
+    blobs = [store.get_strategy("17x4k3", node, value) for node, value in
+             store.db.execute("SELECT position, winner FROM strategies WHERE game = '17x4k3'")]
+    store.close()
+    assert len(kept) == after.jobs_solved > 1 and all(unpack_shared(b) is not None for b in blobs)
+    root = par.solve("17x4k3", workers=1, search="proof", question=par.FIRST_WINS, strategy=True, checkpoint=db,
+                     tt_mb=16, share=True)
+    assert root.nodes == 0 and root.strategy is not None and root.strategy.shared is not None
+    plain = par.solve("17x4k3", moves="h2", workers=2, jobs=8, search="proof", question=par.FIRST_WINS,
+                      strategy=True, checkpoint=db, tt_mb=16)
+    assert plain.strategy is not None and plain.strategy.shared is None
+    for tree in (after.strategy, root.strategy, plain.strategy):
+        assert check(tree).ok and check(tree, compiled=True).ok
+    with pytest.raises(KinarowError, match="give it with strategy=True and search='proof'"):
+        par.solve("4x4k3", workers=1, search="proof", share=True)
+
+
 def test_a_split_at_a_searched_move_asks_that_child_first():
     """A leaf split at the move its search was following: only that child is asked until it is decided."""
     position = Game("6x5k4").position("c3 d3")

@@ -360,7 +360,7 @@ def test_the_solve_command_writes_and_checks_a_shared_walk(tmp_path, capsys):
         (["4x4k3", "--walk", "--share"], "--share writes a walk with the proof search's zones"),
         (["4x4k3", "--search", "proof", "--share"], "--share writes a walk with the proof search's zones"),
         (["4x4k3:maker-breaker", "--search", "proof", "--walk", "--share"], "in the normal game only"),
-        (["4x4k3", "--search", "proof", "--walk", "--share", "--workers", "2"], "in one process"),
+        (["4x4k3", "--walk", "--share", "--workers", "2"], "--share writes a walk with the proof search's zones"),
     ],
 )
 def test_share_refuses_what_it_cannot_do_in_one_sentence(capsys, args, words):
@@ -433,3 +433,34 @@ def test_a_kept_walk_of_another_position_is_refused(tmp_path):
     save_walk(keep, game.position(""), 1, np.array([200, 1, 2], np.uint8), SHARED_CHECKPOINT)
     with pytest.raises(KinarowError, match="remove it to walk from the start"):
         shared_walk(ProofSearcher(game, tt_mb=16), game.position(""), 1, keep=keep)
+
+
+def test_the_parallel_solve_command_writes_a_shared_walk(tmp_path, capsys):
+    path = tmp_path / "jobs.json"
+    code, out, _ = run(capsys, "solve", "9x8k3", "--moves", "e4", "--workers", "2", "--jobs", "8", "--search", "proof",
+                       "--question", "first-wins", "--walk", "--share", "--proof", str(path), "--no-store")
+    assert code == 0 and "with shared replies" in out
+    code, out, _ = run(capsys, "check", str(path), "--compiled")
+    assert code == 0 and "VALID" in out
+
+
+@pytest.mark.parametrize(("text", "moves"), [("4x4k3", "b2"), ("17x4k3", "h2"), ("4x4k3", "b2 a1 c3")])
+def test_a_walk_after_the_winners_move_opens_to_one_from_before_it(text, moves):
+    """The first player's certificate after its move, opened by that move, checks from the position before it
+    (version 4 and version 3 alike); a walk whose last move is the loser's is refused."""
+    from kinarow import solve
+    from kinarow.search.proof_search import ProofSearcher
+    from kinarow.search.shared_walk import shared_walk
+
+    game = Game(text)
+    position = game.position(moves)
+    written = shared_walk(ProofSearcher(game, tt_mb=16), position, 1)
+    assert written is not None and written.tree.moves == moves.split()
+    plain = solve(text, moves=moves, strategy=True, walk=True, tt_mb=16).strategy
+    assert plain is not None
+    for tree in (written.tree, plain):
+        opened = tree.opened()
+        assert opened.moves == moves.split()[:-1] and opened.size == tree.size + 1
+        assert both(opened).ok
+    with pytest.raises(KinarowError, match="is not the first player's"):
+        StrategyTree(text, [*moves.split(), "d4"], written.tree.winner, walk=b"", shared=0).opened()

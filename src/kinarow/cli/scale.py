@@ -215,6 +215,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
             max_job_seconds=max_job_seconds,
             question=args.question or "exact",
             search=args.search,
+            share=args.share,
         )
     proof = args.proof is not None
     with walk_option(), progress("writing the certificate", err) if proof else nullcontext() as tick:

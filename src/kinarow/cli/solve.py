@@ -55,9 +55,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.status and not args.checkpoint:
         raise UsageError("--status lists the finished jobs of a checkpoint; give it with --checkpoint FILE")
     check_outputs(("--strategy", args.strategy), ("--proof", args.proof))
-    if args.share and scale.wants_parallel(args):
-        raise UsageError("--share writes its walk in one process; leave out --workers, --jobs, --cluster and "
-                         "--checkpoint")
+    if args.share and (args.search != "proof" or not args.walk):
+        raise UsageError("--share writes a walk with the proof search's zones; give it with --search proof --walk")
     if scale.wants_parallel(args):  # --workers N > 1, --cluster or --checkpoint: frontier jobs
         if args.strong:
             raise UsageError("--strong solves in one process; leave out --workers, --jobs, --cluster, --checkpoint, "
@@ -68,8 +67,6 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
     position = Game(args.game).position(args.moves)
-    if args.share and (args.search != "proof" or not args.walk):
-        raise UsageError("--share writes a walk with the proof search's zones; give it with --search proof --walk")
     if args.table is not None and args.search != "proof":
         raise UsageError("--table keeps the proof search's table; give it with --search proof")
     if threads > 1 and connect.serves(position.game) is not None:

@@ -55,7 +55,7 @@ import json
 import threading
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kinarow.errors import IllegalMoveError, KinarowError
@@ -232,6 +232,26 @@ class StrategyTree:
         if not result.ok:
             raise KinarowError(f"the walk cannot be read into boards: {result.reason}")
         return StrategyTree(self.game, self.moves, self.winner, found, outcome=self.outcome)
+
+    def opened(self) -> StrategyTree:
+        """The same walk from one move earlier, when the last of ``moves`` is the winner's: that move becomes the
+        walk's first (version 4: flagged when the start's turn had sets, whose count then follows it). The
+        result is a claim like any other: check it."""
+        if self.walk is None or not self.moves:
+            raise KinarowError("only a walk after at least one move can be opened by its last move")
+        game = Game(self.game)
+        before = game.position(" ".join(self.moves[:-1]))
+        if value_names(game)[before.to_move - 1] != self.winner:
+            raise KinarowError(f"the last move, {self.moves[-1]}, is not the {self.winner} player's")
+        cell = before.geometry.parse_cell(self.moves[-1])
+        if self.shared is None:
+            walk = bytes([cell]) + self.walk
+        elif self.walk[:1] == b"\x00":
+            walk = bytes([cell]) + self.walk[1:]
+        else:
+            walk = bytes([cell | SHARED]) + self.walk
+        return replace(self, moves=self.moves[:-1], walk=walk,
+                       shared=None if self.shared is None else self.shared + 1)
 
     def to_json(self) -> dict[str, Any]:
         who = {"winner": self.winner} if self.outcome == WIN else {"outcome": NOT_LOSE, "player": self.winner}

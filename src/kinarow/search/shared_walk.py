@@ -23,7 +23,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,14 +62,188 @@ class _StoppedError(Exception):
     pass
 
 
+Rows = dict[tuple[int, int, int], int]  # (winner's stones, loser's, loser's extra) -> the winner's move
+SetRows = dict[tuple[int, int, int], list[list[int]]]  # the same keys -> the sets of the loser's turn there
+
+
+def encode_sets(out: bytearray, groups: list[list[int]], left: list[int], start: bool = False) -> None:
+    """Append the sets of a loser's turn whose replies are ``left`` as a walk holds them (a count, then each
+    set as its cells, or as the replies left but some, whichever is shorter); at the start, the count even when
+    0, else nothing for none."""
+    if not groups and not start:
+        return
+    out.append(len(groups))
+    rest = list(left)
+    for g in groups:
+        but = [c for c in rest if c not in g]
+        if len(but) < len(g):
+            out.append(SHARED + len(but))
+            out.extend(but)
+        else:
+            out.append(len(g))
+            out.extend(g)
+        rest = [c for c in rest if c not in g]
+
+
+def decode_sets(byte: Callable[[], int], left: list[int]) -> list[list[int]]:
+    """The sets :func:`encode_sets` wrote for a turn whose replies are ``left``, read with ``byte()``; one
+    sentence when they do not fit."""
+    rest = list(left)
+    groups: list[list[int]] = []
+    for _ in range(byte()):
+        m = byte()
+        listed = [byte() for _ in range(m % SHARED)]
+        group = [c for c in rest if c not in listed] if m >= SHARED else listed
+        if any(c not in rest for c in listed) or len(group) < 2:
+            raise KinarowError("a walk's sets do not fit the position they are read at")
+        groups.append(group)
+        rest = [c for c in rest if c not in group]
+    return groups
+
+
+class Stones:
+    """The rules a walk with shared replies is read and written by, over bitmasks: the winner's stones ``a``,
+    the loser's ``d`` (free placement, one stone a turn, the normal goal)."""
+
+    def __init__(self, game: Game) -> None:
+        self.cells = game.cells
+        self.groups = [sum(1 << c for c in g) for g in game.geometry.groups]
+
+    def empty(self, a: int, d: int) -> list[int]:
+        return [c for c in range(self.cells) if not (a | d) >> c & 1]
+
+    def spot(self, a: int, d: int) -> bool:
+        """Does the winner complete a group with one stone (the replay plays that itself)?"""
+        return any(g & d == 0 and (g & ~a).bit_count() == 1 for g in self.groups)
+
+    def carrier(self, inverse: list[int]) -> Callable[[int], int]:
+        """The map of bitmasks that sends cell ``c`` to ``inverse[c]`` (by tables of 8 cells)."""
+        tables = []
+        for lo in range(0, self.cells, 8):
+            table = []
+            for b in range(256):
+                table.append(sum(1 << inverse[lo + i] for i in range(8) if b >> i & 1 and lo + i < self.cells))
+            tables.append(table)
+
+        def carry(x: int) -> int:
+            out = 0
+            for j, table in enumerate(tables):
+                out |= table[x >> (8 * j) & 255]
+            return out
+
+        return carry
+
+    def read(self, position: Position, winner: int, walk: bytes, shared: bool) -> tuple[Rows, SetRows]:
+        """The rows of a walk (version 4 when ``shared``, else 3) from ``position``: the replay of the
+        checkers (:mod:`kinarow.proofs.tree`), noting each move and each turn's sets."""
+        moves: Rows = {}
+        sets: SetRows = {}
+        proven: set[tuple[int, int, int]] = set()
+        at = 0
+
+        def byte() -> int:
+            nonlocal at
+            if at == len(walk):
+                raise KinarowError("internal error: a part's walk ends before its replay")
+            at += 1
+            return walk[at - 1]
+
+        def winner_turn(a: int, d: int, e: int) -> None:
+            if not self.empty(a, d) or self.spot(a, d) or (a, d, e) in proven:
+                return
+            b = byte()
+            move = b % SHARED if shared else b
+            moves[(a, d, e)] = move
+            child = a | 1 << move
+            if (child, d, e) not in proven:
+                groups = decode_sets(byte, self.empty(child, d)) if shared and b >= SHARED else []
+                loser_turn(child, d, e, groups)
+            proven.add((a, d, e))
+
+        def loser_turn(a: int, d: int, e: int, groups: list[list[int]]) -> None:
+            if groups:
+                sets[(a, d, e)] = groups
+            for g in groups:
+                winner_turn(a, d | sum(1 << c for c in g), e + len(g) - 1)
+            taken = {c for g in groups for c in g}
+            for y in self.empty(a, d):
+                if y not in taken:
+                    winner_turn(a, d | 1 << y, e)
+            proven.add((a, d, e))
+
+        a, d = position.bits[winner], position.bits[3 - winner]
+        with _deep(self.cells):
+            if position.to_move == winner:
+                winner_turn(a, d, 0)
+            else:
+                loser_turn(a, d, 0, decode_sets(byte, self.empty(a, d)) if shared else [])
+        if at != len(walk):
+            raise KinarowError("internal error: a part's walk is longer than its replay")
+        return moves, sets
+
+    def write(self, position: Position, winner: int, moves: Rows, sets: SetRows) -> tuple[bytes, int]:
+        """The walk with shared replies from ``position`` that plays ``moves`` and gives each loser's turn its
+        ``sets``, and the winner's moves in it."""
+        out = bytearray()
+        proven: set[tuple[int, int, int]] = set()
+        count = 0
+
+        def winner_turn(a: int, d: int, e: int) -> None:
+            nonlocal count
+            if not self.empty(a, d) or self.spot(a, d) or (a, d, e) in proven:
+                return
+            move = moves.get((a, d, e))
+            if move is None:
+                raise KinarowError("internal error: the merged parts give no move at a position their walk reaches")
+            out.append(move)
+            count += 1
+            child = a | 1 << move
+            if (child, d, e) not in proven:
+                groups = sets.get((child, d, e), [])
+                if groups:
+                    out[-1] |= SHARED
+                    encode_sets(out, groups, self.empty(child, d))
+                loser_turn(child, d, e, groups)
+            proven.add((a, d, e))
+
+        def loser_turn(a: int, d: int, e: int, groups: list[list[int]]) -> None:
+            for g in groups:
+                winner_turn(a, d | sum(1 << c for c in g), e + len(g) - 1)
+            taken = {c for g in groups for c in g}
+            for y in self.empty(a, d):
+                if y not in taken:
+                    winner_turn(a, d | 1 << y, e)
+            proven.add((a, d, e))
+
+        a, d = position.bits[winner], position.bits[3 - winner]
+        with _deep(self.cells):
+            if position.to_move == winner:
+                winner_turn(a, d, 0)
+            else:
+                groups = sets.get((a, d, 0), [])
+                encode_sets(out, groups, self.empty(a, d), start=True)
+                loser_turn(a, d, 0, groups)
+        return bytes(out), count
+
+
+@contextmanager
+def _deep(cells: int) -> Iterator[None]:
+    """Room for the recursion of a walk on a board of ``cells`` cells."""
+    depth = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(depth, 20 * cells + 1000))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(depth)
+
+
 class _Writer:
     def __init__(self, searcher: ProofSearcher, winner: int, deadline: float | None,
                  on_tick: Callable[[int], None] | None, prefix: bytes = b"",
                  save: Callable[[bytes, bool], None] | None = None, save_seconds: float = 60.0) -> None:
-        game = searcher.game
         self.searcher, self.winner = searcher, winner
-        self.groups = [sum(1 << c for c in g) for g in game.geometry.groups]
-        self.cells = game.cells
+        self.board = Stones(searcher.game)
+        self.cells = self.board.cells
         self.deadline, self.on_tick = deadline, on_tick
         self.out = bytearray(prefix)
         self.prefix, self.at = prefix, 0  # a stopped walk's bytes, replayed (no search) before going on
@@ -109,27 +284,20 @@ class _Writer:
 
     def read_sets(self, a: int, d: int) -> list[list[int]]:
         """The sets of the loser's turn at (a, d) as the stopped walk wrote them (see :meth:`write_sets`)."""
-        left = self.empty(a, d)
-        rest = list(left)
-        groups: list[list[int]] = []
-        for _ in range(self.byte()):
-            m = self.byte()
-            listed = [self.byte() for _ in range(m % SHARED)]
-            group = [c for c in rest if c not in listed] if m >= SHARED else listed
-            if any(c not in rest for c in listed) or len(group) < 2:
-                raise KinarowError("the kept walk's sets do not fit its position; remove it to walk from the start")
-            groups.append(group)
-            rest = [c for c in rest if c not in group]
+        try:
+            groups = decode_sets(self.byte, self.empty(a, d))
+        except KinarowError:
+            raise KinarowError("the kept walk's sets do not fit its position; remove it to walk from the start") \
+                from None
         self.sets += len(groups)
         self.shared += sum(len(g) for g in groups)
         return groups
 
     def empty(self, a: int, d: int) -> list[int]:
-        return [c for c in range(self.cells) if not (a | d) >> c & 1]
+        return self.board.empty(a, d)
 
     def spot(self, a: int, d: int) -> bool:
-        """Does the winner complete a group with one stone (the replay plays that itself)?"""
-        return any(g & d == 0 and (g & ~a).bit_count() == 1 for g in self.groups)
+        return self.board.spot(a, d)
 
     def tick(self) -> None:
         """Between two records: report, stop at the deadline, save now and then."""
@@ -217,21 +385,8 @@ class _Writer:
         return groups
 
     def write_sets(self, groups: list[list[int]], left: list[int], start: bool = False) -> None:
-        """The sets of a turn at whose replies are ``left``, as the walk holds them (at the start, the count
-        even when 0): each as its cells, or as the replies left but some, whichever is shorter."""
-        if not groups and not start:
-            return
-        self.out.append(len(groups))
-        rest = set(left)
-        for g in groups:
-            out = sorted(rest - set(g))
-            if len(out) < len(g):
-                self.out.append(SHARED + len(out))
-                self.out.extend(out)
-            else:
-                self.out.append(len(g))
-                self.out.extend(g)
-            rest -= set(g)
+        """The sets of a turn whose replies are ``left`` (:func:`encode_sets`)."""
+        encode_sets(self.out, groups, left, start)
         self.sets += len(groups)
         self.shared += sum(len(g) for g in groups)
 
@@ -243,6 +398,18 @@ class _Writer:
             if y not in taken:
                 self.winner_turn(a, d | 1 << y, extra)
         self.proven.add((a, d, extra))
+
+
+def _write(writer: _Writer, position: Position, winner: int, a: int, d: int) -> None:
+    """The walk from the start (a, d): at the winner's turn, or at the loser's with the start's sets first."""
+    if position.to_move == winner:
+        writer.winner_turn(a, d, 0)
+    elif writer.replaying:
+        writer.loser_turn(a, d, 0, writer.read_sets(a, d))
+    else:
+        groups = writer.grouped(a, d, 0)
+        writer.write_sets(groups, writer.empty(a, d), start=True)
+        writer.loser_turn(a, d, 0, groups)
 
 
 def sharing_refused_for(game: Game) -> str | None:
@@ -304,30 +471,20 @@ def shared_walk(
     a, d = position.bits[winner], position.bits[3 - winner]
     if writer.proved(a, d, 0) is None:
         raise KinarowError(f"the proof search does not prove a win of the {names[winner - 1]} player here")
-    depth = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(depth, 20 * game.cells + 1000))
     try:
-        if position.to_move == winner:
-            writer.winner_turn(a, d, 0)
-        elif writer.replaying:  # the walk begins with the start's sets
-            writer.loser_turn(a, d, 0, writer.read_sets(a, d))
-        else:
-            groups = writer.grouped(a, d, 0)
-            writer.write_sets(groups, writer.empty(a, d), start=True)
-            writer.loser_turn(a, d, 0, groups)
+        with _deep(game.cells):
+            _write(writer, position, winner, a, d)
     except _StoppedError:
         writer.keep()
         return None
     except KeyboardInterrupt:
         writer.keep()
         raise
-    finally:
-        sys.setrecursionlimit(depth)
     if writer.replaying:
         raise KinarowError(f"the kept walk '{keep}' is longer than this walk; remove it to walk from the start")
     if keep is not None and os.path.exists(keep):
         os.remove(keep)
-    tree = StrategyTree(str(game), position.move_text().split(), names[winner - 1], walk=bytes(writer.out),
-                        shared=writer.moves)
+    moves = [position.name(c) for c in position.moves]
+    tree = StrategyTree(str(game), moves, names[winner - 1], walk=bytes(writer.out), shared=writer.moves)
     return SharedWalk(tree, writer.sets, writer.shared, len(writer.proven), writer.searches, writer.nodes,
                       time.perf_counter() - start)

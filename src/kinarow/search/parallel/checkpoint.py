@@ -16,6 +16,7 @@ import zlib
 
 from kinarow.errors import KinarowError
 from kinarow.proofs.tree import StrategyTree
+from kinarow.search.parallel.merge import prescribed_moves
 from kinarow.values import Bound, Value, read
 
 #: the most bytes a stored strategy unpacks to (a walk is a byte a move; the 9x4k4 strategy has 7 million moves)
@@ -201,10 +202,12 @@ class JobStore:
         return tree.walk
 
     def put_strategy(self, game: str, position: str, moves: str, winner: Value, walk: bytes, seconds: float) -> None:
-        """Store the strategy (a walk) an extraction job found from a position (canonical frame)."""
+        """Store the strategy (a walk, or one with shared replies packed by
+        :func:`kinarow.search.parallel.merge.pack_shared`) a job found from a position (canonical frame)."""
         self._write(
             "INSERT OR REPLACE INTO strategies (game, position, winner, moves, prescribed, choices, seconds) "
-            "VALUES (?,?,?,?,?,?,?)", (game, position, winner, moves, len(walk), zlib.compress(walk, 6), seconds))
+            "VALUES (?,?,?,?,?,?,?)", (game, position, winner, moves, prescribed_moves(walk), zlib.compress(walk, 6),
+                                       seconds))
 
     def strategies(self, game: str) -> list[tuple[str, Value, int, float, str]]:
         """The stored strategies of ``game``: (moves, winner, prescribed moves, seconds, finished)."""

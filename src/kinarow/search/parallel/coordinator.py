@@ -49,7 +49,15 @@ from kinarow.search.parallel.frontier import (
     start_position,
 )
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec
-from kinarow.search.parallel.merge import fingered, mapped, merged_walk, rows_of_choices, rows_of_walk
+from kinarow.search.parallel.merge import (
+    SharedMerge,
+    fingered,
+    mapped,
+    merged_walk,
+    rows_of_choices,
+    rows_of_walk,
+    unpack_shared,
+)
 from kinarow.search.pool import MAX_WORKERS
 from kinarow.search.solve import (
     ALPHA_BETA,
@@ -144,6 +152,7 @@ def solve(
     max_job_seconds: float | None = None,
     question: str = EXACT,
     search: str = "auto",
+    share: bool = False,
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
 
@@ -170,7 +179,9 @@ def solve(
     search where :func:`kinarow.solve` would take it). With the proof search a strategy is the proof read from
     each job's own table: a job that answers a win test "yes" walks it at once (kept in the checkpoint beside
     its value), so a ``question`` run with ``strategy`` searches each leaf once; alpha-beta extracts the leaves'
-    strategies in jobs of their own after the value is known.
+    strategies in jobs of their own after the value is known. ``share`` (the proof search, with ``strategy``)
+    walks each win with shared replies and merges them into a strategy of version 4
+    (:mod:`kinarow.search.shared_walk`).
     """
     knowledge = check_knowledge(knowledge)
     if search not in SEARCHES:
@@ -181,9 +192,18 @@ def solve(
     max_job_seconds = check_seconds(max_job_seconds, "max_job_seconds")
     strategy = check_flag(strategy, "strategy")
     best_move = check_flag(best_move, "best_move")
+    share = check_flag(share, "share")
     position = start_position(target, moves)
     game = position.game
     proving = proof_search_applies(game, search, knowledge)
+    if share:
+        from kinarow.search.shared_walk import sharing_refused_for
+
+        why = sharing_refused_for(game)
+        if not (strategy and proving) or why is not None:
+            raise KinarowError("share walks the jobs' wins with shared replies from the proof search's zones: give "
+                               "it with strategy=True and search='proof'"
+                               + (f"; and {game} does not allow it ({why})" if why else ""))
     if game.cells > 64 and not proving:
         from kinarow.errors import SolverLimitError
         from kinarow.search.proof_search import unsupported
@@ -221,6 +241,7 @@ def solve(
         run.search = "proof" if proving else "alpha-beta"
         # a proof-search job that answers its win test "yes" walks the win at once, from its own full table
         run.walk_wins = strategy and proving and question != EXACT
+        run.share = share
         run.max_job_seconds = max_job_seconds
         stopped = run.values()
         root = frontier.nodes[frontier.root]
@@ -327,6 +348,7 @@ class _Run:
         self.knowledge = "none"
         self.search = "alpha-beta"  # the jobs' search, "proof" or "alpha-beta"
         self.walk_wins = False  # proof search: a win test's "yes" walks the win in the same job
+        self.share = False  # proof search: the wins' walks have shared replies (a strategy of version 4)
         self.walks: dict[int, bytes] = {}  # node -> the winner's walk from it, found by its value job
         self.splitting: set[int] = set()  # jobs told to stop so that they are split at the move they report
         self.store = store
@@ -426,7 +448,7 @@ class _Run:
                     if job not in running:
                         spec = JobSpec(job, fr.game_text, fr.nodes[job].moves, self.tt_mb, question=question,
                                        knowledge=self.knowledge, search=self.search,
-                                       walk_wins=self.walk_wins and question != EXACT)
+                                       walk_wins=self.walk_wins and question != EXACT, share=self.share)
                         running[job] = backend.submit(spec)
                         asked[job] = question
                         started[job] = time.monotonic()
@@ -559,13 +581,20 @@ class _Run:
                     return cell
             raise KinarowError(f"internal error: no winning move after {pos.move_text() or '(start)'}")
 
-        parts = [fingered(rows_of_choices(fr.game, follow(position, winner, choose, leaf)))]  # the frontier's part
+        frontier_part = follow(position, winner, choose, leaf)
+        shared = SharedMerge(fr.game, winner) if self.share else None  # parts read into rows of version 4
+        parts = [] if shared is not None else [fingered(rows_of_choices(fr.game, frontier_part))]
+        if shared is not None:
+            shared.add_choices(frontier_part)
         who = FIRST_WINS if win == FIRST else SECOND_WINS  # the winner, known from the frontier
         backend = self.backend
         if uses and backend is None:
             raise KinarowError("internal error: frontier leaves to extract but no workers")
 
         def add_leaf(n: int, walk: bytes) -> None:
+            if shared is not None:
+                shared.add_walk(fr.position(fr.nodes[n]), walk, uses[n])
+                return
             rows = rows_of_walk(fr.position(fr.nodes[n]), winner, walk)
             parts.extend(fingered(mapped(rows, sym)) for sym in uses[n])  # 9 bytes a move, kept until the merge
 
@@ -577,11 +606,13 @@ class _Run:
                 kept = self.walks.get(n)
                 if kept is None and self.store is not None:
                     kept = self.store.get_strategy(fr.game_text, node.key, tree.winner)
+                if kept is not None and shared is None and unpack_shared(kept) is not None:
+                    kept = None  # a walk with shared replies: a version 3 strategy walks it again
                 if kept is not None:  # extracted by an earlier run
                     add_leaf(n, kept)
                     continue
                 pending.append(JobSpec(n, fr.game_text, node.moves, self.tt_mb, strategy=True, question=who,
-                                       knowledge=self.knowledge, search=self.search))
+                                       knowledge=self.knowledge, search=self.search, share=self.share))
             if not pending and backend is not None and backend.name == "local":
                 backend.close()  # the merge needs no worker: free their tables first (they can hold most memory)
             while pending or running:
@@ -605,6 +636,9 @@ class _Run:
                 if why is not None:
                     self._shutdown(backend, running)
                     return None, why
+            if shared is not None:
+                walk, moves = shared.walk(position)
+                return replace(tree, walk=walk, shared=moves), None
             walk = merged_walk(position, winner, parts)
         except KeyboardInterrupt:
             if backend is not None:

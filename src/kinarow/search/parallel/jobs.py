@@ -51,6 +51,7 @@ class JobSpec:
     knowledge: str = "none"  # the workers' solver knowledge (see kinarow.solve)
     search: str = "alpha-beta"  # "proof": value and win tests by the proof-number search (free boards)
     walk_wins: bool = False  # proof search, one win test: a "yes" also walks the win from the job's own table
+    share: bool = False  # proof search: a win's walk has shared replies (merge.pack_shared), not version 3
 
 
 @dataclass
@@ -231,7 +232,16 @@ def _proof_job(
     if not answer.wins or not (spec.strategy or spec.walk_wins):
         return bounds, answer.nodes, None, None
     try:
-        walk = prover.strategy_walk(pos, tested, on_tick=tick)
+        if spec.share:
+            from kinarow.search.parallel.merge import pack_shared
+            from kinarow.search.shared_walk import shared_walk
+
+            written = shared_walk(prover, pos, tested, on_tick=tick)
+            assert written is not None and written.tree.walk is not None  # no limit: it ends, or tick stops it
+            walk = pack_shared(written.tree.walk, written.tree.size)
+            prover.walk_nodes = written.nodes
+        else:
+            walk = prover.strategy_walk(pos, tested, on_tick=tick)
     except KeyboardInterrupt:
         # the value stands, with the winning move its proof found: a coordinator that stopped the job to split it
         # splits there (the children's jobs walk smaller trees, each kept when it ends), else the strategy is

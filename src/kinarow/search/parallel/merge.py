@@ -141,3 +141,80 @@ def merged_walk(position: Position, winner: int, parts: Sequence[Fingers],
         raise KinarowError(f"internal error: the merged strategy fails its check after {position.move_text()} "
                            f"{where} (status {status})")
     return out[:read].tobytes()
+
+
+# -- parts with shared replies (strategy walks of version 4) --------------------------------------------------------
+
+#: the first byte of a stored part that is a walk with shared replies: never a cell of a version 3 walk (cells are
+#: below 128); the 4 bytes after it are the number of the winner's moves (little-endian), then the walk
+SHARED_MARK = 0xFF
+
+
+def pack_shared(walk: bytes, moves: int) -> bytes:
+    """A walk with shared replies (version 4) as a job hands it on and a checkpoint keeps it."""
+    return bytes([SHARED_MARK]) + moves.to_bytes(4, "little") + walk
+
+
+def unpack_shared(blob: bytes) -> tuple[bytes, int] | None:
+    """``(walk, moves)`` of a part packed by :func:`pack_shared`, or None for a version 3 walk."""
+    if not blob or blob[0] != SHARED_MARK:
+        return None
+    if len(blob) < 5:
+        raise KinarowError("internal error: a part of a walk with shared replies is cut short")
+    return blob[5:], int.from_bytes(blob[1:5], "little")
+
+
+def prescribed_moves(blob: bytes) -> int:
+    """The winner's moves in a stored part (either form)."""
+    shared = unpack_shared(blob)
+    return len(blob) if shared is None else shared[1]
+
+
+class SharedMerge:
+    """Parts merged into one walk with shared replies (version 4), in Python dictionaries.
+
+    Each part (the frontier's moves by board, a leaf's walk of version 3 or 4 from its canonical position) is
+    read into rows of the real board: ``moves[(a, d, e)]``, the winner's move where the winner holds ``a`` and
+    the loser ``d`` with ``e`` stones beyond its turns, and ``sets[(a, d, e)]``, the sets a part gave the
+    loser's turn there. A position keeps the first part's row, as in the exact merge above, and each part's
+    rows win from every position of theirs (a set's subtree included), so the walk read from them wins; it is
+    a certificate that the checkers verify on their own.
+    """
+
+    def __init__(self, game: Game, winner: int) -> None:
+        from kinarow.search.shared_walk import Stones
+
+        self.game, self.winner = game, winner
+        self.stones = Stones(game)
+        self.moves: dict[tuple[int, int, int], int] = {}
+        self.sets: dict[tuple[int, int, int], list[list[int]]] = {}
+
+    def add_choices(self, choices: dict[str, str]) -> None:
+        """The frontier's part: the winner's move by board key (``x`` Black, ``o`` White)."""
+        geo = self.game.geometry
+        mine, theirs = ("x", "o") if self.winner == 1 else ("o", "x")
+        for key, name in choices.items():
+            a = sum(1 << c for c, ch in enumerate(key) if ch == mine)
+            d = sum(1 << c for c, ch in enumerate(key) if ch == theirs)
+            self.moves.setdefault((a, d, 0), geo.parse_cell(name))
+
+    def add_walk(self, position: Position, blob: bytes, syms: Sequence[Sequence[int]]) -> None:
+        """A leaf's part: its walk (``blob`` as stored: :func:`pack_shared`, or a version 3 walk) from
+        ``position`` (the leaf's canonical one), carried to the real board by each of ``syms`` (each maps the
+        real board onto the canonical one, as for :func:`mapped`)."""
+        shared = unpack_shared(blob)
+        walk = blob if shared is None else shared[0]
+        moves, sets = self.stones.read(position, self.winner, walk, shared is not None)
+        for sym in syms:
+            inverse = [0] * len(sym)
+            for c, s in enumerate(sym):
+                inverse[s] = c
+            carry = self.stones.carrier(inverse)
+            for (a, d, e), c in moves.items():
+                self.moves.setdefault((carry(a), carry(d), e), inverse[c])
+            for (a, d, e), groups in sets.items():
+                self.sets.setdefault((carry(a), carry(d), e), [sorted(inverse[c] for c in g) for g in groups])
+
+    def walk(self, position: Position) -> tuple[bytes, int]:
+        """The merged walk from ``position`` (the real start) and the winner's moves in it."""
+        return self.stones.write(position, self.winner, self.moves, self.sets)
