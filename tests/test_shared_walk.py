@@ -464,3 +464,31 @@ def test_a_walk_after_the_winners_move_opens_to_one_from_before_it(text, moves):
         assert both(opened).ok
     with pytest.raises(KinarowError, match="is not the first player's"):
         StrategyTree(text, [*moves.split(), "d4"], written.tree.winner, walk=b"", shared=0).opened()
+
+
+def test_the_merge_of_shared_parts_reads_a_version_3_walk_and_carries_a_part_by_a_symmetry():
+    """A version 3 walk read into rows and written again is a walk of version 4 without sets that checks; a
+    part found on the mirror image of the position, carried back by the mirror, checks from the position."""
+    from kinarow import solve
+    from kinarow.search.parallel.merge import SharedMerge, pack_shared
+    from kinarow.search.proof_search import ProofSearcher
+    from kinarow.search.shared_walk import shared_walk
+
+    game = Game("9x8k3")
+    position = game.position("b2")
+    plain = solve("9x8k3", moves="b2", strategy=True, walk=True, tt_mb=16).strategy
+    assert plain is not None and plain.walk is not None
+    merge = SharedMerge(game, 1)
+    merge.add_walk(position, plain.walk, [list(range(game.cells))])
+    walk, moves = merge.walk(position)
+    assert moves == plain.size and not any(b >= SHARED for b in walk)
+    assert both(StrategyTree("9x8k3", ["b2"], plain.winner, walk=walk, shared=moves)).ok
+    geo = game.geometry
+    mirror = [geo.cell(game.m - 1 - geo.xy(c)[0], geo.xy(c)[1]) for c in range(game.cells)]  # real -> mirror
+    image = game.position(geo.name(mirror[geo.parse_cell("b2")]))
+    written = shared_walk(ProofSearcher(game, tt_mb=16), image, 1)
+    assert written is not None and written.tree.walk is not None
+    merge = SharedMerge(game, 1)
+    merge.add_walk(image, pack_shared(written.tree.walk, written.tree.size), [mirror])
+    walk, moves = merge.walk(position)
+    assert both(StrategyTree("9x8k3", ["b2"], plain.winner, walk=walk, shared=moves)).ok

@@ -606,8 +606,8 @@ class _Run:
                 kept = self.walks.get(n)
                 if kept is None and self.store is not None:
                     kept = self.store.get_strategy(fr.game_text, node.key, tree.winner)
-                if kept is not None and shared is None and unpack_shared(kept) is not None:
-                    kept = None  # a walk with shared replies: a version 3 strategy walks it again
+                if kept is not None and (unpack_shared(kept) is None) == (shared is not None):
+                    kept = None  # kept in the other form: walked again in this run's (the merge reads one form)
                 if kept is not None:  # extracted by an earlier run
                     add_leaf(n, kept)
                     continue
