@@ -110,8 +110,9 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
 
 #: widths the proof search has answered whose certificate is not written yet: what stands (not a result until then)
 SEARCHED_FOUR_HIGH: dict[int, str] = {
-    18: "open: the proof search answered a first-player win (1. e1); its certificate is being built in jobs, "
-        "one per reply to e1, kept in checkpoints/18x4k4-e1.sqlite (docs/parallel.md)",
+    18: "open: the proof search answers a first-player win (1. e1); its certificate, a walk with shared replies, "
+        "is being written, resumable (checkpoints/18x4k4-e1.table.npz.shared.npz; docs/parallel.md)",
+    19: "open: being asked from the empty board by the proof search, one process, resumable (docs/parallel.md)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)

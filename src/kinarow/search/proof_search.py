@@ -698,7 +698,7 @@ def save_walk(path: str, position: Position, winner: int, moves: np.ndarray, kin
     meta = {"format": kind, "game": str(position.game), "moves": position.move_text(), "winner": winner}
     part = path + ".part"
     with open(part, "wb") as out:
-        np.savez(out, meta=np.array(json.dumps(meta)), walk=np.asarray(moves, np.uint8))
+        np.savez_compressed(out, meta=np.array(json.dumps(meta)), walk=np.asarray(moves, np.uint8))
     os.replace(part, path)
 
 
