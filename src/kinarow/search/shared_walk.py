@@ -370,18 +370,18 @@ class _Writer:
                 raise KinarowError(f"the proof search does not prove the winner's answer to a reply of this walk "
                                    f"({self.moves:,} moves written before it)")
             zones[y] = zone
-        todo = set(left)
+        todo = sum(1 << y for y in left)  # the replies not yet in a set, as a bitmask
         groups: list[list[int]] = []
         while todo:
-            best: set[int] = set()
-            for y in sorted(todo):
-                k = {c for c in todo if c == y or not zones[y] >> c & 1}
-                if len(k) > len(best):
-                    best = k
-            todo -= best
-            given = sum(1 << c for c in best)
-            if len(best) > 1 and self.proved(a, d | given, extra + len(best) - 1) is not None:
-                groups.append(sorted(best))
+            best = count = 0
+            for y in left:  # the first reply whose set is the largest
+                if todo >> y & 1:
+                    k = (todo & ~zones[y]) | 1 << y
+                    if k.bit_count() > count:
+                        best, count = k, k.bit_count()
+            todo &= ~best
+            if count > 1 and self.proved(a, d | best, extra + count - 1) is not None:
+                groups.append([c for c in left if best >> c & 1])
         return groups
 
     def write_sets(self, groups: list[list[int]], left: list[int], start: bool = False) -> None:
