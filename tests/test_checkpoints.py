@@ -78,3 +78,30 @@ def test_the_resume_code_reads_the_checkpoint(path, tmp_path):
     assert value == expected, f"{path.name}: the resume code reads {value}, {source} says {expected}"
     exact = value in ("first", "second", "draw")
     assert exact != bool(open_lines), "an open value or a bound comes with the positions that can change it"
+
+
+WALKS = sorted(FOLDER.glob("*.shared.npz"))
+
+
+@pytest.mark.parametrize("path", WALKS, ids=[p.name for p in WALKS])
+def test_a_kept_walk_with_shared_replies_is_read_by_the_resume_code(path):
+    """A walk with shared replies stopped part-way (kept beside a table that stays on its machine): its game,
+    moves and winner are a position the resume code takes, and its bytes begin as a walk of that position does
+    (the start's sets, when the loser is to move, fit its empty cells)."""
+    import json
+
+    import numpy as np
+
+    from kinarow.search.proof_search import load_walk
+    from kinarow.search.shared_walk import SHARED_CHECKPOINT, Stones, decode_sets
+
+    with np.load(path) as data:
+        meta = json.loads(str(data["meta"]))
+    position = Game(meta["game"]).position(meta["moves"])
+    walk = load_walk(str(path), position, meta["winner"], SHARED_CHECKPOINT)
+    assert walk
+    if position.to_move != meta["winner"]:
+        stones = Stones(position.game)
+        a, d = position.bits[meta["winner"]], position.bits[3 - meta["winner"]]
+        at = iter(walk)
+        decode_sets(lambda: next(at), stones.empty(a, d))
