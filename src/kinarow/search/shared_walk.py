@@ -116,6 +116,16 @@ class Stones:
         """Does the winner complete a group with one stone (the replay plays that itself)?"""
         return any(g & d == 0 and (g & ~a).bit_count() == 1 for g in self.groups)
 
+    def replies(self, a: int, d: int, e: int, groups: list[list[int]], visit: Callable[[int, int, int], None]) -> None:
+        """The loser's turn at (a, d) (``e`` extra stones) in the replay's order: ``visit`` each set's position
+        (the loser given all of it), then each other reply's."""
+        for g in groups:
+            visit(a, d | sum(1 << c for c in g), e + len(g) - 1)
+        taken = {c for g in groups for c in g}
+        for y in self.empty(a, d):
+            if y not in taken:
+                visit(a, d | 1 << y, e)
+
     def carrier(self, inverse: list[int]) -> Callable[[int], int]:
         """The map of bitmasks that sends cell ``c`` to ``inverse[c]`` (by tables of 8 cells)."""
         tables = []
@@ -163,12 +173,7 @@ class Stones:
         def loser_turn(a: int, d: int, e: int, groups: list[list[int]]) -> None:
             if groups:
                 sets[(a, d, e)] = groups
-            for g in groups:
-                winner_turn(a, d | sum(1 << c for c in g), e + len(g) - 1)
-            taken = {c for g in groups for c in g}
-            for y in self.empty(a, d):
-                if y not in taken:
-                    winner_turn(a, d | 1 << y, e)
+            self.replies(a, d, e, groups, winner_turn)
             proven.add((a, d, e))
 
         a, d = position.bits[winner], position.bits[3 - winner]
@@ -207,12 +212,7 @@ class Stones:
             proven.add((a, d, e))
 
         def loser_turn(a: int, d: int, e: int, groups: list[list[int]]) -> None:
-            for g in groups:
-                winner_turn(a, d | sum(1 << c for c in g), e + len(g) - 1)
-            taken = {c for g in groups for c in g}
-            for y in self.empty(a, d):
-                if y not in taken:
-                    winner_turn(a, d | 1 << y, e)
+            self.replies(a, d, e, groups, winner_turn)
             proven.add((a, d, e))
 
         a, d = position.bits[winner], position.bits[3 - winner]
@@ -391,12 +391,7 @@ class _Writer:
         self.shared += sum(len(g) for g in groups)
 
     def loser_turn(self, a: int, d: int, extra: int, groups: list[list[int]]) -> None:
-        for g in groups:
-            self.winner_turn(a, d | sum(1 << c for c in g), extra + len(g) - 1)
-        taken = {c for g in groups for c in g}
-        for y in self.empty(a, d):
-            if y not in taken:
-                self.winner_turn(a, d | 1 << y, extra)
+        self.board.replies(a, d, extra, groups, self.winner_turn)
         self.proven.add((a, d, extra))
 
 
