@@ -120,10 +120,9 @@ NOT_RUN: dict[tuple[str, str], str] = {
                   "--no-store"): "(10,4,4) and its certificate: about 2 min, 2.2 GiB",
     ("README.md", "kinarow solve 11x4k4 --search proof --strategy 11x4k4.strategy.json.gz --walk --tt-mb 4096 "
                   "--no-store"): "(11,4,4) and its certificate: 23 min on a shared machine, 4.5 GiB",
-    ("README.md", "kinarow solve 18x4k4 --moves e1 --workers 2 --search proof --question first-wins --checkpoint "
-                  "checkpoints/18x4k4-e1.sqlite --strategy 18x4k4-e1.strategy.json.gz --walk --tt-mb 8192 "
-                  "--max-job-seconds 1200 --no-store"):
-        "(18,4,4), open: hours on two cores and two 5.4 GB tables",
+    ("README.md", "kinarow solve 18x4k4 --moves e1 --search proof --walk --share --table "
+                  "checkpoints/18x4k4-e1.table.npz --proof 18x4k4-e1.strategy.json.gz --tt-mb 10240 --no-store"):
+        "(18,4,4), open: hours of one core and a 10 GiB table",
     ("cli.md", "kinarow solve 7x6k4:gravity --moves 'd d c' --time-limit 2"):
         "a time budget: its figures depend on the machine",
     ("misere.md", "kinarow reproduce misere-table --workers 2 --proof proofs"): "about 30 s in two worker processes",
