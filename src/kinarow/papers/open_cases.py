@@ -106,12 +106,12 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
     16: "kinarow's strategy certificate, read from the proof search's kept table (open in the literature)",
     17: "kinarow's strategy certificate, read from the proof search's kept table (open in the literature; 68 "
         "cells, the first two-word width)",
+    18: "kinarow's strategy certificate, a walk with shared replies written from the proof search's kept table "
+        "(1. e1; open in the literature)",
 }
 
 #: widths the proof search has answered whose certificate is not written yet: what stands (not a result until then)
 SEARCHED_FOUR_HIGH: dict[int, str] = {
-    18: "open: the proof search answers a first-player win (1. e1); its certificate, a walk with shared replies, "
-        "is being written, resumable (checkpoints/18x4k4-e1.table.npz.shared.npz; docs/parallel.md)",
     19: "open: being asked from the empty board by the proof search, one process, resumable (docs/parallel.md)",
 }
 
