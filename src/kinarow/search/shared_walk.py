@@ -126,6 +126,18 @@ class Stones:
             if y not in taken:
                 visit(a, d | 1 << y, e)
 
+    def from_start(self, position: Position, winner: int, winner_turn: Callable[[int, int, int], None],
+                   loser_turn: Callable[[int, int, int, list[list[int]]], None],
+                   start_sets: Callable[[int, int], list[list[int]]]) -> None:
+        """A replay from ``position``: ``winner_turn`` at the winner's turn, else ``loser_turn`` with the
+        start's sets (``start_sets(a, d)``)."""
+        a, d = position.bits[winner], position.bits[3 - winner]
+        with _deep(self.cells):
+            if position.to_move == winner:
+                winner_turn(a, d, 0)
+            else:
+                loser_turn(a, d, 0, start_sets(a, d))
+
     def carrier(self, inverse: list[int]) -> Callable[[int], int]:
         """The map of bitmasks that sends cell ``c`` to ``inverse[c]`` (by tables of 8 cells)."""
         tables = []
@@ -176,12 +188,8 @@ class Stones:
             self.replies(a, d, e, groups, winner_turn)
             proven.add((a, d, e))
 
-        a, d = position.bits[winner], position.bits[3 - winner]
-        with _deep(self.cells):
-            if position.to_move == winner:
-                winner_turn(a, d, 0)
-            else:
-                loser_turn(a, d, 0, decode_sets(byte, self.empty(a, d)) if shared else [])
+        self.from_start(position, winner, winner_turn, loser_turn,
+                        lambda a, d: decode_sets(byte, self.empty(a, d)) if shared else [])
         if at != len(walk):
             raise KinarowError("internal error: a part's walk is longer than its replay")
         return moves, sets
@@ -215,14 +223,12 @@ class Stones:
             self.replies(a, d, e, groups, winner_turn)
             proven.add((a, d, e))
 
-        a, d = position.bits[winner], position.bits[3 - winner]
-        with _deep(self.cells):
-            if position.to_move == winner:
-                winner_turn(a, d, 0)
-            else:
-                groups = sets.get((a, d, 0), [])
-                encode_sets(out, groups, self.empty(a, d), start=True)
-                loser_turn(a, d, 0, groups)
+        def start_sets(a: int, d: int) -> list[list[int]]:
+            groups = sets.get((a, d, 0), [])
+            encode_sets(out, groups, self.empty(a, d), start=True)
+            return groups
+
+        self.from_start(position, winner, winner_turn, loser_turn, start_sets)
         return bytes(out), count
 
 
