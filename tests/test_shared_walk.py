@@ -405,7 +405,7 @@ def test_a_stopped_shared_walk_is_kept_and_resumed(tmp_path):
     game = Game("9x8k3")
     position = game.position("")
     keep = str(tmp_path / "walk.npz")
-    stopped = shared_walk(ProofSearcher(game, tt_mb=16), position, 1, keep=keep, max_nodes=2_000, save_seconds=0)
+    stopped = shared_walk(ProofSearcher(game, tt_mb=16), position, 1, keep=keep, max_nodes=100, save_seconds=0)
     assert stopped is None
     kept = load_walk(keep, position, 1, SHARED_CHECKPOINT)
     assert len(kept) > 0
@@ -492,3 +492,56 @@ def test_the_merge_of_shared_parts_reads_a_version_3_walk_and_carries_a_part_by_
     merge.add_walk(image, pack_shared(written.tree.walk, written.tree.size), [mirror])
     walk, moves = merge.walk(position)
     assert both(StrategyTree("9x8k3", ["b2"], plain.winner, walk=walk, shared=moves)).ok
+
+
+@pytest.mark.parametrize("words", [1, 2])
+@pytest.mark.parametrize("text, moves", [("4x4k3", ""), ("4x4k3", "b2"), ("5x3k3", "c2")])
+def test_what_the_table_knows_of_each_move_agrees_with_minimax(text, moves, words):
+    """``known_children`` (one compiled pass over the table, what the shared writer reads first): every win or
+    loss it reports is the minimax value of this file's writer, and every win's zone holds -- the win stands
+    with up to two more of the loser's stones outside it; also at a position where the loser was given a set, and
+    on boards laid out in two words (as boards of 65 to 128 cells are)."""
+    from itertools import combinations
+
+    from kinarow.search.proof_search import ProofSearcher
+
+    w = Writer(text, moves)
+    a, d, mine = w.start
+    position = w.game.position(moves)
+    searcher = ProofSearcher(w.game, tt_mb=8, words=words)
+    assert searcher.attacker_wins(position, 1).wins
+    starts = [(a, d, 0)]
+    if not mine:  # the loser to move: a set given to it, asked so that the table holds rows of that tag
+        given = next(k for k in combinations(w.empty(a, d), 2) if w.wins(a, d | 1 << k[0] | 1 << k[1], True)
+                     and not w.spot(a, d | 1 << k[0] | 1 << k[1]))
+        assert searcher.attacker_wins(position, 1, given=list(given)).wins
+        starts.append((a, d | 1 << given[0] | 1 << given[1], 1))
+    known = 0
+    for sa, sd, extra in starts:
+        to_move = sd.bit_count() - extra == sa.bit_count()
+        for cell, wins, zone in searcher.known_children(sa, sd, 1, extra=extra):
+            ca, cd = (sa | 1 << cell, sd) if to_move else (sa, sd | 1 << cell)
+            if wins is None:
+                continue
+            known += 1
+            assert wins == (not w.line(cd) and (w.line(ca) or w.wins(ca, cd, not to_move))), (sa, sd, cell)
+            if wins and not w.line(ca):
+                outside = [c for c in w.empty(ca, cd) if not zone >> c & 1]
+                for r in (1, 2):
+                    for more in combinations(outside, r):
+                        assert w.wins(ca, cd | sum(1 << c for c in more), not to_move), (sa, sd, cell, more)
+    assert known > 0
+
+
+def test_known_children_refuses_what_is_not_a_position():
+    from kinarow.search.proof_search import ProofSearcher
+
+    searcher = ProofSearcher(Game("4x4k3"), tt_mb=1)
+    with pytest.raises(KinarowError, match="player 1 or 2"):
+        searcher.known_children(0, 0, 3)
+    with pytest.raises(KinarowError, match="extra stones are a count"):
+        searcher.known_children(0, 0, 1, extra=-1)
+    with pytest.raises(KinarowError, match="not a position of play"):
+        searcher.known_children(0b11, 0, 1)
+    with pytest.raises(KinarowError, match="not a position of play"):
+        searcher.known_children(0b1, 0b1, 1)

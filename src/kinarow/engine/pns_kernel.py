@@ -945,6 +945,54 @@ def _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, im
 
 
 @njit(cache=True)
+def known_children(masks, A, D, full, symtab, syminvidx, tt, attacker, normal, extra, attacker_moves, zones, cells,
+                   state, czone):
+    """What is known of each child of the node (the attacker's stones ``A``, the defender's ``D``, the defender
+    holding ``extra`` stones beyond its turns; the attacker moves when ``attacker_moves``) without searching, in
+    cell order: its cell (``cells``), PROVEN, DISPROVEN or OPEN by its evaluation or its table row (``state``),
+    and a proven child's zone in the board's frame (``czone``; the full board when ``zones`` is off), as the
+    search asked at the child would answer from them. Returns the number of children."""
+    nsym = symtab.shape[0]
+    nbytes = symtab.shape[1]
+    zero = W.zero(full)
+    tag = np.uint64(attacker + 1 + 2 * extra)
+    _, c_pn, c_dn, c_zone, _, _ = columns(full)
+    n = 0
+    rest = W.andnot(full, W.bor(A, D))
+    while not W.is_zero(rest):
+        low = W.low(rest)
+        rest = W.drop_low(rest)
+        a2 = W.bor(A, low) if attacker_moves else A
+        d2 = D if attacker_moves else W.bor(D, low)
+        st = OPEN
+        z = zero
+        done = False
+        if normal and not attacker_moves:  # the defender's reply completes a group: the attacker has lost
+            for i in range(masks.shape[0]):
+                g = W.get1(masks, i)
+                if W.eq(W.band(g, d2), g):
+                    done = True
+                    break
+        if done:
+            st = DISPROVEN
+        else:
+            st, z, _moves, _forced = evaluate(masks, a2, d2, full, not attacker_moves, normal)
+            if st == OPEN:
+                k1, k2, s = key_of(symtab, nsym, nbytes, a2, d2, attacker)
+                row = probe(tt, k1, k2, tag)
+                if row >= 0 and tt[row, c_pn] == np.uint64(0):
+                    st = PROVEN
+                    z = apply_sym(symtab, syminvidx[s], nbytes, W.row_get(tt, row, c_zone, zero))
+                elif row >= 0 and tt[row, c_dn] == np.uint64(0):
+                    st = DISPROVEN
+        cells[n] = W.low_index(low)
+        state[n] = st
+        W.put1(czone, n, z if zones else full)
+        n += 1
+    return n
+
+
+@njit(cache=True)
 def most_proving_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2):
     """At an attacker node (the attacker's stones ``A``, the defender's ``D``, the attacker to move): the move the
     search would follow next -- a child that its evaluation proves, else the child the table holds with the least

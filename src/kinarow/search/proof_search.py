@@ -338,6 +338,35 @@ class ProofSearcher:
         finally:
             self.params[P.R_EXTRA] = 0
 
+    def known_children(
+        self, attacker_stones: int, defender_stones: int, attacker: int, *, extra: int = 0
+    ) -> list[tuple[int, bool | None, int]]:
+        """What this search knows of each move at a position given by its stones (as :meth:`attacker_wins_stones`)
+        without searching: for each empty cell in order, the move, whether the attacker wins after it (True,
+        False, or None: not known) by the position's evaluation or this search's table, and the zone of a win
+        (0 otherwise). One compiled pass instead of a question a move; a move it leaves open can still be asked."""
+        if isinstance(attacker, bool) or attacker not in (1, 2):
+            raise KinarowError(f"the attacker is player 1 or 2, not {said(attacker)}")
+        if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
+            raise KinarowError(f"the defender's extra stones are a count, not {said(extra)}")
+        behind = defender_stones.bit_count() - extra - attacker_stones.bit_count()
+        if behind not in ((0, -1) if attacker == 1 else (1, 0)) or attacker_stones & defender_stones:
+            raise KinarowError("these stones are not a position of play with the defender's extra stones")
+        attacker_moves = behind == (0 if attacker == 1 else 1)
+        cells = np.zeros(self.game.cells, np.int64)
+        state = np.zeros(self.game.cells, np.int64)
+        zones = np.zeros((self.game.cells, 2) if self.words == 2 else self.game.cells, np.uint64)
+        n = P.known_children(
+            self.masks, W.to_board(attacker_stones, self.words), W.to_board(defender_stones, self.words), self.full,
+            self.symtab, self.syminv, self.tt, attacker - 1, self.params[P.R_GOAL] == P.NORMAL, int(extra),
+            attacker_moves, bool(self.params[P.R_ZONES]), cells, state, zones)
+        out: list[tuple[int, bool | None, int]] = []
+        for i in range(n):
+            wins = True if state[i] == P.PROVEN else False if state[i] == P.DISPROVEN else None
+            zone = (int(zones[i, 0]) | int(zones[i, 1]) << 64) if self.words == 2 else int(zones[i])
+            out.append((int(cells[i]), wins, zone if wins else 0))
+        return out
+
     def _given(self, position: Position, attacker: int, given: Iterable[int]) -> list[int]:
         """The cells of ``given`` checked: distinct empty cells, given at a position where the defender moves."""
         if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):

@@ -345,8 +345,11 @@ class _Writer:
                 self.loser_turn(child, d, extra, groups)
             self.proven.add((a, d, extra))
             return
-        found: int | None = None
-        for budget in BUDGETS:  # every move with a small budget before any with a larger one
+        # the first move the table (or the evaluation) proves, read in one compiled pass; else every move with a
+        # small budget before any with a larger one
+        found = next((x for x, wins, _ in self.searcher.known_children(a, d, self.winner, extra=extra) if wins),
+                     None)
+        for budget in BUDGETS[1:] if found is None else ():
             found = next((x for x in self.empty(a, d) if self.proved(a | 1 << x, d, extra, (budget,)) is not None),
                         None)
             if found is not None:
@@ -369,9 +372,10 @@ class _Writer:
     def grouped(self, a: int, d: int, extra: int) -> list[list[int]]:
         """The sets of the loser's turn at (a, d): each a proved reply and the replies outside its zone."""
         left = self.empty(a, d)
+        known = {y: zone for y, wins, zone in self.searcher.known_children(a, d, self.winner, extra=extra) if wins}
         zones: dict[int, int] = {}
         for y in left:
-            zone = self.proved(a, d | 1 << y, extra)
+            zone = known[y] if y in known else self.proved(a, d | 1 << y, extra, BUDGETS[1:])
             if zone is None:
                 raise KinarowError(f"the proof search does not prove the winner's answer to a reply of this walk "
                                    f"({self.moves:,} moves written before it)")
