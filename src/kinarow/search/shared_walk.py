@@ -117,7 +117,10 @@ class Stones:
 
     def spot(self, a: int, d: int) -> bool:
         """Does the winner complete a group with one stone (the replay plays that itself)?"""
-        return any(g & d == 0 and (g & ~a).bit_count() == 1 for g in self.groups)
+        for g in self.groups:  # noqa: SIM110 -- a plain loop is a quarter faster than any(), and it runs often
+            if not g & d and (g & ~a).bit_count() == 1:
+                return True
+        return False
 
     def replies(self, a: int, d: int, e: int, groups: list[list[int]], visit: Callable[[int, int, int], None]) -> None:
         """The loser's turn at (a, d) (``e`` extra stones) in the replay's order: ``visit`` each set's position
@@ -332,7 +335,7 @@ class _Writer:
                 self.table_saved = self.saved
 
     def winner_turn(self, a: int, d: int, extra: int) -> None:
-        if self.spot(a, d) or (a, d, extra) in self.proven:
+        if (a, d, extra) in self.proven or self.spot(a, d):
             return
         self.tick()
         if self.replaying:
