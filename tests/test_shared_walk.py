@@ -533,15 +533,20 @@ def test_what_the_table_knows_of_each_move_agrees_with_minimax(text, moves, word
     assert known > 0
 
 
-def test_known_children_refuses_what_is_not_a_position():
+@pytest.mark.parametrize(("args", "extra", "said"), [
+    ((0, 0, 3), 0, "player 1 or 2"),
+    ((0, 0, 1), -1, "extra stones are a count"),
+    ((0b11, 0, 1), 0, "not a position of play"),
+    ((0b1, 0b1, 1), 0, "share a cell"),
+    ((1 << 16, 0, 1), 0, "bitmask of the board's 16 cells"),
+    ((-1, 0, 1), 0, "bitmask of the board's 16 cells"),
+])
+def test_known_children_refuses_what_is_not_a_position(args: tuple[int, int, int], extra: int, said: str) -> None:
+    """known_children and attacker_wins_stones check a position by stones alike, in one sentence."""
     from kinarow.search.proof_search import ProofSearcher
 
     searcher = ProofSearcher(Game("4x4k3"), tt_mb=1)
-    with pytest.raises(KinarowError, match="player 1 or 2"):
-        searcher.known_children(0, 0, 3)
-    with pytest.raises(KinarowError, match="extra stones are a count"):
-        searcher.known_children(0, 0, 1, extra=-1)
-    with pytest.raises(KinarowError, match="not a position of play"):
-        searcher.known_children(0b11, 0, 1)
-    with pytest.raises(KinarowError, match="not a position of play"):
-        searcher.known_children(0b1, 0b1, 1)
+    with pytest.raises(KinarowError, match=said):
+        searcher.known_children(*args, extra=extra)
+    with pytest.raises(KinarowError, match=said):
+        searcher.attacker_wins_stones(*args, extra=extra)

@@ -310,6 +310,20 @@ class ProofSearcher:
         see ``given``); whose turn it is follows from the counts. The game must be one of free placement, one
         stone a turn; ``extra`` needs the normal goal."""
         start = time.perf_counter()
+        self._stones_checked(attacker_stones, defender_stones, attacker, extra)
+        max_nodes = check_count(max_nodes, "max_nodes")
+        time_limit = check_seconds(time_limit, "time_limit")
+        if self.game.goal == Goal.NORMAL and self._completed(defender_stones):
+            return Answer(attacker, False, 0, time.perf_counter() - start, zone=0)
+        self.params[P.R_EXTRA] = extra
+        try:
+            return self._answer(attacker_stones, defender_stones, attacker, start, max_nodes, time_limit, on_tick)
+        finally:
+            self.params[P.R_EXTRA] = 0
+
+    def _stones_checked(self, attacker_stones: int, defender_stones: int, attacker: int, extra: int) -> int:
+        """A position given by its stones, checked (as :meth:`attacker_wins_stones` takes it): the defender's
+        stones less its extra ones, less the attacker's (0 or -1 when the first player attacks, 1 or 0 else)."""
         if isinstance(attacker, bool) or attacker not in (1, 2):
             raise KinarowError(f"the attacker is player 1 or 2, not {said(attacker)}")
         full = (1 << self.game.cells) - 1
@@ -325,18 +339,10 @@ class ProofSearcher:
         if self.game.goal == Goal.MAKER_BREAKER and attacker == 2:
             raise KinarowError("in Maker-Breaker the attacker asked by stones is Maker (1); Breaker's question is "
                                "Maker's answered the other way (attacker_wins)")
-        behind = bin(defender_stones).count("1") - extra - bin(attacker_stones).count("1")
+        behind = defender_stones.bit_count() - extra - attacker_stones.bit_count()
         if behind not in ((0, -1) if attacker == 1 else (1, 0)):
             raise KinarowError("these stone counts are not a position of play with the defender's extra stones")
-        max_nodes = check_count(max_nodes, "max_nodes")
-        time_limit = check_seconds(time_limit, "time_limit")
-        if self.game.goal == Goal.NORMAL and self._completed(defender_stones):
-            return Answer(attacker, False, 0, time.perf_counter() - start, zone=0)
-        self.params[P.R_EXTRA] = extra
-        try:
-            return self._answer(attacker_stones, defender_stones, attacker, start, max_nodes, time_limit, on_tick)
-        finally:
-            self.params[P.R_EXTRA] = 0
+        return behind
 
     def known_children(
         self, attacker_stones: int, defender_stones: int, attacker: int, *, extra: int = 0
@@ -345,13 +351,7 @@ class ProofSearcher:
         without searching: for each empty cell in order, the move, whether the attacker wins after it (True,
         False, or None: not known) by the position's evaluation or this search's table, and the zone of a win
         (0 otherwise). One compiled pass instead of a question a move; a move it leaves open can still be asked."""
-        if isinstance(attacker, bool) or attacker not in (1, 2):
-            raise KinarowError(f"the attacker is player 1 or 2, not {said(attacker)}")
-        if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
-            raise KinarowError(f"the defender's extra stones are a count, not {said(extra)}")
-        behind = defender_stones.bit_count() - extra - attacker_stones.bit_count()
-        if behind not in ((0, -1) if attacker == 1 else (1, 0)) or attacker_stones & defender_stones:
-            raise KinarowError("these stones are not a position of play with the defender's extra stones")
+        behind = self._stones_checked(attacker_stones, defender_stones, attacker, extra)
         attacker_moves = behind == (0 if attacker == 1 else 1)
         cells = np.zeros(self.game.cells, np.int64)
         state = np.zeros(self.game.cells, np.int64)
