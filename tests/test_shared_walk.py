@@ -550,3 +550,24 @@ def test_known_children_refuses_what_is_not_a_position(args: tuple[int, int, int
         searcher.known_children(*args, extra=extra)
     with pytest.raises(KinarowError, match=said):
         searcher.attacker_wins_stones(*args, extra=extra)
+
+
+@pytest.mark.parametrize("name", ["4x4k3", "7x7k5", "19x4k4"])
+def test_the_compiled_spot_test_agrees_with_the_rules(name: str) -> None:
+    """The writer's compiled "wins with one stone" (ProofSearcher.wins_at_once) says what Stones.spot, written from
+    the groups alone, says -- a complete group is no threat -- on one- and two-word boards."""
+    from kinarow.search.proof_search import ProofSearcher
+    from kinarow.search.shared_walk import Stones
+
+    game = Game(name)
+    searcher, stones = ProofSearcher(game, tt_mb=1), Stones(game)
+    rng = random.Random(7)
+    seen = set()
+    for _ in range(2000):
+        cells = rng.sample(range(game.cells), rng.randint(0, min(14, game.cells)))
+        k = rng.randint(0, len(cells))
+        a, d = sum(1 << c for c in cells[:k]), sum(1 << c for c in cells[k:])
+        said = stones.spot(a, d)
+        assert searcher.wins_at_once(a, d) == said, (name, cells, k)
+        seen.add(said)
+    assert seen == {True, False}

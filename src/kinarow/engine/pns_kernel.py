@@ -267,6 +267,18 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
 
 
 @njit(cache=True)
+def has_threat(masks, A, D):
+    """Does the player holding ``A`` complete a group with one more stone (a group with no stone of ``D`` and
+    exactly one cell not in ``A``)?"""
+    for i in range(masks.shape[0]):
+        g = W.get1(masks, i)
+        r = W.andnot(g, A)
+        if W.is_zero(W.band(g, D)) and not W.is_zero(r) and W.single(r):
+            return True
+    return False
+
+
+@njit(cache=True)
 def cell_groups(masks, ncells):
     """``out[c]``: the indices of the groups through cell ``c``, padded with -1."""
     deg = np.zeros(ncells, np.int64)

@@ -187,6 +187,7 @@ class ProofSearcher:
             syminv = np.zeros(1, np.int64)
         #: the words of a board in the kernel (1 up to 64 cells, 2 up to 128: :mod:`kinarow.bitboards`)
         self.words = words = tables.words
+        self._known_buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         wide = (2,) if words == 2 else ()
         self.masks = tables.masks
         self._groups: list[int] | None = None  # each group's cells as a bitmask (read when first needed)
@@ -344,6 +345,12 @@ class ProofSearcher:
             raise KinarowError("these stone counts are not a position of play with the defender's extra stones")
         return behind
 
+    def wins_at_once(self, attacker_stones: int, defender_stones: int) -> bool:
+        """Does the player holding ``attacker_stones`` complete a group with one more stone? (compiled; the
+        stones as :meth:`attacker_wins_stones` takes them, trusted: a writer's hot path)"""
+        return bool(P.has_threat(self.masks, W.to_board(attacker_stones, self.words),
+                                 W.to_board(defender_stones, self.words)))
+
     def known_children(
         self, attacker_stones: int, defender_stones: int, attacker: int, *, extra: int = 0
     ) -> list[tuple[int, bool | None, int]]:
@@ -353,19 +360,18 @@ class ProofSearcher:
         (0 otherwise). One compiled pass instead of a question a move; a move it leaves open can still be asked."""
         behind = self._stones_checked(attacker_stones, defender_stones, attacker, extra)
         attacker_moves = behind == (0 if attacker == 1 else 1)
-        cells = np.zeros(self.game.cells, np.int64)
-        state = np.zeros(self.game.cells, np.int64)
-        zones = np.zeros((self.game.cells, 2) if self.words == 2 else self.game.cells, np.uint64)
+        if self._known_buffers is None:  # the kernel fills the first n rows of each; kept between calls
+            self._known_buffers = (np.zeros(self.game.cells, np.int64), np.zeros(self.game.cells, np.int64),
+                                   np.zeros((self.game.cells, 2) if self.words == 2 else self.game.cells, np.uint64))
+        cells, state, zones = self._known_buffers
         n = P.known_children(
             self.masks, W.to_board(attacker_stones, self.words), W.to_board(defender_stones, self.words), self.full,
             self.symtab, self.syminv, self.tt, attacker - 1, self.params[P.R_GOAL] == P.NORMAL, int(extra),
             attacker_moves, bool(self.params[P.R_ZONES]), cells, state, zones)
-        out: list[tuple[int, bool | None, int]] = []
-        for i in range(n):
-            wins = True if state[i] == P.PROVEN else False if state[i] == P.DISPROVEN else None
-            zone = (int(zones[i, 0]) | int(zones[i, 1]) << 64) if self.words == 2 else int(zones[i])
-            out.append((int(cells[i]), wins, zone if wins else 0))
-        return out
+        proven, disproven = int(P.PROVEN), int(P.DISPROVEN)
+        wide = [lo | hi << 64 for lo, hi in zones[:n].tolist()] if self.words == 2 else zones[:n].tolist()
+        return [(c, True, z) if s == proven else (c, False if s == disproven else None, 0)
+                for c, s, z in zip(cells[:n].tolist(), state[:n].tolist(), wide, strict=True)]
 
     def _given(self, position: Position, attacker: int, given: Iterable[int]) -> list[int]:
         """The cells of ``given`` checked: distinct empty cells, given at a position where the defender moves."""

