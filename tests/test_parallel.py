@@ -599,7 +599,7 @@ def test_ctrl_c_stops_the_workers_cleanly(tmp_path):
         busy = store.running("7x6k4:gravity")  # the checkpoint shows what runs now
         store.close()
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=120)  # a bound for a hang: seen past 30 s on two loaded cores
     finally:
         if proc.poll() is None:  # never leave a search running behind a failed test
             os.killpg(proc.pid, signal.SIGKILL)
@@ -1148,3 +1148,25 @@ def test_cli_question_first_wins(capsys):
     assert code == 0 and out.splitlines()[0].startswith("First player (Black) cannot force a win")
     code, out, _ = run(capsys, "solve", "6x5k4", "--moves", "c3", "--question", "first-wins", "--json")
     assert code == 0 and json.loads(out)["value"] == "first"
+
+
+def test_a_resumed_run_grows_the_frontier_of_the_run_that_wrote_the_checkpoint(tmp_path):
+    """Finished jobs count towards ``jobs``: a first-wins run after 1. b2 on (5,4,4) with as many jobs as replies
+    asks the replies; resumed with some of them finished, it asks the rest, not each move of the first player
+    after them (a job a move, each a "no" to prove but one)."""
+    db = tmp_path / "resume.sqlite"
+    store = par.JobStore(db)
+    replies = len(Game("5x4k4").position("b2").legal_moves())
+    first = par.expand("5x4k4", moves="b2", jobs=replies)
+    open_first = [n for n in first.nodes if n.kind == par.JOB]
+    assert len(open_first) > 4 and all(len(n.moves) == 2 for n in open_first)
+    for node in open_first[:4]:  # four replies answered "yes", as a finished run keeps them
+        store.put(first.game_text, node.key, " ".join(first.cell_names(node.moves)), (par.FIRST, par.FIRST), "first",
+                  10, 0.1)
+    resumed = par.Frontier(start_position("5x4k4", "b2"), store)  # as the coordinator grows it
+    resumed.ask(par.FIRST_WINS)
+    resumed.expand(replies)
+    store.close()
+    open_again = [n for n in resumed.nodes if n.kind == par.JOB and not n.resolved]
+    assert len(open_again) == len(open_first) - 4
+    assert all(len(n.moves) == 2 for n in open_again)

@@ -183,12 +183,18 @@ class Frontier:
         return [n for n in self.nodes if n.kind == JOB and not n.resolved]
 
     def expand(self, target: int, max_depth: int | None = None) -> None:
-        """Grow the frontier a level at a time until it holds at least ``target`` open jobs."""
+        """Grow the frontier a level at a time until it holds at least ``target`` jobs, open or finished in the
+        checkpoint: a resumed run grows the frontier of the run that wrote the file, not one level more (under a
+        one-sided question that level would split the tested player's nodes into a job a move)."""
         level = [self.nodes[self.root]] if self.nodes[self.root].kind == JOB else []
-        while level and len(level) < target and (max_depth is None or self.depth < max_depth):
+        stored = 0
+        while level and len(level) + stored < target and (max_depth is None or self.depth < max_depth):
             next_level: list[Node] = []
+            seen: set[int] = set()
             for node in level:
                 next_level.extend(self._expand_node(node))
+                seen.update(c for c in node.children if self.nodes[c].kind == STORED)
+            stored = len(seen)
             self.depth += 1
             level = next_level
         followed = self._follow_store()
