@@ -926,13 +926,15 @@ def dfpn(
 
 
 @njit(cache=True)
-def _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2, attacker_moves):
-    """Each child of the node (the attacker's stones ``A``, the defender's ``D``; the attacker moves when
-    ``attacker_moves``): ``(cells, status, rows, n)``, its cell, its evaluation's status and its table row (-1:
-    none) for the first ``n`` entries. ``img1``/``img2`` are scratch arrays of one entry per symmetry."""
+def _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2, attacker_moves, extra):
+    """Each child of the node (the attacker's stones ``A``, the defender's ``D`` holding ``extra`` stones beyond
+    its turns; the attacker moves when ``attacker_moves``), in cell order: ``(cells, status, rows, syms, zones,
+    n)``, its cell, its status by its evaluation (DISPROVEN too where the defender's stone completes a group,
+    normal goal), its table row (-1: none), the symmetry of its table key and its evaluation's zone (in the
+    board's frame) for the first ``n`` entries. ``img1``/``img2`` are scratch arrays of one entry per symmetry."""
     nsym = symtab.shape[0]
     nbytes = symtab.shape[1]
-    tag = np.uint64(attacker + 1)
+    tag = np.uint64(attacker + 1 + 2 * extra)
     for s in range(nsym):
         W.put1(img1, s, apply_sym(symtab, s, nbytes, A if attacker == 0 else D))
         W.put1(img2, s, apply_sym(symtab, s, nbytes, D if attacker == 0 else A))
@@ -940,67 +942,60 @@ def _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, im
     cells = np.empty(128, np.int64)
     status = np.empty(128, np.int64)
     rows = np.empty(128, np.int64)
+    syms = np.empty(128, np.int64)
+    zones = images(128, full)
     n = 0
     rest = W.andnot(full, W.bor(A, D))
     while not W.is_zero(rest):
         low = W.low(rest)
         rest = W.drop_low(rest)
         c = W.low_index(low)
+        st = OPEN
+        zone = W.zero(full)
         if attacker_moves:
-            st, _zone, _moves, _forced = evaluate(masks, W.bor(A, low), D, full, False, normal)
+            st, zone, _moves, _forced = evaluate(masks, W.bor(A, low), D, full, False, normal)
         else:
-            st, _zone, _moves, _forced = evaluate(masks, A, W.bor(D, low), full, True, normal)
-        k1, k2, _s = child_key(img1, img2, symperm, nsym, c, first_moves)
-        cells[n], status[n], rows[n] = c, st, probe(tt, k1, k2, tag)
+            d2 = W.bor(D, low)
+            if normal:  # the defender's stone completes a group: the attacker has lost
+                for i in range(masks.shape[0]):
+                    g = W.get1(masks, i)
+                    if W.eq(W.band(g, d2), g):
+                        st = DISPROVEN
+                        break
+            if st == OPEN:
+                st, zone, _moves, _forced = evaluate(masks, A, d2, full, True, normal)
+        k1, k2, s = child_key(img1, img2, symperm, nsym, c, first_moves)
+        cells[n], status[n], rows[n], syms[n] = c, st, probe(tt, k1, k2, tag), s
+        W.put1(zones, n, zone)
         n += 1
-    return cells, status, rows, n
+    return cells, status, rows, syms, zones, n
 
 
 @njit(cache=True)
-def known_children(masks, A, D, full, symtab, syminvidx, tt, attacker, normal, extra, attacker_moves, zones, cells,
-                   state, czone):
+def known_children(masks, A, D, full, symtab, symperm, syminvidx, tt, attacker, normal, extra, attacker_moves, zones,
+                   img1, img2, cells, state, czone):
     """What is known of each child of the node (the attacker's stones ``A``, the defender's ``D``, the defender
     holding ``extra`` stones beyond its turns; the attacker moves when ``attacker_moves``) without searching, in
     cell order: its cell (``cells``), PROVEN, DISPROVEN or OPEN by its evaluation or its table row (``state``),
     and a proven child's zone in the board's frame (``czone``; the full board when ``zones`` is off), as the
     search asked at the child would answer from them. Returns the number of children."""
-    nsym = symtab.shape[0]
     nbytes = symtab.shape[1]
     zero = W.zero(full)
-    tag = np.uint64(attacker + 1 + 2 * extra)
     _, c_pn, c_dn, c_zone, _, _ = columns(full)
-    n = 0
-    rest = W.andnot(full, W.bor(A, D))
-    while not W.is_zero(rest):
-        low = W.low(rest)
-        rest = W.drop_low(rest)
-        a2 = W.bor(A, low) if attacker_moves else A
-        d2 = D if attacker_moves else W.bor(D, low)
-        st = OPEN
-        z = zero
-        done = False
-        if normal and not attacker_moves:  # the defender's reply completes a group: the attacker has lost
-            for i in range(masks.shape[0]):
-                g = W.get1(masks, i)
-                if W.eq(W.band(g, d2), g):
-                    done = True
-                    break
-        if done:
+    kids, status, rows, syms, evals, n = _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1,
+                                                   img2, attacker_moves, extra)
+    for i in range(n):
+        st = status[i]
+        z = W.get1(evals, i)
+        row = rows[i]
+        if st == OPEN and row >= 0 and tt[row, c_pn] == np.uint64(0):
+            st = PROVEN
+            z = apply_sym(symtab, syminvidx[syms[i]], nbytes, W.row_get(tt, row, c_zone, zero))
+        elif st == OPEN and row >= 0 and tt[row, c_dn] == np.uint64(0):
             st = DISPROVEN
-        else:
-            st, z, _moves, _forced = evaluate(masks, a2, d2, full, not attacker_moves, normal)
-            if st == OPEN:
-                k1, k2, s = key_of(symtab, nsym, nbytes, a2, d2, attacker)
-                row = probe(tt, k1, k2, tag)
-                if row >= 0 and tt[row, c_pn] == np.uint64(0):
-                    st = PROVEN
-                    z = apply_sym(symtab, syminvidx[s], nbytes, W.row_get(tt, row, c_zone, zero))
-                elif row >= 0 and tt[row, c_dn] == np.uint64(0):
-                    st = DISPROVEN
-        cells[n] = W.low_index(low)
-        state[n] = st
-        W.put1(czone, n, z if zones else full)
-        n += 1
+        cells[i] = kids[i]
+        state[i] = st
+        W.put1(czone, i, z if zones else full)
     return n
 
 
@@ -1009,7 +1004,8 @@ def most_proving_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, 
     """At an attacker node (the attacker's stones ``A``, the defender's ``D``, the attacker to move): the move the
     search would follow next -- a child that its evaluation proves, else the child the table holds with the least
     proof number (the most work below it on ties). -1 when the table holds no child."""
-    cells, status, rows, n = _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2, True)
+    cells, status, rows, _syms, _zones, n = _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1,
+                                                     img2, True, 0)
     _, c_pn, _, _, c_work, _ = columns(full)
     best = -1
     least = np.uint64(0)
@@ -1038,7 +1034,8 @@ def disproved_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img
                 r = W.andnot(g, D)
                 if not W.is_zero(r) and W.single(r):
                     return W.low_index(r)
-    cells, status, rows, n = _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2, False)
+    cells, status, rows, _syms, _zones, n = _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1,
+                                                     img2, False, 0)
     _, _, c_dn, _, c_work, _ = columns(full)
     best = -1
     least = np.uint64(0)

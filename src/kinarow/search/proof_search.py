@@ -366,8 +366,8 @@ class ProofSearcher:
         cells, state, zones = self._known_buffers
         n = P.known_children(
             self.masks, W.to_board(attacker_stones, self.words), W.to_board(defender_stones, self.words), self.full,
-            self.symtab, self.syminv, self.tt, attacker - 1, self.params[P.R_GOAL] == P.NORMAL, int(extra),
-            attacker_moves, bool(self.params[P.R_ZONES]), cells, state, zones)
+            self.symtab, self.symperm, self.syminv, self.tt, attacker - 1, self.params[P.R_GOAL] == P.NORMAL,
+            int(extra), attacker_moves, bool(self.params[P.R_ZONES]), self._img1, self._img2, cells, state, zones)
         proven, disproven = int(P.PROVEN), int(P.DISPROVEN)
         wide = [lo | hi << 64 for lo, hi in zones[:n].tolist()] if self.words == 2 else zones[:n].tolist()
         return [(c, True, z) if s == proven else (c, False if s == disproven else None, 0)
