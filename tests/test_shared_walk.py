@@ -570,4 +570,6 @@ def test_the_compiled_spot_test_agrees_with_the_rules(name: str) -> None:
         said = stones.spot(a, d)
         assert searcher.wins_at_once(a, d) == said, (name, cells, k)
         seen.add(said)
+        whole = a | d  # the compiled "holds a whole group" of the questions' first look
+        assert searcher._completed(whole) == any(whole & g == g for g in stones.groups)
     assert seen == {True, False}

@@ -267,6 +267,16 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
 
 
 @njit(cache=True)
+def holds_group(masks, S):
+    """Do the stones ``S`` hold a whole group?"""
+    for i in range(masks.shape[0]):
+        g = W.get1(masks, i)
+        if W.eq(W.band(g, S), g):
+            return True
+    return False
+
+
+@njit(cache=True)
 def has_threat(masks, A, D):
     """Does the player holding ``A`` complete a group with one more stone (a group with no stone of ``D`` and
     exactly one cell not in ``A``)?"""

@@ -190,7 +190,6 @@ class ProofSearcher:
         self._known_buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         wide = (2,) if words == 2 else ()
         self.masks = tables.masks
-        self._groups: list[int] | None = None  # each group's cells as a bitmask (read when first needed)
         self.symtab = tables.symtab
         self.symperm = tables.symperm.astype(np.int64)
         self.syminv = syminv
@@ -394,9 +393,7 @@ class ProofSearcher:
 
     def _completed(self, stones: int) -> bool:
         """Do ``stones`` hold a whole group?"""
-        if self._groups is None:
-            self._groups = [sum(1 << c for c in g) for g in self.game.geometry.groups]
-        return any(stones & g == g for g in self._groups)
+        return bool(P.holds_group(self.masks, W.to_board(stones, self.words)))  # compiled: a question's hot path
 
     def _answer(
         self,
