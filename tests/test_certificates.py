@@ -211,9 +211,12 @@ def one_certificate_of_each_format(folder: Path, strategy: dict, good_pairing: d
     from kinarow.proofs import verified
     from kinarow.proofs.invariant import delayed_take_even_certificate, take_even_certificate
     from kinarow.proofs.narrow import NarrowDraw
+    from kinarow.proofs.parts import to_json as parts_certificate
+    from kinarow.proofs.tree import StrategyTree
     from kinarow.proofs.window import certificate as window_certificate
     from kinarow.search.window import window_walk
     from kinarow.strategies.verify import verify
+    from kinarow.values import Value
 
     files = {"strategy.json": strategy, "pairing.json": good_pairing, "tiling.json": named("hj9").to_json(),
              "invariant.json": take_even_certificate(4, False).to_json(), "narrow.json": NarrowDraw(4).to_json(),
@@ -221,6 +224,9 @@ def one_certificate_of_each_format(folder: Path, strategy: dict, good_pairing: d
     v = verify("take-even", "4x2k3:gravity,misere")
     files["verified.json"] = verified.VerifiedStrategy(v.strategy, v.game, v.player, v.outcome, v.positions).to_json()
     files["window.json"] = window_certificate(3, 3, window_walk(3, k=3, tt_mb=1) or b"")
+    # a win in parts: 1. b1 on a row of three, k = 2; the one reply up to symmetry, a1, loses at once
+    files["parts.json"] = parts_certificate("3x1k2", [], "first", "b1",
+                                            [StrategyTree("3x1k2", ["b1", "a1"], Value.FIRST, {}).to_json()])
     result = torus.enumerate_classes("hex7")
     files["torus.json"] = torus.certificate(result, "hex7.bin", torus.save_classes(result, folder / "hex7.bin"), None)
     for name, data in files.items():

@@ -26,6 +26,7 @@ from kinarow.cli.common import (
     EXIT_OK,
     UsageError,
     check_output_folder,
+    check_outputs,
     file_fields,
     positive_float,
     positive_int,
@@ -34,6 +35,7 @@ from kinarow.cli.common import (
     progress_bar,
     walk_option,
     write_files,
+    write_json,
 )
 from kinarow.errors import KinarowError, interrupted
 from kinarow.game import Game
@@ -292,6 +294,39 @@ def add_commands(commands: Any) -> None:
                    "(reads the walks; searches nothing)")
     p.add_argument("--json", action="store_true", help="print one JSON object per case")
     p.set_defaults(run=cmd_settle)
+    add_parts_command(commands)
+
+
+def add_parts_command(commands: Any) -> None:
+    p = commands.add_parser(
+        "parts", help="write a win's certificate as one strategy a reply (kinarow.strategy-parts) from the walks "
+        "a job run kept in its checkpoint, searching nothing")
+    p.add_argument("game", metavar="GAME", help="the game, e.g. 19x4k4")
+    p.add_argument("--moves", metavar="LINE", required=True,
+                   help="the line up to the loser's turn, ending with the winner's move (e.g. e2)")
+    p.add_argument("--checkpoint", metavar="FILE", required=True, help="the job run's SQLite checkpoint")
+    p.add_argument("--out", metavar="FILE", required=True, help="the certificate to write (.json or .json.gz)")
+    p.set_defaults(run=cmd_parts)
+
+
+def cmd_parts(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.search.parallel import JobStore
+    from kinarow.search.parallel.frontier import start_position
+    from kinarow.search.parallel.merge import parts_certificate
+
+    position = start_position(args.game, args.moves)
+    if not Path(args.checkpoint).is_file():
+        raise UsageError(f"--checkpoint '{args.checkpoint}' is not a file; give the SQLite checkpoint of a job run")
+    check_outputs(("--out", args.out))
+    store = JobStore(args.checkpoint)
+    try:
+        data, prescribed = parts_certificate(position, store)
+    finally:
+        store.close()
+    write_json(args.out, data)
+    print(f"Wrote {args.out}: {data['winner']} wins, playing {data['first_move']}, in {len(data['parts'])} parts "
+          f"({prescribed:,} prescribed moves); check it with 'kinarow check {args.out} --compiled'.", file=out)
+    return EXIT_OK
 
 
 def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

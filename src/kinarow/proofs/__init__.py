@@ -51,6 +51,7 @@ CHECKERS: dict[str, str] = {
     "kinarow.no-pairing": "kinarow.proofs.drat:check_certificate",
     "kinarow.pairing": "kinarow.proofs.pairing:check_certificate",
     "kinarow.strategy": "kinarow.proofs.tree:check_certificate",
+    "kinarow.strategy-parts": "kinarow.proofs.parts:check_certificate",
     "kinarow.tiling": "kinarow.proofs.tiling:check_certificate",
     "kinarow.torus": "kinarow.proofs.torus:check_certificate",
     "kinarow.verified-strategy": "kinarow.proofs.verified:check_certificate",
@@ -74,7 +75,7 @@ GZIP_MAGIC = b"\x1f\x8b"
 # symmetries, which on a 702x702 board alone take minutes and a GB; kinarow's certificates are of far smaller boards.
 MAX_CHECK_CELLS = 4096
 # Formats whose checker also has a compiled walk (``kinarow check --compiled``); the others ignore the option.
-HAS_COMPILED = frozenset({"kinarow.draw", "kinarow.strategy"})
+HAS_COMPILED = frozenset({"kinarow.draw", "kinarow.strategy", "kinarow.strategy-parts"})
 
 
 class CertificateError(KinarowError):

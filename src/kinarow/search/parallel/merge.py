@@ -35,6 +35,7 @@ the merged walk is a certificate that the exact checkers verify on their own.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -218,3 +219,53 @@ class SharedMerge:
     def walk(self, position: Position) -> tuple[bytes, int]:
         """The merged walk from ``position`` (the real start) and the winner's moves in it."""
         return self.stones.write(position, self.winner, self.moves, self.sets)
+
+
+def parts_certificate(position: Position, store: Any) -> tuple[dict[str, Any], int]:
+    """A ``kinarow.strategy-parts`` certificate (:mod:`kinarow.proofs.parts`) of the player who made the last
+    move of ``position``'s line, from the strategies a job run kept in ``store`` (a
+    :class:`~kinarow.search.parallel.checkpoint.JobStore`), one part for each reply of the loser up to symmetry,
+    in the stored frame; searching nothing, merging nothing. Returns it and its prescribed moves. The
+    certificate starts one move before ``position``, that last move of the winner's as its ``first_move`` (the
+    value of the position before it, as :meth:`StrategyTree.opened`)."""
+    from kinarow.position import value_names
+    from kinarow.proofs import parts as PT
+    from kinarow.search.parallel.frontier import Frontier
+
+    game = position.game
+    if not position.moves or position.is_over:
+        raise KinarowError("give the line up to the loser's turn: the winner's last move, then every reply is a part")
+    winner = 3 - position.to_move
+    name = value_names(game)[winner - 1]
+    line = [position.name(c) for c in position.moves]
+    frontier = Frontier(position.copy())
+    parts: dict[str, dict[str, Any]] = {}
+    missing: list[str] = []
+    seen: set[str] = set()
+    prescribed = 0
+    for reply in position.legal_moves():
+        position.play(reply)
+        try:
+            if position.is_over:
+                continue
+            key, sym = frontier.canonical(position.board)
+            if key in seen:  # a symmetric image of a reply met before: the same part
+                continue
+            seen.add(key)
+            blob = store.get_strategy(str(game), key, name)
+            if blob is None:
+                missing.append(position.name(reply))
+                continue
+            shared = unpack_shared(blob)
+            walk, count = (blob, len(blob)) if shared is None else shared
+            start = [position.name(sym[c]) for c in position.moves]
+            tree = StrategyTree(str(game), start, name, walk=walk, shared=None if shared is None else count)
+            parts[key] = tree.to_json()
+            prescribed += count
+        finally:
+            position.undo()
+    if missing:
+        raise KinarowError(f"{len(missing)} of the {len(seen)} replies (up to symmetry) have no kept strategy in the "
+                           f"checkpoint yet ({', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''}); run the "
+                           "job run on")
+    return PT.to_json(str(game), line[:-1], name, line[-1], list(parts.values())), prescribed

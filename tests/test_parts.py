@@ -1,0 +1,133 @@
+"""Wins proved one reply at a time: kinarow.strategy-parts, written from a job run's checkpoint by
+``kinarow parts`` and checked by kinarow.proofs.parts (rules and the strategy checker only)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers import run
+from kinarow.proofs import check_data
+from kinarow.search import parallel as par
+from kinarow.search.parallel.frontier import start_position
+from kinarow.search.parallel.merge import parts_certificate
+
+
+@pytest.fixture(scope="module", params=[True, False], ids=["shared", "version-3"])
+def checkpoint(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A first-wins job run of (4,4,3) after 1. b2, one job a reply up to symmetry (9), each win walked in its
+    job: with shared replies (version 4) or one subtree a reply (version 3)."""
+    db = tmp_path_factory.mktemp("parts") / "b2.sqlite"
+    result = par.solve("4x4k3", moves="b2", workers=1, jobs=9, search="proof", question=par.FIRST_WINS,
+                       strategy=True, share=request.param, checkpoint=db, tt_mb=4)
+    assert result.value == "first"
+    return db
+
+
+@pytest.fixture
+def certificate(checkpoint: Path) -> dict[str, Any]:
+    store = par.JobStore(checkpoint)
+    try:
+        data, prescribed = parts_certificate(start_position("4x4k3", "b2"), store)
+    finally:
+        store.close()
+    assert prescribed > 0
+    return data
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_a_parts_certificate_from_a_job_run_checks(certificate: dict[str, Any], compiled: bool) -> None:
+    assert certificate["format"] == "kinarow.strategy-parts" and certificate["moves"] == []
+    assert certificate["first_move"] == "b2" and certificate["claim"] == "first wins"
+    assert len(certificate["parts"]) == 9  # the replies to b2 up to the diagonal mirror
+    verdict = check_data(certificate, compiled=compiled)
+    assert verdict.ok, verdict.reason
+    assert "the first player wins, playing b2, against every reply" in verdict.reason
+    assert verdict.details["parts"] == 9 and verdict.details["positions_checked"] > 9
+
+
+def _refused(data: dict[str, Any], said: str) -> None:
+    verdict = check_data(data)
+    assert not verdict.ok
+    assert said in verdict.reason, verdict.reason
+
+
+def test_a_missing_or_doubled_part_is_refused(certificate: dict[str, Any]) -> None:
+    short = copy.deepcopy(certificate)
+    short["parts"].pop(3)
+    _refused(short, "no part starts after the reply")
+    doubled = copy.deepcopy(certificate)
+    doubled["parts"].append(copy.deepcopy(doubled["parts"][0]))
+    _refused(doubled, "start from the same position")
+
+
+def test_a_part_that_starts_where_no_reply_leads_is_refused(certificate: dict[str, Any]) -> None:
+    stray = copy.deepcopy(certificate)
+    stray["parts"][0]["moves"] = ["a1", "d4"]  # after 1. a1 d4, not after b2 and a reply
+    said = check_data(stray).reason
+    assert not check_data(stray).ok
+    assert "no part starts after the reply" in said or "starts where no reply leads" in said or "fails" in said
+
+
+def test_a_tampered_part_is_refused(certificate: dict[str, Any]) -> None:
+    from kinarow.proofs.tree import StrategyTree
+
+    bad = copy.deepcopy(certificate)
+    for i, part in enumerate(bad["parts"]):
+        tree = StrategyTree.from_json(part)
+        if tree.walk:  # the first part with a move of its own: play a cell the loser may already hold
+            walk = bytes([(tree.walk[0] + 1) % 16]) + tree.walk[1:]
+            bad["parts"][i] = StrategyTree(tree.game, tree.moves, tree.winner, walk=walk,
+                                           shared=tree.shared).to_json()
+            break
+    else:
+        pytest.fail("no part prescribes a move")
+    _refused(bad, "fails")
+
+
+def test_the_opening_and_the_claim_are_checked(certificate: dict[str, Any]) -> None:
+    no_first = copy.deepcopy(certificate)
+    del no_first["first_move"]
+    _refused(no_first, "'first_move' field, which is missing")
+    other = copy.deepcopy(certificate)
+    other["first_move"] = "a1"  # the parts start after b2's replies, not a1's
+    _refused(other, "no part starts after the reply")
+    taken = copy.deepcopy(certificate)
+    taken["moves"], taken["first_move"] = ["b2", "a1"], "b2"
+    _refused(taken, "cannot be played")
+    loser = copy.deepcopy(certificate)
+    loser["moves"] = ["b2"]  # the loser to move there: no first move of the winner's
+    _refused(loser, "has no place")
+    second = copy.deepcopy(certificate)
+    second["winner"], second["claim"] = "second", "second wins"
+    second["moves"], second["first_move"] = ["a4"], "b2"
+    _refused(second, "another claim")
+    claim = copy.deepcopy(certificate)
+    claim["claim"] = "draw"
+    assert not check_data(claim).ok
+    for broken in ({**certificate, "parts": "none"}, {**certificate, "parts": [1, 2]}):
+        verdict = check_data(broken)
+        assert not verdict.ok and "list of strategy certificates" in verdict.reason
+
+
+def test_the_command_writes_the_certificate_and_refuses_bad_input(checkpoint: Path, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "b2.parts.json.gz"
+    code, said, err = run(capsys, "parts", "4x4k3", "--moves", "b2", "--checkpoint", str(checkpoint),
+                          "--out", str(out))
+    assert code == 0, err
+    assert "in 9 parts" in said and "kinarow check" in said
+    code, said, err = run(capsys, "check", str(out), "--compiled")
+    assert code == 0 and "VALID" in said
+    for argv, sentence in (
+        (["--moves", "a1", "--checkpoint", str(checkpoint)], "have no kept strategy in the checkpoint yet"),
+        (["--moves", "", "--checkpoint", str(checkpoint)], "give the line up to the loser's turn"),
+        (["--moves", "b2", "--checkpoint", str(tmp_path / "none.sqlite")], "is not a file"),
+        (["--moves", "z9", "--checkpoint", str(checkpoint)], "z9"),
+    ):
+        code, said, err = run(capsys, "parts", "4x4k3", *argv, "--out", str(tmp_path / "x.json"))
+        assert code == 2 and sentence in err and "Traceback" not in err, err
+        assert len(err.strip().splitlines()) == 1
