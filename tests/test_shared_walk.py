@@ -519,8 +519,9 @@ def test_what_the_table_knows_of_each_move_agrees_with_minimax(text, moves, word
     known = 0
     for sa, sd, extra in starts:
         to_move = sd.bit_count() - extra == sa.bit_count()
-        for cell, wins, zone in searcher.known_children(sa, sd, 1, extra=extra):
+        for cell, wins, zone, work in searcher.known_children(sa, sd, 1, extra=extra):
             ca, cd = (sa | 1 << cell, sd) if to_move else (sa, sd | 1 << cell)
+            assert work >= 0 and (wins or work == 0)  # the work below a win only
             if wins is None:
                 continue
             known += 1

@@ -983,24 +983,27 @@ def _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, im
 
 @njit(cache=True)
 def known_children(masks, A, D, full, symtab, symperm, syminvidx, tt, attacker, normal, extra, attacker_moves, zones,
-                   img1, img2, cells, state, czone):
+                   img1, img2, cells, state, czone, cwork):
     """What is known of each child of the node (the attacker's stones ``A``, the defender's ``D``, the defender
     holding ``extra`` stones beyond its turns; the attacker moves when ``attacker_moves``) without searching, in
     cell order: its cell (``cells``), PROVEN, DISPROVEN or OPEN by its evaluation or its table row (``state``),
-    and a proven child's zone in the board's frame (``czone``; the full board when ``zones`` is off), as the
-    search asked at the child would answer from them. Returns the number of children."""
+    and a proven child's zone in the board's frame (``czone``; the full board when ``zones`` is off) and the
+    search's work below it by its table row (``cwork``; 0 when its evaluation proves it), as the search asked at
+    the child would answer from them. Returns the number of children."""
     nbytes = symtab.shape[1]
     zero = W.zero(full)
-    _, c_pn, c_dn, c_zone, _, _ = columns(full)
+    _, c_pn, c_dn, c_zone, c_work, _ = columns(full)
     kids, status, rows, syms, evals, n = _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1,
                                                    img2, attacker_moves, extra)
     for i in range(n):
         st = status[i]
         z = W.get1(evals, i)
         row = rows[i]
+        cwork[i] = 0
         if st == OPEN and row >= 0 and tt[row, c_pn] == np.uint64(0):
             st = PROVEN
             z = apply_sym(symtab, syminvidx[syms[i]], nbytes, W.row_get(tt, row, c_zone, zero))
+            cwork[i] = np.int64(tt[row, c_work])
         elif st == OPEN and row >= 0 and tt[row, c_dn] == np.uint64(0):
             st = DISPROVEN
         cells[i] = kids[i]

@@ -187,7 +187,7 @@ class ProofSearcher:
             syminv = np.zeros(1, np.int64)
         #: the words of a board in the kernel (1 up to 64 cells, 2 up to 128: :mod:`kinarow.bitboards`)
         self.words = words = tables.words
-        self._known_buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._known_buffers: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         wide = (2,) if words == 2 else ()
         self.masks = tables.masks
         self.symtab = tables.symtab
@@ -352,25 +352,29 @@ class ProofSearcher:
 
     def known_children(
         self, attacker_stones: int, defender_stones: int, attacker: int, *, extra: int = 0
-    ) -> list[tuple[int, bool | None, int]]:
+    ) -> list[tuple[int, bool | None, int, int]]:
         """What this search knows of each move at a position given by its stones (as :meth:`attacker_wins_stones`)
         without searching: for each empty cell in order, the move, whether the attacker wins after it (True,
-        False, or None: not known) by the position's evaluation or this search's table, and the zone of a win
-        (0 otherwise). One compiled pass instead of a question a move; a move it leaves open can still be asked."""
+        False, or None: not known) by the position's evaluation or this search's table, the zone of a win (0
+        otherwise) and the search's work below a win by the table (0 when the evaluation proves it: a measure of
+        its proof's size). One compiled pass instead of a question a move; a move it leaves open can still be
+        asked."""
         behind = self._stones_checked(attacker_stones, defender_stones, attacker, extra)
         attacker_moves = behind == (0 if attacker == 1 else 1)
         if self._known_buffers is None:  # the kernel fills the first n rows of each; kept between calls
             self._known_buffers = (np.zeros(self.game.cells, np.int64), np.zeros(self.game.cells, np.int64),
-                                   np.zeros((self.game.cells, 2) if self.words == 2 else self.game.cells, np.uint64))
-        cells, state, zones = self._known_buffers
+                                   np.zeros((self.game.cells, 2) if self.words == 2 else self.game.cells, np.uint64),
+                                   np.zeros(self.game.cells, np.int64))
+        cells, state, zones, work = self._known_buffers
         n = P.known_children(
             self.masks, W.to_board(attacker_stones, self.words), W.to_board(defender_stones, self.words), self.full,
             self.symtab, self.symperm, self.syminv, self.tt, attacker - 1, self.params[P.R_GOAL] == P.NORMAL,
-            int(extra), attacker_moves, bool(self.params[P.R_ZONES]), self._img1, self._img2, cells, state, zones)
+            int(extra), attacker_moves, bool(self.params[P.R_ZONES]), self._img1, self._img2, cells, state, zones,
+            work)
         proven, disproven = int(P.PROVEN), int(P.DISPROVEN)
         wide = [lo | hi << 64 for lo, hi in zones[:n].tolist()] if self.words == 2 else zones[:n].tolist()
-        return [(c, True, z) if s == proven else (c, False if s == disproven else None, 0)
-                for c, s, z in zip(cells[:n].tolist(), state[:n].tolist(), wide, strict=True)]
+        return [(c, True, z, w) if s == proven else (c, False if s == disproven else None, 0, 0)
+                for c, s, z, w in zip(cells[:n].tolist(), state[:n].tolist(), wide, work[:n].tolist(), strict=True)]
 
     def _given(self, position: Position, attacker: int, given: Iterable[int]) -> list[int]:
         """The cells of ``given`` checked: distinct empty cells, given at a position where the defender moves."""

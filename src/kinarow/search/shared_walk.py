@@ -351,10 +351,11 @@ class _Writer:
                 self.loser_turn(child, d, extra, groups)
             self.proven.add((a, d, extra))
             return
-        # the first move the table (or the evaluation) proves, read in one compiled pass; else every move with a
-        # small budget before any with a larger one
-        found = next((x for x, wins, _ in self.searcher.known_children(a, d, self.winner, extra=extra) if wins),
-                     None)
+        # of the moves the table (or the evaluation) proves, read in one compiled pass, the one with the least work
+        # below it (a win by the evaluation first); else every move with a small budget before any with a larger one
+        winning = [(work, x) for x, wins, _, work in self.searcher.known_children(a, d, self.winner, extra=extra)
+                  if wins]
+        found = min(winning)[1] if winning else None  # the least work below: the smallest proof, likely
         for budget in BUDGETS[1:] if found is None else ():
             found = next((x for x in self.empty(a, d) if self.proved(a | 1 << x, d, extra, (budget,)) is not None),
                         None)
@@ -378,7 +379,8 @@ class _Writer:
     def grouped(self, a: int, d: int, extra: int) -> list[list[int]]:
         """The sets of the loser's turn at (a, d): each a proved reply and the replies outside its zone."""
         left = self.empty(a, d)
-        known = {y: zone for y, wins, zone in self.searcher.known_children(a, d, self.winner, extra=extra) if wins}
+        known = {y: zone for y, wins, zone, _ in self.searcher.known_children(a, d, self.winner, extra=extra)
+                 if wins}
         zones: dict[int, int] = {}
         for y in left:
             zone = known[y] if y in known else self.proved(a, d | 1 << y, extra, BUDGETS[1:])
