@@ -112,10 +112,10 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
 
 #: widths the proof search has answered whose certificate is not written yet: what stands (not a result until then)
 SEARCHED_FOUR_HIGH: dict[int, str] = {
-    19: "open: being asked after 1. e2 (the move of widths 13 and 16; 1. e1 was asked for about 200 M nodes "
-        "without an answer) by the proof search, one process, resumable (docs/parallel.md)",
-    20: "open: being asked after 1. f2 (the move of widths 14 and 17; 1. e1 was asked for about 185 M nodes "
-        "without an answer) by the proof search, one process, resumable (docs/parallel.md)",
+    19: "open: being asked after 1. e2 (the move of widths 13 and 16) as a job run of one job a reply, kept in "
+        "checkpoints/19x4k4-e2.sqlite (docs/parallel.md)",
+    20: "open: being asked after 1. f2 (the move of widths 14 and 17) as a job run of one job a reply, kept in "
+        "checkpoints/20x4k4-f2.sqlite (docs/parallel.md)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
