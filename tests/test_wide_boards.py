@@ -268,3 +268,28 @@ def test_the_checkers_wide_keys_are_exact(size: int, data: st.DataObject) -> Non
         return words
 
     assert (key(a) == key(b)) == (a == b)
+
+
+def test_a_two_word_board_is_the_integer_it_came_from_in_every_thread() -> None:
+    """to_board writes the words through a scratch array of the thread's own: each board read back is the
+    integer given, also with threads converting at once."""
+    import random
+    import threading
+
+    from kinarow.bitboards import from_board, to_board
+
+    bad: list[int] = []
+
+    def convert(seed: int) -> None:
+        rng = random.Random(seed)
+        for _ in range(3000):
+            x = rng.getrandbits(rng.randint(1, 128))
+            if from_board(to_board(x, 2)) != x or from_board(to_board(x & (2**64 - 1), 1)) != x & (2**64 - 1):
+                bad.append(x)
+
+    threads = [threading.Thread(target=convert, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert bad == []

@@ -34,6 +34,7 @@ which the tests use to compare both forms with Python integers.
 from __future__ import annotations
 
 import inspect
+import threading
 from typing import Any
 
 import numpy as np
@@ -411,11 +412,20 @@ def canonical(symtab, nsym, nbytes, p1, p2):  # type: ignore[no-untyped-def]
     return b1, b2, bs
 
 
+_WORDS = threading.local()  # two uint64 slots a thread: the words are written there and read back as scalars
+
+
 def to_board(cells: int, words: int) -> Board:
     """The Python integer ``cells`` (bit c = cell c) as a board of ``words`` words."""
     if words == 1:
         return np.uint64(cells)
-    return (np.uint64(cells & 0xFFFFFFFFFFFFFFFF), np.uint64(cells >> 64))
+    slots = getattr(_WORDS, "slots", None)
+    if slots is None:
+        slots = _WORDS.slots = np.zeros(2, np.uint64)
+    # a third of np.uint64(...) twice for a value past 2**63 (a shared walk converts boards millions of times)
+    slots[0] = cells & 0xFFFFFFFFFFFFFFFF
+    slots[1] = cells >> 64
+    return (slots[0], slots[1])
 
 
 def from_board(a: Board) -> int:
