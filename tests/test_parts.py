@@ -131,3 +131,24 @@ def test_the_command_writes_the_certificate_and_refuses_bad_input(checkpoint: Pa
         code, said, err = run(capsys, "parts", "4x4k3", *argv, "--out", str(tmp_path / "x.json"))
         assert code == 2 and sentence in err and "Traceback" not in err, err
         assert len(err.strip().splitlines()) == 1
+
+
+def test_a_parts_certificate_on_a_two_word_board(tmp_path: Path) -> None:
+    """(17,4,3), 68 cells: a job run after 1. h2 (67 replies, no symmetry), its parts checked by both checkers;
+    a part moved onto another reply's position is refused."""
+    db = tmp_path / "h2.sqlite"
+    result = par.solve("17x4k3", moves="h2", workers=1, jobs=67, search="proof", question=par.FIRST_WINS,
+                       strategy=True, share=True, checkpoint=db, tt_mb=16)
+    assert result.value == "first"
+    store = par.JobStore(db)
+    try:
+        data, _ = parts_certificate(start_position("17x4k3", "h2"), store)
+    finally:
+        store.close()
+    assert len(data["parts"]) == 67
+    for compiled in (False, True):
+        verdict = check_data(data, compiled=compiled)
+        assert verdict.ok, verdict.reason
+    moved = copy.deepcopy(data)
+    moved["parts"][5]["moves"] = list(moved["parts"][6]["moves"])
+    _refused(moved, "start from the same position")
