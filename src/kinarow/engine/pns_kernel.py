@@ -966,13 +966,9 @@ def _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, im
             st, zone, _moves, _forced = evaluate(masks, W.bor(A, low), D, full, False, normal)
         else:
             d2 = W.bor(D, low)
-            if normal:  # the defender's stone completes a group: the attacker has lost
-                for i in range(masks.shape[0]):
-                    g = W.get1(masks, i)
-                    if W.eq(W.band(g, d2), g):
-                        st = DISPROVEN
-                        break
-            if st == OPEN:
+            if normal and holds_group(masks, d2):  # the defender's stone completes a group: the attacker has lost
+                st = DISPROVEN
+            else:
                 st, zone, _moves, _forced = evaluate(masks, A, d2, full, True, normal)
         k1, k2, s = child_key(img1, img2, symperm, nsym, c, first_moves)
         cells[n], status[n], rows[n], syms[n] = c, st, probe(tt, k1, k2, tag), s
