@@ -350,6 +350,19 @@ class ProofSearcher:
         return bool(P.has_threat(self.masks, W.to_board(attacker_stones, self.words),
                                  W.to_board(defender_stones, self.words)))
 
+    def ordered_cells(self, attacker_stones: int, defender_stones: int) -> list[int]:
+        """The empty cells of a position given by its stones, most promising first, in the search's own order of
+        moves (the live groups through a cell, both players'; ties by the static weight)."""
+        full = (1 << self.game.cells) - 1
+        cells = self.game.cells
+        out = np.zeros(cells, np.int64)
+        n = P.ordered_moves(self.masks, W.to_board(attacker_stones, self.words),
+                            W.to_board(defender_stones, self.words),
+                            W.to_board(full & ~(attacker_stones | defender_stones), self.words),
+                            self.params[P.R_GOAL] == P.NORMAL, self.weight, int(self.params[P.R_HEUR]),
+                            np.zeros(cells, np.float64), out)
+        return [int(c) for c in out[:n]]
+
     def known_children(
         self, attacker_stones: int, defender_stones: int, attacker: int, *, extra: int = 0
     ) -> list[tuple[int, bool | None, int, int]]:
