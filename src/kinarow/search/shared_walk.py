@@ -5,14 +5,16 @@ At each of the loser's turns the replies are grouped: a reply ``y`` the search p
 outside ``Z``; the set's position, where the loser was given all of it at once and the winner is to move, is
 asked again (so a set stands only where the search proves it) and walked once for all of its replies. The
 largest set first, then the next among the replies left; a set of one reply is an ordinary reply. At the
-winner's turns the move is the first in cell order whose position is proved, asked with budgets growing. What
-the search's table (or a position's evaluation) already proves is read first, for every move of a turn in one
-compiled pass (:meth:`ProofSearcher.known_children`); only the moves it leaves open are asked. The walk follows
+winner's turns the move is one the search's table (or a position's evaluation) proves, the least work below it
+first, read for every move of a turn in one compiled pass (:meth:`ProofSearcher.known_children`); when the table
+proves none, the position itself is asked (its search's proof names a move), and failing that each move, most
+promising first, with budgets growing. The walk follows
 the checkers' replay (:mod:`kinarow.proofs.tree`) move for move, so each byte is written when the replay would
 read it.
 
-On wide boards most replies are far from the play and share one subtree: (18,4,4) after e1 g2 needs 12,613 of
-the winner's moves this way, written in 46 s (74 s before that compiled pass), where the walk of one subtree a
+On wide boards most replies are far from the play and share one subtree: (18,4,4) after e1 g2 needs 1,889 of
+the winner's moves this way, written in 2.6 s (12,613 moves in 46 s when an unknown turn took the first move in
+cell order that wins, often a far one that does not hurry), where the walk of one subtree a
 reply did not finish in 40 minutes (docs/parallel.md). Narrow boards gain less: a proof's zone keeps most
 columns of a nine or ten wide board.
 
