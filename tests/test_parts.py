@@ -123,7 +123,7 @@ def test_the_command_writes_the_certificate_and_refuses_bad_input(checkpoint: Pa
     code, said, err = run(capsys, "check", str(out), "--compiled")
     assert code == 0 and "VALID" in said
     for argv, sentence in (
-        (["--moves", "a1", "--checkpoint", str(checkpoint)], "have no kept strategy in the checkpoint yet"),
+        (["--moves", "a1", "--checkpoint", str(checkpoint)], "have neither a kept strategy nor parts below them"),
         (["--moves", "", "--checkpoint", str(checkpoint)], "give the line up to the loser's turn"),
         (["--moves", "b2", "--checkpoint", str(tmp_path / "none.sqlite")], "is not a file"),
         (["--moves", "z9", "--checkpoint", str(checkpoint)], "z9"),
@@ -152,3 +152,64 @@ def test_a_parts_certificate_on_a_two_word_board(tmp_path: Path) -> None:
     moved = copy.deepcopy(data)
     moved["parts"][5]["moves"] = list(moved["parts"][6]["moves"])
     _refused(moved, "start from the same position")
+
+
+@pytest.fixture(scope="module")
+def nested(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A job run of (4,4,3) after 1. b2 where one reply's job was split, and then the job of its winning move
+    (as ``--max-job-seconds`` splits a long job, kept in the checkpoint): that reply's part is a parts
+    certificate of its own, whose parts the frontier settles (the winner's stone that wins at once)."""
+    import sqlite3
+
+    db = tmp_path_factory.mktemp("nested") / "b2.sqlite"
+    args = dict(moves="b2", workers=1, jobs=9, search="proof", question=par.FIRST_WINS, strategy=True,
+                share=True, checkpoint=db, tt_mb=4)
+    assert par.solve("4x4k3", **args).value == "first"
+    prefix = ""
+    for _ in range(2):  # the reply's job, then its winning move's: dropped and marked split, the run resumed
+        with sqlite3.connect(db) as con:
+            key, line = con.execute("SELECT position, moves FROM finished_jobs WHERE moves LIKE ? ORDER BY moves",
+                                    (prefix + "%",)).fetchone()
+            con.execute("DELETE FROM finished_jobs WHERE position = ?", (key,))
+            con.execute("DELETE FROM strategies WHERE position = ?", (key,))
+        store = par.JobStore(db)
+        store.put_split("4x4k3", key, line, None)
+        store.close()
+        assert par.solve("4x4k3", **args).value == "first"
+        prefix = line + " "
+    store = par.JobStore(db)
+    try:
+        data, prescribed = parts_certificate(start_position("4x4k3", "b2"), store)
+    finally:
+        store.close()
+    assert prescribed > 0
+    return data
+
+
+def _inner(data: dict[str, Any]) -> dict[str, Any]:
+    return next(p for p in data["parts"] if p["format"] == "kinarow.strategy-parts")
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_a_split_reply_is_a_parts_certificate_of_its_own(nested: dict[str, Any], compiled: bool) -> None:
+    assert nested["version"] == 2 and len(nested["parts"]) == 9
+    inner = _inner(nested)
+    assert len(inner["moves"]) == 2 and inner["first_move"] and inner["parts"]
+    verdict = check_data(nested, compiled=compiled)
+    assert verdict.ok, verdict.reason
+
+
+def test_nested_parts_are_checked_like_the_outer_ones(nested: dict[str, Any]) -> None:
+    old = copy.deepcopy(nested)
+    old["version"] = 1  # version 1 has strategies for parts only
+    _refused(old, "is not a strategy certificate")
+    short = copy.deepcopy(nested)
+    _inner(short)["parts"].pop()
+    _refused(short, "fails: no part starts after the reply")
+    other = copy.deepcopy(nested)
+    inner = _inner(other)
+    inner["winner"], inner["claim"] = "second", "second wins"
+    _refused(other, "another claim")
+    moved = copy.deepcopy(nested)
+    _inner(moved)["first_move"] = "a1"
+    assert not check_data(moved).ok

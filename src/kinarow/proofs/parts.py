@@ -16,6 +16,9 @@ each part must be a ``kinarow.strategy`` certificate of the same game that the w
 (a symmetry maps the rules onto themselves), so the winner wins after every reply, hence after ``first_move``.
 No part may start anywhere else, and no reply may have two.
 
+Version 2 lets a part be a parts certificate in turn (a reply whose job a run split: the winning move there,
+then a part for each reply after it), checked as this one is, at most :data:`MAX_DEPTH` levels deep.
+
 The checker reads the rules (game, position, geometry) and the strategy checker, nothing of the search.
 """
 
@@ -32,6 +35,10 @@ from kinarow.proofs import tree as T
 
 FORMAT = "kinarow.strategy-parts"
 VERSION = 1
+#: parts may be parts certificates in turn (a reply whose job was split: its winning move, then a part a reply)
+NESTED_VERSION = 2
+#: how deep parts may nest (each level is two moves of play: a board of 128 cells needs at most 64)
+MAX_DEPTH = 64
 
 
 def claim_of(winner: str) -> str:
@@ -41,8 +48,10 @@ def claim_of(winner: str) -> str:
 
 def to_json(game: str, moves: list[str], winner: str, first_move: str | None,
             parts: list[dict[str, Any]]) -> dict[str, Any]:
-    """A parts certificate (see the module docstring); ``parts`` are ``kinarow.strategy`` certificates."""
-    data = {**envelope(FORMAT, VERSION, game, moves, claim_of(winner)), "winner": winner}
+    """A parts certificate (see the module docstring); ``parts`` are ``kinarow.strategy`` certificates, or parts
+    certificates in turn (then version 2)."""
+    version = NESTED_VERSION if any(p.get("format") == FORMAT for p in parts) else VERSION
+    data = {**envelope(FORMAT, version, game, moves, claim_of(winner)), "winner": winner}
     if first_move is not None:
         data["first_move"] = first_move
     data["parts"] = parts
@@ -64,8 +73,14 @@ def _images(position: Position) -> set[tuple[tuple[int, ...], int]]:
 def check_certificate(data: dict[str, Any], compiled: bool = False,
                       on_tick: Callable[[int], None] | None = None) -> Verdict:
     """The ``kinarow.strategy-parts`` checker for :mod:`kinarow.proofs`: the parts start after every reply and
-    no elsewhere, and each part wins (its own strategy check, compiled when ``compiled``)."""
-    game_text, moves = require_envelope(data, FORMAT, VERSION, "strategy-parts")
+    no elsewhere, and each part wins (its own strategy check, compiled when ``compiled``; a nested parts
+    certificate by this check in turn)."""
+    return _check(data, compiled, on_tick, 0)
+
+
+def _check(data: dict[str, Any], compiled: bool, on_tick: Callable[[int], None] | None, depth: int) -> Verdict:
+    game_text, moves = require_envelope(data, FORMAT, (VERSION, NESTED_VERSION), "strategy-parts")
+    nested = data.get("version") == NESTED_VERSION
     winner = data.get("winner")
     try:
         game = Game(game_text)
@@ -105,13 +120,25 @@ def check_certificate(data: dict[str, Any], compiled: bool = False,
                        details)
     starts: dict[tuple[tuple[int, ...], int], int] = {}
     for i, part in enumerate(parts):
-        if part.get("format") != T.FORMAT or part.get("game") != game_text:
-            return Verdict(False, f"part {i + 1} is not a strategy certificate of {game_text}", details)
-        tree = T.StrategyTree.from_json(part)
-        if tree.outcome != T.WIN or tree.winner != winner:
-            return Verdict(False, f"part {i + 1} proves another claim than the {winner} player's win", details)
+        inner = nested and part.get("format") == FORMAT
+        if (part.get("format") != T.FORMAT and not inner) or part.get("game") != game_text:
+            kind = "a strategy or parts certificate" if nested else "a strategy certificate"
+            return Verdict(False, f"part {i + 1} is not {kind} of {game_text}", details)
+        if inner:
+            if depth >= MAX_DEPTH:
+                return Verdict(False, f"parts nest more than {MAX_DEPTH} deep", details)
+            part_moves = part.get("moves")
+            if not isinstance(part_moves, list) or not all(isinstance(m, str) for m in part_moves):
+                raise CertificateError(f"part {i + 1} needs 'moves', a list of cell names")
+            if part.get("winner") != winner:
+                return Verdict(False, f"part {i + 1} proves another claim than the {winner} player's win", details)
+        else:
+            tree = T.StrategyTree.from_json(part)
+            if tree.outcome != T.WIN or tree.winner != winner:
+                return Verdict(False, f"part {i + 1} proves another claim than the {winner} player's win", details)
+            part_moves = tree.moves
         try:
-            start = game.position(" ".join(tree.moves))
+            start = game.position(" ".join(part_moves))
         except KinarowError as err:
             return Verdict(False, f"part {i + 1}'s moves are invalid: {err}", details)
         key = (tuple(start.board), start.to_move)
@@ -139,7 +166,10 @@ def check_certificate(data: dict[str, Any], compiled: bool = False,
         return Verdict(False, f"part {stray + 1} starts where no reply leads", details)
     total = 0
     for i, part in enumerate(parts):
-        verdict = T.check_certificate(part, compiled=compiled, on_tick=on_tick)
+        if part.get("format") == FORMAT:
+            verdict = _check(part, compiled, on_tick, depth + 1)
+        else:
+            verdict = T.check_certificate(part, compiled=compiled, on_tick=on_tick)
         if not verdict.ok:
             return Verdict(False, f"part {i + 1} fails: {verdict.reason}", details)
         total += int(verdict.details.get("positions_checked", 0))

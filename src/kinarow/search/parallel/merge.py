@@ -227,45 +227,120 @@ def parts_certificate(position: Position, store: Any) -> tuple[dict[str, Any], i
     :class:`~kinarow.search.parallel.checkpoint.JobStore`), one part for each reply of the loser up to symmetry,
     in the stored frame; searching nothing, merging nothing. Returns it and its prescribed moves. The
     certificate starts one move before ``position``, that last move of the winner's as its ``first_move`` (the
-    value of the position before it, as :meth:`StrategyTree.opened`)."""
+    value of the position before it, as :meth:`StrategyTree.opened`).
+
+    A reply whose job was split while it ran (``--max-job-seconds``), or that the frontier split before any job
+    (``--jobs`` beyond the replies), has no strategy of its own: its part is a parts certificate in turn
+    (version 2), a winning move and a part for each reply after it, down to the jobs that kept their walks."""
     from kinarow.position import value_names
-    from kinarow.proofs import parts as PT
-    from kinarow.search.parallel.frontier import Frontier
+    from kinarow.search.parallel.frontier import stored_frontier
+    from kinarow.search.parallel.jobs import FIRST_WINS, SECOND_WINS
 
     game = position.game
     if not position.moves or position.is_over:
         raise KinarowError("give the line up to the loser's turn: the winner's last move, then every reply is a part")
     winner = 3 - position.to_move
-    name = value_names(game)[winner - 1]
-    line = [position.name(c) for c in position.moves]
-    frontier = Frontier(position.copy())
-    parts: dict[str, dict[str, Any]] = {}
-    missing: list[str] = []
-    seen: set[str] = set()
-    prescribed = 0
-    for reply in position.legal_moves():
-        position.play(reply)
-        try:
-            if position.is_over:
-                continue
-            key, sym = frontier.canonical(position.board)
-            if key in seen:  # a symmetric image of a reply met before: the same part
-                continue
-            seen.add(key)
-            blob = store.get_strategy(str(game), key, name)
-            if blob is None:
-                missing.append(position.name(reply))
-                continue
-            shared = unpack_shared(blob)
-            walk, count = (blob, len(blob)) if shared is None else shared
-            start = [position.name(sym[c]) for c in position.moves]
-            tree = StrategyTree(str(game), start, name, walk=walk, shared=None if shared is None else count)
-            parts[key] = tree.to_json()
-            prescribed += count
-        finally:
-            position.undo()
-    if missing:
-        raise KinarowError(f"{len(missing)} of the {len(seen)} replies (up to symmetry) have no kept strategy in the "
-                           f"checkpoint yet ({', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''}); run the "
-                           "job run on")
-    return PT.to_json(str(game), line[:-1], name, line[-1], list(parts.values())), prescribed
+    frontier = stored_frontier(position.copy(), store, FIRST_WINS if winner == 1 else SECOND_WINS)
+    reader = _PartsReader(frontier, store, value_names(game)[winner - 1], store.splits(str(game), game.cells),
+                          frontier.score(Value.win(game.goal, winner)))
+    data = reader.after_move(position, top=True)
+    if data is None:
+        missing = reader.missing
+        raise KinarowError(f"{len(missing)} positions (up to symmetry) have neither a kept strategy nor parts below "
+                           f"them in the checkpoint yet ({', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''})"
+                           "; run the job run on")
+    return data, _prescribed(data)
+
+
+def _prescribed(data: dict[str, Any]) -> int:
+    """The winner's moves a strategy or parts certificate prescribes (its parts' sum)."""
+    if "parts" in data:
+        return sum(_prescribed(part) for part in data["parts"])
+    return int(data.get("length", data.get("prescribed", 0)))
+
+
+def immediate_win(position: Position) -> Any:
+    """The mover's win at once, if one stone gives it (as the frontier settles such a node), else None."""
+    from kinarow.search.parallel.frontier import immediate_win as win
+
+    return win(position)
+
+
+class _PartsReader:
+    """The parts of a job run's win, read from its checkpoint and the frontier it implies: a kept strategy where a
+    job kept one, else (a job split while it ran, or a node the frontier settled by the rules) a winning move the
+    frontier proves and a part for each reply after it."""
+
+    def __init__(self, frontier: Any, store: Any, name: Value, splits: dict[str, int | None], win: int) -> None:
+        self.frontier, self.store, self.name, self.splits, self.win = frontier, store, name, splits, win
+        self.game = frontier.game
+        self.missing: list[str] = []
+
+    def _stored(self, position: Position) -> StrategyTree | None:
+        """The kept strategy from ``position`` (in its stored frame), or None."""
+        key, sym = self.frontier.canonical(position.board)
+        blob = self.store.get_strategy(str(self.game), key, self.name)
+        if blob is None:
+            return None
+        shared = unpack_shared(blob)
+        walk, count = (blob, len(blob)) if shared is None else shared
+        start = [position.name(sym[c]) for c in position.moves]
+        return StrategyTree(str(self.game), start, self.name, walk=walk, shared=None if shared is None else count)
+
+    def at_turn(self, position: Position) -> dict[str, Any] | None:
+        """The part from ``position``, the winner to move: its kept strategy, the stone that wins at once, or a
+        move the frontier proves (the split's lead first) after which every reply has a part; None (noting the
+        position as missing) when there is none."""
+        kept = self._stored(position)
+        if kept is not None:
+            return kept.to_json()
+        if immediate_win(position) is not None:  # the frontier settled it by the rules: the stone that wins at once
+            return StrategyTree(str(self.game), [position.name(c) for c in position.moves], self.name,
+                                walk=b"").to_json()
+        _, sym = self.frontier.canonical(position.board)
+        lead = self.splits.get(self.frontier.canonical(position.board)[0])
+        noted = len(self.missing)
+        for move in sorted(position.legal_moves(), key=lambda c: sym[c] != lead):
+            position.play(move)
+            try:
+                found = None
+                if not position.is_over and self.frontier.child_score(position) == self.win:
+                    found = self.after_move(position)
+            finally:
+                position.undo()
+            if found is not None:
+                del self.missing[noted:]
+                return found
+        self.missing.append(" ".join(position.name(c) for c in position.moves))
+        return None
+
+    def after_move(self, position: Position, top: bool = False) -> dict[str, Any] | None:
+        """The part from before the winner's last move of ``position``: its kept strategy opened by that move,
+        else (and always at the ``top``) a parts certificate of that move and a part for each reply up to
+        symmetry; None when a reply has neither."""
+        from kinarow.proofs import parts as PT
+
+        kept = None if top else self._stored(position)
+        if kept is not None:
+            return kept.opened().to_json()
+        parts: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        whole = True
+        for reply in position.legal_moves():
+            position.play(reply)
+            try:
+                key = self.frontier.canonical(position.board)[0]
+                if position.is_over or key in seen:  # an image of a reply met before: the same part
+                    continue
+                seen.add(key)
+                part = self.at_turn(position)
+            finally:
+                position.undo()
+            if part is None:
+                whole = False
+            else:
+                parts.append(part)
+        if not whole:
+            return None
+        line = [position.name(c) for c in position.moves]
+        return PT.to_json(str(self.game), line[:-1], self.name, line[-1], parts)
