@@ -27,8 +27,8 @@ def checkpoint(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     return db
 
 
-@pytest.fixture
-def certificate(checkpoint: Path) -> dict[str, Any]:
+def _written(checkpoint: Path) -> dict[str, Any]:
+    """The parts certificate of (4,4,3) after 1. b2 from a job run's checkpoint."""
     store = par.JobStore(checkpoint)
     try:
         data, prescribed = parts_certificate(start_position("4x4k3", "b2"), store)
@@ -36,6 +36,11 @@ def certificate(checkpoint: Path) -> dict[str, Any]:
         store.close()
     assert prescribed > 0
     return data
+
+
+@pytest.fixture
+def certificate(checkpoint: Path) -> dict[str, Any]:
+    return _written(checkpoint)
 
 
 @pytest.mark.parametrize("compiled", [False, True])
@@ -177,13 +182,7 @@ def nested(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         store.close()
         assert par.solve("4x4k3", **args).value == "first"
         prefix = line + " "
-    store = par.JobStore(db)
-    try:
-        data, prescribed = parts_certificate(start_position("4x4k3", "b2"), store)
-    finally:
-        store.close()
-    assert prescribed > 0
-    return data
+    return _written(db)
 
 
 def _inner(data: dict[str, Any]) -> dict[str, Any]:
