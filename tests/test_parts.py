@@ -35,6 +35,10 @@ def _written(checkpoint: Path) -> dict[str, Any]:
     finally:
         store.close()
     assert prescribed > 0
+    if data["version"] == 1:  # the winner's moves the parts prescribe (not a version 4 walk's bytes)
+        from kinarow.proofs.tree import StrategyTree
+
+        assert prescribed == sum(StrategyTree.from_json(part).size for part in data["parts"])
     return data
 
 

@@ -256,7 +256,7 @@ def _prescribed(data: dict[str, Any]) -> int:
     """The winner's moves a strategy or parts certificate prescribes (its parts' sum)."""
     if "parts" in data:
         return sum(_prescribed(part) for part in data["parts"])
-    return int(data.get("length", data.get("prescribed", 0)))
+    return int(data.get("prescribed", 0))
 
 
 def immediate_win(position: Position) -> Any:
