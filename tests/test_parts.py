@@ -216,3 +216,55 @@ def test_nested_parts_are_checked_like_the_outer_ones(nested: dict[str, Any]) ->
     moved = copy.deepcopy(nested)
     _inner(moved)["first_move"] = "a1"
     assert not check_data(moved).ok
+
+
+def test_kept_walks_written_again_are_kept_where_smaller_and_still_check(
+        checkpoint: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """kinarow rewalk: each kept walk asked and written again with shared replies, replacing the kept one where
+    smaller; the parts certificate from the checkpoint checks after it as before."""
+    import shutil
+
+    from kinarow import Game
+    from kinarow.position import value_names
+    from kinarow.search.parallel.frontier import Frontier
+    from kinarow.search.parallel.rewalk import rewalk
+    from kinarow.search.proof_search import ProofSearcher
+
+    db = tmp_path / "b2.sqlite"
+    shutil.copy(checkpoint, db)
+    store = par.JobStore(db)
+    try:
+        # one walk kept as a plain walk (version 3) of one subtree a reply: 15 moves where shared replies take 9
+        position = start_position("4x4k3", "b2")
+        searcher = ProofSearcher(Game("4x4k3"), tt_mb=4)
+        assert searcher.attacker_wins(position, 1).wins
+        plain = searcher.strategy_walk(position, 1)
+        store.put_strategy("4x4k3", Frontier(position.copy()).canonical(position.board)[0], "b2",
+                           value_names(position.game)[0], plain, 0.0)
+        before = {m: n for _, m, _, n in store.kept_walks("4x4k3")}
+        done = rewalk(store, "4x4k3", above=0, tt_mb=4)
+        after = {m: n for _, m, _, n in store.kept_walks("4x4k3")}
+    finally:
+        store.close()
+    assert [r.moves for r in done] == sorted(before, key=lambda m: (-before[m], m))  # the largest first
+    for r in done:
+        assert r.before == before[r.moves] and after[r.moves] == (r.after if r.kept else r.before)
+        assert r.kept == (r.after < r.before)
+    assert (done[0].moves, done[0].before, done[0].kept) == ("b2", len(plain), True) and done[0].after < len(plain)
+    for compiled in (False, True):
+        verdict = check_data(_written(db), compiled=compiled)
+        assert verdict.ok, verdict.reason
+    code, said, err = run(capsys, "rewalk", "4x4k3", "--checkpoint", str(db), "--above", "0", "--tt-mb", "4")
+    assert code == 0, err
+    assert f"Wrote {len(done)} kept walks again" in said
+    for argv, sentence in (
+        (["--checkpoint", str(db), "--above", "-3"], "--above must be a positive whole number"),
+        (["--checkpoint", str(db), "--above", "1000000"], "keeps no walk of 4x4k3 with more than 1,000,000"),
+        (["--checkpoint", str(tmp_path / "none.sqlite")], "is not a file"),
+        (["--checkpoint", str(db), "--tt-mb", "0"], "--tt-mb"),
+    ):
+        code, said, err = run(capsys, "rewalk", "4x4k3", *argv)
+        assert code == 2 and sentence in err and "Traceback" not in err, err
+        assert len(err.strip().splitlines()) == 1
+    code, said, err = run(capsys, "rewalk", "4x4k3:gravity", "--checkpoint", str(db))
+    assert code == 2 and "cannot be written again with shared replies" in err, err

@@ -295,6 +295,51 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object per case")
     p.set_defaults(run=cmd_settle)
     add_parts_command(commands)
+    add_rewalk_command(commands)
+
+
+def add_rewalk_command(commands: Any) -> None:
+    p = commands.add_parser(
+        "rewalk", help="write a job run's kept walks again with today's writer of shared replies, keeping each "
+        "new walk that is smaller (checked first)")
+    p.add_argument("game", metavar="GAME", help="the game, e.g. 19x4k4")
+    p.add_argument("--checkpoint", metavar="FILE", required=True, help="the job run's SQLite checkpoint")
+    p.add_argument("--above", metavar="MOVES", default="10000",
+                   help="only walks of more than this many of the winner's moves (default 10000)")
+    p.add_argument("--tt-mb", metavar="MB", default="1024", help="the proof search's table in MiB (default 1024)")
+    p.set_defaults(run=cmd_rewalk)
+
+
+def cmd_rewalk(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.search.parallel import JobStore
+    from kinarow.search.parallel.rewalk import Rewalked, rewalk
+    from kinarow.search.solve import MAX_TT_MB
+
+    game = Game(args.game)
+    above = 0 if args.above.strip() in ("0", "+0") else positive_int("--above", args.above)
+    tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
+    if not Path(args.checkpoint).is_file():
+        raise UsageError(f"--checkpoint '{args.checkpoint}' is not a file; give the SQLite checkpoint of a job run")
+    totals = [0, 0, 0]
+
+    def said(r: Rewalked) -> None:
+        totals[0] += r.kept
+        totals[1] += r.before
+        totals[2] += r.after if r.kept else r.before
+        print(f"{r.moves}: {r.before:,} -> {r.after:,} moves ({'kept' if r.kept else 'not smaller, left'}), "
+              f"{r.seconds:.1f} s", file=out, flush=True)
+
+    store = JobStore(args.checkpoint)
+    try:
+        done = rewalk(store, str(game), above=above or 0, tt_mb=tt_mb or 1024.0, on_walk=said)
+    except KeyboardInterrupt:
+        print(f"Stopped: {totals[0]} walks replaced so far, each kept in the checkpoint.", file=err)
+        return EXIT_INTERRUPTED
+    finally:
+        store.close()
+    print(f"Wrote {len(done)} kept walks again and replaced {totals[0]}: {totals[1]:,} -> {totals[2]:,} of the "
+          "winner's moves.", file=out)
+    return EXIT_OK
 
 
 def add_parts_command(commands: Any) -> None:

@@ -217,6 +217,15 @@ class JobStore:
             "SELECT moves, winner, prescribed, seconds, finished FROM strategies WHERE game = ? "
             "ORDER BY finished, moves", (game,))]
 
+    def kept_walks(self, game: str, above: int = 0) -> list[tuple[str, str, Value, int]]:
+        """The stored strategies of ``game`` with more than ``above`` prescribed moves, the largest first:
+        (position, moves, winner, prescribed moves)."""
+        return [(str(p), str(m), read(Value, w, "a stored strategy's winner", KinarowError),
+                 self._whole(n, "prescribed"))
+                for p, m, w, n in self.db.execute(
+            "SELECT position, moves, winner, prescribed FROM strategies WHERE game = ? AND prescribed > ? "
+            "ORDER BY prescribed DESC, moves", (game, above))]
+
     def mark_running(self, game: str, position: str, moves: str, question: str) -> None:
         """Note that a job on ``position`` has started (``--status`` shows it while the solve runs)."""
         self._write("INSERT OR REPLACE INTO running_jobs (game, position, moves, question) VALUES (?,?,?,?)",
