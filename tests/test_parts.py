@@ -262,9 +262,12 @@ def test_kept_walks_written_again_are_kept_where_smaller_and_still_check(
         (["--checkpoint", str(db), "--above", "1000000"], "keeps no walk of 4x4k3 with more than 1,000,000"),
         (["--checkpoint", str(tmp_path / "none.sqlite")], "is not a file"),
         (["--checkpoint", str(db), "--tt-mb", "0"], "--tt-mb"),
+        (["--checkpoint", str(db), "--max-nodes", "lots"], "--max-nodes must be a positive whole number"),
     ):
         code, said, err = run(capsys, "rewalk", "4x4k3", *argv)
         assert code == 2 and sentence in err and "Traceback" not in err, err
         assert len(err.strip().splitlines()) == 1
+    code, said, err = run(capsys, "rewalk", "4x4k3", "--checkpoint", str(db), "--above", "0", "--max-nodes", "1")
+    assert code == 0 and "left (its question needs more than 1 nodes)" in said, said
     code, said, err = run(capsys, "rewalk", "4x4k3:gravity", "--checkpoint", str(db))
     assert code == 2 and "cannot be written again with shared replies" in err, err

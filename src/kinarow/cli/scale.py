@@ -307,6 +307,8 @@ def add_rewalk_command(commands: Any) -> None:
     p.add_argument("--above", metavar="MOVES", default="10000",
                    help="only walks of more than this many of the winner's moves (default 10000)")
     p.add_argument("--tt-mb", metavar="MB", default="1024", help="the proof search's table in MiB (default 1024)")
+    p.add_argument("--max-nodes", metavar="N", default="10000000",
+                   help="leave a position whose question needs more nodes than this (default 10000000)")
     p.set_defaults(run=cmd_rewalk)
 
 
@@ -318,6 +320,7 @@ def cmd_rewalk(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     game = Game(args.game)
     above = 0 if args.above.strip() in ("0", "+0") else positive_int("--above", args.above)
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
+    max_nodes = positive_int("--max-nodes", args.max_nodes)
     if not Path(args.checkpoint).is_file():
         raise UsageError(f"--checkpoint '{args.checkpoint}' is not a file; give the SQLite checkpoint of a job run")
     totals = [0, 0, 0]
@@ -326,12 +329,16 @@ def cmd_rewalk(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         totals[0] += r.kept
         totals[1] += r.before
         totals[2] += r.after if r.kept else r.before
+        if not r.asked:
+            print(f"{r.moves}: {r.before:,} moves, left (its question needs more than {max_nodes:,} nodes), "
+                  f"{r.seconds:.1f} s", file=out, flush=True)
+            return
         print(f"{r.moves}: {r.before:,} -> {r.after:,} moves ({'kept' if r.kept else 'not smaller, left'}), "
               f"{r.seconds:.1f} s", file=out, flush=True)
 
     store = JobStore(args.checkpoint)
     try:
-        done = rewalk(store, str(game), above=above or 0, tt_mb=tt_mb or 1024.0, on_walk=said)
+        done = rewalk(store, str(game), above=above or 0, tt_mb=tt_mb or 1024.0, max_nodes=max_nodes, on_walk=said)
     except KeyboardInterrupt:
         print(f"Stopped: {totals[0]} walks replaced so far, each kept in the checkpoint.", file=err)
         return EXIT_INTERRUPTED

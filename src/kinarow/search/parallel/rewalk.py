@@ -29,13 +29,15 @@ class Rewalked:
     after: int  # the winner's moves of the new walk
     kept: bool  # the new walk replaced the old one
     seconds: float
+    asked: bool = True  # False: the question ran out of its nodes (``max_nodes``), nothing written
 
 
-def rewalk(store: object, game_text: str, *, above: int = 0, tt_mb: float = 1024.0,
+def rewalk(store: object, game_text: str, *, above: int = 0, tt_mb: float = 1024.0, max_nodes: int | None = None,
            on_walk: Callable[[Rewalked], None] | None = None) -> list[Rewalked]:
     """Write again each kept walk of ``game_text`` in ``store`` (a
     :class:`~kinarow.search.parallel.checkpoint.JobStore`) with more than ``above`` of the winner's moves, the
-    largest first, and keep the new one where it is smaller; ``on_walk`` hears each as it ends."""
+    largest first, and keep the new one where it is smaller; a position whose question needs more than
+    ``max_nodes`` nodes is left as it is. ``on_walk`` hears each as it ends."""
     from kinarow.proofs.tree import check_certificate
     from kinarow.search.parallel.checkpoint import JobStore
     from kinarow.search.parallel.merge import pack_shared
@@ -58,7 +60,13 @@ def rewalk(store: object, game_text: str, *, above: int = 0, tt_mb: float = 1024
         start = time.perf_counter()
         position = game.position(line)
         who = names.index(winner) + 1
-        if not searcher.attacker_wins(position, who).wins:
+        answer = searcher.attacker_wins(position, who, max_nodes=max_nodes)
+        if answer.wins is None:  # over its budget: left as it is
+            done.append(Rewalked(line, before, before, False, time.perf_counter() - start, asked=False))
+            if on_walk is not None:
+                on_walk(done[-1])
+            continue
+        if not answer.wins:
             raise KinarowError(f"the proof search does not prove the kept win after {line}; the checkpoint's walk "
                                "is left as it was")
         written = shared_walk(searcher, position, who)
