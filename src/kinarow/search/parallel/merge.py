@@ -259,13 +259,6 @@ def _prescribed(data: dict[str, Any]) -> int:
     return int(data.get("prescribed", 0))
 
 
-def immediate_win(position: Position) -> Any:
-    """The mover's win at once, if one stone gives it (as the frontier settles such a node), else None."""
-    from kinarow.search.parallel.frontier import immediate_win as win
-
-    return win(position)
-
-
 class _PartsReader:
     """The parts of a job run's win, read from its checkpoint and the frontier it implies: a kept strategy where a
     job kept one, else (a job split while it ran, or a node the frontier settled by the rules) a winning move the
@@ -291,14 +284,16 @@ class _PartsReader:
         """The part from ``position``, the winner to move: its kept strategy, the stone that wins at once, or a
         move the frontier proves (the split's lead first) after which every reply has a part; None (noting the
         position as missing) when there is none."""
+        from kinarow.search.parallel.frontier import immediate_win
+
         kept = self._stored(position)
         if kept is not None:
             return kept.to_json()
         if immediate_win(position) is not None:  # the frontier settled it by the rules: the stone that wins at once
             return StrategyTree(str(self.game), [position.name(c) for c in position.moves], self.name,
                                 walk=b"").to_json()
-        _, sym = self.frontier.canonical(position.board)
-        lead = self.splits.get(self.frontier.canonical(position.board)[0])
+        key, sym = self.frontier.canonical(position.board)
+        lead = self.splits.get(key)
         noted = len(self.missing)
         for move in sorted(position.legal_moves(), key=lambda c: sym[c] != lead):
             position.play(move)
