@@ -14,10 +14,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import value_names
+
+if TYPE_CHECKING:
+    from kinarow.search.parallel.checkpoint import JobStore
 
 
 @dataclass
@@ -32,19 +36,17 @@ class Rewalked:
     asked: bool = True  # False: the question ran out of its nodes (``max_nodes``), nothing written
 
 
-def rewalk(store: object, game_text: str, *, above: int = 0, tt_mb: float = 1024.0, max_nodes: int | None = None,
+def rewalk(store: JobStore, game_text: str, *, above: int = 0, tt_mb: float = 1024.0, max_nodes: int | None = None,
            on_walk: Callable[[Rewalked], None] | None = None) -> list[Rewalked]:
     """Write again each kept walk of ``game_text`` in ``store`` (a
     :class:`~kinarow.search.parallel.checkpoint.JobStore`) with more than ``above`` of the winner's moves, the
     largest first, and keep the new one where it is smaller; a position whose question needs more than
     ``max_nodes`` nodes is left as it is. ``on_walk`` hears each as it ends."""
     from kinarow.proofs.tree import check_certificate
-    from kinarow.search.parallel.checkpoint import JobStore
     from kinarow.search.parallel.merge import pack_shared
     from kinarow.search.proof_search import ProofSearcher
     from kinarow.search.shared_walk import shared_walk, sharing_refused_for
 
-    assert isinstance(store, JobStore)
     game = Game(game_text)
     why = sharing_refused_for(game)
     if why is not None:
@@ -56,15 +58,19 @@ def rewalk(store: object, game_text: str, *, above: int = 0, tt_mb: float = 1024
     searcher = ProofSearcher(game, tt_mb=tt_mb)
     names = value_names(game)
     done: list[Rewalked] = []
+
+    def report(walk: Rewalked) -> None:
+        done.append(walk)
+        if on_walk is not None:
+            on_walk(walk)
+
     for key, line, winner, before in rows:
         start = time.perf_counter()
         position = game.position(line)
         who = names.index(winner) + 1
         answer = searcher.attacker_wins(position, who, max_nodes=max_nodes)
         if answer.wins is None:  # over its budget: left as it is
-            done.append(Rewalked(line, before, before, False, time.perf_counter() - start, asked=False))
-            if on_walk is not None:
-                on_walk(done[-1])
+            report(Rewalked(line, before, before, False, time.perf_counter() - start, asked=False))
             continue
         if not answer.wins:
             raise KinarowError(f"the proof search does not prove the kept win after {line}; the checkpoint's walk "
@@ -80,7 +86,5 @@ def rewalk(store: object, game_text: str, *, above: int = 0, tt_mb: float = 1024
                                    f"{verdict.reason}")
             store.put_strategy(game_text, key, line, winner, pack_shared(written.tree.walk, after),
                                time.perf_counter() - start)
-        done.append(Rewalked(line, before, after, kept, time.perf_counter() - start))
-        if on_walk is not None:
-            on_walk(done[-1])
+        report(Rewalked(line, before, after, kept, time.perf_counter() - start))
     return done
