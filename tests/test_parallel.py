@@ -18,6 +18,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -1170,3 +1171,55 @@ def test_a_resumed_run_grows_the_frontier_of_the_run_that_wrote_the_checkpoint(t
     open_again = [n for n in resumed.nodes if n.kind == par.JOB and not n.resolved]
     assert len(open_again) == len(open_first) - 4
     assert all(len(n.moves) == 2 for n in open_again)
+
+
+# -- a job run keeps its worker's proof table between runs (--table) -------------------------------------------
+def test_a_job_run_keeps_its_worker_s_table_and_a_new_run_starts_from_it(tmp_path, monkeypatch):
+    from kinarow.search import proof_search
+
+    table = tmp_path / "t.npz"
+    monkeypatch.setattr(proof_search, "TABLE_SECONDS", 0.0)  # the (forked) worker writes after every question
+    first = par.solve("6x5k4", moves="c3", workers=1, jobs=8, search="proof", question=par.FIRST_WINS,
+                      tt_mb=16, checkpoint=tmp_path / "a.sqlite", table=table)
+    assert first.value == "first" and table.exists() and not Path(str(table) + ".part").exists()
+    meta = json.loads(str(np.load(table)["meta"]))
+    assert meta["game"] == "6x5k4" and meta["nodes"] > 0
+    # a new run (another checkpoint: every job asked again) finds the questions answered in the kept table
+    again = par.solve("6x5k4", moves="c3", workers=1, jobs=8, search="proof", question=par.FIRST_WINS,
+                      tt_mb=16, checkpoint=tmp_path / "b.sqlite", table=table)
+    assert again.value == "first" and again.nodes < first.nodes / 4
+
+
+def test_a_kept_table_of_many_questions_is_written_every_so_often_and_when_one_is_stopped(tmp_path):
+    from kinarow.search.proof_search import ProofSearcher
+
+    path = tmp_path / "t.npz"
+    game = Game("8x8k5")  # not answered within millions of nodes: the interrupt comes first on any machine
+    searcher = ProofSearcher(game, tt_mb=1)
+    searcher.keep_table(str(path), each_question=False)  # every 30 minutes of search: not within this test
+    assert searcher.attacker_wins(game.start(), 1, max_nodes=500).wins is None and not path.exists()
+    assert searcher.table_nodes >= 500  # counted, to be written with the next write
+
+    def interrupt(nodes: int) -> None:
+        if nodes > 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        searcher.attacker_wins(game.start(), 1, on_tick=interrupt)
+    assert path.exists() and json.loads(str(np.load(path)["meta"]))["nodes"] > 500
+    with pytest.raises(KinarowError, match="each_question"):
+        searcher.keep_table(str(path), each_question="yes")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--table", "T", "--workers", "2", "--search", "proof"], "give it with one worker"),
+    (["--table", "T", "--checkpoint", "C"], "give it with --search proof"),
+])
+def test_cli_table_of_a_job_run_is_refused_where_it_cannot_be_kept(capsys, tmp_path, options, message):
+    argv = [str(tmp_path / o) if o in ("T", "C") else o for o in options]
+    code, _, err = run(capsys, "solve", "6x5k4", "--moves", "c3", "--question", "first-wins", *argv)
+    assert code == 2 and message in err and err.count("\n") == 1
+    with pytest.raises(KinarowError, match="one worker's proof search"):
+        par.solve("6x5k4", moves="c3", workers=2, search="proof", question=par.FIRST_WINS, table=tmp_path / "t")
+    with pytest.raises(KinarowError, match="names the file"):
+        par.solve("6x5k4", moves="c3", workers=1, search="proof", question=par.FIRST_WINS, table=3)

@@ -199,6 +199,11 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
     position = Game(args.game).position(args.moves)
     if args.status:
         return _job_status(position, Path(args.checkpoint), args.json, out, args.question or "exact")
+    if args.table is not None and args.search != "proof":
+        raise UsageError("--table keeps the proof search's table; give it with --search proof")
+    if args.table is not None and (args.cluster or (workers or 1) != 1):
+        raise UsageError("--table keeps the table of one worker between runs; give it with one worker "
+                         "(--workers 1, the default) and no --cluster")
     count = workers or 1
     where = f"on the cluster at {args.cluster}" if args.cluster else f"on {count} worker{'s' if count != 1 else ''}"
     with progress(f"solving {position.game} {where}", err) as tick:
@@ -218,6 +223,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
             question=args.question or "exact",
             search=args.search,
             share=args.share,
+            table=args.table,
         )
     proof = args.proof is not None
     with walk_option(), progress("writing the certificate", err) if proof else nullcontext() as tick:

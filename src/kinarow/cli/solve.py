@@ -181,7 +181,8 @@ def add_commands(commands: Any) -> None:
                    "stopped (loaded when FILE exists, its size then the table's; written every 30 minutes of "
                    "search and when the search stops or answers); with --strategy the walk that writes a win's "
                    "strategy keeps its progress beside it in FILE.walk.npz the same way (with --share, "
-                   "FILE.shared.npz)")
+                   "FILE.shared.npz); with --checkpoint (one worker) the worker's table is kept between runs, "
+                   "written when the run stops and at most every 30 minutes")
     scale.add_solve_options(p)
     p.set_defaults(run=cmd_solve)
 

@@ -221,6 +221,10 @@ class ProofSearcher:
         #: the file that keeps the table (:meth:`keep_table`), and the search it holds: nodes and seconds
         self.table_path: str | None = None
         self.table_seconds = TABLE_SECONDS
+        #: write the kept table at the end of every question (else only when ``table_seconds`` have passed since
+        #: the last write, or a question is stopped: many short questions, as a job run asks them)
+        self.table_each_question = True
+        self._table_written = time.monotonic()
         self.table_nodes = 0
         self.table_time = 0.0
         nsym = int(self.symtab.shape[0])
@@ -469,7 +473,8 @@ class ProofSearcher:
             except KeyboardInterrupt:
                 stop()
                 finished.wait()  # a second interrupt while the kernel stops leaves the file as it was
-                self._keep(int(self.ctrl[P.C_NODES]), time.perf_counter() - slice_start)  # a whole table
+                # a whole table
+                self._keep(int(self.ctrl[P.C_NODES]), time.perf_counter() - slice_start, stopped=True)
                 raise
             totals += self.ctrl
             self._keep(int(self.ctrl[P.C_NODES]), time.perf_counter() - slice_start)
@@ -495,14 +500,18 @@ class ProofSearcher:
         )
 
     # -- the kept table ---------------------------------------------------------------------------------------
-    def keep_table(self, path: str, seconds: float | None = None) -> None:
+    def keep_table(self, path: str, seconds: float | None = None, *, each_question: bool = True) -> None:
         """Keep this search's table in the file ``path``: load it now when the file exists (see
         :func:`load_table`), and write it after every ``seconds`` of search (default :data:`TABLE_SECONDS`) and
         when a question ends or stops (Ctrl-C, SIGTERM, a budget), so that a long search resumes where it
-        stopped. The file is written beside itself first and then renamed: a stop while writing keeps the
-        last whole table."""
+        stopped. With ``each_question=False`` a question that ends writes it only when ``seconds`` have passed
+        since the last write (a stopped one always does): for many short questions sharing one large table, as
+        the jobs of a job run. The file is written beside itself first and then renamed: a stop while writing
+        keeps the last whole table."""
         self.table_path = str(path)
         self.table_seconds = TABLE_SECONDS if seconds is None else float(seconds)
+        self.table_each_question = check_flag(each_question, "each_question")
+        self._table_written = time.monotonic()
         if os.path.exists(self.table_path):
             self.tt, self.table_nodes, self.table_time = load_table(self.table_path, self)
 
@@ -512,12 +521,17 @@ class ProofSearcher:
         return {"format": TABLE_FORMAT, "version": TABLE_VERSION, "game": str(self.game), "words": self.words,
                 "row_words": int(self.tt.shape[1]), "symmetries": zlib.crc32(self.symperm.tobytes())}
 
-    def _keep(self, nodes: int, seconds: float) -> None:
-        """Write the table to its file (when one is kept), with the nodes and seconds of search so far."""
+    def _keep(self, nodes: int, seconds: float, *, stopped: bool = False) -> None:
+        """Write the table to its file (when one is kept), with the nodes and seconds of search so far (not
+        yet, without ``stopped``, when the table is written every ``table_seconds`` only and they have not
+        passed)."""
         if self.table_path is None:
             return
         self.table_nodes += nodes
         self.table_time += seconds
+        if not (stopped or self.table_each_question or time.monotonic() - self._table_written >= self.table_seconds):
+            return
+        self._table_written = time.monotonic()
         meta = {**self._identity(), "rows": int(self.tt.shape[0]), "nodes": self.table_nodes,
                 "seconds": round(self.table_time, 3)}
         part = self.table_path + ".part"

@@ -153,6 +153,7 @@ def solve(
     question: str = EXACT,
     search: str = "auto",
     share: bool = False,
+    table: str | os.PathLike[str] | None = None,
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
 
@@ -181,7 +182,10 @@ def solve(
     its value), so a ``question`` run with ``strategy`` searches each leaf once; alpha-beta extracts the leaves'
     strategies in jobs of their own after the value is known. ``share`` (the proof search, with ``strategy``)
     walks each win with shared replies and merges them into a strategy of version 4
-    (:mod:`kinarow.search.shared_walk`).
+    (:mod:`kinarow.search.shared_walk`). ``table`` (the proof search on one local worker) keeps the worker's
+    table in that file between runs, as :meth:`~kinarow.search.proof_search.ProofSearcher.keep_table` does
+    (loaded at the start, written when the run is stopped and at most every half hour of search besides), so
+    that a job stopped with the run resumes from the table it had built; ``tt_mb`` must then stay the same.
     """
     knowledge = check_knowledge(knowledge)
     if search not in SEARCHES:
@@ -196,6 +200,16 @@ def solve(
     position = start_position(target, moves)
     game = position.game
     proving = proof_search_applies(game, search, knowledge)
+    if table is not None:
+        if not proving or cluster is not None or (workers or os.cpu_count() or 1) != 1:
+            raise KinarowError("table keeps the table of one worker's proof search: give it with search='proof', "
+                               "workers=1 and no cluster")
+        if not isinstance(table, str | os.PathLike) or not str(table):
+            raise KinarowError(f"table names the file that keeps the worker's proof table, not {said(table)}")
+        from kinarow.search.proof_search import table_size_mb
+
+        table = str(table)
+        tt_mb = table_size_mb(table, game) or tt_mb  # a kept table resumes with its own size
     if share:
         from kinarow.search.shared_walk import sharing_refused_for
 
@@ -242,6 +256,7 @@ def solve(
         # a proof-search job that answers its win test "yes" walks the win at once, from its own full table
         run.walk_wins = strategy and proving and question != EXACT
         run.share = share
+        run.table = table
         run.max_job_seconds = max_job_seconds
         stopped = run.values()
         root = frontier.nodes[frontier.root]
@@ -349,6 +364,7 @@ class _Run:
         self.search = "alpha-beta"  # the jobs' search, "proof" or "alpha-beta"
         self.walk_wins = False  # proof search: a win test's "yes" walks the win in the same job
         self.share = False  # proof search: the wins' walks have shared replies (a strategy of version 4)
+        self.table: str | None = None  # proof search, one local worker: the file keeping its table between runs
         self.walks: dict[int, bytes] = {}  # node -> the winner's walk from it, found by its value job
         self.splitting: set[int] = set()  # jobs told to stop so that they are split at the move they report
         self.store = store
@@ -448,7 +464,8 @@ class _Run:
                     if job not in running:
                         spec = JobSpec(job, fr.game_text, fr.nodes[job].moves, self.tt_mb, question=question,
                                        knowledge=self.knowledge, search=self.search,
-                                       walk_wins=self.walk_wins and question != EXACT, share=self.share)
+                                       walk_wins=self.walk_wins and question != EXACT, share=self.share,
+                                       table=self.table)
                         running[job] = backend.submit(spec)
                         asked[job] = question
                         started[job] = time.monotonic()
@@ -612,7 +629,8 @@ class _Run:
                     add_leaf(n, kept)
                     continue
                 pending.append(JobSpec(n, fr.game_text, node.moves, self.tt_mb, strategy=True, question=who,
-                                       knowledge=self.knowledge, search=self.search, share=self.share))
+                                       knowledge=self.knowledge, search=self.search, share=self.share,
+                                       table=self.table))
             if not pending and backend is not None and backend.name == "local":
                 backend.close()  # the merge needs no worker: free their tables first (they can hold most memory)
             while pending or running:

@@ -52,6 +52,7 @@ class JobSpec:
     search: str = "alpha-beta"  # "proof": value and win tests by the proof-number search (free boards)
     walk_wins: bool = False  # proof search, one win test: a "yes" also walks the win from the job's own table
     share: bool = False  # proof search: a win's walk has shared replies (merge.pack_shared), not version 3
+    table: str | None = None  # proof search, one local worker: the file that keeps the worker's table between runs
 
 
 @dataclass
@@ -96,18 +97,24 @@ def _searcher(game: str, tt_mb: float | None, knowledge: str = "none") -> Any:
     return cache[(game, tt_mb, knowledge)]
 
 
-def _proof_searcher(game: str, tt_mb: float | None, knowledge: str) -> Any:
-    """One proof searcher per game and worker thread, kept between jobs (its table carries over)."""
+def _proof_searcher(game: str, tt_mb: float | None, knowledge: str, table: str | None = None) -> Any:
+    """One proof searcher per game and worker thread, kept between jobs (its table carries over); with
+    ``table`` the table is also kept in that file between runs (loaded when the searcher is made, written
+    when a job is stopped and otherwise at most every :data:`~kinarow.search.proof_search.TABLE_SECONDS`)."""
     from kinarow.search.proof_search import ProofSearcher
     from kinarow.search.solve import default_tt_mb
 
-    cache: dict[tuple[str, float | None, str], Any] = getattr(_THREAD, "provers", None) or {}
+    cache: dict[tuple[str, float | None, str, str | None], Any] = getattr(_THREAD, "provers", None) or {}
     _THREAD.provers = cache
-    if (game, tt_mb, knowledge) not in cache:
+    key = (game, tt_mb, knowledge, table)
+    if key not in cache:
         cache.clear()
         size = tt_mb if tt_mb is not None else min(default_tt_mb(Game(game)), 256)
-        cache[(game, tt_mb, knowledge)] = ProofSearcher(game, tt_mb=size, knowledge=knowledge != "none")
-    return cache[(game, tt_mb, knowledge)]
+        prover = ProofSearcher(game, tt_mb=size, knowledge=knowledge != "none")
+        if table is not None:
+            prover.keep_table(table, each_question=False)
+        cache[key] = prover
+    return cache[key]
 
 
 def _stop_check(spec: JobSpec) -> Callable[[], bool]:
@@ -207,7 +214,7 @@ def _proof_job(
     job (``spec.strategy``) proves the known winner's win and walks it."""
     from kinarow.search.proof_search import prove
 
-    prover = _proof_searcher(spec.game, spec.tt_mb, spec.knowledge)
+    prover = _proof_searcher(spec.game, spec.tt_mb, spec.knowledge, spec.table)
     if spec.question == EXACT and not spec.strategy:
         try:
             proved = prove(pos, searcher=prover, on_tick=tick)
@@ -241,7 +248,11 @@ def _proof_job(
             walk = pack_shared(written.tree.walk, written.tree.size)
             prover.walk_nodes = written.nodes
         else:
-            walk = prover.strategy_walk(pos, tested, on_tick=tick)
+            kept, prover.table_path = prover.table_path, None  # no walk checkpoint beside the table: one per job
+            try:
+                walk = prover.strategy_walk(pos, tested, on_tick=tick)
+            finally:
+                prover.table_path = kept
     except KeyboardInterrupt:
         # the value stands, with the winning move its proof found: a coordinator that stopped the job to split it
         # splits there (the children's jobs walk smaller trees, each kept when it ends), else the strategy is
