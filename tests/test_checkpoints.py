@@ -33,10 +33,15 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # jobs (one per reply to e1, each walked into its strategy) prove it again in pieces that a sitting can keep
     # (read from the empty board, where strategy stealing gives "first-or-draw" until every reply is proved)
     "18x4k4-e1.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, (18,4,4))"),
-    # under way (2026-11-28): one job per reply to 1. e2 (19,4,4) and to 1. f2 (20,4,4), each "yes" walked with
-    # shared replies; read from the empty board, "first-or-draw" (strategy stealing) until every reply is proved
-    "19x4k4-e2.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, job runs kept in the repository)"),
+    # the first player wins after 1. e2 (2026-11-29): every reply proved and walked, and
+    # certificates/19x4k4.strategy.json.gz, merged from this file's walks, wins against every reply (rules-only
+    # checker)
+    "19x4k4-e2.sqlite": ("first", "certificates/19x4k4.strategy.json.gz"),
+    # under way (2026-11-28): one job per reply to 1. f2, each "yes" walked with shared replies; read from the empty
+    # board, "first-or-draw" (strategy stealing) until every reply is proved
     "20x4k4-f2.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, job runs kept in the repository)"),
+    # under way (2026-11-29): the same after 1. e1 on (21,4,4)
+    "21x4k4-e1.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, job runs kept in the repository)"),
 }
 
 

@@ -108,12 +108,12 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
         "cells, the first two-word width)",
     18: "kinarow's strategy certificate, a walk with shared replies written from the proof search's kept table "
         "(1. e1; open in the literature)",
+    19: "kinarow's strategy certificate, a walk with shared replies merged from the job run kept in "
+        "checkpoints/19x4k4-e2.sqlite (1. e2; open in the literature)",
 }
 
 #: widths the proof search has answered whose certificate is not written yet: what stands (not a result until then)
 SEARCHED_FOUR_HIGH: dict[int, str] = {
-    19: "open: being asked after 1. e2 (the move of widths 13 and 16) as a job run of one job a reply, kept in "
-        "checkpoints/19x4k4-e2.sqlite (docs/parallel.md)",
     20: "open: being asked after 1. f2 (the move of widths 14 and 17) as a job run of one job a reply, kept in "
         "checkpoints/20x4k4-f2.sqlite (docs/parallel.md)",
 }
