@@ -37,9 +37,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # certificates/19x4k4.strategy.json.gz, merged from this file's walks, wins against every reply (rules-only
     # checker)
     "19x4k4-e2.sqlite": ("first", "certificates/19x4k4.strategy.json.gz"),
-    # under way (2026-11-28): one job per reply to 1. f2, each "yes" walked with shared replies; read from the empty
-    # board, "first-or-draw" (strategy stealing) until every reply is proved
-    "20x4k4-f2.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, job runs kept in the repository)"),
+    # the same for (20,4,4) after 1. f2 (2026-11-29): certificates/20x4k4.strategy.json.gz
+    "20x4k4-f2.sqlite": ("first", "certificates/20x4k4.strategy.json.gz"),
     # under way (2026-11-29): the same after 1. e1 on (21,4,4)
     "21x4k4-e1.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, job runs kept in the repository)"),
 }

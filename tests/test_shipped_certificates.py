@@ -20,7 +20,8 @@ LOGS = sorted(HERE.glob("*.searchlog.json*"))
 # 361,246,438, 0.75 GB (about 100 s, base-3 keys of two words). On a smaller machine such a test is skipped, saying
 # why.
 NEEDS_GIB = {"connect4.strategy.json.gz": 2, "8x8k5.draw.json.gz": 4, "16x4k4.strategy.json.gz": 2,
-             "17x4k4.strategy.json.gz": 2, "18x4k4.strategy.json.gz": 2, "19x4k4.strategy.json.gz": 1}
+             "17x4k4.strategy.json.gz": 2, "18x4k4.strategy.json.gz": 2, "19x4k4.strategy.json.gz": 1,
+             "20x4k4.strategy.json.gz": 1}
 
 
 def _memory_gib() -> float:
@@ -107,6 +108,9 @@ SETTLED_WINS = {
                                 "certificate, a walk with shared replies written from the proof search's table, "
                                 "shows the win"),
     "19x4k4.strategy.json.gz": ("19x4k4", "(19,4,4): open in the literature (only 4 x 30 is reported, a win); this "
+                                "certificate, a walk with shared replies merged from the job run's walks, shows "
+                                "the win"),
+    "20x4k4.strategy.json.gz": ("20x4k4", "(20,4,4): open in the literature (only 4 x 30 is reported, a win); this "
                                 "certificate, a walk with shared replies merged from the job run's walks, shows "
                                 "the win"),
     "connect4.strategy.json.gz": ("7x6k4:gravity", "Connect Four (7 x 6): a first-player win (Allen; Allis, 1988); "
