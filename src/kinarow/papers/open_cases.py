@@ -118,6 +118,8 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
 SEARCHED_FOUR_HIGH: dict[int, str] = {
     21: "open: being asked after 1. e1 (the move of widths 12, 15 and 18) as a job run of one job a reply, kept "
         "in checkpoints/21x4k4-e1.sqlite, its near replies at the moves (15,4,4) plays (docs/parallel.md)",
+    22: "open: being asked after 1. e2 (the move of widths 13, 16 and 19) the same way, kept in "
+        "checkpoints/22x4k4-e2.sqlite, its near replies at the moves that won (19,4,4) (docs/parallel.md)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
