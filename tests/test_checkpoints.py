@@ -40,7 +40,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # the same for (20,4,4) after 1. f2 (2026-11-29): certificates/20x4k4.strategy.json.gz
     "20x4k4-f2.sqlite": ("first", "certificates/20x4k4.strategy.json.gz"),
     # under way (2026-11-29): the same after 1. e1 on (21,4,4)
-    "21x4k4-e1.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, job runs kept in the repository)"),
+    # the same for (21,4,4) after 1. e1 (2026-11-29): certificates/21x4k4.strategy.json.gz
+    "21x4k4-e1.sqlite": ("first", "certificates/21x4k4.strategy.json.gz"),
     # the same for (22,4,4) after 1. e2 (2026-11-29): certificates/22x4k4.strategy.json.gz
     "22x4k4-e2.sqlite": ("first", "certificates/22x4k4.strategy.json.gz"),
 }

@@ -21,7 +21,7 @@ LOGS = sorted(HERE.glob("*.searchlog.json*"))
 # why.
 NEEDS_GIB = {"connect4.strategy.json.gz": 2, "8x8k5.draw.json.gz": 4, "16x4k4.strategy.json.gz": 2,
              "17x4k4.strategy.json.gz": 2, "18x4k4.strategy.json.gz": 2, "19x4k4.strategy.json.gz": 1,
-             "20x4k4.strategy.json.gz": 1, "22x4k4.strategy.json.gz": 1}
+             "20x4k4.strategy.json.gz": 1, "21x4k4.strategy.json.gz": 1, "22x4k4.strategy.json.gz": 1}
 
 
 def _memory_gib() -> float:
@@ -111,6 +111,9 @@ SETTLED_WINS = {
                                 "certificate, a walk with shared replies merged from the job run's walks, shows "
                                 "the win"),
     "20x4k4.strategy.json.gz": ("20x4k4", "(20,4,4): open in the literature (only 4 x 30 is reported, a win); this "
+                                "certificate, a walk with shared replies merged from the job run's walks, shows "
+                                "the win"),
+    "21x4k4.strategy.json.gz": ("21x4k4", "(21,4,4): open in the literature (only 4 x 30 is reported, a win); this "
                                 "certificate, a walk with shared replies merged from the job run's walks, shows "
                                 "the win"),
     "22x4k4.strategy.json.gz": ("22x4k4", "(22,4,4): open in the literature (only 4 x 30 is reported, a win); this "

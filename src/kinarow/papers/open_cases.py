@@ -112,14 +112,14 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
         "checkpoints/19x4k4-e2.sqlite (1. e2; open in the literature)",
     20: "kinarow's strategy certificate, a walk with shared replies merged from the job run kept in "
         "checkpoints/20x4k4-f2.sqlite (1. f2; open in the literature)",
+    21: "kinarow's strategy certificate, a walk with shared replies merged from the job run kept in "
+        "checkpoints/21x4k4-e1.sqlite (1. e1; open in the literature)",
     22: "kinarow's strategy certificate, a walk with shared replies merged from the job run kept in "
         "checkpoints/22x4k4-e2.sqlite (1. e2; open in the literature)",
 }
 
 #: widths the proof search has answered whose certificate is not written yet: what stands (not a result until then)
 SEARCHED_FOUR_HIGH: dict[int, str] = {
-    21: "open: being asked after 1. e1 (the move of widths 12, 15 and 18) as a job run of one job a reply, kept "
-        "in checkpoints/21x4k4-e1.sqlite: 82 of 83 replies proved, e1 d1 open (docs/parallel.md)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
