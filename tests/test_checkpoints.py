@@ -44,6 +44,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "21x4k4-e1.sqlite": ("first", "certificates/21x4k4.strategy.json.gz"),
     # the same for (22,4,4) after 1. e2 (2026-11-29): certificates/22x4k4.strategy.json.gz
     "22x4k4-e2.sqlite": ("first", "certificates/22x4k4.strategy.json.gz"),
+    # under way (2026-11-29): one job per reply to 1. f2 on (23,4,4)
+    "23x4k4-f2.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, job runs kept in the repository)"),
 }
 
 

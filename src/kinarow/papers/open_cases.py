@@ -120,6 +120,8 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
 
 #: widths the proof search has answered whose certificate is not written yet: what stands (not a result until then)
 SEARCHED_FOUR_HIGH: dict[int, str] = {
+    23: "open: being asked after 1. f2 (the move of widths 14, 17 and 20) as a job run of one job a reply, kept "
+        "in checkpoints/23x4k4-f2.sqlite (docs/parallel.md)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
