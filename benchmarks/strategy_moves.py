@@ -50,26 +50,18 @@ def prescribed(tree: StrategyTree, lines: list[str]) -> dict[str, str | None]:
     found: dict[str, str | None] = dict.fromkeys(lines)
     start = game.position(" ".join(tree.moves))
     winner = 1 if str(tree.winner) == "first" else 2
-    if tree.walk is not None:
-        moves = iter(tree.walk)
+    moves = iter(tree.walk) if tree.walk is not None else None
 
-        def choose(pos: Position) -> int:
-            cell = next(moves)
-            line = targets.get(board_key(pos))
-            if line is not None:
-                found[line] = pos.name(cell)
-                if all(v is not None for v in found.values()):
-                    raise _AllReachedError
-            return cell
-    else:
-        def choose(pos: Position) -> int:
-            name = tree.choices[board_key(pos)]
-            line = targets.get(board_key(pos))
-            if line is not None:
-                found[line] = name
-                if all(v is not None for v in found.values()):
-                    raise _AllReachedError
-            return pos.game.geometry.parse_cell(name)
+    def choose(pos: Position) -> int:
+        key = board_key(pos)
+        cell = next(moves) if moves is not None else pos.game.geometry.parse_cell(tree.choices[key])
+        line = targets.get(key)
+        if line is not None:
+            found[line] = pos.name(cell)
+            if all(v is not None for v in found.values()):
+                raise _AllReachedError
+        return cell
+
     with contextlib.suppress(_AllReachedError):
         follow(start, winner, choose)
     return found

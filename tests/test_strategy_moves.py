@@ -35,13 +35,13 @@ def win() -> StrategyTree:
 def test_the_walk_s_move_is_the_keyed_tree_s_at_every_reply(win):
     script = _script()
     game = Game(win.game)
-    first = win.move(game.start())  # (this expands the walk into boards: the other reading)
+    walk = StrategyTree.from_json(win.to_json())  # a copy: move() below expands the walk into boards
+    first = win.move(game.start())  # (the other reading)
     assert first is not None
     lines = []
     for reply in range(game.cells):
         if reply != first:
             lines.append(f"{game.start().name(first)} {game.start().name(reply)}")
-    walk = solve("6x5k4", strategy=True, walk=True, tt_mb=16, store=None).strategy
     found = script.prescribed(walk, lines)
     compared = 0
     for line, name in found.items():
@@ -58,11 +58,11 @@ def test_the_walk_s_move_is_the_keyed_tree_s_at_every_reply(win):
 def test_a_line_off_the_strategy_is_not_reached_and_bad_input_is_one_sentence(win, tmp_path, capsys):
     script = _script()
     game = Game(win.game)
+    walk = StrategyTree.from_json(win.to_json())
     first = win.move(game.start())
     assert first is not None
     other = next(c for c in range(game.cells) if c != first)
     line = f"{game.start().name(other)}"  # the winner's first move is not the certificate's: never reached
-    walk = solve("6x5k4", strategy=True, walk=True, tt_mb=16, store=None).strategy
     assert script.prescribed(walk, [f"{line} {game.start().name(first)}"]) == {f"{line} {game.start().name(first)}":
                                                                                 None}
     assert script.main([str(tmp_path / "none.json.gz"), "a1"]) == 2

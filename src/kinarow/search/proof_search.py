@@ -617,7 +617,9 @@ class ProofSearcher:
                   self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn, self.czn, self.kbuf, self.kctrl)
         p1, p2 = (W.to_board(bits, self.words) for bits in position.key())
 
-        keep = None if self.table_path is None else walk_checkpoint_path(self.table_path)
+        # a table kept for many questions (a job run's) has no one walk to keep beside it
+        keep = None if self.table_path is None or not self.table_each_question else walk_checkpoint_path(
+            self.table_path)
         done = b"" if keep is None else load_walk(keep, position, winner)
         out = np.zeros(max(1 << 12, 2 * len(done)), np.uint8)
         out[: len(done)] = np.frombuffer(done, np.uint8)

@@ -248,11 +248,7 @@ def _proof_job(
             walk = pack_shared(written.tree.walk, written.tree.size)
             prover.walk_nodes = written.nodes
         else:
-            kept, prover.table_path = prover.table_path, None  # no walk checkpoint beside the table: one per job
-            try:
-                walk = prover.strategy_walk(pos, tested, on_tick=tick)
-            finally:
-                prover.table_path = kept
+            walk = prover.strategy_walk(pos, tested, on_tick=tick)
     except KeyboardInterrupt:
         # the value stands, with the winning move its proof found: a coordinator that stopped the job to split it
         # splits there (the children's jobs walk smaller trees, each kept when it ends), else the strategy is
