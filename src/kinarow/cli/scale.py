@@ -78,6 +78,12 @@ def add_solve_options(p: argparse.ArgumentParser) -> None:
              "stopped run loses at most about S seconds per worker (default: split only to feed an idle worker); "
              "a proof-search win test of the player to move is split at the move its search was following",
     )
+    p.add_argument(
+        "--guide", metavar="FILE", default=None,
+        help="with --question first-wins/second-wins: split each open win test at once at the move that won the "
+             "same line in FILE, the checkpoint of this game on another width (a stone's column is kept from the "
+             "nearer edge); the guide orders the search, every answer is still proved",
+    )
 
 
 def wants_parallel(args: argparse.Namespace) -> bool:
@@ -87,7 +93,8 @@ def wants_parallel(args: argparse.Namespace) -> bool:
     cluster, checkpoint = getattr(args, "cluster", None), getattr(args, "checkpoint", None)
     split = getattr(args, "max_job_seconds", None) is not None
     one_sided = getattr(args, "question", None) not in (None, "exact")
-    return (workers or 1) > 1 or bool(jobs) or bool(cluster) or bool(checkpoint) or split or one_sided
+    guided = getattr(args, "guide", None) is not None
+    return (workers or 1) > 1 or bool(jobs) or bool(cluster) or bool(checkpoint) or split or one_sided or guided
 
 
 def _job_status(position: Position, path: Path, as_json: bool, out: TextIO, question: str = "exact") -> int:
@@ -204,6 +211,9 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
     if args.table is not None and (args.cluster or (workers or 1) != 1):
         raise UsageError("--table keeps the table of one worker between runs; give it with one worker "
                          "(--workers 1, the default) and no --cluster")
+    if args.guide is not None and (args.question or "exact") == "exact":
+        raise UsageError("--guide splits the win tests at the moves that won another width; give it with "
+                         "--question first-wins or --question second-wins")
     count = workers or 1
     where = f"on the cluster at {args.cluster}" if args.cluster else f"on {count} worker{'s' if count != 1 else ''}"
     with progress(f"solving {position.game} {where}", err) as tick:
@@ -224,6 +234,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
             search=args.search,
             share=args.share,
             table=args.table,
+            guide=args.guide,
         )
     proof = args.proof is not None
     with walk_option(), progress("writing the certificate", err) if proof else nullcontext() as tick:
@@ -254,8 +265,9 @@ def _parallel_rows(result: Any) -> list[tuple[str, str]]:
         (
             "jobs",
             f"{result.jobs:,} frontier positions (depth {result.frontier_depth}); {result.jobs_solved:,} answered, "
-            f"{result.jobs_stopped - result.splits:,} stopped as not needed"
-            + (f", {result.splits:,} split into their children" if result.splits else ""),
+            f"{result.jobs_stopped - (result.splits - result.guided):,} stopped as not needed"
+            + (f", {result.splits:,} split into their children" if result.splits else "")
+            + (f" ({result.guided:,} at once at the guide's move)" if result.guided else ""),
         ),
         ("peak RSS", f"{result.peak_rss_mb:,.0f} MiB (largest process)"),
     ]

@@ -9,11 +9,13 @@
     values --bounds back-up (minimax over the DAG)--> the root's value            coordinator.py
     a win's strategy: the DAG's part + each leaf's walk, merged                    merge.py
     finished jobs and walks --> an SQLite file, read back by a resumed solve       checkpoint.py
+    another width's checkpoint --the moves that won there--> splits at once        guide.py
 
 Imports run one way: checkpoint <- frontier <- jobs <- backends <- coordinator
-(which also uses merge). The names below are the public API; the modules hold
-the rest (tuning constants such as ``coordinator.SPLIT_AFTER_SECONDS`` live in
-the module that reads them). See docs/parallel.md for how and why.
+(which also uses merge, and guide, which reads a checkpoint through frontier
+and merge). The names below are the public API; the modules hold the rest
+(tuning constants such as ``coordinator.SPLIT_AFTER_SECONDS`` live in the
+module that reads them). See docs/parallel.md for how and why.
 """
 
 from kinarow.search.parallel.backends import ClusterError

@@ -11,6 +11,7 @@ import gzip
 import io
 import json
 import os
+import pathlib
 import sqlite3
 import zlib
 
@@ -100,9 +101,20 @@ class JobStore:
         )
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], readonly: bool = False) -> None:
+        """Open (and create) the checkpoint at ``path``; ``readonly``: open an existing one only to read it (as a
+        guide, :mod:`kinarow.search.parallel.guide`), never writing to the file."""
         self.path = str(path)
         try:
+            if readonly:
+                if not os.path.isfile(self.path):
+                    raise KinarowError(f"the checkpoint '{self.path}' does not exist")
+                self.db = sqlite3.connect(f"{pathlib.Path(self.path).resolve().as_uri()}?mode=ro", uri=True)
+                tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                if not {"finished_jobs", "strategies", "splits"} <= tables:
+                    raise KinarowError(f"'{self.path}' is not the checkpoint of a solve (it has no table of "
+                                       "finished jobs, strategies and splits)")
+                return
             self.db = sqlite3.connect(self.path)
             self.db.execute(self.SCHEMA)
             self.db.execute(self.STRATEGY_SCHEMA)
@@ -111,6 +123,11 @@ class JobStore:
             self.db.commit()
         except sqlite3.DatabaseError as err:
             raise KinarowError(f"cannot use '{self.path}' as a checkpoint file: {err}") from None
+
+    def games(self) -> list[str]:
+        """The games the file holds finished jobs, strategies or splits of."""
+        return sorted(str(row[0]) for row in self.db.execute(
+            "SELECT game FROM finished_jobs UNION SELECT game FROM strategies UNION SELECT game FROM splits"))
 
     def get(self, game: str, position: str) -> tuple[int, int] | None:
         """The stored bounds ``(lo, hi)`` of a position, or None."""

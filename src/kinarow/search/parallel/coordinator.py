@@ -48,6 +48,7 @@ from kinarow.search.parallel.frontier import (
     ordered_moves,
     start_position,
 )
+from kinarow.search.parallel.guide import Guide
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec
 from kinarow.search.parallel.merge import (
     SharedMerge,
@@ -107,6 +108,7 @@ class ParallelResult(Result):
     jobs_stopped: int = 0
     jobs_from_checkpoint: int = 0
     splits: int = 0
+    guided: int = 0  # of the splits: jobs split at once at the guide's move
     job_seconds: float = 0.0
     peak_rss_mb: float = 0.0
     strategy_stopped: str | None = None  # the value is proved but its strategy was not finished (why)
@@ -125,6 +127,7 @@ class ParallelResult(Result):
                 "jobs_stopped": self.jobs_stopped,
                 "jobs_from_checkpoint": self.jobs_from_checkpoint,
                 "splits": self.splits,
+                "guided": self.guided,
                 "job_seconds": round(self.job_seconds, 3),
                 "peak_rss_mb": round(self.peak_rss_mb, 1),
             }
@@ -154,6 +157,7 @@ def solve(
     search: str = "auto",
     share: bool = False,
     table: str | os.PathLike[str] | None = None,
+    guide: str | os.PathLike[str] | None = None,
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
 
@@ -186,6 +190,9 @@ def solve(
     table in that file between runs, as :meth:`~kinarow.search.proof_search.ProofSearcher.keep_table` does
     (loaded at the start, written when the run is stopped and at most every half hour of search besides), so
     that a job stopped with the run resumes from the table it had built; ``tt_mb`` must then stay the same.
+    ``guide`` (with a one-sided ``question``) names the checkpoint of another width of the same game: each open
+    win test of the tested player is split at once at the move that won the same line there
+    (:mod:`kinarow.search.parallel.guide`), and the split is kept in ``checkpoint``.
     """
     knowledge = check_knowledge(knowledge)
     if search not in SEARCHES:
@@ -210,6 +217,9 @@ def solve(
 
         table = str(table)
         tt_mb = table_size_mb(table, game) or tt_mb  # a kept table resumes with its own size
+    if guide is not None and question == EXACT:
+        raise KinarowError("guide splits the jobs of a win test at the moves that won another width: give it with "
+                           "question='first-wins' or 'second-wins'")
     if share:
         from kinarow.search.shared_walk import sharing_refused_for
 
@@ -258,6 +268,8 @@ def solve(
         run.share = share
         run.table = table
         run.max_job_seconds = max_job_seconds
+        if guide is not None:
+            run.follow(Guide(guide, position, 1 if question == FIRST_WINS else 2))
         stopped = run.values()
         root = frontier.nodes[frontier.root]
         strategy_stopped: str | None = None
@@ -302,6 +314,7 @@ def solve(
         jobs_stopped=run.stopped_jobs,
         jobs_from_checkpoint=sum(1 for n in frontier.nodes if n.stored),
         splits=run.splits,
+        guided=run.guided,
         job_seconds=run.job_seconds,
         peak_rss_mb=peak_kb / 1024,
         strategy_stopped=strategy_stopped,
@@ -375,6 +388,7 @@ class _Run:
         self.split_after = SPLIT_AFTER_SECONDS
         self.max_job_seconds: float | None = None  # split any job this old, busy workers or not
         self.splits = 0
+        self.guided = 0
         self.nodes = 0
         self.solved = 0
         self.stopped_jobs = 0
@@ -523,6 +537,20 @@ class _Run:
         }
         self.log.append(entry)
         return entry
+
+    def follow(self, guide: Guide) -> None:
+        """Split every open job of the tested player at once at the guide's move there (kept in the checkpoint,
+        so a resumed run splits it again whether or not it is given the guide)."""
+        fr = self.frontier
+        try:
+            for node in list(fr.nodes):
+                if node.kind == JOB and not node.resolved:
+                    move = guide.move(fr.position(node))
+                    if move is not None:
+                        self._split(node.id, move)
+                        self.guided += 1
+        finally:
+            guide.close()
 
     def _split(self, job: int, first: int | None = None) -> None:
         """Split a running job's leaf (its children become jobs; ``first``: the cell whose child is asked first) and

@@ -39,8 +39,8 @@ from kinarow.values import Bound, Value
 
 __all__ = [
     "DRAW", "EXACT", "FIRST", "FIRST_WINS", "IMMEDIATE", "INNER", "JOB", "SECOND", "SECOND_WINS", "STORED",
-    "SYMBOLS", "TERMINAL", "Frontier", "Node", "expand", "immediate_win", "key_bits", "ordered_moves",
-    "start_position", "stored_frontier", "stored_value",
+    "SYMBOLS", "TERMINAL", "Frontier", "Node", "canonical_board", "expand", "immediate_win", "key_bits",
+    "ordered_moves", "start_position", "stored_frontier", "stored_value",
 ]
 
 # Values, from the first player's view
@@ -115,18 +115,7 @@ class Frontier:
     # canonical frames
     def canonical(self, board: list[int]) -> tuple[str, tuple[int, ...]]:
         """The smallest image of ``board`` under the symmetries, and the symmetry that gives it."""
-        best_key: str | None = None
-        best_sym = self.syms[0]
-        size = len(board)
-        for s in self.syms:
-            image = [0] * size
-            for c, v in enumerate(board):
-                image[s[c]] = v
-            key = "".join(SYMBOLS[v] for v in image)
-            if best_key is None or key < best_key:
-                best_key, best_sym = key, s
-        assert best_key is not None
-        return best_key, best_sym
+        return canonical_board(board, self.syms)
 
     def score(self, result: Value) -> int:
         if result == Value.DRAW:
@@ -565,6 +554,23 @@ def stored_frontier(position: Position, store: JobStore, question: str = EXACT) 
     frontier.ask(question)
     frontier.expand(1)
     return frontier
+
+
+def canonical_board(board: list[int], syms: tuple[tuple[int, ...], ...]) -> tuple[str, tuple[int, ...]]:
+    """The smallest image of ``board`` under ``syms`` (a node's key) and the symmetry that gives it (``sym[c]``:
+    the cell that ``c`` goes to)."""
+    best_key: str | None = None
+    best_sym = syms[0]
+    size = len(board)
+    for s in syms:
+        image = [0] * size
+        for c, v in enumerate(board):
+            image[s[c]] = v
+        key = "".join(SYMBOLS[v] for v in image)
+        if best_key is None or key < best_key:
+            best_key, best_sym = key, s
+    assert best_key is not None
+    return best_key, best_sym
 
 
 def ordered_moves(pos: Position) -> list[int]:
