@@ -415,7 +415,7 @@ def test_a_walk_stopped_for_a_split_is_split_at_the_winning_move(monkeypatch, tm
     finally:
         store.close()
     code, out, _ = run(capsys, "solve", "6x5k4", "--moves", "c3 d3", "--checkpoint", str(db), "--status")
-    assert code == 0 and "split while running" in out
+    assert code == 0 and "split (while running" in out
     code, out, _ = run(capsys, "solve", "6x5k4", "--moves", "c3", "--checkpoint", str(db), "--status", "--question",
                        "first-wins")  # from one stone up: the kept split is reached below the first position
     assert code == 0 and "settle 1: d3 first." in out

@@ -158,8 +158,8 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO, ques
               f"moves {row['seconds']:>10,.1f} s  {row['finished']} UTC", file=out)
     _print_running(busy, out)
     if splits:
-        print(f"{splits:,} job{'s were' if splits != 1 else ' was'} split while running (--max-job-seconds); a resumed "
-              "solve splits them again at once.", file=out)
+        print(f"{splits:,} job{'s were' if splits != 1 else ' was'} split (while running, --max-job-seconds, or at a "
+              "guide's move, --guide); a resumed solve splits them again at once.", file=out)
     where = "From the start" if not position.moves else f"After {position.move_text()}"
     if open_lines:
         shown = ", ".join(open_lines[:3]) + (f" and {len(open_lines) - 3:,} more" if len(open_lines) > 3 else "")
