@@ -125,7 +125,7 @@ def test_a_guide_at_poor_moves_costs_time_never_the_value(tmp_path):
 def test_bad_guide_files_are_refused_in_one_sentence(capsys, tmp_path, make, message):
     path = tmp_path / "guide.sqlite"
     make(path)
-    code, out, err = run(capsys, "solve", "6x4k3", "--moves", "c2", "--question", "first-wins", "--search",
+    code, _, err = run(capsys, "solve", "6x4k3", "--moves", "c2", "--question", "first-wins", "--search",
                          "proof", "--guide", str(path))
     assert code != 0 and message in err and err.strip().count("\n") == 0 and "Traceback" not in err
     with pytest.raises(KinarowError, match=message):
