@@ -19,9 +19,12 @@ LOGS = sorted(HERE.glob("*.searchlog.json*"))
 # 15,395,855, 2.4 GiB (about 27 s); the (16,4,4) win, 409,105,418, 0.70 GB (about 60 s); the (17,4,4) win,
 # 361,246,438, 0.75 GB (about 100 s, base-3 keys of two words). On a smaller machine such a test is skipped, saying
 # why.
+# the (m,4,4) widths settled by job runs kept in checkpoints/ (docs/parallel.md), each merged into one walk with
+# shared replies: checked in seconds, under 0.5 GB
+JOB_RUN_WIDTHS = range(19, 23)
 NEEDS_GIB = {"connect4.strategy.json.gz": 2, "8x8k5.draw.json.gz": 4, "16x4k4.strategy.json.gz": 2,
-             "17x4k4.strategy.json.gz": 2, "18x4k4.strategy.json.gz": 2, "19x4k4.strategy.json.gz": 1,
-             "20x4k4.strategy.json.gz": 1, "21x4k4.strategy.json.gz": 1, "22x4k4.strategy.json.gz": 1}
+             "17x4k4.strategy.json.gz": 2, "18x4k4.strategy.json.gz": 2,
+             **{f"{m}x4k4.strategy.json.gz": 1 for m in JOB_RUN_WIDTHS}}
 
 
 def _memory_gib() -> float:
@@ -107,21 +110,13 @@ SETTLED_WINS = {
     "18x4k4.strategy.json.gz": ("18x4k4", "(18,4,4): open in the literature (only 4 x 30 is reported, a win); this "
                                 "certificate, a walk with shared replies written from the proof search's table, "
                                 "shows the win"),
-    "19x4k4.strategy.json.gz": ("19x4k4", "(19,4,4): open in the literature (only 4 x 30 is reported, a win); this "
-                                "certificate, a walk with shared replies merged from the job run's walks, shows "
-                                "the win"),
-    "20x4k4.strategy.json.gz": ("20x4k4", "(20,4,4): open in the literature (only 4 x 30 is reported, a win); this "
-                                "certificate, a walk with shared replies merged from the job run's walks, shows "
-                                "the win"),
-    "21x4k4.strategy.json.gz": ("21x4k4", "(21,4,4): open in the literature (only 4 x 30 is reported, a win); this "
-                                "certificate, a walk with shared replies merged from the job run's walks, shows "
-                                "the win"),
-    "22x4k4.strategy.json.gz": ("22x4k4", "(22,4,4): open in the literature (only 4 x 30 is reported, a win); this "
-                                "certificate, a walk with shared replies merged from the job run's walks, shows "
-                                "the win"),
     "connect4.strategy.json.gz": ("7x6k4:gravity", "Connect Four (7 x 6): a first-player win (Allen; Allis, 1988); "
                                   "this certificate is the whole winning strategy"),
 }
+SETTLED_WINS.update({
+    f"{m}x4k4.strategy.json.gz": (f"{m}x4k4", f"({m},4,4): open in the literature (only 4 x 30 is reported, a win); "
+                                  "this certificate, a walk with shared replies merged from the job run's walks, "
+                                  "shows the win") for m in JOB_RUN_WIDTHS})
 
 
 @pytest.mark.parametrize("name", sorted(SETTLED_WINS))
