@@ -39,13 +39,15 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "19x4k4-e2.sqlite": ("first", "certificates/19x4k4.strategy.json.gz"),
     # the same for (20,4,4) after 1. f2 (2026-11-29): certificates/20x4k4.strategy.json.gz
     "20x4k4-f2.sqlite": ("first", "certificates/20x4k4.strategy.json.gz"),
-    # under way (2026-11-29): the same after 1. e1 on (21,4,4)
     # the same for (21,4,4) after 1. e1 (2026-11-29): certificates/21x4k4.strategy.json.gz
     "21x4k4-e1.sqlite": ("first", "certificates/21x4k4.strategy.json.gz"),
     # the same for (22,4,4) after 1. e2 (2026-11-29): certificates/22x4k4.strategy.json.gz
     "22x4k4-e2.sqlite": ("first", "certificates/22x4k4.strategy.json.gz"),
-    # under way (2026-11-29): one job per reply to 1. f2 on (23,4,4)
-    "23x4k4-f2.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, job runs kept in the repository)"),
+    # the same for (23,4,4) after 1. f2 (2026-11-29): certificates/23x4k4.strategy.json.gz
+    "23x4k4-f2.sqlite": ("first", "certificates/23x4k4.strategy.json.gz"),
+    # under way (2026-11-29): one job per reply, guided by the checkpoint three columns narrower (--guide)
+    "24x4k4-e1.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, guided job runs)"),
+    "25x4k4-e2.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, guided job runs)"),
 }
 
 

@@ -21,7 +21,7 @@ LOGS = sorted(HERE.glob("*.searchlog.json*"))
 # why.
 # the (m,4,4) widths settled by job runs kept in checkpoints/ (docs/parallel.md), each merged into one walk with
 # shared replies: checked in seconds, under 0.5 GB
-JOB_RUN_WIDTHS = range(19, 23)
+JOB_RUN_WIDTHS = range(19, 24)
 NEEDS_GIB = {"connect4.strategy.json.gz": 2, "8x8k5.draw.json.gz": 4, "16x4k4.strategy.json.gz": 2,
              "17x4k4.strategy.json.gz": 2, "18x4k4.strategy.json.gz": 2,
              **{f"{m}x4k4.strategy.json.gz": 1 for m in JOB_RUN_WIDTHS}}

@@ -116,12 +116,16 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
         "checkpoints/21x4k4-e1.sqlite (1. e1; open in the literature)",
     22: "kinarow's strategy certificate, a walk with shared replies merged from the job run kept in "
         "checkpoints/22x4k4-e2.sqlite (1. e2; open in the literature)",
+    23: "kinarow's strategy certificate, a walk with shared replies merged from the job run kept in "
+        "checkpoints/23x4k4-f2.sqlite (1. f2; open in the literature)",
 }
 
 #: widths the proof search has answered whose certificate is not written yet: what stands (not a result until then)
 SEARCHED_FOUR_HIGH: dict[int, str] = {
-    23: "open: being asked after 1. f2 (the move of widths 14, 17 and 20) as a job run of one job a reply, kept "
-        "in checkpoints/23x4k4-f2.sqlite (docs/parallel.md)",
+    24: "open: being asked after 1. e1 (the move of widths 15, 18 and 21) as a job run of one job a reply guided "
+        "by (21,4,4)'s checkpoint, kept in checkpoints/24x4k4-e1.sqlite (docs/parallel.md)",
+    25: "open: being asked after 1. e2 (the move of widths 16, 19 and 22) as a job run of one job a reply guided "
+        "by (22,4,4)'s checkpoint, kept in checkpoints/25x4k4-e2.sqlite (docs/parallel.md)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
