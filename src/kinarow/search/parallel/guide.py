@@ -61,7 +61,7 @@ class Guide:
                 if _same_but_width(other, game):
                     kin.append(other)
             if not kin:
-                held = ", ".join(self.store.games()[:6]) or "no game"
+                held = ", ".join(text[:24] for text in self.store.games()[:6]) or "no game"
                 raise KinarowError(f"the guide '{path}' holds no game like {game} on another width (it holds "
                                    f"{held}); give the checkpoint of a {game.n}-row board with k={game.k} and the "
                                    "same rules")
