@@ -1223,3 +1223,22 @@ def test_cli_table_of_a_job_run_is_refused_where_it_cannot_be_kept(capsys, tmp_p
         par.solve("6x5k4", moves="c3", workers=2, search="proof", question=par.FIRST_WINS, table=tmp_path / "t")
     with pytest.raises(KinarowError, match="names the file"):
         par.solve("6x5k4", moves="c3", workers=1, search="proof", question=par.FIRST_WINS, table=3)
+
+
+def test_a_strategy_not_written_is_said_for_what_it_is(tmp_path):
+    """--strategy when none is written: a job run stopped while writing it (the value proved), a one-sided "no",
+    and a game over are three different sentences (a stopped merge once read "the game is already over")."""
+    from dataclasses import replace
+
+    from kinarow.cli.common import write_strategy
+
+    won = par.solve("4x4k3", moves="b2", workers=1, jobs=4, question=par.FIRST_WINS)
+    assert won.value == "first" and won.strategy is None
+    path = str(tmp_path / "s.json")
+    said = write_strategy(replace(won, strategy_stopped="interrupted"), path)
+    assert "the value is proved, but writing the strategy stopped (interrupted)" in said
+    assert "not a win" in write_strategy(par.solve("5x5k4", moves="c3", workers=1, jobs=4,
+                                                   question=par.SECOND_WINS), path)
+    over = par.solve("3x3k3", moves="a1 a2 b1 b2 c1", workers=1)
+    assert "already over" in write_strategy(over, path)
+    assert not (tmp_path / "s.json").exists()

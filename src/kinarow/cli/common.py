@@ -363,11 +363,19 @@ def write_strategy(result: Result, path: str) -> str:
         write_json(path, result.strategy.to_json())  # gzip-compressed when the name ends in .gz
         winner = winner_words(Game(result.game), result.strategy.winner)
         return f"Winning strategy of {winner} written to {path} ({result.strategy.described})."
+    stopped = getattr(result, "strategy_stopped", None)  # a job run: the value proved, its strategy not written
+    if stopped:
+        return (f"No strategy written to {path}: the value is proved, but writing the strategy stopped ({stopped}); "
+                "run the same command again to write it.")
     if result.value == Value.DRAW:
         return f"No strategy written to {path}: the game is a draw, so neither player has a winning strategy."
     if result.value == Value.UNKNOWN:
         return f"No strategy written to {path}: the value is unknown."
-    return f"No strategy written to {path}: the game is already over."
+    if not isinstance(result.value, Value):
+        return f"No strategy written to {path}: the answer ({result.value}) is not a win."
+    if result.to_move is None:
+        return f"No strategy written to {path}: the game is already over."
+    return f"No strategy written to {path}: no strategy came with this answer."
 
 
 def write_proof(result: Result, path: str) -> str:

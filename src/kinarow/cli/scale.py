@@ -251,8 +251,9 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
         for line in (note, proof_note):
             if line:
                 print(line, file=out)
-    if result.stopped == "interrupted":
-        print(f"{interrupted()}: the workers were stopped before the search had an answer.", file=err)
+    if result.stopped == "interrupted" or result.strategy_stopped == "interrupted":
+        what = "the search had an answer" if result.stopped else "the winning strategy was written"
+        print(f"{interrupted()}: the workers were stopped before {what}.", file=err)
         if args.checkpoint:
             print(f"Finished jobs are kept in {args.checkpoint}; run the same command to resume.", file=err)
         return EXIT_INTERRUPTED
