@@ -20,11 +20,11 @@ LOGS = sorted(HERE.glob("*.searchlog.json*"))
 # 361,246,438, 0.75 GB (about 100 s, base-3 keys of two words). On a smaller machine such a test is skipped, saying
 # why.
 # the (m,4,4) widths settled by job runs kept in checkpoints/ (docs/parallel.md), each merged into one walk with
-# shared replies: checked in seconds, under 0.5 GB
-JOB_RUN_WIDTHS = range(19, 24)
+# shared replies: checked in seconds, under 1 GB ((24,4,4): 918,578 moves, about a minute and 3.5 GB)
+JOB_RUN_WIDTHS = range(19, 25)
 NEEDS_GIB = {"connect4.strategy.json.gz": 2, "8x8k5.draw.json.gz": 4, "16x4k4.strategy.json.gz": 2,
              "17x4k4.strategy.json.gz": 2, "18x4k4.strategy.json.gz": 2,
-             **{f"{m}x4k4.strategy.json.gz": 1 for m in JOB_RUN_WIDTHS}}
+             **{f"{m}x4k4.strategy.json.gz": 1 for m in JOB_RUN_WIDTHS}, "24x4k4.strategy.json.gz": 4}
 
 
 def _memory_gib() -> float:
