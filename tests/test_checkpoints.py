@@ -48,8 +48,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # (24,4,4) after 1. e1, guided by (21,4,4)'s checkpoint (2026-11-29): certificates/24x4k4.strategy.json.gz
     "24x4k4-e1.sqlite": ("first", "certificates/24x4k4.strategy.json.gz"),
     # under way (2026-11-29): one job per reply, guided by the checkpoint three columns narrower (--guide)
-    # (25,4,4) after 1. e2, guided by (22,4,4)'s checkpoint: every reply proved (2026-11-29)
-    "25x4k4-e2.sqlite": ("first", "the guided run (docs/parallel.md, guided job runs)"),
+    # (25,4,4) after 1. e2, guided by (22,4,4)'s checkpoint (2026-11-29): certificates/25x4k4.strategy.json.gz
+    "25x4k4-e2.sqlite": ("first", "certificates/25x4k4.strategy.json.gz"),
     "26x4k4-f2.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, guided job runs)"),
     "27x4k4-e1.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, guided job runs)"),
 }

@@ -20,11 +20,13 @@ LOGS = sorted(HERE.glob("*.searchlog.json*"))
 # 361,246,438, 0.75 GB (about 100 s, base-3 keys of two words). On a smaller machine such a test is skipped, saying
 # why.
 # the (m,4,4) widths settled by job runs kept in checkpoints/ (docs/parallel.md), each merged into one walk with
-# shared replies: checked in seconds, under 1 GB ((24,4,4): 918,578 moves, about a minute and 3.5 GB)
-JOB_RUN_WIDTHS = range(19, 25)
+# shared replies: checked in seconds, under 1 GB ((24,4,4): 918,578 moves, about a minute and 3.5 GB; (25,4,4):
+# 2,284,220 moves, about 30 s and 3.9 GB)
+JOB_RUN_WIDTHS = range(19, 26)
 NEEDS_GIB = {"connect4.strategy.json.gz": 2, "8x8k5.draw.json.gz": 4, "16x4k4.strategy.json.gz": 2,
              "17x4k4.strategy.json.gz": 2, "18x4k4.strategy.json.gz": 2,
-             **{f"{m}x4k4.strategy.json.gz": 1 for m in JOB_RUN_WIDTHS}, "24x4k4.strategy.json.gz": 4}
+             **{f"{m}x4k4.strategy.json.gz": 1 for m in JOB_RUN_WIDTHS}, "24x4k4.strategy.json.gz": 4,
+             "25x4k4.strategy.json.gz": 4}
 
 
 def _memory_gib() -> float:

@@ -120,12 +120,12 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
         "checkpoints/23x4k4-f2.sqlite (1. f2; open in the literature)",
     24: "kinarow's strategy certificate, a walk with shared replies merged from the job run guided by (21,4,4)'s "
         "checkpoint, kept in checkpoints/24x4k4-e1.sqlite (1. e1; open in the literature)",
+    25: "kinarow's strategy certificate, a walk with shared replies merged from the job run guided by (22,4,4)'s "
+        "checkpoint, kept in checkpoints/25x4k4-e2.sqlite (1. e2; open in the literature)",
 }
 
 #: widths the proof search has answered whose certificate is not written yet: what stands (not a result until then)
 SEARCHED_FOUR_HIGH: dict[int, str] = {
-    25: "open: every reply to 1. e2 proved a first-player win by the job run guided by (22,4,4)'s checkpoint, kept "
-        "in checkpoints/25x4k4-e2.sqlite; the certificate is not merged yet (docs/parallel.md)",
     26: "open: being asked after 1. f2 (the move of widths 17, 20 and 23) as a job run of one job a reply guided "
         "by (23,4,4)'s checkpoint, kept in checkpoints/26x4k4-f2.sqlite (docs/parallel.md)",
     27: "open: being asked after 1. e1 (the move of widths 18, 21 and 24) as a job run of one job a reply guided "
