@@ -108,7 +108,7 @@ class JobStore:
         try:
             if readonly:
                 if not os.path.isfile(self.path):
-                    raise KinarowError(f"the checkpoint '{self.path}' does not exist")
+                    raise KinarowError(f"the checkpoint '{self.path}' does not exist or is not a file")
                 self.db = sqlite3.connect(f"{pathlib.Path(self.path).resolve().as_uri()}?mode=ro", uri=True)
                 tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
                 if not {"finished_jobs", "strategies", "splits"} <= tables:
