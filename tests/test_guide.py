@@ -144,3 +144,14 @@ def test_a_guide_of_another_game_or_question_is_refused(capsys, narrow):
     code, _, err = run(capsys, "solve", "6x5k3", "--moves", "c2", "--question", "first-wins", "--search", "proof",
                        "--guide", str(narrow))
     assert code != 0 and "holds no game like" in err and err.count("\n") == 1
+
+
+def test_a_frontier_past_the_guided_turns_is_named_before_the_run(capsys, narrow, tmp_path):
+    """--jobs beyond the replies makes every job one at the other player's turn: the CLI says so and how many to
+    give; with a job a reply it says nothing and the run is guided."""
+    args = ("solve", WIDE, "--moves", FIRST_MOVE, "--search", "proof", "--question", "first-wins", "--tt-mb", "16",
+            "--max-nodes", "2000", "--guide", str(narrow))
+    code, _, err = run(capsys, *args, "--jobs", "200", "--checkpoint", str(tmp_path / "past.sqlite"))
+    assert code == 0 and "where --guide splits none" in err and "give --jobs 59 (a job a reply" in err
+    code, out, err = run(capsys, *args, "--jobs", "59", "--checkpoint", str(tmp_path / "fit.sqlite"))
+    assert code == 0 and "--guide splits none" not in err and "at once at the guide's move" in out

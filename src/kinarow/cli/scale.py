@@ -215,6 +215,8 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
         raise UsageError("--guide splits the win tests at the moves that won another width; give it with "
                          "--question first-wins or --question second-wins")
     count = workers or 1
+    if args.guide is not None and Path(args.guide).is_file():  # (a bad guide is refused by the solve)
+        _note_unguided(position, args.question, jobs, count, err)
     where = f"on the cluster at {args.cluster}" if args.cluster else f"on {count} worker{'s' if count != 1 else ''}"
     with progress(f"solving {position.game} {where}", err) as tick:
         result = parallel.solve(
@@ -258,6 +260,24 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
             print(f"Finished jobs are kept in {args.checkpoint}; run the same command to resume.", file=err)
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _note_unguided(position: Position, question: str, jobs: int | None, workers: int, err: TextIO) -> None:
+    """Say so when ``--jobs`` grows the frontier past the tested player's turns, where ``--guide`` splits jobs."""
+    from kinarow.search.parallel.coordinator import JOBS_PER_WORKER
+    from kinarow.search.parallel.frontier import expand
+
+    tested = 1 if question == "first-wins" else 2
+    frontier = expand(position, jobs=jobs or JOBS_PER_WORKER * workers)
+    if position.is_over or any(n.to_move == tested for n in frontier.open_jobs()):
+        return
+    if position.to_move == tested:
+        fit = "--jobs 1 (the start itself)"
+    else:
+        fit = f"--jobs {len(expand(position, jobs=2**30, max_depth=1).open_jobs()):,} (a job a reply, up to symmetry)"
+    name = "first" if tested == 1 else "second"
+    print(f"note: the frontier's jobs are all at the other player's turn, where --guide splits none (it splits the "
+          f"{name} player's); give {fit} for a guided run.", file=err)
 
 
 def _parallel_rows(result: Any) -> list[tuple[str, str]]:
