@@ -142,6 +142,27 @@ def test_the_command_writes_the_certificate_and_refuses_bad_input(checkpoint: Pa
         assert len(err.strip().splitlines()) == 1
 
 
+def test_status_of_a_settled_run_names_the_parts_command_which_then_works(checkpoint: Path, tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    import shlex
+
+    code, said, _ = run(capsys, "solve", "4x4k3", "--moves", "b2", "--checkpoint", str(checkpoint), "--status",
+                        "--question", "first-wins")
+    assert code == 0 and "After 1. b2 the stored jobs settle: first." in said
+    command = [line for line in said.splitlines() if line.startswith("Its certificate needs no more search: ")]
+    assert len(command) == 1
+    argv = shlex.split(command[0].split(": ", 1)[1])
+    assert argv[:2] == ["kinarow", "parts"] and argv[-2:] == ["--out", "4x4k3.parts.json.gz"]
+    out = tmp_path / argv[-1]
+    code, said, err = run(capsys, *argv[1:-1], str(out))
+    assert code == 0 and out.is_file(), err
+    assert run(capsys, "check", str(out))[0] == 0
+    # from the start (the first player to move) it is no parts certificate's line: nothing is suggested
+    code, said, _ = run(capsys, "solve", "4x4k3", "--checkpoint", str(checkpoint), "--status", "--question",
+                        "first-wins")
+    assert code == 0 and "kinarow parts" not in said
+
+
 def test_a_parts_certificate_on_a_two_word_board(tmp_path: Path) -> None:
     """(17,4,3), 68 cells: a job run after 1. h2 (67 replies, no symmetry), its parts checked by both checkers;
     a part moved onto another reply's position is refused."""

@@ -14,6 +14,7 @@ import argparse
 import gzip
 import json
 import os
+import shlex
 import time
 from collections import Counter
 from contextlib import nullcontext
@@ -41,7 +42,7 @@ from kinarow.errors import KinarowError, interrupted
 from kinarow.game import Game
 from kinarow.papers import open_cases
 from kinarow.papers.open_cases import Case
-from kinarow.position import Position
+from kinarow.position import Position, value_names
 from kinarow.values import Bound, Value
 
 
@@ -167,6 +168,9 @@ def _job_status(position: Position, path: Path, as_json: bool, out: TextIO, ques
               f"position{'s' if len(open_lines) != 1 else ''} can still change it ({shown}).", file=out)
     else:
         print(f"{where} the stored jobs settle: {value}.", file=out)
+        if position.moves and kept and value == value_names(game)[position.to_move % 2]:  # won by the last mover
+            print(f"Its certificate needs no more search: kinarow parts {game} --moves {shlex.quote(line)} "
+                  f"--checkpoint {shlex.quote(str(path))} --out {game}.parts.json.gz", file=out)
     decided = [(m, v) for m, v in replies if v != Value.UNKNOWN]
     if open_lines and decided:
         print(f"Of the {len(replies):,} moves from here (up to symmetry), the stored jobs settle {len(decided):,}: "
