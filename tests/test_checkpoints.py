@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kinarow.game import Game
+from kinarow.papers import open_cases
 from kinarow.search import parallel as par
 from kinarow.search.parallel.frontier import SYMBOLS
 
@@ -38,13 +39,14 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # checker)
     "19x4k4-e2.sqlite": ("first", "certificates/19x4k4.strategy.json.gz"),
     # under way (2026-11-29): one job per reply, guided by the checkpoint three columns narrower (--guide)
-    "26x4k4-f2.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, guided job runs)"),
     "27x4k4-e1.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, guided job runs)"),
+    "28x4k4-e2.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, guided job runs)"),
 }
-# the same for the widths after 19 settled as job runs (2026-11-29; 24 and 25 guided by the width three columns
+# the same for the widths after 19 settled as job runs (2026-11-29; from 24 on guided by the width three columns
 # narrower): each proves the first player's win after its first move, as its certificate does
-EXPECTED.update({f"{m}x4k4-{first}.sqlite": ("first", f"certificates/{m}x4k4.strategy.json.gz")
-                 for m, first in {20: "f2", 21: "e1", 22: "e2", 23: "f2", 24: "e1", 25: "e2"}.items()})
+CERTIFICATE = {w.m: w.certificate for w in open_cases.FOUR_HIGH}
+EXPECTED.update({f"{m}x4k4-{first}.sqlite": ("first", f"certificates/{CERTIFICATE[m]}")
+                 for m, first in {20: "f2", 21: "e1", 22: "e2", 23: "f2", 24: "e1", 25: "e2", 26: "f2"}.items()})
 
 
 def test_the_checkpoints_folder_is_not_empty():
