@@ -20,9 +20,9 @@ LOGS = sorted(HERE.glob("*.searchlog.json*"))
 # 15,395,855, 2.4 GiB (about 27 s); the (16,4,4) win, 409,105,418, 0.70 GB (about 60 s); the (17,4,4) win,
 # 361,246,438, 0.75 GB (about 100 s, base-3 keys of two words). On a smaller machine such a test is skipped, saying
 # why.
-# the (m,4,4) widths settled by job runs kept in checkpoints/ (docs/parallel.md), each merged into one walk with
-# shared replies: checked in seconds, under 1 GB ((24,4,4): 918,578 moves, about a minute and 3.5 GB; (25,4,4):
-# 2,284,220 moves, about 30 s and 3.9 GB)
+# the (m,4,4) widths settled by job runs kept in checkpoints/ (docs/parallel.md), up to 25 each merged into one walk
+# with shared replies: checked in seconds, under 1 GB ((24,4,4): 918,578 moves, about a minute and 3.5 GB;
+# (25,4,4): 2,284,220 moves, about 30 s and 3.9 GB)
 # From 26 on the certificate is one strategy a reply (kinarow.strategy-parts, open_cases.PARTS_FOUR_HIGH), written
 # from the checkpoint in seconds: (25,4,4)'s, written so for comparison, has 2,300,008 moves against the merged
 # walk's 2,284,220, and the same check.

@@ -135,7 +135,7 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
 #: run's checkpoint by ``kinarow parts`` in seconds) rather than the replies' walks merged into one
 PARTS_FOUR_HIGH: frozenset[int] = frozenset({26, 27, 29})
 
-#: widths the proof search has answered whose certificate is not written yet: what stands (not a result until then)
+#: widths the proof search is being asked (or has answered without a certificate yet): what stands, not a result
 SEARCHED_FOUR_HIGH: dict[int, str] = {
     28: "open: being asked after 1. e2 (the move of widths 19, 22 and 25) as a job run of one job a reply guided "
         "by (25,4,4)'s checkpoint, kept in checkpoints/28x4k4-e2.sqlite (docs/parallel.md)",
