@@ -38,13 +38,12 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # certificates/19x4k4.strategy.json.gz, merged from this file's walks, wins against every reply (rules-only
     # checker)
     "19x4k4-e2.sqlite": ("first", "certificates/19x4k4.strategy.json.gz"),
-    # under way (2026-11-29): one job per reply, guided by the checkpoint three columns narrower (--guide)
-    "28x4k4-e2.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, guided job runs)"),
 }
 # the same for the widths after 19 settled as job runs (2026-11-29; from 24 on guided by the width three columns
 # narrower): each proves the first player's win after its first move, as its certificate does
 CERTIFICATE = {w.m: w.certificate for w in open_cases.FOUR_HIGH}
-SETTLED_FIRST_MOVES = {20: "f2", 21: "e1", 22: "e2", 23: "f2", 24: "e1", 25: "e2", 26: "f2", 27: "e1", 29: "f2"}
+SETTLED_FIRST_MOVES = {20: "f2", 21: "e1", 22: "e2", 23: "f2", 24: "e1", 25: "e2", 26: "f2", 27: "e1", 28: "e2",
+                       29: "f2"}
 EXPECTED.update({f"{m}x4k4-{first}.sqlite": ("first", f"certificates/{CERTIFICATE[m]}")
                  for m, first in SETTLED_FIRST_MOVES.items()})
 

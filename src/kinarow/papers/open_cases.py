@@ -127,18 +127,18 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
         "(23,4,4)'s checkpoint, kept in checkpoints/26x4k4-f2.sqlite (1. f2; open in the literature)",
     27: "kinarow's strategy certificate, one walk with shared replies a reply, from the job run guided by "
         "(24,4,4)'s checkpoint, kept in checkpoints/27x4k4-e1.sqlite (1. e1; open in the literature)",
+    28: "kinarow's strategy certificate, one walk with shared replies a reply, from the job run guided by "
+        "(25,4,4)'s checkpoint, kept in checkpoints/28x4k4-e2.sqlite (1. e2; open in the literature)",
     29: "kinarow's strategy certificate, one walk with shared replies a reply, from the job run guided by "
         "(26,4,4)'s checkpoint, kept in checkpoints/29x4k4-f2.sqlite (1. f2; open in the literature)",
 }
 
 #: the settled widths whose certificate is one strategy a reply (``kinarow.strategy-parts``, written from the job
 #: run's checkpoint by ``kinarow parts`` in seconds) rather than the replies' walks merged into one
-PARTS_FOUR_HIGH: frozenset[int] = frozenset({26, 27, 29})
+PARTS_FOUR_HIGH: frozenset[int] = frozenset({26, 27, 28, 29})
 
 #: widths the proof search is being asked (or has answered without a certificate yet): what stands, not a result
 SEARCHED_FOUR_HIGH: dict[int, str] = {
-    28: "open: being asked after 1. e2 (the move of widths 19, 22 and 25) as a job run of one job a reply guided "
-        "by (25,4,4)'s checkpoint, kept in checkpoints/28x4k4-e2.sqlite (docs/parallel.md)",
 }
 
 #: the (m,4,4) family, widths 1 to 30 (see the module docstring)
