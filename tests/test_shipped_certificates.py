@@ -26,7 +26,8 @@ LOGS = sorted(HERE.glob("*.searchlog.json*"))
 # From 26 on the certificate is one strategy a reply (kinarow.strategy-parts, open_cases.PARTS_FOUR_HIGH), written
 # from the checkpoint in seconds: (25,4,4)'s, written so for comparison, has 2,300,008 moves against the merged
 # walk's 2,284,220, and the same check.
-JOB_RUN = {w.m: w.certificate for w in open_cases.FOUR_HIGH if w.certificate and w.m >= 19}
+JOB_RUN = {w.m: w.certificate for w in open_cases.FOUR_HIGH
+           if w.certificate and (w.m >= 19 or w.m in open_cases.PARTS_FOUR_HIGH)}
 NEEDS_GIB = {"connect4.strategy.json.gz": 2, "8x8k5.draw.json.gz": 4, "16x4k4.strategy.json.gz": 2,
              "17x4k4.strategy.json.gz": 2, "18x4k4.strategy.json.gz": 2,
              **{name: 1 for name in JOB_RUN.values()}, "24x4k4.strategy.json.gz": 4,
@@ -39,7 +40,10 @@ def _memory_gib() -> float:
 
 # Certificates whose compiled check alone would take a large share of the suite's 15 minutes: checked with
 # --runslow (and by the command in docs/results.md, whose figures say how long it takes).
-VERYLONG: set[str] = set()  # (18,4,4), once expected here, is a walk with shared replies: 15 s
+# (16,4,4) and (17,4,4)'s first certificates, proof trees of 12.6 M and 9.6 M moves, were the two slowest tests
+# (60-180 s each); the table's certificates of both are now parts files of 60,987 and 76,820 moves (about 1 and 3 s),
+# and the proof trees are kept for the column counts of docs/parallel.md, checked with --runslow.
+VERYLONG: set[str] = {"16x4k4.strategy.json.gz", "17x4k4.strategy.json.gz"}
 
 
 # The (8,8,5) certificate and its part after 1. a1 are blocking trees of millions of positions: minutes (the part)

@@ -104,9 +104,12 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
     13: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
     14: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
     15: "kinarow's strategy certificate, read from the proof search's table (open in the literature)",
-    16: "kinarow's strategy certificate, read from the proof search's kept table (open in the literature)",
-    17: "kinarow's strategy certificate, read from the proof search's kept table (open in the literature; 68 "
-        "cells, the first two-word width)",
+    16: "kinarow's strategy certificate, one walk with shared replies a reply, from the job run guided by "
+        "(19,4,4)'s checkpoint, kept in checkpoints/16x4k4-e2.sqlite (1. e2; open in the literature; the proof "
+        "search's first proof tree, 16x4k4.strategy.json.gz, is kept too)",
+    17: "kinarow's strategy certificate, one walk with shared replies a reply, from the job run guided by "
+        "(20,4,4)'s checkpoint, kept in checkpoints/17x4k4-f2.sqlite (1. f2; open in the literature; 68 cells, the "
+        "first two-word width; the proof search's first proof tree, 17x4k4.strategy.json.gz, is kept too)",
     18: "kinarow's strategy certificate, a walk with shared replies written from the proof search's kept table "
         "(1. e1; open in the literature)",
     19: "kinarow's strategy certificate, a walk with shared replies merged from the job run kept in "
@@ -135,7 +138,7 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
 
 #: the settled widths whose certificate is one strategy a reply (``kinarow.strategy-parts``, written from the job
 #: run's checkpoint by ``kinarow parts`` in seconds) rather than the replies' walks merged into one
-PARTS_FOUR_HIGH: frozenset[int] = frozenset({26, 27, 28, 29})
+PARTS_FOUR_HIGH: frozenset[int] = frozenset({16, 17, 26, 27, 28, 29})
 
 #: widths the proof search is being asked (or has answered without a certificate yet): what stands, not a result
 SEARCHED_FOUR_HIGH: dict[int, str] = {
