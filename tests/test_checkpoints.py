@@ -43,8 +43,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
 # narrower; 16 and 17 asked again so, guided by 19 and 20): each proves the first player's win after its first
 # move, as its certificate does
 CERTIFICATE = {w.m: w.certificate for w in open_cases.FOUR_HIGH}
-SETTLED_FIRST_MOVES = {16: "e2", 17: "f2", 20: "f2", 21: "e1", 22: "e2", 23: "f2", 24: "e1", 25: "e2", 26: "f2",
-                       27: "e1", 28: "e2", 29: "f2"}
+SETTLED_FIRST_MOVES = {16: "e2", 17: "f2", 20: "f2", 21: "e1", 22: "e2", 23: "f2", 24: "e1", 25: "e2",
+                       **open_cases.GUIDED_PARTS}
 EXPECTED.update({f"{m}x4k4-{first}.sqlite": ("first", f"certificates/{CERTIFICATE[m]}")
                  for m, first in SETTLED_FIRST_MOVES.items()})
 

@@ -126,19 +126,19 @@ SETTLED_FOUR_HIGH: dict[int, str] = {
         "checkpoint, kept in checkpoints/24x4k4-e1.sqlite (1. e1; open in the literature)",
     25: "kinarow's strategy certificate, a walk with shared replies merged from the job run guided by (22,4,4)'s "
         "checkpoint, kept in checkpoints/25x4k4-e2.sqlite (1. e2; open in the literature)",
-    26: "kinarow's strategy certificate, one walk with shared replies a reply, from the job run guided by "
-        "(23,4,4)'s checkpoint, kept in checkpoints/26x4k4-f2.sqlite (1. f2; open in the literature)",
-    27: "kinarow's strategy certificate, one walk with shared replies a reply, from the job run guided by "
-        "(24,4,4)'s checkpoint, kept in checkpoints/27x4k4-e1.sqlite (1. e1; open in the literature)",
-    28: "kinarow's strategy certificate, one walk with shared replies a reply, from the job run guided by "
-        "(25,4,4)'s checkpoint, kept in checkpoints/28x4k4-e2.sqlite (1. e2; open in the literature)",
-    29: "kinarow's strategy certificate, one walk with shared replies a reply, from the job run guided by "
-        "(26,4,4)'s checkpoint, kept in checkpoints/29x4k4-f2.sqlite (1. f2; open in the literature)",
 }
+
+#: the widths from 26 on, each settled by a job run after its first move guided by the checkpoint of the width three
+#: columns narrower: width -> first move
+GUIDED_PARTS: dict[int, str] = {26: "f2", 27: "e1", 28: "e2", 29: "f2"}
+SETTLED_FOUR_HIGH.update({
+    m: "kinarow's strategy certificate, one walk with shared replies a reply, from the job run guided by "
+       f"({m - 3},4,4)'s checkpoint, kept in checkpoints/{m}x4k4-{first}.sqlite (1. {first}; open in the literature)"
+    for m, first in GUIDED_PARTS.items()})
 
 #: the settled widths whose certificate is one strategy a reply (``kinarow.strategy-parts``, written from the job
 #: run's checkpoint by ``kinarow parts`` in seconds) rather than the replies' walks merged into one
-PARTS_FOUR_HIGH: frozenset[int] = frozenset({16, 17, 26, 27, 28, 29})
+PARTS_FOUR_HIGH: frozenset[int] = frozenset({16, 17, *GUIDED_PARTS})
 
 #: widths the proof search is being asked (or has answered without a certificate yet): what stands, not a result
 SEARCHED_FOUR_HIGH: dict[int, str] = {
