@@ -68,6 +68,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kinarow.cli.matching",
     "kinarow.cli.infinite",
     "kinarow.cli.scale",
+    "kinarow.cli.prove",
     "kinarow.cli.book",
 )
 

@@ -158,6 +158,7 @@ def solve(
     share: bool = False,
     table: str | os.PathLike[str] | None = None,
     guide: str | os.PathLike[str] | None = None,
+    merge: bool = True,
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
 
@@ -192,7 +193,9 @@ def solve(
     that a job stopped with the run resumes from the table it had built; ``tt_mb`` must then stay the same.
     ``guide`` (with a one-sided ``question``) names the checkpoint of another width of the same game: each open
     win test of the tested player is split at once at the move that won the same line there
-    (:mod:`kinarow.search.parallel.guide`), and the split is kept in ``checkpoint``.
+    (:mod:`kinarow.search.parallel.guide`), and the split is kept in ``checkpoint``. ``merge=False`` (with
+    ``strategy``) leaves the jobs' walks in ``checkpoint`` unmerged (``ParallelResult.strategy`` stays None), for
+    a certificate of one strategy a reply (:func:`kinarow.search.parallel.merge.parts_certificate`).
     """
     knowledge = check_knowledge(knowledge)
     if search not in SEARCHES:
@@ -204,6 +207,7 @@ def solve(
     strategy = check_flag(strategy, "strategy")
     best_move = check_flag(best_move, "best_move")
     share = check_flag(share, "share")
+    merge = check_flag(merge, "merge")
     position = start_position(target, moves)
     game = position.game
     proving = proof_search_applies(game, search, knowledge)
@@ -282,7 +286,7 @@ def solve(
                 root.prior_lo = DRAW
                 frontier.recompute(root)
         tree: StrategyTree | None = None
-        if not stopped and strategy and root.resolved and root.lo != DRAW:
+        if not stopped and strategy and merge and root.resolved and root.lo != DRAW:
             tree, strategy_stopped = run.strategy(position)
     finally:
         if backend is not None:
