@@ -45,7 +45,12 @@ ALL = frozenset({"*"})
 #: parametrization), or ALL for the whole file.
 SLOW: dict[str, frozenset[str] | set[str]] = {
     "test_connect_kernel.py": {"test_scores_agree_with_exhaustive_minimax_on_larger_boards"},
-    "test_package.py": ALL,  # builds the sdist and the wheel (a minute or more)
+    "test_package.py": ALL,
+    "test_prove.py": {  # whole proofs by one command: about 90 s (9x4k4) and 2 minutes (Connect Four 7x4)
+        "test_a_win_walked_from_the_proof_search_s_table",
+        "test_connect_four_7x4_by_one_command",
+        "test_small_results_by_one_command",
+    },  # builds the sdist and the wheel (a minute or more)
     "papers/test_gyorffy_torus.py": {
         "test_8x8_torus_classes_hold_every_labelled_pairing",
         "test_hex7_reproduction_agrees",

@@ -63,7 +63,7 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_OK
     if args.out is not None:
         check_outputs(("--out", args.out))
-    with progress(f"proving {name}", err, "nodes") as tick:
+    with progress(f"proving {name}", err, "nodes or positions") as tick:
         settings = prover.Settings(workers=workers, tt_mb=tt_mb, checkpoints=checkpoints, on_tick=tick,
                                    say=None if args.json else (lambda line: print(f"{line}", file=err)))
         try:

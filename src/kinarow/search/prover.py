@@ -467,7 +467,9 @@ def prove(position: Position, folder: str | os.PathLike[str], settings: Settings
     chosen = plan(position, settings)
     _open_folder(path, position, chosen)
     run = next(r for r in ROUTES if r.name == chosen.route).run
+    start = time.perf_counter()
     outcome = run(chosen, path, settings)
+    outcome.seconds = time.perf_counter() - start  # the whole run: the value and its certificate
     if outcome.data is not None:
         _check(outcome, settings)
     return outcome
@@ -512,11 +514,25 @@ def _check(outcome: Outcome, settings: Settings) -> None:
     if not verdict.ok:
         raise KinarowError(f"internal error: the certificate written by the route '{outcome.plan.route}' fails "
                            f"its check: {verdict.reason}")
-    claim = outcome.data.get("claim")
+    claim = _claim_in(outcome.data, outcome.plan.position.game)
     if claim != claim_of(outcome.value):
         raise KinarowError(f"internal error: the certificate claims '{claim}', but the search found "
                            f"{outcome.value}")
     outcome.figures["positions_checked"] = verdict.details.get("positions_checked")
+
+
+def _claim_in(data: dict[str, Any], game: Game) -> str | None:
+    """What a certificate claims: its ``claim`` field, or for matching sets (which name the players each set
+    stops) the claim of those players' halves."""
+    from kinarow.proofs.draw import claim_for
+    from kinarow.proofs.matching import FORMAT as MATCHING
+
+    if "claim" in data:
+        return str(data["claim"])
+    if data.get("format") == MATCHING:
+        stopped = {1 if str(cover.get("player")) == "first" else 2 for cover in data.get("covers", [])}
+        return str(claim_for(game, stopped)) if stopped else None
+    return None
 
 
 def claim_of(value: Value | str) -> str:
