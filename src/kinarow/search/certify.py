@@ -286,37 +286,101 @@ def save_result(store: Store, position: Position, result: Result, *, symmetry: b
         store.put_certificate(MATCHING_FORMAT, game, key, result.certificate.to_json())
 
 
-# -- the certificate of a value ---------------------------------------------------------------
+# -- the certificate of a value: the table of writers ------------------------------------------------
+@dataclass(frozen=True)
+class Writer:
+    """One way to write the certificate of a solved value: what it proves, on which games, from what.
+
+    ``fits(position, result)`` says whether it writes this result's certificate; ``write(position, result,
+    store, tick)`` writes it. :data:`WRITERS` lists them in the order :func:`certificate` tries them."""
+
+    name: str
+    proves: str
+    games: str
+    source: str
+    fits: Callable[[Position, Result], bool]
+    write: Callable[[Position, Result, Store | None, Callable[[int], None] | None], Proof]
+
+
+def _pairings_apply(position: Position) -> bool:
+    from kinarow.knowledge import pairing
+
+    return pairing.applicable(position.game) is None
+
+
+def _the_strategy(position: Position, result: Result, store: Store | None,
+                  tick: Callable[[int], None] | None) -> Proof:
+    assert result.strategy is not None
+    return Proof(result.strategy.to_json(), f"the winning strategy of the {result.strategy.winner} player "
+                 f"({result.strategy.described})", "strategy")
+
+
+def _root_matching(position: Position, result: Result, store: Store | None,
+                   tick: Callable[[int], None] | None) -> Proof:
+    assert result.certificate is not None
+    return Proof(result.certificate.to_json(),
+                 f"{result.certificate.method} showing {result.certificate.conclusion()}", "matching")
+
+
+#: The certificate writers, tried in order; the first that fits writes the certificate (:func:`certificate`).
+#: The writers of ``kinarow prove``'s routes that read a search's own table (the proof tree, the blocking
+#: trees of a proof search, the parts of a job run) are in :mod:`kinarow.search.prover`.
+WRITERS: tuple[Writer, ...] = (
+    Writer("the search's strategy", "a win", "any game", "the walk the search wrote with the value "
+           "(alpha-beta, the score search, the proof search's table, merged jobs)",
+           lambda position, result: result.strategy is not None, _the_strategy),
+    Writer("matching sets at the root", "a draw or a Breaker win", "free placement, one stone a turn",
+           "the matching sets knowledge found at the root",
+           lambda position, result: result.certificate is not None, _root_matching),
+    Writer("alpha-beta walk", "a win", f"boards of at most {MAX_CELLS} cells",
+           "alpha-beta's win tests, from a fresh table (a value found without its strategy)",
+           lambda position, result: result.value != Value.DRAW and position.game.cells <= MAX_CELLS,
+           lambda position, result, store, tick: winning_walk(position)),
+    Writer("non-losing walks", "a draw", f"gravity, misere, several stones a turn; at most {MAX_CELLS} cells",
+           "each player's non-losing walk by alpha-beta's win tests",
+           lambda position, result: result.value == Value.DRAW and not _pairings_apply(position)
+           and position.game.cells <= MAX_CELLS,
+           lambda position, result, store, tick: walk_draw(position, store, tick)),
+    Writer("pairing or blocking trees", "a draw", "free placement, one stone a turn (pairings apply)",
+           "a good pairing (SAT) with strategy stealing or the first player's non-losing walk; without one, "
+           "the draw-proof walk's blocking trees",
+           lambda position, result: result.value == Value.DRAW and _pairings_apply(position),
+           lambda position, result, store, tick: _pairing_or_trees(position, store, tick)),
+)
+
+
 def certificate(position: Position, result: Result, store: Store | None = None,
                 tick: Callable[[int], None] | None = None) -> Proof:
-    """The certificate for a solved position's value (see the module's docstring), or why there is none.
+    """The certificate for a solved position's value, by the first of :data:`WRITERS` that fits, or why there is
+    none (see the module's docstring).
 
     Pairings and draw proofs found here are kept in ``store`` (and taken from
     it); ``tick(count)`` hears the progress of a draw proof's walk.
     """
-    if result.strategy is not None:
-        return Proof(result.strategy.to_json(), f"the winning strategy of the {result.strategy.winner} player "
-                     f"({result.strategy.described})", "strategy")
-    if result.value == Value.UNKNOWN:
-        return Proof(None, "the value is unknown, so there is nothing to prove")
-    if position.is_over:
-        return Proof(None, "the game is already over")
-    if result.certificate is not None:  # knowledge settled the value at the root (matching sets)
-        return Proof(result.certificate.to_json(),
-                     f"{result.certificate.method} showing {result.certificate.conclusion()}", "matching")
+    if result.strategy is None:
+        if result.value == Value.UNKNOWN:
+            return Proof(None, "the value is unknown, so there is nothing to prove")
+        if position.is_over:
+            return Proof(None, "the game is already over")
+    for writer in WRITERS:
+        if writer.fits(position, result):
+            return writer.write(position, result, store, tick)
     game = position.game
-    if result.value != Value.DRAW:
-        if game.cells > MAX_CELLS:  # the alpha-beta search's walks (a proof search's strategy comes with the result)
-            return Proof(None, f"no certificate is available yet for a {result.value} win here")
-        return winning_walk(position)
+    if result.value != Value.DRAW:  # the alpha-beta search's walks (a proof search's strategy comes with the result)
+        return Proof(None, f"no certificate is available yet for a {result.value} win here")
     from kinarow.knowledge import pairing
 
-    why_not = pairing.applicable(game)
-    if why_not is not None:
-        if game.cells > MAX_CELLS:
-            return Proof(None, f"no certificate is available yet for a draw of {game}: pairings do not apply "
-                         f"({why_not}), and non-losing walks are written for boards of at most {MAX_CELLS} cells")
-        return walk_draw(position, store, tick)
+    return Proof(None, f"no certificate is available yet for a draw of {game}: pairings do not apply "
+                 f"({pairing.applicable(game)}), and non-losing walks are written for boards of at most "
+                 f"{MAX_CELLS} cells")
+
+
+def _pairing_or_trees(position: Position, store: Store | None, tick: Callable[[int], None] | None) -> Proof:
+    """A draw where pairings apply: a good pairing of the position (taken from ``store`` or found), completed by
+    strategy stealing or the first player's non-losing walk; without a pairing, the draw-proof walk's trees."""
+    from kinarow.knowledge import pairing
+
+    game = position.game
     key = board_key(position)
     data = store.get_certificate(PAIRING_FORMAT, str(game), key) if store is not None else None
     if data is not None and store is not None:
