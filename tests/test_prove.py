@@ -183,3 +183,18 @@ def test_the_committed_checkpoint_is_never_written(capsys: pytest.CaptureFixture
                        "--out", str(tmp_path / "p.json.gz"))
     assert code == 0, err
     assert (folder / "10x4k4-e2.sqlite").read_bytes() == before
+
+
+def test_the_window_game_by_its_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "w3.json"
+    code, text, err = run(capsys, "window", "3", "--k", "3", "--out", str(out), "--json")
+    assert code == 0, err
+    row = json.loads(text)
+    assert row["answer"] == "X wins" and row["certificate"] == str(out)
+    assert check_data(json.loads(out.read_text())).ok
+    code, text, _ = run(capsys, "window", "2", "--k", "3", "--json")
+    assert code == 0 and json.loads(text)["answer"] == "X does not win" and json.loads(text)["certificate"] is None
+    for argv, message in ((["17"], "WIDTH = '17' is too large"), (["4", "--k", "5"], "--k = '5' is too large"),
+                          (["4", "--k", "1"], "--k is the length of a line")):
+        code, text, err = run(capsys, "window", *argv)
+        assert code == 2 and text == "" and message in err and err.count("\n") == 1

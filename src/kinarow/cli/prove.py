@@ -114,7 +114,66 @@ def _print(row: dict[str, Any], out: TextIO) -> None:
               f"'kinarow check {row['certificate']} --compiled'.", file=out)
 
 
+# -- kinarow window --------------------------------------------------------------------------------
+def cmd_window(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.proofs import check_data
+    from kinarow.proofs.window import certificate
+    from kinarow.search.window import MAX_WIDTH, new_table, solve_window, window_walk
+
+    width = positive_int("WIDTH", args.width, upper=MAX_WIDTH)
+    assert width is not None
+    k = positive_int("--k", args.k, upper=4) or 4
+    if k < 2:
+        raise UsageError("--k is the length of a line, 2 to 4 (the window game's board is four high)")
+    max_nodes = positive_int("--max-nodes", args.max_nodes)
+    tt_mb = positive_int("--tt-mb", args.tt_mb, upper=16384) or 256
+    check_outputs(("--out", args.out))
+    table = new_table(tt_mb)
+    print("compiling the window game's search (about 20 s each run: its recursive kernel is not cached)", file=err)
+    with progress(f"window game W({width}), k = {k}", err) as tick:
+        try:
+            found = solve_window(width, k=k, max_nodes=max_nodes, table=table, on_tick=tick)
+        except KeyboardInterrupt:
+            print(f"{interrupted()}: the window game's search stopped before it had an answer.", file=err)
+            return EXIT_INTERRUPTED
+    row: dict[str, Any] = {"width": width, "k": k, "answer": found.answer, "nodes": found.nodes,
+                           "seconds": round(found.seconds, 3), "certificate": None}
+    if found.answer == "X wins" and args.out is not None:
+        walk = window_walk(width, k=k, max_nodes=max_nodes, table=table)
+        if walk is None:
+            raise UsageError(f"the win of W({width}) was not proved again within --max-nodes; give a larger budget")
+        data = certificate(width, k, walk)
+        verdict = check_data(data)
+        if not verdict.ok:
+            raise UsageError(f"internal error: the window strategy fails its check: {verdict.reason}")
+        write_json(args.out, data)
+        row["certificate"] = args.out
+    if args.json:
+        print(json.dumps(row), file=out)
+        return EXIT_OK
+    meaning = {"X wins": f"the first player wins {k} in a row on every board four high at least {width} wide",
+               "X does not win": "the window is too narrow for this argument (the search's answer: no certificate)",
+               "unknown": "the node budget ran out first"}[found.answer]
+    print(f"W({width}), k = {k}: {found.answer}: {meaning}.", file=out)
+    print(f"{'nodes:':<10} {found.nodes:,}", file=out)
+    print(f"{'seconds:':<10} {found.seconds:,.3f}", file=out)
+    if row["certificate"]:
+        print(f"Certificate written to {args.out}; check it with 'kinarow check {args.out}'.", file=out)
+    return EXIT_OK
+
+
 def add_commands(commands: Any) -> None:
+    p = commands.add_parser(
+        "window", help="the window game W(w) of boards four high: a first-player win there wins every width from "
+        "w on (a search; a win gets its certificate)")
+    p.add_argument("width", metavar="WIDTH", help="the window's columns (1 to 16)")
+    p.add_argument("--k", metavar="K", default=None, help="the length of a line, 2 to 4 (default 4)")
+    p.add_argument("--max-nodes", metavar="N", default=None, help="stop after about N nodes (answer 'unknown')")
+    p.add_argument("--tt-mb", metavar="MB", default=None, help="the search table in MiB (default 256)")
+    p.add_argument("--out", metavar="FILE", default=None, help="write X's window strategy here when X wins")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.set_defaults(run=cmd_window)
+
     p = commands.add_parser(
         "prove", help="prove a game or position by one command: picks the route, keeps its state in a folder "
         "(resumable), and writes a certificate it has checked")
