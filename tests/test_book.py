@@ -377,7 +377,8 @@ def test_the_engine_on_two_threads_keeps_the_values(threads: int, monkeypatch: p
     """The engine of ``kinarow play`` and the web page runs two searches of each position where the machine has
     two cores (``Searcher(threads=...)``): its moves keep the values all the same (checked by searches of the
     positions after them, without the book), one stone deeper than the shipped book and further."""
-    from kinarow.search.solve import Searcher, engine_threads
+    from kinarow.limits import engine_threads
+    from kinarow.search.solve import Searcher
 
     assert 1 <= engine_threads() <= 2
     with pytest.raises(KinarowError, match="threads must be a whole number from 1 to 64"):

@@ -63,6 +63,7 @@ RULES = frozenset(
         "kinarow.geometry",
         "kinarow.position",
         "kinarow.errors",
+        "kinarow.limits",
         "kinarow.values",
         "kinarow.strategies",
         "kinarow.strategies.rules",

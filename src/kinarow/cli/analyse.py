@@ -27,9 +27,9 @@ from kinarow.cli.common import (
 )
 from kinarow.errors import interrupted
 from kinarow.game import Game
+from kinarow.limits import MAX_TT_MB
 from kinarow.position import Position
 from kinarow.search.analyse import Analysis, analyse
-from kinarow.search.solve import MAX_TT_MB
 
 
 def legend(position: Position, analysis: Analysis) -> str:

@@ -34,7 +34,7 @@ MOVES_HELP = "moves played before, e.g. 'b2 a1' or '1. b2 ... a1' (under gravity
 
 def tt_help() -> str:
     """The help of a ``--tt-mb`` option."""
-    from kinarow.search.solve import DEFAULT_TT_MB
+    from kinarow.limits import DEFAULT_TT_MB
 
     return f"transposition table size in MiB (default: sized to the board, at most {DEFAULT_TT_MB})"
 

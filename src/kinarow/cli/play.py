@@ -18,8 +18,9 @@ from kinarow.cli.common import (
 )
 from kinarow.errors import KinarowError, MoveError
 from kinarow.game import Game, shown
+from kinarow.limits import MAX_THREADS, MAX_TT_MB, engine_threads
 from kinarow.position import Position, read_moves
-from kinarow.search.solve import MAX_THREADS, MAX_TT_MB, Searcher, engine_threads, winner_of
+from kinarow.search.solve import Searcher, winner_of
 from kinarow.values import Value
 
 PLAY_HELP = """\

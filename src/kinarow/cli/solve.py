@@ -38,16 +38,9 @@ from kinarow.cli.common import (
 )
 from kinarow.errors import interrupted
 from kinarow.game import Game
+from kinarow.limits import DEFAULT_KNOWLEDGE, KNOWLEDGE_LEVELS, MAX_THREADS, MAX_TT_MB, PROOF_SEARCH_CELLS, SEARCHES
 from kinarow.search import connect
-from kinarow.search.solve import (
-    DEFAULT_KNOWLEDGE,
-    KNOWLEDGE_LEVELS,
-    MAX_THREADS,
-    MAX_TT_MB,
-    PROOF_SEARCH_CELLS,
-    SEARCHES,
-    solve,
-)
+from kinarow.search.solve import solve
 
 
 # -- solve -----------------------------------------------------------------------------

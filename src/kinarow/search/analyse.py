@@ -22,19 +22,10 @@ from typing import Any, Literal
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
+from kinarow.limits import DEFAULT_KNOWLEDGE, check_knowledge, check_limits, default_tt_mb, said, ticks_after
 from kinarow.position import Position
 from kinarow.search import connect
-from kinarow.search.solve import (
-    DEFAULT_KNOWLEDGE,
-    Searcher,
-    check_knowledge,
-    check_limits,
-    default_tt_mb,
-    said,
-    solve,
-    strong_sentence,
-    ticks_after,
-)
+from kinarow.search.solve import Searcher, solve, strong_sentence
 from kinarow.values import Player, Value
 
 #: A move's value for the player who makes it.

@@ -125,8 +125,8 @@ SEARCH_REVISION = 2
 def row_problem(found: dict[str, Any], position: Position) -> str | None:
     """Why a stored result cannot be the answer for ``position`` (its fields' shapes and types, its value among
     the game's values, its best move a legal cell there), or None when it can."""
+    from kinarow.limits import KNOWLEDGE_LEVELS
     from kinarow.position import value_names
-    from kinarow.search.solve import KNOWLEDGE_LEVELS
 
     if "value" not in found:
         return "it has no value"

@@ -226,7 +226,7 @@ def find(
     >>> find("7x7k6").proved_by
     'construction'
     """
-    from kinarow.search.solve import check_count, check_flag
+    from kinarow.limits import check_count, check_flag
 
     max_conflicts = check_count(max_conflicts, "max_conflicts")
     for option, flag in (("minimise", minimise), ("bounds", bounds), ("constructions", constructions),
@@ -661,8 +661,8 @@ def existence_table(
     its sub-boards' rows, so the table is the same for any number of workers. With a ``store``, each row
     computed is saved there at once (:func:`stored_table_rows` reads them back), so a stopped table resumes.
     """
+    from kinarow.limits import check_count
     from kinarow.search.pool import run_cells
-    from kinarow.search.solve import check_count
 
     check_count(max_conflicts, "max_conflicts")
     if store is not None:

@@ -28,6 +28,7 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
+from kinarow.limits import SEARCHES, check_count, check_flag, check_knowledge, check_limits, check_seconds, said
 from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree, follow
 from kinarow.search import connect
@@ -64,16 +65,9 @@ from kinarow.search.solve import (
     ALPHA_BETA,
     PROOF_SEARCH,
     SCORE_SEARCH,
-    SEARCHES,
     Result,
-    check_count,
-    check_flag,
-    check_knowledge,
-    check_limits,
-    check_seconds,
     knowledge_reason,
     proof_search_applies,
-    said,
     with_reason,
 )
 from kinarow.values import Player, Value

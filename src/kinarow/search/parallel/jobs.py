@@ -101,8 +101,8 @@ def _proof_searcher(game: str, tt_mb: float | None, knowledge: str, table: str |
     """One proof searcher per game and worker thread, kept between jobs (its table carries over); with
     ``table`` the table is also kept in that file between runs (loaded when the searcher is made, written
     when a job is stopped and otherwise at most every :data:`~kinarow.search.proof_search.TABLE_SECONDS`)."""
+    from kinarow.limits import default_tt_mb
     from kinarow.search.proof_search import ProofSearcher
-    from kinarow.search.solve import default_tt_mb
 
     cache: dict[tuple[str, float | None, str, str | None], Any] = getattr(_THREAD, "provers", None) or {}
     _THREAD.provers = cache
