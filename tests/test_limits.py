@@ -258,7 +258,7 @@ def test_worker_processes_are_capped(capsys: pytest.CaptureFixture[str], argv: l
 
 
 def test_a_pool_holds_its_worker_cap() -> None:
-    from kinarow.search.pool import MAX_WORKERS, check_workers
+    from kinarow.limits import MAX_WORKERS, check_workers
 
     assert check_workers(MAX_WORKERS) == MAX_WORKERS
     with pytest.raises(KinarowError, match="the most allowed is 1,024 processes"):

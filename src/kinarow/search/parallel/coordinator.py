@@ -28,7 +28,16 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.limits import SEARCHES, check_count, check_flag, check_knowledge, check_limits, check_seconds, said
+from kinarow.limits import (
+    MAX_WORKERS,
+    SEARCHES,
+    check_count,
+    check_flag,
+    check_knowledge,
+    check_limits,
+    check_seconds,
+    said,
+)
 from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree, follow
 from kinarow.search import connect
@@ -60,7 +69,6 @@ from kinarow.search.parallel.merge import (
     rows_of_walk,
     unpack_shared,
 )
-from kinarow.search.pool import MAX_WORKERS
 from kinarow.search.solve import (
     ALPHA_BETA,
     PROOF_SEARCH,
