@@ -65,6 +65,7 @@ RULES = frozenset(
         "kinarow.errors",
         "kinarow.limits",
         "kinarow.values",
+        "kinarow.version",
         "kinarow.strategies",
         "kinarow.strategies.rules",
     }

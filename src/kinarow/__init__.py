@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from kinarow.errors import GameSpecError, IllegalMoveError, KinarowError, MoveError, SolverLimitError
 from kinarow.game import Game
 from kinarow.position import Position
+from kinarow.version import __version__ as __version__
 
 if TYPE_CHECKING:
     from kinarow.search.solve import Result, Searcher
@@ -34,7 +35,6 @@ __all__ = [
     "solve",
     "verify",
 ]
-__version__ = "0.1.0"
 
 
 def solve(target: Game | Position | str, **options: Any) -> Result:

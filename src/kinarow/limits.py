@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kinarow.errors import KinarowError
-from kinarow.game import shown
+from kinarow.errors import KinarowError, shown
 
 if TYPE_CHECKING:
     from kinarow.game import Game

@@ -17,8 +17,8 @@ from kinarow.cli.common import (
     positive_int,
     progress_bar,
 )
-from kinarow.errors import interrupted
-from kinarow.game import Game, shown
+from kinarow.errors import interrupted, shown
+from kinarow.game import Game
 
 #: the table size of a build when none is given (MiB)
 BUILD_TT_MB = 256

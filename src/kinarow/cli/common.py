@@ -16,8 +16,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from kinarow.errors import KinarowError
-from kinarow.game import MAKER_BREAKER, Game, shown
+from kinarow.errors import KinarowError, shown
+from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position
 from kinarow.values import Value
 

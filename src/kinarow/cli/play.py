@@ -16,8 +16,8 @@ from kinarow.cli.common import (
     result_sentence,
     tt_help,
 )
-from kinarow.errors import KinarowError, MoveError
-from kinarow.game import Game, shown
+from kinarow.errors import KinarowError, MoveError, shown
+from kinarow.game import Game
 from kinarow.limits import MAX_THREADS, MAX_TT_MB, engine_threads
 from kinarow.position import Position, read_moves
 from kinarow.search.solve import Searcher, winner_of

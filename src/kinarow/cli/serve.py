@@ -6,7 +6,7 @@ import argparse
 from typing import Any, TextIO
 
 from kinarow.cli.common import EXIT_OK, UsageError, add_store_options, open_store, positive_float, positive_int
-from kinarow.game import shown
+from kinarow.errors import shown
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

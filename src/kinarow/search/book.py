@@ -49,8 +49,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kinarow.errors import KinarowError
-from kinarow.game import Game, shown
+from kinarow.errors import KinarowError, shown
+from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.search import connect
 
