@@ -42,7 +42,7 @@ from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree, follow
 from kinarow.search import connect
 from kinarow.search.parallel.backends import LOCAL_JOB_SLOTS, Backend, DaskBackend, LocalBackend
-from kinarow.search.parallel.checkpoint import JobStore
+from kinarow.search.parallel.checkpoint import JobStore, unpack_shared
 from kinarow.search.parallel.frontier import (
     DRAW,
     EXACT,
@@ -60,15 +60,7 @@ from kinarow.search.parallel.frontier import (
 )
 from kinarow.search.parallel.guide import Guide
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec
-from kinarow.search.parallel.merge import (
-    SharedMerge,
-    fingered,
-    mapped,
-    merged_walk,
-    rows_of_choices,
-    rows_of_walk,
-    unpack_shared,
-)
+from kinarow.search.parallel.merge import SharedMerge, fingered, mapped, merged_walk, rows_of_choices, rows_of_walk
 from kinarow.search.solve import (
     ALPHA_BETA,
     PROOF_SEARCH,

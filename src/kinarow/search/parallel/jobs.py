@@ -51,7 +51,7 @@ class JobSpec:
     knowledge: str = "none"  # the workers' solver knowledge (see kinarow.solve)
     search: str = "alpha-beta"  # "proof": value and win tests by the proof-number search (free boards)
     walk_wins: bool = False  # proof search, one win test: a "yes" also walks the win from the job's own table
-    share: bool = False  # proof search: a win's walk has shared replies (merge.pack_shared), not version 3
+    share: bool = False  # proof search: a win's walk has shared replies (checkpoint.pack_shared), not version 3
     table: str | None = None  # proof search, one local worker: the file that keeps the worker's table between runs
 
 
@@ -240,7 +240,7 @@ def _proof_job(
         return bounds, answer.nodes, None, None
     try:
         if spec.share:
-            from kinarow.search.parallel.merge import pack_shared
+            from kinarow.search.parallel.checkpoint import pack_shared
             from kinarow.search.shared_walk import shared_walk
 
             written = shared_walk(prover, pos, tested, on_tick=tick)
