@@ -106,18 +106,18 @@ def test_solve_and_analyse_give_the_same_answers_with_the_book(
     book, _ = tiny
     lines = ["", "c", "a", "c c", "b d", "a e a"]
     monkeypatch.setenv(books.ENV_VAR, "off")
-    connect._cache.clear()
+    books._cache.clear()
     without = [solve(GAME.position(m), strong=True) for m in lines]
     plain = [analyse(GAME.position(m)).to_dict()["analysis"] for m in lines]
     monkeypatch.setenv(books.ENV_VAR, "on")
     monkeypatch.setitem(books._shipped, GAME, book)  # as if the package shipped this book for the game
-    connect._cache.clear()
+    books._cache.clear()
     try:
         with_book = [solve(GAME.position(m), strong=True) for m in lines]
         booked = [analyse(GAME.position(m)).to_dict()["analysis"] for m in lines]
         assert with_book[0].nodes == 0  # answered from the book
     finally:
-        connect._cache.clear()
+        books._cache.clear()
     assert [(r.value, r.last_move, r.best_move) for r in with_book] == [
         (r.value, r.last_move, r.best_move) for r in without]
     assert booked == plain
@@ -132,11 +132,11 @@ def test_the_book_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(KinarowError, match=r"\$KINAROW_BOOK must be on or off, not 'maybe'"):
         books.wanted()
     monkeypatch.setenv(books.ENV_VAR, "off")
-    searcher, lock = connect.searcher_for(Game("7x6k4:gravity"), 4)
+    searcher, lock = books.searcher_for(Game("7x6k4:gravity"), 4)
     if lock is not None:
         lock.release()
     assert searcher.book is None
-    connect._cache.clear()
+    books._cache.clear()
 
 
 # -- damaged files ---------------------------------------------------------------------------------------
@@ -353,11 +353,11 @@ def test_the_shipped_book_gives_the_published_values(monkeypatch: pytest.MonkeyP
     after = [book.lookup(C4.position(column)) for column in "abcdefg"]  # scores of the second player, to move
     assert after == [43 - 40, 43 - 42, 0, -(43 - 41), 0, 43 - 42, 43 - 40]
     monkeypatch.setenv(books.ENV_VAR, "on")
-    connect._cache.clear()
+    books._cache.clear()
     try:
         result = solve(C4.start(), strong=True)
     finally:
-        connect._cache.clear()
+        books._cache.clear()
     assert (result.value, result.last_move, result.best_move, result.nodes) == ("first", 41, "d1", 0)
 
 

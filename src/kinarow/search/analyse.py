@@ -24,6 +24,7 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.limits import DEFAULT_KNOWLEDGE, check_knowledge, check_limits, default_tt_mb, said, ticks_after
 from kinarow.position import Position
+from kinarow.search import book as books
 from kinarow.search import connect
 from kinarow.search.solve import Searcher, solve, strong_sentence
 from kinarow.values import Player, Value
@@ -232,7 +233,7 @@ def _analyse_scores(
     found: list[MoveValue] = []
     nodes = 0
     stopped: str | None = None
-    searcher, lock = connect.searcher_for(game, tt_mb)
+    searcher, lock = books.searcher_for(game, tt_mb)
     try:
         searcher.forget()
         for cell in position.legal_moves():

@@ -37,6 +37,7 @@ from kinarow.position import Position
 from kinarow.proofs.matching import applicable as blocking_applicable
 from kinarow.proofs.tree import NOT_LOSE, StrategyTree
 from kinarow.proofs.tree import WIN as WIN_OUTCOME
+from kinarow.search import book as books
 from kinarow.search import connect
 from kinarow.values import Bound, Goal, Player, Value
 
@@ -962,7 +963,7 @@ def _score_search(
     deadline = start + time_limit if time_limit else None
     know: dict[str, Any] = {"knowledge": knowledge,
                             "knowledge_note": knowledge_reason(game) if knowledge != "none" else None}
-    searcher, lock = connect.searcher_for(game, tt_mb if tt_mb is not None else default_tt_mb(game))
+    searcher, lock = books.searcher_for(game, tt_mb if tt_mb is not None else default_tt_mb(game))
     try:
         searcher.forget()  # every solve() searches as if from an empty table, so its node count is its own
         score = searcher.score(position, weak=not strong, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick,
