@@ -378,7 +378,7 @@ def test_the_engine_on_two_threads_keeps_the_values(threads: int, monkeypatch: p
     two cores (``Searcher(threads=...)``): its moves keep the values all the same (checked by searches of the
     positions after them, without the book), one stone deeper than the shipped book and further."""
     from kinarow.limits import engine_threads
-    from kinarow.search.solve import Searcher
+    from kinarow.search.alphabeta import Searcher
 
     assert 1 <= engine_threads() <= 2
     with pytest.raises(KinarowError, match="threads must be a whole number from 1 to 64"):
@@ -477,7 +477,7 @@ def test_a_book_value_does_not_lift_the_budget_of_the_best_move() -> None:
     """The shipped book gives the value of a position with as many stones as its depth at once; finding its best
     move searches (the book lacks the children), and that search keeps the caller's node budget (the engine's
     think time on the web page). The lines below are among the slowest positions met with 8 and 9 stones."""
-    from kinarow.search.solve import Searcher
+    from kinarow.search.alphabeta import Searcher
 
     game = Game("7x6k4:gravity")
     searcher = Searcher(game)

@@ -112,8 +112,8 @@ def test_certificates_of_huge_boards_are_refused_at_once(data: dict) -> None:
 # -- a draw certificate's leaf names its pairing in ASCII digits -------------------------------------------------
 @pytest.fixture(scope="module")
 def draw_3x3() -> dict:
+    from kinarow.search.alphabeta import Searcher
     from kinarow.search.draw import draw_certificate
-    from kinarow.search.solve import Searcher
 
     game = Game("3x3k3")
     data, _ = draw_certificate(game.start(), Searcher(game, knowledge="pairing"))

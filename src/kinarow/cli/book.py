@@ -104,7 +104,7 @@ def cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import numpy as np
 
     from kinarow.search import book as books
-    from kinarow.search.solve import strong_sentence
+    from kinarow.search.result import strong_sentence
     from kinarow.values import Value
 
     book = books.load(args.target)

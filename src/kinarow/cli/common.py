@@ -22,7 +22,7 @@ from kinarow.position import PLAYER_NAMES, Position
 from kinarow.values import Value
 
 if TYPE_CHECKING:
-    from kinarow.search.solve import Result
+    from kinarow.search.result import Result
     from kinarow.store import Store
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -409,7 +409,7 @@ def file_fields(args: argparse.Namespace, result: Result) -> dict[str, Any]:
 
 def print_result(position: Position, result: Result, out: TextIO) -> None:
     """``solve``'s answer as text: the value in words, then one row per figure."""
-    from kinarow.search.solve import KNOWLEDGE_OFF
+    from kinarow.search.alphabeta import KNOWLEDGE_OFF
 
     game = position.game
     if position.is_over:

@@ -20,7 +20,7 @@ from kinarow.errors import KinarowError, MoveError, shown
 from kinarow.game import Game
 from kinarow.limits import MAX_THREADS, MAX_TT_MB, engine_threads
 from kinarow.position import Position, read_moves
-from kinarow.search.solve import Searcher, winner_of
+from kinarow.search.alphabeta import Searcher, winner_of
 from kinarow.values import Value
 
 PLAY_HELP = """\

@@ -26,7 +26,9 @@ from kinarow.limits import DEFAULT_KNOWLEDGE, check_knowledge, check_limits, def
 from kinarow.position import Position
 from kinarow.search import book as books
 from kinarow.search import connect
-from kinarow.search.solve import Searcher, solve, strong_sentence
+from kinarow.search.alphabeta import Searcher
+from kinarow.search.result import strong_sentence
+from kinarow.search.solve import solve
 from kinarow.values import Player, Value
 
 #: A move's value for the player who makes it.

@@ -837,8 +837,8 @@ def safety_searcher(game: Game, tt_mb: float | None = None) -> Any:
     (:class:`kinarow.search.proof_search.ProofSearcher`, with a table of at most
     :data:`PROOF_TABLE_MB` MiB) where it applies, else alpha-beta with pairing knowledge. 7x7k5, the whole
     certificate with `kinarow solve --proof`: 14 s with the proof search, unfinished in 300 s before."""
+    from kinarow.search.alphabeta import Searcher
     from kinarow.search.proof_search import ProofSearcher, unsupported
-    from kinarow.search.solve import Searcher
 
     if unsupported(game) is None:
         return ProofSearcher(game, tt_mb=min(tt_mb or PROOF_TABLE_MB, PROOF_TABLE_MB))

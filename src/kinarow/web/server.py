@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     import uvicorn
     from starlette.applications import Starlette
 
-    from kinarow.search.solve import Searcher
+    from kinarow.search.alphabeta import Searcher
     from kinarow.store import Store
 
 EXAMPLES = ("3x3k3", "4x4k4", "4x3k3", "5x4k4", "4x4k3:gravity", "5x5k4:maker-breaker", "7x6k4:gravity",
@@ -143,7 +143,7 @@ class SearcherPool:
     def searcher(self, game: Game) -> Iterator[Searcher]:
         from kinarow.engine.tables import check_solvable
         from kinarow.limits import default_tt_mb
-        from kinarow.search.solve import Searcher
+        from kinarow.search.alphabeta import Searcher
 
         check_solvable(game)
         key = str(game)
@@ -362,7 +362,7 @@ class App:
                           fills={position.moves[-1]: HIGHLIGHT} if placed else None)
 
     def _solver_move(self, position: Position) -> tuple[int, str]:
-        from kinarow.search.solve import winner_of
+        from kinarow.search.alphabeta import winner_of
 
         game = position.game
         with self.searchers.searcher(game) as searcher:

@@ -41,6 +41,7 @@ from kinarow.limits import (
 from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree, follow
 from kinarow.search import connect
+from kinarow.search.alphabeta import knowledge_reason
 from kinarow.search.parallel.backends import LOCAL_JOB_SLOTS, Backend, DaskBackend, LocalBackend
 from kinarow.search.parallel.checkpoint import JobStore, unpack_shared
 from kinarow.search.parallel.frontier import (
@@ -61,15 +62,8 @@ from kinarow.search.parallel.frontier import (
 from kinarow.search.parallel.guide import Guide
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec
 from kinarow.search.parallel.merge import SharedMerge, fingered, mapped, merged_walk, rows_of_choices, rows_of_walk
-from kinarow.search.solve import (
-    ALPHA_BETA,
-    PROOF_SEARCH,
-    SCORE_SEARCH,
-    Result,
-    knowledge_reason,
-    proof_search_applies,
-    with_reason,
-)
+from kinarow.search.result import Result
+from kinarow.search.solve import ALPHA_BETA, PROOF_SEARCH, SCORE_SEARCH, proof_search_applies, with_reason
 from kinarow.values import Player, Value
 
 __all__ = ["ParallelResult", "solve", "splits_well"]

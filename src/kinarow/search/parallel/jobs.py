@@ -87,7 +87,7 @@ def init_local_worker(flags: Any, live: Any) -> None:
 
 def _searcher(game: str, tt_mb: float | None, knowledge: str = "none") -> Any:
     """One Searcher per game and worker thread, kept between jobs (its table carries over)."""
-    from kinarow.search.solve import Searcher
+    from kinarow.search.alphabeta import Searcher
 
     cache: dict[tuple[str, float | None, str], Any] = getattr(_THREAD, "searchers", None) or {}
     _THREAD.searchers = cache
@@ -291,7 +291,7 @@ def extract(
     winning move at the winner's turns, every reply is followed at the loser's.
     """
     from kinarow.engine import kernel as K
-    from kinarow.search.solve import winner_of
+    from kinarow.search.alphabeta import winner_of
 
     game = position.game
     # One exact solve first, also when the winner is known: the walk's win tests then find its table full.
