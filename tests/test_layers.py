@@ -27,7 +27,9 @@ from the bottom:
   (the search uses them, so they stand below it).
 * ``cli/`` and ``web/`` -- the front ends. Nothing else imports them (bar
   ``kinarow/__main__``, which is ``python -m kinarow``), and ``web/`` does not
-  import ``cli/``.
+  import ``cli/``. The command modules import ``search/`` and ``engine/`` only
+  inside their command functions: the parser imports them all, and
+  ``kinarow check`` loads no search.
 
 Which imports count:
 
@@ -214,6 +216,19 @@ def test_only_the_front_ends_import_the_front_ends() -> None:
         and imp.source != "kinarow.__main__"
     ]
     assert not bad, report("nothing outside cli/ and web/ imports them", bad)
+
+
+def test_the_command_modules_load_no_search_when_imported() -> None:
+    """Building the parser imports every command module (cli/__init__), so a command module that imported the
+    search at module level would load it, and numba, for ``kinarow check`` too (tests/test_light_check.py)."""
+    bad = [
+        imp
+        for imp in IMPORTS
+        if in_package(imp.source, "kinarow.cli")
+        and imp.where == "module"
+        and (in_package(imp.target, "kinarow.search") or in_package(imp.target, "kinarow.engine"))
+    ]
+    assert not bad, report("cli/ imports search/ and engine/ inside its command functions only", bad)
 
 
 def test_web_does_not_import_the_cli() -> None:
