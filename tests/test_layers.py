@@ -314,6 +314,26 @@ def test_a_cycle_counts_lazy_imports_but_not_type_checking_ones(lazy: str, cycle
     assert import_cycles(cycle_edges(found, {a, b})) == ([[a, b]] if cycle else [])
 
 
+def defined_names(module: str) -> set[str]:
+    """The names a module defines at its top level (functions, classes, assignments), read with ``ast``."""
+    names: set[str] = set()
+    for node in ast.parse(FILES[module].read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {n.id for target in node.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def test_the_argument_checks_are_taken_from_kinarow_limits() -> None:
+    checks = defined_names("kinarow.limits")
+    assert {"check_count", "check_tt_mb", "said", "default_tt_mb", "MAX_NODES"} <= checks
+    bad = [imp for imp in IMPORTS if imp.target != "kinarow.limits" and checks & set(imp.names)]
+    assert not bad, report("the argument checks and their caps are imported from kinarow.limits, where they live", bad)
+
+
 def test_knowledge_and_strategies_import_nothing_from_search() -> None:
     bad = [
         imp
