@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kinarow.proofs.tree import StrategyTree
-from kinarow.values import Bound, Value
+from kinarow.values import Bound, Player, Value
 
 if TYPE_CHECKING:
     from kinarow.search.certify import Proof
-    from kinarow.values import Player
 
 
 @dataclass
