@@ -43,8 +43,8 @@ def measure(game_text: str, out: Path | None, max_seconds: float | None, solve_f
     from kinarow import Game, solve
     from kinarow.errors import KinarowError
     from kinarow.proofs import check_data
+    from kinarow.search.alphabeta import Searcher
     from kinarow.search.draw import StoppedError, draw_certificate
-    from kinarow.search.solve import Searcher
 
     game = Game(game_text)
     row: dict[str, Any] = {"game": game_text, "workers": workers}

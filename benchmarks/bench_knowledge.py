@@ -32,7 +32,8 @@ import time
 from kinarow import Game, solve, svg
 from kinarow.cli.common import UsageError, check_outputs
 from kinarow.knowledge.matching import find
-from kinarow.search.solve import KNOWLEDGE_LEVELS, Searcher
+from kinarow.limits import KNOWLEDGE_LEVELS
+from kinarow.search.alphabeta import Searcher
 
 GAMES = ("3x3k3", "4x4k4", "5x4k4", "6x4k4", "5x5k4", "6x5k4", "4x4k3", "5x5k5", "6x6k5", "4x4k4:maker-breaker")
 TWELVE = {

@@ -31,8 +31,8 @@ from pathlib import Path
 import numba
 
 from kinarow import Game, Position, Searcher
+from kinarow.limits import engine_threads
 from kinarow.search import book as books
-from kinarow.search.solve import engine_threads
 
 GAME = "7x6k4:gravity"
 

@@ -106,18 +106,18 @@ def test_solve_and_analyse_give_the_same_answers_with_the_book(
     book, _ = tiny
     lines = ["", "c", "a", "c c", "b d", "a e a"]
     monkeypatch.setenv(books.ENV_VAR, "off")
-    connect._cache.clear()
+    books._cache.clear()
     without = [solve(GAME.position(m), strong=True) for m in lines]
     plain = [analyse(GAME.position(m)).to_dict()["analysis"] for m in lines]
     monkeypatch.setenv(books.ENV_VAR, "on")
     monkeypatch.setitem(books._shipped, GAME, book)  # as if the package shipped this book for the game
-    connect._cache.clear()
+    books._cache.clear()
     try:
         with_book = [solve(GAME.position(m), strong=True) for m in lines]
         booked = [analyse(GAME.position(m)).to_dict()["analysis"] for m in lines]
         assert with_book[0].nodes == 0  # answered from the book
     finally:
-        connect._cache.clear()
+        books._cache.clear()
     assert [(r.value, r.last_move, r.best_move) for r in with_book] == [
         (r.value, r.last_move, r.best_move) for r in without]
     assert booked == plain
@@ -132,11 +132,11 @@ def test_the_book_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(KinarowError, match=r"\$KINAROW_BOOK must be on or off, not 'maybe'"):
         books.wanted()
     monkeypatch.setenv(books.ENV_VAR, "off")
-    searcher, lock = connect.searcher_for(Game("7x6k4:gravity"), 4)
+    searcher, lock = books.searcher_for(Game("7x6k4:gravity"), 4)
     if lock is not None:
         lock.release()
     assert searcher.book is None
-    connect._cache.clear()
+    books._cache.clear()
 
 
 # -- damaged files ---------------------------------------------------------------------------------------
@@ -353,11 +353,11 @@ def test_the_shipped_book_gives_the_published_values(monkeypatch: pytest.MonkeyP
     after = [book.lookup(C4.position(column)) for column in "abcdefg"]  # scores of the second player, to move
     assert after == [43 - 40, 43 - 42, 0, -(43 - 41), 0, 43 - 42, 43 - 40]
     monkeypatch.setenv(books.ENV_VAR, "on")
-    connect._cache.clear()
+    books._cache.clear()
     try:
         result = solve(C4.start(), strong=True)
     finally:
-        connect._cache.clear()
+        books._cache.clear()
     assert (result.value, result.last_move, result.best_move, result.nodes) == ("first", 41, "d1", 0)
 
 
@@ -377,7 +377,8 @@ def test_the_engine_on_two_threads_keeps_the_values(threads: int, monkeypatch: p
     """The engine of ``kinarow play`` and the web page runs two searches of each position where the machine has
     two cores (``Searcher(threads=...)``): its moves keep the values all the same (checked by searches of the
     positions after them, without the book), one stone deeper than the shipped book and further."""
-    from kinarow.search.solve import Searcher, engine_threads
+    from kinarow.limits import engine_threads
+    from kinarow.search.alphabeta import Searcher
 
     assert 1 <= engine_threads() <= 2
     with pytest.raises(KinarowError, match="threads must be a whole number from 1 to 64"):
@@ -476,7 +477,7 @@ def test_a_book_value_does_not_lift_the_budget_of_the_best_move() -> None:
     """The shipped book gives the value of a position with as many stones as its depth at once; finding its best
     move searches (the book lacks the children), and that search keeps the caller's node budget (the engine's
     think time on the web page). The lines below are among the slowest positions met with 8 and 9 stones."""
-    from kinarow.search.solve import Searcher
+    from kinarow.search.alphabeta import Searcher
 
     game = Game("7x6k4:gravity")
     searcher = Searcher(game)

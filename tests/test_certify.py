@@ -11,7 +11,8 @@ from kinarow.proofs import check_data
 from kinarow.proofs.tree import StrategyTree, board_key
 from kinarow.search import certify
 from kinarow.search.certify import Proof, WalkTooLargeError
-from kinarow.search.solve import Result, solve
+from kinarow.search.result import Result
+from kinarow.search.solve import solve
 from kinarow.store import Store
 
 

@@ -71,7 +71,7 @@ def test_solve_node_budget_gives_unknown(capsys):
 
 
 def test_solve_interrupted_exits_130(capsys, monkeypatch):
-    from kinarow.search.solve import Searcher
+    from kinarow.search.alphabeta import Searcher
 
     def interrupted(self, position, **_):
         return 99, None, 7, "interrupted"

@@ -12,8 +12,9 @@ from kinarow import Game
 from kinarow.errors import KinarowError
 from kinarow.proofs import check_data
 from kinarow.proofs.draw import Canon, check_tree, stealing_applies
+from kinarow.search.alphabeta import Searcher
 from kinarow.search.draw import blocking_tree, draw_certificate
-from kinarow.search.solve import Searcher, solve
+from kinarow.search.solve import solve
 
 
 def _certificate(game: str, moves: str = "") -> dict:

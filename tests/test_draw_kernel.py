@@ -19,8 +19,8 @@ import pytest
 from kinarow import Game
 from kinarow.proofs import check_data
 from kinarow.proofs.draw import Canon, check_tree, compiled_applies, parse_pairing, parse_pairings, symmetry_bits
+from kinarow.search.alphabeta import Searcher
 from kinarow.search.draw import draw_certificate
-from kinarow.search.solve import Searcher
 
 CERTIFICATES = Path(__file__).resolve().parents[1] / "certificates"
 

@@ -8,7 +8,7 @@ from helpers import WINS as HELPER_WINS
 from kinarow import Game
 from kinarow.engine import kernel as K
 from kinarow.proofs.tree import StrategyTree, check, follow
-from kinarow.search.solve import Searcher
+from kinarow.search.alphabeta import Searcher
 
 WINS = [*HELPER_WINS, ("5x4k4", "c2 a1 c3 e4"), ("5x5k4", "c3 a1")]
 

@@ -50,7 +50,7 @@ def test_another_knowledge_level_searches_again(capsys, tmp_path):
 
 
 def test_a_searcher_s_own_options_key_the_store(tmp_path):
-    from kinarow.search.solve import Searcher
+    from kinarow.search.alphabeta import Searcher
 
     with Store(tmp_path / "r.sqlite") as store:
         solve("4x3k3", store=store)  # symmetry on, knowledge matching

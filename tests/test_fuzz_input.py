@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from helpers import feed, run
 from kinarow import Game, KinarowError, Position
-from kinarow.game import MAX_SIDE
+from kinarow.geometry import MAX_SIDE
 
 #: an error message is one line, and short even when the input was 5000 characters long
 LONGEST_MESSAGE = 400

@@ -5,10 +5,12 @@ a rule fails on the line that breaks it, even in code no test runs. The layers,
 from the bottom:
 
 * **the rules** -- ``kinarow.game``, ``geometry``, ``position``, ``errors``,
-  ``values``, ``bitboards`` (the one- and two-word board operations that the
-  kernels and the checkers' compiled walks share), and the strategies' rules: ``strategies.rules`` (their rule
-  kernels, which the checkers replay) and ``strategies/__init__`` (the registry
-  naming them). The rules import only the rules. The package itself
+  ``values``, ``limits`` (the argument checks every layer shares: counts,
+  seconds, table sizes, ``said``), ``version``, ``bitboards`` (the one- and
+  two-word board operations that the kernels and the checkers' compiled walks
+  share), and the strategies' rules: ``strategies.rules`` (their rule kernels,
+  which the checkers replay) and ``strategies/__init__`` (the registry naming
+  them). The rules import only the rules. The package itself
   (``kinarow/__init__``) counts as the rules too: at module level it loads only
   them and reaches the search lazily, inside functions (both checked below).
 * ``engine/`` -- numba kernels; they import the rules, each other, and one
@@ -19,22 +21,30 @@ from the bottom:
 * ``proofs/`` -- the certificate checkers: they import only the rules and
   ``proofs/`` itself, so a certificate is checked by code that shares nothing
   with the search that made it.
-* ``search/``, ``knowledge/``, ``strategies/``, ``papers/``, ``store``, ``svg``
-  -- the library, free among themselves (but see the cycle rule).
+* ``search/``, ``knowledge/``, ``strategies/``, ``papers/``, ``store``, ``svg``,
+  ``pool`` -- the library, free among themselves (but see the cycle rule), bar
+  one rule: ``knowledge/`` and ``strategies/`` import nothing from ``search/``
+  (the search uses them, so they stand below it).
 * ``cli/`` and ``web/`` -- the front ends. Nothing else imports them (bar
   ``kinarow/__main__``, which is ``python -m kinarow``), and ``web/`` does not
-  import ``cli/``.
+  import ``cli/``. The command modules import ``search/`` and ``engine/`` only
+  inside their command functions: the parser imports them all, and
+  ``kinarow check`` loads no search.
 
 Which imports count:
 
 * The layer rules count **every** import of a ``kinarow`` module: at module
   level, inside functions (a lazy import is still a dependency) and under
   ``if TYPE_CHECKING:`` (a type named in a signature ties the API to that layer).
-* The cycle rule counts only imports that run when the file is imported:
-  module level (class bodies and ``try`` blocks included), not inside functions
-  and not under ``TYPE_CHECKING``. A cycle of lazy imports cannot fail to load.
-  ``from pkg import name`` is an edge to ``pkg.name`` when that is a module
-  file, else to ``pkg``.
+* The cycle rule counts every import that can run: at module level (class
+  bodies and ``try`` blocks included) and inside functions. A cycle of lazy
+  imports loads, but it is still two modules that need each other, which no
+  reader can take one at a time; so there is none. Imports under
+  ``TYPE_CHECKING`` are left out of it: they never run, and a type and its
+  users naming each other in annotations (``Result.proof`` is a
+  ``certify.Proof``, which ``certify`` writes into a ``Result``) ties no code
+  to code. ``from pkg import name`` is an edge to ``pkg.name`` when that is a
+  module file, else to ``pkg``.
 * The private-name rule (no ``_name`` imported from another module; dunders
   such as ``__version__`` are public) applies to the package, ``src/kinarow``.
   Tests may import a module's private helpers to test them.
@@ -63,7 +73,9 @@ RULES = frozenset(
         "kinarow.geometry",
         "kinarow.position",
         "kinarow.errors",
+        "kinarow.limits",
         "kinarow.values",
+        "kinarow.version",
         "kinarow.strategies",
         "kinarow.strategies.rules",
     }
@@ -206,6 +218,19 @@ def test_only_the_front_ends_import_the_front_ends() -> None:
     assert not bad, report("nothing outside cli/ and web/ imports them", bad)
 
 
+def test_the_command_modules_load_no_search_when_imported() -> None:
+    """Building the parser imports every command module (cli/__init__), so a command module that imported the
+    search at module level would load it, and numba, for ``kinarow check`` too (tests/test_light_check.py)."""
+    bad = [
+        imp
+        for imp in IMPORTS
+        if in_package(imp.source, "kinarow.cli")
+        and imp.where == "module"
+        and (in_package(imp.target, "kinarow.search") or in_package(imp.target, "kinarow.engine"))
+    ]
+    assert not bad, report("cli/ imports search/ and engine/ inside its command functions only", bad)
+
+
 def test_web_does_not_import_the_cli() -> None:
     bad = [imp for imp in IMPORTS if in_package(imp.source, "kinarow.web") and in_package(imp.target, "kinarow.cli")]
     assert not bad, report("web/ imports nothing from cli/", bad)
@@ -250,22 +275,73 @@ def import_cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-def test_no_module_level_import_cycle() -> None:
+def runs(imp: Import) -> bool:
+    """Does the cycle rule count ``imp``? Every import that can run: all but those under ``TYPE_CHECKING``."""
+    return imp.where in ("module", "function") and imp.target != imp.source
+
+
+def cycle_edges(imports: list[Import], modules: set[str]) -> dict[str, set[str]]:
+    """Who imports whom among ``modules``, counting what :func:`runs`."""
     edges: dict[str, set[str]] = {}
-    for imp in IMPORTS:
-        if imp.where == "module" and imp.target in FILES and imp.target != imp.source:
+    for imp in imports:
+        if runs(imp) and imp.target in modules:
             edges.setdefault(imp.source, set()).add(imp.target)
-    cycles = import_cycles(edges)
+    return edges
+
+
+def test_no_import_cycle_counting_lazy_imports() -> None:
+    cycles = import_cycles(cycle_edges(IMPORTS, set(FILES)))
     lines = []
     for cycle in cycles:
         members = set(cycle)
         lines.append("cycle: " + " <-> ".join(cycle))
-        lines += [
-            f"  {imp}"
-            for imp in IMPORTS
-            if imp.where == "module" and imp.source in members and imp.target in members and imp.target != imp.source
-        ]
-    assert not cycles, "module-level import cycles between files:\n" + "\n".join(lines)
+        lines += [f"  {imp}" for imp in IMPORTS if runs(imp) and imp.source in members and imp.target in members]
+    assert not cycles, "import cycles between files (lazy imports counted):\n" + "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("lazy", "cycle"),
+    [
+        ("import kinarow.search.b", True),  # at module level
+        ("def f():\n    import kinarow.search.b", True),  # inside a function: still a cycle
+        ("if TYPE_CHECKING:\n    import kinarow.search.b", False),  # never runs
+    ],
+)
+def test_a_cycle_counts_lazy_imports_but_not_type_checking_ones(lazy: str, cycle: bool) -> None:
+    a, b = "kinarow.search.a", "kinarow.search.b"  # never written: the names only place the code in the package
+    found = [*imports_of(a, PACKAGE / "search" / "a.py", lazy),
+             *imports_of(b, PACKAGE / "search" / "b.py", "from kinarow.search.a import x")]
+    assert import_cycles(cycle_edges(found, {a, b})) == ([[a, b]] if cycle else [])
+
+
+def defined_names(module: str) -> set[str]:
+    """The names a module defines at its top level (functions, classes, assignments), read with ``ast``."""
+    names: set[str] = set()
+    for node in ast.parse(FILES[module].read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {n.id for target in node.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def test_the_argument_checks_are_taken_from_kinarow_limits() -> None:
+    checks = defined_names("kinarow.limits")
+    assert {"check_count", "check_tt_mb", "said", "default_tt_mb", "MAX_NODES"} <= checks
+    bad = [imp for imp in IMPORTS if imp.target != "kinarow.limits" and checks & set(imp.names)]
+    assert not bad, report("the argument checks and their caps are imported from kinarow.limits, where they live", bad)
+
+
+def test_knowledge_and_strategies_import_nothing_from_search() -> None:
+    bad = [
+        imp
+        for imp in IMPORTS
+        if (in_package(imp.source, "kinarow.knowledge") or in_package(imp.source, "kinarow.strategies"))
+        and in_package(imp.target, "kinarow.search")
+    ]
+    assert not bad, report("knowledge/ and strategies/ import nothing from search/ (lazy and TYPE_CHECKING too)", bad)
 
 
 def _private(name: str) -> bool:

@@ -112,8 +112,8 @@ def test_certificates_of_huge_boards_are_refused_at_once(data: dict) -> None:
 # -- a draw certificate's leaf names its pairing in ASCII digits -------------------------------------------------
 @pytest.fixture(scope="module")
 def draw_3x3() -> dict:
+    from kinarow.search.alphabeta import Searcher
     from kinarow.search.draw import draw_certificate
-    from kinarow.search.solve import Searcher
 
     game = Game("3x3k3")
     data, _ = draw_certificate(game.start(), Searcher(game, knowledge="pairing"))
@@ -258,7 +258,7 @@ def test_worker_processes_are_capped(capsys: pytest.CaptureFixture[str], argv: l
 
 
 def test_a_pool_holds_its_worker_cap() -> None:
-    from kinarow.search.pool import MAX_WORKERS, check_workers
+    from kinarow.limits import MAX_WORKERS, check_workers
 
     assert check_workers(MAX_WORKERS) == MAX_WORKERS
     with pytest.raises(KinarowError, match="the most allowed is 1,024 processes"):

@@ -175,7 +175,7 @@ def test_knowledge_does_nothing_where_it_is_unsound():
 
 
 def test_unknown_knowledge_level_is_one_sentence():
-    from kinarow.search.solve import Searcher
+    from kinarow.search.alphabeta import Searcher
 
     with pytest.raises(KinarowError, match="knowledge level 'lots' is unknown"):
         Searcher(Game("3x3k3"), knowledge="lots")

@@ -18,7 +18,8 @@ from kinarow.position import Position, value_names
 from kinarow.proofs import check_data
 from kinarow.proofs.draw import HALVES
 from kinarow.proofs.tree import NOT_LOSE, StrategyTree, board_key, check, follow, pack_walk, winning_stone
-from kinarow.search.solve import non_losing_strategy, solve
+from kinarow.search.alphabeta import non_losing_strategy
+from kinarow.search.solve import solve
 from kinarow.values import Value
 
 BOTH = pytest.mark.parametrize("compiled", [False, True], ids=["python", "compiled"])

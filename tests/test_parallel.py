@@ -296,7 +296,7 @@ def test_jobs_walk_their_wins_with_shared_replies_and_the_merge_writes_version_4
     packed as such; the merge of the frontier and the leaves is one strategy of version 4 that both checkers
     accept; a solve of the empty board from that checkpoint writes one without searching; a solve without
     ``share`` walks the leaves again as version 3 and also checks."""
-    from kinarow.search.parallel.merge import unpack_shared
+    from kinarow.search.parallel.checkpoint import unpack_shared
 
     db = tmp_path / "shared.sqlite"
     after = par.solve("17x4k3", moves="h2", workers=2, jobs=8, search="proof", question=par.FIRST_WINS,

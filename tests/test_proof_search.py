@@ -369,7 +369,7 @@ def test_the_strategy_walk_from_the_table_wins_against_every_reply(text, count, 
     # a strategy the rules-only checkers accept, both walks alike; with a table of a few rows most proofs are
     # evicted and asked again, which the walk does itself
     from kinarow.proofs import tree
-    from kinarow.search.solve import _walk_tree
+    from kinarow.search.alphabeta import walk_tree as _walk_tree
 
     cases = winning_positions(text, count, seed=len(text) + count)
     assert {winner for _, winner in cases} == {1, 2} or text.endswith("maker-breaker")
@@ -518,8 +518,8 @@ def test_a_kept_walk_is_replayed_and_the_walk_goes_on_from_it(tmp_path):
     import os
 
     from kinarow.proofs import tree
+    from kinarow.search.alphabeta import walk_tree as _walk_tree
     from kinarow.search.proof_search import save_walk, walk_checkpoint_path
-    from kinarow.search.solve import _walk_tree
 
     game = Game("6x5k4")
     pos = game.start()
@@ -544,7 +544,7 @@ def test_a_walk_stopped_to_save_goes_on_from_what_it_saved(tmp_path, monkeypatch
     from kinarow.engine import extract_kernel as X
     from kinarow.proofs import tree
     from kinarow.search import proof_search
-    from kinarow.search.solve import _walk_tree
+    from kinarow.search.alphabeta import walk_tree as _walk_tree
 
     real, runs, saved = X.extract_proof, [], []
 

@@ -470,7 +470,8 @@ def test_the_merge_of_shared_parts_reads_a_version_3_walk_and_carries_a_part_by_
     """A version 3 walk read into rows and written again is a walk of version 4 without sets that checks; a
     part found on the mirror image of the position, carried back by the mirror, checks from the position."""
     from kinarow import solve
-    from kinarow.search.parallel.merge import SharedMerge, pack_shared
+    from kinarow.search.parallel.checkpoint import pack_shared
+    from kinarow.search.parallel.merge import SharedMerge
     from kinarow.search.proof_search import ProofSearcher
     from kinarow.search.shared_walk import shared_walk
 

@@ -4,7 +4,7 @@ import pytest
 
 import kinarow
 from kinarow import Game, KinarowError, Searcher, solve
-from kinarow.search.solve import MAX_NODES
+from kinarow.limits import MAX_NODES
 
 
 def test_choose_move_is_exact_when_solved_and_a_legal_guess_when_not() -> None:

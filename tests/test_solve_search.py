@@ -16,7 +16,8 @@ import pytest
 from helpers import run
 from kinarow import Game, Position, solve
 from kinarow.errors import KinarowError
-from kinarow.search.solve import ALPHA_BETA, PROOF_SEARCH, PROOF_SEARCH_CELLS, SCORE_SEARCH
+from kinarow.limits import PROOF_SEARCH_CELLS
+from kinarow.search.solve import ALPHA_BETA, PROOF_SEARCH, SCORE_SEARCH
 from kinarow.values import Value
 
 

@@ -21,7 +21,7 @@ import pytest
 
 from kinarow import Game, Position, Searcher, solve
 from kinarow.errors import KinarowError
-from kinarow.search.solve import Result
+from kinarow.search.result import Result
 from kinarow.values import Value
 
 DATA = Path(__file__).resolve().parent / "data" / "connect4-7x6-scored.txt"

@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 from kinarow.errors import GameSpecError, IllegalMoveError, KinarowError, MoveError, SolverLimitError
 from kinarow.game import Game
 from kinarow.position import Position
+from kinarow.version import __version__ as __version__
 
 if TYPE_CHECKING:
-    from kinarow.search.solve import Result, Searcher
+    from kinarow.search.alphabeta import Searcher
+    from kinarow.search.result import Result
     from kinarow.strategies.verify import Verified
 
 __all__ = [
@@ -34,7 +36,6 @@ __all__ = [
     "solve",
     "verify",
 ]
-__version__ = "0.1.0"
 
 
 def solve(target: Game | Position | str, **options: Any) -> Result:
@@ -71,7 +72,8 @@ def _parameters(function: Any) -> tuple[str, ...]:
     return tuple(inspect.signature(function).parameters)
 
 
-_LAZY = {"Result": "kinarow.search.solve", "Searcher": "kinarow.search.solve", "Verified": "kinarow.strategies.verify"}
+_LAZY = {"Result": "kinarow.search.result", "Searcher": "kinarow.search.alphabeta",
+         "Verified": "kinarow.strategies.verify"}
 
 
 def __getattr__(name: str) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-START_INTERRUPTED = "Interrupted (Ctrl-C) while kinarow was starting; nothing was done."
+from kinarow.errors import START_INTERRUPTED as START_INTERRUPTED
 
 
 def run(argv: list[str] | None = None) -> int:

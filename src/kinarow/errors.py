@@ -15,6 +15,14 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for an error message, cut short when it is long (a pasted 5000-digit number stays one
+    short line)."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[: limit - 10]) + f"... ({len(text)} characters)"
+
+
 class KinarowError(ValueError):
     """Base class of every error kinarow raises on bad input."""
 
@@ -69,6 +77,10 @@ def clear_interrupt() -> None:
 def interrupted() -> str:
     """The start of a stop message: 'Interrupted (Ctrl-C)', or '(SIGTERM)' when a kill stopped the command."""
     return "Interrupted (SIGTERM)" if _interrupt_by_sigterm else "Interrupted (Ctrl-C)"
+
+
+#: what ``kinarow`` (and ``python -m kinarow``) says when Ctrl-C stops it while it starts, before any command ran
+START_INTERRUPTED = "Interrupted (Ctrl-C) while kinarow was starting; nothing was done."
 
 
 def raise_if_interrupted() -> None:

@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from kinarow.errors import GameSpecError
+from kinarow.errors import GameSpecError, shown
+from kinarow.geometry import MAX_SIDE, Geometry
 from kinarow.values import Goal
 
 if TYPE_CHECKING:
-    from kinarow.geometry import Geometry
     from kinarow.position import Position
 
 #: Every flag in canonical order (the order ``str(game)`` writes them).
@@ -42,19 +42,10 @@ NORMAL, MISERE, MAKER_BREAKER = Goal.NORMAL, Goal.MISERE, Goal.MAKER_BREAKER
 
 _ALIASES = {"misère": "misere", "makerbreaker": "maker-breaker", "maker_breaker": "maker-breaker"}
 _SIZE_RE = re.compile(r"([0-9]+)x([0-9]+)k([0-9]+)(?:p([0-9]+)(?:q([0-9]+))?)?", re.ASCII)
-MAX_SIDE = 702  # columns a..zz
 #: the most stones one turn may place (P and Q); no studied game comes near it
 MAX_STONES = 702
 
 ALLOWED = "MxNkK[pPqQ][:flag,...] with flags gravity, misere, maker-breaker, torus, cylinder, hex"
-
-
-def shown(text: str, limit: int = 40) -> str:
-    """``text`` quoted for an error message, cut short when it is long (a pasted 5000-digit number stays one
-    short line)."""
-    if len(text) <= limit:
-        return repr(text)
-    return repr(text[: limit - 10]) + f"... ({len(text)} characters)"
 
 
 def _number(digits: str, name: str, head: str, upper: int) -> int:
@@ -207,8 +198,6 @@ class Game:
     # -- linked objects ---------------------------------------------------------------
     @cached_property
     def geometry(self) -> Geometry:
-        from kinarow.geometry import Geometry
-
         return Geometry(self)
 
     def start(self) -> Position:

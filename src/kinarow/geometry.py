@@ -18,11 +18,13 @@ import re
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from kinarow.errors import IllegalMoveError, MoveError
-from kinarow.game import MAX_SIDE, shown
+from kinarow.errors import IllegalMoveError, MoveError, shown
 
 if TYPE_CHECKING:
     from kinarow.game import Game
+
+#: the most columns or rows a board has: columns are named a..zz (:func:`column_name`)
+MAX_SIDE = 702
 
 SQUARE_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 HEX_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, -1))

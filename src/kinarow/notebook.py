@@ -197,7 +197,7 @@ def verdict_html(verdict: Any) -> str:
 FORMATTERS: dict[tuple[str, str], tuple[str, Callable[[Any], str]]] = {
     ("kinarow.game", "Game"): ("image/svg+xml", game_svg),
     ("kinarow.position", "Position"): ("image/svg+xml", position_svg),
-    ("kinarow.search.solve", "Result"): ("text/html", result_html),
+    ("kinarow.search.result", "Result"): ("text/html", result_html),
     ("kinarow.search.certify", "Proof"): ("text/html", proof_html),
     ("kinarow.knowledge.pairing", "Pairing"): ("image/svg+xml", pairing_svg),
     ("kinarow.knowledge.pairing", "PairingResult"): ("text/html", pairing_result_html),

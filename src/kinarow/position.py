@@ -26,10 +26,13 @@ import operator
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from kinarow.errors import IllegalMoveError, MoveError
-from kinarow.game import MAKER_BREAKER, MISERE, Game, shown
-from kinarow.values import Value
+from kinarow.errors import IllegalMoveError, MoveError, shown
+from kinarow.values import Goal, Value
+
+if TYPE_CHECKING:
+    from kinarow.game import Game
 
 PLAYER_NAMES = {1: "Black", 2: "White"}
 #: boards of more cells decide a group by walking its lines, not by the group masks (about cells**2 / 2 bytes)
@@ -109,6 +112,7 @@ def split_turns(text: str | Iterable[str]) -> list[list[str]]:
 class Position:
     """A position of a :class:`~kinarow.game.Game`.
 
+    >>> from kinarow import Game
     >>> pos = Game("3x3k3").position("b2 a1")
     >>> pos.to_move, pos.result
     (1, None)
@@ -231,6 +235,7 @@ class Position:
         That is the winner's line, under misère the loser's. Empty while the game goes on and when it ended
         otherwise (a full board without a line, or in Maker-Breaker a full board after Breaker's last stone).
 
+        >>> from kinarow import Game
         >>> pos = Game("3x3k3").position("a1 b1 a2 b2 a3")
         >>> [[pos.name(c) for c in line] for line in pos.completed_lines()]
         [['a1', 'a2', 'a3']]
@@ -239,7 +244,7 @@ class Position:
             return ()
         last = self.moves[-1]
         player = self.board[last]
-        if (self.game.goal == MAKER_BREAKER and player == 2) or not self.completes_group(last, player):
+        if (self.game.goal == Goal.MAKER_BREAKER and player == 2) or not self.completes_group(last, player):
             return ()
         return self.geometry.runs_through(last, self.board, player)
 
@@ -247,15 +252,15 @@ class Position:
         first, second = value_names(self.game)
         goal = self.game.goal
         if self.completes_group(cell, player):
-            if goal == MISERE:
+            if goal == Goal.MISERE:
                 return second if player == 1 else first
-            if goal == MAKER_BREAKER:
+            if goal == Goal.MAKER_BREAKER:
                 if player == 1:
                     return first
             else:
                 return first if player == 1 else second
         if self.stones == self.geometry.size:
-            return second if goal == MAKER_BREAKER else Value.DRAW
+            return second if goal == Goal.MAKER_BREAKER else Value.DRAW
         return None
 
     # -- text ------------------------------------------------------------------------

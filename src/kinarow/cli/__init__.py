@@ -49,7 +49,14 @@ from typing import Any, TextIO
 
 from kinarow import __version__
 from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
-from kinarow.errors import KinarowError, clear_interrupt, interrupted, note_interrupt, quiet_dropped_interrupt
+from kinarow.errors import (
+    START_INTERRUPTED,
+    KinarowError,
+    clear_interrupt,
+    interrupted,
+    note_interrupt,
+    quiet_dropped_interrupt,
+)
 
 __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
@@ -96,8 +103,6 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     except KeyboardInterrupt:
-        from kinarow.__main__ import START_INTERRUPTED
-
         print(f"\n{START_INTERRUPTED}", file=sys.stderr)
         return EXIT_INTERRUPTED
     out, err = sys.stdout, sys.stderr

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kinarow.cli.common import (
     EXIT_INTERRUPTED,
@@ -27,9 +27,11 @@ from kinarow.cli.common import (
 )
 from kinarow.errors import interrupted
 from kinarow.game import Game
+from kinarow.limits import MAX_TT_MB
 from kinarow.position import Position
-from kinarow.search.analyse import Analysis, analyse
-from kinarow.search.solve import MAX_TT_MB
+
+if TYPE_CHECKING:
+    from kinarow.search.analyse import Analysis
 
 
 def legend(position: Position, analysis: Analysis) -> str:
@@ -100,6 +102,7 @@ def picture(position: Position, analysis: Analysis) -> str:
 
 def cmd_analyse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow import svg
+    from kinarow.search.analyse import analyse
 
     max_nodes = positive_int("--max-nodes", args.max_nodes)
     time_limit = positive_float("--time-limit", args.time_limit)

@@ -17,8 +17,8 @@ from kinarow.cli.common import (
     positive_int,
     progress_bar,
 )
-from kinarow.errors import interrupted
-from kinarow.game import Game, shown
+from kinarow.errors import interrupted, shown
+from kinarow.game import Game
 
 #: the table size of a build when none is given (MiB)
 BUILD_TT_MB = 256
@@ -35,8 +35,8 @@ def _depth(text: str, game: Game) -> int:
 
 
 def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.limits import MAX_THREADS, MAX_TT_MB
     from kinarow.search import book as books
-    from kinarow.search.solve import MAX_THREADS, MAX_TT_MB
 
     game = Game(args.target)
     depth = _depth(args.depth, game)
@@ -72,8 +72,8 @@ def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_moves(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.limits import MAX_THREADS, MAX_TT_MB
     from kinarow.search import book as books
-    from kinarow.search.solve import MAX_THREADS, MAX_TT_MB
 
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or BUILD_TT_MB
     threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
@@ -104,7 +104,7 @@ def cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import numpy as np
 
     from kinarow.search import book as books
-    from kinarow.search.solve import strong_sentence
+    from kinarow.search.result import strong_sentence
     from kinarow.values import Value
 
     book = books.load(args.target)

@@ -16,13 +16,13 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from kinarow.errors import KinarowError
-from kinarow.game import MAKER_BREAKER, Game, shown
+from kinarow.errors import KinarowError, shown
+from kinarow.game import MAKER_BREAKER, Game
 from kinarow.position import PLAYER_NAMES, Position
 from kinarow.values import Value
 
 if TYPE_CHECKING:
-    from kinarow.search.solve import Result
+    from kinarow.search.result import Result
     from kinarow.store import Store
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -34,7 +34,7 @@ MOVES_HELP = "moves played before, e.g. 'b2 a1' or '1. b2 ... a1' (under gravity
 
 def tt_help() -> str:
     """The help of a ``--tt-mb`` option."""
-    from kinarow.search.solve import DEFAULT_TT_MB
+    from kinarow.limits import DEFAULT_TT_MB
 
     return f"transposition table size in MiB (default: sized to the board, at most {DEFAULT_TT_MB})"
 
@@ -409,7 +409,7 @@ def file_fields(args: argparse.Namespace, result: Result) -> dict[str, Any]:
 
 def print_result(position: Position, result: Result, out: TextIO) -> None:
     """``solve``'s answer as text: the value in words, then one row per figure."""
-    from kinarow.search.solve import KNOWLEDGE_OFF
+    from kinarow.search.alphabeta import KNOWLEDGE_OFF
 
     game = position.game
     if position.is_over:

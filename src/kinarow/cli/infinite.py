@@ -16,8 +16,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from kinarow.errors import interrupted
-from kinarow.game import shown
+from kinarow.errors import interrupted, shown
 
 
 def progress_bar(label: str, stream: TextIO) -> Any:

@@ -26,7 +26,7 @@ from kinarow.cli.common import (
 from kinarow.errors import interrupted
 from kinarow.game import Game
 from kinarow.knowledge import pairing
-from kinarow.search.pool import MAX_WORKERS
+from kinarow.limits import MAX_WORKERS
 
 if TYPE_CHECKING:
     pass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any, Literal, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from kinarow.cli.common import (
     EXIT_INTERRUPTED,
@@ -16,11 +16,14 @@ from kinarow.cli.common import (
     result_sentence,
     tt_help,
 )
-from kinarow.errors import KinarowError, MoveError
-from kinarow.game import Game, shown
+from kinarow.errors import KinarowError, MoveError, shown
+from kinarow.game import Game
+from kinarow.limits import MAX_THREADS, MAX_TT_MB, engine_threads
 from kinarow.position import Position, read_moves
-from kinarow.search.solve import MAX_THREADS, MAX_TT_MB, Searcher, engine_threads, winner_of
 from kinarow.values import Value
+
+if TYPE_CHECKING:
+    from kinarow.search.alphabeta import Searcher
 
 PLAY_HELP = """\
 Type a move and press Enter:
@@ -38,6 +41,8 @@ COMMANDS = {"quit": "quit", "exit": "quit", "help": "help", "?": "help", "undo":
 
 # -- play ------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.search.alphabeta import Searcher
+
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     think = positive_float("--think", args.think) or 10.0
     game = Game(args.game)
@@ -93,6 +98,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextIO, think: float) -> bool:
     """Play the engine's whole turn; False if its search was interrupted."""
+    from kinarow.search.alphabeta import winner_of
+
     game = position.game
     placed: list[str] = []
     expectation: Value | None = Value.DRAW
@@ -121,6 +128,7 @@ def _hint(position: Position, searchers: list[Searcher], think: float, out: Text
     """``hint``: each legal move's value and the move on which the game then ends, found within ``think``
     seconds (the engine's searcher, or one made for the hints, kept in ``searchers``)."""
     from kinarow.cli.analyse import print_analysis
+    from kinarow.search.alphabeta import Searcher
     from kinarow.search.analyse import analyse
 
     try:

@@ -9,7 +9,7 @@ from typing import Any, TextIO
 import kinarow.papers as reproduce
 from kinarow.cli.common import EXIT_OK, positive_int
 from kinarow.errors import KinarowError
-from kinarow.search.pool import MAX_WORKERS
+from kinarow.limits import MAX_WORKERS
 
 
 # -- reproduce -------------------------------------------------------------------------

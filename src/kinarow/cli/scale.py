@@ -198,8 +198,8 @@ def _print_running(busy: list[dict[str, Any]], out: TextIO) -> None:
 
 
 def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.limits import MAX_TT_MB
     from kinarow.search import certify, parallel
-    from kinarow.search.solve import MAX_TT_MB
 
     max_nodes = positive_int("--max-nodes", args.max_nodes)
     time_limit = positive_float("--time-limit", args.time_limit)
@@ -356,9 +356,9 @@ def add_rewalk_command(commands: Any) -> None:
 
 
 def cmd_rewalk(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.limits import MAX_TT_MB
     from kinarow.search.parallel import JobStore
     from kinarow.search.parallel.rewalk import Rewalked, rewalk
-    from kinarow.search.solve import MAX_TT_MB
 
     game = Game(args.game)
     above = 0 if args.above.strip() in ("0", "+0") else positive_int("--above", args.above)
@@ -425,8 +425,8 @@ def cmd_parts(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.limits import MAX_TT_MB
     from kinarow.search import certify, parallel
-    from kinarow.search.solve import MAX_TT_MB
 
     if args.list or not args.cases:
         for c in open_cases.CASES:

@@ -6,7 +6,7 @@ import argparse
 from typing import Any, TextIO
 
 from kinarow.cli.common import EXIT_OK, UsageError, add_store_options, open_store, positive_float, positive_int
-from kinarow.game import shown
+from kinarow.errors import shown
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -16,7 +16,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not 0 <= port <= 65535:
         raise UsageError(f"--port must be a port number from 0 to 65535, not {args.port}")
     think = positive_float("--think", args.think) or 3.0
-    from kinarow.search.solve import MAX_THREADS
+    from kinarow.limits import MAX_THREADS
 
     threads = positive_int("--threads", args.threads, upper=MAX_THREADS)
     serve(host=args.host, port=port, think=think, store=open_store(args), out=out, open_browser=args.open,

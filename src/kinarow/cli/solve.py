@@ -38,20 +38,14 @@ from kinarow.cli.common import (
 )
 from kinarow.errors import interrupted
 from kinarow.game import Game
-from kinarow.search import connect
-from kinarow.search.solve import (
-    DEFAULT_KNOWLEDGE,
-    KNOWLEDGE_LEVELS,
-    MAX_THREADS,
-    MAX_TT_MB,
-    PROOF_SEARCH_CELLS,
-    SEARCHES,
-    solve,
-)
+from kinarow.limits import DEFAULT_KNOWLEDGE, KNOWLEDGE_LEVELS, MAX_THREADS, MAX_TT_MB, PROOF_SEARCH_CELLS, SEARCHES
 
 
 # -- solve -----------------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kinarow.search import connect
+    from kinarow.search.solve import solve
+
     if args.status and not args.checkpoint:
         raise UsageError("--status lists the finished jobs of a checkpoint; give it with --checkpoint FILE")
     check_outputs(("--strategy", args.strategy), ("--proof", args.proof))

@@ -269,7 +269,7 @@ def table(
     so any number of workers gives the same cells as one.
     """
     from kinarow.papers.misere_invariants import certificates
-    from kinarow.search.pool import run_cells
+    from kinarow.pool import run_cells
 
     settler = Settler(budget or Budget(), cylinder=cylinder)
     ks = list(ks)

@@ -41,6 +41,7 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.values import Goal
+from kinarow.version import __version__
 
 # One line per certificate format, sorted: format -> "module:function" of its checker.
 CHECKERS: dict[str, str] = {
@@ -122,8 +123,6 @@ def blocking_applies(game: Any) -> str | None:
 
 def created_by() -> str:
     """The ``created_by`` value written into every certificate."""
-    from kinarow import __version__
-
     return f"kinarow {__version__}"
 
 

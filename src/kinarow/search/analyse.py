@@ -22,19 +22,13 @@ from typing import Any, Literal
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
+from kinarow.limits import DEFAULT_KNOWLEDGE, check_knowledge, check_limits, default_tt_mb, said, ticks_after
 from kinarow.position import Position
+from kinarow.search import book as books
 from kinarow.search import connect
-from kinarow.search.solve import (
-    DEFAULT_KNOWLEDGE,
-    Searcher,
-    check_knowledge,
-    check_limits,
-    default_tt_mb,
-    said,
-    solve,
-    strong_sentence,
-    ticks_after,
-)
+from kinarow.search.alphabeta import Searcher
+from kinarow.search.result import strong_sentence
+from kinarow.search.solve import solve
 from kinarow.values import Player, Value
 
 #: A move's value for the player who makes it.
@@ -241,7 +235,7 @@ def _analyse_scores(
     found: list[MoveValue] = []
     nodes = 0
     stopped: str | None = None
-    searcher, lock = connect.searcher_for(game, tt_mb)
+    searcher, lock = books.searcher_for(game, tt_mb)
     try:
         searcher.forget()
         for cell in position.legal_moves():

@@ -2,7 +2,7 @@
 
 A book answers the shallow positions, whose searches are the longest, at once: :class:`ScoreSearcher`
 (:mod:`kinarow.search.connect`) consults the book it is given before it searches, and
-:func:`kinarow.search.connect.searcher_for` (the searcher of ``solve()``, ``analyse()``, ``kinarow play`` and
+:func:`searcher_for` (the searcher of ``solve()``, ``analyse()``, ``kinarow play`` and
 the web page) loads the book shipped in the package for its game, if there is one (7x6 Connect Four).
 ``KINAROW_BOOK=off`` in the environment turns the shipped books off, so that a benchmark measures the search.
 
@@ -49,8 +49,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kinarow.errors import KinarowError
-from kinarow.game import Game, shown
+from kinarow.errors import KinarowError, shown
+from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.search import connect
 
@@ -64,6 +64,7 @@ __all__ = [
     "add_moves",
     "build",
     "load",
+    "searcher_for",
     "shipped_book",
     "shipped_path",
     "wanted",
@@ -803,3 +804,34 @@ def add_moves(
     keep()
     finished = sum(1 for entry in done.values() if not _needs_move(entry))
     return MovesReport(current(), finished, len(leaves), nodes, time.perf_counter() - start, stopped)
+
+
+# -- the score searcher of solve(), analyse(), kinarow play and the web page, with the shipped book ------------
+_cache: dict[tuple[Game, float, bool], connect.ScoreSearcher] = {}
+_cache_lock = threading.Lock()
+
+
+def searcher_for(
+    game: Game, tt_mb: float, *, book: bool | None = None
+) -> tuple[connect.ScoreSearcher, threading.Lock | None]:
+    """The score searcher of ``game`` kept from the last call (its table carries what earlier questions found)
+    with a lock the caller holds while it searches, or a fresh one (and None) when the kept one is busy.
+
+    The searcher answers from the opening book shipped for ``game`` when there is one
+    (:func:`shipped_book`) unless ``book`` is False, or ``book`` is None and
+    ``$KINAROW_BOOK`` is ``off``."""
+    opening = shipped_book(game) if wanted(book) else None
+    with _cache_lock:
+        found = _cache.get((game, tt_mb, opening is not None))
+        if found is None:
+            _cache.clear()  # one table at a time: tables are large
+            found = connect.ScoreSearcher(game, tt_mb=tt_mb, book=opening)
+            _cache[(game, tt_mb, opening is not None)] = found
+            _locks[id(found)] = threading.Lock()
+        lock = _locks[id(found)]
+    if lock.acquire(blocking=False):
+        return found, lock
+    return connect.ScoreSearcher(game, tt_mb=tt_mb, book=opening), None
+
+
+_locks: dict[int, threading.Lock] = {}

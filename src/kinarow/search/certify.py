@@ -45,7 +45,7 @@ from kinarow.proofs.tree import WALK_CELLS, StrategyTree, board_key
 from kinarow.values import Goal, Player, Value
 
 if TYPE_CHECKING:
-    from kinarow.search.solve import Result
+    from kinarow.search.result import Result
     from kinarow.store import Store
 
 R = TypeVar("R", bound="Result")  # a Result, or a parallel solve's (which adds the jobs' figures)
@@ -125,8 +125,8 @@ SEARCH_REVISION = 2
 def row_problem(found: dict[str, Any], position: Position) -> str | None:
     """Why a stored result cannot be the answer for ``position`` (its fields' shapes and types, its value among
     the game's values, its best move a legal cell there), or None when it can."""
+    from kinarow.limits import KNOWLEDGE_LEVELS
     from kinarow.position import value_names
-    from kinarow.search.solve import KNOWLEDGE_LEVELS
 
     if "value" not in found:
         return "it has no value"
@@ -215,7 +215,7 @@ def stored_result(store: Store, position: Position, *, strategy: bool, knowledge
     so, :meth:`~kinarow.store.Store.bad_row`) and None is returned, so the
     position is solved again.
     """
-    from kinarow.search.solve import Result
+    from kinarow.search.result import Result
 
     game, key = str(position.game), board_key(position)
     found = store.get_result(game, key)
@@ -431,7 +431,7 @@ def _rechecked(store: Store, position: Position, data: dict[str, Any], checker: 
 
 def winning_walk(position: Position) -> Proof:
     """The winner's strategy of a won position, as a walk (a board of at most 64 cells)."""
-    from kinarow.search.solve import Searcher, extract_strategy
+    from kinarow.search.alphabeta import Searcher, extract_strategy
 
     tree = extract_strategy(position, Searcher(position.game, knowledge="none"), walk=True)
     return Proof(tree.to_json(), f"the winning strategy of the {tree.winner} player ({tree.described})", "strategy")
@@ -449,7 +449,7 @@ def walk_draw(position: Position, store: Store | None = None, tick: Callable[[in
     from kinarow.proofs.draw import HALVES, TREE, WALK, claim_for
     from kinarow.proofs.draw import VERSION as DRAW_VERSION
     from kinarow.proofs.tree import check, pack_walk
-    from kinarow.search.solve import Searcher, non_losing_strategy
+    from kinarow.search.alphabeta import Searcher, non_losing_strategy
 
     game, key = position.game, board_key(position)
     data = store.get_certificate(DRAW_FORMAT, str(game), key) if store is not None else None

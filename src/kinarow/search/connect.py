@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -124,6 +124,22 @@ class Score:
         return self.score > 0
 
 
+@runtime_checkable
+class OpeningBook(Protocol):
+    """What :class:`ScoreSearcher` reads of an opening book: :class:`kinarow.search.book.Book` is one. The book
+    module builds books with this search, so the search names the book by what it asks of it, and imports
+    nothing of the book module."""
+
+    game: Game
+    depth: int
+
+    def lookup_words(self, cur: int, mask: int) -> int | None: ...
+
+    def move_words(self, cur: int, mask: int) -> int | None: ...
+
+    def from_parents(self, cur: int, mask: int) -> tuple[int | None, int | None]: ...
+
+
 class ScoreSearcher:
     """The score kernel bound to one game, with its transposition table (kept between questions), and an opening
     book (:mod:`kinarow.search.book`) it answers from before it searches, when given one."""
@@ -136,10 +152,8 @@ class ScoreSearcher:
     @book.setter
     def book(self, book: Book | None) -> None:
         if book is not None:
-            from kinarow.search.book import Book
-
-            if not isinstance(book, Book) or book.game != self.game:
-                what = f"a book of {book.game}" if isinstance(book, Book) else type(book).__name__
+            if not isinstance(book, OpeningBook) or book.game != self.game:
+                what = f"a book of {book.game}" if isinstance(book, OpeningBook) else type(book).__name__
                 raise KinarowError(f"this searcher is bound to {self.game}; it cannot use {what}")
         self._book = book
 
@@ -443,32 +457,3 @@ def _wins_at_once(position: Position, cell: int) -> bool:
     child = position.copy()
     child.play(cell)
     return child.is_over and child.result != "draw"
-
-
-_cache: dict[tuple[Game, float, bool], ScoreSearcher] = {}
-_cache_lock = threading.Lock()
-
-
-def searcher_for(game: Game, tt_mb: float, *, book: bool | None = None) -> tuple[ScoreSearcher, threading.Lock | None]:
-    """The score searcher of ``game`` kept from the last call (its table carries what earlier questions found)
-    with a lock the caller holds while it searches, or a fresh one (and None) when the kept one is busy.
-
-    The searcher answers from the opening book shipped for ``game`` when there is one
-    (:func:`kinarow.search.book.shipped_book`) unless ``book`` is False, or ``book`` is None and
-    ``$KINAROW_BOOK`` is ``off``."""
-    from kinarow.search import book as books
-
-    opening = books.shipped_book(game) if books.wanted(book) else None
-    with _cache_lock:
-        found = _cache.get((game, tt_mb, opening is not None))
-        if found is None:
-            _cache.clear()  # one table at a time: tables are large
-            found = _cache[(game, tt_mb, opening is not None)] = ScoreSearcher(game, tt_mb=tt_mb, book=opening)
-            _locks[id(found)] = threading.Lock()
-        lock = _locks[id(found)]
-    if lock.acquire(blocking=False):
-        return found, lock
-    return ScoreSearcher(game, tt_mb=tt_mb, book=opening), None
-
-
-_locks: dict[int, threading.Lock] = {}

@@ -28,7 +28,7 @@ can be
 
 * saved and loaded (``checkpoint``): a stopped walk resumes where it was;
 * built in parts: with ``workers > 1`` each attacker move at the root is a
-  job in its own process (:func:`kinarow.search.pool.run_cells`), which looks up
+  job in its own process (:func:`kinarow.pool.run_cells`), which looks up
   the memories saved so far by the other jobs (and by a one-process walk of
   the same position) and saves only its own; the parts are merged at the
   end.
@@ -837,8 +837,8 @@ def safety_searcher(game: Game, tt_mb: float | None = None) -> Any:
     (:class:`kinarow.search.proof_search.ProofSearcher`, with a table of at most
     :data:`PROOF_TABLE_MB` MiB) where it applies, else alpha-beta with pairing knowledge. 7x7k5, the whole
     certificate with `kinarow solve --proof`: 14 s with the proof search, unfinished in 300 s before."""
+    from kinarow.search.alphabeta import Searcher
     from kinarow.search.proof_search import ProofSearcher, unsupported
-    from kinarow.search.solve import Searcher
 
     if unsupported(game) is None:
         return ProofSearcher(game, tt_mb=min(tt_mb or PROOF_TABLE_MB, PROOF_TABLE_MB))
@@ -931,7 +931,7 @@ def blocking_tree(
     that many processes (each with a searcher of ``tt_mb`` MiB); without a
     ``checkpoint`` their memories go to a temporary directory.
     """
-    from kinarow.search.pool import check_workers
+    from kinarow.limits import check_workers
 
     why_not = blocking_applies(position.game)
     if why_not is not None:
@@ -1020,7 +1020,7 @@ def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int,
                   deadline: float | None, safety_budget: int | None, folder: Path, workers: int,
                   tt_mb: float | None, start: float) -> tuple[dict[str, Any], TreeStats]:
     """The root's attacker moves (one per symmetry class) as jobs on ``workers`` processes, then one tree."""
-    from kinarow.search.pool import run_cells
+    from kinarow.pool import run_cells
 
     game = position.game
     frames = Frames(position)

@@ -64,9 +64,9 @@ from kinarow.engine import pns_kernel as P
 from kinarow.engine.tables import WIDE_CELLS, board_tables
 from kinarow.errors import KinarowError, SolverLimitError, run_stoppable
 from kinarow.game import Game
+from kinarow.limits import check_count, check_flag, check_seconds, check_tt_mb, said, ticks_after
 from kinarow.position import Position
 from kinarow.proofs import blocking_applies
-from kinarow.search.solve import check_count, check_flag, check_seconds, check_tt_mb, said, ticks_after
 from kinarow.values import Goal, Value
 
 #: node budget of one pairing search at a node

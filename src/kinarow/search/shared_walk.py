@@ -36,10 +36,10 @@ import numpy as np
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
+from kinarow.limits import check_count, check_seconds
 from kinarow.position import Position, value_names
 from kinarow.proofs.tree import SHARED, StrategyTree, sharing_refused
 from kinarow.search.proof_search import ProofSearcher, load_walk, save_walk
-from kinarow.search.solve import check_count, check_seconds
 from kinarow.values import Goal
 
 #: nodes of the growing searches a position is asked with: the table first, then more, at last with no bound

@@ -92,7 +92,7 @@ def verify(
     Each argument is checked as :func:`kinarow.solve` checks its own: ``player`` is 1, 2, ``"first"`` or
     ``"second"``; ``max_positions`` a whole number from 1 to 10**18; ``on_tick`` a function of the count.
     """
-    from kinarow.search.solve import check_count, said
+    from kinarow.limits import check_count, said
 
     if not isinstance(strategy, (Strategy, str)):
         raise KinarowError(f"the strategy must be a Strategy or the name of one, not {said(strategy)}")

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     import uvicorn
     from starlette.applications import Starlette
 
-    from kinarow.search.solve import Searcher
+    from kinarow.search.alphabeta import Searcher
     from kinarow.store import Store
 
 EXAMPLES = ("3x3k3", "4x4k4", "4x3k3", "5x4k4", "4x4k3:gravity", "5x5k4:maker-breaker", "7x6k4:gravity",
@@ -142,7 +142,8 @@ class SearcherPool:
     @contextmanager
     def searcher(self, game: Game) -> Iterator[Searcher]:
         from kinarow.engine.tables import check_solvable
-        from kinarow.search.solve import Searcher, default_tt_mb
+        from kinarow.limits import default_tt_mb
+        from kinarow.search.alphabeta import Searcher
 
         check_solvable(game)
         key = str(game)
@@ -184,7 +185,7 @@ class App:
                  wait: float = WAIT, threads: int | None = None) -> None:
         self.think = think
         self.store = store
-        from kinarow.search.solve import engine_threads
+        from kinarow.limits import engine_threads
 
         self.searchers = SearcherPool(searchers, wait=wait, threads=engine_threads() if threads is None else threads)
         self.heavy = Gate(HEAVY, "pairing and matching searches", wait)
@@ -361,7 +362,7 @@ class App:
                           fills={position.moves[-1]: HIGHLIGHT} if placed else None)
 
     def _solver_move(self, position: Position) -> tuple[int, str]:
-        from kinarow.search.solve import winner_of
+        from kinarow.search.alphabeta import winner_of
 
         game = position.game
         with self.searchers.searcher(game) as searcher:
@@ -494,8 +495,8 @@ class App:
         """Every legal move's value (for the player to move) and the move on which the game then ends, drawn
         over the board, within the think time (as ``kinarow analyse``)."""
         from kinarow import svg
+        from kinarow.limits import default_tt_mb
         from kinarow.search.analyse import analyse
-        from kinarow.search.solve import default_tt_mb
 
         position = self._position(body)
         if position.is_over:
@@ -940,7 +941,7 @@ class WebServer:
 def make_server(host: str = "127.0.0.1", port: int = 0, *, think: float = 3.0,
                 store: Store | None = None, threads: int | None = None) -> WebServer:
     """A server bound to ``host:port`` (port 0: any free port), not yet serving. ``threads``: of each engine
-    search (Connect-k games; :func:`kinarow.search.solve.engine_threads` when None)."""
+    search (Connect-k games; :func:`kinarow.limits.engine_threads` when None)."""
     return WebServer(host, port, think=think, store=store, threads=threads)
 
 

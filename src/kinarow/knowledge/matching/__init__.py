@@ -376,7 +376,7 @@ class FindResult:
 
 def check_budget(budget: object) -> int:
     """A search's node budget: 0 (none) or a whole number up to 10**18; one sentence otherwise."""
-    from kinarow.search.solve import check_count
+    from kinarow.limits import check_count
 
     if type(budget) is int and budget == 0:
         return 0

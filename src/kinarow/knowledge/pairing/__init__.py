@@ -226,7 +226,7 @@ def find(
     >>> find("7x7k6").proved_by
     'construction'
     """
-    from kinarow.search.solve import check_count, check_flag
+    from kinarow.limits import check_count, check_flag
 
     max_conflicts = check_count(max_conflicts, "max_conflicts")
     for option, flag in (("minimise", minimise), ("bounds", bounds), ("constructions", constructions),
@@ -657,12 +657,12 @@ def existence_table(
     does not settle within ``max_conflicts`` conflicts is open. Rows in ``done``
     (finished earlier, by (m, n, k)) are taken as they are; ``on_row`` is told of
     each row as soon as it is computed (to save it). ``workers`` processes
-    compute rows side by side (:func:`kinarow.search.pool.run_cells`); a row waits for
+    compute rows side by side (:func:`kinarow.pool.run_cells`); a row waits for
     its sub-boards' rows, so the table is the same for any number of workers. With a ``store``, each row
     computed is saved there at once (:func:`stored_table_rows` reads them back), so a stopped table resumes.
     """
-    from kinarow.search.pool import run_cells
-    from kinarow.search.solve import check_count
+    from kinarow.limits import check_count
+    from kinarow.pool import run_cells
 
     check_count(max_conflicts, "max_conflicts")
     if store is not None:

@@ -11,9 +11,10 @@
     finished jobs and walks --> an SQLite file, read back by a resumed solve       checkpoint.py
     another width's checkpoint --the moves that won there--> splits at once        guide.py
 
-Imports run one way: checkpoint <- frontier <- jobs <- backends <- coordinator
-(which also uses merge, and guide, which reads a checkpoint through frontier
-and merge). The names below are the public API; the modules hold the rest
+Imports run one way, counting those inside functions too: checkpoint <- frontier
+<- jobs <- backends <- coordinator, which also uses merge (above jobs: it reads a
+job run's parts through frontier and jobs) and guide (above frontier); rewalk
+uses the checkpoint only. The names below are the public API; the modules hold the rest
 (tuning constants such as ``coordinator.SPLIT_AFTER_SECONDS`` live in the
 module that reads them). See docs/parallel.md for how and why.
 """

@@ -17,13 +17,36 @@ import zlib
 
 from kinarow.errors import KinarowError
 from kinarow.proofs.tree import StrategyTree
-from kinarow.search.parallel.merge import prescribed_moves
 from kinarow.values import Bound, Value, read
 
 #: the most bytes a stored strategy unpacks to (a walk is a byte a move; the 9x4k4 strategy has 7 million moves)
 MAX_WALK_BYTES = 2**28
 
-__all__ = ["JobStore"]
+__all__ = ["JobStore", "pack_shared", "prescribed_moves", "unpack_shared"]
+
+#: the first byte of a stored part that is a walk with shared replies: never a cell of a version 3 walk (cells are
+#: below 128); the 4 bytes after it are the number of the winner's moves (little-endian), then the walk
+SHARED_MARK = 0xFF
+
+
+def pack_shared(walk: bytes, moves: int) -> bytes:
+    """A walk with shared replies (version 4) as a job hands it on and a checkpoint keeps it."""
+    return bytes([SHARED_MARK]) + moves.to_bytes(4, "little") + walk
+
+
+def unpack_shared(blob: bytes) -> tuple[bytes, int] | None:
+    """``(walk, moves)`` of a part packed by :func:`pack_shared`, or None for a version 3 walk."""
+    if not blob or blob[0] != SHARED_MARK:
+        return None
+    if len(blob) < 5:
+        raise KinarowError("internal error: a part of a walk with shared replies is cut short")
+    return blob[5:], int.from_bytes(blob[1:5], "little")
+
+
+def prescribed_moves(blob: bytes) -> int:
+    """The winner's moves in a stored part (either form)."""
+    shared = unpack_shared(blob)
+    return len(blob) if shared is None else shared[1]
 
 
 class JobStore:
@@ -220,7 +243,7 @@ class JobStore:
 
     def put_strategy(self, game: str, position: str, moves: str, winner: Value, walk: bytes, seconds: float) -> None:
         """Store the strategy (a walk, or one with shared replies packed by
-        :func:`kinarow.search.parallel.merge.pack_shared`) a job found from a position (canonical frame)."""
+        :func:`pack_shared`) a job found from a position (canonical frame)."""
         self._write(
             "INSERT OR REPLACE INTO strategies (game, position, winner, moves, prescribed, choices, seconds) "
             "VALUES (?,?,?,?,?,?,?)", (game, position, winner, moves, prescribed_moves(walk), zlib.compress(walk, 6),

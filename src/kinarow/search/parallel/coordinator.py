@@ -28,11 +28,22 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
+from kinarow.limits import (
+    MAX_WORKERS,
+    SEARCHES,
+    check_count,
+    check_flag,
+    check_knowledge,
+    check_limits,
+    check_seconds,
+    said,
+)
 from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree, follow
 from kinarow.search import connect
+from kinarow.search.alphabeta import knowledge_reason
 from kinarow.search.parallel.backends import LOCAL_JOB_SLOTS, Backend, DaskBackend, LocalBackend
-from kinarow.search.parallel.checkpoint import JobStore
+from kinarow.search.parallel.checkpoint import JobStore, unpack_shared
 from kinarow.search.parallel.frontier import (
     DRAW,
     EXACT,
@@ -50,32 +61,9 @@ from kinarow.search.parallel.frontier import (
 )
 from kinarow.search.parallel.guide import Guide
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec
-from kinarow.search.parallel.merge import (
-    SharedMerge,
-    fingered,
-    mapped,
-    merged_walk,
-    rows_of_choices,
-    rows_of_walk,
-    unpack_shared,
-)
-from kinarow.search.pool import MAX_WORKERS
-from kinarow.search.solve import (
-    ALPHA_BETA,
-    PROOF_SEARCH,
-    SCORE_SEARCH,
-    SEARCHES,
-    Result,
-    check_count,
-    check_flag,
-    check_knowledge,
-    check_limits,
-    check_seconds,
-    knowledge_reason,
-    proof_search_applies,
-    said,
-    with_reason,
-)
+from kinarow.search.parallel.merge import SharedMerge, fingered, mapped, merged_walk, rows_of_choices, rows_of_walk
+from kinarow.search.result import Result
+from kinarow.search.solve import ALPHA_BETA, PROOF_SEARCH, SCORE_SEARCH, proof_search_applies, with_reason
 from kinarow.values import Player, Value
 
 __all__ = ["ParallelResult", "solve", "splits_well"]

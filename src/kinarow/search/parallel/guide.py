@@ -24,9 +24,8 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.tree import winning_stone
-from kinarow.search.parallel.checkpoint import JobStore
+from kinarow.search.parallel.checkpoint import JobStore, unpack_shared
 from kinarow.search.parallel.frontier import FIRST, FIRST_WINS, SECOND, SECOND_WINS, canonical_board, stored_frontier
-from kinarow.search.parallel.merge import unpack_shared
 
 __all__ = ["Guide"]
 

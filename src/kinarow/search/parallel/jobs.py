@@ -51,7 +51,7 @@ class JobSpec:
     knowledge: str = "none"  # the workers' solver knowledge (see kinarow.solve)
     search: str = "alpha-beta"  # "proof": value and win tests by the proof-number search (free boards)
     walk_wins: bool = False  # proof search, one win test: a "yes" also walks the win from the job's own table
-    share: bool = False  # proof search: a win's walk has shared replies (merge.pack_shared), not version 3
+    share: bool = False  # proof search: a win's walk has shared replies (checkpoint.pack_shared), not version 3
     table: str | None = None  # proof search, one local worker: the file that keeps the worker's table between runs
 
 
@@ -87,7 +87,7 @@ def init_local_worker(flags: Any, live: Any) -> None:
 
 def _searcher(game: str, tt_mb: float | None, knowledge: str = "none") -> Any:
     """One Searcher per game and worker thread, kept between jobs (its table carries over)."""
-    from kinarow.search.solve import Searcher
+    from kinarow.search.alphabeta import Searcher
 
     cache: dict[tuple[str, float | None, str], Any] = getattr(_THREAD, "searchers", None) or {}
     _THREAD.searchers = cache
@@ -101,8 +101,8 @@ def _proof_searcher(game: str, tt_mb: float | None, knowledge: str, table: str |
     """One proof searcher per game and worker thread, kept between jobs (its table carries over); with
     ``table`` the table is also kept in that file between runs (loaded when the searcher is made, written
     when a job is stopped and otherwise at most every :data:`~kinarow.search.proof_search.TABLE_SECONDS`)."""
+    from kinarow.limits import default_tt_mb
     from kinarow.search.proof_search import ProofSearcher
-    from kinarow.search.solve import default_tt_mb
 
     cache: dict[tuple[str, float | None, str, str | None], Any] = getattr(_THREAD, "provers", None) or {}
     _THREAD.provers = cache
@@ -240,7 +240,7 @@ def _proof_job(
         return bounds, answer.nodes, None, None
     try:
         if spec.share:
-            from kinarow.search.parallel.merge import pack_shared
+            from kinarow.search.parallel.checkpoint import pack_shared
             from kinarow.search.shared_walk import shared_walk
 
             written = shared_walk(prover, pos, tested, on_tick=tick)
@@ -291,7 +291,7 @@ def extract(
     winning move at the winner's turns, every reply is followed at the loser's.
     """
     from kinarow.engine import kernel as K
-    from kinarow.search.solve import winner_of
+    from kinarow.search.alphabeta import winner_of
 
     game = position.game
     # One exact solve first, also when the winner is known: the walk's win tests then find its table full.

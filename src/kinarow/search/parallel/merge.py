@@ -45,6 +45,7 @@ from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import tree_kernel as TK
 from kinarow.proofs.tree import StrategyTree, keyed_rows, replay
+from kinarow.search.parallel.checkpoint import unpack_shared
 from kinarow.values import Value
 
 Rows = tuple[np.ndarray, np.ndarray]  # (keys: (n, 2 * words) uint64, cells: (n,) int64)
@@ -145,31 +146,6 @@ def merged_walk(position: Position, winner: int, parts: Sequence[Fingers],
 
 
 # -- parts with shared replies (strategy walks of version 4) --------------------------------------------------------
-
-#: the first byte of a stored part that is a walk with shared replies: never a cell of a version 3 walk (cells are
-#: below 128); the 4 bytes after it are the number of the winner's moves (little-endian), then the walk
-SHARED_MARK = 0xFF
-
-
-def pack_shared(walk: bytes, moves: int) -> bytes:
-    """A walk with shared replies (version 4) as a job hands it on and a checkpoint keeps it."""
-    return bytes([SHARED_MARK]) + moves.to_bytes(4, "little") + walk
-
-
-def unpack_shared(blob: bytes) -> tuple[bytes, int] | None:
-    """``(walk, moves)`` of a part packed by :func:`pack_shared`, or None for a version 3 walk."""
-    if not blob or blob[0] != SHARED_MARK:
-        return None
-    if len(blob) < 5:
-        raise KinarowError("internal error: a part of a walk with shared replies is cut short")
-    return blob[5:], int.from_bytes(blob[1:5], "little")
-
-
-def prescribed_moves(blob: bytes) -> int:
-    """The winner's moves in a stored part (either form)."""
-    shared = unpack_shared(blob)
-    return len(blob) if shared is None else shared[1]
-
 
 class SharedMerge:
     """Parts merged into one walk with shared replies (version 4), in Python dictionaries.

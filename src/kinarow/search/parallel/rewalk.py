@@ -43,7 +43,7 @@ def rewalk(store: JobStore, game_text: str, *, above: int = 0, tt_mb: float = 10
     largest first, and keep the new one where it is smaller; a position whose question needs more than
     ``max_nodes`` nodes is left as it is. ``on_walk`` hears each as it ends."""
     from kinarow.proofs.tree import check_certificate
-    from kinarow.search.parallel.merge import pack_shared
+    from kinarow.search.parallel.checkpoint import pack_shared
     from kinarow.search.proof_search import ProofSearcher
     from kinarow.search.shared_walk import shared_walk, sharing_refused_for
 

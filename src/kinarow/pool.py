@@ -41,24 +41,12 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from kinarow.errors import KinarowError, raise_if_interrupted
+from kinarow.limits import check_workers
 
-__all__ = ["check_workers", "run_cells"]
+__all__ = ["run_cells"]
 
 A = TypeVar("A")
 R = TypeVar("R")
-
-
-#: the most worker processes a pool (or the parallel solve) starts: a process pool may start them all at once
-MAX_WORKERS = 1024
-
-
-def check_workers(workers: Any) -> int:
-    """``workers`` as a whole number from 1 to :data:`MAX_WORKERS`; one clear sentence otherwise."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise KinarowError(f"workers must be a positive whole number, not {str(workers)[:40]!r}")
-    if workers > MAX_WORKERS:
-        raise KinarowError(f"workers = {workers} is too many; the most allowed is {MAX_WORKERS:,} processes")
-    return workers
 
 
 def _ignore_interrupts() -> None:
