@@ -33,8 +33,8 @@ CHECKPOINTS = "checkpoints"
 
 def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.game import Game
+    from kinarow.limits import MAX_TT_MB
     from kinarow.search import prover
-    from kinarow.search.solve import MAX_TT_MB
 
     workers = positive_int("--workers", args.workers, upper=1024) or 0
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)

@@ -21,8 +21,8 @@ jobs``                 jobs settle "the first player cannot win"       position 
                                                                        -> ``kinarow.strategy-parts``, one walk a
                                                                        reply, read from the checkpoint
 ``proof search``       free placement, one stone a turn, normal goal,  df-pn in one process, its table kept in the
-                       at least :data:`PROOF_SEARCH_CELLS` cells (and  case folder -> a win: the proof tree read
-                       at most 128)                                    from that table (shared replies past
+                       at least ``PROOF_SEARCH_CELLS`` (36) cells and  case folder -> a win: the proof tree read
+                       at most 128                                     from that table (shared replies past
                                                                        :data:`SHARE_CELLS` cells); a draw: each
                                                                        side's blocking tree from the same table
 ``solve``              every other game (small boards, gravity,        :func:`kinarow.search.solve.solve` with
@@ -52,12 +52,10 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
+from kinarow.limits import PROOF_SEARCH_CELLS
 from kinarow.position import Position
 from kinarow.values import Bound, Goal, Value
 
-#: the proof search proves a case in one process on boards of at least this many cells (below, alpha-beta's
-#: certificates come first: 7x4k4's draw, 28 cells, is written by the draw-proof walk in seconds)
-PROOF_SEARCH_CELLS = 36
 #: a win on a board of more than this many cells is walked with shared replies (version 4): (10,4,4), 40
 #: cells, plain 51,713 moves; (18,4,4), 72 cells, 836,966 shared against millions plain
 SHARE_CELLS = 40
