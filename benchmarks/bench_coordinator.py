@@ -20,7 +20,7 @@ Two measurements, each in a fresh Python process:
   size.
 
 No published figure is reproduced here; the figures are this project's own
-(docs/parallel.md, "The coordinator's own cost").
+(docs/benchmarks.md, "The coordinator's own cost").
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ each step, the rows, the merged walk's moves and the process's peak memory.
 The merged walk is checked by the compiled checker afterwards (not timed).
 
 No published figure is reproduced here; the figures are this project's own
-(docs/parallel.md, "Merging the leaves' strategies").
+(docs/benchmarks.md, "Merging the leaves' strategies").
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ Run from the repository root::
 Why: a job run of a wider board asks, for each reply to the first move, "can the first player win?", and the
 proof search may follow a first-player move that is far harder to prove than another. The certificates of
 narrower widths with the same first move name a move that won there; asked directly as a deeper job, such a
-move was proved on (19,4,4) in seconds where the search's own choice had run for hours (docs/parallel.md,
-"(19,4,4) settled"). A line is given as moves from the empty board; the cells are named as on the certificate's
+move was proved on (19,4,4) in seconds where the search's own choice had run for hours (docs/results.md,
+"How each width was found"). A line is given as moves from the empty board; the cells are named as on the certificate's
 board, so a line of a wider board reads the same when its stones lie within the narrower board's columns.
 
 The script replays the certificate in the checker's order (every reply of the loser, transpositions once,

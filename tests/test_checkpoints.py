@@ -33,7 +33,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # under way (2026-11-27): the proof search answered a first-player win with 1. e1 in one process, and these
     # jobs (one per reply to e1, each walked into its strategy) prove it again in pieces that a sitting can keep
     # (read from the empty board, where strategy stealing gives "first-or-draw" until every reply is proved)
-    "18x4k4-e1.sqlite": ("first-or-draw", "the run in progress (docs/parallel.md, (18,4,4))"),
+    "18x4k4-e1.sqlite": ("first-or-draw", "the run in progress (CHANGELOG.md, 2026-11-28)"),
     # the first player wins after 1. e2 (2026-11-29): every reply proved and walked, and
     # certificates/19x4k4.strategy.json.gz, merged from this file's walks, wins against every reply (rules-only
     # checker)

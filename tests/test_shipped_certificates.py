@@ -20,7 +20,7 @@ LOGS = sorted(HERE.glob("*.searchlog.json*"))
 # 15,395,855, 2.4 GiB (about 27 s); the (16,4,4) win, 409,105,418, 0.70 GB (about 60 s); the (17,4,4) win,
 # 361,246,438, 0.75 GB (about 100 s, base-3 keys of two words). On a smaller machine such a test is skipped, saying
 # why.
-# the (m,4,4) widths settled by job runs kept in checkpoints/ (docs/parallel.md), up to 25 each merged into one walk
+# the (m,4,4) widths settled by job runs kept in checkpoints/ (docs/results.md), up to 25 each merged into one walk
 # with shared replies: checked in seconds, under 1 GB ((24,4,4): 918,578 moves, about a minute and 3.5 GB;
 # (25,4,4): 2,284,220 moves, about 30 s and 3.9 GB)
 # From 26 on the certificate is one strategy a reply (kinarow.strategy-parts, open_cases.PARTS_FOUR_HIGH), written
@@ -42,7 +42,7 @@ def _memory_gib() -> float:
 # --runslow (and by the command in docs/results.md, whose figures say how long it takes).
 # (16,4,4) and (17,4,4)'s first certificates, proof trees of 12.6 M and 9.6 M moves, were the two slowest tests
 # (60-180 s each); the table's certificates of both are now parts files of 60,987 and 76,820 moves (about 1 and 3 s),
-# and the proof trees are kept for the column counts of docs/parallel.md, checked with --runslow.
+# and the proof trees are kept for the column counts of docs/results.md, checked with --runslow.
 VERYLONG: set[str] = {"16x4k4.strategy.json.gz", "17x4k4.strategy.json.gz"}
 
 

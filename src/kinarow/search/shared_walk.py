@@ -15,7 +15,7 @@ read it.
 On wide boards most replies are far from the play and share one subtree: (18,4,4) after e1 g2 needs 1,889 of
 the winner's moves this way, written in 2.6 s (12,613 moves in 46 s when an unknown turn took the first move in
 cell order that wins, often a far one that does not hurry), where the walk of one subtree a
-reply did not finish in 40 minutes (docs/parallel.md). Narrow boards gain less: a proof's zone keeps most
+reply did not finish in 40 minutes (CHANGELOG.md, 2026-11-28). Narrow boards gain less: a proof's zone keeps most
 columns of a nine or ten wide board.
 
 The walk runs in Python over the search's answers (free placement, one stone a turn, the normal goal). A walk

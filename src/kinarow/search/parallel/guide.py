@@ -2,7 +2,7 @@
 
 Why: on boards four rows high the first player's winning attacks near the left edge are the same from width to
 width, and the proof search's own choice at a position can be far harder to prove than the move that won the
-same line on a narrower board (docs/parallel.md, "(19,4,4) settled": 2.4 M nodes at the narrower board's move
+same line on a narrower board (docs/results.md, "How each width was found": 2.4 M nodes at the narrower board's move
 where the search's own had run for hours). A guide turns the hand method (one deeper job per reply, at the move
 read from the narrower board's checkpoint) into one command: ``kinarow solve ... --question first-wins --guide
 FILE``.
