@@ -62,6 +62,9 @@ SHARE_CELLS = 40
 #: the proof search's table in MiB for a case in one process, by the board's cells (the shipped wins used 2-12
 #: GiB; the walk asks again where rows were overwritten, so a small table costs time and moves, not correctness)
 PROOF_TT_MB = ((49, 256), (64, 2048), (128, 4096))
+#: the table of the solve route on boards of more than 36 cells (Connect Four 7x6: its winning walk took 22
+#: minutes with 8 GiB, far longer with the default 64 MiB), at most a third of the machine's memory
+SOLVE_TT_MB = 8192
 #: each worker's table in a job run (the guided (m,4,4) runs: 4096 MiB, 2.7 GB peak a worker)
 JOB_TT_MB = 4096
 #: a job of a job run that has run this long is split into its children, so a stop loses at most this much
@@ -417,7 +420,8 @@ def _run_solve(plan: Plan, folder: Path, settings: Settings) -> Outcome:
     game = position.game
     threads = settings.processes if game.gravity else 1
     _say(settings, f"solving {game} with its certificate")
-    result = solve(position, proof=True, walk=game.cells <= 128, tt_mb=settings.tt_mb, on_tick=settings.on_tick,
+    tt_mb = settings.tt_mb or (_at_most_a_third(SOLVE_TT_MB) if game.cells > 36 else None)
+    result = solve(position, proof=True, walk=game.cells <= 128, tt_mb=tt_mb, on_tick=settings.on_tick,
                    on_proof_tick=settings.on_tick, threads=_threads_for(game, threads))
     proof = result.proof
     data = None if proof is None else proof.data
@@ -425,6 +429,15 @@ def _run_solve(plan: Plan, folder: Path, settings: Settings) -> Outcome:
     what = "no certificate" if proof is None else proof.what
     return Outcome(plan, result.value, data, kind, what, nodes=result.nodes, seconds=result.seconds,
                    stopped=result.stopped)
+
+
+def _at_most_a_third(mb: float) -> float:
+    """``mb``, or a third of the machine's memory in MiB when that is less."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
+    except (ValueError, OSError, AttributeError):
+        return mb
+    return max(64.0, min(mb, total / 3))
 
 
 def _threads_for(game: Game, wanted: int) -> int:
