@@ -171,10 +171,10 @@ def add_commands(commands: Any) -> None:
         "--search", choices=SEARCHES, default="auto",
         help="the search of a value question: proof (proof-number search: free placement, one stone a turn, normal "
         "or Maker-Breaker goal, at most 128 cells), alpha-beta, or auto (default: the proof search on such boards "
-        f"of at least {PROOF_SEARCH_CELLS} cells, else alpha-beta); --strategy, --proof and --strong use "
-        "alpha-beta under auto (the proof search beyond 64 cells); --search proof "
-        "writes a win's strategy (--strategy, --proof) from its own table, "
-        "and refuses --strong",
+        f"of at least {PROOF_SEARCH_CELLS} cells, else alpha-beta); --strategy and --strong use "
+        "alpha-beta under auto (the proof search beyond 64 cells), --proof the proof search where it answers; "
+        "the proof search writes a win's strategy (--strategy, --proof) from its own table, "
+        "and --search proof refuses --strong",
     )
     p.add_argument("--table", metavar="FILE", default=None,
                    help="--search proof: keep the search's table in FILE, so that a long search resumes where it "

@@ -861,7 +861,8 @@ def _finished(ask: Ask) -> Result:
 
 
 def _proved(ask: Ask) -> Result | None:
-    result = _proof_search(ask, strategy=ask.options.search == "proof", breaker_strategy=True)
+    # nothing solved twice: a win's strategy is read from the table of the search that proved it
+    result = _proof_search(ask, strategy=True, breaker_strategy=ask.options.search == "proof")
     return None if result.value not in (Value.DRAW, Value.BREAKER) and result.strategy is None else result
 
 
