@@ -877,31 +877,6 @@ class Route:
     keeps: Callable[[Result], bool] = lambda result: True
 
 
-#: The routes to a value, tried in order by :func:`solve`; the first that applies and answers gives the result.
-#:
-#: =============================  ===========================================  ==================================
-#: route                          when                                         what answers
-#: =============================  ===========================================  ==================================
-#: strong score search            strong, a Connect-k game, no strategy asked  the score kernel: value and length
-#: store                          a results store is given                     an answer it holds, found with the
-#:                                                                             same options (with its certificate
-#:                                                                             when ``proof``); else passes on
-#: finished position              the game is over                             its result, no search
-#: proof search for a             ``proof`` where the proof search applies,    the proof search; a win's strategy
-#: certificate                    without ``strategy`` (or ``search='proof'``) from its own table (Breaker's win:
-#:                                                                             the certificate step writes it);
-#:                                                                             passes on when it stops
-#: score search                   a Connect-k game, no strategy asked          the score kernel
-#: proof search                   where it applies and is chosen (``search``,  the proof search, a win's strategy
-#:                                no strategy asked, or beyond 64 cells)       from its table
-#: alpha-beta                     everything else                              :class:`Searcher` (given or new);
-#:                                                                             a win's strategy by its win tests
-#: =============================  ===========================================  ==================================
-#:
-#: Then, whichever answered: an exact answer is kept in the store; the strategy is put in the form asked
-#: (``walk``) and, with ``proof``, the certificate of the value is chosen by :func:`kinarow.search.certify.certificate`
-#: (a win: its strategy; a draw settled at the root: matching sets; another draw: a pairing, blocking trees or
-#: non-losing walks); a strong solve's length is found by the alpha-beta Searcher (:func:`with_length`).
 ROUTES: tuple[Route, ...] = (
     Route("strong score search", _strong_scored, lambda ask: _score_search(ask, strong=True)),
     Route("store", lambda ask: ask.store is not None, _from_store, keeps=lambda result: False),
@@ -914,6 +889,30 @@ ROUTES: tuple[Route, ...] = (
           lambda ask: _proof_search(ask, strategy=ask.options.wants_strategy, breaker_strategy=True)),
     Route("alpha-beta", lambda ask: True, lambda ask: _alpha_beta(ask)),
 )
+"""The routes to a value, tried in order by :func:`solve`: the first that applies and answers gives the result.
+
+| route | when | what answers |
+| --- | --- | --- |
+| strong score search | ``strong``, a Connect-k game, no strategy asked | the score kernel: value and length at once |
+| store | a results store is given | an answer it holds, found with the same options (with its certificate when \
+``proof``); else the next route |
+| finished position | the game is over | its result, without search |
+| proof search for a certificate | ``proof`` where the proof search applies, without ``strategy`` (or with \
+``search='proof'``) | the proof search; a win's strategy read from its own table (Breaker's win: the \
+certificate step writes it); the next route when it stops |
+| score search | a Connect-k game, no strategy asked | the score kernel |
+| proof search | it applies and is chosen: ``search='proof'``, or no strategy asked, or more than 64 cells | the \
+proof search; a win's strategy read from its table |
+| alpha-beta | everything else | :class:`Searcher` (given or made); a win's strategy by its win tests |
+
+Then, whichever answered: an exact answer is kept in the store; the strategy is put in the form asked
+(``walk``) and, with ``proof``, :func:`kinarow.search.certify.certificate` chooses the certificate of the value
+(a win: its strategy; a draw settled at the root: matching sets; another draw: a pairing, blocking trees or
+non-losing walks); a strong solve's length is found by the alpha-beta Searcher (:func:`with_length`). Where
+the router may choose the search at all is :func:`chooses_engine`; each "does this apply" check is one
+predicate (:func:`score_kernel_serves`, :func:`proof_search_applies`, :func:`sharing_refusal`,
+:func:`knowledge_reason`).
+"""
 
 
 def route(ask: Ask) -> tuple[Route, Result]:
