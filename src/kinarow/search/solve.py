@@ -1,5 +1,14 @@
 """``solve()``: the game-theoretic value of a game or position.
 
+Its budgets come as :class:`~kinarow.options.Limits` and its choices as
+:class:`~kinarow.options.SolveOptions` (or as loose keywords, folded into them
+first). Which search answers is one table, :data:`ROUTES`, tried in order: its
+docstring is the map of routes (which question, which game, which engine, which
+certificate follows). The engines are the :class:`Searcher` (alpha-beta, and
+the front of the Connect-k score search), the score search
+(:mod:`kinarow.search.connect`) and the proof search
+(:mod:`kinarow.search.proof_search`).
+
 >>> from kinarow import Game, solve
 >>> solve(Game("3x3k3")).value
 <Value.DRAW: 'draw'>
@@ -803,10 +812,25 @@ class Ask:
         return self.searcher
 
 
-# "does this apply" -- each check in one predicate
+# "does this apply": each check in one predicate
 def score_kernel_serves(game: Game) -> bool:
     """Does the Connect-k score kernel serve ``game`` (:func:`kinarow.search.connect.serves`)?"""
     return connect.serves(game) is None
+
+
+def proof_search_applies(game: Game, search: str, knowledge: str) -> bool:
+    """Does :func:`solve` ask the proof search (``search``: ``auto``, ``proof`` or ``alpha-beta``)? ``proof``
+    for a game it does not apply to is refused in one sentence."""
+    from kinarow.search.proof_search import unsupported
+
+    if search == "alpha-beta":
+        return False
+    reason = unsupported(game)
+    if search == "proof":
+        if reason is not None:
+            raise KinarowError(f"the proof search does not apply: {reason}; choose the auto or alpha-beta search")
+        return True
+    return reason is None and knowledge != "none" and game.cells >= PROOF_SEARCH_CELLS
 
 
 def sharing_refusal(game: Game) -> str | None:
@@ -825,6 +849,10 @@ def chooses_engine(ask: Ask) -> bool:
 def _strong_scored(ask: Ask) -> bool:
     return (ask.options.strong and ask.searcher is None and not ask.options.wants_strategy
             and not ask.position.is_over and score_kernel_serves(ask.game))
+
+
+def _scored(ask: Ask) -> bool:
+    return chooses_engine(ask) and not ask.options.wants_strategy and score_kernel_serves(ask.game)
 
 
 def _for_certificate(ask: Ask) -> bool:
@@ -883,8 +911,7 @@ ROUTES: tuple[Route, ...] = (
     Route("finished position", lambda ask: ask.position.is_over, _finished),
     Route("proof search for a certificate", _for_certificate, _proved,
           keeps=lambda result: result.value not in (Value.DRAW, Value.BREAKER)),  # a draw keeps its certificate
-    Route("score search", lambda ask: chooses_engine(ask) and not ask.options.wants_strategy
-          and score_kernel_serves(ask.game), lambda ask: _score_search(ask, strong=False)),
+    Route("score search", _scored, lambda ask: _score_search(ask, strong=False)),
     Route("proof search", _proof_search_asked,
           lambda ask: _proof_search(ask, strategy=ask.options.wants_strategy, breaker_strategy=True)),
     Route("alpha-beta", lambda ask: True, lambda ask: _alpha_beta(ask)),
@@ -1022,13 +1049,11 @@ def solve(
         raise KinarowError(f"a walk with shared replies cannot be written for {position.game}: {why}")
     ask = Ask(position, limits, options, searcher, store, on_tick, on_proof_tick)
     way, result = route(ask)
-    if store is not None and way.keeps(result):
-        from kinarow.search import certify
+    from kinarow.search import certify
 
+    if store is not None and way.keeps(result):
         certify.save_result(store, position, result, symmetry=ask.keyed_symmetry)
     if result.proof is None:  # (an answer from the store comes with its certificate)
-        from kinarow.search import certify
-
         result = certify.certify(position, result, proof=options.proof, walk=options.walk, store=store,
                                  tick=on_proof_tick)
     result = with_reason(position, result)
@@ -1146,21 +1171,6 @@ def _score_search(ask: Ask, *, strong: bool) -> Result:
     return Result(str(game), position.move_text(), winner_of(game, position.to_move, kernel_value), nodes,
                   time.perf_counter() - start, position.name(best) if best is not None else None, to_move,
                   strong=strong, last_move=score.last_move if strong else None, search=SCORE_SEARCH, **know)
-
-
-def proof_search_applies(game: Game, search: str, knowledge: str) -> bool:
-    """Does :func:`solve` ask the proof search (``search``: ``auto``, ``proof`` or ``alpha-beta``)? ``proof``
-    for a game it does not apply to is refused in one sentence."""
-    from kinarow.search.proof_search import unsupported
-
-    if search == "alpha-beta":
-        return False
-    reason = unsupported(game)
-    if search == "proof":
-        if reason is not None:
-            raise KinarowError(f"the proof search does not apply: {reason}; choose the auto or alpha-beta search")
-        return True
-    return reason is None and knowledge != "none" and game.cells >= PROOF_SEARCH_CELLS
 
 
 def _proof_search(ask: Ask, *, strategy: bool, breaker_strategy: bool) -> Result:
