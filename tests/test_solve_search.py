@@ -125,3 +125,29 @@ def test_cli_writes_a_wins_strategy_from_the_proof_search(capsys, tmp_path):
     assert code == 0 and out.startswith("VALID: in 6x5k4, the first player")
     code, _, err = run(capsys, "solve", "6x5k4", "--search", "proof", "--strong", "--no-store")
     assert code != 0 and "leave out strong" in err
+
+
+def test_a_win_the_proof_search_proves_is_not_solved_again_for_its_certificate(capsys, monkeypatch, tmp_path):
+    """``solve(proof=True)`` and ``kinarow solve --proof`` where the proof search answers (6x6k4 under auto):
+    the win's strategy is read from that search's own table, so alpha-beta's Searcher is never built (it once
+    solved the game again to write the strategy), and the certificate checks."""
+    from kinarow.proofs import check_data
+    from kinarow.search import solve as solve_module
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("alpha-beta was asked to solve the game again")
+
+    monkeypatch.setattr(solve_module.Searcher, "__init__", refuse)
+    result = solve("6x6k4", proof=True)
+    assert (result.value, result.search, result.stopped) == (Value.FIRST, PROOF_SEARCH, None)
+    assert result.walk_nodes is not None and result.proof is not None and result.proof.kind == "strategy"
+    assert check_data(result.proof.data).ok and check_data(result.proof.data, compiled=True).ok
+    path = tmp_path / "6x6k4.json"
+    code, out, _ = run(capsys, "solve", "6x6k4", "--proof", str(path), "--json", "--no-store")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["search"], data["value"], data["proof_file"]) == (PROOF_SEARCH, "first", str(path))
+    assert data["nodes"] == result.nodes  # one search, the same one
+    monkeypatch.undo()
+    code, out, _ = run(capsys, "check", str(path), "--compiled")
+    assert code == 0 and out.startswith("VALID: in 6x6k4, the first player")

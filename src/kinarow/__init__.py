@@ -57,19 +57,27 @@ def verify(strategy: Any, game: Game | str, player: int | str | None = None, **o
 
 
 def _check_options(name: str, function: Any, options: dict[str, Any], positional: tuple[str, ...]) -> None:
-    """One sentence for an option ``function`` does not take (not a TypeError from deep inside)."""
-    known = [option for option in _parameters(function) if option not in positional]
+    """One sentence for an option ``function`` does not take (not a TypeError from deep inside); a function
+    that takes ``**keywords`` refuses those it does not know itself."""
+    names = _parameters(function)
+    if names is None:
+        return
+    known = [option for option in names if option not in positional]
     unknown = sorted(set(options) - set(known))
     if unknown:
         raise KinarowError(f"{name}() has no option {unknown[0]!r}; its options are {', '.join(known)}")
 
 
 @functools.cache
-def _parameters(function: Any) -> tuple[str, ...]:
-    """The parameter names of ``function`` (read once: a solve() of a short search should not pay for it)."""
+def _parameters(function: Any) -> tuple[str, ...] | None:
+    """The parameter names of ``function``, None when it takes ``**keywords`` (read once: a solve() of a short
+    search should not pay for it)."""
     import inspect
 
-    return tuple(inspect.signature(function).parameters)
+    parameters = inspect.signature(function).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    return tuple(p.name for p in parameters)
 
 
 _LAZY = {"Result": "kinarow.search.result", "Searcher": "kinarow.search.alphabeta",

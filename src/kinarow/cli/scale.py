@@ -210,8 +210,7 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
     position = Game(args.game).position(args.moves)
     if args.status:
         return _job_status(position, Path(args.checkpoint), args.json, out, args.question or "exact")
-    if args.table is not None and args.search != "proof":
-        raise UsageError("--table keeps the proof search's table; give it with --search proof")
+    # (--table without --search proof, and --share without --search proof --walk: refused by kinarow solve's options)
     if args.table is not None and (args.cluster or (workers or 1) != 1):
         raise UsageError("--table keeps the table of one worker between runs; give it with one worker "
                          "(--workers 1, the default) and no --cluster")

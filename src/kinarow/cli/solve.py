@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from typing import Any, TextIO
 
 from kinarow.cli import scale
@@ -39,6 +40,7 @@ from kinarow.cli.common import (
 from kinarow.errors import interrupted
 from kinarow.game import Game
 from kinarow.limits import DEFAULT_KNOWLEDGE, KNOWLEDGE_LEVELS, MAX_THREADS, MAX_TT_MB, PROOF_SEARCH_CELLS, SEARCHES
+from kinarow.options import Limits, OptionError, SolveOptions
 
 
 # -- solve -----------------------------------------------------------------------------
@@ -49,8 +51,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.status and not args.checkpoint:
         raise UsageError("--status lists the finished jobs of a checkpoint; give it with --checkpoint FILE")
     check_outputs(("--strategy", args.strategy), ("--proof", args.proof))
-    if args.share and (args.search != "proof" or not args.walk):
-        raise UsageError("--share writes a walk with the proof search's zones; give it with --search proof --walk")
+    options = solve_options(args)
     if scale.wants_parallel(args):  # --workers N > 1, --cluster or --checkpoint: frontier jobs
         if args.strong:
             raise UsageError("--strong solves in one process; leave out --workers, --jobs, --cluster, --checkpoint, "
@@ -61,8 +62,6 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
     position = Game(args.game).position(args.moves)
-    if args.table is not None and args.search != "proof":
-        raise UsageError("--table keeps the proof search's table; give it with --search proof")
     if threads > 1 and connect.serves(position.game) is not None:
         raise UsageError(f"--threads serves the Connect-k score search only, and {position.game} is not its game "
                          f"({connect.serves(position.game)}); use --workers N for frontier jobs in N processes")
@@ -70,24 +69,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     proof = args.proof is not None
     steps = [(f"solving {position.game}", "nodes")] + ([("writing the certificate", "nodes")] if proof else [])
     with progress_steps(err, *steps) as ticks, walk_option():
-        result = solve(
-            position,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            tt_mb=tt_mb,
-            strategy=args.strategy is not None,
-            walk=args.walk,
-            on_tick=ticks[0],
-            knowledge=args.knowledge,
-            proof=proof,
-            store=store,
-            on_proof_tick=ticks[-1] if proof else None,
-            strong=args.strong,
-            threads=threads,
-            search=args.search,
-            proof_table=args.table,
-            share=args.share,
-        )
+        result = solve(position, limits=Limits(max_nodes, time_limit, tt_mb), options=replace(options, threads=threads),
+                       store=store, on_tick=ticks[0], on_proof_tick=ticks[-1] if proof else None)
     note, proof_note = write_files(args, result)
     if args.json:
         data = {**result.to_dict(), **file_fields(args, result)}
@@ -104,6 +87,18 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"{interrupted()}: the search stopped before it had an answer.", file=err)
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def solve_options(args: argparse.Namespace) -> SolveOptions:
+    """The choices of ``kinarow solve`` as :class:`~kinarow.options.SolveOptions`, whose rules between options
+    (``--share`` needs ``--search proof --walk``, ``--table`` needs ``--search proof``, ...) are checked where it
+    is made, once for both the one-process and the job run; a broken rule is said in the command line's words."""
+    try:
+        return SolveOptions(knowledge=args.knowledge, search=args.search, strategy=args.strategy is not None,
+                            walk=args.walk, proof=args.proof is not None, strong=args.strong, proof_table=args.table,
+                            share=args.share)
+    except OptionError as error:
+        raise UsageError(error.command_line) from None
 
 
 # -- show ------------------------------------------------------------------------------
@@ -165,10 +160,10 @@ def add_commands(commands: Any) -> None:
         "--search", choices=SEARCHES, default="auto",
         help="the search of a value question: proof (proof-number search: free placement, one stone a turn, normal "
         "or Maker-Breaker goal, at most 128 cells), alpha-beta, or auto (default: the proof search on such boards "
-        f"of at least {PROOF_SEARCH_CELLS} cells, else alpha-beta); --strategy, --proof and --strong use "
-        "alpha-beta under auto (the proof search beyond 64 cells); --search proof "
-        "writes a win's strategy (--strategy, --proof) from its own table, "
-        "and refuses --strong",
+        f"of at least {PROOF_SEARCH_CELLS} cells, else alpha-beta); --strategy and --strong use "
+        "alpha-beta under auto (the proof search beyond 64 cells), --proof the proof search where it answers; "
+        "the proof search writes a win's strategy (--strategy, --proof) from its own table, "
+        "and --search proof refuses --strong",
     )
     p.add_argument("--table", metavar="FILE", default=None,
                    help="--search proof: keep the search's table in FILE, so that a long search resumes where it "

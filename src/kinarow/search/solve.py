@@ -1,5 +1,14 @@
 """``solve()``: the game-theoretic value of a game or position.
 
+Its budgets come as :class:`~kinarow.options.Limits` and its choices as
+:class:`~kinarow.options.SolveOptions` (or as loose keywords, folded into them
+first). Which search answers is one table, :data:`ROUTES`, tried in order: its
+docstring is the map of routes (which question, which game, which engine, which
+certificate follows). The engines are the :class:`Searcher` (alpha-beta, and
+the front of the Connect-k score search), the score search
+(:mod:`kinarow.search.connect`) and the proof search
+(:mod:`kinarow.search.proof_search`).
+
 >>> from kinarow import Game, solve
 >>> solve(Game("3x3k3")).value
 <Value.DRAW: 'draw'>
@@ -9,23 +18,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Unpack
 
 from kinarow.engine import kernel as K
 from kinarow.engine.tables import MAX_CELLS
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.limits import (
-    DEFAULT_KNOWLEDGE,
-    PROOF_SEARCH_CELLS,
-    check_flag,
-    check_knowledge,
-    check_limits,
-    check_search,
-    check_threads,
-    default_tt_mb,
-    said,
-)
+from kinarow.limits import PROOF_SEARCH_CELLS, default_tt_mb, said
+from kinarow.options import PROOF_SEARCH_RULE, Limits, OptionError, SolveKeywords, SolveOptions, folded
 from kinarow.position import Position
 from kinarow.search import book as books
 from kinarow.search import connect
@@ -44,32 +45,204 @@ SEARCH_NAMES = {"auto": (PROOF_SEARCH, ALPHA_BETA, SCORE_SEARCH), "proof": (PROO
                 "alpha-beta": (ALPHA_BETA, SCORE_SEARCH)}
 
 
+# -- the router: which search answers, tried in order ----------------------------------------------------------
+@dataclass
+class Ask:
+    """One question to the router: the position and what :func:`solve` was given, checked."""
+
+    position: Position
+    limits: Limits
+    options: SolveOptions
+    searcher: Searcher | None = None
+    store: Store | None = None
+    on_tick: Callable[[int], None] | None = None
+    on_proof_tick: Callable[[int], None] | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.position.game
+
+    @property
+    def keyed_knowledge(self) -> str:
+        """The knowledge level that keys the results store: a given searcher's own, else the one asked."""
+        return self.options.knowledge if self.searcher is None else self.searcher.knowledge
+
+    @property
+    def keyed_symmetry(self) -> bool:
+        """Symmetry as it keys the results store: a given searcher's own, else the one asked."""
+        return self.options.symmetry if self.searcher is None else self.searcher.symmetry
+
+    def alpha_beta(self) -> Searcher:
+        """The searcher given, or one made now with the options asked (and kept: a strong solve's length is
+        found by the searcher that found the value)."""
+        if self.searcher is None:
+            self.searcher = Searcher(self.game, tt_mb=self.limits.tt_mb, symmetry=self.options.symmetry,
+                                     knowledge=self.options.knowledge)
+        return self.searcher
+
+
+# "does this apply": each check in one predicate
+def score_kernel_serves(game: Game) -> bool:
+    """Does the Connect-k score kernel serve ``game`` (:func:`kinarow.search.connect.serves`)?"""
+    return connect.serves(game) is None
+
+
+def proof_search_applies(game: Game, search: str, knowledge: str) -> bool:
+    """Does :func:`solve` ask the proof search (``search``: ``auto``, ``proof`` or ``alpha-beta``)? ``proof``
+    for a game it does not apply to is refused in one sentence."""
+    from kinarow.search.proof_search import unsupported
+
+    if search == "alpha-beta":
+        return False
+    reason = unsupported(game)
+    if search == "proof":
+        if reason is not None:
+            raise KinarowError(f"the proof search does not apply: {reason}; choose the auto or alpha-beta search")
+        return True
+    return reason is None and knowledge != "none" and game.cells >= PROOF_SEARCH_CELLS
+
+
+def sharing_refusal(game: Game) -> str | None:
+    """Why a walk with shared replies cannot be written for ``game`` (:mod:`kinarow.search.shared_walk`), or None."""
+    from kinarow.search.shared_walk import sharing_refused_for
+
+    return sharing_refused_for(game)
+
+
+def chooses_engine(ask: Ask) -> bool:
+    """May the router choose the search? Not when a Searcher was given, nor for a strong solve (the alpha-beta
+    Searcher that finds its value then finds its length), which the strong score search route has not taken."""
+    return ask.searcher is None and not ask.options.strong
+
+
+def _strong_scored(ask: Ask) -> bool:
+    return (ask.options.strong and ask.searcher is None and not ask.options.wants_strategy
+            and not ask.position.is_over and score_kernel_serves(ask.game))
+
+
+def _scored(ask: Ask) -> bool:
+    return chooses_engine(ask) and not ask.options.wants_strategy and score_kernel_serves(ask.game)
+
+
+def _for_certificate(ask: Ask) -> bool:
+    # a draw's certificate needs no strategy, and a win's is read from the proof search's own table
+    o = ask.options
+    return (o.proof and (o.search == "proof" or not o.strategy) and chooses_engine(ask)
+            and proof_search_applies(ask.game, o.search, o.knowledge))
+
+
+def _proof_search_asked(ask: Ask) -> bool:
+    o = ask.options
+    wide = ask.game.cells > MAX_CELLS  # beyond the alpha-beta kernel: the proof search writes the strategy too
+    return chooses_engine(ask) and (o.search == "proof" or not o.wants_strategy or wide) and proof_search_applies(
+        ask.game, o.search, o.knowledge)
+
+
+def _from_store(ask: Ask) -> Result | None:
+    from kinarow.search import certify
+
+    assert ask.store is not None
+    o = ask.options
+    result = certify.stored_result(ask.store, ask.position, strategy=o.wants_strategy,
+                                   knowledge=ask.keyed_knowledge, symmetry=ask.keyed_symmetry)
+    if result is None or (o.search != "auto" and result.search not in SEARCH_NAMES[o.search]):
+        return None  # not held, or held from another search than the one asked for
+    if o.proof:  # a stored value is served only with its certificate
+        return certify.certified_from_store(ask.store, ask.position, result, walk=o.walk, tick=ask.on_proof_tick)
+    return result
+
+
+def _finished(ask: Ask) -> Result:
+    assert ask.position.result is not None
+    return Result(str(ask.game), ask.position.move_text(), ask.position.result, 0, 0.0, None, None)
+
+
+def _proved(ask: Ask) -> Result | None:
+    # nothing solved twice: a win's strategy is read from the table of the search that proved it
+    result = _proof_search(ask, strategy=True, breaker_strategy=ask.options.search == "proof")
+    return None if result.value not in (Value.DRAW, Value.BREAKER) and result.strategy is None else result
+
+
+@dataclass(frozen=True)
+class Route:
+    """One way to a value: its name, when it applies, and what answers (None: the next route is asked)."""
+
+    name: str
+    applies: Callable[[Ask], bool]
+    answer: Callable[[Ask], Result | None]
+    #: is the answer kept in the results store (when one is given)?
+    keeps: Callable[[Result], bool] = lambda result: True
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("strong score search", _strong_scored, lambda ask: _score_search(ask, strong=True)),
+    Route("store", lambda ask: ask.store is not None, _from_store, keeps=lambda result: False),
+    Route("finished position", lambda ask: ask.position.is_over, _finished),
+    Route("proof search for a certificate", _for_certificate, _proved,
+          keeps=lambda result: result.value not in (Value.DRAW, Value.BREAKER)),  # a draw keeps its certificate
+    Route("score search", _scored, lambda ask: _score_search(ask, strong=False)),
+    Route("proof search", _proof_search_asked,
+          lambda ask: _proof_search(ask, strategy=ask.options.wants_strategy, breaker_strategy=True)),
+    Route("alpha-beta", lambda ask: True, lambda ask: _alpha_beta(ask)),
+)
+"""The routes to a value, tried in order by :func:`solve`: the first that applies and answers gives the result.
+
+| route | when | what answers |
+| --- | --- | --- |
+| strong score search | ``strong``, a Connect-k game, no strategy asked | the score kernel: value and length at once |
+| store | a results store is given | an answer it holds, found with the same options (with its certificate when \
+``proof``); else the next route |
+| finished position | the game is over | its result, without search |
+| proof search for a certificate | ``proof`` where the proof search applies, without ``strategy`` (or with \
+``search='proof'``) | the proof search; a win's strategy read from its own table (Breaker's win: the \
+certificate step writes it); the next route when it stops |
+| score search | a Connect-k game, no strategy asked | the score kernel |
+| proof search | it applies and is chosen: ``search='proof'``, or no strategy asked, or more than 64 cells | the \
+proof search; a win's strategy read from its table |
+| alpha-beta | everything else | :class:`Searcher` (given or made); a win's strategy by its win tests |
+
+Then, whichever answered: an exact answer is kept in the store; the strategy is put in the form asked
+(``walk``) and, with ``proof``, :func:`kinarow.search.certify.certificate` chooses the certificate of the value
+(a win: its strategy; a draw settled at the root: matching sets; another draw: a pairing, blocking trees or
+non-losing walks); a strong solve's length is found by the alpha-beta Searcher (:func:`with_length`). Where
+the router may choose the search at all is :func:`chooses_engine`; each "does this apply" check is one
+predicate (:func:`score_kernel_serves`, :func:`proof_search_applies`, :func:`sharing_refusal`,
+:func:`knowledge_reason`).
+"""
+
+
+def route(ask: Ask) -> tuple[Route, Result]:
+    """The first route of :data:`ROUTES` that applies to ``ask`` and answers it, with its answer."""
+    for way in ROUTES:
+        if way.applies(ask):
+            result = way.answer(ask)
+            if result is not None:
+                return way, result
+    raise KinarowError("internal error: no route answered")  # alpha-beta always answers
+
+
 def solve(
     target: Game | Position | str,
     *,
     moves: str | None = None,
-    max_nodes: int | None = None,
-    time_limit: float | None = None,
-    tt_mb: float | None = None,
-    symmetry: bool = True,
-    strategy: bool = False,
-    walk: bool = False,
+    limits: Limits | None = None,
+    options: SolveOptions | None = None,
     searcher: Searcher | None = None,
-    on_tick: Callable[[int], None] | None = None,
-    knowledge: str = DEFAULT_KNOWLEDGE,
-    proof: bool = False,
     store: Store | None = None,
+    on_tick: Callable[[int], None] | None = None,
     on_proof_tick: Callable[[int], None] | None = None,
-    strong: bool = False,
-    threads: int = 1,
-    search: str = "auto",
-    proof_table: str | None = None,
-    share: bool = False,
+    **keywords: Unpack[SolveKeywords],
 ) -> Result:
     """Solve a game (from the empty board) or a position with perfect play.
 
-    ``max_nodes`` / ``time_limit`` bound the search; when either runs out the
-    value is ``unknown``. With ``strategy=True`` a win comes with the winner's
+    ``limits`` (:class:`~kinarow.options.Limits`) bounds the search: ``max_nodes``, ``time_limit`` (seconds)
+    and ``tt_mb`` (the table's size); when a budget runs out the value is ``unknown``. ``options``
+    (:class:`~kinarow.options.SolveOptions`) says what is asked besides the value; each of their fields may
+    also be given as a keyword of its own, ``solve(game, max_nodes=10**6, proof=True)``: the compatibility
+    form, folded into the two bundles before anything else is done (giving one field both ways is refused).
+    :data:`ROUTES` is the map of which search answers.
+
+    With ``strategy=True`` a win comes with the winner's
     strategy (:class:`~kinarow.proofs.tree.StrategyTree`), which
     :func:`kinarow.proofs.tree.check` verifies without the search code;
     ``walk=True`` keeps it as a walk (version 3), the form that large
@@ -92,7 +265,9 @@ def solve(
     certificate of the value, ready to write as JSON, and what it proves
     (:class:`kinarow.search.certify.Proof`: a win's strategy, a draw's
     matching sets, pairing or draw proof; ``on_proof_tick`` hears the progress
-    of a draw proof). With a results ``store`` (:class:`kinarow.store.Store`)
+    of a draw proof). Where the proof search answers the value, a win's
+    strategy is read from its own table (the game is not searched again).
+    With a results ``store`` (:class:`kinarow.store.Store`)
     an answer it holds is returned at once when it was found with the same
     options (knowledge level, symmetry, and with the strategy when one is
     asked for; ``Result.from_store``), and a new exact answer is saved there,
@@ -111,7 +286,7 @@ def solve(
     one table (the Connect-k score kernel only; other games search in one
     thread, and use processes for more: :mod:`kinarow.search.parallel`).
 
-    ``search`` chooses the search of a value question (no ``strategy``, ``proof``, ``strong`` or
+    ``search`` chooses the search of a value question (no ``strategy``, ``strong`` or
     ``searcher``): ``proof`` is the proof-number search (:mod:`kinarow.search.proof_search`: free
     placement, one stone a turn, normal or Maker-Breaker goal, at most 128 cells), ``alpha-beta`` the
     :class:`Searcher`, and ``auto`` (the default) the proof search where it applies, on boards of at least
@@ -125,21 +300,9 @@ def solve(
     win's strategy from it keeps its moves so far beside it (``proof_table + ".walk.npz"``) in the same way, and
     a later walk replays them and goes on.
     """
-    max_nodes, time_limit, tt_mb = check_limits(max_nodes, time_limit, tt_mb)
-    knowledge = check_knowledge(knowledge)
-    search = check_search(search)
-    if proof_table is not None and (search != "proof" or not isinstance(proof_table, str) or not proof_table):
-        raise KinarowError("proof_table names the file that keeps the proof search's table; give a file name and "
-                           "search='proof'")
-    if search == "proof" and (strong or searcher is not None):
-        raise KinarowError("search='proof' answers value questions, with a win's strategy read from its table; "
-                           "leave out strong and searcher, or use search='auto'")
-    for name, flag in (("symmetry", symmetry), ("strategy", strategy), ("walk", walk), ("proof", proof),
-                       ("strong", strong), ("share", share)):
-        check_flag(flag, name)
-    if share and (search != "proof" or not walk):
-        raise KinarowError("share lets the loser's replies share subtrees in a walk written with the proof search's "
-                           "zones; give it with search='proof' and walk=True")
+    limits, options = folded("solve", _SOLVE_TAKES, dict(keywords), limits, options, SolveOptions)
+    if options.search == "proof" and searcher is not None:
+        raise OptionError(PROOF_SEARCH_RULE)
     for name, hook in (("on_tick", on_tick), ("on_proof_tick", on_proof_tick)):
         if hook is not None and not callable(hook):
             raise KinarowError(f"{name} must be a function of the node count, not {said(hook)}")
@@ -149,50 +312,39 @@ def solve(
         raise KinarowError(f"the searcher given is {bound}; it must be a Searcher of {position.game}")
     if moves:
         position.play_moves(moves)
-    threads = check_threads(threads)
-    if search == "proof":
-        proof_search_applies(position.game, search, knowledge)  # a game it does not apply to: one sentence
-    if share:
-        from kinarow.search.shared_walk import sharing_refused_for
+    if options.search == "proof":
+        proof_search_applies(position.game, options.search, options.knowledge)  # does not apply: one sentence
+    if options.share and (why := sharing_refusal(position.game)) is not None:
+        raise KinarowError(f"a walk with shared replies cannot be written for {position.game}: {why}")
+    ask = Ask(position, limits, options, searcher, store, on_tick, on_proof_tick)
+    way, result = route(ask)
+    from kinarow.search import certify
 
-        why = sharing_refused_for(position.game)
-        if why is not None:
-            raise KinarowError(f"a walk with shared replies cannot be written for {position.game}: {why}")
-    scored = connect.serves(position.game) is None and searcher is None and not (strategy or proof)
-    if strong and scored and not position.is_over:  # one score search gives both (the store keeps no lengths)
-        scored_result = with_reason(position, _score_search(position, max_nodes=max_nodes, time_limit=time_limit,
-                                                            tt_mb=tt_mb, on_tick=on_tick, knowledge=knowledge,
-                                                            strong=True, threads=threads))
-        if store is not None:
-            from kinarow.search import certify
-
-            certify.save_result(store, position, scored_result, symmetry=symmetry)
-        return scored_result
-    if strong and searcher is None and not position.is_over:  # the value's searcher then finds the length
-        searcher = Searcher(position.game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
-    result = with_reason(position, _solve(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
-                                           symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
-                                           on_tick=on_tick, knowledge=knowledge, proof=proof, store=store,
-                                           on_proof_tick=on_proof_tick, threads=threads, search=search,
-                                           proof_table=proof_table, share=share))
-    if not strong:
+    if store is not None and way.keeps(result):
+        certify.save_result(store, position, result, symmetry=ask.keyed_symmetry)
+    if result.proof is None:  # (an answer from the store comes with its certificate)
+        result = certify.certify(position, result, proof=options.proof, walk=options.walk, store=store,
+                                 tick=on_proof_tick)
+    result = with_reason(position, result)
+    if not options.strong or result.strong:
         return result
-    assert searcher is not None or position.is_over
-    return with_length(position, result, searcher, max_nodes=max_nodes, time_limit=time_limit, on_tick=on_tick)
+    return with_length(position, result, None if position.is_over else ask.alpha_beta(), limits, on_tick)
+
+
+#: the keywords :func:`solve` takes besides the compatibility form's
+_SOLVE_TAKES = ("moves", "limits", "options", "searcher", "store", "on_tick", "on_proof_tick")
 
 
 def with_length(
     position: Position,
     result: R,
     searcher: Searcher | None,
-    *,
-    max_nodes: int | None = None,
-    time_limit: float | None = None,
+    limits: Limits | None = None,
     on_tick: Callable[[int], None] | None = None,
 ) -> R:
     """``result`` (the value of ``position``) made strong: ``last_move`` found by ``searcher``
-    (:meth:`Searcher.game_length`) within what is left of the budgets (``max_nodes``, ``time_limit``) after
-    the value's search; its nodes and seconds are added to the result's."""
+    (:meth:`Searcher.game_length`) within what is left of the budgets (``limits``: ``max_nodes``,
+    ``time_limit``) after the value's search; its nodes and seconds are added to the result's."""
     result.strong = True
     winner = result.value.stone if isinstance(result.value, Value) else None
     if winner is None or result.stopped:
@@ -201,6 +353,7 @@ def with_length(
         result.last_move = position.stones
         return result
     assert searcher is not None
+    max_nodes, time_limit = (None, None) if limits is None else (limits.max_nodes, limits.time_limit)
     nodes_left = None if max_nodes is None else max_nodes - result.nodes
     seconds_left = None if time_limit is None else time_limit - result.seconds
     if (nodes_left is not None and nodes_left < 1) or (seconds_left is not None and seconds_left <= 0):
@@ -228,161 +381,58 @@ def with_reason(position: Position, result: R) -> R:
     return result
 
 
-def _solve(
-    position: Position,
-    *,
-    max_nodes: int | None,
-    time_limit: float | None,
-    tt_mb: float | None,
-    symmetry: bool,
-    strategy: bool,
-    walk: bool,
-    searcher: Searcher | None,
-    on_tick: Callable[[int], None] | None,
-    knowledge: str,
-    proof: bool,
-    store: Store | None,
-    on_proof_tick: Callable[[int], None] | None,
-    threads: int = 1,
-    search: str = "auto",
-    proof_table: str | None = None,
-    share: bool = False,
-) -> Result:
-    """:func:`solve` once its arguments are checked: from the store, or by search, with the certificate asked."""
-    from kinarow.search import certify
-
-    if store is None and not proof:
-        return certify.in_form(_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
-                                       symmetry=symmetry, strategy=strategy, walk=walk, searcher=searcher,
-                                       on_tick=on_tick, knowledge=knowledge, threads=threads, search=search,
-                                       proof_table=proof_table, share=share), walk)
-
-    asked = knowledge if searcher is None else searcher.knowledge  # a searcher's own options key the store
-    symmetry = symmetry if searcher is None else searcher.symmetry
-    result = certify.stored_result(store, position, strategy=strategy or proof, knowledge=asked,
-                                   symmetry=symmetry) if store is not None else None
-    if result is not None and search != "auto" and result.search not in SEARCH_NAMES[search]:
-        result = None  # the search asked for answers again
-    if result is not None and store is not None and proof:  # a stored value is served only with its certificate
-        proved = certify.certified_from_store(store, position, result, walk=walk, tick=on_proof_tick)
-        if proved is not None:
-            return proved
-        result = None
-    if result is None and proof and (search == "proof" or not strategy) and searcher is None \
-            and not position.is_over and proof_search_applies(position.game, search, knowledge):
-        # a draw's certificate needs no strategy; a win's is the winner's strategy, which alpha-beta writes
-        # unless the proof search was asked for (then its table gives the proof tree)
-        result = _proof_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
-                               on_tick=on_tick, knowledge=knowledge, strategy=search == "proof", walk=walk,
-                               proof_table=proof_table, share=share)
-        if result.value not in (Value.DRAW, Value.BREAKER) and result.strategy is None:
-            result = None
-    if result is None:
-        result = _search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
-                         strategy=strategy or proof, walk=walk, searcher=searcher, on_tick=on_tick,
-                         knowledge=knowledge, threads=threads, search=search, proof_table=proof_table, share=share)
-        if store is not None:
-            certify.save_result(store, position, result, symmetry=symmetry)
-    return certify.certify(position, result, proof=proof, walk=walk, store=store, tick=on_proof_tick)
-
-
-def _search(
-    position: Position,
-    *,
-    max_nodes: int | None,
-    time_limit: float | None,
-    tt_mb: float | None,
-    symmetry: bool,
-    strategy: bool,
-    walk: bool,
-    searcher: Searcher | None,
-    on_tick: Callable[[int], None] | None,
-    knowledge: str,
-    threads: int = 1,
-    search: str = "auto",
-    proof_table: str | None = None,
-    share: bool = False,
-) -> Result:
-    """:func:`solve`'s search of ``position`` (a copy the caller owns), without the store or the proof."""
+def _alpha_beta(ask: Ask) -> Result:
+    """The alpha-beta route: the value by :meth:`Searcher.search` (the given searcher or a new one), the
+    matching sets when knowledge settled the root, and a win's strategy when one is asked for."""
+    position, on_tick = ask.position, ask.on_tick
     game = position.game
-    start = time.perf_counter()
     moves_text = position.move_text()
-    to_move = None if position.is_over else Player.of(position.to_move)
-    if position.is_over:
-        assert position.result is not None
-        return Result(str(game), moves_text, position.result, 0, 0.0, None, to_move)
-    if searcher is None and not strategy and connect.serves(game) is None:
-        return _score_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, on_tick=on_tick,
-                             knowledge=knowledge, strong=False, threads=threads)
-    wide = game.cells > MAX_CELLS  # beyond the alpha-beta kernel: the proof search writes the strategy too
-    if searcher is None and (search == "proof" or not strategy or wide) and proof_search_applies(game, search,
-                                                                                               knowledge):
-        return _proof_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, symmetry=symmetry,
-                             on_tick=on_tick, knowledge=knowledge, strategy=strategy, walk=walk,
-                             proof_table=proof_table, share=share)
-    if searcher is None:
-        searcher = Searcher(game, tt_mb=tt_mb, symmetry=symmetry, knowledge=knowledge)
+    to_move = Player.of(position.to_move)
+    searcher = ask.alpha_beta()
     start = time.perf_counter()
-    deadline = start + time_limit if time_limit else None
-    value, best, nodes, stopped = searcher.search(position, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick)
+    deadline = start + ask.limits.time_limit if ask.limits.time_limit else None
+    value, best, nodes, stopped = searcher.search(position, max_nodes=ask.limits.max_nodes, deadline=deadline,
+                                                  on_tick=on_tick)
     seconds = time.perf_counter() - start
     know: dict[str, Any] = {"knowledge": searcher.knowledge, "knowledge_note": searcher.knowledge_note,
-                             "knowledge_cuts": int(searcher.ctrl[K.C_KCUTS])}
+                            "knowledge_cuts": int(searcher.ctrl[K.C_KCUTS]),
+                            "search": SCORE_SEARCH if searcher.scores is not None else ALPHA_BETA}
     if stopped:
-        return Result(str(game), moves_text, Value.UNKNOWN, nodes, seconds, None, to_move, stopped=stopped,
-                      search=SCORE_SEARCH if searcher.scores is not None else ALPHA_BETA, **know)
-    result = Result(
-        str(game),
-        moves_text,
-        winner_of(game, position.to_move, value),
-        nodes,
-        seconds,
-        position.name(best) if best is not None else None,
-        to_move,
-        search=SCORE_SEARCH if searcher.scores is not None else ALPHA_BETA,
-        **know,
-    )
+        return Result(str(game), moves_text, Value.UNKNOWN, nodes, seconds, None, to_move, stopped=stopped, **know)
+    result = Result(str(game), moves_text, winner_of(game, position.to_move, value), nodes, seconds,
+                    position.name(best) if best is not None else None, to_move, **know)
     if searcher.ctrl[K.C_ROOT_EXACT] and result.value in (Value.DRAW, Value.BREAKER):
         result.certificate = root_certificate(position)
         result.seconds = time.perf_counter() - start
-    if strategy and value != K.DRAW:
+    if ask.options.wants_strategy and value != K.DRAW:
         result.strategy = extract_strategy(
-            position, searcher, None if on_tick is None else lambda more: on_tick(nodes + more), walk=walk
-        )
+            position, searcher, None if on_tick is None else lambda more: on_tick(nodes + more),
+            walk=ask.options.walk)
         result.seconds = time.perf_counter() - start
     return result
 
 
-def _score_search(
-    position: Position,
-    *,
-    max_nodes: int | None,
-    time_limit: float | None,
-    tt_mb: float | None,
-    on_tick: Callable[[int], None] | None,
-    knowledge: str,
-    strong: bool,
-    threads: int = 1,
-) -> Result:
-    """:func:`_search` for the games the Connect-k score kernel serves (:mod:`kinarow.search.connect`): one
-    search gives the value, and with ``strong`` the exact score, so the game's length too."""
+def _score_search(ask: Ask, *, strong: bool) -> Result:
+    """The score search route, for the games the Connect-k score kernel serves (:mod:`kinarow.search.connect`):
+    one search gives the value, and with ``strong`` the exact score, so the game's length too."""
+    position, limits, knowledge = ask.position, ask.limits, ask.options.knowledge
     game = position.game
     to_move = Player.of(position.to_move)
     start = time.perf_counter()
-    deadline = start + time_limit if time_limit else None
+    deadline = start + limits.time_limit if limits.time_limit else None
     know: dict[str, Any] = {"knowledge": knowledge,
                             "knowledge_note": knowledge_reason(game) if knowledge != "none" else None}
-    searcher, lock = books.searcher_for(game, tt_mb if tt_mb is not None else default_tt_mb(game))
+    searcher, lock = books.searcher_for(game, limits.tt_mb if limits.tt_mb is not None else default_tt_mb(game))
     try:
         searcher.forget()  # every solve() searches as if from an empty table, so its node count is its own
-        score = searcher.score(position, weak=not strong, max_nodes=max_nodes, deadline=deadline, on_tick=on_tick,
-                               threads=threads)
+        score = searcher.score(position, weak=not strong, max_nodes=limits.max_nodes, deadline=deadline,
+                               on_tick=ask.on_tick, threads=ask.options.threads)
         nodes = int(searcher.ctrl[connect.GK.G_NODES])
         if score is None:
             return Result(str(game), position.move_text(), Value.UNKNOWN, nodes, time.perf_counter() - start,
                           None, to_move, stopped=searcher.stopped, strong=strong, search=SCORE_SEARCH, **know)
-        best = searcher.best_move(position, score, weak=not strong, max_nodes=max_nodes, deadline=deadline,
-                                  on_tick=on_tick)
+        best = searcher.best_move(position, score, weak=not strong, max_nodes=limits.max_nodes, deadline=deadline,
+                                  on_tick=ask.on_tick)
     finally:
         if lock is not None:
             lock.release()
@@ -392,47 +442,23 @@ def _score_search(
                   strong=strong, last_move=score.last_move if strong else None, search=SCORE_SEARCH, **know)
 
 
-def proof_search_applies(game: Game, search: str, knowledge: str) -> bool:
-    """Does :func:`solve` ask the proof search (``search``: ``auto``, ``proof`` or ``alpha-beta``)? ``proof``
-    for a game it does not apply to is refused in one sentence."""
-    from kinarow.search.proof_search import unsupported
-
-    if search == "alpha-beta":
-        return False
-    reason = unsupported(game)
-    if search == "proof":
-        if reason is not None:
-            raise KinarowError(f"the proof search does not apply: {reason}; choose the auto or alpha-beta search")
-        return True
-    return reason is None and knowledge != "none" and game.cells >= PROOF_SEARCH_CELLS
-
-
-def _proof_search(
-    position: Position,
-    *,
-    max_nodes: int | None,
-    time_limit: float | None,
-    tt_mb: float | None,
-    symmetry: bool,
-    on_tick: Callable[[int], None] | None,
-    knowledge: str,
-    strategy: bool = False,
-    walk: bool = False,
-    proof_table: str | None = None,
-    share: bool = False,
-) -> Result:
-    """:func:`_search` by the proof-number search (:mod:`kinarow.search.proof_search`): the value from its
-    questions, then a move that keeps it (asked within what is left of the budgets); with ``strategy`` a
-    win's strategy, the proof tree read from the search's table (:meth:`ProofSearcher.strategy_walk`,
-    not bounded by the budgets)."""
+def _proof_search(ask: Ask, *, strategy: bool, breaker_strategy: bool) -> Result:
+    """The proof search routes (:mod:`kinarow.search.proof_search`): the value from its questions, then a move
+    that keeps it (asked within what is left of the budgets); with ``strategy`` a win's strategy, the proof
+    tree read from the search's table (:meth:`ProofSearcher.strategy_walk`, not bounded by the budgets), or
+    with ``share`` a walk with shared replies. A Breaker win is no tree in the table: with ``breaker_strategy``
+    alpha-beta writes its strategy here, else it comes without one."""
     from kinarow.engine import pns_kernel
     from kinarow.search.proof_search import ProofSearcher, prove, table_size_mb
 
+    position, limits, options, on_tick = ask.position, ask.limits, ask.options, ask.on_tick
     game = position.game
     to_move = Player.of(position.to_move)
+    max_nodes, time_limit, tt_mb = limits.max_nodes, limits.time_limit, limits.tt_mb
+    proof_table, knowledge = options.proof_table, options.knowledge
     kept = None if proof_table is None else table_size_mb(proof_table, game)
     searcher = ProofSearcher(game, tt_mb=kept or (tt_mb if tt_mb is not None else min(default_tt_mb(game), 64)),
-                             symmetry=symmetry, knowledge=knowledge != "none")
+                             symmetry=options.symmetry, knowledge=knowledge != "none")
     searcher.attacker_wins(game.start(), 1, max_nodes=1)  # loads the compiled kernel before the clock
     if proof_table is not None:
         searcher.keep_table(proof_table)
@@ -460,11 +486,13 @@ def _proof_search(
     result.best_move = position.name(best) if best is not None else None
     result.nodes += more
     winner = proved.value.stone
-    if strategy and winner is not None and game.goal == Goal.MAKER_BREAKER and winner == 2:
-        # Breaker wins by blocking, which the table does not hold as a tree: alpha-beta writes its strategy
-        result.strategy = extract_strategy(position, Searcher(game, tt_mb=tt_mb, symmetry=symmetry,
-                                                              knowledge=knowledge), walk=walk)
-    elif strategy and winner is not None and share:
+    if not strategy or winner is None:
+        pass
+    elif game.goal == Goal.MAKER_BREAKER and winner == 2:
+        if breaker_strategy:  # Breaker wins by blocking, which the table does not hold as a tree
+            result.strategy = extract_strategy(position, Searcher(game, tt_mb=tt_mb, symmetry=options.symmetry,
+                                                                  knowledge=knowledge), walk=options.walk)
+    elif options.share:
         from kinarow.search.shared_walk import shared_walk
 
         done = result.nodes
@@ -474,14 +502,14 @@ def _proof_search(
         assert written is not None  # no time limit: it finishes (Ctrl-C is raised)
         result.walk_nodes, result.walk_seconds = written.nodes, written.seconds
         result.strategy = written.tree
-    elif strategy and winner is not None:
+    else:
         done = result.nodes
         walk_start = time.perf_counter()
         moves = searcher.strategy_walk(position, winner,
                                        on_tick=None if on_tick is None else lambda extra: on_tick(done + extra))
         result.walk_nodes, result.walk_seconds = searcher.walk_nodes, time.perf_counter() - walk_start
         tree = _walk_tree(position, winner, moves)
-        result.strategy = tree if walk else tree.expanded()
+        result.strategy = tree if options.walk else tree.expanded()
     result.seconds = time.perf_counter() - start
     return result
 

@@ -14,14 +14,15 @@
 Imports run one way, counting those inside functions too: checkpoint <- frontier
 <- jobs <- backends <- coordinator, which also uses merge (above jobs: it reads a
 job run's parts through frontier and jobs) and guide (above frontier); rewalk
-uses the checkpoint only. The names below are the public API; the modules hold the rest
+uses the checkpoint only. The names below are the public API (``solve`` takes its budgets as
+:class:`kinarow.options.Limits` and its choices as :class:`ParallelOptions`); the modules hold the rest
 (tuning constants such as ``coordinator.SPLIT_AFTER_SECONDS`` live in the
 module that reads them). See docs/parallel.md for how and why.
 """
 
 from kinarow.search.parallel.backends import ClusterError
 from kinarow.search.parallel.checkpoint import JobStore
-from kinarow.search.parallel.coordinator import ParallelResult, solve
+from kinarow.search.parallel.coordinator import ParallelOptions, ParallelResult, solve
 from kinarow.search.parallel.frontier import (
     DRAW,
     EXACT,
@@ -43,6 +44,6 @@ from kinarow.search.parallel.frontier import (
 
 __all__ = [
     "DRAW", "EXACT", "FIRST", "FIRST_WINS", "IMMEDIATE", "INNER", "JOB", "SECOND", "SECOND_WINS", "STORED",
-    "TERMINAL", "ClusterError", "Frontier", "JobStore", "Node", "ParallelResult", "expand", "solve",
+    "TERMINAL", "ClusterError", "Frontier", "JobStore", "Node", "ParallelOptions", "ParallelResult", "expand", "solve",
     "stored_frontier", "stored_value",
 ]

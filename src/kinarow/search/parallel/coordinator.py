@@ -24,24 +24,14 @@ import resource
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.limits import (
-    MAX_WORKERS,
-    SEARCHES,
-    check_count,
-    check_flag,
-    check_knowledge,
-    check_limits,
-    check_seconds,
-    said,
-)
+from kinarow.limits import MAX_WORKERS, SEARCHES, check_count, check_flag, check_knowledge, check_seconds, said
+from kinarow.options import Limits, OptionError, folded
 from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree, follow
-from kinarow.search import connect
-from kinarow.search.alphabeta import knowledge_reason
 from kinarow.search.parallel.backends import LOCAL_JOB_SLOTS, Backend, DaskBackend, LocalBackend
 from kinarow.search.parallel.checkpoint import JobStore, unpack_shared
 from kinarow.search.parallel.frontier import (
@@ -63,10 +53,19 @@ from kinarow.search.parallel.guide import Guide
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec
 from kinarow.search.parallel.merge import SharedMerge, fingered, mapped, merged_walk, rows_of_choices, rows_of_walk
 from kinarow.search.result import Result
-from kinarow.search.solve import ALPHA_BETA, PROOF_SEARCH, SCORE_SEARCH, proof_search_applies, with_reason
+from kinarow.search.solve import (
+    ALPHA_BETA,
+    PROOF_SEARCH,
+    SCORE_SEARCH,
+    knowledge_reason,
+    proof_search_applies,
+    score_kernel_serves,
+    sharing_refusal,
+    with_reason,
+)
 from kinarow.values import Player, Value
 
-__all__ = ["ParallelResult", "solve", "splits_well"]
+__all__ = ["ParallelOptions", "ParallelResult", "solve", "splits_well"]
 
 #: Open positions per worker that the frontier aims for when ``jobs`` is not given.
 JOBS_PER_WORKER = 2
@@ -125,38 +124,112 @@ class ParallelResult(Result):
         return out
 
 
+@dataclass(frozen=True)
+class ParallelOptions:
+    """What :func:`solve` (the parallel solve) is asked to do; each field means what its keyword of the same name
+    means there. Its fields, and the rules between them, are checked once, when it is made; the rules that need
+    the game too are :func:`solve`'s.
+
+    Where the jobs run (``workers`` local processes, or a Dask ``cluster``), about how many frontier positions
+    to make (``jobs``), the SQLite ``checkpoint`` that keeps finished jobs, when a running job is split
+    (``max_job_seconds``), what the root is asked (``question``), whether a move that keeps a stolen draw is
+    proved (``best_move``), the jobs' ``knowledge`` and ``search``, whether a win's ``strategy`` is written and
+    with shared replies (``share``), the file that keeps one worker's proof ``table``, the checkpoint of
+    another width to ``guide`` the splits, and whether the jobs' walks are merged into one strategy (``merge``).
+    """
+
+    workers: int | None = None
+    cluster: Any = None
+    jobs: int | None = None
+    checkpoint: str | os.PathLike[str] | None = None
+    max_job_seconds: float | None = None
+    question: str = EXACT
+    best_move: bool = True
+    knowledge: str = "matching"
+    search: str = "auto"
+    strategy: bool = False
+    share: bool = False
+    table: str | os.PathLike[str] | None = None
+    guide: str | os.PathLike[str] | None = None
+    merge: bool = True
+
+    def __post_init__(self) -> None:
+        check_knowledge(self.knowledge)
+        if self.search not in SEARCHES:
+            raise OptionError(f"search must be one of {', '.join(SEARCHES)}, not {said(self.search)}")
+        object.__setattr__(self, "workers", check_count(self.workers, "workers", upper=MAX_WORKERS))
+        object.__setattr__(self, "jobs", check_count(self.jobs, "jobs", upper=MAX_JOBS))
+        object.__setattr__(self, "max_job_seconds", check_seconds(self.max_job_seconds, "max_job_seconds"))
+        for name in ("strategy", "best_move", "share", "merge"):
+            object.__setattr__(self, name, check_flag(getattr(self, name), name))
+        if not isinstance(self.question, str) or self.question not in QUESTIONS:
+            raise OptionError(f"the question {said(self.question)} is unknown; allowed are {', '.join(QUESTIONS)}")
+        if self.table is not None and (not isinstance(self.table, str | os.PathLike) or not str(self.table)):
+            raise OptionError(f"table names the file that keeps the worker's proof table, not {said(self.table)}")
+        if self.guide is not None and self.question == EXACT:
+            raise OptionError("guide splits the jobs of a win test at the moves that won another width: give it "
+                              "with question='first-wins' or 'second-wins'")
+        if self.share and (not self.strategy or self.search == "alpha-beta"):
+            raise OptionError(SHARE_RULE)
+
+    @property
+    def one_worker(self) -> bool:
+        """Do the jobs run on one local worker (``workers`` 1, or not given on a machine of one core)?"""
+        return self.cluster is None and (self.workers or os.cpu_count() or 1) == 1
+
+
+#: the parallel solve's share rule (:func:`solve` adds the game's reason where it has one)
+SHARE_RULE = ("share walks the jobs' wins with shared replies from the proof search's zones: give it with "
+              "strategy=True and search='proof'")
+#: the questions a parallel solve may ask of the root
+QUESTIONS = (EXACT, FIRST_WINS, SECOND_WINS)
+
+
+class ParallelKeywords(TypedDict, total=False):
+    """The keywords of :func:`solve`'s compatibility form: each a field of :class:`~kinarow.options.Limits` or
+    :class:`ParallelOptions`."""
+
+    max_nodes: int | None
+    time_limit: float | None
+    tt_mb: float | None
+    workers: int | None
+    cluster: Any
+    jobs: int | None
+    checkpoint: str | os.PathLike[str] | None
+    max_job_seconds: float | None
+    question: str
+    best_move: bool
+    knowledge: str
+    search: str
+    strategy: bool
+    share: bool
+    table: str | os.PathLike[str] | None
+    guide: str | os.PathLike[str] | None
+    merge: bool
+
+
 def solve(
     target: Game | Position | str,
     *,
     moves: str | None = None,
-    workers: int | None = None,
-    cluster: Any = None,
-    jobs: int | None = None,
-    max_nodes: int | None = None,
-    time_limit: float | None = None,
-    tt_mb: float | None = None,
-    strategy: bool = False,
-    checkpoint: str | os.PathLike[str] | None = None,
+    limits: Limits | None = None,
+    options: ParallelOptions | None = None,
     on_tick: Callable[[int], None] | None = None,
-    best_move: bool = True,
-    knowledge: str = "matching",
-    max_job_seconds: float | None = None,
-    question: str = EXACT,
-    search: str = "auto",
-    share: bool = False,
-    table: str | os.PathLike[str] | None = None,
-    guide: str | os.PathLike[str] | None = None,
-    merge: bool = True,
+    **keywords: Unpack[ParallelKeywords],
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
+
+    ``limits`` (:class:`~kinarow.options.Limits`: ``max_nodes``, ``time_limit``, ``tt_mb`` per worker) and
+    ``on_tick`` mean what they mean for :func:`kinarow.solve`; ``options`` is a :class:`ParallelOptions`. Each
+    of their fields may also be given as a keyword of its own (the compatibility form, folded into the two
+    bundles first):
 
     ``workers`` local processes (default: every core) run the jobs, unless
     ``cluster`` names a Dask scheduler (``tcp://HOST:PORT``) or is a
     ``distributed.Client``. ``jobs`` is about how many frontier positions to
     make (default :data:`JOBS_PER_WORKER` per worker). ``checkpoint`` is an
     SQLite file that keeps finished jobs: run the same call again to resume.
-    ``max_nodes``, ``time_limit``, ``tt_mb`` (per worker), ``strategy`` and
-    ``on_tick`` mean what they mean for :func:`kinarow.solve`. When the value
+    ``strategy`` means what it means for :func:`kinarow.solve`. When the value
     comes from strategy stealing (a draw of an empty board), finding a move
     that keeps it takes more search; ``best_move=False`` skips that search.
     ``knowledge`` is the workers' solver knowledge (``none``, ``pairing`` or
@@ -185,41 +258,24 @@ def solve(
     ``strategy``) leaves the jobs' walks in ``checkpoint`` unmerged (``ParallelResult.strategy`` stays None), for
     a certificate of one strategy a reply (:func:`kinarow.search.parallel.merge.parts_certificate`).
     """
-    knowledge = check_knowledge(knowledge)
-    if search not in SEARCHES:
-        raise KinarowError(f"search must be one of {', '.join(SEARCHES)}, not {said(search)}")
-    max_nodes, time_limit, tt_mb = check_limits(max_nodes, time_limit, tt_mb)
-    workers = check_count(workers, "workers", upper=MAX_WORKERS)
-    jobs = check_count(jobs, "jobs", upper=MAX_JOBS)
-    max_job_seconds = check_seconds(max_job_seconds, "max_job_seconds")
-    strategy = check_flag(strategy, "strategy")
-    best_move = check_flag(best_move, "best_move")
-    share = check_flag(share, "share")
-    merge = check_flag(merge, "merge")
+    limits, options = folded("solve", ("moves", "limits", "options", "on_tick"), dict(keywords), limits, options,
+                             ParallelOptions)
     position = start_position(target, moves)
     game = position.game
-    proving = proof_search_applies(game, search, knowledge)
-    if table is not None:
-        if not proving or cluster is not None or (workers or os.cpu_count() or 1) != 1:
+    proving = proof_search_applies(game, options.search, options.knowledge)
+    if options.table is not None:
+        if not proving or not options.one_worker:
             raise KinarowError("table keeps the table of one worker's proof search: give it with search='proof', "
                                "workers=1 and no cluster")
-        if not isinstance(table, str | os.PathLike) or not str(table):
-            raise KinarowError(f"table names the file that keeps the worker's proof table, not {said(table)}")
         from kinarow.search.proof_search import table_size_mb
 
-        table = str(table)
-        tt_mb = table_size_mb(table, game) or tt_mb  # a kept table resumes with its own size
-    if guide is not None and question == EXACT:
-        raise KinarowError("guide splits the jobs of a win test at the moves that won another width: give it with "
-                           "question='first-wins' or 'second-wins'")
-    if share:
-        from kinarow.search.shared_walk import sharing_refused_for
-
-        why = sharing_refused_for(game)
-        if not (strategy and proving) or why is not None:
-            raise KinarowError("share walks the jobs' wins with shared replies from the proof search's zones: give "
-                               "it with strategy=True and search='proof'"
-                               + (f"; and {game} does not allow it ({why})" if why else ""))
+        kept = table_size_mb(str(options.table), game)  # a kept table resumes with its own size
+        if kept:
+            limits = replace(limits, tt_mb=kept)
+    if options.share:
+        why = sharing_refusal(game)
+        if not proving or why is not None:
+            raise KinarowError(SHARE_RULE + (f"; and {game} does not allow it ({why})" if why else ""))
     if game.cells > 64 and not proving:
         from kinarow.errors import SolverLimitError
         from kinarow.search.proof_search import unsupported
@@ -235,37 +291,30 @@ def solve(
         return with_reason(position, ParallelResult(str(game), position.move_text(), position.result, 0, 0.0, None,
                                                     to_move))
     start = time.perf_counter()
-    deadline = start + time_limit if time_limit else None
-    n_workers = workers or os.cpu_count() or 1
+    deadline = start + limits.time_limit if limits.time_limit else None
+    n_workers = options.workers or os.cpu_count() or 1
 
-    store = JobStore(checkpoint) if checkpoint is not None else None
+    store = JobStore(options.checkpoint) if options.checkpoint is not None else None
     backend: Backend | None = None
     run: _Run | None = None
     if store is not None:
         store.clear_running(str(game))  # marks left by a run that was killed
     try:
         frontier = Frontier(position, store)
-        frontier.ask(question)
-        if cluster is not None:
-            backend = DaskBackend(cluster)
+        frontier.ask(options.question)
+        if options.cluster is not None:
+            backend = DaskBackend(options.cluster)
             n_workers = backend.workers
-        frontier.expand(jobs or JOBS_PER_WORKER * n_workers)
+        frontier.expand(options.jobs or JOBS_PER_WORKER * n_workers)
         if backend is None and any(n.kind in (JOB, STORED) for n in frontier.nodes):
             backend = LocalBackend(n_workers, max(4 * len(frontier.nodes), LOCAL_JOB_SLOTS))
-        run = _Run(frontier, backend, tt_mb, store, max_nodes, deadline, on_tick, n_workers)
-        run.knowledge = knowledge
-        run.search = "proof" if proving else "alpha-beta"
-        # a proof-search job that answers its win test "yes" walks the win at once, from its own full table
-        run.walk_wins = strategy and proving and question != EXACT
-        run.share = share
-        run.table = table
-        run.max_job_seconds = max_job_seconds
-        if guide is not None:
-            run.follow(Guide(guide, position, 1 if question == FIRST_WINS else 2))
+        run = _Run(frontier, backend, store, limits, options, proving, deadline, on_tick, n_workers)
+        if options.guide is not None:
+            run.follow(Guide(options.guide, position, 1 if options.question == FIRST_WINS else 2))
         stopped = run.values()
         root = frontier.nodes[frontier.root]
         strategy_stopped: str | None = None
-        if (not stopped and best_move and question == EXACT and root.kind == INNER
+        if (not stopped and options.best_move and options.question == EXACT and root.kind == INNER
                 and frontier.best_move(position) is None):
             # the value rests on strategy stealing; prove a move that keeps it (the value stands if this stops)
             root.prior_lo = SECOND
@@ -274,7 +323,7 @@ def solve(
                 root.prior_lo = DRAW
                 frontier.recompute(root)
         tree: StrategyTree | None = None
-        if not stopped and strategy and merge and root.resolved and root.lo != DRAW:
+        if not stopped and options.strategy and options.merge and root.resolved and root.lo != DRAW:
             tree, strategy_stopped = run.strategy(position)
     finally:
         if backend is not None:
@@ -287,6 +336,7 @@ def solve(
     peak_kb = max(run.peak_rss_kb, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
     if backend is not None and backend.name == "local":
         peak_kb = max(peak_kb, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    knowledge = options.knowledge
     return with_reason(position, ParallelResult(
         str(game),
         position.move_text(),
@@ -322,7 +372,7 @@ def _search_name(search: str, game: Game) -> str:
     the score search on the games the Connect-k kernel serves, else alpha-beta (see :func:`jobs.run_job`)."""
     if search == "proof":
         return PROOF_SEARCH
-    return SCORE_SEARCH if connect.serves(game) is None else ALPHA_BETA
+    return SCORE_SEARCH if score_kernel_serves(game) else ALPHA_BETA
 
 
 def _tested_moves(node: Node, question: str) -> bool:
@@ -355,30 +405,33 @@ class _Run:
         self,
         frontier: Frontier,
         backend: Backend | None,
-        tt_mb: float | None,
         store: JobStore | None,
-        max_nodes: int | None,
+        limits: Limits,
+        options: ParallelOptions,
+        proving: bool,
         deadline: float | None,
         on_tick: Callable[[int], None] | None,
         workers: int,
     ) -> None:
         self.frontier = frontier
         self.backend = backend
-        self.tt_mb = tt_mb
-        self.knowledge = "none"
-        self.search = "alpha-beta"  # the jobs' search, "proof" or "alpha-beta"
-        self.walk_wins = False  # proof search: a win test's "yes" walks the win in the same job
-        self.share = False  # proof search: the wins' walks have shared replies (a strategy of version 4)
-        self.table: str | None = None  # proof search, one local worker: the file keeping its table between runs
+        self.tt_mb = limits.tt_mb
+        self.knowledge = options.knowledge
+        self.search = "proof" if proving else "alpha-beta"  # the jobs' search
+        # proof search: a win test's "yes" walks the win in the same job, from its own full table
+        self.walk_wins = options.strategy and proving and options.question != EXACT
+        self.share = options.share  # proof search: the wins' walks have shared replies (a strategy of version 4)
+        # proof search, one local worker: the file keeping its table between runs
+        self.table: str | None = None if options.table is None else str(options.table)
         self.walks: dict[int, bytes] = {}  # node -> the winner's walk from it, found by its value job
         self.splitting: set[int] = set()  # jobs told to stop so that they are split at the move they report
         self.store = store
-        self.max_nodes = max_nodes
+        self.max_nodes = limits.max_nodes
         self.deadline = deadline
         self.on_tick = on_tick
         self.capacity = workers
         self.split_after = SPLIT_AFTER_SECONDS
-        self.max_job_seconds: float | None = None  # split any job this old, busy workers or not
+        self.max_job_seconds = options.max_job_seconds  # split any job this old, busy workers or not
         self.splits = 0
         self.guided = 0
         self.nodes = 0
