@@ -160,6 +160,8 @@ stone only (:func:`evaluate_child`, the same answer as :func:`evaluate`).
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -674,16 +676,61 @@ W.by_form(images, lambda nsym, like: np.zeros(nsym, np.uint64), lambda nsym, lik
           argument=1)
 
 
+class ProofTables(NamedTuple):
+    """The game as the proof search reads it, the kernel's ``tables`` argument (built once per searcher by
+    :class:`kinarow.search.proof_search.ProofSearcher` from :func:`kinarow.engine.tables.board_tables`).
+
+    ``masks``: the groups as boards; ``full``: the board of every cell (a ``uint64``, or a ``(lo, hi)`` pair
+    on two-word boards: it also tells the kernel which form a board has); ``symtab`` / ``symperm``: the
+    symmetries kept, as byte tables and as cell images; ``syminv``: each symmetry's inverse (its index);
+    ``weight``: each cell's static move weight.
+    """
+
+    masks: Any
+    full: Any
+    symtab: Any
+    symperm: Any
+    syminv: Any
+    weight: Any
+
+
+class ProofState(NamedTuple):
+    """One proof searcher's working arrays, the kernel's ``state`` argument.
+
+    ``params``: the question and the search's settings (the ``R_*`` indices); ``tt``: the table of proof and
+    disproof numbers (layout above); ``ctrl``: counters and flags (the ``C_*`` indices); ``fu`` / ``fi``: the
+    stack, one column per stone count below the root (the ``U_*`` and ``I_*`` rows); ``cmove`` / ``cpn`` /
+    ``cdn`` / ``czn``: each frame's children, their numbers and zones; ``kbuf`` / ``kctrl``: the pairing
+    search's stack and counters (:mod:`kinarow.engine.breaker`).
+
+    Both bundles may come as plain tuples (``tuple(bundle)``), as :func:`kinarow.engine.kernel.deepen`'s do: numba
+    types a plain tuple's fields in C, a named tuple's in Python, which costs a few microseconds more a call.
+    """
+
+    params: Any
+    tt: Any
+    ctrl: Any
+    fu: Any
+    fi: Any
+    cmove: Any
+    cpn: Any
+    cdn: Any
+    czn: Any
+    kbuf: Any
+    kctrl: Any
+
+
 @njit(cache=True, nogil=True)
-def dfpn(
-    A0, D0, masks, full, symtab, symperm, syminvidx, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl
-):
-    """Proof and disproof numbers of the root (A0: the attacker's stones, D0: the defender's).
+def dfpn(A0, D0, tables, state):
+    """Proof and disproof numbers of the root (A0: the attacker's stones, D0: the defender's), searched with
+    the game's ``tables`` (:class:`ProofTables`) and the searcher's ``state`` (:class:`ProofState`).
 
     The attacker is to move when it has placed as many stones as the defender and is the first player, or
     fewer stones. Returns (pn, dn, zone): pn == 0 proved, dn == 0 disproved (with its zone);
     ``ctrl[C_ABORTED]`` is set when the node budget or the stop flag ended the search first.
     """
+    masks, full, symtab, symperm, syminvidx, weight = tables
+    params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl = state
     zero = W.zero(full)
     attacker = params[R_ATTACKER]
     normal = params[R_GOAL] == NORMAL

@@ -231,29 +231,19 @@ class ProofSearcher:
         self._img1 = np.zeros((nsym, *wide), np.uint64)
         self._img2 = np.zeros((nsym, *wide), np.uint64)
 
+    def _bundles(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """The kernel's two bundles (:class:`~kinarow.engine.pns_kernel.ProofTables`,
+        :class:`~kinarow.engine.pns_kernel.ProofState`) of this searcher's arrays, as plain tuples (which numba
+        types faster at each call). Made at each call: a kept table (:meth:`keep_table`) replaces ``tt``."""
+        tables = P.ProofTables(self.masks, self.full, self.symtab, self.symperm, self.syminv, self.weight)
+        state = P.ProofState(self.params, self.tt, self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn,
+                             self.czn, self.kbuf, self.kctrl)
+        return tuple(tables), tuple(state)
+
     def _run(self, attacker_stones: int, defender_stones: int, attacker: int) -> tuple[int, int, int]:
         self.params[P.R_ATTACKER] = attacker - 1
-        pn, dn, zone = P.dfpn(
-            W.to_board(attacker_stones, self.words),
-            W.to_board(defender_stones, self.words),
-            self.masks,
-            self.full,
-            self.symtab,
-            self.symperm,
-            self.syminv,
-            self.weight,
-            self.params,
-            self.tt,
-            self.ctrl,
-            self.fu,
-            self.fi,
-            self.cmove,
-            self.cpn,
-            self.cdn,
-            self.czn,
-            self.kbuf,
-            self.kctrl,
-        )
+        pn, dn, zone = P.dfpn(W.to_board(attacker_stones, self.words), W.to_board(defender_stones, self.words),
+                              *self._bundles())
         return int(pn), int(dn), W.from_board(zone)
 
     def attacker_wins(
@@ -613,8 +603,7 @@ class ProofSearcher:
         rules, plan, xctrl = X.walk_inputs(game)
         self.params[P.R_ATTACKER] = winner - 1
         self.ctrl[:] = 0
-        bundle = (self.masks, self.full, self.symtab, self.symperm, self.syminv, self.weight, self.params, self.tt,
-                  self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn, self.czn, self.kbuf, self.kctrl)
+        tables, state = self._bundles()
         p1, p2 = (W.to_board(bits, self.words) for bits in position.key())
 
         # a table kept for many questions (a job run's) has no one walk to keep beside it
@@ -645,7 +634,8 @@ class ProofSearcher:
                 stop()  # to save: the walk goes on from the saved moves
 
         def work() -> None:
-            last.append(X.extract_proof(p1, p2, position.stones, winner, rules, plan, out, xctrl, bundle))
+            last.append(X.extract_proof(p1, p2, position.stones, winner, rules, plan, out, xctrl, tables,
+                                          state))
 
         while True:
             last.clear()  # a stop saves this run's moves, never an earlier run's
