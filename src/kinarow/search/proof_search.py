@@ -216,6 +216,9 @@ class ProofSearcher:
         self.czn = np.zeros((cells + 2, cells, *wide), np.uint64)
         self.kbuf = BK.new_buffers(cells, int(self.masks.size))
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
+        self._kernel_tables = tuple(P.ProofTables(self.masks, self.full, self.symtab, self.symperm, self.syminv,
+                                                  self.weight))
+        self._kernel_state: tuple[Any, ...] | None = None  # made at first use (:meth:`_bundles`)
         #: the nodes the last :meth:`strategy_walk` searched (positions its table did not prove)
         self.walk_nodes = 0
         #: the file that keeps the table (:meth:`keep_table`), and the search it holds: nodes and seconds
@@ -232,13 +235,15 @@ class ProofSearcher:
         self._img2 = np.zeros((nsym, *wide), np.uint64)
 
     def _bundles(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-        """The kernel's two bundles (:class:`~kinarow.engine.pns_kernel.ProofTables`,
-        :class:`~kinarow.engine.pns_kernel.ProofState`) of this searcher's arrays, as plain tuples (which numba
-        types faster at each call). Made at each call: a kept table (:meth:`keep_table`) replaces ``tt``."""
-        tables = P.ProofTables(self.masks, self.full, self.symtab, self.symperm, self.syminv, self.weight)
-        state = P.ProofState(self.params, self.tt, self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn,
-                             self.czn, self.kbuf, self.kctrl)
-        return tuple(tables), tuple(state)
+        """The kernel's two bundles of this searcher's arrays (:class:`~kinarow.engine.pns_kernel.ProofTables`,
+        :class:`~kinarow.engine.pns_kernel.ProofState`) as plain tuples, which numba types faster at each call;
+        the state is made again when a kept table (:meth:`keep_table`) has replaced ``tt``."""
+        state = self._kernel_state
+        if state is None or state[1] is not self.tt:
+            state = self._kernel_state = tuple(P.ProofState(
+                self.params, self.tt, self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn, self.czn,
+                self.kbuf, self.kctrl))
+        return self._kernel_tables, state
 
     def _run(self, attacker_stones: int, defender_stones: int, attacker: int) -> tuple[int, int, int]:
         self.params[P.R_ATTACKER] = attacker - 1
@@ -374,10 +379,9 @@ class ProofSearcher:
                                    np.zeros(self.game.cells, np.int64))
         cells, state, zones, work = self._known_buffers
         n = P.known_children(
-            self.masks, W.to_board(attacker_stones, self.words), W.to_board(defender_stones, self.words), self.full,
-            self.symtab, self.symperm, self.syminv, self.tt, attacker - 1, self.params[P.R_GOAL] == P.NORMAL,
-            int(extra), attacker_moves, bool(self.params[P.R_ZONES]), self._img1, self._img2, cells, state, zones,
-            work)
+            self._kernel_tables, self.tt, W.to_board(attacker_stones, self.words),
+            W.to_board(defender_stones, self.words), attacker - 1, self.params[P.R_GOAL] == P.NORMAL, int(extra),
+            attacker_moves, bool(self.params[P.R_ZONES]), self._img1, self._img2, cells, state, zones, work)
         proven, disproven = int(P.PROVEN), int(P.DISPROVEN)
         wide = [lo | hi << 64 for lo, hi in zones[:n].tolist()] if self.words == 2 else zones[:n].tolist()
         return [(c, True, z, w) if s == proven else (c, False if s == disproven else None, 0, 0)
@@ -691,8 +695,8 @@ class ProofSearcher:
         :func:`~kinarow.engine.pns_kernel.disproved_move`) names at ``position``, or None."""
         bits = position.key()
         mine, theirs = W.to_board(bits[attacker - 1], self.words), W.to_board(bits[2 - attacker], self.words)
-        cell = kernel(self.masks, mine, theirs, self.full, self.symtab, self.symperm, self.tt, attacker - 1,
-                      self.game.goal != Goal.MAKER_BREAKER, self._img1, self._img2)
+        cell = kernel(self._kernel_tables, self.tt, mine, theirs, attacker - 1, self.game.goal != Goal.MAKER_BREAKER,
+                      self._img1, self._img2)
         return None if cell < 0 else int(cell)
 
     def clear(self) -> None:
