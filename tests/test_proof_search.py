@@ -18,7 +18,7 @@ import pytest
 from kinarow import Game, Position, solve
 from kinarow.engine import pns_kernel as P
 from kinarow.errors import KinarowError, SolverLimitError
-from kinarow.search.proof_search import ProofSearcher, attacker_wins, inverse_symmetries, prove, unsupported
+from kinarow.search.proof_search import ProofSearcher, attacker_wins, inverse_symmetries, proof_search_fit, prove
 from kinarow.values import Goal, Value
 
 _SEARCHERS: dict[tuple[str, bool, bool], ProofSearcher] = {}
@@ -145,7 +145,7 @@ def test_budget_and_arguments():
         with pytest.raises(KinarowError):
             ProofSearcher(game, **options)
     for text in ("7x6k4:gravity", "3x3k3:misere", "6x6k4p2q1", "12x11k5"):
-        assert unsupported(Game(text)) is not None
+        assert not proof_search_fit(Game(text))
         with pytest.raises(SolverLimitError):
             ProofSearcher(text)
     over = Game("3x3k3").position("a1 b1 a2 b2 a3")

@@ -13,11 +13,16 @@ True
 Text read from outside (a certificate, the results store, a checkpoint) becomes
 a member with :func:`read`, which turns a bad string into a
 :class:`~kinarow.errors.KinarowError` of the caller's choice.
+
+"Does this apply here?" (a search, a kernel, a kind of certificate, a piece of
+knowledge) is answered by a :class:`Fit`: true when it applies, else false with
+the reason in words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
@@ -137,6 +142,36 @@ class Bound(StrEnum):
     def sentence(self) -> str:
         """The bound in words."""
         return SENTENCES[self]
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Whether something (a search, a kernel, a certificate's argument) applies to a game or position: true
+    when it does; false when it does not, with ``reason`` saying why in one phrase, ready to put in a sentence.
+
+    >>> bool(FITS), FITS.reason
+    (True, '')
+    >>> no = Fit.no("it needs gravity")
+    >>> bool(no), no.reason
+    (False, 'it needs gravity')
+    """
+
+    #: why it does not apply ('' when it does)
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return not self.reason
+
+    @classmethod
+    def no(cls, reason: str) -> Fit:
+        """It does not apply, because of ``reason`` (a phrase that is not empty)."""
+        if not reason:
+            raise ValueError("a Fit that does not apply needs a reason")
+        return cls(reason)
+
+
+#: it applies
+FITS = Fit()
 
 
 _STONES: dict[Value, int] = {Value.FIRST: 1, Value.MAKER: 1, Value.SECOND: 2, Value.BREAKER: 2}

@@ -69,9 +69,10 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     position = Game(args.game).position(args.moves)
     if args.table is not None and args.search != "proof":
         raise UsageError("--table keeps the proof search's table; give it with --search proof")
-    if threads > 1 and connect.serves(position.game) is not None:
+    scored = connect.score_search_fit(position.game)
+    if threads > 1 and not scored:
         raise UsageError(f"--threads serves the Connect-k score search only, and {position.game} is not its game "
-                         f"({connect.serves(position.game)}); use --workers N for frontier jobs in N processes")
+                         f"({scored.reason}); use --workers N for frontier jobs in N processes")
     store = open_store(args)
     proof = args.proof is not None
     steps = [(f"solving {position.game}", "nodes")] + ([("writing the certificate", "nodes")] if proof else [])

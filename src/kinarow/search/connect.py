@@ -1,7 +1,7 @@
 """Exact scores for Connect-k games: the value and the game's length with perfect play, in one search.
 
 :class:`ScoreSearcher` drives :mod:`kinarow.engine.gravity_kernel` (its docstring has the bit layout and the
-score convention) for the games it serves (:func:`serves`): gravity on a rectangular board, the normal
+score convention) for the games it serves (:func:`score_search_fit`): gravity on a rectangular board, the normal
 goal, one stone a turn, at most 64 bits with a spare row. A score ``s`` from the side to move means: a win
 whose last stone is stone number ``cells + 1 - s`` of the game (``s > 0``), a loss ending on stone
 ``cells + 1 + s`` (``s < 0``), or a draw (``s = 0``).
@@ -27,6 +27,7 @@ from kinarow.engine import gravity_kernel as GK
 from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import NORMAL, Game
 from kinarow.position import Position
+from kinarow.values import FITS, Fit
 
 if TYPE_CHECKING:
     from kinarow.search.book import Book
@@ -35,19 +36,19 @@ if TYPE_CHECKING:
 ENTRY_BYTES = 16
 
 
-def serves(game: Game) -> str | None:
-    """None when the score kernel serves ``game``, else why not (one phrase)."""
+def score_search_fit(game: Game) -> Fit:
+    """Whether the score kernel serves ``game``, and why not (one phrase) when it does not."""
     if not game.gravity:
-        return "it needs gravity"
+        return Fit.no("it needs gravity")
     if game.topology != "rect" or game.hex:
-        return "it needs a rectangular board that does not wrap"
+        return Fit.no("it needs a rectangular board that does not wrap")
     if game.goal != NORMAL:
-        return "it needs the normal goal"
+        return Fit.no("it needs the normal goal")
     if (game.p, game.q) != (1, 1):
-        return "it needs one stone a turn"
+        return Fit.no("it needs one stone a turn")
     if game.m * (game.n + 1) > 64 or game.m > GK.MAX_COLS:
-        return f"it needs width x (height + 1) <= 64 (this board needs {game.m * (game.n + 1)})"
-    return None
+        return Fit.no(f"it needs width x (height + 1) <= 64 (this board needs {game.m * (game.n + 1)})")
+    return FITS
 
 
 def _prime_at_most(n: int) -> int:
@@ -145,9 +146,9 @@ class ScoreSearcher:
 
     def __init__(self, game: Game | str, *, tt_mb: float = 64, book: Book | None = None) -> None:
         game = Game(game)
-        why = serves(game)
-        if why is not None:
-            raise KinarowError(f"the Connect-k score search cannot take {game}: {why}")
+        fit = score_search_fit(game)
+        if not fit:
+            raise KinarowError(f"the Connect-k score search cannot take {game}: {fit.reason}")
         self.game = game
         self.book = book
         #: why the last search stopped before its answer (None when it answered)

@@ -65,9 +65,9 @@ from kinarow.engine.tables import WIDE_CELLS, board_tables
 from kinarow.errors import KinarowError, SolverLimitError, run_stoppable
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.proofs import blocking_applies
+from kinarow.proofs import blocking_fit
 from kinarow.search.solve import check_count, check_flag, check_seconds, check_tt_mb, said, ticks_after
-from kinarow.values import Goal, Value
+from kinarow.values import FITS, Fit, Goal, Value
 
 #: node budget of one pairing search at a node
 PAIR_BUDGET = 128
@@ -83,14 +83,15 @@ TABLE_SECONDS = 1800.0
 TABLE_FORMAT, TABLE_VERSION = "kinarow.proof-table", 1
 
 
-def unsupported(game: Game) -> str | None:
-    """Why the proof search cannot answer questions about ``game``, or None when it can."""
-    reason = blocking_applies(game)
-    if reason is not None:
-        return reason
+def proof_search_fit(game: Game) -> Fit:
+    """Whether the proof search can answer questions about ``game``, and why not when it cannot."""
+    fit = blocking_fit(game)
+    if not fit:
+        return fit
     if game.cells > WIDE_CELLS:
-        return f"{game} has {game.cells} cells; the proof search handles boards of at most {WIDE_CELLS} cells"
-    return None
+        return Fit.no(f"{game} has {game.cells} cells; the proof search handles boards of at most {WIDE_CELLS} "
+                      "cells")
+    return FITS
 
 
 @dataclass
@@ -174,9 +175,9 @@ class ProofSearcher:
                 raise KinarowError(f"{name} must be a whole number from 0 to 10**9, not {said(number)}")
         if isinstance(heuristic, bool) or heuristic not in range(4):
             raise KinarowError(f"heuristic is a sum of the flags H_ORDER (1) and H_MOVES (2), not {said(heuristic)}")
-        reason = unsupported(game)
-        if reason is not None:
-            raise SolverLimitError(f"the proof search does not apply: {reason}")
+        fit = proof_search_fit(game)
+        if not fit:
+            raise SolverLimitError(f"the proof search does not apply: {fit.reason}")
         self.game = game
         if words not in (None, 1, 2):
             raise KinarowError(f"words is 1 or 2 (or None: the fewest that hold a board), not {said(words)}")

@@ -22,11 +22,11 @@ from kinarow.engine.tables import MAX_CELLS, KernelTables, kernel_tables
 from kinarow.errors import KinarowError, run_stoppable
 from kinarow.game import Game, shown
 from kinarow.position import Position
-from kinarow.proofs.matching import applicable as blocking_applicable
+from kinarow.proofs import blocking_fit
 from kinarow.proofs.tree import NOT_LOSE, StrategyTree
 from kinarow.proofs.tree import WIN as WIN_OUTCOME
 from kinarow.search import connect
-from kinarow.values import Bound, Goal, Player, Value
+from kinarow.values import Bound, Fit, Goal, Player, Value
 
 if TYPE_CHECKING:
     from kinarow.search.certify import Proof
@@ -328,7 +328,7 @@ class Searcher:
         self.deepening_step = 8  # measured: 5x4k4 850k nodes with steps of 2, 325k with 8; 6x6k4 544k vs 661k
         # knowledge: blocking proofs (pairings, matching sets) where they are sound
         self.knowledge = knowledge
-        self.knowledge_note = knowledge_reason(game) if knowledge != "none" else None
+        self.knowledge_note = (knowledge_fit(game).reason or None) if knowledge != "none" else None
         level = KNOWLEDGE_LEVELS.index(knowledge) if self.knowledge_note is None else 0
         kparams = np.array([level, PAIR_BUDGET, MB_BUDGET, ROOT_BUDGET, MB_MAX_CELLS, pair_max(game)], np.int64)
         #: the kernel's working arrays (transposition table, counters, history, buffers, generation)
@@ -368,7 +368,7 @@ class Searcher:
     def guess(self) -> int | None:
         """The latest exact-value search's move that lost to nothing in its deepest finished test of the
         opponent's win, or None: the move to play when time runs out (:meth:`choose_move`)."""
-        if connect.serves(self.game) is None:
+        if connect.score_search_fit(self.game):
             return self._score_guess
         g = int(self.state.ctrl[K.C_GUESS])
         return g if g >= 0 else None
@@ -494,9 +494,9 @@ class Searcher:
     @property
     def scores(self) -> connect.ScoreSearcher | None:
         """The Connect-k score kernel's searcher that :meth:`search` uses for this game (None when the score
-        kernel does not serve it: :func:`kinarow.search.connect.serves`), made at first use, with the opening
-        book shipped for the game (unless ``$KINAROW_BOOK`` is ``off``)."""
-        if connect.serves(self.game) is not None:
+        kernel does not serve it: :func:`kinarow.search.connect.score_search_fit`), made at first use, with the
+        opening book shipped for the game (unless ``$KINAROW_BOOK`` is ``off``)."""
+        if not connect.score_search_fit(self.game):
             return None
         if self._scores is None:
             from kinarow.search import book
@@ -753,10 +753,11 @@ def pair_max(game: Game) -> int:
     return max(count.values(), default=1)
 
 
-def knowledge_reason(game: Game) -> str | None:
-    """Why pairings and matching sets cannot cut the search of ``game`` (None when they can)."""
-    reason = blocking_applicable(game)
-    return None if reason is None else KNOWLEDGE_OFF + reason
+def knowledge_fit(game: Game) -> Fit:
+    """Whether pairings and matching sets can cut the search of ``game``; when they cannot, the reason is the
+    result's ``knowledge_note`` (it begins with :data:`KNOWLEDGE_OFF`)."""
+    fit = blocking_fit(game)
+    return fit if fit else Fit.no(KNOWLEDGE_OFF + fit.reason)
 
 
 def winner_of(game: Game, to_move: int, kernel_value: int) -> Value:
@@ -825,7 +826,7 @@ def solve(
     game ends with perfect play, the winner ending it as soon as it can and
     the loser as late as it can (None for a draw); see
     :meth:`Searcher.game_length`. The budgets cover both searches. Games
-    the Connect-k score kernel serves (:func:`kinarow.search.connect.serves`:
+    the Connect-k score kernel serves (:func:`kinarow.search.connect.score_search_fit`:
     gravity on a rectangular board, normal goal, one stone a turn) get the
     value and the length from one score search.
 
@@ -875,12 +876,12 @@ def solve(
     if search == "proof":
         proof_search_applies(position.game, search, knowledge)  # a game it does not apply to: one sentence
     if share:
-        from kinarow.search.shared_walk import sharing_refused_for
+        from kinarow.search.shared_walk import shared_walk_fit
 
-        why = sharing_refused_for(position.game)
-        if why is not None:
-            raise KinarowError(f"a walk with shared replies cannot be written for {position.game}: {why}")
-    scored = connect.serves(position.game) is None and searcher is None and not (strategy or proof)
+        fit = shared_walk_fit(position.game)
+        if not fit:
+            raise KinarowError(f"a walk with shared replies cannot be written for {position.game}: {fit.reason}")
+    scored = bool(connect.score_search_fit(position.game)) and searcher is None and not (strategy or proof)
     if strong and scored and not position.is_over:  # one score search gives both (the store keeps no lengths)
         scored_result = with_reason(position, _score_search(position, max_nodes=max_nodes, time_limit=time_limit,
                                                             tt_mb=tt_mb, on_tick=on_tick, knowledge=knowledge,
@@ -1033,7 +1034,7 @@ def _search(
     if position.is_over:
         assert position.result is not None
         return Result(str(game), moves_text, position.result, 0, 0.0, None, to_move)
-    if searcher is None and not strategy and connect.serves(game) is None:
+    if searcher is None and not strategy and connect.score_search_fit(game):
         return _score_search(position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, on_tick=on_tick,
                              knowledge=knowledge, strong=False, threads=threads)
     wide = game.cells > MAX_CELLS  # beyond the alpha-beta kernel: the proof search writes the strategy too
@@ -1093,7 +1094,7 @@ def _score_search(
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
     know: dict[str, Any] = {"knowledge": knowledge,
-                            "knowledge_note": knowledge_reason(game) if knowledge != "none" else None}
+                            "knowledge_note": (knowledge_fit(game).reason or None) if knowledge != "none" else None}
     searcher, lock = connect.searcher_for(game, tt_mb if tt_mb is not None else default_tt_mb(game))
     try:
         searcher.forget()  # every solve() searches as if from an empty table, so its node count is its own
@@ -1117,16 +1118,16 @@ def _score_search(
 def proof_search_applies(game: Game, search: str, knowledge: str) -> bool:
     """Does :func:`solve` ask the proof search (``search``: ``auto``, ``proof`` or ``alpha-beta``)? ``proof``
     for a game it does not apply to is refused in one sentence."""
-    from kinarow.search.proof_search import unsupported
+    from kinarow.search.proof_search import proof_search_fit
 
     if search == "alpha-beta":
         return False
-    reason = unsupported(game)
+    fit = proof_search_fit(game)
     if search == "proof":
-        if reason is not None:
-            raise KinarowError(f"the proof search does not apply: {reason}; choose the auto or alpha-beta search")
+        if not fit:
+            raise KinarowError(f"the proof search does not apply: {fit.reason}; choose the auto or alpha-beta search")
         return True
-    return reason is None and knowledge != "none" and game.cells >= PROOF_SEARCH_CELLS
+    return bool(fit) and knowledge != "none" and game.cells >= PROOF_SEARCH_CELLS
 
 
 def _proof_search(

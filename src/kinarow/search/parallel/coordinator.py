@@ -71,7 +71,7 @@ from kinarow.search.solve import (
     check_knowledge,
     check_limits,
     check_seconds,
-    knowledge_reason,
+    knowledge_fit,
     proof_search_applies,
     said,
     with_reason,
@@ -221,20 +221,20 @@ def solve(
         raise KinarowError("guide splits the jobs of a win test at the moves that won another width: give it with "
                            "question='first-wins' or 'second-wins'")
     if share:
-        from kinarow.search.shared_walk import sharing_refused_for
+        from kinarow.search.shared_walk import shared_walk_fit
 
-        why = sharing_refused_for(game)
-        if not (strategy and proving) or why is not None:
+        fit = shared_walk_fit(game)
+        if not (strategy and proving) or not fit:
             raise KinarowError("share walks the jobs' wins with shared replies from the proof search's zones: give "
                                "it with strategy=True and search='proof'"
-                               + (f"; and {game} does not allow it ({why})" if why else ""))
+                               + (f"; and {game} does not allow it ({fit.reason})" if not fit else ""))
     if game.cells > 64 and not proving:
         from kinarow.errors import SolverLimitError
-        from kinarow.search.proof_search import unsupported
+        from kinarow.search.proof_search import proof_search_fit
 
-        why_not = unsupported(game)
-        other = ("; the proof search takes such boards (search 'proof')" if why_not is None
-                 else f", and the proof search does not apply ({why_not})")
+        fit = proof_search_fit(game)
+        other = ("; the proof search takes such boards (search 'proof')" if fit
+                 else f", and the proof search does not apply ({fit.reason})")
         raise SolverLimitError(f"{game} has {game.cells} cells; alpha-beta jobs handle boards of at most 64 cells"
                                f"{other}")
     to_move = None if position.is_over else Player.of(position.to_move)
@@ -320,7 +320,7 @@ def solve(
         strategy_stopped=strategy_stopped,
         log=run.log,
         knowledge=knowledge,
-        knowledge_note=knowledge_reason(game) if knowledge != "none" else None,
+        knowledge_note=(knowledge_fit(game).reason or None) if knowledge != "none" else None,
         search=_search_name(run.search, game),
     ))
 
@@ -330,7 +330,7 @@ def _search_name(search: str, game: Game) -> str:
     the score search on the games the Connect-k kernel serves, else alpha-beta (see :func:`jobs.run_job`)."""
     if search == "proof":
         return PROOF_SEARCH
-    return SCORE_SEARCH if connect.serves(game) is None else ALPHA_BETA
+    return SCORE_SEARCH if connect.score_search_fit(game) else ALPHA_BETA
 
 
 def _tested_moves(node: Node, question: str) -> bool:
