@@ -64,6 +64,16 @@ class Value(StrEnum):
         return _STONES.get(self)
 
     @property
+    def winner(self) -> Player | None:
+        """The player this value says wins; None for a draw or an unknown value.
+
+        >>> Value.BREAKER.winner, Value.DRAW.winner
+        (<Player.SECOND: 'second'>, None)
+        """
+        stone = _STONES.get(self)
+        return None if stone is None else Player.of(stone)
+
+    @property
     def sentence(self) -> str:
         """The value in words, as every front end says it: ``Value.DRAW.sentence == 'Draw with perfect play.'``"""
         return SENTENCES[self]
@@ -139,9 +149,27 @@ class Bound(StrEnum):
     SECOND_OR_DRAW = "second-or-draw"
 
     @property
+    def winner(self) -> None:
+        """A bound names no winner (as :attr:`Value.winner` of a draw): so ``answer.winner`` reads the same of
+        either kind of answer."""
+        return None
+
+    @property
     def sentence(self) -> str:
         """The bound in words."""
         return SENTENCES[self]
+
+
+def cannot_win(goal: Goal, player: Player) -> Value | Bound:
+    """The answer "``player`` cannot force a win" as a value: the other player's win in Maker-Breaker (which has
+    no draw), else the bound "a draw or the other player's win".
+
+    >>> cannot_win(Goal.NORMAL, Player.FIRST), cannot_win(Goal.MAKER_BREAKER, Player.SECOND)
+    (<Bound.SECOND_OR_DRAW: 'second-or-draw'>, <Value.MAKER: 'maker'>)
+    """
+    if goal == Goal.MAKER_BREAKER:
+        return Value.MAKER if player is Player.SECOND else Value.BREAKER
+    return Bound.SECOND_OR_DRAW if player is Player.FIRST else Bound.FIRST_OR_DRAW
 
 
 @dataclass(frozen=True)

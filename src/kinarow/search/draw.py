@@ -57,7 +57,8 @@ from kinarow.position import Position, value_names
 from kinarow.proofs import blocking_fit, envelope
 from kinarow.proofs.draw import EXPAND, FORMAT, HALVES, LEAF, STEALING, TREE, VERSION, Canon, claim_for
 from kinarow.proofs.draw import stealing_fit as stealing_fit
-from kinarow.values import Goal
+from kinarow.search.engine import Engine
+from kinarow.values import Goal, Player, Value
 
 #: node budget of one pairing search at a node of the walk
 PAIR_BUDGET = 4096
@@ -586,8 +587,9 @@ class _Walk:
         if pos.is_over:
             return True
         self.stats.safety_tests += 1
-        wins = self.searcher.can_win(pos, self.safety_budget)
-        return None if wins is None else not wins
+        mover = Player.of(pos.to_move)
+        said = self.searcher.wins(pos, mover, max_nodes=self.safety_budget)
+        return None if said is Value.UNKNOWN else said.winner is not mover
 
     def _ranked(self, pos: Position) -> list[tuple[int, int]]:
         """The defender's moves with their look-ahead scores, best first (losing at once: left out)."""
@@ -832,7 +834,7 @@ def _linearise_compiled(position: Position, attacker: int, memory: Memory, frame
 _SEARCHERS: dict[tuple[str, float | None], Any] = {}
 
 
-def safety_searcher(game: Game, tt_mb: float | None = None) -> Any:
+def safety_searcher(game: Game, tt_mb: float | None = None) -> Engine:
     """The searcher of the walk's safety tests ("can the attacker, to move, win?"): the proof search
     (:class:`kinarow.search.proof_search.ProofSearcher`, with a table of at most
     :data:`PROOF_TABLE_MB` MiB) where it applies, else alpha-beta with pairing knowledge. 7x7k5, the whole

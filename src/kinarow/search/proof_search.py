@@ -66,8 +66,10 @@ from kinarow.errors import KinarowError, SolverLimitError, run_stoppable
 from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import blocking_fit
+from kinarow.proofs.tree import StrategyTree
+from kinarow.search.engine import answer, check_player, refuse_walk, walk_tree
 from kinarow.search.solve import check_count, check_flag, check_seconds, check_tt_mb, said, ticks_after
-from kinarow.values import FITS, Fit, Goal, Value
+from kinarow.values import FITS, Bound, Fit, Goal, Player, Value
 
 #: node budget of one pairing search at a node
 PAIR_BUDGET = 128
@@ -271,8 +273,7 @@ class ProofSearcher:
         (fewer defender stones never hurt the attacker; see "Given stones" in
         :mod:`kinarow.engine.pns_kernel`). A position where the given stones complete a group of the defender
         is the defender's win."""
-        if not isinstance(position, Position) or position.game != self.game:
-            raise KinarowError(f"this proof search is bound to {self.game}; give it a position of that game")
+        self._check_position(position)
         if isinstance(attacker, bool) or attacker not in (1, 2):
             raise KinarowError(f"the attacker is player 1 or 2, not {said(attacker)}")
         max_nodes = check_count(max_nodes, "max_nodes")
@@ -534,10 +535,48 @@ class ProofSearcher:
             np.savez(out, meta=np.array(json.dumps(meta)), tt=self.tt)
         os.replace(part, self.table_path)
 
-    def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
-        """Can the side to move force a win? None when ``max_nodes`` ran out first (the draw-proof walk's
-        safety test, as :meth:`kinarow.search.solve.Searcher.can_win` answers it)."""
-        return self.attacker_wins(position, position.to_move, max_nodes=max_nodes).wins
+    # -- the engine contract (kinarow.search.engine.Engine) ----------------------------------------------------
+    def value(self, position: Position, *, max_nodes: int | None = None, time_limit: float | None = None) -> Value:
+        """The value of ``position`` by :func:`prove` (the first player's question, then the second's;
+        Maker-Breaker: Maker's); ``Value.UNKNOWN`` when the budgets (over both questions) ran out first."""
+        self._check_position(position)
+        return prove(position, max_nodes=max_nodes, time_limit=time_limit, searcher=self).value
+
+    def wins(self, position: Position, player: Player, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> Value | Bound:
+        """Can ``player`` force a win from ``position``? :meth:`attacker_wins` of that player (the draw-proof
+        walk's safety test): its win, :func:`~kinarow.values.cannot_win`, or ``Value.UNKNOWN`` when the
+        budgets ran out first."""
+        player = check_player(player)
+        said = self.attacker_wins(position, player.stone, max_nodes=max_nodes, time_limit=time_limit)
+        return answer(position, player, said.wins)
+
+    def move(self, position: Position, value: Value | None = None, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> int | None:
+        """A move that keeps ``value`` (the value of ``position``; proved first when not given) by
+        :meth:`keeping_move`; None when the budgets ran out first or the game is over."""
+        self._check_position(position)
+        if position.is_over:
+            return None
+        if value is None or value is Value.UNKNOWN:
+            value = self.value(position, max_nodes=max_nodes, time_limit=time_limit)
+            if value is Value.UNKNOWN:
+                return None
+        return self.keeping_move(position, value, max_nodes=max_nodes, time_limit=time_limit)[0]
+
+    def walk(self, position: Position, winner: Player, *,
+             on_tick: Callable[[int], None] | None = None) -> StrategyTree:
+        """The strategy of ``winner`` from ``position``, which it wins, as the proof tree read from the table
+        (:meth:`strategy_walk`; Maker-Breaker: Maker's wins only); a position it does not win is refused in one
+        sentence."""
+        winner = check_player(winner, "the winner")
+        refuse_walk(position, winner, self.wins(position, winner))
+        return walk_tree(position, winner, self.strategy_walk(position, winner.stone, on_tick=on_tick))
+
+    def _check_position(self, position: Position) -> None:
+        """One sentence unless ``position`` is a position of this search's game."""
+        if not isinstance(position, Position) or position.game != self.game:
+            raise KinarowError(f"this proof search is bound to {self.game}; give it a position of that game")
 
     def keeping_move(
         self, position: Position, value: Value, *, max_nodes: int | None = None, time_limit: float | None = None

@@ -26,6 +26,7 @@ from kinarow.proofs import blocking_fit
 from kinarow.proofs.tree import NOT_LOSE, StrategyTree
 from kinarow.proofs.tree import WIN as WIN_OUTCOME
 from kinarow.search import connect
+from kinarow.search.engine import answer, check_player, mover_value, over_answer, refuse_walk, walk_tree
 from kinarow.values import Bound, Fit, Goal, Player, Value
 
 if TYPE_CHECKING:
@@ -561,22 +562,73 @@ class Searcher:
         legal = position.legal_moves()
         return None, (guess if guess in legal else legal[0])
 
-    def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
-        """Can the side to move force a win? (its win test only); None when ``max_nodes`` ran out first."""
+    # -- the engine contract (kinarow.search.engine.Engine) ----------------------------------------------------
+    def value(self, position: Position, *, max_nodes: int | None = None, time_limit: float | None = None) -> Value:
+        """The value of ``position`` by :meth:`search` (both sides' win tests deepening together; a Connect-k
+        game's by the score search); ``Value.UNKNOWN`` when the budgets ran out first."""
         self.check_position(position)
-        self.new_root(max_nodes)  # the draw-proof walk asks thousands of these
-        return self.forces_win(position, position.to_move)
+        if position.result is not None:
+            return position.result
+        kernel_value, _, _, _ = self.search(position, max_nodes=max_nodes, deadline=_deadline(time_limit))
+        return Value.UNKNOWN if kernel_value == K.ABORT else mover_value(position, kernel_value)
 
-    def winning_move(self, position: Position) -> int | None:
-        """A winning move for the side to move, or None if it has none (its win test only)."""
+    def wins(self, position: Position, player: Player, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> Value | Bound:
+        """Can ``player`` force a win from ``position``? That player's deepening win tests only (the draw-proof
+        walk's safety test asks thousands of these): its win, :func:`~kinarow.values.cannot_win`, or
+        ``Value.UNKNOWN`` when the budgets ran out first. Starts a new root (:meth:`new_root`)."""
         self.check_position(position)
+        player = check_player(player)
+        if position.result is not None:
+            return over_answer(position, player)
+        deadline = _deadline(time_limit)
+        self.new_root(max_nodes)
+        mover = player.stone == position.to_move
+        p1, p2 = position.key()
+        # the deepening win tests of :meth:`forces_win`, watched for the time limit when there is one
+        v = self._timed(lambda: self._deepen(p1, p2, position.stones, K.SIDE_MOVER if mover else K.SIDE_OPPONENT),
+                        deadline)
+        return answer(position, player, None if v == K.ABORT else v == (K.WIN if mover else K.LOSS))
+
+    def move(self, position: Position, value: Value | None = None, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> int | None:
+        """A move that keeps ``value`` (the value of ``position``; searched first when not given). The winner's
+        move is found by its win test alone, as the strategy extraction asks it; another by :meth:`search`. None
+        when the budgets ran out first or the game is over; a win ``value`` that the side to move does not have
+        is refused in one sentence."""
+        self.check_position(position)
+        if position.is_over:
+            return None
+        deadline = _deadline(time_limit)
+        if value is None or value.winner is None or value.winner.stone != position.to_move:
+            _, best, _, _ = self.search(position, max_nodes=max_nodes, deadline=deadline)
+            return best
         p1, p2 = position.key()
         t = position.stones
-        self.new_root()
-        if self._deepen(p1, p2, t, K.SIDE_MOVER) != K.WIN:
+        self.new_root(max_nodes)
+        v = self._timed(lambda: self._deepen(p1, p2, t, K.SIDE_MOVER), deadline)
+        if v == K.ABORT:
             return None
+        if v != K.WIN:
+            raise KinarowError(f"{value.winner_words} cannot force a win after {position.move_text() or 'the start'},"
+                               f" so no move keeps the value {value}")
         best = int(self.pv[t])
         return best if best >= 0 else None
+
+    def _timed(self, work: Callable[[], int], deadline: float | None) -> int:
+        """``work`` (kernel calls) in the calling thread, or watched for ``deadline`` by :meth:`_watch`."""
+        return work() if deadline is None else self._watch(work, deadline, None)[0]
+
+    def walk(self, position: Position, winner: Player, *,
+             on_tick: Callable[[int], None] | None = None) -> StrategyTree:
+        """The strategy of ``winner`` from ``position``, which it wins, as the compiled walk of its win tests
+        (:meth:`strategy_walk`); a position it does not win is refused in one sentence."""
+        self.check_position(position)
+        winner = check_player(winner, "the winner")
+        refuse_walk(position, winner, self.wins(position, winner))
+        moves = self.strategy_walk(position, winner.stone, on_tick=on_tick)
+        assert moves is not None  # nothing asks it to stop; Ctrl-C is raised
+        return walk_tree(position, winner, moves)
 
     def game_length(
         self,
@@ -642,7 +694,7 @@ class Searcher:
         outcome: str = WIN_OUTCOME,
     ) -> bytes | None:
         """The winner's prescribed moves from ``position`` as a walk (version 3: cell numbers, one byte each, in
-        the checker's replay order; the moves :func:`kinarow.proofs.tree.follow` with :meth:`winning_move` would
+        the checker's replay order; the moves :func:`kinarow.proofs.tree.follow` with :meth:`move` would
         give), found by the compiled kernel; None if ``should_stop()`` turned true first. Ctrl-C stops the walk
         and is raised again. ``on_tick(nodes)`` hears the win tests' nodes so far, a few times a second and once
         at the end.
@@ -708,6 +760,12 @@ class Searcher:
         if walk is None:
             return None
         return _walk_tree(position, winner, walk).expanded().choices
+
+
+def _deadline(time_limit: float | None) -> float | None:
+    """The clock time at which ``time_limit`` seconds (checked) from now run out; None for no limit."""
+    seconds = check_seconds(time_limit, "time_limit")
+    return None if seconds is None else time.perf_counter() + seconds
 
 
 def _walk_tree(position: Position, winner: int, walk: bytes, outcome: str = WIN_OUTCOME) -> StrategyTree:
