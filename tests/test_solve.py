@@ -5,18 +5,18 @@ import pytest
 import kinarow
 from kinarow import Game, KinarowError, Searcher, solve
 from kinarow.search.solve import MAX_NODES
-from kinarow.values import Player
+from kinarow.values import Player, Value
 
 
 def test_choose_move_is_exact_when_solved_and_a_legal_guess_when_not() -> None:
     game = Game("3x3k3")
     value, cell = Searcher(game).choose_move(game.start(), 5.0)
-    assert value == 0
+    assert value is Value.DRAW
     assert cell in game.start().legal_moves()
     big = Game("8x7k4:gravity")
     pos = big.position("d d c")  # no book is shipped for 8 x 7, and its search takes far longer than 0.2 s
     value, cell = Searcher(big, tt_mb=16).choose_move(pos, 0.2)
-    assert value is None
+    assert value is Value.UNKNOWN
     assert cell in pos.legal_moves()
 
 

@@ -19,7 +19,7 @@ from kinarow.cli.common import (
 from kinarow.errors import KinarowError, MoveError
 from kinarow.game import Game, shown
 from kinarow.position import Position, read_moves
-from kinarow.search.solve import MAX_THREADS, MAX_TT_MB, Searcher, engine_threads, winner_of
+from kinarow.search.solve import MAX_THREADS, MAX_TT_MB, Searcher, engine_threads
 from kinarow.values import Value
 
 PLAY_HELP = """\
@@ -101,7 +101,7 @@ def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextI
             value, cell = searcher.choose_move(position, think)
         except KeyboardInterrupt:
             return False
-        expectation = None if value is None else winner_of(game, position.to_move, value)
+        expectation = None if value is Value.UNKNOWN else value
         position.play(cell)
         name = position.name(cell)
         placed.append(f"column {name.rstrip('0123456789')} ({name})" if game.gravity else name)

@@ -546,8 +546,9 @@ class Searcher:
         best = int(self.pv[t])
         return value, (best if best >= 0 else None)
 
-    def choose_move(self, position: Position, seconds: float) -> tuple[int | None, int]:
-        """A move within about ``seconds``: (kernel value, cell) if solved, else (None, best guess).
+    def choose_move(self, position: Position, seconds: float) -> tuple[Value, int]:
+        """A move within about ``seconds``: (the position's value, a cell keeping it) if solved, else
+        (``Value.UNKNOWN``, the best guess).
 
         The guess is a move that loses to nothing the search could see before
         time ran out (the deepest finished test of the opponent's win).
@@ -555,12 +556,12 @@ class Searcher:
         seconds = check_seconds(seconds, "seconds") or 0.0
         value, best, _, stopped = self.search(position, deadline=time.perf_counter() + seconds)
         if not stopped and best is not None:
-            return value, best
+            return mover_value(position, value), best
         if stopped == "interrupted":
             raise KeyboardInterrupt
         guess = self.guess
         legal = position.legal_moves()
-        return None, (guess if guess in legal else legal[0])
+        return Value.UNKNOWN, (guess if guess in legal else legal[0])
 
     # -- the engine contract (kinarow.search.engine.Engine) ----------------------------------------------------
     def value(self, position: Position, *, max_nodes: int | None = None, time_limit: float | None = None) -> Value:
