@@ -56,7 +56,7 @@ def measure(text: str, moves: str, attacker: int | None, jobs: str | None, check
             time_limit: float | None, out: str | None, tt_mb: float, defender_pairings: bool) -> dict[str, Any]:
     from kinarow import Game
     from kinarow.proofs import check_data, envelope
-    from kinarow.proofs.draw import FORMAT, HALVES, STEALING, VERSION, claim_for, stealing_applies
+    from kinarow.proofs.draw import FORMAT, HALVES, STEALING, VERSION, claim_for, stealing_fit
     from kinarow.search.disproof import extract_tree, job_hints, settled_share
     from kinarow.search.draw import StoppedError
 
@@ -82,7 +82,7 @@ def measure(text: str, moves: str, attacker: int | None, jobs: str | None, check
                cpu=round(time.process_time() - cpu, 1))
     names = [position.name(c) for c in position.moves]
     halves = {HALVES[attacker]: half}
-    if attacker == 1 and stealing_applies(game, names) is None:
+    if attacker == 1 and stealing_fit(game, names):
         halves[HALVES[2]] = {"method": STEALING}
     data = {**envelope(FORMAT, VERSION, str(game), names, claim_for(game, {1 if n == HALVES[1] else 2
                                                                            for n in halves})), **halves}

@@ -33,6 +33,7 @@ import numba
 from kinarow import Game, Position, Searcher
 from kinarow.limits import engine_threads
 from kinarow.search import book as books
+from kinarow.values import Value
 
 GAME = "7x6k4:gravity"
 
@@ -88,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
             times.append(time.perf_counter() - start)
             if times[-1] > 1.0:
                 print(f"# {times[-1]:.2f} s: {position.move_text()}", file=sys.stderr)
-            if value is None:
+            if value is Value.UNKNOWN:
                 print(f"# not solved within {args.think:g} s: {position.moves}", file=sys.stderr)
         fast = sum(t <= 1.0 for t in times)
         late += len(times) - fast

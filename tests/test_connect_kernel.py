@@ -14,7 +14,7 @@ import pytest
 
 from kinarow import Game, KinarowError, solve
 from kinarow.position import Position
-from kinarow.search.connect import ScoreSearcher, serves
+from kinarow.search.connect import ScoreSearcher, score_search_fit
 from test_strong import expected, references
 
 #: (width, height): (outcome, the move the game ends on) with perfect play; Tromp's table via c4's README
@@ -196,8 +196,8 @@ def test_a_node_budget_stops_the_search(monkeypatch):
     ("5x4k4:gravity,cylinder", "rectangular"), ("9x7k4:gravity", "64"),
 ])
 def test_games_it_does_not_serve_say_why(spec, why):
-    reason = serves(Game(spec))
-    assert reason is not None and why in reason
+    fit = score_search_fit(Game(spec))
+    assert not fit and why in fit.reason
     with pytest.raises(KinarowError, match="cannot take"):
         ScoreSearcher(Game(spec))
 

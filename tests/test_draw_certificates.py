@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from kinarow import Game
 from kinarow.errors import KinarowError
 from kinarow.proofs import check_data
-from kinarow.proofs.draw import Canon, check_tree, stealing_applies
+from kinarow.proofs.draw import Canon, check_tree, stealing_fit
 from kinarow.search.alphabeta import Searcher
 from kinarow.search.draw import blocking_tree, draw_certificate
 from kinarow.search.solve import solve
@@ -109,10 +109,11 @@ def test_strategy_stealing_only_where_it_holds(cert_5x4):
     first = copy.deepcopy(cert_5x4)
     first["first_cannot_win"] = {"method": "strategy-stealing"}
     _reject(first, "strategy stealing")
-    assert stealing_applies(Game("5x4k4:gravity"), []) is not None
-    assert stealing_applies(Game("5x4k4:misere"), []) is not None
-    assert stealing_applies(Game("6x6k4p2q1"), []) is not None
-    assert stealing_applies(Game("5x4k4"), []) is None
+    assert not stealing_fit(Game("5x4k4:gravity"), [])
+    assert not stealing_fit(Game("5x4k4:misere"), [])
+    assert not stealing_fit(Game("6x6k4p2q1"), [])
+    assert stealing_fit(Game("5x4k4"), [])
+    assert "empty board" in stealing_fit(Game("5x4k4"), ["a1"]).reason
 
 
 def test_the_claim_must_match_the_halves(cert_5x4):

@@ -18,7 +18,7 @@ import pytest
 
 from kinarow import Game
 from kinarow.proofs import check_data
-from kinarow.proofs.draw import Canon, check_tree, compiled_applies, parse_pairing, parse_pairings, symmetry_bits
+from kinarow.proofs.draw import Canon, check_tree, compiled_fit, parse_pairing, parse_pairings, symmetry_bits
 from kinarow.search.alphabeta import Searcher
 from kinarow.search.draw import draw_certificate
 
@@ -60,7 +60,7 @@ def test_generated_draw_certificates_check_the_same_compiled(game, moves):
     verdict = _both(data)
     assert verdict.ok, verdict.reason
     position = Game(game).position(moves)
-    assert compiled_applies(position) is None  # so the compiled walk did walk it
+    assert compiled_fit(position)  # so the compiled walk did walk it
     heard: list[int] = []
     proved, leaves = check_tree(position, 1, data["first_cannot_win"], heard.append, compiled=True)
     assert (proved, leaves) == check_tree(position, 1, data["first_cannot_win"])
@@ -187,12 +187,12 @@ def test_random_tampering_gets_the_same_sentence_from_both(cert_5x5):
 
 def test_the_compiled_walk_leaves_large_boards_to_the_python_walk():
     position = Game("9x8k4").start()  # 72 cells: more than a bitboard word
-    assert "at most 64 cells" in (compiled_applies(position) or "")
+    assert "at most 64 cells" in compiled_fit(position).reason
     data = {"format": "kinarow.draw", "version": 1, "game": "9x8k4", "moves": [], "claim": "first cannot win",
             "first_cannot_win": {"method": "blocking-tree", "pairings": [], "tokens": "a1"}}
     _reject(data, "the attacker is to move, but the tree names one move (a1)")
     over = Game("4x4k4").position("a1 b1 a2 b2 a3 b3 a4")
-    assert "over" in (compiled_applies(over) or "")
+    assert "over" in compiled_fit(over).reason
 
 
 @pytest.mark.parametrize("game", ["5x5k4", "7x7k5", "8x8k5", "4x4k4:torus", "5x5k5:torus", "4x4k4:hex", "6x3k3"])

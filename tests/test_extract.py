@@ -9,6 +9,7 @@ from kinarow import Game
 from kinarow.engine import kernel as K
 from kinarow.proofs.tree import StrategyTree, check, follow
 from kinarow.search.alphabeta import Searcher
+from kinarow.values import Value
 
 WINS = [*HELPER_WINS, ("5x4k4", "c2 a1 c3 e4"), ("5x5k4", "c3 a1")]
 
@@ -26,7 +27,8 @@ def _won(text: str, moves: str) -> tuple[Searcher, object, int]:
 def test_compiled_walk_prescribes_what_the_python_walk_does(text, moves):
     """Two fresh searchers asked the same questions in the same order give the same strategy."""
     python, pos, winner = _won(text, moves)
-    walked = follow(pos, winner, lambda p: python.winning_move(p))
+    win = Value.win(pos.game.goal, winner)
+    walked = follow(pos, winner, lambda p: python.move(p, win))
     compiled, _, _ = _won(text, moves)
     found = compiled.strategy_choices(pos, winner)
     assert found == walked
@@ -74,7 +76,7 @@ def test_a_knowledge_cut_at_the_root_prescribes_a_move_that_keeps_the_win(knowle
     text, moves = CUT_NEEDS_A_MOVE
     searcher = Searcher(text, knowledge=knowledge)
     pos = searcher.game.position(moves)
-    assert pos.name(searcher.winning_move(pos)) in ("c3", "d3", "d4")  # not c2, a1, a3 or b3
+    assert pos.name(searcher.move(pos, Value.BREAKER)) in ("c3", "d3", "d4")  # not c2, a1, a3 or b3
     for before in (moves, moves.rsplit(" ", 2)[0]):  # Breaker to move, and Maker to move one turn earlier
         result = solve(text, moves=before, knowledge=knowledge, strategy=True)
         assert result.value == "breaker"

@@ -18,7 +18,7 @@ import pytest
 from kinarow import Game, Position, solve
 from kinarow.engine import pns_kernel as P
 from kinarow.errors import KinarowError, SolverLimitError
-from kinarow.search.proof_search import ProofSearcher, attacker_wins, inverse_symmetries, prove, unsupported
+from kinarow.search.proof_search import ProofSearcher, attacker_wins, inverse_symmetries, proof_search_fit, prove
 from kinarow.values import Goal, Value
 
 _SEARCHERS: dict[tuple[str, bool, bool], ProofSearcher] = {}
@@ -145,7 +145,7 @@ def test_budget_and_arguments():
         with pytest.raises(KinarowError):
             ProofSearcher(game, **options)
     for text in ("7x6k4:gravity", "3x3k3:misere", "6x6k4p2q1", "12x11k5"):
-        assert unsupported(Game(text)) is not None
+        assert not proof_search_fit(Game(text))
         with pytest.raises(SolverLimitError):
             ProofSearcher(text)
     over = Game("3x3k3").position("a1 b1 a2 b2 a3")
@@ -369,7 +369,7 @@ def test_the_strategy_walk_from_the_table_wins_against_every_reply(text, count, 
     # a strategy the rules-only checkers accept, both walks alike; with a table of a few rows most proofs are
     # evicted and asked again, which the walk does itself
     from kinarow.proofs import tree
-    from kinarow.search.alphabeta import walk_tree as _walk_tree
+    from kinarow.search.alphabeta import strategy_from_walk as _walk_tree
 
     cases = winning_positions(text, count, seed=len(text) + count)
     assert {winner for _, winner in cases} == {1, 2} or text.endswith("maker-breaker")
@@ -518,7 +518,7 @@ def test_a_kept_walk_is_replayed_and_the_walk_goes_on_from_it(tmp_path):
     import os
 
     from kinarow.proofs import tree
-    from kinarow.search.alphabeta import walk_tree as _walk_tree
+    from kinarow.search.alphabeta import strategy_from_walk as _walk_tree
     from kinarow.search.proof_search import save_walk, walk_checkpoint_path
 
     game = Game("6x5k4")
@@ -544,7 +544,7 @@ def test_a_walk_stopped_to_save_goes_on_from_what_it_saved(tmp_path, monkeypatch
     from kinarow.engine import extract_kernel as X
     from kinarow.proofs import tree
     from kinarow.search import proof_search
-    from kinarow.search.alphabeta import walk_tree as _walk_tree
+    from kinarow.search.alphabeta import strategy_from_walk as _walk_tree
 
     real, runs, saved = X.extract_proof, [], []
 

@@ -5,17 +5,18 @@ import pytest
 import kinarow
 from kinarow import Game, KinarowError, Searcher, solve
 from kinarow.limits import MAX_NODES
+from kinarow.values import Player, Value
 
 
 def test_choose_move_is_exact_when_solved_and_a_legal_guess_when_not() -> None:
     game = Game("3x3k3")
     value, cell = Searcher(game).choose_move(game.start(), 5.0)
-    assert value == 0
+    assert value is Value.DRAW
     assert cell in game.start().legal_moves()
     big = Game("8x7k4:gravity")
     pos = big.position("d d c")  # no book is shipped for 8 x 7, and its search takes far longer than 0.2 s
     value, cell = Searcher(big, tt_mb=16).choose_move(pos, 0.2)
-    assert value is None
+    assert value is Value.UNKNOWN
     assert cell in pos.legal_moves()
 
 
@@ -47,7 +48,8 @@ def test_each_sides_deepening_win_test_agrees_with_the_exact_value(game, opening
             wins = searcher.forces_win(position, player)
             assert wins == (exact in (name, "maker" if player == 1 else "breaker")), (game, moves, player, exact)
         searcher.new_root()
-        assert searcher.can_win(position) == searcher.forces_win(position, position.to_move)
+        mover = searcher.forces_win(position, position.to_move)
+        assert (searcher.wins(position, Player.of(position.to_move)).winner is Player.of(position.to_move)) == mover
 
 
 def _exact_nodes(searcher: Searcher, game: str, moves: str) -> int:
@@ -69,7 +71,7 @@ def _can_win_nodes(searcher: Searcher, game: str, moves: str) -> int:
 
     position = Game(game).start()
     position.play_moves(moves)
-    searcher.can_win(position)
+    searcher.wins(position, Player.of(position.to_move))
     return int(searcher.ctrl[K.C_NODES])
 
 
@@ -161,7 +163,7 @@ def test_searcher_takes_a_game_string():
 def test_the_largest_node_budget_is_taken():
     assert solve("3x3k3", max_nodes=MAX_NODES).value == "draw"
     with pytest.raises(KinarowError, match="64 bits"):
-        Searcher("3x3k3").can_win(Game("3x3k3").start(), max_nodes=MAX_NODES + 1)
+        Searcher("3x3k3").wins(Game("3x3k3").start(), Player.FIRST, max_nodes=MAX_NODES + 1)
 
 
 @pytest.mark.parametrize("seconds", [float("nan"), -1.0, 0, float("inf")])
@@ -198,7 +200,7 @@ def test_no_line_fits_is_a_draw_that_says_why(game, value):
 def test_a_searcher_searches_only_positions_of_its_game():
     searcher = Searcher("4x4k4")
     other = Game("3x3k3").start()
-    for ask in (searcher.search, searcher.best_move, searcher.can_win):
+    for ask in (searcher.search, searcher.best_move, searcher.value, searcher.move):
         with pytest.raises(KinarowError, match="bound to 4x4k4; it cannot search a position of 3x3k3"):
             ask(other)
     with pytest.raises(KinarowError, match="cannot search"):

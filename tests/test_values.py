@@ -103,3 +103,41 @@ def test_results_and_certificates_write_the_old_strings():
     assert not verdict.ok
     assert verdict.reason == ("the strategy certificate's 'winner' must be 'first', 'second', 'maker' or 'breaker', "
                               "not 'draw'")
+
+
+def test_a_fit_is_true_when_it_applies_and_says_why_when_it_does_not():
+    from kinarow.values import FITS, Fit
+
+    assert FITS and FITS.reason == "" and Fit() == FITS
+    no = Fit.no("it needs gravity")
+    assert not no and no.reason == "it needs gravity"
+    with pytest.raises(ValueError, match="needs a reason"):
+        Fit.no("")
+
+
+@pytest.mark.parametrize("text, fits", [("5x4k4", "blocking proof-search stealing"),
+                                        ("5x4k4:gravity", "score"), ("5x4k4:misere", ""),
+                                        ("5x4k4:maker-breaker", "blocking proof-search"),
+                                        ("12x11k4", "blocking stealing")])
+def test_every_does_it_apply_check_answers_with_a_fit(text, fits):
+    """Each check answers with a Fit (never None for yes), true exactly where it applies, else with its sentence."""
+    from kinarow.proofs import blocking_fit
+    from kinarow.proofs.draw import stealing_fit
+    from kinarow.proofs.tree import WIN, shared_replies_fit
+    from kinarow.search.connect import score_search_fit
+    from kinarow.search.proof_search import proof_search_fit
+    from kinarow.search.shared_walk import shared_walk_fit
+    from kinarow.search.alphabeta import KNOWLEDGE_OFF, knowledge_fit
+    from kinarow.values import Fit
+
+    game = Game(text)
+    answers = {"blocking": blocking_fit(game), "proof-search": proof_search_fit(game), "score": score_search_fit(game),
+               "stealing": stealing_fit(game, []), "knowledge": knowledge_fit(game),
+               "shared": shared_replies_fit(game, WIN, value_names(game)[0]), "shared-walk": shared_walk_fit(game)}
+    for name, fit in answers.items():
+        assert isinstance(fit, Fit), name
+        assert bool(fit) == (not fit.reason)
+    assert {name for name in ("blocking", "proof-search", "score", "stealing") if answers[name]} == set(fits.split())
+    assert bool(answers["knowledge"]) == bool(answers["blocking"])
+    if not answers["knowledge"]:
+        assert answers["knowledge"].reason == KNOWLEDGE_OFF + answers["blocking"].reason

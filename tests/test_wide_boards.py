@@ -21,7 +21,7 @@ from kinarow.engine.tables import board_tables, words_for
 from kinarow.errors import SolverLimitError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.search.proof_search import ProofSearcher, unsupported
+from kinarow.search.proof_search import ProofSearcher, proof_search_fit
 from kinarow.values import Value
 
 BITS = st.integers(min_value=0, max_value=(1 << 128) - 1)
@@ -93,8 +93,8 @@ def test_board_arrays_and_tables() -> None:
         words_for(Game("12x11k4"))
     with pytest.raises(SolverLimitError, match="needs 2 words"):
         board_tables(Game("17x4k4"), words=1)
-    assert unsupported(Game("28x4k4")) is None
-    assert "at most 128 cells" in (unsupported(Game("12x11k4")) or "")
+    assert proof_search_fit(Game("28x4k4"))
+    assert "at most 128 cells" in proof_search_fit(Game("12x11k4")).reason
 
 
 @pytest.mark.parametrize("game", ["4x4k3", "5x5k4", "6x6k4", "7x5k4:maker-breaker", "5x4k4:maker-breaker"])

@@ -13,11 +13,16 @@ True
 Text read from outside (a certificate, the results store, a checkpoint) becomes
 a member with :func:`read`, which turns a bad string into a
 :class:`~kinarow.errors.KinarowError` of the caller's choice.
+
+"Does this apply here?" (a search, a kernel, a kind of certificate, a piece of
+knowledge) is answered by a :class:`Fit`: true when it applies, else false with
+the reason in words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
@@ -57,6 +62,16 @@ class Value(StrEnum):
         (1, 2, None)
         """
         return _STONES.get(self)
+
+    @property
+    def winner(self) -> Player | None:
+        """The player this value says wins; None for a draw or an unknown value.
+
+        >>> Value.BREAKER.winner, Value.DRAW.winner
+        (<Player.SECOND: 'second'>, None)
+        """
+        stone = _STONES.get(self)
+        return None if stone is None else Player.of(stone)
 
     @property
     def sentence(self) -> str:
@@ -134,9 +149,57 @@ class Bound(StrEnum):
     SECOND_OR_DRAW = "second-or-draw"
 
     @property
+    def winner(self) -> None:
+        """A bound names no winner (as :attr:`Value.winner` of a draw): so ``answer.winner`` reads the same of
+        either kind of answer."""
+        return None
+
+    @property
     def sentence(self) -> str:
         """The bound in words."""
         return SENTENCES[self]
+
+
+def cannot_win(goal: Goal, player: Player) -> Value | Bound:
+    """The answer "``player`` cannot force a win" as a value: the other player's win in Maker-Breaker (which has
+    no draw), else the bound "a draw or the other player's win".
+
+    >>> cannot_win(Goal.NORMAL, Player.FIRST), cannot_win(Goal.MAKER_BREAKER, Player.SECOND)
+    (<Bound.SECOND_OR_DRAW: 'second-or-draw'>, <Value.MAKER: 'maker'>)
+    """
+    if goal == Goal.MAKER_BREAKER:
+        return Value.MAKER if player is Player.SECOND else Value.BREAKER
+    return Bound.SECOND_OR_DRAW if player is Player.FIRST else Bound.FIRST_OR_DRAW
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Whether something (a search, a kernel, a certificate's argument) applies to a game or position: true
+    when it does; false when it does not, with ``reason`` saying why in one phrase, ready to put in a sentence.
+
+    >>> bool(FITS), FITS.reason
+    (True, '')
+    >>> no = Fit.no("it needs gravity")
+    >>> bool(no), no.reason
+    (False, 'it needs gravity')
+    """
+
+    #: why it does not apply ('' when it does)
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return not self.reason
+
+    @classmethod
+    def no(cls, reason: str) -> Fit:
+        """It does not apply, because of ``reason`` (a phrase that is not empty)."""
+        if not reason:
+            raise ValueError("a Fit that does not apply needs a reason")
+        return cls(reason)
+
+
+#: it applies
+FITS = Fit()
 
 
 _STONES: dict[Value, int] = {Value.FIRST: 1, Value.MAKER: 1, Value.SECOND: 2, Value.BREAKER: 2}

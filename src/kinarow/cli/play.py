@@ -98,7 +98,6 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextIO, think: float) -> bool:
     """Play the engine's whole turn; False if its search was interrupted."""
-    from kinarow.search.alphabeta import winner_of
 
     game = position.game
     placed: list[str] = []
@@ -108,7 +107,7 @@ def _engine_turn(position: Position, searcher: Searcher, engine: int, out: TextI
             value, cell = searcher.choose_move(position, think)
         except KeyboardInterrupt:
             return False
-        expectation = None if value is None else winner_of(game, position.to_move, value)
+        expectation = None if value is Value.UNKNOWN else value
         position.play(cell)
         name = position.name(cell)
         placed.append(f"column {name.rstrip('0123456789')} ({name})" if game.gravity else name)

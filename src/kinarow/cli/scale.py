@@ -543,13 +543,13 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
     in that many processes; ``checkpoint`` is a directory that keeps each
     case's walk (``DIR/CASE``), so a stopped run resumes.
     """
-    from kinarow.proofs import blocking_applies
+    from kinarow.proofs import blocking_fit
     from kinarow.search.certify import settle_by_draw_proof
 
     for c in cases:
-        why_not = blocking_applies(Game(c.game))
-        if why_not is not None:
-            raise UsageError(f"--draw-proof cannot settle {c.name}: {why_not}")
+        fit = blocking_fit(Game(c.game))
+        if not fit:
+            raise UsageError(f"--draw-proof cannot settle {c.name}: {fit.reason}")
     folder = None if checkpoint is None else Path(checkpoint)
     if folder is not None and folder.exists() and not folder.is_dir():
         raise UsageError(f"--checkpoint {checkpoint} is a file; with --draw-proof give a directory for the walks")

@@ -62,9 +62,10 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
     position = Game(args.game).position(args.moves)
-    if threads > 1 and connect.serves(position.game) is not None:
+    scored = connect.score_search_fit(position.game)
+    if threads > 1 and not scored:
         raise UsageError(f"--threads serves the Connect-k score search only, and {position.game} is not its game "
-                         f"({connect.serves(position.game)}); use --workers N for frontier jobs in N processes")
+                         f"({scored.reason}); use --workers N for frontier jobs in N processes")
     store = open_store(args)
     proof = args.proof is not None
     steps = [(f"solving {position.game}", "nodes")] + ([("writing the certificate", "nodes")] if proof else [])

@@ -257,11 +257,11 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
 
 
 @njit(cache=True)
-def _scratch(pn):  # type: ignore[no-untyped-def]
+def _scratch(tables):  # type: ignore[no-untyped-def]
     """Room that :func:`_proved_move` reuses at every winner's turn of a walk: each cell's groups, the move order,
     the per-cell counts of live groups, the parent's images under each symmetry and each child's key."""
-    masks, full, symtab = pn[0], pn[1], pn[2]
-    ncells = pn[5].shape[0]
+    masks, full, symtab = tables[0], tables[1], tables[2]
+    ncells = tables[5].shape[0]
     nsym = symtab.shape[0]
     return (PN.cell_groups(masks, ncells), np.zeros(ncells, np.int64), np.zeros(ncells, np.float64),
             np.zeros(ncells, np.int64), np.zeros(ncells, np.int64), PN.images(nsym, full), PN.images(nsym, full),
@@ -269,16 +269,17 @@ def _scratch(pn):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _proved_move(A, D, pn, xctrl, scratch):
+def _proved_move(A, D, tables, state, xctrl, scratch):
     """A winning move of the attacker (to move in (A, D), its stones and the defender's) read from the proof
     search's table, or -1 when the table proves none of its moves (each child asked there and then with
-    budgets growing fourfold, as ``ProofSearcher.keeping_move``). ``pn`` is the proof search's bundle
-    ``(masks, full, symtab, symperm, syminv, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf,
-    kctrl)`` with ``params[R_ATTACKER]`` set to the winner; ``scratch`` is :func:`_scratch`'s. Of the moves the
+    budgets growing fourfold, as ``ProofSearcher.keeping_move``). ``tables`` and ``state`` are the proof
+    search's bundles (:class:`~kinarow.engine.pns_kernel.ProofTables`, :class:`~kinarow.engine.pns_kernel.ProofState`)
+    with ``params[R_ATTACKER]`` set to the winner; ``scratch`` is :func:`_scratch`'s. Of the moves the
     table proves, the one with the least work below it (a double threat: none). The children are evaluated and
     keyed from the parent's counts and images, as the search's expansion does, and their table rows are asked
     for all at once."""
-    masks, full, symtab, symperm, syminv, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl = pn
+    masks, full, symtab, symperm, _, weight = tables
+    params, tt, ctrl = state[0], state[1], state[2]
     cgroups, order, score, acnt, dcnt, img1, img2, keys1, keys2 = scratch
     _, c_pn, _, _, c_work, _ = PN.columns(full)
     attacker = params[PN.R_ATTACKER]
@@ -327,8 +328,7 @@ def _proved_move(A, D, pn, xctrl, scratch):
                 ctrl[i] = 0
             ctrl[PN.C_STOP] = stop
             ctrl[PN.C_MAX_NODES] = budget
-            p, _, _ = PN.dfpn(W.bor(A, W.bit(c, A)), D, masks, full, symtab, symperm, syminv, weight, params,
-                              tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl)
+            p, _, _ = PN.dfpn(W.bor(A, W.bit(c, A)), D, tables, state)
             xctrl[X_NODES] += ctrl[PN.C_NODES]
             if ctrl[PN.C_STOP] != 0 or xctrl[X_STOP] != 0:
                 return -1
@@ -344,16 +344,16 @@ def _proved_move(A, D, pn, xctrl, scratch):
 
 
 @njit(cache=True, nogil=True)
-def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
-    """:func:`extract` of a win with the proof search's table as the oracle (its bundle ``pn``, see
-    :func:`_proved_move`; ``params[R_ATTACKER]`` is ``winner - 1``): the proof tree of the winner, one
+def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, tables, state):
+    """:func:`extract` of a win with the proof search's table as the oracle (its bundles ``tables`` and
+    ``state``, see :func:`_proved_move`; ``params[R_ATTACKER]`` is ``winner - 1``): the proof tree of the winner, one
     move at its turns, every legal reply at the loser's, written as a walk. Free placement, one stone a turn.
     Returns ``(status, out)`` as :func:`extract` (CLAIM_WIN); the first ``xctrl[X_PREFIX]`` moves of ``out``
     are replayed (a resumed walk, see above)."""
     size, _, _, goal, gmasks, cell_groups, start, _ = rules
     seen = new_table(plan[0])  # FINGER: one word a slot, as every one-word kind
     used = 0
-    scratch = _scratch(pn)
+    scratch = _scratch(tables)
     depth_max = size - t0 + 1
     nxt = np.zeros(depth_max + 1, np.int64)
     res = np.zeros(depth_max + 1, np.int64)
@@ -374,7 +374,7 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, pn):
             else:
                 if xctrl[X_STOP] != 0:
                     return STOPPED, out
-                c = _proved_move(p1 if winner == 1 else p2, p2 if winner == 1 else p1, pn, xctrl, scratch)
+                c = _proved_move(p1 if winner == 1 else p2, p2 if winner == 1 else p1, tables, state, xctrl, scratch)
                 if c < 0:
                     return (STOPPED if xctrl[X_STOP] != 0 else NO_WIN), out
                 out = _emit(out, c, xctrl)

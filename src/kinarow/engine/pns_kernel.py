@@ -160,6 +160,8 @@ stone only (:func:`evaluate_child`, the same answer as :func:`evaluate`).
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -674,16 +676,61 @@ W.by_form(images, lambda nsym, like: np.zeros(nsym, np.uint64), lambda nsym, lik
           argument=1)
 
 
+class ProofTables(NamedTuple):
+    """The game as the proof search reads it, the kernel's ``tables`` argument (built once per searcher by
+    :class:`kinarow.search.proof_search.ProofSearcher` from :func:`kinarow.engine.tables.board_tables`).
+
+    ``masks``: the groups as boards; ``full``: the board of every cell (a ``uint64``, or a ``(lo, hi)`` pair
+    on two-word boards: it also tells the kernel which form a board has); ``symtab`` / ``symperm``: the
+    symmetries kept, as byte tables and as cell images; ``syminv``: each symmetry's inverse (its index);
+    ``weight``: each cell's static move weight.
+    """
+
+    masks: Any
+    full: Any
+    symtab: Any
+    symperm: Any
+    syminv: Any
+    weight: Any
+
+
+class ProofState(NamedTuple):
+    """One proof searcher's working arrays, the kernel's ``state`` argument.
+
+    ``params``: the question and the search's settings (the ``R_*`` indices); ``tt``: the table of proof and
+    disproof numbers (layout above); ``ctrl``: counters and flags (the ``C_*`` indices); ``fu`` / ``fi``: the
+    stack, one column per stone count below the root (the ``U_*`` and ``I_*`` rows); ``cmove`` / ``cpn`` /
+    ``cdn`` / ``czn``: each frame's children, their numbers and zones; ``kbuf`` / ``kctrl``: the pairing
+    search's stack and counters (:mod:`kinarow.engine.breaker`).
+
+    Both bundles may come as plain tuples (``tuple(bundle)``), as :func:`kinarow.engine.kernel.deepen`'s do: numba
+    types a plain tuple's fields in C, a named tuple's in Python, which costs a few microseconds more a call.
+    """
+
+    params: Any
+    tt: Any
+    ctrl: Any
+    fu: Any
+    fi: Any
+    cmove: Any
+    cpn: Any
+    cdn: Any
+    czn: Any
+    kbuf: Any
+    kctrl: Any
+
+
 @njit(cache=True, nogil=True)
-def dfpn(
-    A0, D0, masks, full, symtab, symperm, syminvidx, weight, params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl
-):
-    """Proof and disproof numbers of the root (A0: the attacker's stones, D0: the defender's).
+def dfpn(A0, D0, tables, state):
+    """Proof and disproof numbers of the root (A0: the attacker's stones, D0: the defender's), searched with
+    the game's ``tables`` (:class:`ProofTables`) and the searcher's ``state`` (:class:`ProofState`).
 
     The attacker is to move when it has placed as many stones as the defender and is the first player, or
     fewer stones. Returns (pn, dn, zone): pn == 0 proved, dn == 0 disproved (with its zone);
     ``ctrl[C_ABORTED]`` is set when the node budget or the stop flag ended the search first.
     """
+    masks, full, symtab, symperm, syminvidx, weight = tables
+    params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl = state
     zero = W.zero(full)
     attacker = params[R_ATTACKER]
     normal = params[R_GOAL] == NORMAL
@@ -936,12 +983,14 @@ def dfpn(
 
 
 @njit(cache=True)
-def _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2, attacker_moves, extra):
+def _children(tables, tt, A, D, attacker, normal, img1, img2, attacker_moves, extra):
     """Each child of the node (the attacker's stones ``A``, the defender's ``D`` holding ``extra`` stones beyond
     its turns; the attacker moves when ``attacker_moves``), in cell order: ``(cells, status, rows, syms, zones,
     n)``, its cell, its status by its evaluation (DISPROVEN too where the defender's stone completes a group,
     normal goal), its table row (-1: none), the symmetry of its table key and its evaluation's zone (in the
-    board's frame) for the first ``n`` entries. ``img1``/``img2`` are scratch arrays of one entry per symmetry."""
+    board's frame) for the first ``n`` entries, read from the game's ``tables`` (:class:`ProofTables`) and the
+    table ``tt``. ``img1``/``img2`` are scratch arrays of one entry per symmetry."""
+    masks, full, symtab, symperm = tables[0], tables[1], tables[2], tables[3]
     nsym = symtab.shape[0]
     nbytes = symtab.shape[1]
     tag = np.uint64(attacker + 1 + 2 * extra)
@@ -978,19 +1027,21 @@ def _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, im
 
 
 @njit(cache=True)
-def known_children(masks, A, D, full, symtab, symperm, syminvidx, tt, attacker, normal, extra, attacker_moves, zones,
-                   img1, img2, cells, state, czone, cwork):
+def known_children(tables, tt, A, D, attacker, normal, extra, attacker_moves, zones, img1, img2, cells, state, czone,
+                   cwork):
     """What is known of each child of the node (the attacker's stones ``A``, the defender's ``D``, the defender
     holding ``extra`` stones beyond its turns; the attacker moves when ``attacker_moves``) without searching, in
     cell order: its cell (``cells``), PROVEN, DISPROVEN or OPEN by its evaluation or its table row (``state``),
     and a proven child's zone in the board's frame (``czone``; the full board when ``zones`` is off) and the
     search's work below it by its table row (``cwork``; 0 when its evaluation proves it), as the search asked at
-    the child would answer from them. Returns the number of children."""
+    the child would answer from them (``tables``: the game's :class:`ProofTables`; ``tt``: the table). Returns the
+    number of children."""
+    full, symtab, syminvidx = tables[1], tables[2], tables[4]
     nbytes = symtab.shape[1]
     zero = W.zero(full)
     _, c_pn, c_dn, c_zone, c_work, _ = columns(full)
-    kids, status, rows, syms, evals, n = _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1,
-                                                   img2, attacker_moves, extra)
+    kids, status, rows, syms, evals, n = _children(tables, tt, A, D, attacker, normal, img1, img2, attacker_moves,
+                                                   extra)
     for i in range(n):
         st = status[i]
         z = W.get1(evals, i)
@@ -1009,13 +1060,13 @@ def known_children(masks, A, D, full, symtab, symperm, syminvidx, tt, attacker, 
 
 
 @njit(cache=True)
-def most_proving_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2):
+def most_proving_move(tables, tt, A, D, attacker, normal, img1, img2):
     """At an attacker node (the attacker's stones ``A``, the defender's ``D``, the attacker to move): the move the
     search would follow next -- a child that its evaluation proves, else the child the table holds with the least
-    proof number (the most work below it on ties). -1 when the table holds no child."""
-    cells, status, rows, _syms, _zones, n = _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1,
-                                                     img2, True, 0)
-    _, c_pn, _, _, c_work, _ = columns(full)
+    proof number (the most work below it on ties). -1 when the table holds no child. ``tables``: the game's
+    :class:`ProofTables`; ``tt``: the table."""
+    cells, status, rows, _syms, _zones, n = _children(tables, tt, A, D, attacker, normal, img1, img2, True, 0)
+    _, c_pn, _, _, c_work, _ = columns(tables[1])
     best = -1
     least = np.uint64(0)
     work = np.uint64(0)
@@ -1031,11 +1082,13 @@ def most_proving_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, 
 
 
 @njit(cache=True)
-def disproved_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1, img2):
+def disproved_move(tables, tt, A, D, attacker, normal, img1, img2):
     """At a defender node (the attacker's stones ``A``, the defender's ``D``): a defender move after which the
     attacker cannot win by the table -- a cell completing a defender group (normal goal), else a child that its
     evaluation disproves, else, of the children the table holds as disproved, the one with the least work
-    below it. -1 when there is none. ``img1``/``img2`` are scratch arrays of one entry per symmetry."""
+    below it. -1 when there is none. ``tables``: the game's :class:`ProofTables`; ``tt``: the table;
+    ``img1``/``img2`` are scratch arrays of one entry per symmetry."""
+    masks = tables[0]
     if normal:
         for i in range(masks.shape[0]):
             g = W.get1(masks, i)
@@ -1043,9 +1096,8 @@ def disproved_move(masks, A, D, full, symtab, symperm, tt, attacker, normal, img
                 r = W.andnot(g, D)
                 if not W.is_zero(r) and W.single(r):
                     return W.low_index(r)
-    cells, status, rows, _syms, _zones, n = _children(masks, A, D, full, symtab, symperm, tt, attacker, normal, img1,
-                                                     img2, False, 0)
-    _, _, c_dn, _, c_work, _ = columns(full)
+    cells, status, rows, _syms, _zones, n = _children(tables, tt, A, D, attacker, normal, img1, img2, False, 0)
+    _, _, c_dn, _, c_work, _ = columns(tables[1])
     best = -1
     least = np.uint64(0)
     for i in range(n):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.proofs import blocking_applies
+from kinarow.proofs import blocking_fit
 
 #: the most cells of a board whose pairings or matching sets are searched (64x64): building its groups (and the
 #: SAT formula) grows with the board (702x702k5 took 17 s and 830 MB before any search); a larger board is refused
@@ -19,9 +19,10 @@ def search_position(target: Game | Position | str, moves: str | None, what: str)
     if position.game.cells > MAX_SEARCH_CELLS:
         raise KinarowError(f"{position.game} has {position.game.cells:,} cells; {what} are searched on boards of "
                            f"at most {MAX_SEARCH_CELLS:,} cells (64x64)")
-    reason = blocking_applies(position.game)
-    if reason is not None:
-        raise KinarowError(f"{what} need free placement, one stone a turn and a normal or Maker-Breaker goal: {reason}")
+    fit = blocking_fit(position.game)
+    if not fit:
+        raise KinarowError(f"{what} need free placement, one stone a turn and a normal or Maker-Breaker goal: "
+                           f"{fit.reason}")
     if moves:
         position.play_moves(moves)
     return position

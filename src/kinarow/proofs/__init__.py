@@ -40,7 +40,7 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.values import Goal
+from kinarow.values import FITS, Fit, Goal
 from kinarow.version import __version__
 
 # One line per certificate format, sorted: format -> "module:function" of its checker.
@@ -109,16 +109,17 @@ class Verdict:
                 "details": self.details}
 
 
-def blocking_applies(game: Any) -> str | None:
-    """Why a blocking strategy (a pairing or a matching set: White answers each Black stone inside a
-    group) proves nothing in ``game``, or None when it is sound there."""
+def blocking_fit(game: Any) -> Fit:
+    """Whether a blocking strategy (a pairing or a matching set: White answers each Black stone inside a
+    group) is sound in ``game``, and why it proves nothing when it is not."""
     if game.gravity:
-        return f"{game} has gravity, where White's prescribed reply may not be playable"
+        return Fit.no(f"{game} has gravity, where White's prescribed reply may not be playable")
     if game.goal == Goal.MISERE:
-        return f"{game} is misere, where owning a group loses, so blocking Black's groups is no defence"
+        return Fit.no(f"{game} is misere, where owning a group loses, so blocking Black's groups is no defence")
     if (game.p, game.q) != (1, 1):
-        return f"{game} places more than one stone a turn, so Black may take both cells White would block with"
-    return None
+        return Fit.no(f"{game} places more than one stone a turn, so Black may take both cells White would block "
+                      "with")
+    return FITS
 
 
 def created_by() -> str:

@@ -65,8 +65,8 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.proofs import CertificateError, Verdict, blocking_applies, require_claim, require_envelope
-from kinarow.values import Goal, Value
+from kinarow.proofs import CertificateError, Verdict, blocking_fit, require_claim, require_envelope
+from kinarow.values import FITS, Fit, Goal, Value
 
 FORMAT = "kinarow.draw"
 VERSION = 1
@@ -81,17 +81,17 @@ WALK = "non-losing-walk"
 METHODS = (TREE, STEALING, WALK)
 
 
-def stealing_applies(game: Game, moves: list[str] | list[int]) -> str | None:
-    """Why strategy stealing does not show that the second player cannot win here, or None when it does."""
+def stealing_fit(game: Game, moves: list[str] | list[int]) -> Fit:
+    """Whether strategy stealing shows that the second player cannot win here, and why not when it does not."""
     if moves:
-        return "strategy stealing speaks of the empty board, and this position has stones on it"
+        return Fit.no("strategy stealing speaks of the empty board, and this position has stones on it")
     if game.gravity:
-        return f"{game} has gravity, where a stone can take away a move the stolen strategy needs"
+        return Fit.no(f"{game} has gravity, where a stone can take away a move the stolen strategy needs")
     if game.goal != Goal.NORMAL:
-        return f"{game} is not a normal game (its goal is {game.goal}), where an extra stone may hurt"
+        return Fit.no(f"{game} is not a normal game (its goal is {game.goal}), where an extra stone may hurt")
     if (game.p, game.q) != (1, 1):
-        return f"{game} places more than one stone a turn"
-    return None
+        return Fit.no(f"{game} places more than one stone a turn")
+    return FITS
 
 
 def claim_for(game: Game, halves: set[int]) -> str:
@@ -177,9 +177,9 @@ class _RefutedError(Exception):
 
 def _read_tree(position: Position, half: dict[str, Any]) -> tuple[dict[str, int], list[list[tuple[int, int]]], str]:
     """A blocking tree's cell names (name to cell), parsed pairings and tokens; one sentence when malformed."""
-    why_not = blocking_applies(position.game)
-    if why_not is not None:
-        raise CertificateError(f"a blocking tree proves nothing here: {why_not}")
+    fit = blocking_fit(position.game)
+    if not fit:
+        raise CertificateError(f"a blocking tree proves nothing here: {fit.reason}")
     texts, tokens_text = half.get("pairings"), half.get("tokens")
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts) or not isinstance(tokens_text, str):
         raise CertificateError("a blocking tree needs 'pairings' (a list of strings) and 'tokens' (a string)")
@@ -209,8 +209,7 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
                                "board without a Maker line, which blocking Breaker's groups does not prevent")
     cell_of, pairings, tokens_text = _read_tree(position, half)
     if compiled:
-        why_not = compiled_applies(position)
-        if why_not is None:
+        if compiled_fit(position):
             return _check_tree_compiled(position, attacker, cell_of, pairings, tokens_text, tick)
     game = position.game
     geo = position.geometry
@@ -329,15 +328,16 @@ def _defend(pos: Position, token: str, cell_of: dict[str, int], start: Position)
         raise _RefutedError(f"after {_line(pos, start)} the defender's move {token} is illegal: {err}") from None
 
 
-def compiled_applies(position: Position) -> str | None:
-    """Why the compiled walk does not walk a blocking tree from ``position`` (then the Python walk does), or None."""
+def compiled_fit(position: Position) -> Fit:
+    """Whether the compiled walk walks a blocking tree from ``position``, and why not when it does not (then the
+    Python walk does)."""
     from kinarow.proofs.draw_kernel import MAX_CELLS
 
     if position.geometry.size > MAX_CELLS:
-        return f"the compiled walk is for boards of at most {MAX_CELLS} cells"
+        return Fit.no(f"the compiled walk is for boards of at most {MAX_CELLS} cells")
     if position.is_over:
-        return "the game is over at the start"
-    return None
+        return Fit.no("the game is over at the start")
+    return FITS
 
 
 def symmetry_bits(position: Position) -> Any:
@@ -394,7 +394,7 @@ def token_codes(tokens_text: str, cell_of: dict[str, int], position: Position, p
 def _check_tree_compiled(position: Position, attacker: int, cell_of: dict[str, int],
                          pairings: list[list[tuple[int, int]]], tokens_text: str,
                          tick: Callable[[int], None] | None) -> tuple[int, int]:
-    """:func:`check_tree` by the compiled walk (where :func:`compiled_applies` says it may)."""
+    """:func:`check_tree` by the compiled walk (where :func:`compiled_fit` says it may)."""
     import numpy as np
 
     from kinarow.errors import run_stoppable
@@ -516,10 +516,10 @@ def check_certificate(data: dict[str, Any], tick: Callable[[int], None] | None =
                         f"non-losing walk ({half['prescribed']:,} prescribed moves, {proved:,} positions)")
             continue
         if half["method"] == STEALING:
-            why_not = (stealing_applies(game, moves) if player == 2
-                       else "it shows only that the second player cannot win")
-            if why_not is not None:
-                return Verdict(False, f"strategy stealing does not apply: {why_not}", details)
+            fit = (stealing_fit(game, moves) if player == 2
+                   else Fit.no("it shows only that the second player cannot win"))
+            if not fit:
+                return Verdict(False, f"strategy stealing does not apply: {fit.reason}", details)
             said.append(f"the {who} player cannot win by strategy stealing")
             continue
         try:

@@ -31,7 +31,7 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import MAKER_BREAKER, Game
-from kinarow.proofs import Verdict, blocking_applies, require_board, require_format
+from kinarow.proofs import Verdict, blocking_fit, require_board, require_format
 from kinarow.values import Player, read
 
 FORMAT = "kinarow.matching"
@@ -222,11 +222,6 @@ def _check_level(ms: MatchingSet, path: str, counter: list[int]) -> str | None:
 
 
 # -- position-level certificate ------------------------------------------------------------
-def applicable(game: Game) -> str | None:
-    """Why a blocking (Breaker) argument proves nothing in ``game`` (None when it does)."""
-    return blocking_applies(game)
-
-
 @dataclass
 class MatchingProof:
     """Matching sets proving, in a position, that a player cannot win: ``covers`` = [(player, matching set)]."""
@@ -292,9 +287,9 @@ def check_proof(proof: MatchingProof) -> Verdict:
         position = game.position(" ".join(proof.moves))
     except KinarowError as err:
         return played(False, f"the certificate's game or moves are invalid: {err}")
-    reason = applicable(game)
-    if reason is not None:
-        return played(False, f"a matching set proves nothing here: {reason}")
+    fit = blocking_fit(game)
+    if not fit:
+        return played(False, f"a matching set proves nothing here: {fit.reason}")
     if position.is_over:
         return played(False, "the game is already over in that position")
     if not proof.covers:

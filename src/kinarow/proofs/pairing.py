@@ -20,7 +20,7 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.proofs import CertificateError, Verdict, blocking_applies, require_claim, require_envelope
+from kinarow.proofs import CertificateError, Verdict, blocking_fit, require_claim, require_envelope
 
 FORMAT = "kinarow.pairing"
 VERSION = 1
@@ -43,9 +43,9 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
         position = game.position(" ".join(moves))
     except KinarowError as err:
         return Verdict(False, f"the certificate's game or moves are invalid: {err}", details)
-    why_not = blocking_applies(game)
-    if why_not is not None:
-        return Verdict(False, f"a pairing proves nothing here: {why_not}", details)
+    fit = blocking_fit(game)
+    if not fit:
+        return Verdict(False, f"a pairing proves nothing here: {fit.reason}", details)
     geo = position.geometry
     used: set[int] = set()
     cells: list[tuple[int, int]] = []

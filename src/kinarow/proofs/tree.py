@@ -62,7 +62,7 @@ from kinarow.errors import IllegalMoveError, KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.proofs import CertificateError, Verdict, envelope, require_claim, require_envelope
-from kinarow.values import Goal, Value, read
+from kinarow.values import FITS, Fit, Goal, Value, read
 
 FORMAT = "kinarow.strategy"
 VERSION = 2
@@ -331,23 +331,24 @@ def read_walk(data: dict[str, Any], kind: str, length: str = "prescribed") -> by
     return walk
 
 
-def sharing_refused(game: Game, outcome: str, winner: Value) -> str | None:
-    """Why a walk with shared replies (version 4) cannot prove ``outcome`` for ``winner`` in ``game``, or None.
+def shared_replies_fit(game: Game, outcome: str, winner: Value) -> Fit:
+    """Whether a walk with shared replies (version 4) can prove ``outcome`` for ``winner`` in ``game``, and why
+    not when it cannot.
 
     The rule it adds (a win after the loser was given a whole set of cells is a win after each of them) holds
     when more stones never help the loser: free placement, one stone a turn, and the normal goal or Maker's win.
     """
     if outcome != WIN:
-        return "shared replies prove wins only"
+        return Fit.no("shared replies prove wins only")
     if game.gravity:
-        return "under gravity a given stone changes which cells are playable"
+        return Fit.no("under gravity a given stone changes which cells are playable")
     if (game.p, game.q) != (1, 1):
-        return "the game places more than one stone a turn"
+        return Fit.no("the game places more than one stone a turn")
     if game.goal == Goal.MISERE:
-        return "in misere play more stones can hurt their owner"
+        return Fit.no("in misere play more stones can hurt their owner")
     if game.goal == Goal.MAKER_BREAKER and winner != Value.MAKER:
-        return "Breaker's win is not proven by sharing Maker's replies"
-    return None
+        return Fit.no("Breaker's win is not proven by sharing Maker's replies")
+    return FITS
 
 
 def _start(tree: StrategyTree) -> Position:
@@ -452,9 +453,10 @@ def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int]
         return walked(False, f"a walk (version 3) is only written for boards of at most {WALK_CELLS} cells; "
                       f"{tree.game} has {pos.geometry.size}", 0)
     if tree.shared is not None:
-        why = sharing_refused(game, tree.outcome, tree.winner)
-        if why is not None:
-            return walked(False, f"a walk with shared replies (version 4) does not apply to {tree.game}: {why}", 0)
+        fit = shared_replies_fit(game, tree.outcome, tree.winner)
+        if not fit:
+            return walked(False, f"a walk with shared replies (version 4) does not apply to {tree.game}: "
+                          f"{fit.reason}", 0)
     if compiled and pos.geometry.size <= WALK_CELLS and not pos.is_over and tree.winner in value_names(game):
         return _check_compiled(tree, pos, on_tick=on_tick)
     return _check_python(tree, on_tick)

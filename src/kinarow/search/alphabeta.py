@@ -34,11 +34,12 @@ from kinarow.limits import (
     said,
 )
 from kinarow.position import Position
-from kinarow.proofs.matching import applicable as blocking_applicable
+from kinarow.proofs import blocking_fit
 from kinarow.proofs.tree import NOT_LOSE, StrategyTree
 from kinarow.proofs.tree import WIN as WIN_OUTCOME
 from kinarow.search import connect
-from kinarow.values import Goal, Value
+from kinarow.search.engine import answer, check_player, mover_value, over_answer, refuse_walk, walk_tree
+from kinarow.values import Bound, Fit, Goal, Player, Value
 
 #: how a result's ``knowledge_note`` begins when the knowledge asked for does not apply to the game
 KNOWLEDGE_OFF = "knowledge is off: "
@@ -80,7 +81,7 @@ class Searcher:
         self.deepening_step = 8  # measured: 5x4k4 850k nodes with steps of 2, 325k with 8; 6x6k4 544k vs 661k
         # knowledge: blocking proofs (pairings, matching sets) where they are sound
         self.knowledge = knowledge
-        self.knowledge_note = knowledge_reason(game) if knowledge != "none" else None
+        self.knowledge_note = (knowledge_fit(game).reason or None) if knowledge != "none" else None
         level = KNOWLEDGE_LEVELS.index(knowledge) if self.knowledge_note is None else 0
         kparams = np.array([level, PAIR_BUDGET, MB_BUDGET, ROOT_BUDGET, MB_MAX_CELLS, pair_max(game)], np.int64)
         #: the kernel's working arrays (transposition table, counters, history, buffers, generation)
@@ -120,7 +121,7 @@ class Searcher:
     def guess(self) -> int | None:
         """The latest exact-value search's move that lost to nothing in its deepest finished test of the
         opponent's win, or None: the move to play when time runs out (:meth:`choose_move`)."""
-        if connect.serves(self.game) is None:
+        if connect.score_search_fit(self.game):
             return self._score_guess
         g = int(self.state.ctrl[K.C_GUESS])
         return g if g >= 0 else None
@@ -246,9 +247,9 @@ class Searcher:
     @property
     def scores(self) -> connect.ScoreSearcher | None:
         """The Connect-k score kernel's searcher that :meth:`search` uses for this game (None when the score
-        kernel does not serve it: :func:`kinarow.search.connect.serves`), made at first use, with the opening
-        book shipped for the game (unless ``$KINAROW_BOOK`` is ``off``)."""
-        if connect.serves(self.game) is not None:
+        kernel does not serve it: :func:`kinarow.search.connect.score_search_fit`), made at first use, with the
+        opening book shipped for the game (unless ``$KINAROW_BOOK`` is ``off``)."""
+        if not connect.score_search_fit(self.game):
             return None
         if self._scores is None:
             from kinarow.search import book
@@ -297,8 +298,9 @@ class Searcher:
         best = int(self.pv[t])
         return value, (best if best >= 0 else None)
 
-    def choose_move(self, position: Position, seconds: float) -> tuple[int | None, int]:
-        """A move within about ``seconds``: (kernel value, cell) if solved, else (None, best guess).
+    def choose_move(self, position: Position, seconds: float) -> tuple[Value, int]:
+        """A move within about ``seconds``: (the position's value, a cell keeping it) if solved, else
+        (``Value.UNKNOWN``, the best guess).
 
         The guess is a move that loses to nothing the search could see before
         time ran out (the deepest finished test of the opponent's win).
@@ -306,29 +308,80 @@ class Searcher:
         seconds = check_seconds(seconds, "seconds") or 0.0
         value, best, _, stopped = self.search(position, deadline=time.perf_counter() + seconds)
         if not stopped and best is not None:
-            return value, best
+            return mover_value(position, value), best
         if stopped == "interrupted":
             raise KeyboardInterrupt
         guess = self.guess
         legal = position.legal_moves()
-        return None, (guess if guess in legal else legal[0])
+        return Value.UNKNOWN, (guess if guess in legal else legal[0])
 
-    def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
-        """Can the side to move force a win? (its win test only); None when ``max_nodes`` ran out first."""
+    # -- the engine contract (kinarow.search.engine.Engine) ----------------------------------------------------
+    def value(self, position: Position, *, max_nodes: int | None = None, time_limit: float | None = None) -> Value:
+        """The value of ``position`` by :meth:`search` (both sides' win tests deepening together; a Connect-k
+        game's by the score search); ``Value.UNKNOWN`` when the budgets ran out first."""
         self.check_position(position)
-        self.new_root(max_nodes)  # the draw-proof walk asks thousands of these
-        return self.forces_win(position, position.to_move)
+        if position.result is not None:
+            return position.result
+        kernel_value, _, _, _ = self.search(position, max_nodes=max_nodes, deadline=_deadline(time_limit))
+        return Value.UNKNOWN if kernel_value == K.ABORT else mover_value(position, kernel_value)
 
-    def winning_move(self, position: Position) -> int | None:
-        """A winning move for the side to move, or None if it has none (its win test only)."""
+    def wins(self, position: Position, player: Player, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> Value | Bound:
+        """Can ``player`` force a win from ``position``? That player's deepening win tests only (the draw-proof
+        walk's safety test asks thousands of these): its win, :func:`~kinarow.values.cannot_win`, or
+        ``Value.UNKNOWN`` when the budgets ran out first. Starts a new root (:meth:`new_root`)."""
         self.check_position(position)
+        player = check_player(player)
+        if position.result is not None:
+            return over_answer(position, player)
+        deadline = _deadline(time_limit)
+        self.new_root(max_nodes)
+        mover = player.stone == position.to_move
+        p1, p2 = position.key()
+        # the deepening win tests of :meth:`forces_win`, watched for the time limit when there is one
+        v = self._timed(lambda: self._deepen(p1, p2, position.stones, K.SIDE_MOVER if mover else K.SIDE_OPPONENT),
+                        deadline)
+        return answer(position, player, None if v == K.ABORT else v == (K.WIN if mover else K.LOSS))
+
+    def move(self, position: Position, value: Value | None = None, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> int | None:
+        """A move that keeps ``value`` (the value of ``position``; searched first when not given). The winner's
+        move is found by its win test alone, as the strategy extraction asks it; another by :meth:`search`. None
+        when the budgets ran out first or the game is over; a win ``value`` that the side to move does not have
+        is refused in one sentence."""
+        self.check_position(position)
+        if position.is_over:
+            return None
+        deadline = _deadline(time_limit)
+        if value is None or value.winner is None or value.winner.stone != position.to_move:
+            _, best, _, _ = self.search(position, max_nodes=max_nodes, deadline=deadline)
+            return best
         p1, p2 = position.key()
         t = position.stones
-        self.new_root()
-        if self._deepen(p1, p2, t, K.SIDE_MOVER) != K.WIN:
+        self.new_root(max_nodes)
+        v = self._timed(lambda: self._deepen(p1, p2, t, K.SIDE_MOVER), deadline)
+        if v == K.ABORT:
             return None
+        if v != K.WIN:
+            raise KinarowError(f"{value.winner_words} cannot force a win after {position.move_text() or 'the start'},"
+                               f" so no move keeps the value {value}")
         best = int(self.pv[t])
         return best if best >= 0 else None
+
+    def _timed(self, work: Callable[[], int], deadline: float | None) -> int:
+        """``work`` (kernel calls) in the calling thread, or watched for ``deadline`` by :meth:`_watch`."""
+        return work() if deadline is None else self._watch(work, deadline, None)[0]
+
+    def walk(self, position: Position, winner: Player, *,
+             on_tick: Callable[[int], None] | None = None) -> StrategyTree:
+        """The strategy of ``winner`` from ``position``, which it wins, as the compiled walk of its win tests
+        (:meth:`strategy_walk`); a position it does not win is refused in one sentence."""
+        self.check_position(position)
+        winner = check_player(winner, "the winner")
+        refuse_walk(position, winner, self.wins(position, winner))
+        moves = self.strategy_walk(position, winner.stone, on_tick=on_tick)
+        assert moves is not None  # nothing asks it to stop; Ctrl-C is raised
+        return walk_tree(position, winner, moves)
 
     def game_length(
         self,
@@ -394,7 +447,7 @@ class Searcher:
         outcome: str = WIN_OUTCOME,
     ) -> bytes | None:
         """The winner's prescribed moves from ``position`` as a walk (version 3: cell numbers, one byte each, in
-        the checker's replay order; the moves :func:`kinarow.proofs.tree.follow` with :meth:`winning_move` would
+        the checker's replay order; the moves :func:`kinarow.proofs.tree.follow` with :meth:`move` would
         give), found by the compiled kernel; None if ``should_stop()`` turned true first. Ctrl-C stops the walk
         and is raised again. ``on_tick(nodes)`` hears the win tests' nodes so far, a few times a second and once
         at the end.
@@ -459,10 +512,16 @@ class Searcher:
         walk = self.strategy_walk(position, winner, should_stop, on_tick)
         if walk is None:
             return None
-        return walk_tree(position, winner, walk).expanded().choices
+        return strategy_from_walk(position, winner, walk).expanded().choices
 
 
-def walk_tree(position: Position, winner: int, walk: bytes, outcome: str = WIN_OUTCOME) -> StrategyTree:
+def _deadline(time_limit: float | None) -> float | None:
+    """The clock time at which ``time_limit`` seconds (checked) from now run out; None for no limit."""
+    seconds = check_seconds(time_limit, "time_limit")
+    return None if seconds is None else time.perf_counter() + seconds
+
+
+def strategy_from_walk(position: Position, winner: int, walk: bytes, outcome: str = WIN_OUTCOME) -> StrategyTree:
     """The strategy certificate of ``winner`` (1 or 2) from ``position``, given as a walk."""
     game = position.game
     return StrategyTree(str(game), [position.name(c) for c in position.moves], winner_of(game, winner, K.WIN),
@@ -491,7 +550,7 @@ def non_losing_strategy(position: Position, player: int, searcher: Searcher | No
     if walk is None:
         assert should_stop is not None  # nothing else asks it to stop; Ctrl-C is raised
         return None
-    return walk_tree(position, player, walk, NOT_LOSE)
+    return strategy_from_walk(position, player, walk, NOT_LOSE)
 
 
 def pair_max(game: Game) -> int:
@@ -505,10 +564,11 @@ def pair_max(game: Game) -> int:
     return max(count.values(), default=1)
 
 
-def knowledge_reason(game: Game) -> str | None:
-    """Why pairings and matching sets cannot cut the search of ``game`` (None when they can)."""
-    reason = blocking_applicable(game)
-    return None if reason is None else KNOWLEDGE_OFF + reason
+def knowledge_fit(game: Game) -> Fit:
+    """Whether pairings and matching sets can cut the search of ``game``; when they cannot, the reason is the
+    result's ``knowledge_note`` (it begins with :data:`KNOWLEDGE_OFF`)."""
+    fit = blocking_fit(game)
+    return fit if fit else Fit.no(KNOWLEDGE_OFF + fit.reason)
 
 
 def winner_of(game: Game, to_move: int, kernel_value: int) -> Value:
@@ -535,5 +595,5 @@ def extract_strategy(
 
     moves = searcher.strategy_walk(position, winner, on_tick=on_tick)
     assert moves is not None  # nothing asks it to stop; Ctrl-C is raised
-    tree = walk_tree(position, winner, moves)
+    tree = strategy_from_walk(position, winner, moves)
     return tree if walk else tree.expanded()

@@ -187,7 +187,7 @@ def analyse(
         raise KinarowError(f"the searcher given is {bound}; it must be a Searcher of {position.game}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
-    if connect.serves(position.game) is None:  # the score kernel: one search a move gives value and length
+    if connect.score_search_fit(position.game):  # the score kernel: one search a move gives value and length
         return _analyse_scores(position, deadline, tt_mb if tt_mb is not None else default_tt_mb(position.game),
                                max_nodes, on_tick)
     mover = position.to_move

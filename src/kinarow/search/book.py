@@ -97,9 +97,10 @@ class _Layout:
     """The kernel's bit layout of one game (:mod:`kinarow.engine.gravity_kernel`)."""
 
     def __init__(self, game: Game) -> None:
-        why = connect.serves(game)
-        if why is not None:
-            raise BookError(f"an opening book is made by the Connect-k score search, which cannot take {game}: {why}")
+        fit = connect.score_search_fit(game)
+        if not fit:
+            raise BookError(f"an opening book is made by the Connect-k score search, which cannot take {game}: "
+                            f"{fit.reason}")
         self.game = game
         self.m, self.n, self.h, self.k = game.m, game.n, game.n + 1, game.k
         self.cells = game.cells

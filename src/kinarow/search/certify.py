@@ -40,7 +40,7 @@ from kinarow.engine.tables import MAX_CELLS
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.proofs import SEARCH_LOG_FORMAT, blocking_applies
+from kinarow.proofs import SEARCH_LOG_FORMAT, blocking_fit
 from kinarow.proofs.tree import WALK_CELLS, StrategyTree, board_key
 from kinarow.values import Goal, Player, Value
 
@@ -303,9 +303,7 @@ class Writer:
 
 
 def _pairings_apply(position: Position) -> bool:
-    from kinarow.knowledge import pairing
-
-    return pairing.applicable(position.game) is None
+    return bool(blocking_fit(position.game))
 
 
 def _the_strategy(position: Position, result: Result, store: Store | None,
@@ -368,10 +366,8 @@ def certificate(position: Position, result: Result, store: Store | None = None,
     game = position.game
     if result.value != Value.DRAW:  # the alpha-beta search's walks (a proof search's strategy comes with the result)
         return Proof(None, f"no certificate is available yet for a {result.value} win here")
-    from kinarow.knowledge import pairing
-
     return Proof(None, f"no certificate is available yet for a draw of {game}: pairings do not apply "
-                 f"({pairing.applicable(game)}), and non-losing walks are written for boards of at most "
+                 f"({blocking_fit(game).reason}), and non-losing walks are written for boards of at most "
                  f"{MAX_CELLS} cells")
 
 
@@ -544,7 +540,7 @@ def empty_board_draw(game: Game | str, *, tt_mb: float | None = None, seconds: f
     from kinarow.search.draw import StoppedError, draw_certificate, safety_searcher
 
     game = game if isinstance(game, Game) else Game(game)
-    if blocking_applies(game) is not None:
+    if not blocking_fit(game):
         return None
     deadline = None if seconds is None else time.perf_counter() + seconds
     try:
@@ -588,9 +584,9 @@ def settle_by_draw_proof(game: Game, *, time_limit: float | None = None, tt_mb: 
     """
     from kinarow.search.draw import StoppedError, draw_certificate, safety_searcher
 
-    why_not = blocking_applies(game)
-    if why_not is not None:
-        raise KinarowError(f"a draw proof cannot settle {game}: {why_not}")
+    fit = blocking_fit(game)
+    if not fit:
+        raise KinarowError(f"a draw proof cannot settle {game}: {fit.reason}")
     start = time.perf_counter()
     table_mb = tt_mb or default_draw_tt_mb(game)
     searcher = safety_searcher(game, table_mb if workers == 1 else 16)
@@ -645,7 +641,7 @@ def evidence(result: Any, *, tt_mb: float | None = None, seconds: float | None =
         if draw is not None:
             return Proof(draw, "a draw proof of blocking trees", "draw")
         game = Game(result.game)
-        if blocking_applies(game) is not None and game.cells <= MAX_CELLS:  # gravity, misere, several stones
+        if not blocking_fit(game) and game.cells <= MAX_CELLS:  # gravity, misere, several stones
             walks = walk_draw(game.start(), tick=tick,
                               deadline=None if seconds is None else time.perf_counter() + seconds)
             if walks.exists:

@@ -1,7 +1,7 @@
 """Exact scores for Connect-k games: the value and the game's length with perfect play, in one search.
 
 :class:`ScoreSearcher` drives :mod:`kinarow.engine.gravity_kernel` (its docstring has the bit layout and the
-score convention) for the games it serves (:func:`serves`): gravity on a rectangular board, the normal
+score convention) for the games it serves (:func:`score_search_fit`): gravity on a rectangular board, the normal
 goal, one stone a turn, at most 64 bits with a spare row. A score ``s`` from the side to move means: a win
 whose last stone is stone number ``cells + 1 - s`` of the game (``s > 0``), a loss ending on stone
 ``cells + 1 + s`` (``s < 0``), or a draw (``s = 0``).
@@ -27,6 +27,9 @@ from kinarow.engine import gravity_kernel as GK
 from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import NORMAL, Game
 from kinarow.position import Position
+from kinarow.proofs.tree import StrategyTree
+from kinarow.search.engine import answer, check_player, mover_value, refuse_walk, walk_by_moves
+from kinarow.values import FITS, Bound, Fit, Player, Value
 
 if TYPE_CHECKING:
     from kinarow.search.book import Book
@@ -35,19 +38,19 @@ if TYPE_CHECKING:
 ENTRY_BYTES = 16
 
 
-def serves(game: Game) -> str | None:
-    """None when the score kernel serves ``game``, else why not (one phrase)."""
+def score_search_fit(game: Game) -> Fit:
+    """Whether the score kernel serves ``game``, and why not (one phrase) when it does not."""
     if not game.gravity:
-        return "it needs gravity"
+        return Fit.no("it needs gravity")
     if game.topology != "rect" or game.hex:
-        return "it needs a rectangular board that does not wrap"
+        return Fit.no("it needs a rectangular board that does not wrap")
     if game.goal != NORMAL:
-        return "it needs the normal goal"
+        return Fit.no("it needs the normal goal")
     if (game.p, game.q) != (1, 1):
-        return "it needs one stone a turn"
+        return Fit.no("it needs one stone a turn")
     if game.m * (game.n + 1) > 64 or game.m > GK.MAX_COLS:
-        return f"it needs width x (height + 1) <= 64 (this board needs {game.m * (game.n + 1)})"
-    return None
+        return Fit.no(f"it needs width x (height + 1) <= 64 (this board needs {game.m * (game.n + 1)})")
+    return FITS
 
 
 def _prime_at_most(n: int) -> int:
@@ -159,9 +162,9 @@ class ScoreSearcher:
 
     def __init__(self, game: Game | str, *, tt_mb: float = 64, book: Book | None = None) -> None:
         game = Game(game)
-        why = serves(game)
-        if why is not None:
-            raise KinarowError(f"the Connect-k score search cannot take {game}: {why}")
+        fit = score_search_fit(game)
+        if not fit:
+            raise KinarowError(f"the Connect-k score search cannot take {game}: {fit.reason}")
         self.game = game
         self.book = book
         #: why the last search stopped before its answer (None when it answered)
@@ -441,6 +444,61 @@ class ScoreSearcher:
                 return cell
         return moves[0]
 
+    # -- the engine contract (kinarow.search.engine.Engine) ----------------------------------------------------
+    def value(self, position: Position, *, max_nodes: int | None = None, time_limit: float | None = None) -> Value:
+        """The value of ``position`` by a weak score search (its sign; the book first, when there is one);
+        ``Value.UNKNOWN`` when the budgets ran out first."""
+        self.words(position)  # a position of this game
+        if position.result is not None:
+            return position.result
+        score = self.score(position, weak=True, max_nodes=max_nodes, deadline=_deadline(time_limit))
+        return Value.UNKNOWN if score is None else mover_value(position, score.sign)
+
+    def wins(self, position: Position, player: Player, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> Value | Bound:
+        """Can ``player`` force a win from ``position``? Read from its :meth:`value` (one search gives both
+        sides' answers): the player's win, :func:`~kinarow.values.cannot_win`, or ``Value.UNKNOWN``."""
+        player = check_player(player)
+        value = self.value(position, max_nodes=max_nodes, time_limit=time_limit)
+        return answer(position, player, None if value is Value.UNKNOWN else value.winner is player)
+
+    def move(self, position: Position, value: Value | None = None, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> int | None:
+        """A move that keeps ``value`` (the value of ``position``; searched first when not given) by
+        :meth:`best_move` of its sign; None when the budgets ran out first or the game is over."""
+        self.words(position)
+        if position.is_over:
+            return None
+        if value is None or value is Value.UNKNOWN:
+            value = self.value(position, max_nodes=max_nodes, time_limit=time_limit)
+            if value is Value.UNKNOWN:
+                return None
+        winner = value.winner
+        sign = 0 if winner is None else 1 if winner.stone == position.to_move else -1
+        score = Score(sign, position.stones, self.game.cells, 0, 0.0)
+        return self.best_move(position, score, weak=True, max_nodes=max_nodes, deadline=_deadline(time_limit))
+
+    def walk(self, position: Position, winner: Player, *,
+             on_tick: Callable[[int], None] | None = None) -> StrategyTree:
+        """The strategy of ``winner`` from ``position``, which it wins: a move keeping the win (:meth:`move`) at
+        each of its turns, every reply followed, written as a walk; ``on_tick(nodes)`` hears the nodes of the
+        searches after each move. A position ``winner`` does not win is refused in one sentence."""
+        winner = check_player(winner, "the winner")
+        refuse_walk(position, winner, self.wins(position, winner))
+        win = Value.win(self.game.goal, winner.stone)
+        nodes = [0]
+
+        def choose(pos: Position) -> int:
+            cell = self.move(pos, win)
+            nodes[0] += int(self.ctrl[GK.G_NODES]) + self.move_nodes
+            if on_tick is not None:
+                on_tick(nodes[0])
+            if cell is None:  # pragma: no cover - no budget is given, and every position chosen is a win
+                raise KinarowError(f"internal error: no move keeps the win after {pos.move_text()}")
+            return cell
+
+        return walk_by_moves(position, winner, choose)
+
     def moves_in_order(self, position: Position) -> list[int]:
         """The legal moves, central columns first."""
         return self.central_first(position)
@@ -450,6 +508,15 @@ class ScoreSearcher:
         """The legal moves of ``position`` (a gravity game's), central columns first (the left one of two)."""
         n, centre = position.game.n, (position.game.m - 1) / 2
         return sorted(position.legal_moves(), key=lambda c: (abs(c // n - centre), c // n))
+
+
+def _deadline(time_limit: float | None) -> float | None:
+    """The clock time at which ``time_limit`` seconds from now run out; None for no limit."""
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or not 0 < time_limit < float("inf"):
+        raise KinarowError(f"time_limit must be a positive, finite number of seconds, not {time_limit!r}")
+    return time.perf_counter() + time_limit
 
 
 def _wins_at_once(position: Position, cell: int) -> bool:

@@ -54,10 +54,11 @@ from kinarow.engine import breaker as BK
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
-from kinarow.proofs import blocking_applies, envelope
+from kinarow.proofs import blocking_fit, envelope
 from kinarow.proofs.draw import EXPAND, FORMAT, HALVES, LEAF, STEALING, TREE, VERSION, Canon, claim_for
-from kinarow.proofs.draw import stealing_applies as stealing_applies
-from kinarow.values import Goal
+from kinarow.proofs.draw import stealing_fit as stealing_fit
+from kinarow.search.engine import Engine
+from kinarow.values import Goal, Player, Value
 
 #: node budget of one pairing search at a node of the walk
 PAIR_BUDGET = 4096
@@ -586,8 +587,9 @@ class _Walk:
         if pos.is_over:
             return True
         self.stats.safety_tests += 1
-        wins = self.searcher.can_win(pos, self.safety_budget)
-        return None if wins is None else not wins
+        mover = Player.of(pos.to_move)
+        said = self.searcher.wins(pos, mover, max_nodes=self.safety_budget)
+        return None if said is Value.UNKNOWN else said.winner is not mover
 
     def _ranked(self, pos: Position) -> list[tuple[int, int]]:
         """The defender's moves with their look-ahead scores, best first (losing at once: left out)."""
@@ -832,15 +834,15 @@ def _linearise_compiled(position: Position, attacker: int, memory: Memory, frame
 _SEARCHERS: dict[tuple[str, float | None], Any] = {}
 
 
-def safety_searcher(game: Game, tt_mb: float | None = None) -> Any:
+def safety_searcher(game: Game, tt_mb: float | None = None) -> Engine:
     """The searcher of the walk's safety tests ("can the attacker, to move, win?"): the proof search
     (:class:`kinarow.search.proof_search.ProofSearcher`, with a table of at most
     :data:`PROOF_TABLE_MB` MiB) where it applies, else alpha-beta with pairing knowledge. 7x7k5, the whole
     certificate with `kinarow solve --proof`: 14 s with the proof search, unfinished in 300 s before."""
     from kinarow.search.alphabeta import Searcher
-    from kinarow.search.proof_search import ProofSearcher, unsupported
+    from kinarow.search.proof_search import ProofSearcher, proof_search_fit
 
-    if unsupported(game) is None:
+    if proof_search_fit(game):
         return ProofSearcher(game, tt_mb=min(tt_mb or PROOF_TABLE_MB, PROOF_TABLE_MB))
     return Searcher(game, tt_mb=tt_mb, knowledge="pairing")
 
@@ -933,9 +935,9 @@ def blocking_tree(
     """
     from kinarow.limits import check_workers
 
-    why_not = blocking_applies(position.game)
-    if why_not is not None:
-        raise KinarowError(f"a blocking tree proves nothing here: {why_not}")
+    fit = blocking_fit(position.game)
+    if not fit:
+        raise KinarowError(f"a blocking tree proves nothing here: {fit.reason}")
     if position.game.goal == Goal.MAKER_BREAKER and attacker == 2:
         raise KinarowError("a blocking tree proves nothing here: Breaker wins a Maker-Breaker game by a full board "
                            "without a Maker line, which blocking Breaker's groups does not prevent")
@@ -1089,7 +1091,7 @@ def draw_certificate(
     stats: dict[str, TreeStats] = {}
     for player in (1, 2):
         name = HALVES[player]
-        if player == 2 and stealing_applies(game, moves) is None:
+        if player == 2 and stealing_fit(game, moves):
             halves[name] = {"method": STEALING}
             continue
         halves[name], stats[name] = blocking_tree(position, player, searcher, tick=tick, deadline=deadline,

@@ -66,8 +66,10 @@ from kinarow.errors import KinarowError, SolverLimitError, run_stoppable
 from kinarow.game import Game
 from kinarow.limits import check_count, check_flag, check_seconds, check_tt_mb, said, ticks_after
 from kinarow.position import Position
-from kinarow.proofs import blocking_applies
-from kinarow.values import Goal, Value
+from kinarow.proofs import blocking_fit
+from kinarow.proofs.tree import StrategyTree
+from kinarow.search.engine import answer, check_player, refuse_walk, walk_tree
+from kinarow.values import FITS, Bound, Fit, Goal, Player, Value
 
 #: node budget of one pairing search at a node
 PAIR_BUDGET = 128
@@ -83,14 +85,15 @@ TABLE_SECONDS = 1800.0
 TABLE_FORMAT, TABLE_VERSION = "kinarow.proof-table", 1
 
 
-def unsupported(game: Game) -> str | None:
-    """Why the proof search cannot answer questions about ``game``, or None when it can."""
-    reason = blocking_applies(game)
-    if reason is not None:
-        return reason
+def proof_search_fit(game: Game) -> Fit:
+    """Whether the proof search can answer questions about ``game``, and why not when it cannot."""
+    fit = blocking_fit(game)
+    if not fit:
+        return fit
     if game.cells > WIDE_CELLS:
-        return f"{game} has {game.cells} cells; the proof search handles boards of at most {WIDE_CELLS} cells"
-    return None
+        return Fit.no(f"{game} has {game.cells} cells; the proof search handles boards of at most {WIDE_CELLS} "
+                      "cells")
+    return FITS
 
 
 @dataclass
@@ -174,9 +177,9 @@ class ProofSearcher:
                 raise KinarowError(f"{name} must be a whole number from 0 to 10**9, not {said(number)}")
         if isinstance(heuristic, bool) or heuristic not in range(4):
             raise KinarowError(f"heuristic is a sum of the flags H_ORDER (1) and H_MOVES (2), not {said(heuristic)}")
-        reason = unsupported(game)
-        if reason is not None:
-            raise SolverLimitError(f"the proof search does not apply: {reason}")
+        fit = proof_search_fit(game)
+        if not fit:
+            raise SolverLimitError(f"the proof search does not apply: {fit.reason}")
         self.game = game
         if words not in (None, 1, 2):
             raise KinarowError(f"words is 1 or 2 (or None: the fewest that hold a board), not {said(words)}")
@@ -216,6 +219,9 @@ class ProofSearcher:
         self.czn = np.zeros((cells + 2, cells, *wide), np.uint64)
         self.kbuf = BK.new_buffers(cells, int(self.masks.size))
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
+        self._kernel_tables = tuple(P.ProofTables(self.masks, self.full, self.symtab, self.symperm, self.syminv,
+                                                  self.weight))
+        self._kernel_state: tuple[Any, ...] | None = None  # made at first use (:meth:`_bundles`)
         #: the nodes the last :meth:`strategy_walk` searched (positions its table did not prove)
         self.walk_nodes = 0
         #: the file that keeps the table (:meth:`keep_table`), and the search it holds: nodes and seconds
@@ -231,29 +237,21 @@ class ProofSearcher:
         self._img1 = np.zeros((nsym, *wide), np.uint64)
         self._img2 = np.zeros((nsym, *wide), np.uint64)
 
+    def _bundles(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """The kernel's two bundles of this searcher's arrays (:class:`~kinarow.engine.pns_kernel.ProofTables`,
+        :class:`~kinarow.engine.pns_kernel.ProofState`) as plain tuples, which numba types faster at each call;
+        the state is made again when a kept table (:meth:`keep_table`) has replaced ``tt``."""
+        state = self._kernel_state
+        if state is None or state[1] is not self.tt:
+            state = self._kernel_state = tuple(P.ProofState(
+                self.params, self.tt, self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn, self.czn,
+                self.kbuf, self.kctrl))
+        return self._kernel_tables, state
+
     def _run(self, attacker_stones: int, defender_stones: int, attacker: int) -> tuple[int, int, int]:
         self.params[P.R_ATTACKER] = attacker - 1
-        pn, dn, zone = P.dfpn(
-            W.to_board(attacker_stones, self.words),
-            W.to_board(defender_stones, self.words),
-            self.masks,
-            self.full,
-            self.symtab,
-            self.symperm,
-            self.syminv,
-            self.weight,
-            self.params,
-            self.tt,
-            self.ctrl,
-            self.fu,
-            self.fi,
-            self.cmove,
-            self.cpn,
-            self.cdn,
-            self.czn,
-            self.kbuf,
-            self.kctrl,
-        )
+        pn, dn, zone = P.dfpn(W.to_board(attacker_stones, self.words), W.to_board(defender_stones, self.words),
+                              *self._bundles())
         return int(pn), int(dn), W.from_board(zone)
 
     def attacker_wins(
@@ -275,8 +273,7 @@ class ProofSearcher:
         (fewer defender stones never hurt the attacker; see "Given stones" in
         :mod:`kinarow.engine.pns_kernel`). A position where the given stones complete a group of the defender
         is the defender's win."""
-        if not isinstance(position, Position) or position.game != self.game:
-            raise KinarowError(f"this proof search is bound to {self.game}; give it a position of that game")
+        self._check_position(position)
         if isinstance(attacker, bool) or attacker not in (1, 2):
             raise KinarowError(f"the attacker is player 1 or 2, not {said(attacker)}")
         max_nodes = check_count(max_nodes, "max_nodes")
@@ -384,10 +381,9 @@ class ProofSearcher:
                                    np.zeros(self.game.cells, np.int64))
         cells, state, zones, work = self._known_buffers
         n = P.known_children(
-            self.masks, W.to_board(attacker_stones, self.words), W.to_board(defender_stones, self.words), self.full,
-            self.symtab, self.symperm, self.syminv, self.tt, attacker - 1, self.params[P.R_GOAL] == P.NORMAL,
-            int(extra), attacker_moves, bool(self.params[P.R_ZONES]), self._img1, self._img2, cells, state, zones,
-            work)
+            self._kernel_tables, self.tt, W.to_board(attacker_stones, self.words),
+            W.to_board(defender_stones, self.words), attacker - 1, self.params[P.R_GOAL] == P.NORMAL, int(extra),
+            attacker_moves, bool(self.params[P.R_ZONES]), self._img1, self._img2, cells, state, zones, work)
         proven, disproven = int(P.PROVEN), int(P.DISPROVEN)
         wide = [lo | hi << 64 for lo, hi in zones[:n].tolist()] if self.words == 2 else zones[:n].tolist()
         return [(c, True, z, w) if s == proven else (c, False if s == disproven else None, 0, 0)
@@ -539,10 +535,48 @@ class ProofSearcher:
             np.savez(out, meta=np.array(json.dumps(meta)), tt=self.tt)
         os.replace(part, self.table_path)
 
-    def can_win(self, position: Position, max_nodes: int | None = None) -> bool | None:
-        """Can the side to move force a win? None when ``max_nodes`` ran out first (the draw-proof walk's
-        safety test, as :meth:`kinarow.search.solve.Searcher.can_win` answers it)."""
-        return self.attacker_wins(position, position.to_move, max_nodes=max_nodes).wins
+    # -- the engine contract (kinarow.search.engine.Engine) ----------------------------------------------------
+    def value(self, position: Position, *, max_nodes: int | None = None, time_limit: float | None = None) -> Value:
+        """The value of ``position`` by :func:`prove` (the first player's question, then the second's;
+        Maker-Breaker: Maker's); ``Value.UNKNOWN`` when the budgets (over both questions) ran out first."""
+        self._check_position(position)
+        return prove(position, max_nodes=max_nodes, time_limit=time_limit, searcher=self).value
+
+    def wins(self, position: Position, player: Player, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> Value | Bound:
+        """Can ``player`` force a win from ``position``? :meth:`attacker_wins` of that player (the draw-proof
+        walk's safety test): its win, :func:`~kinarow.values.cannot_win`, or ``Value.UNKNOWN`` when the
+        budgets ran out first."""
+        player = check_player(player)
+        said = self.attacker_wins(position, player.stone, max_nodes=max_nodes, time_limit=time_limit)
+        return answer(position, player, said.wins)
+
+    def move(self, position: Position, value: Value | None = None, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> int | None:
+        """A move that keeps ``value`` (the value of ``position``; proved first when not given) by
+        :meth:`keeping_move`; None when the budgets ran out first or the game is over."""
+        self._check_position(position)
+        if position.is_over:
+            return None
+        if value is None or value is Value.UNKNOWN:
+            value = self.value(position, max_nodes=max_nodes, time_limit=time_limit)
+            if value is Value.UNKNOWN:
+                return None
+        return self.keeping_move(position, value, max_nodes=max_nodes, time_limit=time_limit)[0]
+
+    def walk(self, position: Position, winner: Player, *,
+             on_tick: Callable[[int], None] | None = None) -> StrategyTree:
+        """The strategy of ``winner`` from ``position``, which it wins, as the proof tree read from the table
+        (:meth:`strategy_walk`; Maker-Breaker: Maker's wins only); a position it does not win is refused in one
+        sentence."""
+        winner = check_player(winner, "the winner")
+        refuse_walk(position, winner, self.wins(position, winner))
+        return walk_tree(position, winner, self.strategy_walk(position, winner.stone, on_tick=on_tick))
+
+    def _check_position(self, position: Position) -> None:
+        """One sentence unless ``position`` is a position of this search's game."""
+        if not isinstance(position, Position) or position.game != self.game:
+            raise KinarowError(f"this proof search is bound to {self.game}; give it a position of that game")
 
     def keeping_move(
         self, position: Position, value: Value, *, max_nodes: int | None = None, time_limit: float | None = None
@@ -613,8 +647,7 @@ class ProofSearcher:
         rules, plan, xctrl = X.walk_inputs(game)
         self.params[P.R_ATTACKER] = winner - 1
         self.ctrl[:] = 0
-        bundle = (self.masks, self.full, self.symtab, self.symperm, self.syminv, self.weight, self.params, self.tt,
-                  self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn, self.czn, self.kbuf, self.kctrl)
+        tables, state = self._bundles()
         p1, p2 = (W.to_board(bits, self.words) for bits in position.key())
 
         # a table kept for many questions (a job run's) has no one walk to keep beside it
@@ -645,7 +678,8 @@ class ProofSearcher:
                 stop()  # to save: the walk goes on from the saved moves
 
         def work() -> None:
-            last.append(X.extract_proof(p1, p2, position.stones, winner, rules, plan, out, xctrl, bundle))
+            last.append(X.extract_proof(p1, p2, position.stones, winner, rules, plan, out, xctrl, tables,
+                                          state))
 
         while True:
             last.clear()  # a stop saves this run's moves, never an earlier run's
@@ -701,8 +735,8 @@ class ProofSearcher:
         :func:`~kinarow.engine.pns_kernel.disproved_move`) names at ``position``, or None."""
         bits = position.key()
         mine, theirs = W.to_board(bits[attacker - 1], self.words), W.to_board(bits[2 - attacker], self.words)
-        cell = kernel(self.masks, mine, theirs, self.full, self.symtab, self.symperm, self.tt, attacker - 1,
-                      self.game.goal != Goal.MAKER_BREAKER, self._img1, self._img2)
+        cell = kernel(self._kernel_tables, self.tt, mine, theirs, attacker - 1, self.game.goal != Goal.MAKER_BREAKER,
+                      self._img1, self._img2)
         return None if cell < 0 else int(cell)
 
     def clear(self) -> None:

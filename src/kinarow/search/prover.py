@@ -54,7 +54,7 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.limits import PROOF_SEARCH_CELLS
 from kinarow.position import Position
-from kinarow.values import Bound, Goal, Value
+from kinarow.values import Bound, Fit, Goal, Value
 
 #: a win on a board of more than this many cells is walked with shared replies (version 4): (10,4,4), 40
 #: cells, plain 51,713 moves; (18,4,4), 72 cells, 836,966 shared against millions plain
@@ -159,13 +159,14 @@ def case_name(position: Position) -> str:
     return "-".join([game, *moves])
 
 
-def _free_normal(game: Game) -> str | None:
-    """Why the blocking-tree and job-run routes do not apply to ``game``, or None when they do."""
-    from kinarow.search.proof_search import unsupported
+def _free_normal(game: Game) -> Fit:
+    """Whether the blocking-tree, job-run and proof-search routes apply to ``game`` (free placement, one stone a
+    turn, the normal goal, at most 128 cells)."""
+    from kinarow.search.proof_search import proof_search_fit
 
     if game.goal != Goal.NORMAL:
-        return f"{game} does not have the normal goal"
-    return unsupported(game)
+        return Fit.no(f"{game} does not have the normal goal")
+    return proof_search_fit(game)
 
 
 def _checkpoint_folder(settings: Settings) -> Path | None:
@@ -176,9 +177,9 @@ def _checkpoint_folder(settings: Settings) -> Path | None:
 # -- route: a blocking tree over the jobs of a one-sided job run ----------------------------------
 def _fits_tree_over_jobs(position: Position, settings: Settings) -> Plan | str:
     game = position.game
-    why = _free_normal(game)
-    if why is not None:
-        return why
+    fit = _free_normal(game)
+    if not fit:
+        return fit.reason
     folder = _checkpoint_folder(settings)
     own = None if folder is None else folder / f"{case_name(game.start())}.sqlite"
     if own is None or not own.is_file():
@@ -208,7 +209,7 @@ def _settled_by(checkpoint: Path, position: Position) -> Value | Bound | str:
 
 def _run_tree_over_jobs(plan: Plan, folder: Path, settings: Settings) -> Outcome:
     from kinarow.proofs import envelope
-    from kinarow.proofs.draw import FORMAT, HALVES, STEALING, VERSION, claim_for, stealing_applies
+    from kinarow.proofs.draw import FORMAT, HALVES, STEALING, VERSION, claim_for, stealing_fit
     from kinarow.search.disproof import extract_tree, job_hints
 
     position = plan.position
@@ -220,7 +221,7 @@ def _run_tree_over_jobs(plan: Plan, folder: Path, settings: Settings) -> Outcome
                                      tick=settings.on_tick, tt_mb=256, defender_pairings=False)
     names = [position.name(c) for c in position.moves]
     halves = {HALVES[1]: half}
-    if stealing_applies(position.game, names) is None:
+    if stealing_fit(position.game, names):
         halves[HALVES[2]] = {"method": STEALING}
     data = {**envelope(FORMAT, VERSION, str(position.game), names, claim_for(position.game, {1} if len(halves) == 1
                                                                              else {1, 2})), **halves}
@@ -249,9 +250,9 @@ _WIDTH = re.compile(r"^(\d+)x(\d+)k(\d+)$")
 
 def _fits_job_run(position: Position, settings: Settings) -> Plan | str:
     game = position.game
-    why = _free_normal(game)
-    if why is not None:
-        return why
+    fit = _free_normal(game)
+    if not fit:
+        return fit.reason
     if position.moves:
         return "a job run starts from the empty board (its first move is the one its checkpoint names)"
     folder = _checkpoint_folder(settings)
@@ -324,9 +325,9 @@ def _run_job_run(plan: Plan, folder: Path, settings: Settings) -> Outcome:
 # -- route: the proof search in one process ------------------------------------------------------------
 def _fits_proof_search(position: Position, settings: Settings) -> Plan | str:
     game = position.game
-    why = _free_normal(game)
-    if why is not None:
-        return why
+    fit = _free_normal(game)
+    if not fit:
+        return fit.reason
     if game.cells < PROOF_SEARCH_CELLS:
         return f"{game} has {game.cells} cells, fewer than {PROOF_SEARCH_CELLS}: alpha-beta's certificates come first"
     return Plan("proof search", f"the proof search applies to {game} ({game.cells} cells)", position)
@@ -335,7 +336,7 @@ def _fits_proof_search(position: Position, settings: Settings) -> Plan | str:
 def _run_proof_search(plan: Plan, folder: Path, settings: Settings) -> Outcome:
     from kinarow.proofs.tree import StrategyTree
     from kinarow.search.proof_search import ProofSearcher, prove, table_size_mb
-    from kinarow.search.shared_walk import sharing_refused_for
+    from kinarow.search.shared_walk import shared_walk_fit
 
     position = plan.position
     game = position.game
@@ -355,7 +356,7 @@ def _run_proof_search(plan: Plan, folder: Path, settings: Settings) -> Outcome:
                        nodes=nodes, seconds=time.perf_counter() - start, stopped=proved.stopped or "stopped")
     winner = proved.value.stone
     if winner is not None:
-        share = game.cells > SHARE_CELLS and sharing_refused_for(game) is None
+        share = game.cells > SHARE_CELLS and bool(shared_walk_fit(game))
         _say(settings, f"{proved.value} wins: walking the proof tree from the table"
              + (" with shared replies" if share else ""))
         if share:
@@ -381,7 +382,7 @@ def _draw_from_table(plan: Plan, folder: Path, settings: Settings, searcher: Any
     """A draw the proof search found, written from its own table: the blocking tree against each player (the
     second player's half by strategy stealing where it applies)."""
     from kinarow.proofs import envelope
-    from kinarow.proofs.draw import FORMAT, HALVES, STEALING, VERSION, claim_for, stealing_applies
+    from kinarow.proofs.draw import FORMAT, HALVES, STEALING, VERSION, claim_for, stealing_fit
     from kinarow.search.disproof import extract_tree
 
     position = plan.position
@@ -390,7 +391,7 @@ def _draw_from_table(plan: Plan, folder: Path, settings: Settings, searcher: Any
     halves: dict[str, Any] = {}
     positions = 0
     for attacker in (1, 2):
-        if attacker == 2 and stealing_applies(game, names) is None:
+        if attacker == 2 and stealing_fit(game, names):
             halves[HALVES[2]] = {"method": STEALING}
             continue
         _say(settings, f"writing the blocking tree against the {'first' if attacker == 1 else 'second'} player "
@@ -443,7 +444,7 @@ def _at_most_a_third(mb: float) -> float:
 def _threads_for(game: Game, wanted: int) -> int:
     from kinarow.search import connect
 
-    return wanted if connect.serves(game) is None else 1
+    return wanted if connect.score_search_fit(game) else 1
 
 
 #: the routes, tried in order (see the module docstring's map)

@@ -38,9 +38,9 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.limits import check_count, check_seconds
 from kinarow.position import Position, value_names
-from kinarow.proofs.tree import SHARED, StrategyTree, sharing_refused
+from kinarow.proofs.tree import SHARED, StrategyTree, shared_replies_fit
 from kinarow.search.proof_search import ProofSearcher, load_walk, save_walk
-from kinarow.values import Goal
+from kinarow.values import Fit, Goal
 
 #: nodes of the growing searches a position is asked with: the table first, then more, at last with no bound
 BUDGETS: tuple[int | None, ...] = (2, 1_000, 100_000, 10_000_000, 1_000_000_000, None)
@@ -440,12 +440,12 @@ def _write(writer: _Writer, position: Position, winner: int, a: int, d: int) -> 
         writer.loser_turn(a, d, 0, groups)
 
 
-def sharing_refused_for(game: Game) -> str | None:
-    """Why this writer cannot write a walk with shared replies for ``game`` (None when it can)."""
-    why = sharing_refused(game, "win", value_names(game)[0])
-    if why is None and game.goal != Goal.NORMAL:
-        why = "the proof search gives the loser stones in the normal game only"
-    return why
+def shared_walk_fit(game: Game) -> Fit:
+    """Whether this writer can write a walk with shared replies for ``game``, and why not when it cannot."""
+    fit = shared_replies_fit(game, "win", value_names(game)[0])
+    if fit and game.goal != Goal.NORMAL:
+        return Fit.no("the proof search gives the loser stones in the normal game only")
+    return fit
 
 
 def shared_walk(
@@ -476,9 +476,9 @@ def shared_walk(
     if isinstance(winner, bool) or winner not in (1, 2):
         raise KinarowError(f"the winner is player 1 or 2, not {winner!r}")
     names = value_names(game)
-    why = sharing_refused_for(game)
-    if why is not None:
-        raise KinarowError(f"a walk with shared replies cannot be written for {game}: {why}")
+    fit = shared_walk_fit(game)
+    if not fit:
+        raise KinarowError(f"a walk with shared replies cannot be written for {game}: {fit.reason}")
     if game.cells > 128:
         raise KinarowError(f"walks are written for boards of at most 128 cells; {game} has {game.cells}")
     if position.is_over:

@@ -30,10 +30,10 @@ from kinarow.options import PROOF_SEARCH_RULE, Limits, OptionError, SolveKeyword
 from kinarow.position import Position
 from kinarow.search import book as books
 from kinarow.search import connect
-from kinarow.search.alphabeta import Searcher, extract_strategy, knowledge_reason, winner_of
-from kinarow.search.alphabeta import walk_tree as _walk_tree
+from kinarow.search.alphabeta import Searcher, extract_strategy, knowledge_fit, winner_of
+from kinarow.search.alphabeta import strategy_from_walk as _walk_tree
 from kinarow.search.result import R, Result
-from kinarow.values import Goal, Player, Value
+from kinarow.values import Fit, Goal, Player, Value
 
 if TYPE_CHECKING:
     from kinarow.store import Store
@@ -82,31 +82,31 @@ class Ask:
 
 
 # "does this apply": each check in one predicate
-def score_kernel_serves(game: Game) -> bool:
-    """Does the Connect-k score kernel serve ``game`` (:func:`kinarow.search.connect.serves`)?"""
-    return connect.serves(game) is None
+def score_kernel_serves(game: Game) -> Fit:
+    """Does the Connect-k score kernel serve ``game`` (:func:`kinarow.search.connect.score_search_fit`)?"""
+    return connect.score_search_fit(game)
 
 
 def proof_search_applies(game: Game, search: str, knowledge: str) -> bool:
     """Does :func:`solve` ask the proof search (``search``: ``auto``, ``proof`` or ``alpha-beta``)? ``proof``
     for a game it does not apply to is refused in one sentence."""
-    from kinarow.search.proof_search import unsupported
+    from kinarow.search.proof_search import proof_search_fit
 
     if search == "alpha-beta":
         return False
-    reason = unsupported(game)
+    fit = proof_search_fit(game)
     if search == "proof":
-        if reason is not None:
-            raise KinarowError(f"the proof search does not apply: {reason}; choose the auto or alpha-beta search")
+        if not fit:
+            raise KinarowError(f"the proof search does not apply: {fit.reason}; choose the auto or alpha-beta search")
         return True
-    return reason is None and knowledge != "none" and game.cells >= PROOF_SEARCH_CELLS
+    return bool(fit) and knowledge != "none" and game.cells >= PROOF_SEARCH_CELLS
 
 
-def sharing_refusal(game: Game) -> str | None:
-    """Why a walk with shared replies cannot be written for ``game`` (:mod:`kinarow.search.shared_walk`), or None."""
-    from kinarow.search.shared_walk import sharing_refused_for
+def sharing_fit(game: Game) -> Fit:
+    """Can a walk with shared replies be written for ``game`` (:mod:`kinarow.search.shared_walk`)?"""
+    from kinarow.search.shared_walk import shared_walk_fit
 
-    return sharing_refused_for(game)
+    return shared_walk_fit(game)
 
 
 def chooses_engine(ask: Ask) -> bool:
@@ -117,11 +117,11 @@ def chooses_engine(ask: Ask) -> bool:
 
 def _strong_scored(ask: Ask) -> bool:
     return (ask.options.strong and ask.searcher is None and not ask.options.wants_strategy
-            and not ask.position.is_over and score_kernel_serves(ask.game))
+            and not ask.position.is_over and bool(score_kernel_serves(ask.game)))
 
 
 def _scored(ask: Ask) -> bool:
-    return chooses_engine(ask) and not ask.options.wants_strategy and score_kernel_serves(ask.game)
+    return chooses_engine(ask) and not ask.options.wants_strategy and bool(score_kernel_serves(ask.game))
 
 
 def _for_certificate(ask: Ask) -> bool:
@@ -206,8 +206,8 @@ Then, whichever answered: an exact answer is kept in the store; the strategy is 
 (a win: its strategy; a draw settled at the root: matching sets; another draw: a pairing, blocking trees or
 non-losing walks); a strong solve's length is found by the alpha-beta Searcher (:func:`with_length`). Where
 the router may choose the search at all is :func:`chooses_engine`; each "does this apply" check is one
-predicate (:func:`score_kernel_serves`, :func:`proof_search_applies`, :func:`sharing_refusal`,
-:func:`knowledge_reason`).
+predicate (:func:`score_kernel_serves`, :func:`proof_search_applies`, :func:`sharing_fit`,
+:func:`kinarow.search.alphabeta.knowledge_fit`), each answered by a :class:`~kinarow.values.Fit`.
 """
 
 
@@ -278,7 +278,7 @@ def solve(
     game ends with perfect play, the winner ending it as soon as it can and
     the loser as late as it can (None for a draw); see
     :meth:`Searcher.game_length`. The budgets cover both searches. Games
-    the Connect-k score kernel serves (:func:`kinarow.search.connect.serves`:
+    the Connect-k score kernel serves (:func:`kinarow.search.connect.score_search_fit`:
     gravity on a rectangular board, normal goal, one stone a turn) get the
     value and the length from one score search.
 
@@ -314,8 +314,8 @@ def solve(
         position.play_moves(moves)
     if options.search == "proof":
         proof_search_applies(position.game, options.search, options.knowledge)  # does not apply: one sentence
-    if options.share and (why := sharing_refusal(position.game)) is not None:
-        raise KinarowError(f"a walk with shared replies cannot be written for {position.game}: {why}")
+    if options.share and not (fit := sharing_fit(position.game)):
+        raise KinarowError(f"a walk with shared replies cannot be written for {position.game}: {fit.reason}")
     ask = Ask(position, limits, options, searcher, store, on_tick, on_proof_tick)
     way, result = route(ask)
     from kinarow.search import certify
@@ -421,7 +421,7 @@ def _score_search(ask: Ask, *, strong: bool) -> Result:
     start = time.perf_counter()
     deadline = start + limits.time_limit if limits.time_limit else None
     know: dict[str, Any] = {"knowledge": knowledge,
-                            "knowledge_note": knowledge_reason(game) if knowledge != "none" else None}
+                            "knowledge_note": (knowledge_fit(game).reason or None) if knowledge != "none" else None}
     searcher, lock = books.searcher_for(game, limits.tt_mb if limits.tt_mb is not None else default_tt_mb(game))
     try:
         searcher.forget()  # every solve() searches as if from an empty table, so its node count is its own

@@ -457,13 +457,13 @@ class App:
     def matching(self, body: dict[str, Any]) -> dict[str, Any]:
         from kinarow import svg
         from kinarow.knowledge.matching import find_position
-        from kinarow.proofs.matching import applicable
+        from kinarow.proofs import blocking_fit
 
         position = self._position(body, PROOF_CELLS, "the page searches for matching sets on")
-        reason = applicable(position.game)
-        if reason is not None:
+        fit = blocking_fit(position.game)
+        if not fit:
             raise RequestError(f"matching sets need free placement, one stone a turn and a normal or Maker-Breaker "
-                               f"goal, but {reason}")
+                               f"goal, but {fit.reason}")
         if position.is_over:
             raise RequestError("the game is over, so there are no live groups to cover; take back a move")
         # with White to move, the search may try each opening cell: share the budget among them

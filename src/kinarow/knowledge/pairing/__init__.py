@@ -56,7 +56,7 @@ from kinarow.knowledge.pairing.bounds import (
 )
 from kinarow.knowledge.pairing.constructions import construct_xy, family
 from kinarow.position import Position
-from kinarow.proofs import Verdict, blocking_applies, envelope, require_format
+from kinarow.proofs import Verdict, envelope, require_format
 from kinarow.proofs import drat as drat_proof
 
 if TYPE_CHECKING:
@@ -66,7 +66,6 @@ __all__ = [
     "NoPairing",
     "Pairing",
     "PairingResult",
-    "applicable",
     "check",
     "construct",
     "existence_table",
@@ -162,11 +161,6 @@ def live_groups(position: Position) -> list[tuple[int, ...]]:
     """The groups on which the first player (Black) could still complete a line: no White stone."""
     board = position.board
     return [g for g in position.geometry.groups if all(board[c] != 2 for c in g)]
-
-
-def applicable(game: Game) -> str | None:
-    """Why a pairing strategy does not apply to ``game`` (None when it does)."""
-    return blocking_applies(game)
 
 
 MAX_PAIRING_CELLS = MAX_SEARCH_CELLS  # the most cells of a board whose pairing is searched (64x64)

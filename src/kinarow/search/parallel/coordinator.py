@@ -32,6 +32,7 @@ from kinarow.limits import MAX_WORKERS, SEARCHES, check_count, check_flag, check
 from kinarow.options import Limits, OptionError, folded
 from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree, follow
+from kinarow.search.alphabeta import knowledge_fit
 from kinarow.search.parallel.backends import LOCAL_JOB_SLOTS, Backend, DaskBackend, LocalBackend
 from kinarow.search.parallel.checkpoint import JobStore, unpack_shared
 from kinarow.search.parallel.frontier import (
@@ -57,10 +58,9 @@ from kinarow.search.solve import (
     ALPHA_BETA,
     PROOF_SEARCH,
     SCORE_SEARCH,
-    knowledge_reason,
     proof_search_applies,
     score_kernel_serves,
-    sharing_refusal,
+    sharing_fit,
     with_reason,
 )
 from kinarow.values import Player, Value
@@ -273,16 +273,16 @@ def solve(
         if kept:
             limits = replace(limits, tt_mb=kept)
     if options.share:
-        why = sharing_refusal(game)
-        if not proving or why is not None:
-            raise KinarowError(SHARE_RULE + (f"; and {game} does not allow it ({why})" if why else ""))
+        fit = sharing_fit(game)
+        if not proving or not fit:
+            raise KinarowError(SHARE_RULE + (f"; and {game} does not allow it ({fit.reason})" if not fit else ""))
     if game.cells > 64 and not proving:
         from kinarow.errors import SolverLimitError
-        from kinarow.search.proof_search import unsupported
+        from kinarow.search.proof_search import proof_search_fit
 
-        why_not = unsupported(game)
-        other = ("; the proof search takes such boards (search 'proof')" if why_not is None
-                 else f", and the proof search does not apply ({why_not})")
+        fit = proof_search_fit(game)
+        other = ("; the proof search takes such boards (search 'proof')" if fit
+                 else f", and the proof search does not apply ({fit.reason})")
         raise SolverLimitError(f"{game} has {game.cells} cells; alpha-beta jobs handle boards of at most 64 cells"
                                f"{other}")
     to_move = None if position.is_over else Player.of(position.to_move)
@@ -362,7 +362,7 @@ def solve(
         strategy_stopped=strategy_stopped,
         log=run.log,
         knowledge=knowledge,
-        knowledge_note=knowledge_reason(game) if knowledge != "none" else None,
+        knowledge_note=(knowledge_fit(game).reason or None) if knowledge != "none" else None,
         search=_search_name(run.search, game),
     ))
 

@@ -147,7 +147,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
     proving = spec.search == "proof"
     game = Game(spec.game)
     # Connect-k: a value job or a win test is answered exactly by the score search (and the shipped book)
-    scoring = not proving and not spec.strategy and connect.serves(game) is None
+    scoring = not proving and not spec.strategy and bool(connect.score_search_fit(game))
     searcher = None if proving or scoring else _searcher(spec.game, spec.tt_mb, spec.knowledge)
     should_stop = _stop_check(spec)
     live = _LOCAL.get("live") if spec.dask_run is None else None

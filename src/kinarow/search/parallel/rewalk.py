@@ -45,12 +45,12 @@ def rewalk(store: JobStore, game_text: str, *, above: int = 0, tt_mb: float = 10
     from kinarow.proofs.tree import check_certificate
     from kinarow.search.parallel.checkpoint import pack_shared
     from kinarow.search.proof_search import ProofSearcher
-    from kinarow.search.shared_walk import shared_walk, sharing_refused_for
+    from kinarow.search.shared_walk import shared_walk, shared_walk_fit
 
     game = Game(game_text)
-    why = sharing_refused_for(game)
-    if why is not None:
-        raise KinarowError(f"kept walks of {game} cannot be written again with shared replies: {why}")
+    fit = shared_walk_fit(game)
+    if not fit:
+        raise KinarowError(f"kept walks of {game} cannot be written again with shared replies: {fit.reason}")
     rows = store.kept_walks(game_text, above)
     if not rows:
         raise KinarowError(f"the checkpoint keeps no walk of {game_text} with more than {above:,} of the winner's "
