@@ -28,7 +28,7 @@ from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import NORMAL, Game
 from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree
-from kinarow.search.engine import answer, check_player, mover_value, refuse_walk, walk_by_moves
+from kinarow.search.engine import answer, check_player, mover_value, refuse_walk, value_to_keep, walk_by_moves
 from kinarow.values import FITS, Bound, Fit, Player, Value
 
 if TYPE_CHECKING:
@@ -467,13 +467,10 @@ class ScoreSearcher:
         """A move that keeps ``value`` (the value of ``position``; searched first when not given) by
         :meth:`best_move` of its sign; None when the budgets ran out first or the game is over."""
         self.words(position)
-        if position.is_over:
+        kept = value_to_keep(self, position, value, max_nodes=max_nodes, time_limit=time_limit)
+        if kept is None:
             return None
-        if value is None or value is Value.UNKNOWN:
-            value = self.value(position, max_nodes=max_nodes, time_limit=time_limit)
-            if value is Value.UNKNOWN:
-                return None
-        winner = value.winner
+        winner = kept.winner
         sign = 0 if winner is None else 1 if winner.stone == position.to_move else -1
         score = Score(sign, position.stones, self.game.cells, 0, 0.0)
         return self.best_move(position, score, weak=True, max_nodes=max_nodes, deadline=_deadline(time_limit))

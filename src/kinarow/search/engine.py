@@ -137,6 +137,17 @@ def refuse_walk(position: Position, winner: Player, said: Value | Bound) -> None
     raise KinarowError(f"{who} cannot force a win after {where}, so there is no winning strategy to walk")
 
 
+def value_to_keep(engine: Engine, position: Position, value: Value | None, *, max_nodes: int | None = None,
+                  time_limit: float | None = None) -> Value | None:
+    """The value a :meth:`Engine.move` keeps: ``value`` when it is given and known, else the engine's own answer
+    within the budgets; None when the game is over or the answer stays unknown (there is then no move to give)."""
+    if position.is_over:
+        return None
+    if value is None or value is Value.UNKNOWN:
+        value = engine.value(position, max_nodes=max_nodes, time_limit=time_limit)
+    return None if value is Value.UNKNOWN else value
+
+
 def walk_tree(position: Position, winner: Player, walk: bytes) -> StrategyTree:
     """The winning strategy of ``winner`` from ``position`` given as a walk (version 3) of its moves."""
     game = position.game

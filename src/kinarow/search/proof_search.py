@@ -68,7 +68,7 @@ from kinarow.limits import check_count, check_flag, check_seconds, check_tt_mb, 
 from kinarow.position import Position
 from kinarow.proofs import blocking_fit
 from kinarow.proofs.tree import StrategyTree
-from kinarow.search.engine import answer, check_player, refuse_walk, walk_tree
+from kinarow.search.engine import answer, check_player, refuse_walk, value_to_keep, walk_tree
 from kinarow.values import FITS, Bound, Fit, Goal, Player, Value
 
 #: node budget of one pairing search at a node
@@ -556,13 +556,9 @@ class ProofSearcher:
         """A move that keeps ``value`` (the value of ``position``; proved first when not given) by
         :meth:`keeping_move`; None when the budgets ran out first or the game is over."""
         self._check_position(position)
-        if position.is_over:
-            return None
-        if value is None or value is Value.UNKNOWN:
-            value = self.value(position, max_nodes=max_nodes, time_limit=time_limit)
-            if value is Value.UNKNOWN:
-                return None
-        return self.keeping_move(position, value, max_nodes=max_nodes, time_limit=time_limit)[0]
+        kept = value_to_keep(self, position, value, max_nodes=max_nodes, time_limit=time_limit)
+        return None if kept is None else self.keeping_move(position, kept, max_nodes=max_nodes,
+                                                             time_limit=time_limit)[0]
 
     def walk(self, position: Position, winner: Player, *,
              on_tick: Callable[[int], None] | None = None) -> StrategyTree:
