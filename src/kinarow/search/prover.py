@@ -410,6 +410,13 @@ def _draw_from_table(plan: Plan, folder: Path, settings: Settings, searcher: Any
 
 # -- route: solve() with its certificate ------------------------------------------------------------------
 def _fits_solve(position: Position, settings: Settings) -> Plan | str:
+    from kinarow.engine.tables import MAX_CELLS
+
+    game = position.game
+    if game.cells > MAX_CELLS:
+        return (f"{game} has {game.cells} cells; the solver's certificates are written for boards of at most "
+                f"{MAX_CELLS} cells, and the proof search (up to 128) takes free placement, one stone a turn and the "
+                "normal goal only")
     return Plan("solve", "the solver's own certificate: knowledge at the root, alpha-beta or the score search",
                 position)
 
@@ -462,11 +469,13 @@ ROUTES: tuple[Route, ...] = (
 def plan(position: Position, settings: Settings | None = None) -> Plan:
     """The route that proves ``position`` (the first of :data:`ROUTES` that fits) and what it starts from."""
     settings = settings or Settings()
+    reason = ""
     for route in ROUTES:
         fit = route.fits(position, settings)
         if isinstance(fit, Plan):
             return fit
-    raise AssertionError("the solve route fits every case")
+        reason = fit
+    raise KinarowError(f"no route of kinarow prove takes this case: {reason}")
 
 
 # -- the run ---------------------------------------------------------------------------------------------
