@@ -124,10 +124,10 @@ def test_every_does_it_apply_check_answers_with_a_fit(text, fits):
     from kinarow.proofs import blocking_fit
     from kinarow.proofs.draw import stealing_fit
     from kinarow.proofs.tree import WIN, shared_replies_fit
+    from kinarow.search.alphabeta import KNOWLEDGE_OFF, knowledge_fit
     from kinarow.search.connect import score_search_fit
     from kinarow.search.proof_search import proof_search_fit
     from kinarow.search.shared_walk import shared_walk_fit
-    from kinarow.search.alphabeta import KNOWLEDGE_OFF, knowledge_fit
     from kinarow.values import Fit
 
     game = Game(text)
