@@ -6,14 +6,15 @@ from the bottom:
 
 * **the rules** -- ``kinarow.game``, ``geometry``, ``position``, ``errors``,
   ``values``, ``limits`` (the argument checks every layer shares: counts,
-  seconds, table sizes, ``said``), ``version``, ``bitboards`` (the one- and
+  seconds, table sizes, ``said``), ``bitboards`` (the one- and
   two-word board operations that the kernels and the checkers' compiled walks
   share), and the strategies' rules: ``strategies.rules`` (their rule kernels,
   which the checkers replay) and ``strategies/__init__`` (the registry naming
   them). The rules import only the rules. The package itself
   (``kinarow/__init__``) counts as the rules too: at module level it loads only
   them and reaches the search lazily, inside functions (both checked below).
-* ``engine/`` -- numba kernels; they import the rules, each other, and one
+* ``engine/`` -- numba kernels (and ``engine/pool.py``, the local processes that
+  long tables of kernel runs are spread over); they import the rules, each other, and one
   module above them: :mod:`kinarow.proofs.tree_kernel`, the strategy checker's
   bitboard primitives, which the strategy extractor
   (``engine/extract_kernel.py``) walks the same tree with, so that extractor and
@@ -21,8 +22,8 @@ from the bottom:
 * ``proofs/`` -- the certificate checkers: they import only the rules and
   ``proofs/`` itself, so a certificate is checked by code that shares nothing
   with the search that made it.
-* ``search/``, ``knowledge/``, ``strategies/``, ``papers/``, ``store``, ``svg``,
-  ``pool`` -- the library, free among themselves (but see the cycle rule), bar
+* ``search/``, ``knowledge/``, ``strategies/``, ``papers/``, ``store``, ``svg``
+  -- the library, free among themselves (but see the cycle rule), bar
   one rule: ``knowledge/`` and ``strategies/`` import nothing from ``search/``
   (the search uses them, so they stand below it).
 * ``cli/`` and ``web/`` -- the front ends. Nothing else imports them (bar
@@ -75,7 +76,6 @@ RULES = frozenset(
         "kinarow.errors",
         "kinarow.limits",
         "kinarow.values",
-        "kinarow.version",
         "kinarow.strategies",
         "kinarow.strategies.rules",
     }

@@ -1,6 +1,6 @@
-"""Options as values (:mod:`kinarow.options`): budgets and choices in frozen dataclasses whose fields and rules are
-checked once, where they are made; solve() and the parallel solve take them (the old keywords folded into them
-first), and the router of :func:`kinarow.search.solve.solve` is one table of routes."""
+"""Options as values (:mod:`kinarow.search.options`): budgets and choices in frozen dataclasses whose fields and
+rules are checked once, where they are made; solve() and the parallel solve take them (the old keywords folded into
+them first), and the router of :func:`kinarow.search.solve.solve` is one table of routes."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pytest
 from helpers import run
 from kinarow import Game, KinarowError, solve
 from kinarow.limits import DEFAULT_KNOWLEDGE
-from kinarow.options import PROOF_TABLE_RULE, SHARE_RULE, Limits, OptionError, SolveOptions
 from kinarow.search import parallel
 from kinarow.search import solve as solve_module
+from kinarow.search.options import PROOF_TABLE_RULE, SHARE_RULE, Limits, OptionError, SolveOptions
 from kinarow.search.parallel import ParallelOptions
 from kinarow.search.solve import ROUTES, Ask, route
 

@@ -58,7 +58,9 @@ def test_the_version_is_written_once_and_names_both_files(built: tuple[Path, Pat
     assert re.fullmatch(r"\d+\.\d+\.\d+", kinarow.__version__)
     assert sdist.name == f"kinarow-{kinarow.__version__}.tar.gz"
     assert wheel.name.startswith(f"kinarow-{kinarow.__version__}-")
-    assert "version =" not in (ROOT / "pyproject.toml").read_text().split("[project.optional-dependencies]")[0]
+    project = (ROOT / "pyproject.toml").read_text().split("[project.optional-dependencies]")[0]
+    assert f'\nversion = "{kinarow.__version__}"' in project  # written in pyproject.toml, read back as installed
+    assert not [path for path in (ROOT / "src").rglob("*.py") if "__version__ =" in path.read_text()]
 
 
 def test_the_wheel_and_the_sdist_hold_the_data_files(built: tuple[Path, Path]) -> None:

@@ -19,10 +19,10 @@ import pytest
 
 from helpers import interruptible
 from kinarow.cli import main
+from kinarow.engine.pool import run_cells
 from kinarow.errors import KinarowError
 from kinarow.knowledge.pairing import existence_table, table_boards
 from kinarow.papers.steele_larremore import Budget, reproduce_solver, reproduce_table, table
-from kinarow.pool import run_cells
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from kinarow.errors import GameSpecError, IllegalMoveError, KinarowError, MoveError, SolverLimitError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.version import __version__ as __version__
 
 if TYPE_CHECKING:
     from kinarow.search.alphabeta import Searcher
@@ -85,6 +84,10 @@ _LAZY = {"Result": "kinarow.search.result", "Searcher": "kinarow.search.alphabet
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":  # pyproject.toml's, as installed (read once asked: an import should not pay for it)
+        from kinarow.proofs import installed_version
+
+        return installed_version()
     if name in _LAZY:
         import importlib
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import replace
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kinarow.cli import scale
 from kinarow.cli.common import (
@@ -40,12 +40,15 @@ from kinarow.cli.common import (
 from kinarow.errors import interrupted
 from kinarow.game import Game
 from kinarow.limits import DEFAULT_KNOWLEDGE, KNOWLEDGE_LEVELS, MAX_THREADS, MAX_TT_MB, PROOF_SEARCH_CELLS, SEARCHES
-from kinarow.options import Limits, OptionError, SolveOptions
+
+if TYPE_CHECKING:
+    from kinarow.search.options import SolveOptions
 
 
 # -- solve -----------------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.search import connect
+    from kinarow.search.options import Limits
     from kinarow.search.solve import solve
 
     if args.status and not args.checkpoint:
@@ -91,9 +94,11 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def solve_options(args: argparse.Namespace) -> SolveOptions:
-    """The choices of ``kinarow solve`` as :class:`~kinarow.options.SolveOptions`, whose rules between options
+    """The choices of ``kinarow solve`` as :class:`~kinarow.search.options.SolveOptions`, whose rules between options
     (``--share`` needs ``--search proof --walk``, ``--table`` needs ``--search proof``, ...) are checked where it
     is made, once for both the one-process and the job run; a broken rule is said in the command line's words."""
+    from kinarow.search.options import OptionError, SolveOptions
+
     try:
         return SolveOptions(knowledge=args.knowledge, search=args.search, strategy=args.strategy is not None,
                             walk=args.walk, proof=args.proof is not None, strong=args.strong, proof_table=args.table,

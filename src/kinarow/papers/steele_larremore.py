@@ -268,8 +268,8 @@ def table(
     work after (the same k, no wider, no taller, heights of the same parity),
     so any number of workers gives the same cells as one.
     """
+    from kinarow.engine.pool import run_cells
     from kinarow.papers.misere_invariants import certificates
-    from kinarow.pool import run_cells
 
     settler = Settler(budget or Budget(), cylinder=cylinder)
     ks = list(ks)

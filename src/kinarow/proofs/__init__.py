@@ -41,7 +41,6 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.values import FITS, Fit, Goal
-from kinarow.version import __version__
 
 # One line per certificate format, sorted: format -> "module:function" of its checker.
 CHECKERS: dict[str, str] = {
@@ -123,8 +122,19 @@ def blocking_fit(game: Any) -> Fit:
 
 
 def created_by() -> str:
-    """The ``created_by`` value written into every certificate."""
-    return f"kinarow {__version__}"
+    """The ``created_by`` value written into every certificate: the installed version (pyproject.toml's)."""
+    return f"kinarow {installed_version()}"
+
+
+def installed_version() -> str:
+    """kinarow's version as installed (``pip install`` writes it from pyproject.toml, its one place), or
+    ``0+unknown`` when the package runs from a source tree that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kinarow")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 
 def envelope(fmt: str, version: int, game: str, moves: list[str], claim: str) -> dict[str, Any]:

@@ -28,7 +28,7 @@ can be
 
 * saved and loaded (``checkpoint``): a stopped walk resumes where it was;
 * built in parts: with ``workers > 1`` each attacker move at the root is a
-  job in its own process (:func:`kinarow.pool.run_cells`), which looks up
+  job in its own process (:func:`kinarow.engine.pool.run_cells`), which looks up
   the memories saved so far by the other jobs (and by a one-process walk of
   the same position) and saves only its own; the parts are merged at the
   end.
@@ -1022,7 +1022,7 @@ def _tree_by_jobs(position: Position, attacker: int, searcher: Any, budget: int,
                   deadline: float | None, safety_budget: int | None, folder: Path, workers: int,
                   tt_mb: float | None, start: float) -> tuple[dict[str, Any], TreeStats]:
     """The root's attacker moves (one per symmetry class) as jobs on ``workers`` processes, then one tree."""
-    from kinarow.pool import run_cells
+    from kinarow.engine.pool import run_cells
 
     game = position.game
     frames = Frames(position)

@@ -1,7 +1,7 @@
 """``solve()``: the game-theoretic value of a game or position.
 
-Its budgets come as :class:`~kinarow.options.Limits` and its choices as
-:class:`~kinarow.options.SolveOptions` (or as loose keywords, folded into them
+Its budgets come as :class:`~kinarow.search.options.Limits` and its choices as
+:class:`~kinarow.search.options.SolveOptions` (or as loose keywords, folded into them
 first). Which search answers is one table, :data:`ROUTES`, tried in order: its
 docstring is the map of routes (which question, which game, which engine, which
 certificate follows). The engines are the :class:`Searcher` (alpha-beta, and
@@ -26,12 +26,12 @@ from kinarow.engine.tables import MAX_CELLS
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.limits import PROOF_SEARCH_CELLS, default_tt_mb, said
-from kinarow.options import PROOF_SEARCH_RULE, Limits, OptionError, SolveKeywords, SolveOptions, folded
 from kinarow.position import Position
 from kinarow.search import book as books
 from kinarow.search import connect
 from kinarow.search.alphabeta import Searcher, extract_strategy, knowledge_fit, winner_of
 from kinarow.search.alphabeta import strategy_from_walk as _walk_tree
+from kinarow.search.options import PROOF_SEARCH_RULE, Limits, OptionError, SolveKeywords, SolveOptions, folded
 from kinarow.search.result import R, Result
 from kinarow.values import Fit, Goal, Player, Value
 
@@ -235,9 +235,9 @@ def solve(
 ) -> Result:
     """Solve a game (from the empty board) or a position with perfect play.
 
-    ``limits`` (:class:`~kinarow.options.Limits`) bounds the search: ``max_nodes``, ``time_limit`` (seconds)
+    ``limits`` (:class:`~kinarow.search.options.Limits`) bounds the search: ``max_nodes``, ``time_limit`` (seconds)
     and ``tt_mb`` (the table's size); when a budget runs out the value is ``unknown``. ``options``
-    (:class:`~kinarow.options.SolveOptions`) says what is asked besides the value; each of their fields may
+    (:class:`~kinarow.search.options.SolveOptions`) says what is asked besides the value; each of their fields may
     also be given as a keyword of its own, ``solve(game, max_nodes=10**6, proof=True)``: the compatibility
     form, folded into the two bundles before anything else is done (giving one field both ways is refused).
     :data:`ROUTES` is the map of which search answers.

@@ -651,12 +651,12 @@ def existence_table(
     does not settle within ``max_conflicts`` conflicts is open. Rows in ``done``
     (finished earlier, by (m, n, k)) are taken as they are; ``on_row`` is told of
     each row as soon as it is computed (to save it). ``workers`` processes
-    compute rows side by side (:func:`kinarow.pool.run_cells`); a row waits for
+    compute rows side by side (:func:`kinarow.engine.pool.run_cells`); a row waits for
     its sub-boards' rows, so the table is the same for any number of workers. With a ``store``, each row
     computed is saved there at once (:func:`stored_table_rows` reads them back), so a stopped table resumes.
     """
+    from kinarow.engine.pool import run_cells
     from kinarow.limits import check_count
-    from kinarow.pool import run_cells
 
     check_count(max_conflicts, "max_conflicts")
     if store is not None:

@@ -15,7 +15,7 @@ Imports run one way, counting those inside functions too: checkpoint <- frontier
 <- jobs <- backends <- coordinator, which also uses merge (above jobs: it reads a
 job run's parts through frontier and jobs) and guide (above frontier); rewalk
 uses the checkpoint only. The names below are the public API (``solve`` takes its budgets as
-:class:`kinarow.options.Limits` and its choices as :class:`ParallelOptions`); the modules hold the rest
+:class:`kinarow.search.options.Limits` and its choices as :class:`ParallelOptions`); the modules hold the rest
 (tuning constants such as ``coordinator.SPLIT_AFTER_SECONDS`` live in the
 module that reads them). See docs/parallel.md for how and why.
 """

@@ -29,10 +29,10 @@ from typing import Any, TypedDict, Unpack
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.limits import MAX_WORKERS, SEARCHES, check_count, check_flag, check_knowledge, check_seconds, said
-from kinarow.options import Limits, OptionError, folded
 from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree, follow
 from kinarow.search.alphabeta import knowledge_fit
+from kinarow.search.options import Limits, OptionError, folded
 from kinarow.search.parallel.backends import LOCAL_JOB_SLOTS, Backend, DaskBackend, LocalBackend
 from kinarow.search.parallel.checkpoint import JobStore, unpack_shared
 from kinarow.search.parallel.frontier import (
@@ -186,7 +186,7 @@ QUESTIONS = (EXACT, FIRST_WINS, SECOND_WINS)
 
 
 class ParallelKeywords(TypedDict, total=False):
-    """The keywords of :func:`solve`'s compatibility form: each a field of :class:`~kinarow.options.Limits` or
+    """The keywords of :func:`solve`'s compatibility form: each a field of :class:`~kinarow.search.options.Limits` or
     :class:`ParallelOptions`."""
 
     max_nodes: int | None
@@ -219,7 +219,7 @@ def solve(
 ) -> ParallelResult:
     """Solve a game or position on several processes (or a Dask cluster); same values as :func:`kinarow.solve`.
 
-    ``limits`` (:class:`~kinarow.options.Limits`: ``max_nodes``, ``time_limit``, ``tt_mb`` per worker) and
+    ``limits`` (:class:`~kinarow.search.options.Limits`: ``max_nodes``, ``time_limit``, ``tt_mb`` per worker) and
     ``on_tick`` mean what they mean for :func:`kinarow.solve`; ``options`` is a :class:`ParallelOptions`. Each
     of their fields may also be given as a keyword of its own (the compatibility form, folded into the two
     bundles first):

@@ -7,13 +7,13 @@ every layer that takes the bundle relies on it instead of checking again. A rule
 the proof search apply to it? may its walk share replies?) is the router's, in
 :mod:`kinarow.search.solve`.
 
->>> from kinarow.options import Limits, SolveOptions
+>>> from kinarow.search.options import Limits, SolveOptions
 >>> Limits(max_nodes=10_000).time_limit is None
 True
 >>> SolveOptions(share=True)
 Traceback (most recent call last):
 ...
-kinarow.options.OptionError: share lets the loser's replies share subtrees in a walk written with the proof \
+kinarow.search.options.OptionError: share lets the loser's replies share subtrees in a walk written with the proof \
 search's zones; give it with search='proof' and walk=True
 
 A rule that the command line words in its own flags carries that sentence too

@@ -36,6 +36,7 @@ import concurrent.futures as cf
 import multiprocessing as mp
 import multiprocessing.connection
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -105,6 +106,7 @@ def run_cells(
     ready = [i for i in range(count) if not waits[i]]  # kept sorted: earliest first
     running: dict[cf.Future[R], int] = {}
     before = set(mp.active_children())
+    threads_before = set(threading.enumerate())
     pool = cf.ProcessPoolExecutor(
         max_workers=min(workers, count), mp_context=mp.get_context("spawn"), initializer=_ignore_interrupts
     )
@@ -131,5 +133,9 @@ def run_cells(
         _end_workers(before)
         pool.shutdown(wait=True)  # the pool's manager thread ends; it may have started a worker meanwhile
         _end_workers(before)
+        # The first shutdown let go of the pool's manager thread unjoined; should it still be closing its pipes
+        # at exit, Python 3.11's exit hook writes to one of them and prints a traceback after "Interrupted".
+        for thread in set(threading.enumerate()) - threads_before:
+            thread.join(5)
         raise
     pool.shutdown(wait=True)
