@@ -16,7 +16,7 @@ starts from an empty table and no search pays for the table's page faults.
 
 The side-by-side part solves (4,4,4) by the plain method of Tung & Lau
 (memoised minimax over the base-3 encoding, no symmetry, no pruning beyond a
-found win; :mod:`kinarow.engine.baseline`, compiled with numba too) and by
+found win; ``benchmarks/baseline.py``, compiled with numba too) and by
 :func:`kinarow.solve`, and prints the ratio of their times.
 """
 
@@ -35,8 +35,8 @@ from typing import Any
 import numba
 import numpy as np
 
+from baseline import plain_minimax  # benchmarks/baseline.py, beside this script
 from kinarow import Game, Searcher, solve
-from kinarow.engine.baseline import plain_minimax
 
 GAMES: tuple[str, ...] = (
     "3x3k3",
