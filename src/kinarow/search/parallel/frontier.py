@@ -45,6 +45,15 @@ __all__ = [
 
 # Values, from the first player's view
 FIRST, DRAW, SECOND = 1, 0, -1
+
+
+def score_of(game: Game, value: Value | Bound) -> int:
+    """A value as the frontier's score (``FIRST``, ``DRAW``, ``SECOND``: ordered, so that bounds back up by
+    min and max); the one place a :class:`~kinarow.values.Value` becomes one (``Frontier.result_name`` and
+    ``bounds_name`` turn scores back)."""
+    if value == Value.DRAW:
+        return DRAW
+    return FIRST if value == value_names(game)[0] else SECOND
 #: a board's cells in a node's key (its canonical board): empty, first player's stone, second player's
 SYMBOLS = ".xo"
 
@@ -118,9 +127,7 @@ class Frontier:
         return canonical_board(board, self.syms)
 
     def score(self, result: Value) -> int:
-        if result == Value.DRAW:
-            return DRAW
-        return FIRST if result == self.first_name else SECOND
+        return score_of(self.game, result)
 
     def result_name(self, score: int) -> Value:
         return {FIRST: self.first_name, SECOND: self.second_name, DRAW: Value.DRAW}[score]

@@ -23,9 +23,10 @@ from typing import Any
 
 from kinarow.errors import KinarowError, run_stoppable
 from kinarow.game import Game
-from kinarow.position import Position, value_names
+from kinarow.position import Position
 from kinarow.search import connect
 from kinarow.search.parallel.frontier import DRAW, EXACT, FIRST, FIRST_WINS, SECOND, SECOND_WINS
+from kinarow.search.parallel.frontier import score_of as frontier_score
 from kinarow.values import Bound, Value
 
 __all__ = ["JobOutcome", "JobSpec", "extract", "init_local_worker", "run_job", "win_test"]
@@ -154,10 +155,9 @@ def run_job(spec: JobSpec) -> JobOutcome:
     pos = game.start()
     for c in spec.moves:
         pos.play(c)
-    first, _ = value_names(pos.game)
 
     def score_of(result: Value | Bound) -> int:
-        return DRAW if result == Value.DRAW else (FIRST if result == first else SECOND)
+        return frontier_score(pos.game, result)
 
     def tick(nodes: int) -> None:
         if live is not None:
