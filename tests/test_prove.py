@@ -205,3 +205,23 @@ def test_a_case_no_route_takes_is_refused_before_any_work(capsys: pytest.Capture
     code, out, err = run(capsys, "prove", game, "--plan")
     assert code == 2 and out == ""
     assert err.startswith("kinarow: error: no route of kinarow prove takes this case: ") and err.count("\n") == 1
+
+
+def test_solve_writes_a_proof_search_s_draw_from_its_own_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the proof search found the draw; its certificate is read from that search's table, as kinarow prove writes
+    # it (search.disproof.draw_from_table), not walked again by fresh safety searches (search.draw)
+    from kinarow import solve
+    from kinarow.search import certify, draw
+
+    def no_walk(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the draw-proof walk ran a second search")
+
+    monkeypatch.setattr(draw, "draw_certificate", no_walk)
+    result = solve("5x5k4", search="proof", proof=True, store=None)
+    assert result.value == "draw" and result.draw_tree is not None
+    assert result.proof is not None and result.proof.kind == "draw"
+    assert next(w for w in certify.WRITERS if w.fits(Game("5x5k4").start(), result)).name == (
+        "the proof search's blocking trees")
+    assert result.proof.data is not None and result.proof.data["claim"] == "draw"
+    checked = check_data(result.proof.data)
+    assert checked.ok and checked.reason.endswith(": draw"), checked.reason

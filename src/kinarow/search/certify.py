@@ -8,7 +8,10 @@ page -- only write or draw what it returns) and keeps results in a
 * a win is proved by the winner's strategy tree (``kinarow.strategy``);
 * a draw (or Breaker win) that knowledge settled at the root by the matching
   sets found there (``kinarow.matching``);
-* another draw by a good pairing at the position when one exists (it shows the
+* a draw the proof search found by the blocking trees read from that search's
+  own table (``kinarow.draw``; :func:`kinarow.search.disproof.draw_from_table`,
+  as ``kinarow prove`` writes it): nothing is searched again;
+* another draw (found by alpha-beta, or taken from the store) by a good pairing at the position when one exists (it shows the
   first player cannot win; on the empty board of a normal game with one stone
   a turn, strategy stealing shows the second player cannot win either; elsewhere,
   on boards of at most 64 cells, the first player's non-losing walk is added and
@@ -313,6 +316,12 @@ def _the_strategy(position: Position, result: Result, store: Store | None,
                  f"({result.strategy.described})", "strategy")
 
 
+def _table_trees(position: Position, result: Result, store: Store | None,
+                 tick: Callable[[int], None] | None) -> Proof:
+    assert result.draw_tree is not None
+    return Proof(result.draw_tree.data, result.draw_tree.what, "draw")
+
+
 def _root_matching(position: Position, result: Result, store: Store | None,
                    tick: Callable[[int], None] | None) -> Proof:
     assert result.certificate is not None
@@ -330,6 +339,9 @@ WRITERS: tuple[Writer, ...] = (
     Writer("matching sets at the root", "a draw or a Breaker win", "free placement, one stone a turn",
            "the matching sets knowledge found at the root",
            lambda position, result: result.certificate is not None, _root_matching),
+    Writer("the proof search's blocking trees", "a draw", "free placement, one stone a turn (pairings apply)",
+           "the blocking trees read from the table of the proof search that found the draw",
+           lambda position, result: result.draw_tree is not None, _table_trees),
     Writer("alpha-beta walk", "a win", f"boards of at most {MAX_CELLS} cells",
            "alpha-beta's win tests, from a fresh table (a value found without its strategy)",
            lambda position, result: result.value != Value.DRAW and position.game.cells <= MAX_CELLS,

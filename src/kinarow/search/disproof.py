@@ -213,6 +213,53 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
     return data, stats, walk.stats
 
 
+@dataclass
+class DrawFromTable:
+    """A draw's certificate written from the proof search's table (:func:`draw_from_table`) and its work."""
+
+    data: dict[str, Any]
+    positions: int  #: the blocking trees' positions
+    nodes: int  #: the nodes of the searches asked again where the table had no answer
+    stealing: bool  #: is the second player's half strategy stealing?
+
+    @property
+    def what(self) -> str:
+        """What the certificate proves, in words."""
+        return f"a draw proof: blocking trees of {self.positions:,} positions" + (
+            " and strategy stealing" if self.stealing else "")
+
+
+def draw_from_table(position: Position, searcher: ProofSearcher, *, folder: Path | None = None,
+                    tick: Callable[[int], None] | None = None,
+                    say: Callable[[str], None] | None = None) -> DrawFromTable:
+    """The ``kinarow.draw`` certificate of a draw the proof search ``searcher`` found: the blocking tree against
+    each player read from its table (the second player's half by strategy stealing where it applies). ``folder``
+    keeps each tree's memory (``tree-1.npz``, ``tree-2.npz``) so a stopped writer resumes; ``say`` hears a line
+    as each tree starts."""
+    from kinarow.proofs import envelope
+    from kinarow.proofs.draw import FORMAT, HALVES, STEALING, VERSION, claim_for, stealing_fit
+
+    game = position.game
+    names = [position.name(c) for c in position.moves]
+    halves: dict[str, Any] = {}
+    positions = nodes = 0
+    for attacker in (1, 2):
+        if attacker == 2 and stealing_fit(game, names):
+            halves[HALVES[2]] = {"method": STEALING}
+            continue
+        if say is not None:
+            say(f"writing the blocking tree against the {'first' if attacker == 1 else 'second'} player from the "
+                "proof search's table")
+        half, stats, work = extract_tree(position, attacker, searcher, tick=tick,
+                                         checkpoint=None if folder is None else folder / f"tree-{attacker}.npz")
+        halves[HALVES[attacker]] = half
+        positions += stats.positions
+        nodes += work.nodes
+    data = {**envelope(FORMAT, VERSION, str(game), names, claim_for(game, {1, 2})), **halves}
+    stealing = halves[HALVES[2]].get("method") == STEALING
+    return DrawFromTable(data, positions, nodes, stealing)
+
+
 def job_hints(position: Position, attacker: int, store_path: str | Path,
               depth: int = 3) -> Callable[[Position], int | None]:
     """The defender's moves near the root from the finished jobs of a one-sided parallel solve (its

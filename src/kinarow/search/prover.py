@@ -381,31 +381,12 @@ def _draw_from_table(plan: Plan, folder: Path, settings: Settings, searcher: Any
                      start: float) -> Outcome:
     """A draw the proof search found, written from its own table: the blocking tree against each player (the
     second player's half by strategy stealing where it applies)."""
-    from kinarow.proofs import envelope
-    from kinarow.proofs.draw import FORMAT, HALVES, STEALING, VERSION, claim_for, stealing_fit
-    from kinarow.search.disproof import extract_tree
+    from kinarow.search.disproof import draw_from_table
 
-    position = plan.position
-    game = position.game
-    names = [position.name(c) for c in position.moves]
-    halves: dict[str, Any] = {}
-    positions = 0
-    for attacker in (1, 2):
-        if attacker == 2 and stealing_fit(game, names):
-            halves[HALVES[2]] = {"method": STEALING}
-            continue
-        _say(settings, f"writing the blocking tree against the {'first' if attacker == 1 else 'second'} player "
-             "from the proof search's table")
-        half, stats, work = extract_tree(position, attacker, searcher, checkpoint=folder / f"tree-{attacker}.npz",
-                                         tick=settings.on_tick)
-        halves[HALVES[attacker]] = half
-        positions += stats.positions
-        nodes += work.nodes
-    data = {**envelope(FORMAT, VERSION, str(game), names, claim_for(game, {1, 2})), **halves}
-    stealing = HALVES[2] in halves and halves[HALVES[2]].get("method") == STEALING
-    what = f"a draw proof: blocking trees of {positions:,} positions" + (" and strategy stealing" if stealing else "")
-    return Outcome(plan, Value.DRAW, data, "draw", what, nodes=nodes, seconds=time.perf_counter() - start,
-                   figures={"positions": positions})
+    written = draw_from_table(plan.position, searcher, folder=folder, tick=settings.on_tick,
+                              say=lambda line: _say(settings, line))
+    return Outcome(plan, Value.DRAW, written.data, "draw", written.what, nodes=nodes + written.nodes,
+                   seconds=time.perf_counter() - start, figures={"positions": written.positions})
 
 
 # -- route: solve() with its certificate ------------------------------------------------------------------

@@ -15,6 +15,7 @@ from kinarow.values import Bound, Player, Value
 
 if TYPE_CHECKING:
     from kinarow.search.certify import Proof
+    from kinarow.search.disproof import DrawFromTable
 
 
 @dataclass
@@ -42,6 +43,9 @@ class Result:
     knowledge: str = "none"
     knowledge_note: str | None = None
     certificate: Any = field(default=None, repr=False)
+    #: a proof search's draw solved with ``proof=True``: its ``kinarow.draw`` certificate, read from that search's
+    #: own table (:func:`kinarow.search.disproof.draw_from_table`); None otherwise
+    draw_tree: DrawFromTable | None = field(default=None, repr=False)
     knowledge_cuts: int | None = 0  # None: not known (an answer stored by an older version)
     #: the certificate of the value (``solve(..., proof=True)``): :class:`kinarow.search.certify.Proof`
     proof: Proof | None = field(default=None, repr=False)

@@ -27,6 +27,7 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.limits import PROOF_SEARCH_CELLS, default_tt_mb, said
 from kinarow.position import Position
+from kinarow.proofs import blocking_fit
 from kinarow.search import book as books
 from kinarow.search import connect
 from kinarow.search.alphabeta import Searcher, extract_strategy, knowledge_fit, winner_of
@@ -486,6 +487,11 @@ def _proof_search(ask: Ask, *, strategy: bool, breaker_strategy: bool) -> Result
     result.best_move = position.name(best) if best is not None else None
     result.nodes += more
     winner = proved.value.stone
+    if options.proof and proved.value == Value.DRAW and result.certificate is None and blocking_fit(game):
+        from kinarow.search.disproof import draw_from_table  # the draw's certificate from this search's table
+
+        result.draw_tree = draw_from_table(position, searcher, tick=ask.on_proof_tick)
+        result.nodes += result.draw_tree.nodes
     if not strategy or winner is None:
         pass
     elif game.goal == Goal.MAKER_BREAKER and winner == 2:
