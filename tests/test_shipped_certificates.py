@@ -11,7 +11,8 @@ from kinarow.cli import main
 from kinarow.papers import open_cases
 
 HERE = Path(__file__).resolve().parents[1] / "certificates"
-SHIPPED = sorted([*HERE.glob("*.strategy.json*"), *HERE.glob("*.draw.json*"), *HERE.glob("*.parts.json*")])
+SHIPPED = sorted([*HERE.glob("*.strategy.json*"), *HERE.glob("*.draw.json*"), *HERE.glob("*.parts.json*"),
+                  *HERE.glob("*.matching.json*")])
 LOGS = sorted(HERE.glob("*.searchlog.json*"))
 
 

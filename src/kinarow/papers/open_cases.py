@@ -71,12 +71,10 @@ def _four_high() -> tuple[Width, ...]:
         name = f"{m}x4k4"
         if m < 4:
             rows.append(Width(m, Value.DRAW, "narrower than the line: only the columns are groups, and the second "
-                              "player answers in the same column (a pairing; kinarow solve --proof writes it)"))
+                              "player answers in the same column; kinarow's matching sets", f"{name}.matching.json.gz"))
         elif m == 4:
-            rows.append(Width(m, Value.DRAW, "Tung & Lau, by exhaustion; Uiterwijk, by set matching without search "
-                              "(kinarow solve --proof writes its matching sets)"))
-        elif m <= 6:
-            rows.append(Width(m, Value.DRAW, "a classical draw; kinarow solve --proof writes a draw proof in seconds"))
+            rows.append(Width(m, Value.DRAW, "Tung & Lau, by exhaustion; Uiterwijk, by set matching without search; "
+                              "kinarow's matching sets", f"{name}.matching.json.gz"))
         elif m <= 8:
             rows.append(Width(m, Value.DRAW, "a classical draw; kinarow's draw proof", f"{name}.draw.json.gz"))
         elif m in SETTLED_FOUR_HIGH:

@@ -11,12 +11,13 @@ page -- only write or draw what it returns) and keeps results in a
 * a draw the proof search found by the blocking trees read from that search's
   own table (``kinarow.draw``; :func:`kinarow.search.disproof.draw_from_table`,
   as ``kinarow prove`` writes it): nothing is searched again;
-* another draw (found by alpha-beta, or taken from the store) by a good pairing at the position when one exists (it shows the
-  first player cannot win; on the empty board of a normal game with one stone
-  a turn, strategy stealing shows the second player cannot win either; elsewhere,
-  on boards of at most 64 cells, the first player's non-losing walk is added and
-  the two halves written as a draw proof), else by a draw proof of blocking
-  trees (``kinarow.draw``);
+* another draw (found by alpha-beta, or taken from the store) by a good pairing
+  at the position when one exists (it shows the first player cannot win; on
+  the empty board of a normal game with one stone a turn, strategy stealing
+  shows the second player cannot win either; elsewhere, on boards of at most
+  64 cells, the first player's non-losing walk is added and the two halves
+  written as a draw proof), else by a draw proof of blocking trees
+  (``kinarow.draw``);
 * a draw where pairings do not apply (gravity, misere, several stones a turn)
   by a draw proof of two non-losing walks, one for each player (``kinarow.draw``,
   method ``non-losing-walk``), on boards of at most 64 cells;
