@@ -148,3 +148,18 @@ def test_each_question_takes_the_route_the_table_names(tmp_path):
     assert _route_name("4x3k3", store=store) == "alpha-beta"
     solve("4x3k3", store=store)  # kept by the route that answered ...
     assert _route_name("4x3k3", store=store) == "store"  # ... and answered from the store the next time
+
+
+def test_a_stopped_proof_search_is_not_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # search="proof", proof=True and a budget: the proof search runs once, stops, and its answer is the result
+    calls = []
+    real = solve_module._proof_search
+
+    def counted(ask, **keywords):  # type: ignore[no-untyped-def]
+        calls.append(ask.limits.max_nodes)
+        return real(ask, **keywords)
+
+    monkeypatch.setattr(solve_module, "_proof_search", counted)
+    result = solve("7x7k5", search="proof", proof=True, max_nodes=2_000, store=None)
+    assert result.value == "unknown" and result.stopped == "node limit"
+    assert len(calls) == 1

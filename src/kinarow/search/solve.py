@@ -161,6 +161,8 @@ def _finished(ask: Ask) -> Result:
 def _proved(ask: Ask) -> Result | None:
     # nothing solved twice: a win's strategy is read from the table of the search that proved it
     result = _proof_search(ask, strategy=True, breaker_strategy=ask.options.search == "proof")
+    if result.value == Value.UNKNOWN and ask.options.search == "proof":
+        return result  # stopped by its budget: the next route asked would be the same search again
     return None if result.value not in (Value.DRAW, Value.BREAKER) and result.strategy is None else result
 
 
