@@ -143,6 +143,24 @@ def envelope(fmt: str, version: int, game: str, moves: list[str], claim: str) ->
             "claim": claim}
 
 
+def kind_of(value: Any) -> str:
+    """What ``value`` is, in a sentence's words: "None", "a list", "a string", "a StrategyTree", ..."""
+    if value is None:
+        return "None"
+    words = {list: "a list", tuple: "a tuple", str: "a string", bytes: "bytes", int: "a number", float: "a number",
+             bool: "a boolean", dict: "a JSON object (a dict)"}
+    return words.get(type(value), f"a {type(value).__name__}")
+
+
+def require_input(value: Any, kinds: type | tuple[type, ...], function: str, takes: str) -> None:
+    """Raise one sentence (a :class:`CertificateError`) unless ``value`` is one of ``kinds``: what ``function``
+    takes (``takes``, in words) and what it was given instead. Every public checker calls this on its input, so
+    that ``check(None)`` is refused in words, not by an AttributeError from deep inside."""
+    allowed = kinds if isinstance(kinds, tuple) else (kinds,)
+    if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):  # True is no count
+        raise CertificateError(f"{function} takes {takes}, not {kind_of(value)}")
+
+
 def require_format(data: Any, fmt: str, version: int | tuple[int, ...], kind: str) -> None:
     """Raise one clear sentence unless ``data`` is a certificate of format ``fmt`` and ``version`` (or one of them)."""
     if not isinstance(data, dict) or data.get("format") != fmt:
@@ -191,6 +209,7 @@ def require_claim(data: dict[str, Any], proved: str) -> None:
 
 def checker(fmt: str) -> Callable[..., Verdict]:
     """The checker function of a certificate format (imported now)."""
+    require_input(fmt, str, "checker()", "a certificate format's name, such as 'kinarow.strategy'")
     try:
         target = CHECKERS[fmt]
     except KeyError:
@@ -250,7 +269,9 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
 def check_text(text: str, base: str | None = None, *, compiled: bool = False,
                on_tick: Callable[[int], None] | None = None) -> Verdict:
     """Check a certificate given as JSON text (read from the folder ``base``, if from a file; with ``base=None``
-    a certificate that names another file is refused)."""
+    a certificate that names another file is refused); anything but text (``str`` or ``bytes``) is refused with a
+    :class:`CertificateError`."""
+    require_input(text, (str, bytes, bytearray), "check_text()", "a certificate's JSON text (str or bytes)")
     try:
         data = json.loads(text)
     except RecursionError:
@@ -263,7 +284,8 @@ def check_text(text: str, base: str | None = None, *, compiled: bool = False,
 def read_certificate(path: str | os.PathLike[str], limit: int = MAX_CERTIFICATE_BYTES) -> str:
     """The JSON text of a certificate file (``.json``, or gzip-compressed ``.json.gz``), reading at most ``limit``
     bytes of it after decompression; a :class:`CertificateError` of one sentence when it cannot be read."""
-    name = os.fspath(path)
+    require_input(path, (str, bytes, os.PathLike), "read_certificate()", "the path of a certificate file")
+    name = os.fsdecode(path)
     words = MAX_CERTIFICATE_WORDS if limit == MAX_CERTIFICATE_BYTES else f"{limit:,} bytes"
     too_large = f"'{name}' is larger than {words} (uncompressed), the most a certificate file may be"
     try:

@@ -153,7 +153,7 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.proofs import Verdict, envelope, require_claim, require_format
+from kinarow.proofs import Verdict, envelope, require_claim, require_format, require_input
 from kinarow.values import Player
 
 FORMAT = "kinarow.invariant"
@@ -579,6 +579,8 @@ def _premises(fam: _Family) -> str | None:
 
 def check(cert: InvariantCertificate) -> Verdict:
     """Run checks 1-4 of the module text and the small boards' walk; accept iff all hold."""
+    require_input(cert, InvariantCertificate, "kinarow.proofs.invariant.check()",
+                  "an InvariantCertificate (InvariantCertificate.from_json reads one)")
     fam = _Family(cert)
     bad = _premises(fam)
     if bad:
@@ -619,6 +621,7 @@ def local_lines(cert: InvariantCertificate, r: int, H: int, direction: tuple[int
     """Check 3 alone, for an opponent's stone on row ``r`` (from 0) of a board of height ``H``, in ``direction``
     (``(1, 0)``, ``(1, 1)``, ``(1, -1)`` or ``(0, 1)``), in every layout of walls and pairs; the stones are
     placed as the response says whatever the invariant's owners, and check 2 is not made."""
+    require_input(cert, InvariantCertificate, "local_lines()", "an InvariantCertificate")
     fam = _Family(cert)
     windows = 0
     for lay in fam.layouts():

@@ -61,7 +61,7 @@ from typing import Any
 from kinarow.errors import IllegalMoveError, KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
-from kinarow.proofs import CertificateError, Verdict, envelope, require_claim, require_envelope
+from kinarow.proofs import CertificateError, Verdict, envelope, require_claim, require_envelope, require_input
 from kinarow.values import FITS, Fit, Goal, Value, read
 
 FORMAT = "kinarow.strategy"
@@ -314,6 +314,7 @@ def read_walk(data: dict[str, Any], kind: str, length: str = "prescribed") -> by
     """The bytes of a walk written in ``data`` (a version 3 strategy certificate, or a draw proof's half):
     'walk' (base64 of zlib-compressed bytes) and ``length`` (how many bytes: 'prescribed', the moves, in
     version 3; 'length' in version 4, whose bytes hold sets too); ``kind`` names it in errors."""
+    require_input(data, dict, "read_walk()", "a certificate's JSON object (a dict)")
     text, count = data.get("walk"), data.get(length)
     unit = "moves" if length == "prescribed" else "bytes"
     if not isinstance(text, str) or not isinstance(count, int) or isinstance(count, bool):
@@ -444,6 +445,8 @@ def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int]
     ``on_tick(positions)`` hears the positions proven so far, a few times a
     second; Ctrl-C stops either walk (KeyboardInterrupt is raised again).
     """
+    require_input(tree, StrategyTree, "kinarow.proofs.tree.check()",
+                  "a StrategyTree (StrategyTree.from_json reads one from a certificate)")
     try:
         game = Game(tree.game)
         pos = game.position(" ".join(tree.moves))
