@@ -71,6 +71,11 @@ NEEDS_BASE = frozenset({"kinarow.torus"})
 MAX_CERTIFICATE_BYTES = 512 * 2**20
 MAX_CERTIFICATE_WORDS = "512 MiB"
 GZIP_MAGIC = b"\x1f\x8b"
+# The most a gzip-compressed certificate may unpack to, as a multiple of the file's own size (at least
+# GZIP_FLOOR_BYTES): kinarow's own .json.gz files unpack to at most about 11 times their size, and a 1.7 MB file
+# that unpacks to 320 MB of JSON would take gigabytes to parse; such a file is refused as soon as this much is read.
+MAX_GZIP_RATIO = 64
+GZIP_FLOOR_BYTES = 2**20
 # The most cells of a board whose certificate is checked (64x64): a checker builds the board's groups and
 # symmetries, which on a 702x702 board alone take minutes and a GB; kinarow's certificates are of far smaller boards.
 MAX_CHECK_CELLS = 4096
@@ -262,6 +267,9 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
     except RecursionError:
         return Verdict(False, f"the {fmt} certificate is nested too deeply to be a certificate", format=fmt,
                        usable=False)
+    except MemoryError:  # the checks bound what a claim may allocate; this is a machine too small for a real one
+        return Verdict(False, f"the {fmt} certificate could not be checked: the check needs more memory than it was "
+                       "given", format=fmt, usable=False)
     verdict.format = fmt
     return verdict
 
@@ -296,8 +304,14 @@ def read_certificate(path: str | os.PathLike[str], limit: int = MAX_CERTIFICATE_
             head = file.read(2)
             file.seek(0)
             if head == GZIP_MAGIC:
+                packed = os.fstat(fd).st_size
+                ratio_limit = max(GZIP_FLOOR_BYTES, MAX_GZIP_RATIO * packed)
                 with gzip.GzipFile(fileobj=file) as unpacked:
-                    raw = unpacked.read(limit + 1)
+                    raw = unpacked.read(min(limit, ratio_limit) + 1)
+                if ratio_limit < limit and len(raw) > ratio_limit:
+                    raise CertificateError(f"'{name}' unpacks to more than {MAX_GZIP_RATIO} times its {packed:,} "
+                                           f"bytes; a gzip-compressed certificate may unpack to at most "
+                                           f"{MAX_GZIP_RATIO} times its size (or {GZIP_FLOOR_BYTES // 2**20} MiB)")
             else:
                 raw = file.read(limit + 1)
     except (EOFError, gzip.BadGzipFile, zlib.error):

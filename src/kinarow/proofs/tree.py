@@ -303,6 +303,9 @@ class StrategyTree:
 
 #: the most moves a version 3 walk may prescribe: a byte each once unpacked (Connect Four's walk has 41 million)
 MAX_WALK_MOVES = 2**30
+#: the most bytes one byte of zlib data can unpack to (deflate's limit: a 258-byte match in two bits), so a walk
+#: that claims more bytes than this many times its packed size is refused before anything is unpacked
+ZLIB_MAX_RATIO = 1032
 
 
 def pack_walk(walk: bytes) -> str:
@@ -324,7 +327,14 @@ def read_walk(data: dict[str, Any], kind: str, length: str = "prescribed") -> by
         raise CertificateError(f"the {kind}'s '{length}' is {count:,}; a walk holds from 0 to "
                                f"{MAX_WALK_MOVES:,} {unit}")
     try:
-        walk = zlib.decompressobj().decompress(base64.b64decode(text, validate=True), count + 1)  # no more than told
+        packed = base64.b64decode(text, validate=True)
+    except ValueError:
+        raise CertificateError(f"the {kind}'s 'walk' is not base64 of zlib-compressed bytes") from None
+    if count > ZLIB_MAX_RATIO * len(packed):  # more than the packed bytes can hold: refused before unpacking
+        raise CertificateError(f"the {kind}'s '{length}' claims {count:,} {unit}, but its 'walk' is {len(packed):,} "
+                               f"bytes of zlib data, which unpack to at most {ZLIB_MAX_RATIO * len(packed):,}")
+    try:
+        walk = zlib.decompressobj().decompress(packed, count + 1)  # no more than told
     except (ValueError, zlib.error):
         raise CertificateError(f"the {kind}'s 'walk' is not base64 of zlib-compressed bytes") from None
     if len(walk) != count:
