@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import re
+import stat
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -212,17 +215,82 @@ def _probe(option: str, path: str, target: Path) -> None:
             os.unlink(target)
 
 
-# -- certificate files ------------------------------------------------------------------------------
-def write_json(path: str, data: dict[str, Any]) -> None:
-    """Write a certificate as compact JSON (gzip-compressed when the name ends in ``.gz``)."""
-    text = json.dumps(data, separators=(",", ":")) + "\n"
+# -- output files, written whole or not at all ------------------------------------------------------------
+#: bytes handed to the operating system at a time by :func:`write_file`
+WRITE_CHUNK = 1 << 20
+
+
+def write_file(path: str | os.PathLike[str], data: bytes, what: str = "the file") -> None:
+    """Write ``data`` to ``path`` atomically: into a temporary file in the same folder, flushed to the disk, then
+    renamed over ``path`` (:func:`os.replace`), so that a full disk or a crash leaves the file that was there
+    before, whole, and no truncated one. On failure the temporary file is removed and a KinarowError of one
+    sentence names ``what`` could not be written and says the old file is kept.
+
+    ``path`` names a link: the file it points to is replaced. A path that is not a regular file (``/dev/stdout``,
+    a pipe) is written in place, as there is nothing to keep."""
+    name = os.fspath(path)
+    target = os.path.realpath(name)
     try:
-        if path.endswith(".gz"):
-            Path(path).write_bytes(gzip.compress(text.encode("utf-8"), 9))
-        else:
-            Path(path).write_text(text, encoding="utf-8")
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        try:
+            with open(target, "wb") as handle:
+                handle.write(data)
+        except OSError as error:
+            raise KinarowError(f"cannot write {what} to '{name}': {error.strerror or error}") from None
+        return
+    folder = os.path.dirname(target) or "."
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part", dir=folder)
     except OSError as error:
-        raise KinarowError(f"cannot write the certificate to '{path}': {error.strerror or error}") from None
+        raise KinarowError(f"cannot write {what} to '{name}': {error.strerror or error}") from None
+    try:
+        try:
+            view = memoryview(data)
+            for start in range(0, len(view), WRITE_CHUNK):
+                chunk = view[start:start + WRITE_CHUNK]
+                while chunk:
+                    chunk = chunk[os.write(fd, chunk):]
+            os.fchmod(fd, stat.S_IMODE(mode) if mode is not None else 0o666 & ~_umask())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, target)
+    except BaseException as error:
+        with suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(error, OSError):
+            kept = " (the file that was there is kept)" if mode is not None else ""
+            raise KinarowError(f"cannot write {what} to '{name}': {error.strerror or error}{kept}") from None
+        raise
+    with suppress(OSError):  # the rename itself on the disk (a folder cannot be opened on every system)
+        folder_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(folder_fd)
+        finally:
+            os.close(folder_fd)
+
+
+def _umask() -> int:
+    """The process's file-creation mask (read by setting it, and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_text(path: str | os.PathLike[str], text: str, what: str = "the file") -> None:
+    """:func:`write_file` of ``text`` as UTF-8 (gzip-compressed when the name ends in ``.gz``)."""
+    data = text.encode("utf-8")
+    write_file(path, gzip.compress(data, 9) if os.fspath(path).endswith(".gz") else data, what)
+
+
+# -- certificate files ------------------------------------------------------------------------------
+def write_json(path: str, data: Any, what: str = "the certificate") -> None:
+    """Write a certificate as compact JSON (gzip-compressed when the name ends in ``.gz``), atomically
+    (:func:`write_file`: a failed write keeps the file that was there)."""
+    write_text(path, json.dumps(data, separators=(",", ":")) + "\n", what)
 
 
 # -- pictures ----------------------------------------------------------------------------
@@ -240,12 +308,10 @@ def save_pictures(picture: Callable[[], str], args: argparse.Namespace, out: Tex
     """Write the SVG (and PNG) files the ``--svg`` / ``--png`` options ask for, and say so."""
     if args.svg is None and args.png is None:
         return
-    from kinarow import svg
-
     text = picture()
     for path in (args.svg, args.png):
         if path is not None:
-            svg.save(text, path, png=path == args.png)
+            write_picture(text, path, png=path == args.png)
             print(f"Picture written to {path}.", file=out)
 
 
@@ -288,6 +354,16 @@ def spinner(label: str, stream: TextIO) -> Iterator[None]:
 
     with Console(file=stream).status(f"{label} (Ctrl-C stops)"):
         yield
+
+def write_picture(picture: str, path: str, *, png: bool | None = None) -> None:
+    """Write the SVG text ``picture`` to ``path`` atomically (:func:`write_file`): PNG when ``png`` is true (or,
+    by default, when the name ends in .png)."""
+    from kinarow import svg
+
+    if png is None:
+        png = path.lower().endswith(".png")
+    write_file(path, svg.to_png(picture) if png else picture.encode("utf-8"), "the picture")
+
 
 
 #: seconds between the progress lines of a long command whose output is not a terminal (a log)

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 from pathlib import Path
 from typing import Any, TextIO
@@ -27,15 +28,10 @@ def progress_bar(label: str, stream: TextIO) -> Any:
 
 
 def _write(path: str, text: str | bytes) -> None:
-    from kinarow.errors import KinarowError
+    """Write ``text`` to ``path`` atomically (:func:`kinarow.cli.common.write_file`)."""
+    from kinarow.cli.common import write_file
 
-    try:
-        if isinstance(text, bytes):
-            Path(path).write_bytes(text)
-        else:
-            Path(path).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise KinarowError(f"cannot write '{path}': {error.strerror or error}") from None
+    write_file(path, text if isinstance(text, bytes) else text.encode("utf-8"))
 
 
 # -- torus -----------------------------------------------------------------------------
@@ -83,16 +79,18 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             graph = torus.transition_graph(result, on_progress=tick)
     cert = None
     if args.out:
-        sha = torus.save_classes(result, args.out)
+        classes = torus.dumps_classes(result)
+        _write(args.out, classes)
+        sha = hashlib.sha256(classes).hexdigest()
         cert = torus.certificate(result, Path(args.out).name, sha, graph)
         _write(args.out + ".json", json.dumps(cert, indent=1) + "\n")
     if args.svg:
         _write(args.svg, torus.svg_class(result, index or 0))
     published = PUBLISHED_CLASSES.get(g.name) if g.group == torus.GEOMETRIES[g.name].group else None
     if args.plot and graph is not None:
-        from kinarow import svg
+        from kinarow.cli.common import write_picture
 
-        svg.save(torus.graph_chart(g, result.count, graph.stats, published), args.plot)
+        write_picture(torus.graph_chart(g, result.count, graph.stats, published), args.plot)
     check = None
     if args.check:
         with progress_bar("checking the classes (rules only; orbits against a row-by-row count)", err):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from pathlib import Path
 from typing import Any, TextIO
 
 _GAME = re.compile(r"^\d+x\d+k\d+", re.IGNORECASE)
@@ -190,12 +189,9 @@ def cmd_matching_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> i
 
 
 def _write(path: str, data: dict[str, Any]) -> None:
-    from kinarow.errors import KinarowError
+    from kinarow.cli.common import write_text
 
-    try:
-        Path(path).write_text(json.dumps(data) + "\n", encoding="utf-8")
-    except OSError as error:
-        raise KinarowError(f"cannot write the certificate to '{path}': {error.strerror or error}") from None
+    write_text(path, json.dumps(data) + "\n", "the certificate")
 
 
 def render(ms: Any, limit: int = 60) -> list[str]:

@@ -11,7 +11,6 @@ finish.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import shlex
@@ -578,8 +577,7 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
             if out_dir is not None:
                 out_dir.mkdir(parents=True, exist_ok=True)
                 path = out_dir / f"{c.name}.draw.json.gz"
-                with gzip.open(path, "wt", encoding="utf-8") as fh:
-                    json.dump(run.data, fh, separators=(",", ":"))
+                write_json(str(path), run.data)
                 row["written"] = str(path)
         elif run.stopped == "time limit":
             row.update(value=Value.UNKNOWN, stopped=run.stopped, walked=run.walked, resumed=run.resumed)
@@ -650,11 +648,7 @@ def _write_case(out_dir: Path, c: Case, found: Any) -> str | None:
         return None
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{c.name}.{found.kind}.json.gz"
-    try:
-        with gzip.open(path, "wt", encoding="utf-8") as fh:
-            json.dump(found.data, fh, separators=(",", ":"))
-    except OSError as error:
-        raise KinarowError(f"cannot write '{path}': {error.strerror or error}") from None
+    write_json(str(path), found.data)
     return str(path)
 
 
