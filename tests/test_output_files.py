@@ -4,6 +4,8 @@ prints survives a terminal that cannot show it (issue: hardening).
 * A certificate, a strategy, a picture, ... is written to a temporary file in the same folder, flushed, then
   renamed over the old one: a full disk keeps the old file whole, leaves no part file, and says so in one
   sentence.
+* No output may be the same file (by any name) as one the command reads or keeps (its checkpoint, results store,
+  table, guide, class file, state folder's files) or as another of its outputs: refused before any work.
 """
 
 from __future__ import annotations
@@ -110,3 +112,57 @@ def test_a_link_is_written_through_and_a_device_in_place(tmp_path):
     assert link.is_symlink() and target.read_text() == "new"
     common.write_file(os.devnull, b"nothing")  # not replaced by a regular file
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+# -- an output is never one of the command's own inputs (nor another of its outputs) ----------------------
+def same_file_cases(tmp: Path) -> list[tuple[list[str], Path, str]]:
+    """(argv, the file both read and written, the option named as the input) of each command that takes one."""
+    checkpoint, store, table, link = tmp / "OV.sqlite", tmp / "results.sqlite", tmp / "t.npz", tmp / "alias.json"
+    classes, state = tmp / "classes.bin", tmp / "state"
+    state.mkdir()
+    return [
+        (["solve", "7x4k4", "--workers", "1", "--checkpoint", str(checkpoint), "--proof", str(checkpoint)],
+         checkpoint, "--checkpoint"),
+        (["solve", "7x4k4", "--workers", "1", "--checkpoint", str(checkpoint), "--strategy", str(checkpoint)],
+         checkpoint, "--checkpoint"),
+        (["solve", "4x3k3", "--store", str(store), "--proof", str(store)], store, "--store"),
+        (["solve", "4x3k3", "--no-store", "--strategy", str(store), "--proof", str(store)], store, "--strategy"),
+        (["solve", "4x3k3", "--no-store", "--search", "proof", "--table", str(table), "--proof", str(table)], table,
+         "--table"),
+        (["solve", "7x4k4", "--workers", "1", "--checkpoint", str(checkpoint), "--proof", str(link)], checkpoint,
+         "--checkpoint"),  # another name of the same file
+        (["parts", "7x4k4", "--moves", "d1", "--checkpoint", str(checkpoint), "--out", str(checkpoint)], checkpoint,
+         "--checkpoint"),
+        (["pairing", "5x5k5", "--proof", str(store), "--svg", str(store)], store, "--out"),
+        (["torus", "9", "--load", str(classes), "--out", str(classes)], classes, "--load"),
+        (["prove", "4x3k3", "--dir", str(state), "--out", str(state / "plan.json")], state / "plan.json",
+         "the state folder's"),
+        (["book", "build", "4x4k3:gravity", "--depth", "1", "--out", str(store), "--checkpoint", str(store)], store,
+         "--checkpoint"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(11))
+def test_an_output_that_is_an_input_is_refused_before_any_work(tmp_path, capsys, case):
+    argv, shared, option = same_file_cases(tmp_path)[case]
+    shared.write_bytes(b"the checkpoint, store or table")
+    alias = tmp_path / "alias.json"
+    if str(alias) in argv:
+        alias.symlink_to(shared)
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (out, err)
+    line = one_line(err)
+    assert "is the same file as" in line and option in line and "another file" in line, line
+    assert shared.read_bytes() == b"the checkpoint, store or table"
+
+
+def test_settle_refuses_an_out_folder_that_is_its_checkpoint(tmp_path, capsys):
+    code, _out, err = run(capsys, "settle", "7x4k4", "--out", str(tmp_path), "--checkpoint", str(tmp_path))
+    assert code == 2 and "is the same as --checkpoint" in one_line(err)
+
+
+def test_distinct_files_are_still_written(tmp_path, capsys):
+    code, _out, err = run(capsys, "solve", "4x3k3", "--store", str(tmp_path / "r.sqlite"), "--proof",
+                         str(tmp_path / "p.json"), "--strategy", str(tmp_path / "s.json"))
+    assert code == 0, err
+    assert (tmp_path / "p.json").stat().st_size and (tmp_path / "s.json").stat().st_size

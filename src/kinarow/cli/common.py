@@ -14,7 +14,7 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -159,10 +159,21 @@ def store_sentence(result: Result, store: Store) -> str:
 
 
 # -- output files ----------------------------------------------------------------------------------
-def check_outputs(*options: tuple[str, str | None]) -> None:
+def check_outputs(*options: tuple[str, str | None], inputs: Iterable[tuple[str, str | os.PathLike[str] | None]] = ()
+                  ) -> None:
     """Before any work: a UsageError of one sentence unless each ``(option, path)`` given names a file that can be
-    written (not a folder, in a folder that exists, writable). Every command that writes files calls this first,
-    so a long run never loses its result to a bad output path."""
+    written (not a folder, in a folder that exists, writable), and no two name the same file, nor one of the
+    command's ``inputs`` (``(option, path)`` of the files it reads or keeps: a checkpoint, the results store, a
+    table, a guide; :func:`input_files`). Every command that writes files calls this first, so a long run never
+    loses its result to a bad output path, nor its checkpoint to its own certificate."""
+    given = [(option, path) for option, path in options if path is not None and path.strip()]
+    read = [(option, os.fspath(path)) for option, path in inputs if path is not None and os.fspath(path).strip()]
+    for i, (option, written) in enumerate(given):
+        for other, other_path in [*given[:i], *read]:
+            if same_file(written, other_path):
+                kind = "which the command reads" if (other, other_path) in read else "which the command also writes"
+                raise UsageError(f"{option} '{written}' is the same file as {other} '{other_path}', {kind}; give "
+                                 f"{option} another file")
     for option, path in options:
         if path is None:
             continue
@@ -175,6 +186,35 @@ def check_outputs(*options: tuple[str, str | None]) -> None:
         if not folder.is_dir():
             raise UsageError(f"{option} '{path}' cannot be written: its folder '{folder}' does not exist")
         _probe(option, path, target)
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file: the same file when both exist (links and other names of
+    it included), else the same path once links and ``..`` are resolved."""
+    with suppress(OSError):
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def input_files(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """The files a command reads or keeps, named by its options (those it has of ``--checkpoint``, ``--store``
+    (and ``$KINAROW_STORE``, unless ``--no-store``), ``--table`` (and the walks kept beside it), ``--guide`` and
+    ``--load``), for :func:`check_outputs`: no output may be one of them."""
+    found: list[tuple[str, str | None]] = []
+    for option in ("checkpoint", "table", "guide", "load"):
+        path = getattr(args, option, None)
+        if isinstance(path, str):
+            found.append((f"--{option}", path))
+            if option == "table":
+                found += [("--table", path + ".walk.npz"), ("--table", path + ".shared.npz")]
+    if hasattr(args, "store") and not getattr(args, "no_store", False):
+        from kinarow.store import ENV_VAR
+
+        store = args.store or os.environ.get(ENV_VAR) or None
+        if store:
+            found.append(("--store" if args.store else f"${ENV_VAR}", os.path.expanduser(store)))
+    return found
 
 
 def check_output_folder(option: str, path: str | None) -> None:
@@ -315,6 +355,16 @@ def save_pictures(picture: Callable[[], str], args: argparse.Namespace, out: Tex
             print(f"Picture written to {path}.", file=out)
 
 
+def write_picture(picture: str, path: str, *, png: bool | None = None) -> None:
+    """Write the SVG text ``picture`` to ``path`` atomically (:func:`write_file`): PNG when ``png`` is true (or,
+    by default, when the name ends in .png)."""
+    from kinarow import svg
+
+    if png is None:
+        png = path.lower().endswith(".png")
+    write_file(path, svg.to_png(picture) if png else picture.encode("utf-8"), "the picture")
+
+
 # -- progress ------------------------------------------------------------------------------
 @contextmanager
 def progress_bar(
@@ -354,16 +404,6 @@ def spinner(label: str, stream: TextIO) -> Iterator[None]:
 
     with Console(file=stream).status(f"{label} (Ctrl-C stops)"):
         yield
-
-def write_picture(picture: str, path: str, *, png: bool | None = None) -> None:
-    """Write the SVG text ``picture`` to ``path`` atomically (:func:`write_file`): PNG when ``png`` is true (or,
-    by default, when the name ends in .png)."""
-    from kinarow import svg
-
-    if png is None:
-        png = path.lower().endswith(".png")
-    write_file(path, svg.to_png(picture) if png else picture.encode("utf-8"), "the picture")
-
 
 
 #: seconds between the progress lines of a long command whose output is not a terminal (a log)

@@ -36,7 +36,7 @@ def _write(path: str, text: str | bytes) -> None:
 
 # -- torus -----------------------------------------------------------------------------
 def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, UsageError, check_outputs
+    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, UsageError, check_outputs, input_files
     from kinarow.knowledge.infinite import torus
     from kinarow.papers.gyorffy_london_makay import PUBLISHED_CLASSES
     from kinarow.proofs.torus import check_classes, load_classes
@@ -45,7 +45,7 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.plot and args.no_graph:
         raise UsageError("--plot draws the transition graph, so it cannot be combined with --no-graph")
     check_outputs(("--out", args.out), ("--out", None if args.out is None else args.out + ".json"), ("--svg", args.svg),
-                  ("--plot", args.plot))
+                  ("--plot", args.plot), inputs=input_files(args))
     if args.plot and args.plot.lower().endswith(".png"):  # before the search: PNG needs cairosvg
         from kinarow import svg
 

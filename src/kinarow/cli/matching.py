@@ -52,10 +52,9 @@ def add_commands(commands: Any) -> None:
 
 
 def cmd_matching(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli.common import EXIT_OK, UsageError, check_outputs, check_pictures
+    from kinarow.cli.common import EXIT_OK, UsageError, check_outputs
 
-    check_outputs(("--out", args.out))
-    check_pictures(args)
+    check_outputs(("--out", args.out), ("--svg", args.svg), ("--png", args.png))
 
     if len(args.target) == 1 and _GAME.match(args.target[0]):
         return _position(args, out)

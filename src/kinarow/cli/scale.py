@@ -28,11 +28,13 @@ from kinarow.cli.common import (
     check_output_folder,
     check_outputs,
     file_fields,
+    input_files,
     positive_float,
     positive_int,
     print_result,
     progress,
     progress_bar,
+    same_file,
     walk_option,
     write_files,
     write_json,
@@ -410,7 +412,7 @@ def cmd_parts(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     position = start_position(args.game, args.moves)
     if not Path(args.checkpoint).is_file():
         raise UsageError(f"--checkpoint '{args.checkpoint}' is not a file; give the SQLite checkpoint of a job run")
-    check_outputs(("--out", args.out))
+    check_outputs(("--out", args.out), inputs=input_files(args))
     store = JobStore(args.checkpoint)
     try:
         data, prescribed = parts_certificate(position, store)
@@ -444,6 +446,9 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     out_dir = Path(args.out) if args.out else None
     if not args.status:
         check_output_folder("--out", args.out)
+        if args.out and args.checkpoint and same_file(args.out, args.checkpoint):
+            raise UsageError(f"--out '{args.out}' is the same as --checkpoint '{args.checkpoint}', which the command "
+                             "reads and keeps; give --out another folder")
     status = EXIT_OK
     if args.status:
         if not (args.draw_proof and args.checkpoint):
