@@ -6,6 +6,8 @@ prints survives a terminal that cannot show it (issue: hardening).
   sentence.
 * No output may be the same file (by any name) as one the command reads or keeps (its checkpoint, results store,
   table, guide, class file, state folder's files) or as another of its outputs: refused before any work.
+* Every printed line survives a stream whose encoding lacks some of its characters (``PYTHONIOENCODING=ascii``):
+  they are written as escapes, not a UnicodeEncodeError after the work is done.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -166,3 +170,28 @@ def test_distinct_files_are_still_written(tmp_path, capsys):
                          str(tmp_path / "p.json"), "--strategy", str(tmp_path / "s.json"))
     assert code == 0, err
     assert (tmp_path / "p.json").stat().st_size and (tmp_path / "s.json").stat().st_size
+
+
+# -- printing on a stream that cannot show every character -----------------------------------------------
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def ascii_run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": SRC, "PYTHONIOENCODING": "ascii",
+           "KINAROW_STORE": str(cwd / "store.sqlite"), "HOME": str(cwd)}
+    return subprocess.run([sys.executable, "-m", "kinarow", *argv], capture_output=True, text=True, cwd=cwd,
+                          env=env, encoding="ascii", errors="strict", timeout=600)
+
+
+def test_a_file_name_the_terminal_cannot_show_is_printed_escaped(tmp_path):
+    folder = tmp_path / "ünï ☃"
+    folder.mkdir()
+    done = ascii_run("solve", "4x3k3", "--proof", "ünï ☃/p2.json", cwd=tmp_path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "Proof written to \\xfcn\\xef \\u2603/p2.json" in done.stdout, done.stdout
+    checked = ascii_run("check", "ünï ☃/p2.json", cwd=tmp_path)
+    assert checked.returncode == 0 and checked.stdout.startswith("VALID"), (checked.stdout, checked.stderr)
+    # and an error about such a file: one line on standard error, escaped, with its exit status
+    missing = ascii_run("check", "ünï ☃/none.json", cwd=tmp_path)
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr
+    assert one_line(missing.stderr).startswith("kinarow: error: cannot read '\\xfcn\\xef \\u2603/none.json'")
