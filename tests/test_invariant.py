@@ -63,10 +63,56 @@ def test_the_local_line_check_finds_a_line_of_the_strategist_first():
     assert local_lines(take_even_certificate(3), 0, 4, (1, 1)).ok
 
 
-def test_the_named_strategy_must_play_the_declared_replies():
+def test_the_named_strategy_must_play_the_declared_replies(monkeypatch):
     cert = dataclasses.replace(take_even_certificate(3), strategy="pair-row")
     verdict = check(cert)
+    assert not verdict.ok and "pair-row does not play the second player on 3x2k3" in verdict.reason, verdict.reason
+    # with the name's binding to its rule left out, the small boards' walk still finds the two apart
+    import kinarow.proofs.invariant as invariant
+
+    monkeypatch.setattr(invariant, "_named_rule", lambda fam, strategy: None)
+    verdict = check(cert)
     assert not verdict.ok and "differ" in verdict.reason
+
+
+# Relabelled certificates on boards too large for the small boards' walk (over SMALL_CELLS cells): the name is
+# bound to the rule on every board, so each relabelling is refused, however wide the family starts.
+@pytest.mark.parametrize(("base", "width"), [("delayed-second", 12), ("delayed-second", 20), ("delayed-first", 11),
+                                             ("delayed-first", 21), ("take-even", 16), ("take-even", 40)])
+@pytest.mark.parametrize("name", ["take-even", "delayed-take-even", "tally", "canonical-boards", "pair-row",
+                                  "delayed-tally"])
+def test_a_relabelled_certificate_is_refused_on_boards_over_30_cells(base, width, name):
+    from kinarow.proofs.invariant import SMALL_CELLS
+
+    first = base == "delayed-first"
+    cert = take_even_certificate(4) if base == "take-even" else delayed_take_even_certificate(4, first)
+    cert = dataclasses.replace(cert, min_width=width)
+    assert cert.min_width * cert.min_height > SMALL_CELLS  # no small board is walked
+    verdict = check_data(dataclasses.replace(cert, strategy=name).to_json())
+    if name == cert.strategy:
+        assert verdict.ok, verdict.reason  # under its own name it is still proven
+        assert verdict.details["small_positions"] == 0
+    else:
+        assert not verdict.ok
+        assert f"{name} does not play the {cert.player} player on {width}x" in verdict.reason, verdict.reason
+
+
+def test_the_rule_that_defines_a_name_is_compared_row_by_row():
+    from kinarow.proofs.invariant import _Family, _named_rule
+    from kinarow.strategies import get
+
+    good = dataclasses.replace(take_even_certificate(4), min_width=20)
+    assert _named_rule(_Family(good), get("take-even")) is None
+    # the same rule written as two ranges of rows is the same rule
+    split = dataclasses.replace(good, responses=(Response(0, 3, (0, 1)), Response(4, None, (0, 1))))
+    assert _named_rule(_Family(split), get("take-even")) is None
+    # another reply on row 5 is another rule, whatever the windows say of it
+    other = dataclasses.replace(good, responses=(Response(4, 4, (1, 0)), *good.responses))
+    assert "row 5" in _named_rule(_Family(other), get("take-even"))
+    # delayed take-even's opening belongs to its first player
+    first = delayed_take_even_certificate(4, first=True)
+    assert _named_rule(_Family(first), get("delayed-take-even")) is None
+    assert "opens" in _named_rule(_Family(dataclasses.replace(first, opening=False)), get("delayed-take-even"))
 
 
 def test_bad_certificates_get_one_sentence():

@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{START_INTERRUPTED}", file=sys.stderr)
         return EXIT_INTERRUPTED
     out, err = sys.stdout, sys.stderr
+    kept = _printable(out, err)
     clear_interrupt()
     # Ctrl-C, and SIGTERM (a kill, a batch system's stop), stop a command the same way: long work saves what
     # it finished and ends its workers. An ignored signal stays ignored, a handler someone else set stays
@@ -125,6 +126,26 @@ def main(argv: list[str] | None = None) -> int:
         sys.unraisablehook = hook
         for number, default in taken.items():
             signal.signal(number, default)
+        for stream, errors in kept:
+            with contextlib.suppress(Exception):
+                stream.reconfigure(errors=errors)
+
+
+def _printable(*streams: TextIO) -> list[tuple[Any, str]]:
+    """Let every line print on a stream whose encoding cannot show all of it (``PYTHONIOENCODING=ascii``, a
+    Latin-1 terminal): a character it lacks is written as an escape, ``\\u2603`` for a file named after a snowman,
+    instead of stopping the command with a UnicodeEncodeError after its work is done. Returns each changed stream
+    with its old error handler, to be set back when the command ends."""
+    kept = []
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        errors = getattr(stream, "errors", None)
+        if reconfigure is None or not isinstance(errors, str) or errors not in ("strict", "surrogateescape"):
+            continue
+        with contextlib.suppress(Exception):  # a stream that cannot change (closed, detached) prints as it would
+            reconfigure(errors="backslashreplace")
+            kept.append((stream, errors))
+    return kept
 
 
 def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -44,8 +44,6 @@ def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
     path = args.out or books.file_name(game)
     checkpoint = args.checkpoint or path + ".checkpoint.npz"
-    if os.path.abspath(checkpoint) == os.path.abspath(path):
-        raise UsageError("--checkpoint must name another file than --out")
     check_outputs(("--out", path), ("--checkpoint", checkpoint))
     resumed = os.path.exists(checkpoint)
     say = log_lines(err)  # a line a minute when err is a log

@@ -9,9 +9,12 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import re
+import stat
+import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -156,10 +159,21 @@ def store_sentence(result: Result, store: Store) -> str:
 
 
 # -- output files ----------------------------------------------------------------------------------
-def check_outputs(*options: tuple[str, str | None]) -> None:
+def check_outputs(*options: tuple[str, str | None], inputs: Iterable[tuple[str, str | os.PathLike[str] | None]] = ()
+                  ) -> None:
     """Before any work: a UsageError of one sentence unless each ``(option, path)`` given names a file that can be
-    written (not a folder, in a folder that exists, writable). Every command that writes files calls this first,
-    so a long run never loses its result to a bad output path."""
+    written (not a folder, in a folder that exists, writable), and no two name the same file, nor one of the
+    command's ``inputs`` (``(option, path)`` of the files it reads or keeps: a checkpoint, the results store, a
+    table, a guide; :func:`input_files`). Every command that writes files calls this first, so a long run never
+    loses its result to a bad output path, nor its checkpoint to its own certificate."""
+    given = [(option, path) for option, path in options if path is not None and path.strip()]
+    read = [(option, os.fspath(path)) for option, path in inputs if path is not None and os.fspath(path).strip()]
+    for i, (option, written) in enumerate(given):
+        for other, other_path in [*given[:i], *read]:
+            if same_file(written, other_path):
+                kind = "which the command reads" if (other, other_path) in read else "which the command also writes"
+                raise UsageError(f"{option} '{written}' is the same file as {other} '{other_path}', {kind}; give "
+                                 f"{option} another file")
     for option, path in options:
         if path is None:
             continue
@@ -172,6 +186,35 @@ def check_outputs(*options: tuple[str, str | None]) -> None:
         if not folder.is_dir():
             raise UsageError(f"{option} '{path}' cannot be written: its folder '{folder}' does not exist")
         _probe(option, path, target)
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file: the same file when both exist (links and other names of
+    it included), else the same path once links and ``..`` are resolved."""
+    with suppress(OSError):
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def input_files(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """The files a command reads or keeps, named by its options (those it has of ``--checkpoint``, ``--store``
+    (and ``$KINAROW_STORE``, unless ``--no-store``), ``--table`` (and the walks kept beside it), ``--guide`` and
+    ``--load``), for :func:`check_outputs`: no output may be one of them."""
+    found: list[tuple[str, str | None]] = []
+    for option in ("checkpoint", "table", "guide", "load"):
+        path = getattr(args, option, None)
+        if isinstance(path, str):
+            found.append((f"--{option}", path))
+            if option == "table":
+                found += [("--table", path + ".walk.npz"), ("--table", path + ".shared.npz")]
+    if hasattr(args, "store") and not getattr(args, "no_store", False):
+        from kinarow.store import ENV_VAR
+
+        store = args.store or os.environ.get(ENV_VAR) or None
+        if store:
+            found.append(("--store" if args.store else f"${ENV_VAR}", os.path.expanduser(store)))
+    return found
 
 
 def check_output_folder(option: str, path: str | None) -> None:
@@ -212,17 +255,82 @@ def _probe(option: str, path: str, target: Path) -> None:
             os.unlink(target)
 
 
-# -- certificate files ------------------------------------------------------------------------------
-def write_json(path: str, data: dict[str, Any]) -> None:
-    """Write a certificate as compact JSON (gzip-compressed when the name ends in ``.gz``)."""
-    text = json.dumps(data, separators=(",", ":")) + "\n"
+# -- output files, written whole or not at all ------------------------------------------------------------
+#: bytes handed to the operating system at a time by :func:`write_file`
+WRITE_CHUNK = 1 << 20
+
+
+def write_file(path: str | os.PathLike[str], data: bytes, what: str = "the file") -> None:
+    """Write ``data`` to ``path`` atomically: into a temporary file in the same folder, flushed to the disk, then
+    renamed over ``path`` (:func:`os.replace`), so that a full disk or a crash leaves the file that was there
+    before, whole, and no truncated one. On failure the temporary file is removed and a KinarowError of one
+    sentence names ``what`` could not be written and says the old file is kept.
+
+    ``path`` names a link: the file it points to is replaced. A path that is not a regular file (``/dev/stdout``,
+    a pipe) is written in place, as there is nothing to keep."""
+    name = os.fspath(path)
+    target = os.path.realpath(name)
     try:
-        if path.endswith(".gz"):
-            Path(path).write_bytes(gzip.compress(text.encode("utf-8"), 9))
-        else:
-            Path(path).write_text(text, encoding="utf-8")
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        try:
+            with open(target, "wb") as handle:
+                handle.write(data)
+        except OSError as error:
+            raise KinarowError(f"cannot write {what} to '{name}': {error.strerror or error}") from None
+        return
+    folder = os.path.dirname(target) or "."
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part", dir=folder)
     except OSError as error:
-        raise KinarowError(f"cannot write the certificate to '{path}': {error.strerror or error}") from None
+        raise KinarowError(f"cannot write {what} to '{name}': {error.strerror or error}") from None
+    try:
+        try:
+            view = memoryview(data)
+            for start in range(0, len(view), WRITE_CHUNK):
+                chunk = view[start:start + WRITE_CHUNK]
+                while chunk:
+                    chunk = chunk[os.write(fd, chunk):]
+            os.fchmod(fd, stat.S_IMODE(mode) if mode is not None else 0o666 & ~_umask())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, target)
+    except BaseException as error:
+        with suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(error, OSError):
+            kept = " (the file that was there is kept)" if mode is not None else ""
+            raise KinarowError(f"cannot write {what} to '{name}': {error.strerror or error}{kept}") from None
+        raise
+    with suppress(OSError):  # the rename itself on the disk (a folder cannot be opened on every system)
+        folder_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(folder_fd)
+        finally:
+            os.close(folder_fd)
+
+
+def _umask() -> int:
+    """The process's file-creation mask (read by setting it, and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_text(path: str | os.PathLike[str], text: str, what: str = "the file") -> None:
+    """:func:`write_file` of ``text`` as UTF-8 (gzip-compressed when the name ends in ``.gz``)."""
+    data = text.encode("utf-8")
+    write_file(path, gzip.compress(data, 9) if os.fspath(path).endswith(".gz") else data, what)
+
+
+# -- certificate files ------------------------------------------------------------------------------
+def write_json(path: str, data: Any, what: str = "the certificate") -> None:
+    """Write a certificate as compact JSON (gzip-compressed when the name ends in ``.gz``), atomically
+    (:func:`write_file`: a failed write keeps the file that was there)."""
+    write_text(path, json.dumps(data, separators=(",", ":")) + "\n", what)
 
 
 # -- pictures ----------------------------------------------------------------------------
@@ -240,13 +348,21 @@ def save_pictures(picture: Callable[[], str], args: argparse.Namespace, out: Tex
     """Write the SVG (and PNG) files the ``--svg`` / ``--png`` options ask for, and say so."""
     if args.svg is None and args.png is None:
         return
-    from kinarow import svg
-
     text = picture()
     for path in (args.svg, args.png):
         if path is not None:
-            svg.save(text, path, png=path == args.png)
+            write_picture(text, path, png=path == args.png)
             print(f"Picture written to {path}.", file=out)
+
+
+def write_picture(picture: str, path: str, *, png: bool | None = None) -> None:
+    """Write the SVG text ``picture`` to ``path`` atomically (:func:`write_file`): PNG when ``png`` is true (or,
+    by default, when the name ends in .png)."""
+    from kinarow import svg
+
+    if png is None:
+        png = path.lower().endswith(".png")
+    write_file(path, svg.to_png(picture) if png else picture.encode("utf-8"), "the picture")
 
 
 # -- progress ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 from pathlib import Path
 from typing import Any, TextIO
@@ -27,20 +28,15 @@ def progress_bar(label: str, stream: TextIO) -> Any:
 
 
 def _write(path: str, text: str | bytes) -> None:
-    from kinarow.errors import KinarowError
+    """Write ``text`` to ``path`` atomically (:func:`kinarow.cli.common.write_file`)."""
+    from kinarow.cli.common import write_file
 
-    try:
-        if isinstance(text, bytes):
-            Path(path).write_bytes(text)
-        else:
-            Path(path).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise KinarowError(f"cannot write '{path}': {error.strerror or error}") from None
+    write_file(path, text if isinstance(text, bytes) else text.encode("utf-8"))
 
 
 # -- torus -----------------------------------------------------------------------------
 def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, UsageError, check_outputs
+    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, UsageError, check_outputs, input_files
     from kinarow.knowledge.infinite import torus
     from kinarow.papers.gyorffy_london_makay import PUBLISHED_CLASSES
     from kinarow.proofs.torus import check_classes, load_classes
@@ -49,7 +45,7 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.plot and args.no_graph:
         raise UsageError("--plot draws the transition graph, so it cannot be combined with --no-graph")
     check_outputs(("--out", args.out), ("--out", None if args.out is None else args.out + ".json"), ("--svg", args.svg),
-                  ("--plot", args.plot))
+                  ("--plot", args.plot), inputs=input_files(args))
     if args.plot and args.plot.lower().endswith(".png"):  # before the search: PNG needs cairosvg
         from kinarow import svg
 
@@ -83,16 +79,18 @@ def cmd_torus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             graph = torus.transition_graph(result, on_progress=tick)
     cert = None
     if args.out:
-        sha = torus.save_classes(result, args.out)
+        classes = torus.dumps_classes(result)
+        _write(args.out, classes)
+        sha = hashlib.sha256(classes).hexdigest()
         cert = torus.certificate(result, Path(args.out).name, sha, graph)
         _write(args.out + ".json", json.dumps(cert, indent=1) + "\n")
     if args.svg:
         _write(args.svg, torus.svg_class(result, index or 0))
     published = PUBLISHED_CLASSES.get(g.name) if g.group == torus.GEOMETRIES[g.name].group else None
     if args.plot and graph is not None:
-        from kinarow import svg
+        from kinarow.cli.common import write_picture
 
-        svg.save(torus.graph_chart(g, result.count, graph.stats, published), args.plot)
+        write_picture(torus.graph_chart(g, result.count, graph.stats, published), args.plot)
     check = None
     if args.check:
         with progress_bar("checking the classes (rules only; orbits against a row-by-row count)", err):

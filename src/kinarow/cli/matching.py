@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from pathlib import Path
 from typing import Any, TextIO
 
 _GAME = re.compile(r"^\d+x\d+k\d+", re.IGNORECASE)
@@ -53,10 +52,9 @@ def add_commands(commands: Any) -> None:
 
 
 def cmd_matching(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli.common import EXIT_OK, UsageError, check_outputs, check_pictures
+    from kinarow.cli.common import EXIT_OK, UsageError, check_outputs
 
-    check_outputs(("--out", args.out))
-    check_pictures(args)
+    check_outputs(("--out", args.out), ("--svg", args.svg), ("--png", args.png))
 
     if len(args.target) == 1 and _GAME.match(args.target[0]):
         return _position(args, out)
@@ -190,12 +188,9 @@ def cmd_matching_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> i
 
 
 def _write(path: str, data: dict[str, Any]) -> None:
-    from kinarow.errors import KinarowError
+    from kinarow.cli.common import write_text
 
-    try:
-        Path(path).write_text(json.dumps(data) + "\n", encoding="utf-8")
-    except OSError as error:
-        raise KinarowError(f"cannot write the certificate to '{path}': {error.strerror or error}") from None
+    write_text(path, json.dumps(data) + "\n", "the certificate")
 
 
 def render(ms: Any, limit: int = 60) -> list[str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any, TextIO
 
 from kinarow.errors import interrupted
@@ -34,8 +33,7 @@ def add_commands(commands: Any) -> None:
 
 
 def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, check_outputs, positive_int, progress
-    from kinarow.errors import KinarowError
+    from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, check_outputs, positive_int, progress, write_text
     from kinarow.proofs.verified import VerifiedStrategy
     from kinarow.strategies import get
     from kinarow.strategies.verify import verify
@@ -51,10 +49,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.out is not None:
         if result.outcome in (Outcome.WIN, Outcome.DRAW):
             cert = VerifiedStrategy(result.strategy, result.game, result.player, result.outcome, result.positions)
-            try:
-                Path(args.out).write_text(json.dumps(cert.to_json()) + "\n", encoding="utf-8")
-            except OSError as error:
-                raise KinarowError(f"cannot write the certificate to '{args.out}': {error.strerror or error}") from None
+            write_text(args.out, json.dumps(cert.to_json()) + "\n", "the certificate")
             note = f"Certificate written to {args.out}; check it with 'kinarow check {args.out}'."
         else:
             note = f"No certificate written to {args.out}: the outcome is {result.outcome}."
@@ -84,7 +79,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _verify_family(args: argparse.Namespace, strategy: Any, out: TextIO, err: TextIO) -> int:
     """``kinarow verify STRATEGY GAME --family``: build the family's invariant certificate, check it, write it."""
-    from kinarow.cli.common import EXIT_OK
+    from kinarow.cli.common import EXIT_OK, write_text
     from kinarow.errors import KinarowError
     from kinarow.game import Game
     from kinarow.papers.misere_invariants import certificates
@@ -107,10 +102,7 @@ def _verify_family(args: argparse.Namespace, strategy: Any, out: TextIO, err: Te
     if not verdict.ok:
         raise KinarowError(f"the invariant certificate for {cert.family} does not check: {verdict.reason}")
     if args.out is not None:
-        try:
-            Path(args.out).write_text(json.dumps(data) + "\n", encoding="utf-8")
-        except OSError as error:
-            raise KinarowError(f"cannot write the certificate to '{args.out}': {error.strerror or error}") from None
+        write_text(args.out, json.dumps(data) + "\n", "the certificate")
     if args.json:
         print(json.dumps({"strategy": cert.strategy, "family": cert.family, "player": cert.player,
                           "outcome": "win", **verdict.details}), file=out)

@@ -15,7 +15,7 @@ from kinarow.cli.common import (
     add_store_options,
     check_output_folder,
     check_outputs,
-    check_pictures,
+    input_files,
     open_store,
     positive_int,
     progress_bar,
@@ -37,8 +37,7 @@ def cmd_pairing(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow import svg
 
     budget = positive_int("--max-conflicts", args.max_conflicts)
-    check_outputs(("--out", args.out))
-    check_pictures(args)
+    check_outputs(("--out", args.out), ("--svg", args.svg), ("--png", args.png), inputs=input_files(args))
     with spinner(f"deciding whether {args.game} has a good pairing", err):
         result = pairing.find(args.game, moves=args.moves, minimise=args.minimise, max_conflicts=budget,
                               certify=bool(args.out))

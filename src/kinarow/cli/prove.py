@@ -61,8 +61,10 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(chosen.describe(), file=out)
             print(f"state:     {folder} (run the same command again to resume)", file=out)
         return EXIT_OK
+    state = [("the state folder's", folder / f) for f in (prover.PLAN_FILE, prover.TABLE_FILE, prover.JOBS_FILE,
+                                                          "tree-1.npz", "tree-2.npz")]
     if args.out is not None:
-        check_outputs(("--out", args.out))
+        check_outputs(("--out", args.out), inputs=state)
     with progress(f"proving {name}", err, "nodes or positions") as tick:
         settings = prover.Settings(workers=workers, tt_mb=tt_mb, checkpoints=checkpoints, on_tick=tick,
                                    say=None if args.json else (lambda line: print(f"{line}", file=err)))
@@ -76,7 +78,7 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if outcome.data is not None:
         written = args.out or f"{name}.{outcome.kind}.json.gz"
         if args.out is None:
-            check_outputs(("--out", written))
+            check_outputs(("--out", written), inputs=state)
         write_json(written, outcome.data)
     row = _row(name, folder, outcome, written)
     if args.json:

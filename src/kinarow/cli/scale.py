@@ -11,7 +11,6 @@ finish.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import shlex
@@ -29,11 +28,13 @@ from kinarow.cli.common import (
     check_output_folder,
     check_outputs,
     file_fields,
+    input_files,
     positive_float,
     positive_int,
     print_result,
     progress,
     progress_bar,
+    same_file,
     walk_option,
     write_files,
     write_json,
@@ -411,7 +412,7 @@ def cmd_parts(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     position = start_position(args.game, args.moves)
     if not Path(args.checkpoint).is_file():
         raise UsageError(f"--checkpoint '{args.checkpoint}' is not a file; give the SQLite checkpoint of a job run")
-    check_outputs(("--out", args.out))
+    check_outputs(("--out", args.out), inputs=input_files(args))
     store = JobStore(args.checkpoint)
     try:
         data, prescribed = parts_certificate(position, store)
@@ -445,6 +446,9 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     out_dir = Path(args.out) if args.out else None
     if not args.status:
         check_output_folder("--out", args.out)
+        if args.out and args.checkpoint and same_file(args.out, args.checkpoint):
+            raise UsageError(f"--out '{args.out}' is the same as --checkpoint '{args.checkpoint}', which the command "
+                             "reads and keeps; give --out another folder")
     status = EXIT_OK
     if args.status:
         if not (args.draw_proof and args.checkpoint):
@@ -578,8 +582,7 @@ def _settle_by_draw_proofs(cases: list[Case], out_dir: Path | None, time_limit: 
             if out_dir is not None:
                 out_dir.mkdir(parents=True, exist_ok=True)
                 path = out_dir / f"{c.name}.draw.json.gz"
-                with gzip.open(path, "wt", encoding="utf-8") as fh:
-                    json.dump(run.data, fh, separators=(",", ":"))
+                write_json(str(path), run.data)
                 row["written"] = str(path)
         elif run.stopped == "time limit":
             row.update(value=Value.UNKNOWN, stopped=run.stopped, walked=run.walked, resumed=run.resumed)
@@ -650,11 +653,7 @@ def _write_case(out_dir: Path, c: Case, found: Any) -> str | None:
         return None
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{c.name}.{found.kind}.json.gz"
-    try:
-        with gzip.open(path, "wt", encoding="utf-8") as fh:
-            json.dump(found.data, fh, separators=(",", ":"))
-    except OSError as error:
-        raise KinarowError(f"cannot write '{path}': {error.strerror or error}") from None
+    write_json(str(path), found.data)
     return str(path)
 
 

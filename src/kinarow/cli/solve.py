@@ -24,6 +24,7 @@ from kinarow.cli.common import (
     check_outputs,
     check_pictures,
     file_fields,
+    input_files,
     open_store,
     positive_float,
     positive_int,
@@ -53,7 +54,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     if args.status and not args.checkpoint:
         raise UsageError("--status lists the finished jobs of a checkpoint; give it with --checkpoint FILE")
-    check_outputs(("--strategy", args.strategy), ("--proof", args.proof))
+    check_outputs(("--strategy", args.strategy), ("--proof", args.proof), inputs=input_files(args))
     options = solve_options(args)
     if scale.wants_parallel(args):  # --workers N > 1, --cluster or --checkpoint: frontier jobs
         if args.strong:

@@ -71,6 +71,11 @@ NEEDS_BASE = frozenset({"kinarow.torus"})
 MAX_CERTIFICATE_BYTES = 512 * 2**20
 MAX_CERTIFICATE_WORDS = "512 MiB"
 GZIP_MAGIC = b"\x1f\x8b"
+# The most a gzip-compressed certificate may unpack to, as a multiple of the file's own size (at least
+# GZIP_FLOOR_BYTES): kinarow's own .json.gz files unpack to at most about 11 times their size, and a 1.7 MB file
+# that unpacks to 320 MB of JSON would take gigabytes to parse; such a file is refused as soon as this much is read.
+MAX_GZIP_RATIO = 64
+GZIP_FLOOR_BYTES = 2**20
 # The most cells of a board whose certificate is checked (64x64): a checker builds the board's groups and
 # symmetries, which on a 702x702 board alone take minutes and a GB; kinarow's certificates are of far smaller boards.
 MAX_CHECK_CELLS = 4096
@@ -143,6 +148,24 @@ def envelope(fmt: str, version: int, game: str, moves: list[str], claim: str) ->
             "claim": claim}
 
 
+def kind_of(value: Any) -> str:
+    """What ``value`` is, in a sentence's words: "None", "a list", "a string", "a StrategyTree", ..."""
+    if value is None:
+        return "None"
+    words = {list: "a list", tuple: "a tuple", str: "a string", bytes: "bytes", int: "a number", float: "a number",
+             bool: "a boolean", dict: "a JSON object (a dict)"}
+    return words.get(type(value), f"a {type(value).__name__}")
+
+
+def require_input(value: Any, kinds: type | tuple[type, ...], function: str, takes: str) -> None:
+    """Raise one sentence (a :class:`CertificateError`) unless ``value`` is one of ``kinds``: what ``function``
+    takes (``takes``, in words) and what it was given instead. Every public checker calls this on its input, so
+    that ``check(None)`` is refused in words, not by an AttributeError from deep inside."""
+    allowed = kinds if isinstance(kinds, tuple) else (kinds,)
+    if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):  # True is no count
+        raise CertificateError(f"{function} takes {takes}, not {kind_of(value)}")
+
+
 def require_format(data: Any, fmt: str, version: int | tuple[int, ...], kind: str) -> None:
     """Raise one clear sentence unless ``data`` is a certificate of format ``fmt`` and ``version`` (or one of them)."""
     if not isinstance(data, dict) or data.get("format") != fmt:
@@ -191,6 +214,7 @@ def require_claim(data: dict[str, Any], proved: str) -> None:
 
 def checker(fmt: str) -> Callable[..., Verdict]:
     """The checker function of a certificate format (imported now)."""
+    require_input(fmt, str, "checker()", "a certificate format's name, such as 'kinarow.strategy'")
     try:
         target = CHECKERS[fmt]
     except KeyError:
@@ -243,6 +267,9 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
     except RecursionError:
         return Verdict(False, f"the {fmt} certificate is nested too deeply to be a certificate", format=fmt,
                        usable=False)
+    except MemoryError:  # the checks bound what a claim may allocate; this is a machine too small for a real one
+        return Verdict(False, f"the {fmt} certificate could not be checked: the check needs more memory than it was "
+                       "given", format=fmt, usable=False)
     verdict.format = fmt
     return verdict
 
@@ -250,7 +277,9 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
 def check_text(text: str, base: str | None = None, *, compiled: bool = False,
                on_tick: Callable[[int], None] | None = None) -> Verdict:
     """Check a certificate given as JSON text (read from the folder ``base``, if from a file; with ``base=None``
-    a certificate that names another file is refused)."""
+    a certificate that names another file is refused); anything but text (``str`` or ``bytes``) is refused with a
+    :class:`CertificateError`."""
+    require_input(text, (str, bytes, bytearray), "check_text()", "a certificate's JSON text (str or bytes)")
     try:
         data = json.loads(text)
     except RecursionError:
@@ -263,7 +292,8 @@ def check_text(text: str, base: str | None = None, *, compiled: bool = False,
 def read_certificate(path: str | os.PathLike[str], limit: int = MAX_CERTIFICATE_BYTES) -> str:
     """The JSON text of a certificate file (``.json``, or gzip-compressed ``.json.gz``), reading at most ``limit``
     bytes of it after decompression; a :class:`CertificateError` of one sentence when it cannot be read."""
-    name = os.fspath(path)
+    require_input(path, (str, bytes, os.PathLike), "read_certificate()", "the path of a certificate file")
+    name = os.fsdecode(path)
     words = MAX_CERTIFICATE_WORDS if limit == MAX_CERTIFICATE_BYTES else f"{limit:,} bytes"
     too_large = f"'{name}' is larger than {words} (uncompressed), the most a certificate file may be"
     try:
@@ -274,8 +304,14 @@ def read_certificate(path: str | os.PathLike[str], limit: int = MAX_CERTIFICATE_
             head = file.read(2)
             file.seek(0)
             if head == GZIP_MAGIC:
+                packed = os.fstat(fd).st_size
+                ratio_limit = max(GZIP_FLOOR_BYTES, MAX_GZIP_RATIO * packed)
                 with gzip.GzipFile(fileobj=file) as unpacked:
-                    raw = unpacked.read(limit + 1)
+                    raw = unpacked.read(min(limit, ratio_limit) + 1)
+                if ratio_limit < limit and len(raw) > ratio_limit:
+                    raise CertificateError(f"'{name}' unpacks to more than {MAX_GZIP_RATIO} times its {packed:,} "
+                                           f"bytes; a gzip-compressed certificate may unpack to at most "
+                                           f"{MAX_GZIP_RATIO} times its size (or {GZIP_FLOOR_BYTES // 2**20} MiB)")
             else:
                 raw = file.read(limit + 1)
     except (EOFError, gzip.BadGzipFile, zlib.error):

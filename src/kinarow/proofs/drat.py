@@ -64,7 +64,7 @@ import numpy as np
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.proofs import CertificateError, Verdict, require_claim, require_envelope
+from kinarow.proofs import CertificateError, Verdict, require_claim, require_envelope, require_input
 
 FORMAT = "kinarow.no-pairing"
 VERSION = 1
@@ -150,6 +150,11 @@ def check_refutation(variables: int, clauses: list[list[int]], proof: bytes) -> 
     alive when it is added; deletions are honoured; the proof must add the
     empty clause. ``clauses`` use literals in ``1..variables``.
     """
+    require_input(variables, int, "check_refutation()", "the number of variables (a whole number)")
+    require_input(clauses, (list, tuple), "check_refutation()", "the clauses as a list of lists of literals")
+    if not all(isinstance(c, (list, tuple)) and all(isinstance(v, int) for v in c) for c in clauses):
+        raise CertificateError("check_refutation() takes the clauses as a list of lists of whole-number literals")
+    require_input(proof, (bytes, bytearray), "check_refutation()", "the DRAT proof as bytes")
     from kinarow.proofs import drat_kernel as kernel
 
     bad = next((lit for c in clauses for lit in c if lit == 0 or abs(lit) > variables), None)

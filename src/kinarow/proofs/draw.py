@@ -65,7 +65,7 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.proofs import CertificateError, Verdict, blocking_fit, require_claim, require_envelope
+from kinarow.proofs import CertificateError, Verdict, blocking_fit, require_claim, require_envelope, require_input
 from kinarow.values import FITS, Fit, Goal, Value
 
 FORMAT = "kinarow.draw"
@@ -204,6 +204,11 @@ def check_tree(position: Position, attacker: int, half: dict[str, Any],
     :mod:`kinarow.proofs.draw_kernel` (the same walk and rules over bitboards:
     the same count, or the same sentence); other boards are walked in Python.
     """
+    require_input(position, Position, "kinarow.proofs.draw.check_tree()", "a Position")
+    if attacker not in (1, 2) or isinstance(attacker, bool):
+        raise CertificateError(f"check_tree() takes the attacker as 1 (first) or 2 (second), not {attacker!r:.40}")
+    require_input(half, dict, "kinarow.proofs.draw.check_tree()",
+                  "a blocking tree's half of a draw certificate (a dict)")
     if position.game.goal == Goal.MAKER_BREAKER and attacker == 2:
         raise CertificateError("a blocking tree proves nothing here: Breaker wins a Maker-Breaker game by a full "
                                "board without a Maker line, which blocking Breaker's groups does not prevent")
@@ -472,6 +477,8 @@ def check_walk(game_text: str, moves: list[str], attacker: int, half: dict[str, 
                tick: Callable[[int], None] | None) -> Verdict:
     """Replay a ``non-losing-walk`` half: the defender's strategy that does not lose, against every move of
     ``attacker`` (compiled or in Python, as :func:`kinarow.proofs.tree.check`)."""
+    require_input(half, dict, "kinarow.proofs.draw.check_walk()",
+                  "a non-losing walk's half of a draw certificate (a dict)")
     from kinarow.proofs.tree import NOT_LOSE, StrategyTree, check, read_walk
 
     game = Game(game_text)

@@ -115,12 +115,20 @@ can reject a true certificate but never accept a false one. Only a column's
 contents on the cells a line can touch matter, so the heights are taken one
 per class of equal contents there (which keeps a pair's enumeration small).
 
-As a second, independent check, the checker also walks every position of the
-family's small boards (two widths, two heights, at most
-:data:`SMALL_CELLS` cells) with the plain rules (:mod:`kinarow.position`),
-the declared replies and the named strategy's player, which must agree move
-for move: that ties the declared local rule to the strategy ``kinarow play``
-uses.
+The claim names a strategy (``strategy``: ``take-even``, ``delayed-take-even``),
+and the name is bound to the declared rule on every board of the family,
+however large: the named strategy must play the certificate's player on every
+board of the family (its four corners, the two smallest widths by the two
+smallest heights, decide: where a strategy applies depends only on the
+parities and on thresholds of width and height), and the declared rule must be
+the one that defines the name (:data:`NAMED_RULES`: the reply to a stone on
+every row, and the opening), so that the certificate of one rule cannot be
+relabelled with another's name. As a second, independent check, the checker
+also walks every position of the family's small boards (two widths, two
+heights, at most :data:`SMALL_CELLS` cells) with the plain rules
+(:mod:`kinarow.position`), the declared replies and the named strategy's
+player, which must agree move for move: that ties the declared local rule to
+the strategy ``kinarow play`` uses.
 
 By induction over the game every position after the strategy's move
 satisfies the invariant and has no line; the game is finite, its strategist
@@ -145,7 +153,7 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.proofs import Verdict, envelope, require_claim, require_format
+from kinarow.proofs import Verdict, envelope, require_claim, require_format, require_input
 from kinarow.values import Player
 
 FORMAT = "kinarow.invariant"
@@ -571,6 +579,8 @@ def _premises(fam: _Family) -> str | None:
 
 def check(cert: InvariantCertificate) -> Verdict:
     """Run checks 1-4 of the module text and the small boards' walk; accept iff all hold."""
+    require_input(cert, InvariantCertificate, "kinarow.proofs.invariant.check()",
+                  "an InvariantCertificate (InvariantCertificate.from_json reads one)")
     fam = _Family(cert)
     bad = _premises(fam)
     if bad:
@@ -611,6 +621,7 @@ def local_lines(cert: InvariantCertificate, r: int, H: int, direction: tuple[int
     """Check 3 alone, for an opponent's stone on row ``r`` (from 0) of a board of height ``H``, in ``direction``
     (``(1, 0)``, ``(1, 1)``, ``(1, -1)`` or ``(0, 1)``), in every layout of walls and pairs; the stones are
     placed as the response says whatever the invariant's owners, and check 2 is not made."""
+    require_input(cert, InvariantCertificate, "local_lines()", "an InvariantCertificate")
     fam = _Family(cert)
     windows = 0
     for lay in fam.layouts():
@@ -780,9 +791,62 @@ def _full_board(fam: _Family) -> str | None:
             "draw, so the invariant does not imply a win")
 
 
+def _rows_of(responses: tuple[Response, ...], row: int) -> tuple[int, int] | str | None:
+    """The reply ``responses`` give to a stone on ``row`` (the first that holds it), or None."""
+    return next((r.offset for r in responses if r.holds(row)), None)
+
+
+def _named_rule(fam: _Family, strategy: Any) -> str | None:
+    """Why the certificate's declared rule is not the named ``strategy``'s on every board of the family, or None
+    (see the module text: the family's four corners, and the rule that defines the name)."""
+    cert = fam.cert
+    for w in (cert.min_width, cert.min_width + cert.width_step):
+        for h in (cert.min_height, cert.min_height + cert.height_step):
+            game = Game(f"{w}x{h}k{cert.k}:{cert.flags}")
+            if fam.me not in strategy.players(game):
+                return (f"{strategy.name} does not play the {cert.player} player on {game}, a board of the family; "
+                        f"it is for {strategy.where()}")
+    defining = NAMED_RULES.get(strategy.name)
+    if defining is None:
+        return (f"no local rule defines {strategy.name} for an invariant certificate; the strategies one may name "
+                f"are {', '.join(sorted(NAMED_RULES))}")
+    responses, opening = defining(cert.k, cert.player)
+    ends = [e for r in (*responses, *cert.responses) for e in (r.low, r.high) if e is not None]
+    for row in range(max(ends) + 2):  # past every end of a range, each rule gives one reply on every row
+        declared, named = _rows_of(cert.responses, row), _rows_of(responses, row)
+        if declared != named:
+            return (f"the certificate answers a stone on row {row + 1} with {declared!r}, but {strategy.name} "
+                    f"answers it with {named!r}: the declared rule is not the named strategy's")
+    if cert.opening != opening:
+        return (f"{strategy.name} for the {cert.player} player {'opens' if opening else 'does not open'} on the "
+                "rightmost bottom cell, and the certificate's rule "
+                f"{'does' if cert.opening else 'does not'}: the declared rule is not the named strategy's")
+    return None
+
+
+def _take_even_rule(k: int, player: Player) -> tuple[tuple[Response, ...], bool]:
+    cert = take_even_certificate(k)
+    return cert.responses, cert.opening
+
+
+def _delayed_take_even_rule(k: int, player: Player) -> tuple[tuple[Response, ...], bool]:
+    cert = delayed_take_even_certificate(k, first=player == Player.FIRST)
+    return cert.responses, cert.opening
+
+
+#: the strategies an invariant certificate may name, each by the rule that defines it, ``(k, player) ->
+#: (responses, opens)``: its reply to an opponent's stone on each row and whether it opens on the rightmost
+#: bottom cell (the invariant itself is the proof's, and free)
+NAMED_RULES: dict[str, Callable[[int, Player], tuple[tuple[Response, ...], bool]]] = {
+    "delayed-take-even": _delayed_take_even_rule,
+    "take-even": _take_even_rule,
+}
+
+
 def _small_boards(fam: _Family) -> tuple[int, str | None]:
-    """Walk the family's small boards with the plain rules: the declared replies win, and the named strategy
-    plays them."""
+    """Tie the named strategy to the declared rule: on every board of the family by the rule that defines the
+    name (:func:`_named_rule`), and on the family's small boards by walking them with the plain rules (the
+    declared replies win, and the named strategy plays them)."""
     from kinarow.strategies import StrategyError, get
 
     cert = fam.cert
@@ -790,6 +854,9 @@ def _small_boards(fam: _Family) -> tuple[int, str | None]:
         strategy = get(cert.strategy)
     except StrategyError as error:
         return 0, str(error)
+    bad = _named_rule(fam, strategy)
+    if bad:
+        return 0, bad
     total = 0
     for w in (cert.min_width, cert.min_width + cert.width_step):
         for h in (cert.min_height, cert.min_height + cert.height_step):

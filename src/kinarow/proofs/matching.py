@@ -31,7 +31,7 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import MAKER_BREAKER, Game
-from kinarow.proofs import Verdict, blocking_fit, require_board, require_format
+from kinarow.proofs import Verdict, blocking_fit, require_board, require_format, require_input
 from kinarow.values import Player, read
 
 FORMAT = "kinarow.matching"
@@ -146,6 +146,7 @@ def played(ok: bool, reason: str, lines: int = 0) -> Verdict:
 
 def check(ms: MatchingSet) -> Verdict:
     """Does ``ms`` keep a White marker in every one of its groups? Plays every Black choice against the replies."""
+    require_input(ms, MatchingSet, "kinarow.proofs.matching.check()", "a MatchingSet (MatchingSet.from_json reads one)")
     counter = [0]
     reason = _check_level(ms, "", counter)
     if reason is not None:
@@ -281,6 +282,7 @@ class MatchingProof:
 
 def check_proof(proof: MatchingProof) -> Verdict:
     """Re-verify a position-level matching-set certificate from the rules only."""
+    require_input(proof, MatchingProof, "check_proof()", "a MatchingProof (MatchingProof.from_json reads one)")
     try:
         game = Game(proof.game)
         require_board(game)
@@ -341,6 +343,7 @@ def check_proof(proof: MatchingProof) -> Verdict:
 
 def check_certificate(data: dict[str, Any]) -> Verdict:
     """The ``kinarow.matching`` checker: a position-level proof or an abstract matching set."""
+    require_input(data, dict, "the matching checker", "a certificate's JSON object (a dict)")
     if "game" in data:
         proof = MatchingProof.from_json(data)
         verdict = check_proof(proof)

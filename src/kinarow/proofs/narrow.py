@@ -36,7 +36,7 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.proofs import Verdict, envelope, require_claim, require_format
+from kinarow.proofs import Verdict, envelope, require_claim, require_format, require_input
 
 FORMAT = "kinarow.narrow-draw"
 VERSION = 1
@@ -101,6 +101,7 @@ def cover(pos: Position) -> int:
 
 def check(cert: NarrowDraw) -> Verdict:
     """Walk the small narrow boards: the cover rule, on either side, never completes a line."""
+    require_input(cert, NarrowDraw, "kinarow.proofs.narrow.check()", "a NarrowDraw (NarrowDraw.from_json reads one)")
     walked = 0
     for w in range(1, cert.k):
         for h in range(1, SMALL_HEIGHT + 1):

@@ -31,6 +31,14 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
     """Check a pairing certificate given as its JSON object."""
     game_text, moves = require_envelope(data, FORMAT, VERSION, "pairing")
     pairs = data.get("pairs")
+    try:
+        board = Game(game_text).cells
+    except KinarowError:
+        board = None  # said below, with the moves
+    if isinstance(pairs, list) and board is not None and len(pairs) > board // 2:  # before reading 40 M of them
+        raise CertificateError(f"the pairing certificate lists {len(pairs):,} pairs, but {game_text} has "
+                               f"{board:,} cells: its pairs are disjoint pairs of two cells, so at most "
+                               f"{board // 2:,}")
     if not isinstance(pairs, list) or not all(
         isinstance(p, list) and len(p) == 2 and all(isinstance(c, str) for c in p) for p in pairs
     ):

@@ -47,7 +47,7 @@ from math import gcd
 from typing import Any
 
 from kinarow.errors import KinarowError
-from kinarow.proofs import Verdict, require_format
+from kinarow.proofs import Verdict, require_format, require_input
 
 FORMAT = "kinarow.tiling"
 VERSION = 1
@@ -404,6 +404,7 @@ def breaker_wins(cells: Sequence[Cell], groups: Sequence[Sequence[Cell]]) -> boo
 
 def check(tiling: Tiling) -> Verdict:
     """Re-verify a tiling strategy from scratch: exact tiling, groups, local strategy, claimed runs."""
+    require_input(tiling, Tiling, "kinarow.proofs.tiling.check()", "a Tiling (Tiling.from_json reads one)")
     exact = tiles_exactly(tiling.tile, tiling.lattice)
     if not exact.ok:
         return exact

@@ -38,7 +38,7 @@ import numpy as np
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.proofs import Verdict, require_format, torus_count
+from kinarow.proofs import Verdict, require_format, require_input, torus_count
 
 FORMAT = "kinarow.torus"
 VERSION = 1
@@ -220,12 +220,14 @@ def load_classes(path: str | Path) -> tuple[dict[str, Any], np.ndarray, str]:
 
     At most :data:`MAX_CLASS_FILE_BYTES` are read, and only from a regular file.
     """
+    require_input(path, (str, Path), "load_classes()", "the path of a class file")
     data = read_confined(Path(path), MAX_CLASS_FILE_BYTES, str(path), "a class file may be")
     return (*parse_classes(data, str(path)), hashlib.sha256(data).hexdigest())
 
 
 def parse_classes(data: bytes, name: str = "the class file") -> tuple[dict[str, Any], np.ndarray]:
     """The header and the codes array (count, cells) int8 of a class file's bytes (``name`` for messages)."""
+    require_input(data, (bytes, bytearray), "parse_classes()", "a class file's bytes")
     if not data.startswith(FILE_MAGIC):
         raise TorusError(f"'{name}' is not a torus class file (it must start with {FILE_MAGIC.strip().decode()})")
     stream = io.BytesIO(data[len(FILE_MAGIC) :])
@@ -355,6 +357,8 @@ def check_complete(g: TorusGeometry, codes: np.ndarray) -> Verdict:
     """No class is missing and none is listed twice: under a group built from the rules (:func:`own_group`) every
     class is its own smallest image (so no two listed classes share an orbit), and the orbit sizes sum to the
     number of labelled good pairings counted row by row (:func:`labelled_count`), so the orbits cover them all."""
+    require_input(g, TorusGeometry, "check_complete()", "a TorusGeometry (geometry() builds one)")
+    require_input(codes, np.ndarray, "check_complete()", "the classes as an array of codes")
     sizes = canonical_orbits(g, codes)
     return sizes if isinstance(sizes, Verdict) else compare_orbits(g, sizes)
 
@@ -365,6 +369,8 @@ def check_classes(header: dict[str, Any], codes: np.ndarray, *, complete: bool =
     symmetries built from the rules (:func:`own_group`), all distinct, and (``complete``) no class missing: the
     orbits hold every labelled good pairing (:func:`check_complete`).
     """
+    require_input(header, dict, "check_classes()", "a class file's header (a dict)")
+    require_input(codes, np.ndarray, "check_classes()", "the classes as an array of codes")
     try:
         g = geometry(str(header["torus"]), str(header["group"]))
     except KinarowError as error:

@@ -61,7 +61,7 @@ from typing import Any
 from kinarow.errors import IllegalMoveError, KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
-from kinarow.proofs import CertificateError, Verdict, envelope, require_claim, require_envelope
+from kinarow.proofs import CertificateError, Verdict, envelope, require_claim, require_envelope, require_input
 from kinarow.values import FITS, Fit, Goal, Value, read
 
 FORMAT = "kinarow.strategy"
@@ -303,6 +303,9 @@ class StrategyTree:
 
 #: the most moves a version 3 walk may prescribe: a byte each once unpacked (Connect Four's walk has 41 million)
 MAX_WALK_MOVES = 2**30
+#: the most bytes one byte of zlib data can unpack to (deflate's limit: a 258-byte match in two bits), so a walk
+#: that claims more bytes than this many times its packed size is refused before anything is unpacked
+ZLIB_MAX_RATIO = 1032
 
 
 def pack_walk(walk: bytes) -> str:
@@ -314,6 +317,7 @@ def read_walk(data: dict[str, Any], kind: str, length: str = "prescribed") -> by
     """The bytes of a walk written in ``data`` (a version 3 strategy certificate, or a draw proof's half):
     'walk' (base64 of zlib-compressed bytes) and ``length`` (how many bytes: 'prescribed', the moves, in
     version 3; 'length' in version 4, whose bytes hold sets too); ``kind`` names it in errors."""
+    require_input(data, dict, "read_walk()", "a certificate's JSON object (a dict)")
     text, count = data.get("walk"), data.get(length)
     unit = "moves" if length == "prescribed" else "bytes"
     if not isinstance(text, str) or not isinstance(count, int) or isinstance(count, bool):
@@ -323,7 +327,14 @@ def read_walk(data: dict[str, Any], kind: str, length: str = "prescribed") -> by
         raise CertificateError(f"the {kind}'s '{length}' is {count:,}; a walk holds from 0 to "
                                f"{MAX_WALK_MOVES:,} {unit}")
     try:
-        walk = zlib.decompressobj().decompress(base64.b64decode(text, validate=True), count + 1)  # no more than told
+        packed = base64.b64decode(text, validate=True)
+    except ValueError:
+        raise CertificateError(f"the {kind}'s 'walk' is not base64 of zlib-compressed bytes") from None
+    if count > ZLIB_MAX_RATIO * len(packed):  # more than the packed bytes can hold: refused before unpacking
+        raise CertificateError(f"the {kind}'s '{length}' claims {count:,} {unit}, but its 'walk' is {len(packed):,} "
+                               f"bytes of zlib data, which unpack to at most {ZLIB_MAX_RATIO * len(packed):,}")
+    try:
+        walk = zlib.decompressobj().decompress(packed, count + 1)  # no more than told
     except (ValueError, zlib.error):
         raise CertificateError(f"the {kind}'s 'walk' is not base64 of zlib-compressed bytes") from None
     if len(walk) != count:
@@ -444,6 +455,8 @@ def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int]
     ``on_tick(positions)`` hears the positions proven so far, a few times a
     second; Ctrl-C stops either walk (KeyboardInterrupt is raised again).
     """
+    require_input(tree, StrategyTree, "kinarow.proofs.tree.check()",
+                  "a StrategyTree (StrategyTree.from_json reads one from a certificate)")
     try:
         game = Game(tree.game)
         pos = game.position(" ".join(tree.moves))

@@ -74,7 +74,12 @@ Every word of a base-3 key is 1 + its block's value, so none is 0.
 
 No used slot holds 0 in its last word. A walk's table (STREAM) starts with
 room for about two kept positions a prescribed move (at three quarters full),
-so that the table of a large walk seldom has to grow; any table grows twofold
+so that the table of a large walk seldom has to grow; but the count of moves
+is the certificate's claim, and a walk of 200 million zero bytes (a few hundred
+KB of zlib) must not take gigabytes before its second move is refused, so the
+table starts with at most :data:`START_ROWS` slots and takes the size the claim
+asks for only when it is full, that is once the replay has proven that many
+positions for real. Any table grows twofold
 when three quarters full: the old and the new table together hold three times the room
 of the old (two-word tables grew fourfold when half full before: five times).
 
@@ -135,6 +140,9 @@ CLAIM_CODES = {"win": CLAIM_WIN, "not-lose": CLAIM_NOT_LOSE}
 WIDE, BASE3, COLUMNS, WIDE2 = 0, 1, 2, 3  # how a proven position is keyed (see above)
 BASE3_2, BASE3_3 = 5, 6  # (4 is the strategy walk's own fingerprint key, in kinarow.engine.extract_kernel)
 BASE3_CELLS = 40  # 3^40 < 2^64
+#: the most slots a walk's proven table starts with (128 MiB to 512 MiB, by the key's words); the size its claimed
+#: moves ask for comes when this many are full, so its memory follows what the walk proves, not what it claims
+START_ROWS = 1 << 24
 
 
 def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
@@ -429,20 +437,37 @@ def table_add(table, used, key):
         table[i, j] = key[j]
     used += 1
     if 4 * used > 3 * table.shape[0]:  # three quarters full: twice the slots (the old and new: 3 units at most)
-        bigger = np.zeros((2 * table.shape[0], w), np.uint64)
-        mask = np.uint64(bigger.shape[0] - 1)
-        for r in range(table.shape[0]):
-            if table[r, w - 1] != 0:
-                h = np.uint64(0)
-                for j in range(w):
-                    h ^= table[r, j] * _MIX[j]
-                s = _start_slot(bigger, h)
-                while bigger[s, w - 1] != 0:
-                    s = (s + np.uint64(1)) & mask
-                for j in range(w):
-                    bigger[s, j] = table[r, j]
-        table = bigger
+        table = rehashed(table, 2 * table.shape[0])
     return table, used
+
+
+@njit(cache=True)
+def rehashed(table, rows):
+    """The keys of ``table`` in a new table of ``rows`` slots (a power of two, more than the keys)."""
+    w = table.shape[1]
+    bigger = np.zeros((rows, w), np.uint64)
+    mask = np.uint64(rows - 1)
+    for r in range(table.shape[0]):
+        if table[r, w - 1] != 0:
+            h = np.uint64(0)
+            for j in range(w):
+                h ^= table[r, j] * _MIX[j]
+            s = _start_slot(bigger, h)
+            while bigger[s, w - 1] != 0:
+                s = (s + np.uint64(1)) & mask
+            for j in range(w):
+                bigger[s, j] = table[r, j]
+    return bigger
+
+
+@njit(cache=True)
+def _room(table, used, target):
+    """``table``, or the same keys in ``target`` slots when it is about to grow and ``target`` is larger: a
+    walk's table, started at no more than START_ROWS, grows at once to the size its claimed moves ask for once
+    the walk has proven that many positions for real."""
+    if 4 * (used + 1) > 3 * table.shape[0] and table.shape[0] < target:
+        return rehashed(table, target)
+    return table
 
 
 @njit(cache=True)
@@ -568,11 +593,11 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
     failure ``line[:depth]`` is the line of play from the start position that fails
     (for ILLEGAL, the prescribed cell is ``line[depth]``).
     """
-    rows = 1 << 16
-    if mode == STREAM:  # sized for about two kept positions a prescribed move: a large walk's table seldom grows
-        while 3 * rows < 8 * cells.shape[0]:
-            rows <<= 1
-    table = new_table(kind, rows)
+    target = 1 << 16
+    if mode == STREAM:  # about two kept positions a prescribed move: a large walk's table seldom grows
+        while 3 * target < 8 * cells.shape[0]:
+            target <<= 1
+    table = new_table(kind, min(target, START_ROWS))  # the count is only claimed: more once positions are proven
     used = 0
     key0 = pack(bx, bo, kind, size, n, kt)
     ctable = np.zeros((1 << 10 if covers else 1, len(key0) + 1), np.uint64)  # positions below a set
@@ -681,6 +706,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                         bx, bo = pop_stone(bx, bo, scell[d, i])
                     cnt -= sbeg[d, s + 1] - sbeg[d, s]
                 if nxt[d] == -2:  # the winner's node: its one move is proven
+                    table = _room(table, used, target)
                     table, used, ctable, cused = _prove(table, used, ctable, cused,
                                                         pack(bx, bo, kind, size, n, kt), cnt - stones - d)
                     continue
@@ -714,6 +740,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 while c < size and W.has(skip, c):
                     c = next_reply(bx, bo, c + 1, size, n, gravity)
             if c == size:
+                table = _room(table, used, target)
                 table, used, ctable, cused = _prove(table, used, ctable, cused, pack(bx, bo, kind, size, n, kt),
                                                     cnt - t)
                 done = True

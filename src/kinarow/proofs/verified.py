@@ -22,7 +22,7 @@ from typing import Any
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
-from kinarow.proofs import Verdict, envelope, require_board, require_claim, require_format
+from kinarow.proofs import Verdict, envelope, require_board, require_claim, require_format, require_input
 from kinarow.strategies import get
 from kinarow.values import Outcome, Player, Value, read
 
@@ -86,6 +86,8 @@ def check(cert: VerifiedStrategy) -> Verdict:
 
     The positions the walk examined are in ``details["positions_checked"]``.
     """
+    require_input(cert, VerifiedStrategy, "kinarow.proofs.verified.check()",
+                  "a VerifiedStrategy (VerifiedStrategy.from_json reads one)")
     game = Game(cert.game)
     require_board(game)
     strategy = get(cert.strategy)
