@@ -13,8 +13,11 @@ certificate writers (:mod:`kinarow.search.certify`, :mod:`kinarow.search.draw`) 
 
 from __future__ import annotations
 
+import functools
+import threading
 import time
 from collections.abc import Callable
+from typing import Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -50,12 +53,39 @@ ROOT_BUDGET = 1 << 15  # paid once per search (the empty 4x4 board needs 13,595 
 MB_MAX_CELLS = 10  # the Maker-Breaker test runs (below the root) only when the live groups hold few empty cells
 _ENTRY_BYTES = 32
 
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+_S = TypeVar("_S", bound="Searcher")
+
+
+def one_at_a_time(method: Callable[Concatenate[_S, _P], _T]) -> Callable[Concatenate[_S, _P], _T]:
+    """A Searcher's question asked under its :attr:`Searcher.lock`: a call from another thread waits for it."""
+
+    @functools.wraps(method)
+    def held(self: _S, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with self.lock:
+            return method(self, *args, **kwargs)
+
+    return held
+
 
 class Searcher:
     """A search kernel bound to one game (a :class:`Game` or a game string), with its transposition table.
 
     Keep one Searcher to ask many questions about the same game: the table
     carries what earlier searches found.
+
+    A Searcher answers one question at a time. Its kernel's counters, stop
+    flag and best-move line are one set, so two searches at once would
+    corrupt each other's answers; its questions (:meth:`search`,
+    :meth:`value`, :meth:`wins`, :meth:`move`, :meth:`walk`,
+    :meth:`strategy_walk`, :meth:`game_length`, ...) and
+    :func:`kinarow.search.solve.solve` given it therefore hold its
+    :attr:`lock`, and a call from another thread waits until the one running
+    has finished (serialised, not refused). Threads that want to search at
+    the same time need a Searcher each. Code that calls :meth:`new_root`
+    and then a kernel step such as :meth:`forces_win` holds :attr:`lock`
+    across both (it is re-entrant).
     """
 
     def __init__(
@@ -64,6 +94,8 @@ class Searcher:
     ) -> None:
         game = Game(game)  # a game string works too
         knowledge = check_knowledge(knowledge)
+        #: held by each question (re-entrant): one search at a time on the kernel's one set of arrays
+        self.lock = threading.RLock()
         #: searches of one position the Connect-k score search runs at once, sharing its table (the engine's
         #: moves in ``kinarow play`` and on the web page; see :func:`kinarow.limits.engine_threads`)
         self.threads = check_threads(threads)
@@ -179,6 +211,7 @@ class Searcher:
         """
         return self._deepen(p1, p2, t, K.SIDE_BOTH)
 
+    @one_at_a_time
     def forces_win(self, position: Position, player: int) -> bool | None:
         """Can ``player`` (1 or 2) force a win from ``position``? None when stopped (``ctrl[C_STOP]``) or out
         of nodes first.
@@ -194,6 +227,7 @@ class Searcher:
             return None
         return v == (K.WIN if mover else K.LOSS)
 
+    @one_at_a_time
     def search(
         self,
         position: Position,
@@ -284,6 +318,7 @@ class Searcher:
             return score.sign, None, nodes, scores.stopped
         return score.sign, best, nodes, None
 
+    @one_at_a_time
     def best_move(self, position: Position) -> tuple[int, int | None]:
         """(kernel value, best cell) without budget; for strategy extraction and play.
 
@@ -298,6 +333,7 @@ class Searcher:
         best = int(self.pv[t])
         return value, (best if best >= 0 else None)
 
+    @one_at_a_time
     def choose_move(self, position: Position, seconds: float) -> tuple[Value, int]:
         """A move within about ``seconds``: (the position's value, a cell keeping it) if solved, else
         (``Value.UNKNOWN``, the best guess).
@@ -316,6 +352,7 @@ class Searcher:
         return Value.UNKNOWN, (guess if guess in legal else legal[0])
 
     # -- the engine contract (kinarow.search.engine.Engine) ----------------------------------------------------
+    @one_at_a_time
     def value(self, position: Position, *, max_nodes: int | None = None, time_limit: float | None = None) -> Value:
         """The value of ``position`` by :meth:`search` (both sides' win tests deepening together; a Connect-k
         game's by the score search); ``Value.UNKNOWN`` when the budgets ran out first."""
@@ -325,6 +362,7 @@ class Searcher:
         kernel_value, _, _, _ = self.search(position, max_nodes=max_nodes, deadline=_deadline(time_limit))
         return Value.UNKNOWN if kernel_value == K.ABORT else mover_value(position, kernel_value)
 
+    @one_at_a_time
     def wins(self, position: Position, player: Player, *, max_nodes: int | None = None,
              time_limit: float | None = None) -> Value | Bound:
         """Can ``player`` force a win from ``position``? That player's deepening win tests only (the draw-proof
@@ -343,6 +381,7 @@ class Searcher:
                         deadline)
         return answer(position, player, None if v == K.ABORT else v == (K.WIN if mover else K.LOSS))
 
+    @one_at_a_time
     def move(self, position: Position, value: Value | None = None, *, max_nodes: int | None = None,
              time_limit: float | None = None) -> int | None:
         """A move that keeps ``value`` (the value of ``position``; searched first when not given). The winner's
@@ -372,6 +411,7 @@ class Searcher:
         """``work`` (kernel calls) in the calling thread, or watched for ``deadline`` by :meth:`_watch`."""
         return work() if deadline is None else self._watch(work, deadline, None)[0]
 
+    @one_at_a_time
     def walk(self, position: Position, winner: Player, *,
              on_tick: Callable[[int], None] | None = None) -> StrategyTree:
         """The strategy of ``winner`` from ``position``, which it wins, as the compiled walk of its win tests
@@ -383,6 +423,7 @@ class Searcher:
         assert moves is not None  # nothing asks it to stop; Ctrl-C is raised
         return walk_tree(position, winner, moves)
 
+    @one_at_a_time
     def game_length(
         self,
         position: Position,
@@ -438,6 +479,7 @@ class Searcher:
                                f"{position.move_text() or 'the start'}, so the game has no length to find")
         return last, nodes, None
 
+    @one_at_a_time
     def strategy_walk(
         self,
         position: Position,
@@ -498,6 +540,7 @@ class Searcher:
                                f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)")
         return moves.tobytes()
 
+    @one_at_a_time
     def strategy_choices(
         self,
         position: Position,
@@ -542,8 +585,10 @@ def non_losing_strategy(position: Position, player: int, searcher: Searcher | No
     if searcher is None:
         searcher = Searcher(game, knowledge="none")
     searcher.check_position(position)
-    searcher.new_root()
-    if searcher.forces_win(position, 3 - player):
+    with searcher.lock:  # the new root and its test, one question
+        searcher.new_root()
+        loses = searcher.forces_win(position, 3 - player)
+    if loses:
         raise KinarowError(f"the {winner_of(game, player, K.WIN)} player can lose after "
                            f"{position.move_text() or 'the start'}, so it has no strategy that does not lose")
     walk = searcher.strategy_walk(position, player, should_stop, on_tick=on_tick, outcome=NOT_LOSE)

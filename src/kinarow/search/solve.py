@@ -383,7 +383,13 @@ def with_reason(position: Position, result: R) -> R:
 
 def _alpha_beta(ask: Ask) -> Result:
     """The alpha-beta route: the value by :meth:`Searcher.search` (the given searcher or a new one), the
-    matching sets when knowledge settled the root, and a win's strategy when one is asked for."""
+    matching sets when knowledge settled the root, and a win's strategy when one is asked for; under the
+    searcher's lock, so that a searcher shared by threads answers one solve at a time."""
+    with ask.alpha_beta().lock:
+        return _alpha_beta_held(ask)
+
+
+def _alpha_beta_held(ask: Ask) -> Result:
     position, on_tick = ask.position, ask.on_tick
     game = position.game
     moves_text = position.move_text()
