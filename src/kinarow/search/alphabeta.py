@@ -106,6 +106,10 @@ class Searcher:
         self.game = game
         self.tt_mb = tt_mb
         self._scores: connect.ScoreSearcher | None = None
+        #: why the latest :meth:`strategy_walk` stopped before its end: ``time limit``, ``node limit``, ``asked``
+        #: (its ``should_stop``), or None when it finished; and the nodes of its win tests
+        self.walk_stopped: str | None = None
+        self.walk_nodes = 0
         self._score_guess: int | None = None  # the score search's move when time ran out (:attr:`guess`)
         self.symmetry = symmetry  # part of the results store's key (symmetry changes the best move found)
         self.tables: KernelTables = kernel_tables(game, symmetry)
@@ -487,12 +491,17 @@ class Searcher:
         should_stop: Callable[[], bool] | None = None,
         on_tick: Callable[[int], None] | None = None,
         outcome: str = WIN_OUTCOME,
+        *,
+        max_nodes: int | None = None,
+        deadline: float | None = None,
     ) -> bytes | None:
         """The winner's prescribed moves from ``position`` as a walk (version 3: cell numbers, one byte each, in
         the checker's replay order; the moves :func:`kinarow.proofs.tree.follow` with :meth:`move` would
-        give), found by the compiled kernel; None if ``should_stop()`` turned true first. Ctrl-C stops the walk
-        and is raised again. ``on_tick(nodes)`` hears the win tests' nodes so far, a few times a second and once
-        at the end.
+        give), found by the compiled kernel; None if ``should_stop()`` turned true first, or the budgets ran out:
+        ``max_nodes`` nodes of its win tests together (the kernel's own count, checked every 1,024 nodes) or the
+        clock time ``deadline`` (``time.perf_counter()``); :attr:`walk_stopped` then says which. Ctrl-C (and
+        SIGTERM) stops the walk within a fraction of a second and is raised again. ``on_tick(nodes)`` hears the
+        win tests' nodes so far, a few times a second and once at the end.
 
         ``outcome="not-lose"`` walks a strategy of ``winner`` that does not lose (a draw at worst) instead: at
         its turns a move that the opponent's win tests cannot refute. ``position`` must not be lost for it.
@@ -506,20 +515,29 @@ class Searcher:
         rules, plan, xctrl = X.walk_inputs(game)
         self.ctrl[:] = 0
         self.check_position(position)
+        xctrl[X.X_MAX_NODES] = check_count(max_nodes, "max_nodes") or 0
         p1, p2 = position.key()
+        why: list[str] = []
+        self.walk_stopped, self.walk_nodes = None, 0
 
         def stop() -> None:
             xctrl[X.X_STOP] = 1
             self.ctrl[K.C_STOP] = 1
 
-        def poll() -> None:
+        def check() -> None:
             if should_stop is not None and should_stop():
+                why.append("asked")
                 stop()
+            if deadline is not None and time.perf_counter() >= deadline:
+                why.append("time limit")
+                stop()
+
+        def poll() -> None:
+            check()
             if on_tick is not None:
                 on_tick(int(xctrl[X.X_NODES] + self.ctrl[K.C_NODES]))
 
-        if should_stop is not None and should_stop():
-            stop()  # asked already: the walk stops at its first question
+        check()  # asked already, or no time left: the walk stops at its first question
         try:
             status, out = run_stoppable(
                 lambda: X.extract(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
@@ -527,9 +545,12 @@ class Searcher:
                                   TK.CLAIM_CODES[outcome]), stop, poll)
         finally:
             self.ctrl[K.C_STOP] = 0
+        self.walk_nodes = int(xctrl[X.X_NODES])
         if on_tick is not None:
-            on_tick(int(xctrl[X.X_NODES]))  # the final count, however short the walk
+            on_tick(self.walk_nodes)  # the final count, however short the walk
         if status == X.STOPPED:
+            out_of_nodes = xctrl[X.X_MAX_NODES] > 0 and self.walk_nodes >= xctrl[X.X_MAX_NODES]
+            self.walk_stopped = why[0] if why else "node limit" if out_of_nodes else "asked"
             return None
         moves = out[: int(xctrl[X.X_ROWS])]
         if status == X.NO_WIN:
@@ -622,8 +643,19 @@ def winner_of(game: Game, to_move: int, kernel_value: int) -> Value:
         return Value.DRAW
     return Value.win(game.goal, to_move if kernel_value == K.WIN else 3 - to_move)
 
+class StrategyStoppedError(KinarowError):
+    """:func:`extract_strategy` ran out of its budgets before the strategy was written; ``stopped`` says which
+    (``time limit`` or ``node limit``) and ``nodes`` how many nodes the walk's win tests had searched."""
+
+    def __init__(self, stopped: str, nodes: int) -> None:
+        super().__init__(f"the winning strategy was not written: the {stopped} ran out after {nodes:,} nodes")
+        self.stopped = stopped
+        self.nodes = nodes
+
+
 def extract_strategy(
-    position: Position, searcher: Searcher, on_tick: Callable[[int], None] | None = None, *, walk: bool = False
+    position: Position, searcher: Searcher, on_tick: Callable[[int], None] | None = None, *, walk: bool = False,
+    value: int | None = None, max_nodes: int | None = None, deadline: float | None = None,
 ) -> StrategyTree:
     """The winner's strategy from ``position`` (which must be a win for someone).
 
@@ -632,13 +664,26 @@ def extract_strategy(
     ``on_tick(nodes)`` hears the nodes of the win tests so far. With
     ``walk=True`` the strategy stays a walk (version 3), as the kernel finds
     it: no board is kept, which is what lets a large strategy fit in memory.
-    """
-    value, _ = searcher.best_move(position)
-    if value == K.DRAW:
-        raise KinarowError("the position is a draw; there is no winning strategy to extract")
-    winner = position.to_move if value == K.WIN else 3 - position.to_move
 
-    moves = searcher.strategy_walk(position, winner, on_tick=on_tick)
-    assert moves is not None  # nothing asks it to stop; Ctrl-C is raised
+    ``value`` is the position's kernel value for the side to move when it is known (a search that just found
+    it); else :meth:`Searcher.search` finds it first. ``max_nodes`` (the walk's win tests together; the value's
+    search has its own) and ``deadline`` (``time.perf_counter()``, for both) bound the work: when one runs out
+    first, :class:`StrategyStoppedError` says which, within a fraction of a second. Ctrl-C and SIGTERM stop it
+    as fast and are raised (KeyboardInterrupt).
+    """
+    with searcher.lock:  # the value and the walk of one question
+        if value is None:
+            value, _, nodes, stopped = searcher.search(position, max_nodes=max_nodes, deadline=deadline,
+                                                       on_tick=on_tick)
+            if stopped == "interrupted":
+                raise KeyboardInterrupt
+            if stopped or value == K.ABORT:
+                raise StrategyStoppedError(stopped or "node limit", nodes)
+        if value == K.DRAW:
+            raise KinarowError("the position is a draw; there is no winning strategy to extract")
+        winner = position.to_move if value == K.WIN else 3 - position.to_move
+        moves = searcher.strategy_walk(position, winner, on_tick=on_tick, max_nodes=max_nodes, deadline=deadline)
+        if moves is None:  # nothing else asks it to stop; Ctrl-C is raised
+            raise StrategyStoppedError(searcher.walk_stopped or "node limit", searcher.walk_nodes)
     tree = strategy_from_walk(position, winner, moves)
     return tree if walk else tree.expanded()

@@ -29,7 +29,7 @@ from kinarow.limits import PROOF_SEARCH_CELLS, default_tt_mb, said
 from kinarow.position import Position
 from kinarow.search import book as books
 from kinarow.search import connect
-from kinarow.search.alphabeta import Searcher, extract_strategy, knowledge_fit, winner_of
+from kinarow.search.alphabeta import Searcher, StrategyStoppedError, extract_strategy, knowledge_fit, winner_of
 from kinarow.search.alphabeta import strategy_from_walk as _walk_tree
 from kinarow.search.options import PROOF_SEARCH_RULE, Limits, OptionError, SolveKeywords, SolveOptions, folded
 from kinarow.search.result import R, Result
@@ -410,10 +410,16 @@ def _alpha_beta_held(ask: Ask) -> Result:
     if searcher.ctrl[K.C_ROOT_EXACT] and result.value in (Value.DRAW, Value.BREAKER):
         result.certificate = root_certificate(position)
         result.seconds = time.perf_counter() - start
-    if ask.options.wants_strategy and value != K.DRAW:
-        result.strategy = extract_strategy(
-            position, searcher, None if on_tick is None else lambda more: on_tick(nodes + more),
-            walk=ask.options.walk)
+    if ask.options.wants_strategy and value != K.DRAW:  # within what is left of the budgets
+        left = None if ask.limits.max_nodes is None else max(ask.limits.max_nodes - nodes, 1)
+        try:
+            result.strategy = extract_strategy(
+                position, searcher, None if on_tick is None else lambda more: on_tick(nodes + more),
+                walk=ask.options.walk, value=value, max_nodes=left, deadline=deadline)
+        except StrategyStoppedError as stop:  # the value stands; its strategy (so its certificate) is missing
+            result.stopped = stop.stopped
+        except KeyboardInterrupt:
+            result.stopped = "interrupted"
         result.seconds = time.perf_counter() - start
     return result
 
