@@ -1,5 +1,5 @@
 """The web server's bounds on long work and slow clients: a proof within its budget, a searcher freed when it
-stops, a clean stop on Ctrl-C and SIGTERM during a proof."""
+stops, a clean stop on Ctrl-C and SIGTERM during a proof, and requests served while clients trickle headers."""
 
 from __future__ import annotations
 
@@ -102,3 +102,65 @@ def test_the_server_stops_cleanly_during_a_proof(tmp_path, sig):
     status, data = answers[0]
     assert status == 200 or (status == 503 and "stopping" in data["error"])
 
+
+TRICKLERS = 64  # as many as the server takes connections at once (CONNECTIONS)
+
+
+def test_clients_trickling_their_headers_are_closed_and_others_are_served():
+    # before: uvicorn's keep-alive timer stopped at a connection's first byte, so 64 clients sending a header line
+    # every few seconds held every connection, and every request from anyone was a 503 for as long as they did
+    import socket
+    import time
+
+    assert web.CONNECTIONS == TRICKLERS
+    srv = web.make_server("127.0.0.1", 0)
+    srv.server.config.timeout_keep_alive = 1  # a short timeout for the test (the server's is 5 s)
+    thread = srv.start()
+    socks = [socket.create_connection(("127.0.0.1", srv.port), timeout=HANG_GUARD) for _ in range(TRICKLERS)]
+    closed = [False] * TRICKLERS
+    stop = threading.Event()
+
+    def trickle() -> None:  # a header line to each open socket, several times within the timeout
+        lines = iter([b"GET /api/info HTTP/1.1\r\n", b"Host: 127.0.0.1\r\n"] + [b"X-Slow: 1\r\n"] * 10**6)
+        while not stop.is_set() and not all(closed):
+            line = next(lines)
+            for i, sock in enumerate(socks):
+                if not closed[i]:
+                    try:
+                        sock.sendall(line)
+                    except OSError:
+                        closed[i] = True
+            stop.wait(0.2)
+
+    def watch(i: int) -> None:  # the server closes it: the read ends (or the connection is reset)
+        try:
+            while socks[i].recv(65536):
+                pass
+        except OSError:
+            pass
+        closed[i] = True
+
+    workers = [threading.Thread(target=trickle)] + [threading.Thread(target=watch, args=(i,)) for i in range(TRICKLERS)]
+    try:
+        for worker in workers:
+            worker.start()
+        end = time.monotonic() + HANG_GUARD
+        while True:  # a 503 while the slow clients hold every connection; served once the server drops them
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{srv.port}/api/info", timeout=HANG_GUARD) as answer:
+                    assert json.loads(answer.read())["version"]
+                    break
+            except urllib.error.HTTPError as error:
+                assert error.code == 503
+            assert time.monotonic() < end, "the slow clients kept every connection"
+            stop.wait(0.2)
+        for worker in workers[1:]:
+            worker.join(HANG_GUARD)
+        assert all(closed)
+    finally:
+        stop.set()
+        for sock in socks:
+            sock.close()
+        workers[0].join(HANG_GUARD)
+        srv.stop()
+        thread.join(30)
