@@ -807,6 +807,41 @@ def test_browser_refuses_stale_and_doubled_moves(browser, server, app, tmp_path)
         driver.save_screenshot(shot)
 
 
+def test_browser_an_opened_certificate_is_shown_not_played(browser, server, app, tmp_path):
+    """Opening a certificate said "Your move." while the side it seats you on was not to move, and nothing
+    moved: the board shows the certificate's position, which no game plays until a new game starts."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver = browser
+    driver.get(server + "/")
+    moves = lambda d: d.find_element(By.ID, "board").get_attribute("data-moves").split()  # noqa: E731
+    idle = lambda d: d.execute_script("return pending === 0 && busy !== epoch;")  # noqa: E731
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-cell='b2']") and idle(d))
+    game = driver.find_element(By.ID, "game")
+    game.clear()
+    game.send_keys("4x3k3")
+    Select(driver.find_element(By.ID, "side")).select_by_value("1")  # you play Black against the solver
+    driver.find_element(By.ID, "new").click()
+    _wait(driver, lambda d: _text(d, "status") == "Your move." and idle(d))
+    # the first player's winning strategy from the empty board: it seats you on White, and Black is to move
+    proof = app.handle("/api/proof", {"game": "4x3k3", "moves": []})["proof"]["certificate"]
+    path = tmp_path / "4x3k3.json"
+    path.write_text(json.dumps(proof))
+    driver.find_element(By.ID, "cert-file").send_keys(str(path))
+    _wait(driver, lambda d: _text(d, "verdict").startswith("VALID") and idle(d))
+    assert _text(driver, "status") == "The certificate's position: Black to move. Start a new game to play."
+    driver.find_element(By.CSS_SELECTOR, "#board [data-cell='a1']").click()  # not a game: the click plays nothing
+    driver.find_element(By.ID, "undo").click()
+    _wait(driver, idle)
+    assert moves(driver) == [] and "not a game" in _text(driver, "engine-msg")
+    # a new game against the loaded strategy: it opens as Black, and then it is your move as White
+    Select(driver.find_element(By.ID, "engine")).select_by_value("certificate")
+    driver.find_element(By.ID, "new").click()
+    _wait(driver, lambda d: len(moves(d)) == 1 and idle(d))
+    assert "Black (engine) plays" in _text(driver, "engine-msg") and _text(driver, "status") == "Your move."
+
+
 @pytest.fixture(scope="module")
 def patient_server() -> Iterator[str]:
     """A server whose think time (ten minutes) the small games below never come near: no waiting on the clock."""

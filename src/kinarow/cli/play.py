@@ -182,7 +182,11 @@ def _human_input(
             start = position.stones
             try:
                 for token in tokens:
-                    position.play(position.parse_move(token))
+                    cell = position.parse_move(token)
+                    if cell in position.moves[start:]:  # empty when typed: the same cell given again
+                        raise MoveError(f"{position.name(cell)} is given twice in one turn; each stone needs a "
+                                        "cell of its own")
+                    position.play(cell)
             except KinarowError:
                 while position.stones > start:
                     position.undo()

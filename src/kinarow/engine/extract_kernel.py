@@ -41,7 +41,10 @@ without an alpha-beta search.
 
 ``xctrl``: ``[X_STOP]`` is raised by another thread to stop between
 positions (the running win test stops too, through ``ctrl[C_STOP]``);
-``[X_NODES]`` counts the win tests' nodes, ``[X_ROWS]`` the moves in ``out``.
+``[X_NODES]`` counts the win tests' nodes, ``[X_ROWS]`` the moves in ``out``;
+``[X_MAX_NODES]`` (0: none) is :func:`extract`'s node budget for all its win
+tests together: each test gets what is left of it (``ctrl[C_MAX_NODES]``,
+checked every 1,024 nodes), and the walk stops (STOPPED) when it runs out.
 :func:`extract_proof` resumes a stopped walk: ``out`` comes in holding the
 ``xctrl[X_PREFIX]`` moves the walk had written, and the walk replays them at
 the winner's turns (no table, no search: only the replay's bookkeeping)
@@ -59,7 +62,7 @@ from numba import njit
 from kinarow import bitboards as W
 from kinarow.bitboards import apply_sym
 from kinarow.engine import pns_kernel as PN
-from kinarow.engine.kernel import ABORT, C_NODES, C_STOP, LOSS, SIDE_MOVER, SIDE_OPPONENT, WIN, deepen
+from kinarow.engine.kernel import ABORT, C_MAX_NODES, C_NODES, C_STOP, LOSS, SIDE_MOVER, SIDE_OPPONENT, WIN, deepen
 from kinarow.proofs import tree_kernel as TK
 from kinarow.proofs.tree_kernel import (
     CLAIM_WIN,
@@ -74,7 +77,8 @@ from kinarow.proofs.tree_kernel import (
 )
 
 DONE, STOPPED, NO_WIN, BAD_PREFIX = 0, 1, 2, 3  # finished / stopped / a position it could not win / see above
-X_STOP, X_NODES, X_ROWS, X_PREFIX, N_XCTRL = 0, 1, 2, 3, 4
+X_STOP, X_NODES, X_ROWS, X_PREFIX, X_MAX_NODES, N_XCTRL = 0, 1, 2, 3, 4, 5
+NO_MOVE, OUT_OF_BUDGET = -1, -2  # what a winner's turn answers instead of a cell: none found / stopped first
 
 
 NODE_DONE, NODE_WINNER, NODE_LOSER = 0, 1, 2  # what a walk does at a node: leave it, prescribe, follow replies
@@ -175,38 +179,55 @@ def walk_inputs(game: Any) -> tuple[tuple[Any, ...], tuple[int, np.ndarray], np.
 
 
 @njit(cache=True)
-def _win_move(p1, p2, t, step, xctrl, tables, state):
-    """A winning move of the side to move by the kernel's deepening win tests (``Searcher.winning_move``), or
-    -1; a new root each time (counters cleared, the move history kept)."""
-    ctrl = state.ctrl
+def _new_test(xctrl, ctrl):
+    """Clear the kernel's counters for the next win test, keeping its stop flag, and give the test what is left
+    of the walk's node budget (``xctrl[X_MAX_NODES]``; 0: none). False when nothing is left."""
     stop = ctrl[C_STOP]
     for i in range(ctrl.shape[0]):
         ctrl[i] = 0
     ctrl[C_STOP] = stop
+    if xctrl[X_MAX_NODES] > 0:
+        left = xctrl[X_MAX_NODES] - xctrl[X_NODES]
+        if left <= 0:
+            return False
+        ctrl[C_MAX_NODES] = left
+    return True
+
+
+@njit(cache=True)
+def _win_move(p1, p2, t, step, xctrl, tables, state):
+    """A winning move of the side to move by the kernel's deepening win tests (``Searcher.winning_move``), or
+    NO_MOVE, or OUT_OF_BUDGET when stopped or out of nodes first; a new root each time (counters cleared, the
+    move history kept)."""
+    ctrl = state.ctrl
+    if not _new_test(xctrl, ctrl):
+        return OUT_OF_BUDGET
     v = deepen(p1, p2, t, SIDE_MOVER, step, tables, state)
     xctrl[X_NODES] += ctrl[C_NODES]
     ctrl[C_NODES] = 0
+    if v == ABORT:
+        return OUT_OF_BUDGET
     if v == WIN:
-        return state.pv[t] if state.pv[t] >= 0 else -1
-    return -1
+        return state.pv[t] if state.pv[t] >= 0 else NO_MOVE
+    return NO_MOVE
 
 
 @njit(cache=True)
 def _hold_move(p1, p2, t, step, xctrl, tables, state):
     """A move that does not lose for the side to move: the best move of the last of the opponent's deepening
-    win tests, all of which failed (``Searcher.forces_win`` of the opponent); -1 if the opponent wins, or when
-    stopped."""
+    win tests, all of which failed (``Searcher.forces_win`` of the opponent); NO_MOVE if the opponent wins,
+    OUT_OF_BUDGET when stopped or out of nodes first."""
     ctrl = state.ctrl
-    stop = ctrl[C_STOP]
-    for i in range(ctrl.shape[0]):
-        ctrl[i] = 0
-    ctrl[C_STOP] = stop
+    if not _new_test(xctrl, ctrl):
+        return OUT_OF_BUDGET
     v = deepen(p1, p2, t, SIDE_OPPONENT, step, tables, state)
     xctrl[X_NODES] += ctrl[C_NODES]
     ctrl[C_NODES] = 0
-    if v <= LOSS or v == ABORT:
-        return -1
-    return state.pv[t] if state.pv[t] >= 0 else -1
+    if v == ABORT:
+        return OUT_OF_BUDGET
+    if v <= LOSS:
+        return NO_MOVE
+    return state.pv[t] if state.pv[t] >= 0 else NO_MOVE
 
 
 @njit(cache=True, nogil=True)
@@ -220,7 +241,8 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
     step of the win tests; ``tables`` and ``state`` are the search kernel's bundles. Returns
     ``(status, out)``: ``out[:xctrl[X_ROWS]]`` (``uint8``) are the prescribed moves. ``claim`` is
     CLAIM_WIN (a winning walk) or CLAIM_NOT_LOSE (a walk that does not lose: NO_WIN then means the opponent
-    can win a position the walk reaches).
+    can win a position the walk reaches). STOPPED: ``xctrl[X_STOP]`` or ``ctrl[C_STOP]`` was raised, or the
+    node budget ``xctrl[X_MAX_NODES]`` ran out.
     """
     size, _, _, goal, gmasks, cell_groups, start, _ = rules
     ctrl = state.ctrl
@@ -245,7 +267,7 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
             else:
                 c = _hold_move(p1, p2, t, step, xctrl, tables, state)
             if c < 0:
-                return (STOPPED if xctrl[X_STOP] != 0 or ctrl[C_STOP] != 0 else NO_WIN), out
+                return (STOPPED if c == OUT_OF_BUDGET or xctrl[X_STOP] != 0 or ctrl[C_STOP] != 0 else NO_WIN), out
             out = _emit(out, c, xctrl)
             nxt[d] = -2
             p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)

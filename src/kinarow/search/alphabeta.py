@@ -13,8 +13,11 @@ certificate writers (:mod:`kinarow.search.certify`, :mod:`kinarow.search.draw`) 
 
 from __future__ import annotations
 
+import functools
+import threading
 import time
 from collections.abc import Callable
+from typing import Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -50,12 +53,39 @@ ROOT_BUDGET = 1 << 15  # paid once per search (the empty 4x4 board needs 13,595 
 MB_MAX_CELLS = 10  # the Maker-Breaker test runs (below the root) only when the live groups hold few empty cells
 _ENTRY_BYTES = 32
 
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+_S = TypeVar("_S", bound="Searcher")
+
+
+def one_at_a_time(method: Callable[Concatenate[_S, _P], _T]) -> Callable[Concatenate[_S, _P], _T]:
+    """A Searcher's question asked under its :attr:`Searcher.lock`: a call from another thread waits for it."""
+
+    @functools.wraps(method)
+    def held(self: _S, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with self.lock:
+            return method(self, *args, **kwargs)
+
+    return held
+
 
 class Searcher:
     """A search kernel bound to one game (a :class:`Game` or a game string), with its transposition table.
 
     Keep one Searcher to ask many questions about the same game: the table
     carries what earlier searches found.
+
+    A Searcher answers one question at a time. Its kernel's counters, stop
+    flag and best-move line are one set, so two searches at once would
+    corrupt each other's answers; its questions (:meth:`search`,
+    :meth:`value`, :meth:`wins`, :meth:`move`, :meth:`walk`,
+    :meth:`strategy_walk`, :meth:`game_length`, ...) and
+    :func:`kinarow.search.solve.solve` given it therefore hold its
+    :attr:`lock`, and a call from another thread waits until the one running
+    has finished (serialised, not refused). Threads that want to search at
+    the same time need a Searcher each. Code that calls :meth:`new_root`
+    and then a kernel step such as :meth:`forces_win` holds :attr:`lock`
+    across both (it is re-entrant).
     """
 
     def __init__(
@@ -64,6 +94,8 @@ class Searcher:
     ) -> None:
         game = Game(game)  # a game string works too
         knowledge = check_knowledge(knowledge)
+        #: held by each question (re-entrant): one search at a time on the kernel's one set of arrays
+        self.lock = threading.RLock()
         #: searches of one position the Connect-k score search runs at once, sharing its table (the engine's
         #: moves in ``kinarow play`` and on the web page; see :func:`kinarow.limits.engine_threads`)
         self.threads = check_threads(threads)
@@ -74,6 +106,10 @@ class Searcher:
         self.game = game
         self.tt_mb = tt_mb
         self._scores: connect.ScoreSearcher | None = None
+        #: why the latest :meth:`strategy_walk` stopped before its end: ``time limit``, ``node limit``, ``asked``
+        #: (its ``should_stop``), or None when it finished; and the nodes of its win tests
+        self.walk_stopped: str | None = None
+        self.walk_nodes = 0
         self._score_guess: int | None = None  # the score search's move when time ran out (:attr:`guess`)
         self.symmetry = symmetry  # part of the results store's key (symmetry changes the best move found)
         self.tables: KernelTables = kernel_tables(game, symmetry)
@@ -179,6 +215,7 @@ class Searcher:
         """
         return self._deepen(p1, p2, t, K.SIDE_BOTH)
 
+    @one_at_a_time
     def forces_win(self, position: Position, player: int) -> bool | None:
         """Can ``player`` (1 or 2) force a win from ``position``? None when stopped (``ctrl[C_STOP]``) or out
         of nodes first.
@@ -194,6 +231,7 @@ class Searcher:
             return None
         return v == (K.WIN if mover else K.LOSS)
 
+    @one_at_a_time
     def search(
         self,
         position: Position,
@@ -284,6 +322,7 @@ class Searcher:
             return score.sign, None, nodes, scores.stopped
         return score.sign, best, nodes, None
 
+    @one_at_a_time
     def best_move(self, position: Position) -> tuple[int, int | None]:
         """(kernel value, best cell) without budget; for strategy extraction and play.
 
@@ -298,6 +337,7 @@ class Searcher:
         best = int(self.pv[t])
         return value, (best if best >= 0 else None)
 
+    @one_at_a_time
     def choose_move(self, position: Position, seconds: float) -> tuple[Value, int]:
         """A move within about ``seconds``: (the position's value, a cell keeping it) if solved, else
         (``Value.UNKNOWN``, the best guess).
@@ -316,6 +356,7 @@ class Searcher:
         return Value.UNKNOWN, (guess if guess in legal else legal[0])
 
     # -- the engine contract (kinarow.search.engine.Engine) ----------------------------------------------------
+    @one_at_a_time
     def value(self, position: Position, *, max_nodes: int | None = None, time_limit: float | None = None) -> Value:
         """The value of ``position`` by :meth:`search` (both sides' win tests deepening together; a Connect-k
         game's by the score search); ``Value.UNKNOWN`` when the budgets ran out first."""
@@ -325,6 +366,7 @@ class Searcher:
         kernel_value, _, _, _ = self.search(position, max_nodes=max_nodes, deadline=_deadline(time_limit))
         return Value.UNKNOWN if kernel_value == K.ABORT else mover_value(position, kernel_value)
 
+    @one_at_a_time
     def wins(self, position: Position, player: Player, *, max_nodes: int | None = None,
              time_limit: float | None = None) -> Value | Bound:
         """Can ``player`` force a win from ``position``? That player's deepening win tests only (the draw-proof
@@ -343,6 +385,7 @@ class Searcher:
                         deadline)
         return answer(position, player, None if v == K.ABORT else v == (K.WIN if mover else K.LOSS))
 
+    @one_at_a_time
     def move(self, position: Position, value: Value | None = None, *, max_nodes: int | None = None,
              time_limit: float | None = None) -> int | None:
         """A move that keeps ``value`` (the value of ``position``; searched first when not given). The winner's
@@ -372,6 +415,7 @@ class Searcher:
         """``work`` (kernel calls) in the calling thread, or watched for ``deadline`` by :meth:`_watch`."""
         return work() if deadline is None else self._watch(work, deadline, None)[0]
 
+    @one_at_a_time
     def walk(self, position: Position, winner: Player, *,
              on_tick: Callable[[int], None] | None = None) -> StrategyTree:
         """The strategy of ``winner`` from ``position``, which it wins, as the compiled walk of its win tests
@@ -383,6 +427,7 @@ class Searcher:
         assert moves is not None  # nothing asks it to stop; Ctrl-C is raised
         return walk_tree(position, winner, moves)
 
+    @one_at_a_time
     def game_length(
         self,
         position: Position,
@@ -438,6 +483,7 @@ class Searcher:
                                f"{position.move_text() or 'the start'}, so the game has no length to find")
         return last, nodes, None
 
+    @one_at_a_time
     def strategy_walk(
         self,
         position: Position,
@@ -445,12 +491,17 @@ class Searcher:
         should_stop: Callable[[], bool] | None = None,
         on_tick: Callable[[int], None] | None = None,
         outcome: str = WIN_OUTCOME,
+        *,
+        max_nodes: int | None = None,
+        deadline: float | None = None,
     ) -> bytes | None:
         """The winner's prescribed moves from ``position`` as a walk (version 3: cell numbers, one byte each, in
         the checker's replay order; the moves :func:`kinarow.proofs.tree.follow` with :meth:`move` would
-        give), found by the compiled kernel; None if ``should_stop()`` turned true first. Ctrl-C stops the walk
-        and is raised again. ``on_tick(nodes)`` hears the win tests' nodes so far, a few times a second and once
-        at the end.
+        give), found by the compiled kernel; None if ``should_stop()`` turned true first, or the budgets ran out:
+        ``max_nodes`` nodes of its win tests together (the kernel's own count, checked every 1,024 nodes) or the
+        clock time ``deadline`` (``time.perf_counter()``); :attr:`walk_stopped` then says which. Ctrl-C (and
+        SIGTERM) stops the walk within a fraction of a second and is raised again. ``on_tick(nodes)`` hears the
+        win tests' nodes so far, a few times a second and once at the end.
 
         ``outcome="not-lose"`` walks a strategy of ``winner`` that does not lose (a draw at worst) instead: at
         its turns a move that the opponent's win tests cannot refute. ``position`` must not be lost for it.
@@ -464,20 +515,29 @@ class Searcher:
         rules, plan, xctrl = X.walk_inputs(game)
         self.ctrl[:] = 0
         self.check_position(position)
+        xctrl[X.X_MAX_NODES] = check_count(max_nodes, "max_nodes") or 0
         p1, p2 = position.key()
+        why: list[str] = []
+        self.walk_stopped, self.walk_nodes = None, 0
 
         def stop() -> None:
             xctrl[X.X_STOP] = 1
             self.ctrl[K.C_STOP] = 1
 
-        def poll() -> None:
+        def check() -> None:
             if should_stop is not None and should_stop():
+                why.append("asked")
                 stop()
+            if deadline is not None and time.perf_counter() >= deadline:
+                why.append("time limit")
+                stop()
+
+        def poll() -> None:
+            check()
             if on_tick is not None:
                 on_tick(int(xctrl[X.X_NODES] + self.ctrl[K.C_NODES]))
 
-        if should_stop is not None and should_stop():
-            stop()  # asked already: the walk stops at its first question
+        check()  # asked already, or no time left: the walk stops at its first question
         try:
             status, out = run_stoppable(
                 lambda: X.extract(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
@@ -485,9 +545,12 @@ class Searcher:
                                   TK.CLAIM_CODES[outcome]), stop, poll)
         finally:
             self.ctrl[K.C_STOP] = 0
+        self.walk_nodes = int(xctrl[X.X_NODES])
         if on_tick is not None:
-            on_tick(int(xctrl[X.X_NODES]))  # the final count, however short the walk
+            on_tick(self.walk_nodes)  # the final count, however short the walk
         if status == X.STOPPED:
+            out_of_nodes = xctrl[X.X_MAX_NODES] > 0 and self.walk_nodes >= xctrl[X.X_MAX_NODES]
+            self.walk_stopped = why[0] if why else "node limit" if out_of_nodes else "asked"
             return None
         moves = out[: int(xctrl[X.X_ROWS])]
         if status == X.NO_WIN:
@@ -498,6 +561,7 @@ class Searcher:
                                f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)")
         return moves.tobytes()
 
+    @one_at_a_time
     def strategy_choices(
         self,
         position: Position,
@@ -542,8 +606,10 @@ def non_losing_strategy(position: Position, player: int, searcher: Searcher | No
     if searcher is None:
         searcher = Searcher(game, knowledge="none")
     searcher.check_position(position)
-    searcher.new_root()
-    if searcher.forces_win(position, 3 - player):
+    with searcher.lock:  # the new root and its test, one question
+        searcher.new_root()
+        loses = searcher.forces_win(position, 3 - player)
+    if loses:
         raise KinarowError(f"the {winner_of(game, player, K.WIN)} player can lose after "
                            f"{position.move_text() or 'the start'}, so it has no strategy that does not lose")
     walk = searcher.strategy_walk(position, player, should_stop, on_tick=on_tick, outcome=NOT_LOSE)
@@ -577,8 +643,19 @@ def winner_of(game: Game, to_move: int, kernel_value: int) -> Value:
         return Value.DRAW
     return Value.win(game.goal, to_move if kernel_value == K.WIN else 3 - to_move)
 
+class StrategyStoppedError(KinarowError):
+    """:func:`extract_strategy` ran out of its budgets before the strategy was written; ``stopped`` says which
+    (``time limit`` or ``node limit``) and ``nodes`` how many nodes the walk's win tests had searched."""
+
+    def __init__(self, stopped: str, nodes: int) -> None:
+        super().__init__(f"the winning strategy was not written: the {stopped} ran out after {nodes:,} nodes")
+        self.stopped = stopped
+        self.nodes = nodes
+
+
 def extract_strategy(
-    position: Position, searcher: Searcher, on_tick: Callable[[int], None] | None = None, *, walk: bool = False
+    position: Position, searcher: Searcher, on_tick: Callable[[int], None] | None = None, *, walk: bool = False,
+    value: int | None = None, max_nodes: int | None = None, deadline: float | None = None,
 ) -> StrategyTree:
     """The winner's strategy from ``position`` (which must be a win for someone).
 
@@ -587,13 +664,26 @@ def extract_strategy(
     ``on_tick(nodes)`` hears the nodes of the win tests so far. With
     ``walk=True`` the strategy stays a walk (version 3), as the kernel finds
     it: no board is kept, which is what lets a large strategy fit in memory.
-    """
-    value, _ = searcher.best_move(position)
-    if value == K.DRAW:
-        raise KinarowError("the position is a draw; there is no winning strategy to extract")
-    winner = position.to_move if value == K.WIN else 3 - position.to_move
 
-    moves = searcher.strategy_walk(position, winner, on_tick=on_tick)
-    assert moves is not None  # nothing asks it to stop; Ctrl-C is raised
+    ``value`` is the position's kernel value for the side to move when it is known (a search that just found
+    it); else :meth:`Searcher.search` finds it first. ``max_nodes`` (the walk's win tests together; the value's
+    search has its own) and ``deadline`` (``time.perf_counter()``, for both) bound the work: when one runs out
+    first, :class:`StrategyStoppedError` says which, within a fraction of a second. Ctrl-C and SIGTERM stop it
+    as fast and are raised (KeyboardInterrupt).
+    """
+    with searcher.lock:  # the value and the walk of one question
+        if value is None:
+            value, _, nodes, stopped = searcher.search(position, max_nodes=max_nodes, deadline=deadline,
+                                                       on_tick=on_tick)
+            if stopped == "interrupted":
+                raise KeyboardInterrupt
+            if stopped or value == K.ABORT:
+                raise StrategyStoppedError(stopped or "node limit", nodes)
+        if value == K.DRAW:
+            raise KinarowError("the position is a draw; there is no winning strategy to extract")
+        winner = position.to_move if value == K.WIN else 3 - position.to_move
+        moves = searcher.strategy_walk(position, winner, on_tick=on_tick, max_nodes=max_nodes, deadline=deadline)
+        if moves is None:  # nothing else asks it to stop; Ctrl-C is raised
+            raise StrategyStoppedError(searcher.walk_stopped or "node limit", searcher.walk_nodes)
     tree = strategy_from_walk(position, winner, moves)
     return tree if walk else tree.expanded()

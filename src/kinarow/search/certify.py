@@ -373,6 +373,9 @@ def certificate(position: Position, result: Result, store: Store | None = None,
             return Proof(None, "the value is unknown, so there is nothing to prove")
         if position.is_over:
             return Proof(None, "the game is already over")
+        if result.stopped:  # a budget ran out (or Ctrl-C) after the value, before its strategy was written
+            return Proof(None, f"the value {result.value} has no certificate here: the search stopped "
+                         f"({result.stopped}) before its certificate was written")
     for writer in WRITERS:
         if writer.fits(position, result):
             return writer.write(position, result, store, tick)

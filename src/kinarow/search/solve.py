@@ -30,7 +30,7 @@ from kinarow.position import Position
 from kinarow.proofs import blocking_fit
 from kinarow.search import book as books
 from kinarow.search import connect
-from kinarow.search.alphabeta import Searcher, extract_strategy, knowledge_fit, winner_of
+from kinarow.search.alphabeta import Searcher, StrategyStoppedError, extract_strategy, knowledge_fit, winner_of
 from kinarow.search.alphabeta import strategy_from_walk as _walk_tree
 from kinarow.search.options import PROOF_SEARCH_RULE, Limits, OptionError, SolveKeywords, SolveOptions, folded
 from kinarow.search.result import R, Result
@@ -386,7 +386,13 @@ def with_reason(position: Position, result: R) -> R:
 
 def _alpha_beta(ask: Ask) -> Result:
     """The alpha-beta route: the value by :meth:`Searcher.search` (the given searcher or a new one), the
-    matching sets when knowledge settled the root, and a win's strategy when one is asked for."""
+    matching sets when knowledge settled the root, and a win's strategy when one is asked for; under the
+    searcher's lock, so that a searcher shared by threads answers one solve at a time."""
+    with ask.alpha_beta().lock:
+        return _alpha_beta_held(ask)
+
+
+def _alpha_beta_held(ask: Ask) -> Result:
     position, on_tick = ask.position, ask.on_tick
     game = position.game
     moves_text = position.move_text()
@@ -407,10 +413,16 @@ def _alpha_beta(ask: Ask) -> Result:
     if searcher.ctrl[K.C_ROOT_EXACT] and result.value in (Value.DRAW, Value.BREAKER):
         result.certificate = root_certificate(position)
         result.seconds = time.perf_counter() - start
-    if ask.options.wants_strategy and value != K.DRAW:
-        result.strategy = extract_strategy(
-            position, searcher, None if on_tick is None else lambda more: on_tick(nodes + more),
-            walk=ask.options.walk)
+    if ask.options.wants_strategy and value != K.DRAW:  # within what is left of the budgets
+        left = None if ask.limits.max_nodes is None else max(ask.limits.max_nodes - nodes, 1)
+        try:
+            result.strategy = extract_strategy(
+                position, searcher, None if on_tick is None else lambda more: on_tick(nodes + more),
+                walk=ask.options.walk, value=value, max_nodes=left, deadline=deadline)
+        except StrategyStoppedError as stop:  # the value stands; its strategy (so its certificate) is missing
+            result.stopped = stop.stopped
+        except KeyboardInterrupt:
+            result.stopped = "interrupted"
         result.seconds = time.perf_counter() - start
     return result
 

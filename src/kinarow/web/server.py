@@ -87,7 +87,7 @@ WAIT = 20.0  # seconds a request waits for a searcher or a checker before it is 
 HEAVY = 2  # pairing and matching searches at once
 CHECKS = 1  # certificate checks (and certificate engines) at once: a large strategy takes GiB
 READ_TIMEOUT = 30.0  # seconds to receive a request body
-KEEP_ALIVE = 5  # seconds an idle connection stays open
+KEEP_ALIVE = 5  # seconds an idle connection stays open, and a request line and headers may take to arrive
 CONNECTIONS = 64  # open connections at once; beyond, uvicorn answers 503
 MAX_HEADERS = 64 * 2**10  # bytes of a request line and headers (h11)
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
@@ -850,7 +850,13 @@ def create_app(app: App | None = None, *, hosts: Sequence[str] = LOCAL_HOSTS) ->
 
 def _protocol() -> type[asyncio.Protocol]:
     """uvicorn's HTTP/1.1 protocol (h11), answering a request that is not valid HTTP with a JSON sentence,
-    and closing a new connection that sends nothing within the keep-alive timeout."""
+    and closing a connection whose request line and headers have not all arrived within the keep-alive timeout
+    (a new connection, or one after its last response).
+
+    uvicorn has no timeout for reading a request's head: its keep-alive timer is cancelled by the first byte
+    that arrives, so a client sending a header line every few seconds held its connection (and one of
+    :data:`CONNECTIONS`) for good. Here the same timer runs on until h11 has the whole head (uvicorn cancels
+    it then, when the request starts); the body has :data:`READ_TIMEOUT`."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -859,6 +865,11 @@ def _protocol() -> type[asyncio.Protocol]:
             super().connection_made(transport)
             self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive,
                                                                 self.timeout_keep_alive_handler)
+
+        def data_received(self, data: bytes) -> None:
+            # uvicorn's own, without cancelling the timer first: handle_events cancels it on a whole request head
+            self.conn.receive_data(data)
+            self.handle_events()
 
         def send_400_response(self, msg: str) -> None:
             body = json.dumps({"error": "the request is not valid HTTP/1.1 (a malformed request line, header or "
