@@ -13,6 +13,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import multiprocessing as mp
+import os
 import time
 import uuid
 from collections.abc import Iterable
@@ -21,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from kinarow.engine.pool import die_with_parent
 from kinarow.errors import KinarowError
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec, init_local_worker, run_job
 
@@ -65,6 +67,13 @@ class Backend:
         raise NotImplementedError
 
 
+def _start_local_worker(parent: int, flags: Any, live: Any) -> None:
+    """Pool initializer: the worker ends with the coordinator ``parent`` (even one killed with ``kill -9``),
+    and stops its jobs through ``flags``."""
+    die_with_parent(parent)
+    init_local_worker(flags, live)
+
+
 class LocalBackend(Backend):
     """A pool of worker processes on this machine; jobs are stopped through shared flags."""
 
@@ -81,7 +90,8 @@ class LocalBackend(Backend):
         self._live = np.frombuffer(self.live, dtype=np.int64)  # (summed by numpy: a Python loop over 65,536
         # slots at every poll took a third of a core)
         self.pool = cf.ProcessPoolExecutor(
-            max_workers=workers, mp_context=ctx, initializer=init_local_worker, initargs=(self.flags, self.live)
+            max_workers=workers, mp_context=ctx, initializer=_start_local_worker,
+            initargs=(os.getpid(), self.flags, self.live)
         )
 
     def submit(self, spec: JobSpec) -> Any:
