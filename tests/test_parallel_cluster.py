@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import sys
+import threading
 
 import pytest
 
@@ -63,17 +66,74 @@ def test_cluster_time_limit_stops_its_jobs(cluster):
 def test_unreachable_cluster_is_one_sentence(monkeypatch):
     monkeypatch.setattr(backends, "CONNECT_TIMEOUT", "1s")  # the Dask back end reads it from its own module
     timeouts: list[object] = []
-    real_client = distributed.Client
+    real_connect = distributed.comm.connect
 
-    def client(*args, **kwargs):
+    def connect(*args, **kwargs):
         timeouts.append(kwargs.get("timeout"))
-        return real_client(*args, **kwargs)
+        return real_connect(*args, **kwargs)
 
-    monkeypatch.setattr(distributed, "Client", client)
+    monkeypatch.setattr(distributed.comm, "connect", connect)
     with pytest.raises(par.ClusterError) as err:
         par.solve("4x4k4", cluster="tcp://127.0.0.1:9")
     assert "tcp://HOST:PORT" in str(err.value) and "\n" not in str(err.value)
-    assert timeouts == ["1s"]  # the patched timeout is the one the back end used
+    assert "'tcp://127.0.0.1:9' within 1 s" in str(err.value)
+    assert timeouts == [1.0]  # the patched timeout is the one the back end used
+
+
+@contextlib.contextmanager
+def _server(answer: bytes | None):
+    """A TCP server on this machine that sends ``answer`` to whoever connects (None: accepts and says nothing)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                connection, _ = listener.accept()
+                held.append(connection)  # kept open: the client is left waiting
+                if answer is not None:
+                    with contextlib.suppress(OSError):
+                        connection.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.close()
+        for connection in held:
+            connection.close()
+
+
+def _command_in_a_thread(args: list[str], capsys) -> tuple[int | None, str]:
+    """``kinarow ARGS`` (in this process) with a hang guard: None when it did not end in a minute; and stderr."""
+    code: list[int] = []
+    thread = threading.Thread(target=lambda: code.append(main(args)), daemon=True)
+    thread.start()
+    thread.join(60)  # a hang guard only: the command ends within the connect timeout and a second
+    return (code[0] if code else None), capsys.readouterr().err
+
+
+# a web server's answer: its first bytes read as a frame count once made distributed allocate 3 EiB (a traceback)
+JUNK = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n" * 50
+
+
+@pytest.mark.parametrize("answer", [JUNK, b"\xff" * 4096, None], ids=["web-server", "noise", "silent"])
+def test_a_server_that_is_no_scheduler_is_one_sentence(monkeypatch, capsys, answer):
+    monkeypatch.setattr(backends, "CONNECT_TIMEOUT", "1s")
+    with _server(answer) as address:
+        code, err = _command_in_a_thread(["solve", "4x4k4", "--cluster", address], capsys)
+    assert code is not None, "the command did not end"
+    assert code != 0 and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and address in err and "tcp://HOST:PORT" in err
+    if answer is None:
+        assert "did not answer within 1 s" in err
+
+
+def test_an_address_of_no_transport_is_one_sentence(capsys):
+    assert main(["solve", "4x4k4", "--cluster", "udp://127.0.0.1:8786"]) != 0
+    err = capsys.readouterr().err
+    assert "is not the address of a Dask scheduler" in err and len(err.strip().splitlines()) == 1
 
 
 def test_missing_dask_names_the_extra(monkeypatch):

@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -264,3 +265,64 @@ def test_a_walk_worker_s_sigterm_is_an_interrupt_not_an_error():
     with pytest.raises(KeyboardInterrupt) as stopped:
         draw._stop_on_terminate(signal.SIGTERM, None)
     assert not isinstance(stopped.value, Exception)
+
+
+def _running(pid: int) -> bool:
+    """Is ``pid`` a process that still runs (a zombie no longer does: an orphan's zombie may wait long for a reaper
+    that never comes)?"""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def _workers_of(pid: int, marker: str) -> list[int]:
+    return [p for p in _children(pid) if marker in Path(f"/proc/{p}/cmdline").read_text(errors="replace")]
+
+
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+                    reason="needs /proc/PID/task/PID/children to see the workers")
+@pytest.mark.parametrize("command, marker", [
+    # frontier jobs on the parallel solve's local pool (forked workers: their command line is the coordinator's)
+    (["solve", "8x8k5", "--workers", "2", "--tt-mb", "64", "--time-limit", "600", "--checkpoint", "{tmp}/k.sqlite"],
+     "solve"),
+    # the draw-proof walk's jobs on run_cells (spawned workers)
+    (["settle", "8x4k4", "--draw-proof", "--workers", "2", "--tt-mb", "64", "--time-limit", "600",
+      "--checkpoint", "{tmp}/walks"], "spawn_main"),
+], ids=["solve", "settle-draw-proof"])
+def test_workers_end_when_their_coordinator_is_killed(tmp_path, command, marker):
+    # kill -9 of the coordinator once left its workers searching for good, each with its table
+    env = {**os.environ, "PYTHONPATH": SRC, "KINAROW_STORE": str(tmp_path / "r.sqlite")}
+    process = subprocess.Popen([sys.executable, "-m", "kinarow", *(a.format(tmp=tmp_path) for a in command)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 120  # a hang guard: the workers start within seconds
+        while time.monotonic() < deadline and len(workers) < 2 and process.poll() is None:
+            time.sleep(0.2)
+            workers = _workers_of(process.pid, marker)
+        assert len(workers) == 2, "the workers never started"
+        process.kill()
+        process.wait(30)
+        deadline = time.monotonic() + 60  # a hang guard: with the kernel's signal they end at once
+        while time.monotonic() < deadline and any(_running(p) for p in workers):
+            time.sleep(0.2)
+        assert not [p for p in workers if _running(p)]
+    finally:
+        if process.poll() is None:
+            process.kill()
+        for p in workers:
+            if _running(p):
+                os.kill(p, signal.SIGKILL)
+
+
+def test_a_worker_s_watch_sees_its_parent_go():
+    # the portable fallback: a thread that sees the worker's parent pid change (here: a parent it never had)
+    from kinarow.engine import pool
+
+    seen = []
+    watch = threading.Thread(target=pool._watch_parent, args=(os.getppid() + 10**6, lambda: seen.append(1), 0.01))
+    watch.start()
+    watch.join(30)
+    assert seen == [1]

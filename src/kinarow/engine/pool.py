@@ -21,7 +21,9 @@ the results back in list order.
 Ctrl-C is this process's business: workers ignore it; on Ctrl-C (or any
 error) the cells not started are dropped, the running workers are terminated
 and the interrupt goes on to the caller -- cells already passed to ``finish``
-are kept. Workers start with the ``spawn`` method (no copy of this process's
+are kept. A worker also ends when this process ends any other way (``kill -9``,
+the out-of-memory killer): see :func:`die_with_parent`, which every worker
+process kinarow starts calls first. Workers start with the ``spawn`` method (no copy of this process's
 threads, such as a progress bar's), so ``work`` must be a module-level function
 and its argument and result must pickle.
 
@@ -33,9 +35,14 @@ terminated.)
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
+import ctypes
+import ctypes.util
 import multiprocessing as mp
 import multiprocessing.connection
+import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -44,14 +51,72 @@ from typing import Any, TypeVar
 from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.limits import check_workers
 
-__all__ = ["run_cells"]
+__all__ = ["die_with_parent", "run_cells"]
 
 A = TypeVar("A")
 R = TypeVar("R")
 
+#: Linux's prctl option that has the kernel signal a process when the thread that started it ends
+PR_SET_PDEATHSIG = 1
+#: Seconds between two looks of a worker's watch for its parent (the fallback where prctl is missing)
+PARENT_POLL_SECONDS = 1.0
+#: Seconds an orphaned worker is given to act on SIGTERM (a draw-proof walk saves its memory) before it exits
+ORPHAN_GRACE_SECONDS = 20.0
 
-def _ignore_interrupts() -> None:
-    """Pool initializer: Ctrl-C reaches every process of the terminal; only the coordinator acts on it."""
+
+def _death_signal(signum: int) -> bool:
+    """Ask Linux to send ``signum`` to this process when its parent ends; False where that is not available."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        return bool(libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int, on_orphan: Callable[[], None], poll: float = PARENT_POLL_SECONDS) -> None:
+    """Call ``on_orphan`` once this process's parent is no longer ``parent`` (it ended: the process was
+    handed to another); look every ``poll`` seconds."""
+    while os.getppid() == parent:
+        time.sleep(poll)
+    on_orphan()
+
+
+def _end_orphan() -> None:
+    """This worker's parent is gone: SIGTERM to itself (what a stop by the coordinator sends; a draw-proof walk
+    saves its memory on it), then, should it still run after :data:`ORPHAN_GRACE_SECONDS`, exit at once."""
+    with contextlib.suppress(OSError):
+        os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(ORPHAN_GRACE_SECONDS)
+    os._exit(1)
+
+
+def die_with_parent(parent: int) -> None:
+    """Have this worker process end when ``parent``, the process that started it, ends, however it ends.
+
+    Called first by every worker kinarow starts (pool initializers): a coordinator killed with ``kill -9`` or
+    by the out-of-memory killer runs no clean-up, and its workers would go on searching, each with its table,
+    for good. On Linux the kernel sends the worker SIGTERM when its parent ends
+    (``prctl(PR_SET_PDEATHSIG)``); the parent is checked right after, in case it ended before the call. On
+    every system a thread of the worker also watches its parent's pid (:func:`os.getppid`) once a second: it
+    sends the same SIGTERM where prctl is missing, and ends a worker that is still there
+    :data:`ORPHAN_GRACE_SECONDS` after its parent ended.
+
+    (Linux sends the signal when the *thread* that started the worker ends; kinarow's pools start their
+    workers from the thread that made the pool, which outlives it.)
+    """
+    _death_signal(signal.SIGTERM)
+    if os.getppid() != parent:  # the parent ended before the kernel was asked
+        _end_orphan()
+    threading.Thread(target=_watch_parent, args=(parent, _end_orphan), name="kinarow-parent-watch",
+                     daemon=True).start()
+
+
+def _start_worker(parent: int) -> None:
+    """Pool initializer: the worker ends with ``parent``; Ctrl-C reaches every process of the terminal, and
+    only the coordinator acts on it."""
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -108,7 +173,8 @@ def run_cells(
     before = set(mp.active_children())
     threads_before = set(threading.enumerate())
     pool = cf.ProcessPoolExecutor(
-        max_workers=min(workers, count), mp_context=mp.get_context("spawn"), initializer=_ignore_interrupts
+        max_workers=min(workers, count), mp_context=mp.get_context("spawn"), initializer=_start_worker,
+        initargs=(os.getpid(),)
     )
     try:
         while ready or running:

@@ -10,9 +10,12 @@ done, and stops one job or all of them.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures as cf
 import contextlib
 import multiprocessing as mp
+import os
+import threading
 import time
 import uuid
 from collections.abc import Iterable
@@ -21,19 +24,83 @@ from typing import Any
 
 import numpy as np
 
-from kinarow.errors import KinarowError
+from kinarow.engine.pool import die_with_parent
+from kinarow.errors import KinarowError, shown
 from kinarow.search.parallel.jobs import JobOutcome, JobSpec, init_local_worker, run_job
 
 __all__ = ["Backend", "ClusterError", "DaskBackend", "LocalBackend"]
 
 #: Frontier positions a local pool can track (shared stop flags and node counters; splits stop at this).
 LOCAL_JOB_SLOTS = 1 << 16
-#: How long to try reaching a Dask scheduler.
+#: How long to try reaching a Dask scheduler: the connect and its handshake, then the client's start (each)
 CONNECT_TIMEOUT = "10s"
 
 
 class ClusterError(KinarowError):
     """The cluster back-end is missing or the cluster cannot be reached."""
+
+
+def _reason(err: BaseException) -> str:
+    """An error of the connection in a few words: its type and the first line of its text, cut short."""
+    text = str(err).strip().splitlines()[0] if str(err).strip() else ""
+    text = text if len(text) <= 80 else text[:77] + "..."
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _connect_error(address: str, seconds: float, err: BaseException) -> ClusterError:
+    """The one sentence that says why ``address`` gave no Dask scheduler."""
+    where = shown(address, 80)
+    if isinstance(err, TimeoutError):
+        return ClusterError(f"the Dask scheduler at {where} did not answer within {seconds:g} s; give the address "
+                            "of a running scheduler as tcp://HOST:PORT")
+    if isinstance(err, OSError) or type(err).__name__ in ("CommClosedError", "FatalCommClosedError"):
+        return ClusterError(f"cannot reach a Dask scheduler at {where} within {seconds:g} s ({_reason(err)}); "
+                            "give ADDRESS as tcp://HOST:PORT")
+    return ClusterError(f"the server at {where} does not answer as a Dask scheduler ({_reason(err)}); give the "
+                        "address of a running scheduler as tcp://HOST:PORT")
+
+
+def _check_address(address: str) -> None:
+    """Refuse an address that names no transport Dask knows (``udp://...``), before connecting anywhere."""
+    from distributed.comm import parse_address
+    from distributed.comm.registry import get_backend
+
+    try:
+        get_backend(parse_address(address)[0])
+    except (ValueError, TypeError) as err:
+        raise ClusterError(f"{shown(address, 80)} is not the address of a Dask scheduler ({_reason(err)}); give "
+                           "ADDRESS as tcp://HOST:PORT") from None
+
+
+def _handshake(address: str, seconds: float) -> None:
+    """Connect to ``address`` and read its handshake, all within ``seconds``; raise what went wrong.
+
+    distributed bounds the connect by its timeout but then waits for the server's handshake without one, so a
+    server that accepts and says nothing held ``Client(address, timeout=...)`` for good. The probe runs on an
+    event loop of its own, in a thread of its own (the caller's thread may run a loop already, as in Jupyter).
+    """
+    from distributed.comm import connect
+
+    async def probe() -> None:
+        # a second more than the connect's own bound, so that its own error (refused, unknown host) is the one told
+        comm = await asyncio.wait_for(connect(address, timeout=seconds), seconds + 1)
+        await comm.close()
+
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(probe())
+        except BaseException as err:  # handed to the caller's thread
+            failed.append(err)
+
+    thread = threading.Thread(target=run, name="kinarow-dask-handshake", daemon=True)
+    thread.start()
+    thread.join(seconds + 10)
+    if thread.is_alive():
+        raise TimeoutError(address)
+    if failed:
+        raise failed[0]
 
 
 class Backend:
@@ -65,6 +132,13 @@ class Backend:
         raise NotImplementedError
 
 
+def _start_local_worker(parent: int, flags: Any, live: Any) -> None:
+    """Pool initializer: the worker ends with the coordinator ``parent`` (even one killed with ``kill -9``),
+    and stops its jobs through ``flags``."""
+    die_with_parent(parent)
+    init_local_worker(flags, live)
+
+
 class LocalBackend(Backend):
     """A pool of worker processes on this machine; jobs are stopped through shared flags."""
 
@@ -81,7 +155,8 @@ class LocalBackend(Backend):
         self._live = np.frombuffer(self.live, dtype=np.int64)  # (summed by numpy: a Python loop over 65,536
         # slots at every poll took a third of a core)
         self.pool = cf.ProcessPoolExecutor(
-            max_workers=workers, mp_context=ctx, initializer=init_local_worker, initargs=(self.flags, self.live)
+            max_workers=workers, mp_context=ctx, initializer=_start_local_worker,
+            initargs=(os.getpid(), self.flags, self.live)
         )
 
     def submit(self, spec: JobSpec) -> Any:
@@ -120,6 +195,7 @@ class DaskBackend(Backend):
 
     def __init__(self, cluster: Any) -> None:
         try:
+            import dask
             from distributed import Client, Event
         except ImportError:
             raise ClusterError(
@@ -128,17 +204,27 @@ class DaskBackend(Backend):
             ) from None
         self._Event = Event
         if isinstance(cluster, str):
+            seconds = dask.utils.parse_timedelta(CONNECT_TIMEOUT, default="seconds")
+            _check_address(cluster)
             try:
-                self.client = Client(cluster, timeout=CONNECT_TIMEOUT)
-            except (OSError, TimeoutError, ValueError) as err:
-                raise ClusterError(
-                    f"cannot reach a Dask scheduler at '{cluster}' ({err}); give ADDRESS as tcp://HOST:PORT"
-                ) from None
+                _handshake(cluster, seconds)
+                # distributed's own bounds for the connection that stays: the connect, and the client's start
+                with dask.config.set({"distributed.comm.timeouts.connect": CONNECT_TIMEOUT}):
+                    self.client = Client(cluster, timeout=CONNECT_TIMEOUT)
+            except Exception as err:
+                raise _connect_error(cluster, seconds, err) from None
             self.own_client = True
         else:
             self.client = cluster
             self.own_client = False
-        info = self.client.scheduler_info()
+        try:
+            info = self.client.scheduler_info()
+        except Exception as err:
+            if self.own_client:
+                with contextlib.suppress(Exception):
+                    self.client.close(timeout=CONNECT_TIMEOUT)
+            raise ClusterError(f"the Dask scheduler at {shown(str(cluster))} did not say which workers it has "
+                               f"({_reason(err)}); check that it is a running Dask scheduler") from None
         self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in info.get("workers", {}).values()))
         self.run = f"kinarow-{uuid.uuid4().hex[:12]}"
         self.events: list[Any] = []
