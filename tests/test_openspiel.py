@@ -1,14 +1,17 @@
 """The OpenSpiel bridge (kinarow.search.openspiel): states map to positions and back, move by move, in random
 games played in both; scores agree with OpenSpiel's own minimax and with perfect play's length; the bot is a
-pyspiel.Bot that never loses and repeats its games with a seed.
+pyspiel.Bot that never loses and repeats its games with a seed; and benchmarks/openspiel_mcts.py runs.
 
 Without OpenSpiel (the ``openspiel`` extra) only the test of the missing-install sentence runs.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import sys
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -18,6 +21,7 @@ from kinarow.position import Position
 from kinarow.search import openspiel as bridge
 from kinarow.values import Value
 
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "openspiel_mcts.py"
 #: OpenSpiel game strings and their kinarow games; 5x3k3 has more columns than rows, 3x5k3 more rows
 GAMES = {
     "tic_tac_toe": "3x3k3",
@@ -280,3 +284,23 @@ def test_the_bot_refuses_another_game_and_a_finished_one(spiel: Any) -> None:
         state.apply_action(action)
     with pytest.raises(KinarowError, match="the game is over"):
         perfect.step(state)
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("openspiel_mcts", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["openspiel_mcts"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_mcts_example_runs_and_kinarow_does_not_lose(spiel: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    script = _script()
+    assert script.main(["--games", "tic_tac_toe=2", "connect_four=1", "--simulations", "20"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("OpenSpiel MCTS (20 simulations a move")
+    rows = {tuple(line.split()[:2]): line.split()[2:6] for line in out[2:-1]}
+    assert set(rows) == {("tic_tac_toe", "first"), ("tic_tac_toe", "second"), ("connect_four", "first")}
+    assert all(games == "1" and losses == "0" for games, _, _, losses in rows.values())
+    assert out[-1] == "kinarow lost no game."
