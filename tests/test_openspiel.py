@@ -254,6 +254,8 @@ def test_the_bot_keeps_the_value_and_its_policy_is_the_best_moves(spiel: Any) ->
         assert perfect.provides_policy()
         assert action in dict(policy) and sum(p for _, p in policy) == pytest.approx(1.0)
         assert perfect.get_policy(state) == policy
+        actions = [move for move, _ in policy]
+        assert actions == sorted(actions) and bridge.bot(state.get_game()).step(state) == actions[0]  # no seed
         for move, _ in policy:
             after = state.clone()
             after.apply_action(move)

@@ -257,20 +257,23 @@ def bot_class() -> type:
             return position, best_moves(position, max_nodes=self.max_nodes, time_limit=self.time_limit,
                                         searcher=self.searcher)
 
-        def _choose(self, position: Position, best: list[MoveValue]) -> int:
-            move = best[0] if self.seed is None else self.rng.choice(best)
-            return action_of(position, move.cell)
+        def _actions(self, state: Any) -> list[int]:
+            """The best moves of ``state`` as OpenSpiel actions, in increasing order."""
+            position, best = self._best(state)
+            return sorted(action_of(position, m.cell) for m in best)
+
+        def _choose(self, actions: list[int]) -> int:
+            return actions[0] if self.seed is None else self.rng.choice(actions)
 
         def step(self, state: Any) -> int:
             """The action to play in ``state``: a move that keeps its value (see :func:`bot`)."""
-            position, best = self._best(state)
-            return self._choose(position, best)
+            return self._choose(self._actions(state))
 
         def step_with_policy(self, state: Any) -> tuple[list[tuple[int, float]], int]:
             """The policy (:meth:`get_policy`) and the action :meth:`step` plays, from one analysis."""
-            position, best = self._best(state)
-            share = 1.0 / len(best)
-            return [(action_of(position, m.cell), share) for m in best], self._choose(position, best)
+            actions = self._actions(state)
+            share = 1.0 / len(actions)
+            return [(action, share) for action in actions], self._choose(actions)
 
         def get_policy(self, state: Any) -> list[tuple[int, float]]:
             """Equal chances on every best move (those :meth:`step` chooses from)."""
@@ -296,10 +299,10 @@ def bot(game: Any, *, seed: int | None = None, max_nodes: int | None = None, tim
     ``evaluate_bots`` and the other places OpenSpiel takes a bot.
 
     At each ``step(state)`` it analyses every legal move (:func:`kinarow.search.analyse.analyse`) and plays one that
-    keeps the value of the state, with the shortest win or the longest loss: the first in kinarow's cell order when
-    ``seed`` is None, else a choice among them by ``random.Random(seed)``, so that a seed gives the same games
-    again. ``max_nodes`` and ``time_limit`` bound each move's analysis (a move it could not finish is one
-    sentence, never a guess). ``get_policy`` gives equal chances to those moves. The bot keeps no state between
-    moves: ``restart_at`` and ``inform_action`` do nothing.
+    keeps the value of the state, with the shortest win or the longest loss: the smallest such action when ``seed``
+    is None, else a choice among them by ``random.Random(seed)``, so that a seed gives the same games again.
+    ``max_nodes`` and ``time_limit`` bound each move's analysis (a move it could not finish is one sentence, never a
+    guess). ``get_policy`` gives equal chances to those moves. The bot keeps no state between moves:
+    ``restart_at`` and ``inform_action`` do nothing.
     """
     return bot_class()(game, seed, max_nodes, time_limit)
