@@ -1,14 +1,19 @@
 """The OpenSpiel bridge (kinarow.search.openspiel): states map to positions and back, move by move, in random
 games played in both; scores agree with OpenSpiel's own minimax and with perfect play's length; the bot is a
-pyspiel.Bot that never loses and repeats its games with a seed; and benchmarks/openspiel_mcts.py runs.
+pyspiel.Bot that never loses and repeats its games with a seed; benchmarks/openspiel_mcts.py runs; and
+docs/openspiel.md's Python examples print what the page shows.
 
 Without OpenSpiel (the ``openspiel`` extra) only the test of the missing-install sentence runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
+import itertools
 import random
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -306,3 +311,19 @@ def test_the_mcts_example_runs_and_kinarow_does_not_lose(spiel: Any, capsys: pyt
     assert set(rows) == {("tic_tac_toe", "first"), ("tic_tac_toe", "second"), ("connect_four", "first")}
     assert all(games == "1" and losses == "0" for games, _, _, losses in rows.values())
     assert out[-1] == "kinarow lost no game."
+
+
+def test_the_docs_python_examples_print_what_they_show(spiel: Any) -> None:
+    """docs/openspiel.md: each Python block, run in order in one namespace, prints the block shown under it."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "openspiel.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(\w*)\n(.*?)```", page, re.S)
+    namespace: dict[str, Any] = {}
+    ran = 0
+    for (language, code), (_, shown) in itertools.pairwise(blocks):
+        if language == "python":
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                exec(code, namespace)
+            assert out.getvalue() == shown, code
+            ran += 1
+    assert ran == 3
