@@ -38,6 +38,7 @@ from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.search.analyse import MoveValue, analyse
 from kinarow.search.result import Result
+from kinarow.search.solve import solve
 from kinarow.values import Value
 
 #: the OpenSpiel games this bridge maps (their short names)
@@ -197,8 +198,6 @@ def score(state: Any, *, max_nodes: int | None = None, time_limit: float | None 
     The budgets are :func:`~kinarow.search.solve.solve`'s; a search they stop is one sentence
     (:class:`~kinarow.errors.KinarowError`), not a guess.
     """
-    from kinarow.search.solve import solve
-
     position = position_of(state)
     if position.result is not None:
         over = position.result
