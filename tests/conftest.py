@@ -99,6 +99,10 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
     "test_extract.py": {
         "test_the_maker_breaker_strategy_with_knowledge_holds",
     },
+    "test_extract_budgets.py": {
+        "test_kinarow_solve_proof_of_connect_four_stops_at_its_budget",
+        "test_kinarow_solve_proof_shows_the_walk_and_stops_on_a_signal",
+    },
     "test_game.py": {
         "test_arbitrary_text_either_parses_canonically_or_raises_game_spec_error",
     },
@@ -188,6 +192,7 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
         "test_the_check_reports_its_progress",
     },
     "test_web.py": {
+        "test_browser_an_opened_certificate_is_shown_not_played",
         "test_browser_matching_set_and_a_proven_strategy",
         "test_browser_pairing_overlay_and_errors",
         "test_browser_play_prove_download_and_check",
@@ -195,6 +200,11 @@ SLOW: dict[str, frozenset[str] | set[str]] = {
         "test_browser_shows_the_analysis_and_the_winning_line_on_a_phone",
         "test_kinarow_serve_command_starts_answers_and_stops",
         "test_matching_set_is_drawn_and_its_certificate_checks",
+    },
+    "test_web_limits.py": {
+        "test_clients_trickling_their_headers_are_closed_and_others_are_served",
+        "test_the_server_stops_cleanly_during_a_proof",
+        "test_two_proofs_at_once_leave_the_engine_to_other_games",
     },
     "test_web_load.py": {
         "test_fuzzed_json_bodies_get_an_answer_or_one_sentence",
