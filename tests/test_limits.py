@@ -253,16 +253,111 @@ def test_read_json_is_bounded_and_one_sentence(tmp_path: Path) -> None:
 @pytest.mark.parametrize("argv", [["pairing-table", "--workers", "100000"],
                                   ["reproduce", "--list", "--workers", "100000"]])
 def test_worker_processes_are_capped(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    from kinarow.limits import MAX_WORKERS
+
     code, _, err = run(capsys, *argv)
-    assert code == 2 and "--workers = '100000' is too large; the most allowed is 1,024" in one_line(err)
+    assert code == 2 and f"--workers = '100000' is too large; the most allowed is {MAX_WORKERS:,}" in one_line(err)
 
 
 def test_a_pool_holds_its_worker_cap() -> None:
-    from kinarow.limits import MAX_WORKERS, check_workers
+    from kinarow.limits import MAX_WORKERS, WORKERS_PER_CORE, check_workers, cores
 
-    assert check_workers(MAX_WORKERS) == MAX_WORKERS
-    with pytest.raises(KinarowError, match="the most allowed is 1,024 processes"):
+    assert MAX_WORKERS == WORKERS_PER_CORE * cores() >= 4  # two workers (the tests') run on a machine of one core
+    assert check_workers(MAX_WORKERS) == MAX_WORKERS and check_workers(cores()) == cores()  # the default fits
+    with pytest.raises(KinarowError, match=f"the most allowed is {MAX_WORKERS:,} \\({WORKERS_PER_CORE} a core\\)"):
         check_workers(MAX_WORKERS + 1)
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "4x4k4", "--workers", "{n}"],
+    ["settle", "7x4k4", "--workers", "{n}", "--time-limit", "5"],
+    ["settle", "8x4k4", "--draw-proof", "--workers", "{n}", "--time-limit", "5"],
+    ["prove", "16x4k4", "--workers", "{n}", "--plan"],
+], ids=["solve", "settle", "settle-draw-proof", "prove"])
+def test_local_workers_are_a_few_a_core(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    # --workers 1,024 was accepted, each worker with its own table
+    from kinarow.limits import MAX_WORKERS, cores
+
+    code, _, err = run(capsys, *(a.format(n=MAX_WORKERS + 1) for a in argv))
+    assert code == 2 and "Traceback" not in err
+    assert f"--workers = {MAX_WORKERS + 1} is too many local processes for this machine's {cores():,} core" in err
+    assert f"the most allowed is {MAX_WORKERS:,}" in one_line(err) and len(err.strip().splitlines()) == 1
+
+
+def test_a_cluster_s_workers_are_not_bounded_by_the_local_cores() -> None:
+    from kinarow.limits import MAX_WORKERS
+    from kinarow.search.parallel.coordinator import ParallelOptions
+
+    assert ParallelOptions(cluster="tcp://127.0.0.1:8786", workers=MAX_WORKERS + 1).workers == MAX_WORKERS + 1
+    with pytest.raises(KinarowError, match="too many local processes"):
+        ParallelOptions(workers=MAX_WORKERS + 1)
+
+
+# -- workers x tables against the machine's memory ---------------------------------------------------------------
+#: the machine the tests pretend to run on: 1,400 MiB available (raising=False: before the check there was nothing
+#: to patch, and the commands ran)
+SMALL = 1400.0
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "4x4k4", "--workers", "2", "--tt-mb", "600"],
+    ["settle", "7x4k4", "--workers", "2", "--tt-mb", "600", "--time-limit", "5"],
+    ["settle", "8x4k4", "--draw-proof", "--workers", "2", "--tt-mb", "600", "--time-limit", "5"],
+    ["prove", "16x4k4", "--workers", "2", "--tt-mb", "600", "--dir", "{tmp}/case", "--checkpoints", "{checkpoints}"],
+], ids=["solve", "settle", "settle-draw-proof", "prove"])
+def test_tables_that_do_not_fit_in_memory_are_refused(capsys: pytest.CaptureFixture[str], monkeypatch:
+                                                      pytest.MonkeyPatch, tmp_path: Path, argv: list[str]) -> None:
+    # --workers 2 --tt-mb 16384 on a 24 GB machine was accepted and reached 22 GB in 54 s
+    import kinarow.limits
+
+    monkeypatch.setattr(kinarow.limits, "available_memory_mb", lambda: SMALL, raising=False)
+    checkpoints = Path(__file__).resolve().parents[1] / "checkpoints"
+    code, _, err = run(capsys, *(a.format(tmp=tmp_path, checkpoints=checkpoints) for a in argv))
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    table = 256 if "--draw-proof" in argv else 600  # (the walk's proof search takes at most 256 MiB)
+    assert (f"2 workers with a table of {table} MiB each (--tt-mb) need about {2 * (table + 512):,} MiB (512 MiB a "
+            "worker besides its table), more than the 1,400 MiB this machine has available; with 2 workers a table "
+            "of at most 188 MiB fits, or up to 1 worker with this table") in one_line(err)
+    assert not (tmp_path / "case").exists()  # refused before anything was written
+
+
+def test_the_parallel_solve_refuses_tables_that_do_not_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kinarow.limits
+    from kinarow.search import parallel
+
+    monkeypatch.setattr(kinarow.limits, "available_memory_mb", lambda: 4096.0, raising=False)
+    with pytest.raises(KinarowError, match=r"^3 workers with a table of 2,048 MiB each \(tt_mb\) need about 7,680 "
+                       r"MiB .* more than the 4,096 MiB this machine has available; with 3 workers a table of at "
+                       r"most 853 MiB fits, or up to 1 worker with this table$"):
+        parallel.solve("4x4k4", workers=3, tt_mb=2048)
+    assert parallel.solve("4x4k4", workers=2, tt_mb=64).value == "draw"  # 2 x 576 MiB fit
+
+
+def test_defaults_are_never_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kinarow.limits
+    from kinarow.limits import check_memory, cores, fitting_tt_mb
+    from kinarow.search import parallel
+    from kinarow.search.prover import JOB_TT_MB
+
+    # a 2-core machine of 24 GiB, busy with another run: kinarow prove's job run keeps its 4 GiB tables
+    monkeypatch.setattr(kinarow.limits, "available_memory_mb", lambda: 16 * 1024.0)
+    assert fitting_tt_mb(2, JOB_TT_MB) == JOB_TT_MB
+    check_memory(2, fitting_tt_mb(2, JOB_TT_MB))
+    # a small CI machine (4 cores, 7 GiB): the default is cut down to a power of two that fits, not refused
+    monkeypatch.setattr(kinarow.limits, "available_memory_mb", lambda: 7 * 1024.0)
+    assert fitting_tt_mb(4, JOB_TT_MB) == 512
+    check_memory(4, fitting_tt_mb(4, JOB_TT_MB))
+    # far too little memory for every core with the default table: the parallel solve's defaults still run
+    monkeypatch.setattr(kinarow.limits, "available_memory_mb", lambda: 1.0)
+    assert fitting_tt_mb(cores(), JOB_TT_MB) == kinarow.limits.SMALLEST_DEFAULT_TT_MB
+    assert parallel.solve("4x4k4").value == "draw"
+
+
+def test_available_memory_is_read_from_the_machine() -> None:
+    from kinarow.limits import available_memory_mb
+
+    mb = available_memory_mb()
+    assert mb is None or mb > 0
 
 
 # -- a checkpoint's rows are checked as they are read (SQLite keeps whatever was written) ---------------------------

@@ -5,7 +5,8 @@ The rules-level home of the validators (they import only the rules), so that the
 without importing the search: node counts (:func:`check_count`, up to :data:`MAX_NODES`), seconds, table sizes
 in MiB (:func:`check_tt_mb`, up to :data:`MAX_TT_MB`; :func:`default_tt_mb` when none is given), flags, the
 knowledge level and the search asked for, threads (:data:`MAX_THREADS`) and worker processes
-(:data:`MAX_WORKERS`), and :func:`said`, how an error message shows the value it refuses.
+(:data:`MAX_WORKERS`, a few a core), their tables against the machine's memory (:func:`check_memory`; a default
+is fitted by :func:`fitting_tt_mb`), and :func:`said`, how an error message shows the value it refuses.
 
 >>> check_count(10, "max_nodes")
 10
@@ -180,14 +181,102 @@ def default_tt_mb(game: Game) -> float:
     return DEFAULT_TT_MB
 
 
-#: the most worker processes a pool (or the parallel solve) starts: a process pool may start them all at once
-MAX_WORKERS = 1024
+#: local worker processes a core at most: more only share the cores (every job searches at full speed on one), and
+#: 1,024 workers each with its table was accepted once. A Dask cluster's workers are not counted here.
+WORKERS_PER_CORE = 4
 
 
-def check_workers(workers: Any) -> int:
+def cores() -> int:
+    """The machine's cores, as the default of ``--workers`` counts them (:func:`os.cpu_count`)."""
+    return os.cpu_count() or 1
+
+
+#: the most local worker processes a pool (or the parallel solve) starts: :data:`WORKERS_PER_CORE` a core of this
+#: machine (8 on 2 cores; 4 on one, so two workers run on any machine); the default, one a core, always fits
+MAX_WORKERS = WORKERS_PER_CORE * cores()
+
+
+def check_workers(workers: Any, name: str = "workers") -> int:
     """``workers`` as a whole number from 1 to :data:`MAX_WORKERS`; one clear sentence otherwise."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise KinarowError(f"workers must be a positive whole number, not {str(workers)[:40]!r}")
-    if workers > MAX_WORKERS:
-        raise KinarowError(f"workers = {workers} is too many; the most allowed is {MAX_WORKERS:,} processes")
-    return workers
+    number = int(workers) if isinstance(workers, numbers.Integral) and not isinstance(workers, bool) else 0
+    if number < 1:
+        raise KinarowError(f"{name} must be a positive whole number, not {said(workers)}")
+    if number > MAX_WORKERS:
+        count = cores()
+        raise KinarowError(f"{name} = {said(number)} is too many local processes for this machine's {count:,} "
+                           f"core{'s' if count != 1 else ''}; the most allowed is {MAX_WORKERS:,} "
+                           f"({WORKERS_PER_CORE} a core)")
+    return number
+
+
+# -- memory: workers x tables ---------------------------------------------------------------
+#: what a local worker process holds besides its table, in MiB: Python, numpy, numba's compiled kernels and a job's
+#: walk (140 to 450 MB measured on the draw-proof walk and the frontier jobs), rounded up
+WORKER_OVERHEAD_MB = 512
+#: the smallest table a default is cut down to where the machine's memory is short (:func:`fitting_tt_mb`)
+SMALLEST_DEFAULT_TT_MB = 64.0
+#: the share of the available memory that a default is fitted into (the rest: the coordinator, and a margin
+#: for what other programs take meanwhile)
+DEFAULT_SHARE = 0.75
+
+
+def available_memory_mb() -> float | None:
+    """The memory this machine can give new processes now, in MiB; None when it cannot be told.
+
+    On Linux ``MemAvailable`` of ``/proc/meminfo``: the kernel's estimate of what can be allocated without
+    swapping (free memory and the page cache it can drop, less what other programs hold), so a machine busy
+    with another search has less than its size. Elsewhere the physical memory
+    (``os.sysconf("SC_PHYS_PAGES")``), which counts no other program.
+    """
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) / 1024  # kB
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def memory_needed_mb(workers: int, tt_mb: float) -> float:
+    """What ``workers`` local processes with a table of ``tt_mb`` MiB each hold at most, in MiB."""
+    return workers * (tt_mb + WORKER_OVERHEAD_MB)
+
+
+def check_memory(workers: int, tt_mb: float, name: str = "tt_mb") -> None:
+    """Refuse, in one sentence, ``workers`` local processes with a table of ``tt_mb`` MiB each when together
+    (with :data:`WORKER_OVERHEAD_MB` a worker) they need more than :func:`available_memory_mb`.
+
+    Each worker fills its own table as it searches, so such a run ends swapping or killed, after a while. Call it
+    where the workers or the table were chosen by the user; a default is fitted instead (:func:`fitting_tt_mb`).
+    """
+    available = available_memory_mb()
+    need = memory_needed_mb(workers, tt_mb)
+    if available is None or need <= available:
+        return
+    table = available / workers - WORKER_OVERHEAD_MB
+    many = f"{workers:,} worker{'s' if workers != 1 else ''}"
+    allowed = (f"with {many} a table of at most {table:,.0f} MiB fits" if table >= 1
+               else f"{many} fit with no table")
+    fewer = int(available // (tt_mb + WORKER_OVERHEAD_MB))
+    also = f", or up to {fewer:,} worker{'s' if fewer != 1 else ''} with this table" if 1 <= fewer < workers else ""
+    raise KinarowError(f"{many} with a table of {tt_mb:,.0f} MiB each ({name}) need about {need:,.0f} MiB "
+                       f"({WORKER_OVERHEAD_MB} MiB a worker besides its table), more than the {available:,.0f} MiB "
+                       f"this machine has available; {allowed}{also}")
+
+
+def fitting_tt_mb(workers: int, tt_mb: float) -> float:
+    """A default table of ``tt_mb`` MiB a worker, cut down (to a power of two, at least
+    :data:`SMALLEST_DEFAULT_TT_MB`) where ``workers`` of them would take more than :data:`DEFAULT_SHARE` of the
+    available memory: a default is never refused, and a smaller table costs time, not correctness."""
+    available = available_memory_mb()
+    if available is None or memory_needed_mb(workers, tt_mb) <= DEFAULT_SHARE * available:
+        return tt_mb
+    room = DEFAULT_SHARE * available / workers - WORKER_OVERHEAD_MB
+    size = SMALLEST_DEFAULT_TT_MB
+    while size * 2 <= min(room, tt_mb):
+        size *= 2
+    return size

@@ -33,10 +33,11 @@ CHECKPOINTS = "checkpoints"
 
 def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kinarow.game import Game
-    from kinarow.limits import MAX_TT_MB
+    from kinarow.limits import MAX_TT_MB, check_workers
     from kinarow.search import prover
 
-    workers = positive_int("--workers", args.workers, upper=1024) or 0
+    workers = positive_int("--workers", args.workers)
+    workers = 0 if workers is None else check_workers(workers, "--workers")
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
     position = Game(args.game).position(args.moves)
     if position.is_over:

@@ -205,10 +205,12 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
     max_nodes = positive_int("--max-nodes", args.max_nodes)
     time_limit = positive_float("--time-limit", args.time_limit)
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
-    workers = positive_int("--workers", args.workers)
+    workers = _local_workers(args.workers, args.cluster)
     jobs = positive_int("--jobs", args.jobs)
     max_job_seconds = positive_float("--max-job-seconds", args.max_job_seconds)
     position = Game(args.game).position(args.moves)
+    if not args.status:
+        _check_tables(workers or 1, tt_mb, position.game, args.cluster)
     if args.status:
         return _job_status(position, Path(args.checkpoint), args.json, out, args.question or "exact")
     # (--table without --search proof, and --share without --search proof --walk: refused by kinarow solve's options)
@@ -264,6 +266,24 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
             print(f"Finished jobs are kept in {args.checkpoint}; run the same command to resume.", file=err)
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _local_workers(text: str | None, cluster: str | None) -> int | None:
+    """``--workers``: a whole number, and with no ``--cluster`` at most a few local processes a core."""
+    from kinarow.limits import check_workers
+
+    workers = positive_int("--workers", text)
+    return workers if workers is None or cluster else check_workers(workers, "--workers")
+
+
+def _check_tables(workers: int, tt_mb: float | None, game: Game, cluster: str | None = None) -> None:
+    """Refuse ``workers`` local processes whose tables (``--tt-mb``, else the game's default) do not fit in the
+    machine's available memory; a cluster's workers are their own machines'."""
+    from kinarow.limits import check_memory, default_tt_mb
+
+    if cluster or (tt_mb is None and workers == 1):
+        return
+    check_memory(workers, tt_mb or default_tt_mb(game), "--tt-mb" if tt_mb is not None else "default table")
 
 
 def _note_unguided(position: Position, question: str, jobs: int | None, workers: int, err: TextIO) -> None:
@@ -437,7 +457,7 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"  {w.game:<7} {w.value:<5} {w.how}{shipped}", file=out)
         return EXIT_OK
     cases = [open_cases.case(name) for name in args.cases]
-    workers = positive_int("--workers", args.workers)
+    workers = _local_workers(args.workers, args.cluster)
     time_limit = positive_float("--time-limit", args.time_limit)
     if args.time_limit is None and not (args.draw_proof and args.checkpoint):
         time_limit = DEFAULT_TIME_LIMIT
@@ -458,13 +478,20 @@ def cmd_settle(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.cluster:
             raise UsageError("--draw-proof runs on local worker processes only; drop --cluster (or --draw-proof)")
         budget = positive_int("--safety-budget", args.safety_budget)
+        from kinarow.search.draw import safety_table_mb
+
+        for c in cases:  # (every core and the walk's own table, the defaults, are never refused)
+            if workers is not None or tt_mb is not None:
+                _check_tables(workers or os.cpu_count() or 1, safety_table_mb(Game(c.game), tt_mb), Game(c.game))
         return _settle_by_draw_proofs(cases, out_dir, time_limit, tt_mb, budget, args.json, out, err,
                                       workers=workers or os.cpu_count() or 1, checkpoint=args.checkpoint)
     for c in cases:
         with progress(f"{c.name}", err) as tick:
+            if workers is not None or tt_mb is not None:
+                _check_tables(workers or os.cpu_count() or 1, tt_mb, Game(c.game), args.cluster)
             result = parallel.solve(
                 c.game,
-                workers=workers or os.cpu_count() or 1,
+                workers=workers,  # (None: every core)
                 cluster=args.cluster,
                 jobs=jobs,
                 time_limit=time_limit,

@@ -843,8 +843,18 @@ def safety_searcher(game: Game, tt_mb: float | None = None) -> Engine:
     from kinarow.search.proof_search import ProofSearcher, proof_search_fit
 
     if proof_search_fit(game):
-        return ProofSearcher(game, tt_mb=min(tt_mb or PROOF_TABLE_MB, PROOF_TABLE_MB))
+        return ProofSearcher(game, tt_mb=safety_table_mb(game, tt_mb))
     return Searcher(game, tt_mb=tt_mb, knowledge="pairing")
+
+
+def safety_table_mb(game: Game, tt_mb: float | None = None) -> float:
+    """The table of :func:`safety_searcher` in MiB, given ``tt_mb`` (None: its default): what a walk's worker holds."""
+    from kinarow.limits import default_tt_mb
+    from kinarow.search.proof_search import proof_search_fit
+
+    if proof_search_fit(game):
+        return min(tt_mb or PROOF_TABLE_MB, PROOF_TABLE_MB)
+    return tt_mb or default_tt_mb(game)
 
 
 #: the largest table of a proof search asking the walk's safety tests (MiB)

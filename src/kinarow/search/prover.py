@@ -52,7 +52,7 @@ from typing import Any
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.limits import PROOF_SEARCH_CELLS
+from kinarow.limits import PROOF_SEARCH_CELLS, check_memory, fitting_tt_mb
 from kinarow.position import Position
 from kinarow.values import Bound, Fit, Goal, Value
 
@@ -66,7 +66,7 @@ PROOF_TT_MB = ((49, 256), (64, 2048), (128, 4096))
 #: minutes with 8 GiB, far longer with the default 64 MiB), at most a third of the machine's memory
 SOLVE_TT_MB = 8192
 #: each worker's table in a job run (the guided (m,4,4) runs: 4096 MiB, 2.7 GB peak a worker)
-JOB_TT_MB = 4096
+JOB_TT_MB = 4096  # (cut down where the workers' tables would not fit: limits.fitting_tt_mb)
 #: a job of a job run that has run this long is split into its children, so a stop loses at most this much
 JOB_SECONDS = 3600.0
 #: the state of a case: these files in its folder (the plan, the proof search's kept table, a job checkpoint,
@@ -292,11 +292,12 @@ def _run_job_run(plan: Plan, folder: Path, settings: Settings) -> Outcome:
     from kinarow.search import parallel
     from kinarow.search.parallel.merge import parts_certificate
 
-    jobs = _copied_jobs(plan, folder)
     workers = settings.processes
+    tt_mb = settings.tt_mb or fitting_tt_mb(workers, JOB_TT_MB)  # (the user's table was checked by prove())
+    jobs = _copied_jobs(plan, folder)
     _say(settings, f"job run after 1. {plan.first_move}: {plan.jobs:,} jobs on {workers} worker"
          f"{'s' if workers != 1 else ''}, each win walked with shared replies")
-    result = parallel.solve(plan.position, workers=workers, jobs=plan.jobs, tt_mb=settings.tt_mb or JOB_TT_MB,
+    result = parallel.solve(plan.position, workers=workers, jobs=plan.jobs, tt_mb=tt_mb,
                             strategy=True, merge=False, checkpoint=jobs, on_tick=settings.on_tick,
                             knowledge="matching", max_job_seconds=JOB_SECONDS, question="first-wins"
                             if plan.position.to_move == 2 else "second-wins", search="proof", share=True,
@@ -467,6 +468,8 @@ def prove(position: Position, folder: str | os.PathLike[str], settings: Settings
     settings = settings or Settings()
     path = Path(folder)
     chosen = plan(position, settings)
+    if chosen.route == "job run" and settings.tt_mb is not None:  # every worker a table (a default is fitted)
+        check_memory(settings.processes, settings.tt_mb, "--tt-mb")
     _open_folder(path, position, chosen)
     run = next(r for r in ROUTES if r.name == chosen.route).run
     start = time.perf_counter()

@@ -28,7 +28,17 @@ from typing import Any, TypedDict, Unpack
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.limits import MAX_WORKERS, SEARCHES, check_count, check_flag, check_knowledge, check_seconds, said
+from kinarow.limits import (
+    SEARCHES,
+    check_count,
+    check_flag,
+    check_knowledge,
+    check_memory,
+    check_seconds,
+    check_workers,
+    default_tt_mb,
+    said,
+)
 from kinarow.position import Position
 from kinarow.proofs.tree import StrategyTree, follow
 from kinarow.search.alphabeta import knowledge_fit
@@ -157,7 +167,9 @@ class ParallelOptions:
         check_knowledge(self.knowledge)
         if self.search not in SEARCHES:
             raise OptionError(f"search must be one of {', '.join(SEARCHES)}, not {said(self.search)}")
-        object.__setattr__(self, "workers", check_count(self.workers, "workers", upper=MAX_WORKERS))
+        if self.workers is not None:  # (local processes are bounded by the cores; a cluster's are its own)
+            object.__setattr__(self, "workers", check_workers(self.workers) if self.cluster is None
+                               else check_count(self.workers, "workers"))
         object.__setattr__(self, "jobs", check_count(self.jobs, "jobs", upper=MAX_JOBS))
         object.__setattr__(self, "max_job_seconds", check_seconds(self.max_job_seconds, "max_job_seconds"))
         for name in ("strategy", "best_move", "share", "merge"):
@@ -293,6 +305,8 @@ def solve(
     start = time.perf_counter()
     deadline = start + limits.time_limit if limits.time_limit else None
     n_workers = options.workers or os.cpu_count() or 1
+    if options.cluster is None and (limits.tt_mb is not None or (options.workers or 1) > 1):  # (defaults fit)
+        check_memory(n_workers, limits.tt_mb or default_tt_mb(game))
 
     store = JobStore(options.checkpoint) if options.checkpoint is not None else None
     backend: Backend | None = None
