@@ -250,6 +250,8 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
         if note and result.strategy is None:
             print(note, file=err)
     else:
+        if result.proof is None and result.checkpoint_note:  # said before the value that rests on it
+            print(result.checkpoint_note, file=out)
         print_result(position, result, out)
         for key, value in _parallel_rows(result):
             print(f"{key + ':':<10} {value}", file=out)
