@@ -40,11 +40,13 @@ from kinarow.values import Fit, Goal, Player, Value
 if TYPE_CHECKING:
     from kinarow.store import Store
 
-#: the name of each search in ``Result.search``
+#: the name of each search in ``Result.search`` (``opening book``: the score search's answer read from the opening
+#: book shipped for the game, :mod:`kinarow.search.book`, not searched)
 PROOF_SEARCH, ALPHA_BETA, SCORE_SEARCH = "proof-number search", "alpha-beta", "score search"
+OPENING_BOOK = "opening book"
 #: the names in ``Result.search`` of each choice's searches
-SEARCH_NAMES = {"auto": (PROOF_SEARCH, ALPHA_BETA, SCORE_SEARCH), "proof": (PROOF_SEARCH,),
-                "alpha-beta": (ALPHA_BETA, SCORE_SEARCH)}
+SEARCH_NAMES = {"auto": (PROOF_SEARCH, ALPHA_BETA, SCORE_SEARCH, OPENING_BOOK), "proof": (PROOF_SEARCH,),
+                "alpha-beta": (ALPHA_BETA, SCORE_SEARCH, OPENING_BOOK)}
 
 
 # -- the router: which search answers, tried in order ----------------------------------------------------------
@@ -462,9 +464,11 @@ def _score_search(ask: Ask, *, strong: bool) -> Result:
         if lock is not None:
             lock.release()
     kernel_value = score.sign
+    booked = searcher.book is not None and searcher.book.lookup(position) is not None  # the score was read there
     return Result(str(game), position.move_text(), winner_of(game, position.to_move, kernel_value), nodes,
                   time.perf_counter() - start, position.name(best) if best is not None else None, to_move,
-                  strong=strong, last_move=score.last_move if strong else None, search=SCORE_SEARCH, **know)
+                  strong=strong, last_move=score.last_move if strong else None,
+                  search=OPENING_BOOK if booked else SCORE_SEARCH, **know)
 
 
 def _proof_search(ask: Ask, *, strategy: bool, breaker_strategy: bool) -> Result:
