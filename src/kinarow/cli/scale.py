@@ -382,6 +382,7 @@ def cmd_rewalk(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     store = JobStore(args.checkpoint)
     try:
+        store.lock_for_run()  # it writes the walks: not while a run holds the file
         done = rewalk(store, str(game), above=above or 0, tt_mb=tt_mb or 1024.0, max_nodes=max_nodes, on_walk=said)
     except KeyboardInterrupt:
         print(f"Stopped: {totals[0]} walks replaced so far, each kept in the checkpoint.", file=err)

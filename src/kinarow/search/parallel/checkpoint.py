@@ -19,6 +19,7 @@ Any failure is one sentence naming the file and the row.
 
 from __future__ import annotations
 
+import fcntl
 import gzip
 import io
 import json
@@ -162,6 +163,7 @@ class JobStore:
         """Open (and create) the checkpoint at ``path``; ``readonly``: open an existing one only to read it (as a
         guide, :mod:`kinarow.search.parallel.guide`), never writing to the file."""
         self.path = str(path)
+        self._lock: int | None = None  # the open lock file while a run holds the checkpoint (lock_for_run)
         self._checked: set[str] = set()  # the games whose rows passed check()
         self._walk_verdicts: dict[tuple[str, str, str], bool] = {}  # kept walks the strategy checker accepted
         try:
@@ -457,8 +459,41 @@ class JobStore:
             return int(self.db.execute("SELECT COUNT(*) FROM finished_jobs").fetchone()[0])
         return int(self.db.execute("SELECT COUNT(*) FROM finished_jobs WHERE game = ?", (game,)).fetchone()[0])
 
+    def lock_for_run(self) -> None:
+        """Hold the checkpoint for one run until :meth:`close`: an advisory lock (``flock``) on the file
+        ``PATH.lock`` beside it, which holds the run's process id. A second run of the same file is refused in one
+        sentence naming that process (it would repeat the first one's jobs and clear its running marks); reading
+        the file (``--status``) takes no lock. The lock file stays (removing it could let two runs hold two
+        files); the lock ends with the process, however it ends."""
+        if self._lock is not None:
+            return
+        where = self.path + ".lock"
+        try:
+            handle = os.open(where, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as err:
+            raise KinarowError(f"cannot lock the checkpoint '{self.path}' for this run: {err.strerror or err}"
+                               ) from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(handle, 32, 0).decode("ascii", "replace").strip()
+            os.close(handle)
+            who = f"pid {holder}" if holder.isdigit() else "a process that is starting"
+            raise KinarowError(f"the checkpoint '{self.path}' is in use by another run ({who}); wait for it to end, "
+                               "or stop it, before running on the same file") from None
+        except OSError as err:
+            os.close(handle)
+            raise KinarowError(f"cannot lock the checkpoint '{self.path}' for this run: {err.strerror or err}"
+                               ) from None
+        os.ftruncate(handle, 0)
+        os.pwrite(handle, f"{os.getpid()}\n".encode(), 0)
+        self._lock = handle
+
     def close(self) -> None:
         self.db.close()
+        if self._lock is not None:
+            os.close(self._lock)  # (closing the file ends the lock)
+            self._lock = None
 
 
 def _value(text: object) -> Value | Bound:

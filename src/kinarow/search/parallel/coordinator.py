@@ -318,7 +318,12 @@ def solve(
     backend: Backend | None = None
     run: _Run | None = None
     if store is not None:
-        store.clear_running(str(game))  # marks left by a run that was killed
+        try:
+            store.lock_for_run()  # one run at a time on a file: a second is refused in one sentence
+        except KinarowError:
+            store.close()
+            raise
+        store.clear_running(str(game))  # marks left by a run that was killed (none can be running now)
     try:
         frontier = Frontier(position, store)
         frontier.ask(options.question)
