@@ -350,9 +350,12 @@ class JobStore:
                               (game, position, winner)).fetchone()
         if row is None:
             return None
-        blob, line = bytes(row[0]), str(row[1])
+        line = str(row[1])
         damaged = (f"the checkpoint '{self.path}' has a damaged strategy row (of {line[:40] or 'the start'}); "
                    "delete the file to start again")
+        if not isinstance(row[0], bytes):  # SQLite keeps whatever was written: a walk is a blob
+            raise KinarowError(damaged)
+        blob = row[0]
         too_large = f"{damaged}: it unpacks to more than {MAX_WALK_BYTES:,} bytes"
         try:
             if blob[:2] != b"\x1f\x8b":
