@@ -145,3 +145,16 @@ def test_the_frontier_of_the_committed_file_is_decided_for_the_first_player(tmp_
         assert root.nodes[root.root].lo == root.nodes[root.root].hi == FIRST
     finally:
         store.close()
+
+
+def test_a_stored_win_the_strategy_job_does_not_find_names_the_checkpoint(tmp_path):
+    # (3,3,3) is a draw; a root row inserted by hand says the first player wins, with no strategy kept
+    path = tmp_path / "fresh.sqlite"
+    store = par.JobStore(path)
+    store.put("3x3k3", "." * 9, "", (1, 1), "first", 5, 0.1)
+    store.close()
+    with pytest.raises(KinarowError) as error:
+        par.solve("3x3k3", workers=1, checkpoint=path, strategy=True)
+    text = str(error.value)
+    assert "\n" not in text and text.startswith(f"the checkpoint '{path}' has a damaged row: a win it stores")
+    assert "internal error" in text  # the job's own words follow, inside the sentence naming the file
