@@ -32,7 +32,7 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.tree import StrategyTree, check, winning_stone
-from kinarow.values import Bound, Value, read
+from kinarow.values import Bound, Goal, Value, read
 
 #: the most bytes a stored strategy unpacks to (a walk is a byte a move; the 9x4k4 strategy has 7 million moves)
 MAX_WALK_BYTES = 2**28
@@ -206,9 +206,7 @@ class JobStore:
             raise KinarowError(f"the checkpoint '{self.path}' has a damaged row: its game {game[:40]!r} is not a "
                                f"game ({err}); delete the file to start again") from None
         first, second = value_names(parsed)
-        words: dict[tuple[int, int], str] = {(1, 1): first, (-1, -1): second}
-        if first == Value.FIRST:  # draws and one-sided answers (a Maker-Breaker game has no draw)
-            words.update({(0, 0): Value.DRAW, (0, 1): Bound.FIRST_OR_DRAW, (-1, 0): Bound.SECOND_OR_DRAW})
+        words = bound_words(parsed)
         syms = parsed.geometry.symmetries
 
         def reach(line: object, position: object, what: str) -> Position:
@@ -320,6 +318,8 @@ class JobStore:
         """Store what a job found; bounds narrow what is stored already (a second answer adds to the first)."""
         old = self.get(game, position)
         lo, hi = bounds if old is None else (max(bounds[0], old[0]), min(bounds[1], old[1]))
+        if (lo, hi) != tuple(bounds):  # narrowed by the stored answer: its words follow the bounds kept
+            value = bound_words(Game(game)).get((lo, hi), value)
         self._write(
             "INSERT OR REPLACE INTO finished_jobs (game, position, moves, value, lo, hi, nodes, seconds) "
             "VALUES (?,?,?,?,?,?,?,?)",
@@ -497,6 +497,16 @@ class JobStore:
         if self._lock is not None:
             os.close(self._lock)  # (closing the file ends the lock)
             self._lock = None
+
+
+def bound_words(game: Game) -> dict[tuple[int, int], Value | Bound]:
+    """The value in words of each pair of bounds a finished job can store for ``game`` (a Maker-Breaker game has no
+    draw, so only its two wins)."""
+    first, second = value_names(game)
+    words: dict[tuple[int, int], Value | Bound] = {(1, 1): first, (-1, -1): second}
+    if game.goal != Goal.MAKER_BREAKER:
+        words.update({(0, 0): Value.DRAW, (0, 1): Bound.FIRST_OR_DRAW, (-1, 0): Bound.SECOND_OR_DRAW})
+    return words
 
 
 def _value(text: object) -> Value | Bound:
