@@ -372,25 +372,31 @@ def test_damaged_checkpoint_rows_are_one_sentence(tmp_path: Path, monkeypatch: p
 
     path = tmp_path / "jobs.sqlite"
     store = JobStore(path)
-    store.put("3x3k3", "key", "a1", (0, 0), kinarow.values.Value.DRAW, 10, 0.5)
-    store.put_strategy("3x3k3", "key", "a1", kinarow.values.Value.FIRST, b"\x01\x02", 0.5)
-    assert store.get("3x3k3", "key") == (0, 0)
-    assert store.get_strategy("3x3k3", "key", kinarow.values.Value.FIRST) == b"\x01\x02"
+    key = "." * 8 + "x"  # the board after a1, in its canonical frame
+    store.put("3x3k3", key, "a1", (1, 1), kinarow.values.Value.FIRST, 10, 0.5)
+    store.put_strategy("3x3k3", key, "a1", kinarow.values.Value.FIRST, b"\x01\x02", 0.5)
+    assert store.get("3x3k3", key) == (1, 1)
+    assert store.get_strategy("3x3k3", key, kinarow.values.Value.FIRST) == b"\x01\x02"
     store.close()
+    for edit, damage in (("UPDATE finished_jobs SET lo = 'abc'", "has a damaged row: a finished job's bound is 'abc'"),
+                         ("UPDATE finished_jobs SET lo = 1, nodes = '\u0663', seconds = 'nan'",
+                          "has a damaged row: nodes is")):
+        with sqlite3.connect(path) as db:
+            db.execute(edit)
+        store = JobStore(path)
+        with pytest.raises(KinarowError, match=damage):
+            store.jobs("3x3k3")
+        store.close()
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE finished_jobs SET lo = 'abc', nodes = '\u0663', seconds = 'nan'")
+        db.execute("UPDATE finished_jobs SET nodes = 10, seconds = 0.5")
         db.execute("UPDATE strategies SET choices = ?", (b"not zlib",))
     store = JobStore(path)
-    with pytest.raises(KinarowError, match="has a damaged row: a finished job's bound is 'abc'"):
-        store.get("3x3k3", "key")
-    with pytest.raises(KinarowError, match="has a damaged row: nodes is"):
-        store.jobs("3x3k3")
     with pytest.raises(KinarowError, match="damaged strategy row"):
-        store.get_strategy("3x3k3", "key", kinarow.values.Value.FIRST)
+        store.get_strategy("3x3k3", key, kinarow.values.Value.FIRST)
     with sqlite3.connect(path) as db:  # a zlib bomb: refused at the cap, not unpacked into memory
         db.execute("UPDATE strategies SET choices = ?", (zlib.compress(bytes(1001), 9),))
     with pytest.raises(KinarowError, match="unpacks to more than"):
-        store.get_strategy("3x3k3", "key", kinarow.values.Value.FIRST)
+        store.get_strategy("3x3k3", key, kinarow.values.Value.FIRST)
     store.close()
 
 

@@ -253,6 +253,8 @@ def cmd_solve_parallel(args: argparse.Namespace, out: TextIO, err: TextIO) -> in
         if note and result.strategy is None:
             print(note, file=err)
     else:
+        if result.proof is None and result.checkpoint_note:  # said before the value that rests on it
+            print(result.checkpoint_note, file=out)
         print_result(position, result, out)
         for key, value in _parallel_rows(result):
             print(f"{key + ':':<10} {value}", file=out)
@@ -401,6 +403,7 @@ def cmd_rewalk(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     store = JobStore(args.checkpoint)
     try:
+        store.lock_for_run()  # it writes the walks: not while a run holds the file
         done = rewalk(store, str(game), above=above or 0, tt_mb=tt_mb or 1024.0, max_nodes=max_nodes, on_walk=said)
     except KeyboardInterrupt:
         print(f"Stopped: {totals[0]} walks replaced so far, each kept in the checkpoint.", file=err)

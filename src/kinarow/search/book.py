@@ -18,15 +18,19 @@ canonical key): the engine's answer there would otherwise need one more search (
 which for a few positions takes seconds. A build finds it on the way (the search's cutoff at the root, or that
 one test when the root's move falls short); :func:`add_moves` adds the moves to a book made without them.
 
-The file is a NumPy ``.npz`` archive: ``version``, ``game`` (the game string), ``depth``, ``part`` (``book``,
-or ``checkpoint`` for a build's unfinished file), ``keys`` (sorted ``uint64``), ``scores`` (``int8``) and, from
-format version 2, ``moves`` (``int8``: a column, or -1 where none is kept; version 1 files, without moves, are
-still read). It is not trusted: :func:`load` bounds its size before it reads it and checks every field (types,
-shapes, the game, that each key is a position of the game with at most ``depth`` stones, no finished line, the
-side to move, the key canonical and sorted, each score possible for its position, each move a column with room in
-it, kept for a deepest position not lost and only there), and that every entry shallower than ``depth`` is its
-children's best score, so that only the deepest entries, the searched ones, are taken on trust (their scores and
-moves). Any failure is one sentence (:class:`BookError`).
+The file is a NumPy ``.npz`` archive: ``version``, ``game`` (the game string), ``depth``, ``part`` (``book``, or
+``checkpoint`` for a build's unfinished file), ``keys`` (sorted ``uint64``), ``scores`` (``int8``) and, from format
+version 2, ``moves`` (``int8``: a column, or -1 where none is kept; version 1 files, without moves, are still
+read), and in files written since, ``digest``: the SHA-256 of the game, the depth and the three arrays
+(:func:`digest_of`), which catches a damaged entry that the checks below cannot (a deepest score). A book shipped
+in the package is also held to the digest the package records for it (:data:`SHIPPED_DIGESTS`), so an edited
+shipped file is refused even where it carries a digest of its own; it is then left out (the search answers without
+it, and says so once on stderr). It is not trusted: :func:`load` bounds its size before it reads it and checks
+every field (types, shapes, the game, that each key is a position of the game with at most ``depth`` stones, no
+finished line, the side to move, the key canonical and sorted, each score possible for its position, each move a
+column with room in it, kept for a deepest position not lost and only there), and that every entry shallower than
+``depth`` is its children's best score, so that only the deepest entries, the searched ones, are taken on trust
+(their scores and moves). Any failure is one sentence (:class:`BookError`).
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "4x4k3.book.npz")
@@ -39,7 +43,9 @@ moves). Any failure is one sentence (:class:`BookError`).
 
 from __future__ import annotations
 
+import hashlib
 import os
+import sys
 import threading
 import time
 import zipfile
@@ -63,6 +69,7 @@ __all__ = [
     "MovesReport",
     "add_moves",
     "build",
+    "digest_of",
     "load",
     "searcher_for",
     "shipped_book",
@@ -82,6 +89,10 @@ MAX_ENTRIES = 4_000_000
 CHECKPOINT_SECONDS = 60.0
 _MEMBERS_V1 = frozenset({"version.npy", "game.npy", "depth.npy", "part.npy", "keys.npy", "scores.npy"})
 _MEMBERS = _MEMBERS_V1 | {"moves.npy"}
+_MEMBERS_DIGEST = _MEMBERS | {"digest.npy"}
+#: the digest (:func:`digest_of`) of each book shipped in the package, by game: a shipped file that does not match
+#: is refused (and searched without)
+SHIPPED_DIGESTS = {"7x6k4:gravity": "2f0d93e14bdc1a27776b47354336ef4dcf72b127765f8d41f2460b98d90bfe0d"}
 #: the move of an entry that keeps none
 NO_MOVE = -1
 _OFF = ("off", "0", "no", "false")
@@ -318,10 +329,21 @@ def _save(
                 keys=np.ascontiguousarray(keys, np.uint64),
                 scores=np.ascontiguousarray(scores, np.int8),
                 moves=np.ascontiguousarray(moves, np.int8),
+                digest=np.array(digest_of(game, depth, keys, scores, moves)),
             )
         os.replace(partial, target)
     except OSError as error:
         raise BookError(f"cannot write the book file '{path}': {error.strerror or error}") from None
+
+
+def digest_of(game: Game | str, depth: int, keys: np.ndarray, scores: np.ndarray, moves: np.ndarray) -> str:
+    """The SHA-256 (hex) of a book's game, depth, keys, scores and moves, each part prefixed by its length."""
+    digest = hashlib.sha256()
+    for part in (str(game).encode(), int(depth).to_bytes(2, "little"), np.ascontiguousarray(keys, "<u8").tobytes(),
+                 np.ascontiguousarray(scores, np.int8).tobytes(), np.ascontiguousarray(moves, np.int8).tobytes()):
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    return digest.hexdigest()
 
 
 def save(book: Book, path: str | Path) -> None:
@@ -350,7 +372,8 @@ def _read(path: str | Path) -> dict[str, np.ndarray]:
     try:
         with zipfile.ZipFile(path) as archive:
             infos = {info.filename: info for info in archive.infolist()}
-            members = _MEMBERS if "moves.npy" in infos else _MEMBERS_V1
+            members = (_MEMBERS_DIGEST if "digest.npy" in infos else _MEMBERS if "moves.npy" in infos
+                       else _MEMBERS_V1)
             if set(infos) != members:
                 missing = sorted(name[:-4] for name in members - set(infos))
                 extra = sorted(set(infos) - members)
@@ -453,6 +476,11 @@ def _check(
     refuse(kept & (full != 0), "keeps a move into a full column")
     if part == "book":
         _check_children(layout, keys, s, cur, mask, stones, depth, refuse)
+    if "digest" in data:  # last: what the checks above find is said in their words
+        kept = str(_scalar(data, "digest", "U", where))
+        if kept != digest_of(found, depth, keys, scores, moves):
+            raise BookError(f"{where} is not a usable book: its arrays do not match the digest it was written with "
+                            "(an entry was damaged or edited)")
     return found, depth, keys, scores, moves
 
 
@@ -545,11 +573,28 @@ def shipped_book(game: Game | str) -> Book | None:
         if game not in _shipped:
             path = shipped_path(game)
             try:
-                _shipped[game] = None if path is None else load(path, game)
+                _shipped[game] = None if path is None else _shipped_load(path, game)
             except BookError as error:
-                raise BookError(f"the opening book shipped for {game} cannot be used ({error}); set "
-                                f"{ENV_VAR}=off to search without it") from None
+                _shipped[game] = None  # searched without it, said once a process
+                refused[game] = (f"the opening book shipped for {game} is refused and left out, so the search "
+                                 f"answers without it ({error})")
+                print(f"kinarow: note: {refused[game]}", file=sys.stderr)
         return _shipped[game]
+
+
+#: the shipped books refused in this process, by game: why (each said once on stderr when it was refused)
+refused: dict[Game, str] = {}
+
+
+def _shipped_load(path: Path, game: Game) -> Book:
+    """A shipped book, loaded and held to the digest the package records for it."""
+    book = load(path, game)
+    expected = SHIPPED_DIGESTS.get(str(game))
+    assert book.moves is not None  # (a Book always has its moves array once made)
+    if expected is None or digest_of(game, book.depth, book.keys, book.scores, book.moves) != expected:
+        raise BookError(f"'{path}' is not the book shipped with this kinarow: its arrays do not match the digest the "
+                        "package records for it (an entry was damaged or edited)")
+    return book
 
 
 # -- building ------------------------------------------------------------------------------------------

@@ -523,14 +523,56 @@ def draw_tree(position: Position, store: Store | None = None, tick: Callable[[in
     return Proof(data, f"a draw proof: the first player cannot win by {halves[0]}, the second by {halves[1]}", "draw")
 
 
+class ClaimMismatchError(KinarowError):
+    """The value a search answered and what its certificate proves disagree (nothing is shown or written)."""
+
+
+def claim_problem(game: Game, value: Value | str, proof: Proof) -> str | None:
+    """Why the certificate ``proof`` does not prove ``value`` of a position of ``game`` (None when it does, or
+    when there is no certificate): a strategy proves its winner's win; a draw certificate or a pairing its claim
+    ("draw", "Breaker wins", "first cannot win"); matching sets that no player, or one, can win."""
+    data = proof.data
+    if data is None:
+        return None
+    first, second = Value.win(game.goal, 1), Value.win(game.goal, 2)
+    claim = str(data.get("claim", ""))
+    if proof.kind == "strategy":
+        winner = data.get("winner")
+        allowed = {winner} if data.get("outcome", "win") == "win" else set()
+        said = f"the {winner} player's win"
+    elif claim == Value.DRAW or claim.endswith(" wins"):
+        allowed, said = {Value.DRAW if claim == Value.DRAW else claim[: -len(" wins")]}, f"'{claim}'"
+    elif claim.endswith(" cannot win"):
+        barred = claim[: -len(" cannot win")]
+        allowed, said = {v for v in (first, second, Value.DRAW) if v != barred}, f"'{claim}'"
+        if game.goal == Goal.MAKER_BREAKER:
+            allowed.discard(Value.DRAW)
+    elif proof.kind == "matching":
+        allowed, said = {Value.DRAW, Value.BREAKER}, "that no player can win"
+    else:
+        return None  # a certificate that claims nothing comparable (checked by its own checker)
+    if value in allowed:
+        return None
+    return f"the search answered '{value}' but its certificate proves {said}"
+
+
 def certify(position: Position, result: R, *, proof: bool = True, walk: bool = False,
             store: Store | None = None, tick: Callable[[int], None] | None = None) -> R:
     """Finish a result of ``position`` (one process's or the parallel jobs'): its strategy in the form ``walk``
     asks (:func:`in_form`) and, with ``proof``, :attr:`~kinarow.search.solve.Result.proof` set to
-    :func:`certificate`."""
+    :func:`certificate`. The value and the certificate's claim are compared first: a
+    :class:`ClaimMismatchError` of one sentence when they disagree (a result answered from a damaged book,
+    store or checkpoint), so that neither is shown or written."""
     result = in_form(result, walk)
+    if result.strategy is not None and result.value != Value.UNKNOWN and result.strategy.winner != result.value:
+        raise ClaimMismatchError(f"the search answered '{result.value}' but its strategy is the "
+                                 f"{result.strategy.winner} player's win; nothing is written")
     if proof:
-        result.proof = certificate(position, result, store, tick)
+        made = certificate(position, result, store, tick)
+        problem = claim_problem(position.game, result.value, made)
+        if problem is not None:
+            raise ClaimMismatchError(f"{problem}; nothing is written")
+        result.proof = made
     return result
 
 

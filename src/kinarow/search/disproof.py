@@ -266,8 +266,8 @@ def job_hints(position: Position, attacker: int, store_path: str | Path,
     ``--checkpoint`` SQLite file): at a defender position of fewer than ``depth`` stones, the first reply the
     jobs settle as "the attacker cannot win". Only the choice is taken from the jobs: the tree below is
     written (and checked) in full."""
-    from kinarow.search.parallel.checkpoint import JobStore
-    from kinarow.search.parallel.frontier import stored_frontier
+    from kinarow.search.parallel.checkpoint import JobStore  # (the modules, not the package: the package's
+    from kinarow.search.parallel.frontier import stored_frontier  # coordinator imports solve, which imports this)
     from kinarow.values import Bound, Value
 
     game = position.game

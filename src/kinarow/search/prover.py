@@ -202,9 +202,29 @@ def _settled_by(checkpoint: Path, position: Position) -> Value | Bound | str:
         store = JobStore(copy)
         try:
             settled, _ = stored_value(position.copy(), store)
+        except KinarowError as error:
+            raise KinarowError(str(error).replace(str(copy), str(checkpoint))) from None
         finally:
             store.close()
     return settled
+
+
+def _rows_checked(checkpoint: Path, game: Game) -> None:
+    """Refuse (one sentence naming the file and the row) a checkpoint of ``game`` whose rows disagree with each
+    other or with the rules (:meth:`~kinarow.search.parallel.checkpoint.JobStore.check`), before a plan rests on
+    it; read from a copy, as :func:`_settled_by` reads it."""
+    from kinarow.search.parallel import JobStore
+
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / checkpoint.name
+        shutil.copyfile(checkpoint, copy)
+        store = JobStore(copy)
+        try:
+            store.check(str(game))
+        except KinarowError as error:
+            raise KinarowError(str(error).replace(str(copy), str(checkpoint))) from None
+        finally:
+            store.close()
 
 
 def _run_tree_over_jobs(plan: Plan, folder: Path, settings: Settings) -> Outcome:
@@ -282,6 +302,9 @@ def _fits_job_run(position: Position, settings: Settings) -> Plan | str:
         start.play_moves(first)
     except KinarowError as error:
         return f"the checkpoint's first move '{first}' cannot be played here ({error})"
+    source = jobs_from if jobs_from is not None else guide
+    assert source is not None
+    _rows_checked(source, game)
     from kinarow.search.parallel.frontier import expand
 
     replies = len(expand(start, jobs=2**30, max_depth=1).open_jobs())

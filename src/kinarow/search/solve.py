@@ -16,6 +16,7 @@ the front of the Connect-k score search), the score search
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,11 +40,13 @@ from kinarow.values import Fit, Goal, Player, Value
 if TYPE_CHECKING:
     from kinarow.store import Store
 
-#: the name of each search in ``Result.search``
+#: the name of each search in ``Result.search`` (``opening book``: the score search's answer read from the opening
+#: book shipped for the game, :mod:`kinarow.search.book`, not searched)
 PROOF_SEARCH, ALPHA_BETA, SCORE_SEARCH = "proof-number search", "alpha-beta", "score search"
+OPENING_BOOK = "opening book"
 #: the names in ``Result.search`` of each choice's searches
-SEARCH_NAMES = {"auto": (PROOF_SEARCH, ALPHA_BETA, SCORE_SEARCH), "proof": (PROOF_SEARCH,),
-                "alpha-beta": (ALPHA_BETA, SCORE_SEARCH)}
+SEARCH_NAMES = {"auto": (PROOF_SEARCH, ALPHA_BETA, SCORE_SEARCH, OPENING_BOOK), "proof": (PROOF_SEARCH,),
+                "alpha-beta": (ALPHA_BETA, SCORE_SEARCH, OPENING_BOOK)}
 
 
 # -- the router: which search answers, tried in order ----------------------------------------------------------
@@ -231,7 +234,7 @@ def solve(
     limits: Limits | None = None,
     options: SolveOptions | None = None,
     searcher: Searcher | None = None,
-    store: Store | None = None,
+    store: Store | str | os.PathLike[str] | None = None,
     on_tick: Callable[[int], None] | None = None,
     on_proof_tick: Callable[[int], None] | None = None,
     **keywords: Unpack[SolveKeywords],
@@ -270,7 +273,8 @@ def solve(
     matching sets, pairing or draw proof; ``on_proof_tick`` hears the progress
     of a draw proof). Where the proof search answers the value, a win's
     strategy is read from its own table (the game is not searched again).
-    With a results ``store`` (:class:`kinarow.store.Store`)
+    With a results ``store`` (:class:`kinarow.store.Store`, or the path of its file: opened for this call and
+    closed after it)
     an answer it holds is returned at once when it was found with the same
     options (knowledge level, symmetry, and with the strategy when one is
     asked for; ``Result.from_store``), and a new exact answer is saved there,
@@ -304,6 +308,28 @@ def solve(
     a later walk replays them and goes on.
     """
     limits, options = folded("solve", _SOLVE_TAKES, dict(keywords), limits, options, SolveOptions)
+    from kinarow.store import Store as Opened
+
+    if store is None or isinstance(store, Opened):
+        return _solve(target, moves, limits, options, searcher, store, on_tick, on_proof_tick)
+    if isinstance(store, bool) or not isinstance(store, str | os.PathLike) or not str(store):
+        raise KinarowError(f"store must be a kinarow.store.Store or the path of a results store file, not "
+                           f"{said(store)}")
+    with Opened(store) as opened:
+        return _solve(target, moves, limits, options, searcher, opened, on_tick, on_proof_tick)
+
+
+def _solve(
+    target: Game | Position | str,
+    moves: str | None,
+    limits: Limits,
+    options: SolveOptions,
+    searcher: Searcher | None,
+    store: Store | None,
+    on_tick: Callable[[int], None] | None,
+    on_proof_tick: Callable[[int], None] | None,
+) -> Result:
+    """:func:`solve` once its bundles are folded and its ``store`` is open (or None)."""
     if options.search == "proof" and searcher is not None:
         raise OptionError(PROOF_SEARCH_RULE)
     for name, hook in (("on_tick", on_tick), ("on_proof_tick", on_proof_tick)):
@@ -452,9 +478,11 @@ def _score_search(ask: Ask, *, strong: bool) -> Result:
         if lock is not None:
             lock.release()
     kernel_value = score.sign
+    booked = searcher.book is not None and searcher.book.lookup(position) is not None  # the score was read there
     return Result(str(game), position.move_text(), winner_of(game, position.to_move, kernel_value), nodes,
                   time.perf_counter() - start, position.name(best) if best is not None else None, to_move,
-                  strong=strong, last_move=score.last_move if strong else None, search=SCORE_SEARCH, **know)
+                  strong=strong, last_move=score.last_move if strong else None,
+                  search=OPENING_BOOK if booked else SCORE_SEARCH, **know)
 
 
 def _proof_search(ask: Ask, *, strategy: bool, breaker_strategy: bool) -> Result:

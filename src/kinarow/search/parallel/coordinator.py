@@ -85,6 +85,11 @@ MAX_JOBS = 1_000_000
 POLL_SECONDS = 0.05
 #: A job that has run this long (seconds) is split into its children when a worker has nothing to do.
 SPLIT_AFTER_SECONDS = 1.0
+#: the most of the winner's moves, over all kept walks, that a run checks before its value rests on them (a
+#: compiled check replays about 50,000 moves a second: (10,4,4) after 1. e2 has 161,958 in 39 walks)
+CHECK_MOVES = 500_000
+#: the boards on which kept walks are checked so (the compiled checker's; larger ones replay in Python)
+WALK_CHECK_CELLS = 64
 
 
 @dataclass
@@ -109,6 +114,10 @@ class ParallelResult(Result):
     job_seconds: float = 0.0
     peak_rss_mb: float = 0.0
     strategy_stopped: str | None = None  # the value is proved but its strategy was not finished (why)
+    #: the positions whose bounds were read from the checkpoint with no kept walk that the strategy checker
+    #: accepted behind them: the value rests on those rows as written (0: on none, or on checked walks only)
+    unchecked: int = 0
+    checkpoint: str | None = None  # the checkpoint file read (None: none)
     log: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -131,7 +140,18 @@ class ParallelResult(Result):
         )
         if self.strategy_stopped:
             out["strategy_stopped"] = self.strategy_stopped
+        if self.unchecked:
+            out["unchecked_from_checkpoint"] = self.unchecked
         return out
+
+    @property
+    def checkpoint_note(self) -> str | None:
+        """The sentence that says the value rests on rows of the checkpoint that nothing checked, or None."""
+        if not self.unchecked or self.checkpoint is None or self.value == Value.UNKNOWN:
+            return None
+        rows = f"{self.unchecked:,} answer{'s' if self.unchecked != 1 else ''}"
+        return (f"This value rests on {rows} read from the checkpoint '{self.checkpoint}' as written (no kept "
+                "strategy that the checker accepts backs them); --proof FILE writes its certificate and checks it.")
 
 
 @dataclass(frozen=True)
@@ -312,7 +332,12 @@ def solve(
     backend: Backend | None = None
     run: _Run | None = None
     if store is not None:
-        store.clear_running(str(game))  # marks left by a run that was killed
+        try:
+            store.lock_for_run()  # one run at a time on a file: a second is refused in one sentence
+        except KinarowError:
+            store.close()
+            raise
+        store.clear_running(str(game))  # marks left by a run that was killed (none can be running now)
     try:
         frontier = Frontier(position, store)
         frontier.ask(options.question)
@@ -320,6 +345,7 @@ def solve(
             backend = DaskBackend(options.cluster)
             n_workers = backend.workers
         frontier.expand(options.jobs or JOBS_PER_WORKER * n_workers)
+        checked = _check_walks(frontier, store) if store is not None and not options.strategy else set()
         if backend is None and any(n.kind in (JOB, STORED) for n in frontier.nodes):
             backend = LocalBackend(n_workers, max(4 * len(frontier.nodes), LOCAL_JOB_SLOTS))
         run = _Run(frontier, backend, store, limits, options, proving, deadline, on_tick, n_workers)
@@ -374,11 +400,38 @@ def solve(
         job_seconds=run.job_seconds,
         peak_rss_mb=peak_kb / 1024,
         strategy_stopped=strategy_stopped,
+        unchecked=sum(1 for n in frontier.nodes if n.stored and n.id not in checked),
+        checkpoint=None if options.checkpoint is None else str(options.checkpoint),
         log=run.log,
         knowledge=knowledge,
         knowledge_note=(knowledge_fit(game).reason or None) if knowledge != "none" else None,
         search=_search_name(run.search, game),
     ))
+
+
+def _check_walks(frontier: Frontier, store: JobStore) -> set[int]:
+    """The stored wins of the frontier whose kept walks the strategy checker accepts, checked now (at most
+    :data:`CHECK_MOVES` of the winner's moves in all, the smallest walks first); a walk it rejects refuses the
+    checkpoint. The other stored rows are answers taken as written (``ParallelResult.unchecked``); on boards of
+    more than :data:`WALK_CHECK_CELLS` cells no walk is checked here."""
+    sizes = {(p, w): n for p, _, w, n in store.kept_walks(frontier.game_text)}
+    wins = []
+    for node in frontier.nodes:
+        if node.stored and node.resolved and node.lo != DRAW:
+            winner = frontier.result_name(node.lo)
+            if (node.key, winner) in sizes:
+                wins.append((sizes[node.key, winner], node.id, winner))
+    checked: set[int] = set()
+    if frontier.game.cells > WALK_CHECK_CELLS:
+        return checked
+    budget = CHECK_MOVES
+    for size, node_id, winner in sorted(wins):
+        if size > budget:
+            break
+        budget -= size
+        if store.walk_checks(frontier.game_text, frontier.nodes[node_id].key, winner):
+            checked.add(node_id)
+    return checked
 
 
 def _search_name(search: str, game: Game) -> str:
@@ -703,6 +756,8 @@ class _Run:
             parts.extend(fingered(mapped(rows, sym)) for sym in uses[n])  # 9 bytes a move, kept until the merge
 
         running: dict[int, Any] = {}
+        from_store = False  # does a leaf's walk come from the checkpoint (so that a failed merge names it)?
+        budget = CHECK_MOVES
         try:
             pending = []
             for n in uses:
@@ -710,6 +765,11 @@ class _Run:
                 kept = self.walks.get(n)
                 if kept is None and self.store is not None:
                     kept = self.store.get_strategy(fr.game_text, node.key, tree.winner)
+                    if kept is not None and len(kept) <= budget and fr.game.cells <= WALK_CHECK_CELLS:
+                        # checked before it is merged, while cheap (the compiled checker's boards)
+                        budget -= len(kept)
+                        self.store.walk_checks(fr.game_text, node.key, tree.winner)
+                    from_store = from_store or kept is not None
                 if kept is not None and (unpack_shared(kept) is None) == (shared is not None):
                     kept = None  # kept in the other form: walked again in this run's (the merge reads one form)
                 if kept is not None:  # extracted by an earlier run
@@ -720,12 +780,23 @@ class _Run:
                                        table=self.table))
             if not pending and backend is not None and backend.name == "local":
                 backend.close()  # the merge needs no worker: free their tables first (they can hold most memory)
+            stored_leaves = [fr.nodes[spec.job] for spec in pending if fr.nodes[spec.job].stored]
             while pending or running:
                 assert backend is not None
                 while pending and len(running) < self.capacity:
                     spec = pending.pop(0)
                     running[spec.job] = backend.submit(spec)
-                for out in self._collect(backend, running, POLL_SECONDS):
+                try:
+                    outs = self._collect(backend, running, POLL_SECONDS)
+                except KinarowError as err:
+                    if not stored_leaves or self.store is None:
+                        raise
+                    lines = ", ".join(" ".join(fr.cell_names(n.moves)) or "the start" for n in stored_leaves[:3])
+                    raise KinarowError(f"the checkpoint '{self.store.path}' has a damaged row: a win it stores "
+                                       f"without a kept strategy (of {lines}) is not one the strategy job finds "
+                                       f"({' '.join(str(err).split())[:100]}); delete the file to start again"
+                                       ) from None
+                for out in outs:
                     if out.walk is None:
                         self._shutdown(backend, running)
                         return None, "interrupted"
@@ -741,10 +812,17 @@ class _Run:
                 if why is not None:
                     self._shutdown(backend, running)
                     return None, why
-            if shared is not None:
-                walk, moves = shared.walk(position)
-                return replace(tree, walk=walk, shared=moves), None
-            walk = merged_walk(position, winner, parts)
+            try:
+                if shared is not None:
+                    walk, moves = shared.walk(position)
+                    return replace(tree, walk=walk, shared=moves), None
+                walk = merged_walk(position, winner, parts)
+            except KinarowError as err:
+                if not from_store or self.store is None:
+                    raise
+                raise KinarowError(f"the checkpoint '{self.store.path}' has a damaged row: a kept strategy does not "
+                                   f"merge into a win ({' '.join(str(err).split())[:100]}); delete the file to "
+                                   "start again") from None
         except KeyboardInterrupt:
             if backend is not None:
                 self._shutdown(backend, running)

@@ -34,7 +34,7 @@ from kinarow.errors import KinarowError
 from kinarow.game import MAKER_BREAKER, NORMAL, Game
 from kinarow.position import Position, value_names
 from kinarow.proofs.tree import winning_stone
-from kinarow.search.parallel.checkpoint import JobStore
+from kinarow.search.parallel.checkpoint import SYMBOLS, JobStore, canonical_board
 from kinarow.values import Bound, Value
 
 __all__ = [
@@ -54,8 +54,6 @@ def score_of(game: Game, value: Value | Bound) -> int:
     if value == Value.DRAW:
         return DRAW
     return FIRST if value == value_names(game)[0] else SECOND
-#: a board's cells in a node's key (its canonical board): empty, first player's stone, second player's
-SYMBOLS = ".xo"
 
 # Job questions
 EXACT, FIRST_WINS, SECOND_WINS = "exact", "first-wins", "second-wins"
@@ -561,23 +559,6 @@ def stored_frontier(position: Position, store: JobStore, question: str = EXACT) 
     frontier.ask(question)
     frontier.expand(1)
     return frontier
-
-
-def canonical_board(board: list[int], syms: tuple[tuple[int, ...], ...]) -> tuple[str, tuple[int, ...]]:
-    """The smallest image of ``board`` under ``syms`` (a node's key) and the symmetry that gives it (``sym[c]``:
-    the cell that ``c`` goes to)."""
-    best_key: str | None = None
-    best_sym = syms[0]
-    size = len(board)
-    for s in syms:
-        image = [0] * size
-        for c, v in enumerate(board):
-            image[s[c]] = v
-        key = "".join(SYMBOLS[v] for v in image)
-        if best_key is None or key < best_key:
-            best_key, best_sym = key, s
-    assert best_key is not None
-    return best_key, best_sym
 
 
 def ordered_moves(pos: Position) -> list[int]:
