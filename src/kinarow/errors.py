@@ -39,6 +39,12 @@ class IllegalMoveError(MoveError):
     """A move was read but is not legal in the position (occupied, full column, game over)."""
 
 
+class ClaimMismatchError(KinarowError):
+    """A value and what its proof shows disagree: a certificate that proves another value, or a strategy walk
+    that finds no winning move for the winner the value names (a value answered from a damaged book, store or
+    checkpoint). Nothing is shown or written."""
+
+
 class SolverLimitError(KinarowError):
     """The exact solver cannot handle this game (for example, too many cells)."""
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from kinarow.engine import kernel as K
 from kinarow.engine.tables import MAX_CELLS, KernelTables, kernel_tables
-from kinarow.errors import KinarowError, run_stoppable
+from kinarow.errors import ClaimMismatchError, KinarowError, run_stoppable
 from kinarow.game import Game
 from kinarow.limits import (
     KNOWLEDGE_LEVELS,
@@ -557,8 +557,12 @@ class Searcher:
             if outcome != WIN_OUTCOME:
                 raise KinarowError(f"the {winner_of(game, winner, K.WIN)} player can lose after "
                                    f"{position.move_text() or 'the start'}, so it has no strategy that does not lose")
-            raise KinarowError(f"internal error: the winner has no winning move in a position after "
-                               f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before it)")
+            # the value named this winner, and its walk finds no win: the value does not hold, wherever it came
+            # from (a damaged book or store; or, were the kernel wrong, an internal error all the same)
+            raise ClaimMismatchError(f"the search answered '{winner_of(game, winner, K.WIN)}' but its strategy "
+                                     f"cannot be written: the winner has no winning move in a position after "
+                                     f"{position.move_text() or 'the start'} ({len(moves)} moves prescribed before "
+                                     "it); nothing is written")
         return moves.tobytes()
 
     @one_at_a_time

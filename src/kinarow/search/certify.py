@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kinarow.engine.tables import MAX_CELLS
+from kinarow.errors import ClaimMismatchError as ClaimMismatchError  # (raised here; defined with the other errors)
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
@@ -521,10 +522,6 @@ def draw_tree(position: Position, store: Store | None = None, tick: Callable[[in
                       else f"a non-losing walk of {half['prescribed']:,} moves" if half["method"] == "non-losing-walk"
                       else f"a blocking tree of {len(half['tokens'].split()):,} positions")
     return Proof(data, f"a draw proof: the first player cannot win by {halves[0]}, the second by {halves[1]}", "draw")
-
-
-class ClaimMismatchError(KinarowError):
-    """The value a search answered and what its certificate proves disagree (nothing is shown or written)."""
 
 
 def claim_problem(game: Game, value: Value | str, proof: Proof) -> str | None:
