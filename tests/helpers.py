@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import signal
 import subprocess
+import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -77,3 +81,19 @@ def ctrl_c(proc: subprocess.Popen[str], timeout: float = 60) -> tuple[str, str]:
     """Stop ``proc`` as Ctrl-C would (SIGINT) and return its stdout and stderr."""
     proc.send_signal(signal.SIGINT)
     return proc.communicate(timeout=timeout)
+
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """The script ``benchmarks/NAME.py`` as a module (registered under ``name``, the name the benchmarks import
+    each other by, so that numba's cache of its kernels serves the tests and the scripts alike)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

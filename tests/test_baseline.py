@@ -3,21 +3,12 @@ package) agrees with the real solver."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
+from helpers import load_benchmark
 from kinarow import Game, SolverLimitError, solve
 
-_SPEC = importlib.util.spec_from_file_location(
-    "baseline", Path(__file__).resolve().parent.parent / "benchmarks" / "baseline.py")
-assert _SPEC is not None and _SPEC.loader is not None
-_BASELINE = importlib.util.module_from_spec(_SPEC)
-sys.modules["baseline"] = _BASELINE  # under the name the benchmark imports it by, so numba's cache serves both
-_SPEC.loader.exec_module(_BASELINE)
-plain_minimax = _BASELINE.plain_minimax
+plain_minimax = load_benchmark("baseline").plain_minimax
 
 NAMES = {1: "first", 0: "draw", -1: "second"}
 

@@ -9,7 +9,6 @@ Without OpenSpiel (the ``openspiel`` extra) only the test of the missing-install
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import itertools
 import random
@@ -21,12 +20,12 @@ from typing import Any
 
 import pytest
 
+from helpers import load_benchmark
 from kinarow import Game, KinarowError
 from kinarow.position import Position
 from kinarow.search import openspiel as bridge
 from kinarow.values import Value
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "openspiel_mcts.py"
 #: OpenSpiel game strings and their kinarow games; 5x3k3 has more columns than rows, 3x5k3 more rows
 GAMES = {
     "tic_tac_toe": "3x3k3",
@@ -294,12 +293,7 @@ def test_the_bot_refuses_another_game_and_a_finished_one(spiel: Any) -> None:
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("openspiel_mcts", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["openspiel_mcts"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("openspiel_mcts")
 
 
 def test_the_mcts_example_runs_and_kinarow_does_not_lose(spiel: Any, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,26 +3,17 @@ wider (m,4,4) boards are guided by the narrower widths' certificates, docs/paral
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from helpers import load_benchmark
 from kinarow import Game, solve
 from kinarow.proofs.tree import StrategyTree
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "strategy_moves.py"
-
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("strategy_moves", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["strategy_moves"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("strategy_moves")
 
 
 @pytest.fixture(scope="module")
