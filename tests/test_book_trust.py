@@ -156,3 +156,10 @@ def test_a_value_and_a_certificate_that_disagree_are_never_shown(tiny, monkeypat
         assert err.count("\n") == 1 and "nothing is written" in err and "Traceback" not in err
     finally:
         books._cache.clear()
+
+
+def test_a_book_answer_is_named_so_on_every_route(monkeypatch):
+    # the alpha-beta route asks the score search (and so the book) for a Connect Four value it then walks
+    monkeypatch.setenv(books.ENV_VAR, "on")
+    assert solve("7x6k4:gravity", store=None).search == "opening book"
+    assert solve("7x6k4:gravity", strategy=True, time_limit=1, store=None).search == "opening book"

@@ -431,7 +431,8 @@ def _alpha_beta_held(ask: Ask) -> Result:
     seconds = time.perf_counter() - start
     know: dict[str, Any] = {"knowledge": searcher.knowledge, "knowledge_note": searcher.knowledge_note,
                             "knowledge_cuts": int(searcher.ctrl[K.C_KCUTS]),
-                            "search": SCORE_SEARCH if searcher.scores is not None else ALPHA_BETA}
+                            "search": ALPHA_BETA if searcher.scores is None else _score_source(searcher.scores,
+                                                                                                position)}
     if stopped:
         return Result(str(game), moves_text, Value.UNKNOWN, nodes, seconds, None, to_move, stopped=stopped, **know)
     result = Result(str(game), moves_text, winner_of(game, position.to_move, value), nodes, seconds,
@@ -478,11 +479,16 @@ def _score_search(ask: Ask, *, strong: bool) -> Result:
         if lock is not None:
             lock.release()
     kernel_value = score.sign
-    booked = searcher.book is not None and searcher.book.lookup(position) is not None  # the score was read there
     return Result(str(game), position.move_text(), winner_of(game, position.to_move, kernel_value), nodes,
                   time.perf_counter() - start, position.name(best) if best is not None else None, to_move,
                   strong=strong, last_move=score.last_move if strong else None,
-                  search=OPENING_BOOK if booked else SCORE_SEARCH, **know)
+                  search=_score_source(searcher, position), **know)
+
+
+def _score_source(searcher: connect.ScoreSearcher, position: Position) -> str:
+    """What gave a score search's answer: its opening book, when the book holds the position, else the search."""
+    booked = searcher.book is not None and searcher.book.lookup(position) is not None
+    return OPENING_BOOK if booked else SCORE_SEARCH
 
 
 def _proof_search(ask: Ask, *, strategy: bool, breaker_strategy: bool) -> Result:
