@@ -47,7 +47,6 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from kinarow import __version__
 from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
 from kinarow.errors import (
     START_INTERRUPTED,
@@ -80,6 +79,18 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed version, read only when asked (reading the package metadata costs a start
+    about 50 ms, which a command that loads no kernel would otherwise pay every time)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        import kinarow
+
+        print(f"kinarow {kinarow.__version__}")  # on standard output, as argparse's own version action
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kinarow",
@@ -87,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="A GAME is MxNkK[pPqQ][:flag,...], e.g. 3x3k3, 7x6k4:gravity, 6x6k4p2q1; "
         "flags: gravity, misere, maker-breaker, torus, cylinder, hex.",
     )
-    parser.add_argument("--version", action="version", version=f"kinarow {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     for module_name in COMMAND_MODULES:
