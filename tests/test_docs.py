@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+import kinarow.limits
 from helpers import run
 from kinarow.cli import build_parser, main
 from kinarow.proofs import CHECKERS, SEARCH_LOG_FORMAT
@@ -403,6 +404,7 @@ def example_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("KINAROW_STORE", str(tmp_path / "store.sqlite"))
     monkeypatch.setenv("COLUMNS", "80")  # usage blocks wrap at the terminal's width
+    monkeypatch.setattr(kinarow.limits, "cores", lambda: 2)  # the pages show a machine of two cores
     return tmp_path
 
 

@@ -191,6 +191,14 @@ def cores() -> int:
     return os.cpu_count() or 1
 
 
+def default_threads() -> int:
+    """The threads a one-process search runs on when none are asked for (``kinarow solve`` on a Connect-k game,
+    ``kinarow book``): every core (:func:`cores`, at most :data:`MAX_THREADS`), as the field's fastest Connect Four
+    solver does. ``--threads 1`` searches in one thread, with node counts that repeat from run to run; the library's
+    :func:`kinarow.solve` searches in one thread unless given ``threads``."""
+    return max(1, min(cores(), MAX_THREADS))
+
+
 #: the most local worker processes a pool (or the parallel solve) starts: :data:`WORKERS_PER_CORE` a core of this
 #: machine (8 on 2 cores; 4 on one, so two workers run on any machine); the default, one a core, always fits
 MAX_WORKERS = WORKERS_PER_CORE * cores()
@@ -258,7 +266,12 @@ def check_memory(workers: int, tt_mb: float, name: str = "tt_mb") -> None:
     if available is None or need <= available:
         return
     table = available / workers - WORKER_OVERHEAD_MB
-    many = f"{workers:,} worker{'s' if workers != 1 else ''}"
+    if workers == 1:  # one process (its threads share the one table)
+        allowed = f"a table of at most {table:,.0f} MiB fits" if table >= 1 else "no table fits"
+        raise KinarowError(f"a table of {tt_mb:,.0f} MiB ({name}) needs about {need:,.0f} MiB with the search "
+                           f"({WORKER_OVERHEAD_MB} MiB besides the table), more than the {available:,.0f} MiB this "
+                           f"machine has available; {allowed}")
+    many = f"{workers:,} workers"
     allowed = (f"with {many} a table of at most {table:,.0f} MiB fits" if table >= 1
                else f"{many} fit with no table")
     fewer = int(available // (tt_mb + WORKER_OVERHEAD_MB))

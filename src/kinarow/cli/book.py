@@ -34,14 +34,26 @@ def _depth(text: str, game: Game) -> int:
     return depth
 
 
+def table_mb(text: str | None) -> float:
+    """The table of ``--tt-mb`` (refused in one sentence where this machine's memory cannot hold it), else
+    :data:`BUILD_TT_MB`, cut down where the memory is short (a default is fitted, never refused)."""
+    from kinarow.limits import MAX_TT_MB, check_memory, fitting_tt_mb
+
+    asked = positive_float("--tt-mb", text, upper=MAX_TT_MB)
+    if asked is None:
+        return fitting_tt_mb(1, BUILD_TT_MB)
+    check_memory(1, asked, "--tt-mb")  # the threads share the one table
+    return asked
+
+
 def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.limits import MAX_THREADS, MAX_TT_MB
+    from kinarow.limits import MAX_THREADS, default_threads
     from kinarow.search import book as books
 
     game = Game(args.target)
     depth = _depth(args.depth, game)
-    tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or BUILD_TT_MB
-    threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
+    tt_mb = table_mb(args.tt_mb)
+    threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or default_threads()
     path = args.out or books.file_name(game)
     checkpoint = args.checkpoint or path + ".checkpoint.npz"
     check_outputs(("--out", path), ("--checkpoint", checkpoint))
@@ -70,11 +82,11 @@ def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_moves(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kinarow.limits import MAX_THREADS, MAX_TT_MB
+    from kinarow.limits import MAX_THREADS, default_threads
     from kinarow.search import book as books
 
-    tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB) or BUILD_TT_MB
-    threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
+    tt_mb = table_mb(args.tt_mb)
+    threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or default_threads()
     path = args.target
     book = books.load(path)  # one sentence if it is not a book, before anything starts
     check_outputs(("FILE", path))
@@ -163,5 +175,5 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--tt-mb", metavar="MB", default=None,
                    help=f"build, moves: transposition table size in MiB (default {BUILD_TT_MB})")
     p.add_argument("--threads", metavar="N", default=None,
-                   help="build, moves: N searches of each position at once, sharing the table (default 1)")
+                   help="build, moves: N searches of each position at once, sharing the table (default: every core)")
     p.set_defaults(run=cmd_book)

@@ -552,7 +552,7 @@ def print_result(position: Position, result: Result, out: TextIO) -> None:
             knowledge += f", {result.knowledge_cuts:,} cut{'' if result.knowledge_cuts == 1 else 's'}"
         rows.append(("knowledge", knowledge))
     if result.search:
-        rows.append(("search", result.search))
+        rows.append(("search", result.search + (f", {result.threads} threads" if result.threads > 1 else "")))
     if result.certificate is not None:
         rows.append(("proof", f"{result.certificate.conclusion()}, by {result.certificate.method} (no search)"))
     rows += [

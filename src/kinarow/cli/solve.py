@@ -40,7 +40,16 @@ from kinarow.cli.common import (
 )
 from kinarow.errors import interrupted
 from kinarow.game import Game
-from kinarow.limits import DEFAULT_KNOWLEDGE, KNOWLEDGE_LEVELS, MAX_THREADS, MAX_TT_MB, PROOF_SEARCH_CELLS, SEARCHES
+from kinarow.limits import (
+    DEFAULT_KNOWLEDGE,
+    KNOWLEDGE_LEVELS,
+    MAX_THREADS,
+    MAX_TT_MB,
+    PROOF_SEARCH_CELLS,
+    SEARCHES,
+    check_memory,
+    default_threads,
+)
 
 if TYPE_CHECKING:
     from kinarow.search.options import SolveOptions
@@ -64,12 +73,15 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     max_nodes = positive_int("--max-nodes", args.max_nodes)
     time_limit = positive_float("--time-limit", args.time_limit)
     tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
-    threads = positive_int("--threads", args.threads, upper=MAX_THREADS) or 1
+    asked = positive_int("--threads", args.threads, upper=MAX_THREADS)
     position = Game(args.game).position(args.moves)
     scored = connect.score_search_fit(position.game)
-    if threads > 1 and not scored:
+    if asked is not None and asked > 1 and not scored:
         raise UsageError(f"--threads serves the Connect-k score search only, and {position.game} is not its game "
                          f"({scored.reason}); use --workers N for frontier jobs in N processes")
+    threads = asked or (default_threads() if scored else 1)  # every core by default, where the search has threads
+    if tt_mb is not None:
+        check_memory(1, tt_mb, "--tt-mb")  # the threads share the one table
     store = open_store(args)
     proof = args.proof is not None
     steps = [(f"solving {position.game}", "nodes")] + ([("writing the certificate", "nodes")] if proof else [])
@@ -141,7 +153,8 @@ def add_commands(commands: Any) -> None:
                    help="also find on which move the game ends with perfect play, the winner ending it as soon as "
                    "it can and the loser as late as it can (JSON: last_move)")
     p.add_argument("--threads", metavar="N", default=None,
-                   help="Connect-k (gravity) games: N searches at once sharing one table (default 1)")
+                   help="Connect-k (gravity) games: N searches at once sharing one table (default: every core; "
+                   "1 for node counts that repeat)")
     p.add_argument("--max-nodes", metavar="N", default=None, help="stop after about N nodes (value 'unknown')")
     p.add_argument("--time-limit", metavar="S", default=None, help="stop after S seconds (value 'unknown')")
     p.add_argument("--tt-mb", metavar="MB", default=None, help=tt_help())

@@ -62,6 +62,8 @@ class Result:
     #: which search answered: ``proof-number search``, ``alpha-beta`` or ``score search`` (None: no search ran,
     #: e.g. an answer from the results store or a game already over)
     search: str | None = None
+    #: the threads that searched at once, sharing one table (the Connect-k score search: ``threads``)
+    threads: int = 1
     #: a proof search's win with its strategy: the nodes and seconds the walk over its table took (the search
     #: again where the table did not prove a move); None otherwise
     walk_nodes: int | None = None
@@ -101,6 +103,8 @@ class Result:
             out["last_move"] = self.last_move
         if self.search:
             out["search"] = self.search
+        if self.threads > 1:
+            out["threads"] = self.threads
         if self.walk_nodes is not None:
             out["walk_nodes"] = self.walk_nodes
             out["walk_seconds"] = round(self.walk_seconds or 0.0, 6)

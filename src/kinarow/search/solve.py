@@ -472,7 +472,8 @@ def _score_search(ask: Ask, *, strong: bool) -> Result:
         nodes = int(searcher.ctrl[connect.GK.G_NODES])
         if score is None:
             return Result(str(game), position.move_text(), Value.UNKNOWN, nodes, time.perf_counter() - start,
-                          None, to_move, stopped=searcher.stopped, strong=strong, search=SCORE_SEARCH, **know)
+                          None, to_move, stopped=searcher.stopped, strong=strong, search=SCORE_SEARCH, **know,
+                          threads=ask.options.threads)
         best = searcher.best_move(position, score, weak=not strong, max_nodes=limits.max_nodes, deadline=deadline,
                                   on_tick=ask.on_tick)
     finally:
@@ -482,7 +483,8 @@ def _score_search(ask: Ask, *, strong: bool) -> Result:
     return Result(str(game), position.move_text(), winner_of(game, position.to_move, kernel_value), nodes,
                   time.perf_counter() - start, position.name(best) if best is not None else None, to_move,
                   strong=strong, last_move=score.last_move if strong else None,
-                  search=_score_source(searcher, position), **know)
+                  search=_score_source(searcher, position), **know,
+                  threads=ask.options.threads if score.nodes else 1)
 
 
 def _score_source(searcher: connect.ScoreSearcher, position: Position) -> str:
