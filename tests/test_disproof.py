@@ -103,11 +103,14 @@ def test_the_defender_moves_near_the_root_come_from_a_solve_s_jobs(tmp_path):
     after.play(reply)
     assert not ProofSearcher("5x5k4", tt_mb=4).attacker_wins(after, 1).wins
     checkpoint = tmp_path / "tree.npz"
-    half, _, _ = extract_tree(start, 1, checkpoint=checkpoint, hint=hint, tt_mb=4)
+    shares: list[tuple[int, int]] = []
+    half, _, _ = extract_tree(start, 1, checkpoint=checkpoint, hint=hint, tt_mb=4,
+                              on_share=lambda done, total: shares.append((done, total)))
     verdict = check_data(_certificate(start, 1, half))
     assert verdict.ok, verdict.reason
     done, total = settled_share(start, 1, checkpoint, hint)
     assert done == total > 0
+    assert shares[0] == (0, total) and shares[-1] == (total, total)  # heard at the start and at the last save
 
 
 def test_pairing_tests_where_the_attacker_moves_only_still_give_a_tree():

@@ -179,7 +179,8 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
                  checkpoint: str | Path | None = None, deadline: float | None = None,
                  tick: Callable[[int], None] | None = None, budget: int = PAIR_BUDGET,
                  hint: Callable[[Position], int | None] | None = None, defender_pairings: bool = True,
-                 tt_mb: float = 256) -> tuple[dict[str, Any], TreeStats, ExtractStats]:
+                 tt_mb: float = 256, on_share: Callable[[int, int], None] | None = None,
+                 ) -> tuple[dict[str, Any], TreeStats, ExtractStats]:
     """The blocking tree (a ``blocking-tree`` half of :mod:`kinarow.proofs.draw`) showing that ``attacker``
     cannot win from ``position``, written from the proof search. ``checkpoint`` (an ``.npz`` file) keeps the
     memory: saved every minute and when stopped, resumed by a later call. ``hint(position)`` may name the
@@ -187,16 +188,32 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
     jobs of a solve: :func:`job_hints`); the root is then not asked as a whole. Without ``defender_pairings``
     only positions with the attacker to move are tested for a pairing leaf (a pairing that holds with the
     defender to move still holds after its move): 8x8k5 after g8 d5 h3, 47,746 positions against 46,283 in
-    about half the time; 7x7k5, 21,147 against 19,149."""
+    about half the time; 7x7k5, 21,147 against 19,149. With a hint, ``on_share(done, total)`` hears how far the
+    tree has got when it starts and at every save: of the positions three moves on (:func:`third_moves`), how
+    many are settled."""
     start = time.perf_counter()
     game = position.game
     if searcher is None:
         searcher = ProofSearcher(game, tt_mb=tt_mb)
     path = None if checkpoint is None else Path(checkpoint)
     memory = Memory.load(path, game.cells) if path is not None and path.exists() else Memory(game.cells)
-    save = None if path is None else (lambda: memory.save(path))
-    walk = Extraction(searcher, attacker, memory, budget=budget, tick=tick, deadline=deadline, save=save, hint=hint,
-                      defender_pairings=defender_pairings)
+    share: Callable[[], None] | None = None
+    if on_share is not None and hint is not None:
+        keys = third_moves(position, hint, Frames(position))
+
+        def share() -> None:
+            on_share(sum(memory.get(key) is not None for key in keys), len(keys))
+
+        share()
+
+    def save() -> None:
+        assert path is not None
+        memory.save(path)
+        if share is not None:
+            share()
+
+    walk = Extraction(searcher, attacker, memory, budget=budget, tick=tick, deadline=deadline,
+                      save=None if path is None else save, hint=hint, defender_pairings=defender_pairings)
     if hint is None and walk._ask(position) is not False:
         raise KinarowError(f"the attacker can win from {position.move_text() or 'the start'}; no blocking tree")
     limit = sys.getrecursionlimit()
@@ -205,7 +222,7 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
         walk.visit(position.copy())
     finally:
         sys.setrecursionlimit(limit)
-        if save is not None:
+        if path is not None:
             save()
     data, stats = linearise(position, attacker, memory)
     walk.stats.seconds = time.perf_counter() - start
@@ -288,15 +305,11 @@ def job_hints(position: Position, attacker: int, store_path: str | Path,
     return hint
 
 
-def settled_share(position: Position, attacker: int, checkpoint: str | Path,
-                  hint: Callable[[Position], int | None]) -> tuple[int, int]:
-    """How far a saved extraction from ``position`` (the attacker to move) has got: of the positions after
-    the attacker's move, the hint's reply and the attacker's next move (up to symmetry), how many are settled."""
-    game = position.game
-    memory = Memory.load(Path(checkpoint), game.cells)
-    frames = Frames(position)
-    seen: set[bytes] = set()
-    done = 0
+def third_moves(position: Position, hint: Callable[[Position], int | None], frames: Frames) -> list[bytes]:
+    """The canonical keys of the positions after the attacker's move from ``position``, the hint's reply and the
+    attacker's next move (one a symmetry class; none that ends the game): the measure of how far an
+    extraction has got (:func:`settled_share`)."""
+    seen: dict[bytes, None] = {}
     pos = position.copy()
     for first in pos.legal_moves():
         pos.play(first)
@@ -305,14 +318,21 @@ def settled_share(position: Position, attacker: int, checkpoint: str | Path,
             pos.play(reply)
             for third in pos.legal_moves():
                 pos.play(third)
-                key = frames.frame(pos.board)[0]
-                if key not in seen and not pos.is_over:
-                    seen.add(key)
-                    done += memory.get(key) is not None
+                if not pos.is_over:
+                    seen.setdefault(frames.frame(pos.board)[0])
                 pos.undo()
             pos.undo()
         pos.undo()
-    return done, len(seen)
+    return list(seen)
+
+
+def settled_share(position: Position, attacker: int, checkpoint: str | Path,
+                  hint: Callable[[Position], int | None]) -> tuple[int, int]:
+    """How far a saved extraction from ``position`` (the attacker to move) has got: of the positions after
+    the attacker's move, the hint's reply and the attacker's next move (up to symmetry), how many are settled."""
+    memory = Memory.load(Path(checkpoint), position.game.cells)
+    keys = third_moves(position, hint, Frames(position))
+    return sum(memory.get(key) is not None for key in keys), len(keys)
 
 
 def tree_parts(position: Position, attacker: int, checkpoint: str | Path,

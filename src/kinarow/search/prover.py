@@ -237,8 +237,16 @@ def _run_tree_over_jobs(plan: Plan, folder: Path, settings: Settings) -> Outcome
     hint = job_hints(position, 1, jobs)
     _say(settings, f"writing the second player's blocking tree (the defender's replies near the root from {jobs})")
     start = time.perf_counter()
+    said: list[int] = []
+
+    def share(done: int, total: int) -> None:  # at the start and at a save that settled more of them
+        if total and done not in said:
+            said.append(done)
+            _say(settings, f"blocking tree: {done:,} of {total:,} positions three moves on are settled "
+                           f"({100 * done / total:.0f}%)")
+
     half, stats, work = extract_tree(position, 1, checkpoint=folder / "tree-1.npz", hint=hint,
-                                     tick=settings.on_tick, tt_mb=256, defender_pairings=False)
+                                     tick=settings.on_tick, tt_mb=256, defender_pairings=False, on_share=share)
     names = [position.name(c) for c in position.moves]
     halves = {HALVES[1]: half}
     if stealing_fit(position.game, names):
