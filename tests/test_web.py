@@ -16,6 +16,7 @@ import pytest
 
 from helpers import child, ctrl_c
 from kinarow.cli import main
+from kinarow.game import Game
 from kinarow.web.server import App, RequestError, make_server
 
 
@@ -918,6 +919,27 @@ def test_browser_shows_the_analysis_and_the_winning_line_on_a_phone(browser, pat
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+def test_the_warm_up_replays_the_pages_requests_and_takes_no_searcher():
+    """The warm-up (kinarow serve starts it) calls each kernel family the page uses once, in searchers of its own;
+    a request that arrives meanwhile is served as usual."""
+    from kinarow.web.server import WARM_UP
+
+    assert {path for path, _ in WARM_UP} == {"/api/analyse", "/api/engine", "/api/proof"}
+    assert {Game(body["game"]).gravity for _, body in WARM_UP} == {True, False}  # score search and alpha-beta
+    app = App(think=600.0)
+    thread = app.start_warming()
+    assert app.info()["warming"] is True
+    found = app.handle("/api/analyse", {"game": "5x4k4:gravity", "moves": ["c", "c"]})["analysis"]
+    assert found["describe"] == "Draw with perfect play."
+    thread.join(600)
+    assert not thread.is_alive() and app.info()["warming"] is False
+    assert len(app.searchers) == 1  # the request's own: the warm-up used none of the pool's
+    stopped = App(think=600.0)
+    stopped.stop()
+    stopped.warm()  # a server that is stopping does not warm
+    assert not stopped.warming.is_set()
+
+
 def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):
     import sys
 
@@ -927,6 +949,7 @@ def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):
         line = process.stdout.readline()
         assert line.startswith("kinarow serves its page at http://127.0.0.1:"), line + process.stderr.read()
         base = line.split(" at ")[1].split("/ ")[0]
+        assert process.stdout.readline().startswith("Warming the search kernels in the background")
         with urllib.request.urlopen(base + "/api/info", timeout=30) as response:
             assert json.loads(response.read())["version"]
         status, view = post(base, "/api/engine", {"game": "3x3k3", "moves": ["a1"]})
