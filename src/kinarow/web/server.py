@@ -335,7 +335,8 @@ class App:
             "gravity": game.gravity,
             "svg": svg.board(position, fills=fills, pairs=extra.pop("pairs", ()), labels=extra.pop("labels", None),
                              # a line through each completed line (on a wrapped board it may go round: fills only)
-                             groups=lines if game.topology == "rect" else ()),
+                             groups=lines if game.topology == "rect" else (),
+                             frame=game.gravity),  # under gravity a rack: discs in a frame, a column takes a click
             **extra,
         }
 
@@ -568,7 +569,8 @@ class App:
         if solved < len(moves):
             legend.append(("unknown", "?: not solved in time"))
         view = self._view(position)
-        view["svg"] = svg.heat_map(position, {m.cell: (m.outcome, m.label) for m in found.moves_list})
+        view["svg"] = svg.heat_map(position, {m.cell: (m.outcome, m.label) for m in found.moves_list},
+                                   frame=gravity)
         view["analysis"] = {"describe": found.describe(), "sentence": sentence, "value": found.value,
                             "last_move": found.last_move, "best_moves": [named(m.move) for m in found.best],
                             "moves": moves, "legend": [[svg.HEAT_COLOURS[kind], words] for kind, words in legend],
