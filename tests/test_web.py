@@ -909,7 +909,7 @@ def test_browser_shows_the_analysis_and_the_winning_line_on_a_phone(browser, pat
             driver.find_element(By.CSS_SELECTOR, f"#board [data-cell='{column}1']").click()
             _wait(driver, lambda d, i=i: len(moves(d)) == i + 1)
         assert _text(driver, "status") == "Game over: Black wins."
-        marked = driver.find_elements(By.CSS_SELECTOR, f"#board svg rect[fill='{LINE}']")
+        marked = driver.find_elements(By.CSS_SELECTOR, f"#board svg [data-cell][fill='{LINE}']")  # holes of the rack
         assert sorted(cell.get_attribute("data-cell") for cell in marked) == ["a1", "b1", "c1"]
         assert driver.execute_script(fits), "the page is wider than a 400 px screen"
         shot = os.environ.get("KINAROW_SCREENSHOT_LINE")

@@ -184,9 +184,12 @@ def grid(
         )
     for c, player in sorted(stones.items()):
         cx, cy = px(centres[c])
+        ring = 'stroke="#1a1a1a" stroke-width="1.5"'
+        if frame and c in fills:  # a disc in a coloured hole (the line that ended the game): a ring of that colour
+            ring = f'stroke="{fills[c]}" stroke-width="{0.1 * CELL:.1f}"'
         out.append(
             f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{stone_radius:.1f}" fill="{STONE_COLOURS[player]}" '
-            'stroke="#1a1a1a" stroke-width="1.5" class="stone"/>'
+            f'{ring} class="stone"/>'
         )
     if frame:
         out.extend(drawn)
