@@ -986,6 +986,10 @@ def test_browser_connect_four_from_a_link_drops_discs_and_keeps_its_address(brow
     _wait(driver, lambda d: _moves(d) == ["d1", "d2"] and _idle(d))
     assert _move_rows(driver) == [["1.", "d1", "d2"]]
     assert driver.execute_script("return location.hash;") == "#game=7x6k4:gravity&moves=d1,d2&opponent=none"
+    driver.find_element(By.CSS_SELECTOR, "#move-list td[data-upto='1']").click()  # back to the position after d1
+    _wait(driver, lambda d: _moves(d) == ["d1"] and _idle(d))
+    assert _move_rows(driver) == [["1.", "d1", ""]] and _text(driver, "engine-msg") == "Back to move 1."
+    assert driver.execute_script("return location.hash;") == "#game=7x6k4:gravity&moves=d1&opponent=none"
     # against the solver, from a link: the engine's answers are numbered with your moves
     _open(driver, patient_server + "/#game=4x4k3:gravity&moves=b1")
     _wait(driver, lambda d: len(_moves(d)) == 2 and _idle(d))
