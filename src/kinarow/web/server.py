@@ -214,7 +214,8 @@ class App:
         in the first request that needs them. They run in an app of their own (one small searcher, no results
         store), so the warm-up takes none of this app's searchers; a request arriving meanwhile is served as
         usual, waiting only for a kernel being compiled. Stops early when the server stops."""
-        helper = App(think=self.think, searchers=1, wait=WAIT, threads=self.searchers.threads,
+        # think time enough for these small games even while numba compiles, so that every kernel is called
+        helper = App(think=max(self.think, 30.0), searchers=1, wait=WAIT, threads=self.searchers.threads,
                      table_mb=WARM_TABLE_MB)
         helper.stopping = self.stopping
         self.warming.set()
