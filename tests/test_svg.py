@@ -84,3 +84,29 @@ def test_bar_chart_holds_its_values_and_labels() -> None:
 def test_bar_chart_refuses_bad_data(chart, words) -> None:
     with pytest.raises(ValueError, match=words):
         svg.bar_chart(chart)
+
+
+def test_a_rack_draws_holes_discs_columns_and_where_the_next_disc_lands() -> None:
+    """``frame=True`` (the web page's Connect-k boards): a frame with a hole per cell, each column one group that
+    takes a click, and a hidden preview disc of the player to move where each column's next stone lands."""
+    position = Game("4x3k3:gravity").position("b b c")
+    root = parse(svg.board(position, frame=True))
+    columns = [g for g in root.iter(f"{NS}g") if g.get("class") == "column"]
+    assert [g.get("data-column") for g in columns] == ["a", "b", "c", "d"]
+    for g in columns:
+        holes = [c.get("data-cell") for c in g.iter(f"{NS}circle") if c.get("class") == "cell"]
+        assert holes == [f"{g.get('data-column')}{row}" for row in (1, 2, 3)]
+        assert sum(r.get("class") == "column-hit" for r in g.iter(f"{NS}rect")) == 1
+    previews = {c.get("cx"): c.get("fill") for c in root.iter(f"{NS}circle") if c.get("class") == "preview"}
+    assert len(previews) == 4 and set(previews.values()) == {svg.STONE_COLOURS[2]}  # White to move, any column
+    landing = [c for g in columns if g.get("data-column") == "b" for c in g.iter(f"{NS}circle")]
+    hole_b3 = next(c for c in landing if c.get("data-cell") == "b3")
+    preview_b = next(c for c in landing if c.get("class") == "preview")
+    assert (preview_b.get("cx"), preview_b.get("cy"), preview_b.get("opacity")) == (hole_b3.get("cx"),
+                                                                                     hole_b3.get("cy"), "0")
+    assert sum(c.get("class") == "stone" for c in root.iter(f"{NS}circle")) == 3
+    assert not [r for r in root.iter(f"{NS}rect") if r.get("class") == "cell"]  # holes, not squares
+    over = Game("4x3k3:gravity").position("a b a b a")  # Black has a1 a2 a3: no preview anywhere
+    assert over.is_over and 'class="preview"' not in svg.board(over, frame=True)
+    assert 'class="column"' not in svg.board(position) and 'class="column"' not in svg.board(
+        Game("4x3k3:hex").start(), frame=True)  # only square boards become racks, and only when asked

@@ -16,6 +16,7 @@ import pytest
 
 from helpers import child, ctrl_c
 from kinarow.cli import main
+from kinarow.game import Game
 from kinarow.web.server import App, RequestError, make_server
 
 
@@ -908,7 +909,7 @@ def test_browser_shows_the_analysis_and_the_winning_line_on_a_phone(browser, pat
             driver.find_element(By.CSS_SELECTOR, f"#board [data-cell='{column}1']").click()
             _wait(driver, lambda d, i=i: len(moves(d)) == i + 1)
         assert _text(driver, "status") == "Game over: Black wins."
-        marked = driver.find_elements(By.CSS_SELECTOR, f"#board svg rect[fill='{LINE}']")
+        marked = driver.find_elements(By.CSS_SELECTOR, f"#board svg [data-cell][fill='{LINE}']")  # holes of the rack
         assert sorted(cell.get_attribute("data-cell") for cell in marked) == ["a1", "b1", "c1"]
         assert driver.execute_script(fits), "the page is wider than a 400 px screen"
         shot = os.environ.get("KINAROW_SCREENSHOT_LINE")
@@ -916,6 +917,165 @@ def test_browser_shows_the_analysis_and_the_winning_line_on_a_phone(browser, pat
             driver.save_screenshot(shot)
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def _idle(driver) -> bool:
+    """The page shows a game and waits for nothing (no request on its way, no move pending)."""
+    return driver.execute_script("return pending === 0 && busy !== epoch && game.view !== null;")
+
+
+def _moves(driver) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    return (driver.find_element(By.ID, "board").get_attribute("data-moves") or "").split()
+
+
+def _move_rows(driver) -> list[list[str]]:
+    from selenium.webdriver.common.by import By
+
+    return [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+            for row in driver.find_elements(By.CSS_SELECTOR, "#move-list tbody tr")]
+
+
+def _open(driver, url: str) -> None:
+    """Load ``url`` afresh (not as a jump within the page already shown)."""
+    driver.get("about:blank")
+    driver.get(url)
+
+
+def test_browser_connect_four_from_a_link_drops_discs_and_keeps_its_address(browser, patient_server):
+    """The board is there on load; Connect Four is a rack whose columns take a click anywhere and preview the
+    disc; every move goes into the address and the move list, and a reload restores the position."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    driver = browser
+    _open(driver, patient_server + "/")
+    _wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board [data-cell]")) == 9 and _idle(d))  # no click
+    assert _text(driver, "status") == "Your move." and driver.execute_script("return location.hash;") == "#game=3x3k3"
+    assert _text(driver, "no-moves") == "No moves yet."
+    _open(driver, patient_server + "/#game=7x6k4:gravity&opponent=none")
+    _wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board g.column")) == 7 and _idle(d))
+    assert not driver.find_elements(By.CSS_SELECTOR, "#board rect.cell")  # holes in a frame, not squares
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#board circle.cell")) == 42
+    assert _text(driver, "status") == "Black to move."
+    column = lambda name: driver.find_element(By.CSS_SELECTOR, f"#board g.column[data-column='{name}'] .column-hit")  # noqa: E731
+    preview = "return getComputedStyle(document.querySelector(\"#board g[data-column='d'] .preview\")).opacity;"
+    assert driver.execute_script(preview) == "0"
+    ActionChains(driver).move_to_element(column("d")).perform()  # the frame between d3 and d4
+    _wait(driver, lambda d: d.execute_script(preview) == "0.5")  # a translucent disc where the next one lands
+    landing = driver.execute_script("""const p = document.querySelector("#board g[data-column='d'] .preview");
+        const hole = document.querySelector("#board [data-cell='d1']");
+        return [p.getAttribute('cy') === hole.getAttribute('cy'), p.getAttribute('fill')];""")
+    assert landing == [True, "#1a1a1a"]  # in d1, and Black's
+    column("d").click()  # a click on the frame, not on a hole: the disc drops to the bottom
+    _wait(driver, lambda d: _moves(d) == ["d1"] and _idle(d))
+    driver.find_element(By.CSS_SELECTOR, "#board [data-cell='d6']").click()  # the top hole of d: it lands on d2
+    _wait(driver, lambda d: _moves(d) == ["d1", "d2"] and _idle(d))
+    column("c").click()
+    _wait(driver, lambda d: _moves(d) == ["d1", "d2", "c1"] and _idle(d))
+    stones = driver.find_elements(By.CSS_SELECTOR, "#board circle.stone")
+    assert len(stones) == 3
+    assert driver.execute_script("return location.hash;") == "#game=7x6k4:gravity&moves=d1,d2,c1&opponent=none"
+    assert _move_rows(driver) == [["1.", "d1", "d2"], ["2.", "c1", ""]]
+    driver.refresh()
+    _wait(driver, lambda d: _moves(d) == ["d1", "d2", "c1"] and _idle(d))
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#board circle.stone")) == 3
+    assert _move_rows(driver) == [["1.", "d1", "d2"], ["2.", "c1", ""]] and _text(driver, "status") == "White to move."
+    driver.find_element(By.ID, "undo").click()  # Take back: the move list and the address follow
+    _wait(driver, lambda d: _moves(d) == ["d1", "d2"] and _idle(d))
+    assert _move_rows(driver) == [["1.", "d1", "d2"]]
+    assert driver.execute_script("return location.hash;") == "#game=7x6k4:gravity&moves=d1,d2&opponent=none"
+    driver.find_element(By.CSS_SELECTOR, "#move-list td[data-upto='1']").click()  # back to the position after d1
+    _wait(driver, lambda d: _moves(d) == ["d1"] and _idle(d))
+    assert _move_rows(driver) == [["1.", "d1", ""]] and _text(driver, "engine-msg") == "Back to move 1."
+    assert driver.execute_script("return location.hash;") == "#game=7x6k4:gravity&moves=d1&opponent=none"
+    # against the solver, from a link: the engine's answers are numbered with your moves
+    _open(driver, patient_server + "/#game=4x4k3:gravity&moves=b1")
+    _wait(driver, lambda d: len(_moves(d)) == 2 and _idle(d))
+    assert _moves(driver)[0] == "b1" and "White (engine) plays" in _text(driver, "engine-msg")
+    assert _move_rows(driver) == [["1.", "b1", _moves(driver)[1]]]
+
+
+@pytest.mark.parametrize(("link", "words"), [
+    ("#game=7x6k4:gravity&moves=d1,d1", "d1 is occupied"),
+    ("#game=7x6k4:gravity&moves=d2", "d2"),
+    ("#game=9x9q", "is not a"),
+    ("#game=9x9k5", "at most 64 cells"),
+    ("#game=3x3k3&opponent=magic", "opponent 'magic' is not one the page offers"),
+    ("#moves=a1", "names no game"),
+])
+def test_browser_a_bad_link_says_why_and_opens_the_default_game(browser, server, link, words):
+    from selenium.webdriver.common.by import By
+
+    driver = browser
+    _open(driver, server + "/" + link)
+    _wait(driver, lambda d: _text(d, "notice") and _idle(d))
+    notice = _text(driver, "notice")
+    assert notice.startswith("The link could not be opened (") and words in notice, notice
+    assert notice.endswith(", so the page shows a new game of 3x3k3.")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#board [data-cell]")) == 9
+    assert _text(driver, "status") == "Your move."
+    assert driver.execute_script("return location.hash;") == "#game=3x3k3" and not _text(driver, "error")
+    driver.find_element(By.CSS_SELECTOR, "#board [data-cell='b2']").click()  # and it plays
+    _wait(driver, lambda d: len(_moves(d)) == 2 and _idle(d))
+    assert not _text(driver, "notice")  # the sentence goes with your first move
+
+
+OVERLAP = """const boxes = arguments[0].map((id) => document.getElementById(id).getBoundingClientRect());
+    const [a, b] = boxes;
+    return {overlap: a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom,
+            width: document.documentElement.scrollWidth,
+            boxes: boxes.map((r) => [r.left, r.top, r.right, r.bottom])};"""
+
+
+@pytest.mark.parametrize("width", [1280, 400])
+def test_browser_the_boxes_do_not_overlap(browser, patient_server, width):
+    """At 1280 px the Game box ran under the board column (a fieldset grows to its widest option); at 1280 and at
+    400 px wide, the Game box, the board column, the board and the move list each keep to their own rectangle."""
+    from selenium.webdriver.common.by import By
+
+    driver = browser
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        for link, name in (("#game=7x6k4:gravity&moves=d1,d2,c1,e1,d3,c2,c3&opponent=none", "C4"),
+                           ("#game=5x5k4&moves=c3,b2,d4,a1&opponent=none", "FREE")):
+            _open(driver, patient_server + "/" + link)
+            _wait(driver, lambda d: len(_moves(d)) >= 4 and _idle(d))
+            assert driver.execute_script("return window.innerWidth;") == width
+            for pair in (["game-box", "play"], ["controls", "play"], ["board-box", "move-box"], ["game-box", "board"]):
+                found = driver.execute_script(OVERLAP, pair)
+                assert not found["overlap"], (pair, found["boxes"])
+            assert driver.execute_script(OVERLAP, ["board", "play"])["overlap"]  # (the check sees an overlap)
+            assert found["width"] <= width, "the page is wider than the window"
+            assert len(_move_rows(driver)) >= 2 and driver.find_element(By.ID, "move-list").is_displayed()
+            shot = os.environ.get(f"KINAROW_SCREENSHOT_{name}_{width}")
+            if shot:
+                driver.save_screenshot(shot)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_warm_up_replays_the_pages_requests_and_takes_no_searcher():
+    """The warm-up (kinarow serve starts it) calls each kernel family the page uses once, in searchers of its own;
+    a request that arrives meanwhile is served as usual."""
+    from kinarow.web.server import WARM_UP
+
+    assert {path for path, _ in WARM_UP} == {"/api/analyse", "/api/engine", "/api/proof"}
+    assert {Game(body["game"]).gravity for _, body in WARM_UP} == {True, False}  # score search and alpha-beta
+    app = App(think=600.0)
+    thread = app.start_warming()
+    assert app.info()["warming"] is True
+    found = app.handle("/api/analyse", {"game": "5x4k4:gravity", "moves": ["c", "c"]})["analysis"]
+    assert found["describe"] == "Draw with perfect play."
+    thread.join(600)
+    assert not thread.is_alive() and app.info()["warming"] is False
+    assert len(app.searchers) == 1  # the request's own: the warm-up used none of the pool's
+    stopped = App(think=600.0)
+    stopped.stop()
+    stopped.warm()  # a server that is stopping does not warm
+    assert not stopped.warming.is_set()
 
 
 def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):
@@ -927,6 +1087,7 @@ def test_kinarow_serve_command_starts_answers_and_stops(tmp_path):
         line = process.stdout.readline()
         assert line.startswith("kinarow serves its page at http://127.0.0.1:"), line + process.stderr.read()
         base = line.split(" at ")[1].split("/ ")[0]
+        assert process.stdout.readline().startswith("Warming the search kernels in the background")
         with urllib.request.urlopen(base + "/api/info", timeout=30) as response:
             assert json.loads(response.read())["version"]
         status, view = post(base, "/api/engine", {"game": "3x3k3", "moves": ["a1"]})

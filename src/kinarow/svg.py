@@ -25,7 +25,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -41,6 +41,9 @@ MAX_PICTURE_CELLS = 10_000
 MARGIN = 24.0
 STONE_COLOURS = {1: "#1a1a1a", 2: "#f7f7f7"}
 TEXT_ON_STONE = {1: "#ffffff", 2: "#1a1a1a"}
+FRAME = "#2f5fa8"  # a Connect-k rack (``frame=True``): the frame, its holes and their rims
+HOLE = "#e4ebf4"
+RIM = "#1f4580"
 PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
 
 
@@ -95,6 +98,8 @@ def grid(
     cell_names: Mapping[Cell, str] | None = None,
     above: Mapping[int, tuple[str, str]] | None = None,
     legend: Sequence[tuple[str, str]] = (),
+    frame: bool = False,
+    previews: Mapping[Cell, int] | None = None,
 ) -> str:
     """An SVG picture of ``cells`` with stones (1 Black, 2 White), labels, cell fills and segments.
 
@@ -103,10 +108,19 @@ def grid(
     ``data-cell`` attribute (a web page uses it to know which cell was clicked).
     ``above`` puts a badge ``(fill, text)`` over column x, one step above its top
     cell; ``legend`` rows ``(fill, words)`` go under the board.
+
+    ``frame`` draws square cells as a Connect-k rack: a frame with a round hole
+    for each cell (a fill colours the hole), stones as discs in the holes, and
+    each column as a group ``<g class="column" data-column="d">`` whose hit area
+    covers the whole column, so a page can take a click anywhere in it.
+    ``previews`` (``{cell: player}``, with ``frame``) puts a hidden disc (class
+    ``preview``, opacity 0) in each such cell, for a page to show while the
+    pointer is over its column: where the next stone of that column lands.
     """
     cell_list = sorted(set(cells))
     if not cell_list:
         raise ValueError("a picture needs at least one cell")
+    frame = frame and not hexagonal
     stones, labels, fills, names = stones or {}, labels or {}, fills or {}, cell_names or {}
     centres = {c: _centre(c, hexagonal) for c in cell_list}
     badges = {x: _centre((x, max(c[1] for c in cell_list if c[0] == x) + 1), hexagonal) for x in (above or {})}
@@ -140,7 +154,10 @@ def grid(
     def data(c: Cell) -> str:
         return f' class="cell" data-cell="{escape(names[c])}"' if c in names else ""
 
-    for c in cell_list:
+    stone_radius = (0.35 if frame else 0.38) * CELL
+    if frame:
+        out.extend(_rack(cell_list, centres, px, fills, data, previews or {}, stone_radius))
+    for c in [] if frame else cell_list:
         fill = fills.get(c, "#f3e3b5")
         if hexagonal:
             points = " ".join(f"{a:.1f},{b:.1f}" for a, b in (px(p) for p in _hexagon(*centres[c])))
@@ -151,14 +168,9 @@ def grid(
                 f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{CELL:.1f}" height="{CELL:.1f}" '
                 f'fill="{fill}" stroke="#8a7a55" stroke-width="1"{data(c)}/>'
             )
-    for s in segments:
-        (x1, y1), (x2, y2) = px(_centre(s.start, hexagonal)), px(_centre(s.end, hexagonal))
-        style = _STYLE.get(s.kind, _STYLE["group"]).format(w=f"{_WIDTH.get(s.kind, 0.08) * CELL:.1f}")
-        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{s.colour}" {style}/>')
-        if s.kind in ("pair", "link"):  # a disc on each end says which two cells are paired where bars cross
-            for x, y in ((x1, y1), (x2, y2)):
-                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{0.17 * CELL:.1f}" fill="{s.colour}" '
-                           'stroke="#ffffff" stroke-width="1.5" class="pair-end"/>')
+    drawn = _segments(segments, px, hexagonal)
+    if not frame:  # in a rack, the segments go over the discs (a line that ended the game across them)
+        out.extend(drawn)
     for x, (fill, text) in sorted((above or {}).items()):
         cx, cy = px(badges[x])
         out.append(
@@ -172,10 +184,15 @@ def grid(
         )
     for c, player in sorted(stones.items()):
         cx, cy = px(centres[c])
+        ring = 'stroke="#1a1a1a" stroke-width="1.5"'
+        if frame and c in fills:  # a disc in a coloured hole (the line that ended the game): a ring of that colour
+            ring = f'stroke="{fills[c]}" stroke-width="{0.1 * CELL:.1f}"'
         out.append(
-            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{0.38 * CELL:.1f}" fill="{STONE_COLOURS[player]}" '
-            'stroke="#1a1a1a" stroke-width="1.5" class="stone"/>'
+            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{stone_radius:.1f}" fill="{STONE_COLOURS[player]}" '
+            f'{ring} class="stone"/>'
         )
+    if frame:
+        out.extend(drawn)
     for c, text in sorted(labels.items()):
         cx, cy = px(centres[c])
         colour = TEXT_ON_STONE.get(stones.get(c, 0), "#1a1a1a")
@@ -217,6 +234,57 @@ def grid(
     return "\n".join(out) + "\n"
 
 
+def _segments(segments: Sequence[Segment], px: Callable[[tuple[float, float]], tuple[float, float]],
+              hexagonal: bool) -> list[str]:
+    """The SVG of :func:`grid`'s segments."""
+    out = []
+    for s in segments:
+        (x1, y1), (x2, y2) = px(_centre(s.start, hexagonal)), px(_centre(s.end, hexagonal))
+        style = _STYLE.get(s.kind, _STYLE["group"]).format(w=f"{_WIDTH.get(s.kind, 0.08) * CELL:.1f}")
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{s.colour}" {style}/>')
+        if s.kind in ("pair", "link"):  # a disc on each end says which two cells are paired where bars cross
+            for x, y in ((x1, y1), (x2, y2)):
+                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{0.17 * CELL:.1f}" fill="{s.colour}" '
+                           'stroke="#ffffff" stroke-width="1.5" class="pair-end"/>')
+    return out
+
+
+def _rack(cell_list: Sequence[Cell], centres: Mapping[Cell, tuple[float, float]],
+          px: Callable[[tuple[float, float]], tuple[float, float]], fills: Mapping[Cell, str],
+          data: Callable[[Cell], str], previews: Mapping[Cell, int], stone_radius: float) -> list[str]:
+    """:func:`grid`'s cells as a Connect-k rack: the frame, then each column's hit area, holes and preview disc."""
+    from kinarow.geometry import column_name
+
+    xs = [centres[c][0] for c in cell_list]
+    ys = [centres[c][1] for c in cell_list]
+    pad = 0.08
+    x0, y0 = px((min(xs) - 0.5 - pad, max(ys) + 0.5 + pad))
+    x1, y1 = px((max(xs) + 0.5 + pad, min(ys) - 0.5 - pad))
+    out = [f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" rx="{0.22 * CELL:.1f}" '
+           f'fill="{FRAME}" class="frame"/>']
+    columns: dict[int, list[Cell]] = {}
+    for c in cell_list:
+        columns.setdefault(c[0], []).append(c)
+    for x, column in sorted(columns.items()):
+        low, high = min(c[1] for c in column), max(c[1] for c in column)
+        left, top = px((centres[column[0]][0] - 0.5, high + 0.5))
+        out.append(f'<g class="column" data-column="{column_name(x)}">')
+        out.append(f'<rect x="{left:.1f}" y="{top:.1f}" width="{CELL:.1f}" height="{(high - low + 1) * CELL:.1f}" '
+                   'fill="#000000" fill-opacity="0" class="column-hit"/>')
+        for c in column:
+            cx, cy = px(centres[c])
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{0.42 * CELL:.1f}" fill="{fills.get(c, HOLE)}" '
+                       f'stroke="{RIM}" stroke-width="1"{data(c)}/>')
+        for c in column:
+            if c in previews:
+                cx, cy = px(centres[c])
+                out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{stone_radius:.1f}" '
+                           f'fill="{STONE_COLOURS[previews[c]]}" stroke="#1a1a1a" stroke-width="1.5" opacity="0" '
+                           'class="preview"/>')
+        out.append("</g>")
+    return out
+
+
 def board(
     position: Position,
     *,
@@ -228,9 +296,15 @@ def board(
     title: str | None = None,
     above: Mapping[int, tuple[str, str]] | None = None,
     legend: Sequence[tuple[str, str]] = (),
+    frame: bool = False,
 ) -> str:
     """A position: stones (with their move numbers), and optionally pairs, groups, labels and fills by cell index,
     badges over columns and a legend (:func:`grid`'s ``above`` and ``legend``).
+
+    ``frame`` draws a square board as a Connect-k rack (:func:`grid`'s
+    ``frame``), with a hidden preview disc of the player to move on each cell
+    where a stone may be played (a web page shows it while the pointer is over
+    the column, on a board with gravity).
 
     Pairs of neighbouring cells are drawn as dominoes (thick bars), other pairs
     as thin lines; both end in a disc on each paired cell. Boards of more than
@@ -267,6 +341,8 @@ def board(
         cell_names={xy(c): geometry.name(c) for c in range(geometry.size)},
         above=above,
         legend=legend,
+        frame=frame,
+        previews={} if not frame or position.is_over else {xy(c): position.to_move for c in position.legal_moves()},
     )
 
 
@@ -280,20 +356,21 @@ def heat_map(
     *,
     legend: Sequence[tuple[str, str]] = (),
     title: str | None = None,
+    frame: bool = False,
 ) -> str:
     """Each move's value over the board: ``marks[cell] = (kind, text)`` with kind ``win``, ``draw``, ``loss`` or
     ``unknown`` (:data:`HEAT_COLOURS`, for the player to move). The cell takes the colour and the text; under
     gravity the text goes in a badge of that colour over the column (the cell where the stone lands is coloured
-    too). ``legend`` rows are ``(kind, words)``.
+    too). ``legend`` rows are ``(kind, words)``; ``frame`` as for :func:`board`.
     """
     fills = {cell: HEAT_COLOURS[kind] for cell, (kind, _) in marks.items()}
     rows = [(HEAT_COLOURS.get(kind, "#ffffff"), words) for kind, words in legend]
     if not position.game.gravity:
         labels = {cell: text for cell, (_, text) in marks.items()}
-        return board(position, labels=labels, fills=fills, legend=rows, title=title)
+        return board(position, labels=labels, fills=fills, legend=rows, title=title, frame=frame)
     xy = position.game.geometry.xy
     above = {xy(cell)[0]: (HEAT_COLOURS[kind], text) for cell, (kind, text) in marks.items()}
-    return board(position, fills=fills, above=above, legend=rows, title=title)
+    return board(position, fills=fills, above=above, legend=rows, title=title, frame=frame)
 
 
 def check_picture_size(game: Game) -> None:

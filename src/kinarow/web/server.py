@@ -91,6 +91,17 @@ KEEP_ALIVE = 5  # seconds an idle connection stays open, and a request line and 
 CONNECTIONS = 64  # open connections at once; beyond, uvicorn answers 503
 MAX_HEADERS = 64 * 2**10  # bytes of a request line and headers (h11)
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+WARM_TABLE_MB = 8  # MiB: the transposition table of the warm-up's own searcher
+#: The requests the warm-up replays at start-up, one per kernel family the page uses (numba compiles a kernel on
+#: its first call, or loads it from its cache: 15-25 s in all on a cold cache, which the first analysis waited for)
+WARM_UP: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("/api/analyse", {"game": "4x4k3:gravity", "moves": []}),  # Connect-k score search (and alpha-beta's threats)
+    ("/api/analyse", {"game": "4x3k3", "moves": []}),  # free-board alpha-beta
+    ("/api/engine", {"game": "3x3k3", "moves": ["b2"], "engine": "solver"}),
+    ("/api/proof", {"game": "3x3k3", "moves": ["b2"]}),  # a draw: proof search, pairings, the blocking tree
+    ("/api/proof", {"game": "4x4k3:gravity", "moves": []}),  # a win: the strategy's extraction and its check
+    ("/api/proof", {"game": "4x3k3", "moves": []}),
+)
 
 
 class RequestError(KinarowError):
@@ -182,19 +193,47 @@ class App:
     """The API's logic, independent of HTTP (tests call :meth:`handle` directly)."""
 
     def __init__(self, *, think: float = 3.0, store: Store | None = None, searchers: int = SEARCHERS,
-                 wait: float = WAIT, threads: int | None = None) -> None:
+                 wait: float = WAIT, threads: int | None = None, table_mb: float = TABLE_MB) -> None:
         self.think = think
         self.store = store
         from kinarow.limits import engine_threads
 
-        self.searchers = SearcherPool(searchers, wait=wait, threads=engine_threads() if threads is None else threads)
+        self.searchers = SearcherPool(searchers, table_mb=table_mb, wait=wait,
+                                      threads=engine_threads() if threads is None else threads)
         self.heavy = Gate(HEAVY, "pairing and matching searches", wait)
         self.checks = Gate(CHECKS, "certificate checks", wait)
         self.stopping = threading.Event()
+        self.warming = threading.Event()  # set while the warm-up runs (:meth:`warm`)
 
     def stop(self) -> None:
         """The server is stopping: searches and checks still running end at their next progress report."""
         self.stopping.set()
+
+    def warm(self) -> None:
+        """Replay :data:`WARM_UP`'s requests, so that numba compiles (or loads) the page's kernels now rather than
+        in the first request that needs them. They run in an app of their own (one small searcher, no results
+        store), so the warm-up takes none of this app's searchers; a request arriving meanwhile is served as
+        usual, waiting only for a kernel being compiled. Stops early when the server stops."""
+        # think time enough for these small games even while numba compiles, so that every kernel is called
+        helper = App(think=max(self.think, 30.0), searchers=1, wait=WAIT, threads=self.searchers.threads,
+                     table_mb=WARM_TABLE_MB)
+        helper.stopping = self.stopping
+        self.warming.set()
+        try:
+            for path, body in WARM_UP:
+                if self.stopping.is_set():
+                    return
+                with suppress(KinarowError, KeyboardInterrupt):  # a stop during the warm-up ends it quietly
+                    helper.handle(path, body)
+        finally:
+            self.warming.clear()
+
+    def start_warming(self) -> threading.Thread:
+        """Run :meth:`warm` in a daemon thread (``kinarow serve`` does at start-up)."""
+        self.warming.set()  # at once: /api/info says so before the thread has started
+        thread = threading.Thread(target=self.warm, name="kinarow-warm-up", daemon=True)
+        thread.start()
+        return thread
 
     def _tick(self, _progress: int) -> None:
         """The progress callback of searches and checks: it stops them when the server stops."""
@@ -230,6 +269,7 @@ class App:
         from kinarow.strategies import STRATEGIES
 
         return {"version": __version__, "examples": list(EXAMPLES), "think": self.think,
+                "warming": self.warming.is_set(),
                 "strategies": [{"name": s.name, "summary": s.summary, "where": s.where()} for s in STRATEGIES]}
 
     # -- positions ---------------------------------------------------------------------
@@ -296,7 +336,8 @@ class App:
             "gravity": game.gravity,
             "svg": svg.board(position, fills=fills, pairs=extra.pop("pairs", ()), labels=extra.pop("labels", None),
                              # a line through each completed line (on a wrapped board it may go round: fills only)
-                             groups=lines if game.topology == "rect" else ()),
+                             groups=lines if game.topology == "rect" else (),
+                             frame=game.gravity),  # under gravity a rack: discs in a frame, a column takes a click
             **extra,
         }
 
@@ -529,7 +570,8 @@ class App:
         if solved < len(moves):
             legend.append(("unknown", "?: not solved in time"))
         view = self._view(position)
-        view["svg"] = svg.heat_map(position, {m.cell: (m.outcome, m.label) for m in found.moves_list})
+        view["svg"] = svg.heat_map(position, {m.cell: (m.outcome, m.label) for m in found.moves_list},
+                                   frame=gravity)
         view["analysis"] = {"describe": found.describe(), "sentence": sentence, "value": found.value,
                             "last_move": found.last_move, "best_moves": [named(m.move) for m in found.best],
                             "moves": moves, "legend": [[svg.HEAT_COLOURS[kind], words] for kind, words in legend],
@@ -900,7 +942,7 @@ class WebServer:
     """``kinarow serve``'s server: uvicorn serving :func:`create_app` on a socket bound at construction."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, think: float = 3.0, store: Store | None = None,
-                 app: App | None = None, threads: int | None = None) -> None:
+                 app: App | None = None, threads: int | None = None, warm: bool = False) -> None:
         import uvicorn
 
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -918,6 +960,7 @@ class WebServer:
         self.host = host
         self.port: int = self.socket.getsockname()[1]
         self.app = app if app is not None else App(think=think, store=store, threads=threads)
+        self.warm = warm  # warm the search kernels in the background when serving starts (App.warm)
         config = uvicorn.Config(create_app(self.app, hosts=allowed_hosts(host)), log_config=None, access_log=False,
                                 lifespan="off", http=_protocol(), timeout_keep_alive=KEEP_ALIVE,
                                 limit_concurrency=CONNECTIONS, h11_max_incomplete_event_size=MAX_HEADERS,
@@ -931,6 +974,8 @@ class WebServer:
 
     def run(self) -> None:
         """Serve until Ctrl-C (SIGINT) or SIGTERM; from the main thread, as uvicorn catches the signals there."""
+        if self.warm:
+            self.app.start_warming()
         try:
             self.server.run(sockets=[self.socket])
         finally:
@@ -950,18 +995,21 @@ class WebServer:
 
 
 def make_server(host: str = "127.0.0.1", port: int = 0, *, think: float = 3.0,
-                store: Store | None = None, threads: int | None = None) -> WebServer:
+                store: Store | None = None, threads: int | None = None, warm: bool = False) -> WebServer:
     """A server bound to ``host:port`` (port 0: any free port), not yet serving. ``threads``: of each engine
-    search (Connect-k games; :func:`kinarow.limits.engine_threads` when None)."""
-    return WebServer(host, port, think=think, store=store, threads=threads)
+    search (Connect-k games; :func:`kinarow.limits.engine_threads` when None); ``warm``: warm the search kernels
+    in the background when it starts serving (:meth:`App.warm`)."""
+    return WebServer(host, port, think=think, store=store, threads=threads, warm=warm)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, *, think: float = 3.0, store: Store | None = None,
           out: TextIO | None = None, open_browser: bool = False, threads: int | None = None) -> None:
     """Serve the page until Ctrl-C."""
-    server = make_server(host, port, think=think, store=store, threads=threads)
+    server = make_server(host, port, think=think, store=store, threads=threads, warm=True)
     if out is not None:
-        print(f"kinarow serves its page at {server.url} (Ctrl-C stops).", file=out, flush=True)
+        print(f"kinarow serves its page at {server.url} (Ctrl-C stops).", file=out)
+        print("Warming the search kernels in the background, so that the first analysis is quick.", file=out,
+              flush=True)
     if open_browser:
         import webbrowser
 
