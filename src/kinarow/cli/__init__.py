@@ -47,7 +47,8 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
+from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, compile_notices
+from kinarow.engine.compiling import listen
 from kinarow.errors import (
     START_INTERRUPTED,
     KinarowError,
@@ -131,9 +132,11 @@ def main(argv: list[str] | None = None) -> int:
     hook = sys.unraisablehook
     if taken:
         sys.unraisablehook = quiet_dropped_interrupt
+    listener = listen(compile_notices(err))  # a kernel compiled for the first time is said on standard error
     try:
         return _run_command(args, out, err)
     finally:
+        listen(listener)
         sys.unraisablehook = hook
         for number, default in taken.items():
             signal.signal(number, default)
