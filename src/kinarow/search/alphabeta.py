@@ -295,7 +295,7 @@ class Searcher:
         if self._scores is None:
             from kinarow.search import book
 
-            opening = book.shipped_book(self.game) if book.wanted(None) else None
+            opening = book.shipped_opening(self.game) if book.wanted(None) else None
             self._scores = connect.ScoreSearcher(self.game, tt_mb=self.tt_mb, book=opening)
         return self._scores
 

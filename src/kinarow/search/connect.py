@@ -33,7 +33,7 @@ from kinarow.search.engine import answer, check_player, mover_value, refuse_walk
 from kinarow.values import FITS, Bound, Fit, Player, Value
 
 if TYPE_CHECKING:
-    from kinarow.search.book import Book
+    from kinarow.search.book import Book, ShippedBook
 
 #: bytes of one table entry (two uint64 words)
 ENTRY_BYTES = 16
@@ -149,19 +149,19 @@ class ScoreSearcher:
     book (:mod:`kinarow.search.book`) it answers from before it searches, when given one."""
 
     @property
-    def book(self) -> Book | None:
+    def book(self) -> Book | ShippedBook | None:
         """The opening book consulted before each search (None: search every position)."""
         return self._book
 
     @book.setter
-    def book(self, book: Book | None) -> None:
+    def book(self, book: Book | ShippedBook | None) -> None:
         if book is not None:
             if not isinstance(book, OpeningBook) or book.game != self.game:
                 what = f"a book of {book.game}" if isinstance(book, OpeningBook) else type(book).__name__
                 raise KinarowError(f"this searcher is bound to {self.game}; it cannot use {what}")
         self._book = book
 
-    def __init__(self, game: Game | str, *, tt_mb: float = 64, book: Book | None = None) -> None:
+    def __init__(self, game: Game | str, *, tt_mb: float = 64, book: Book | ShippedBook | None = None) -> None:
         game = Game(game)
         fit = score_search_fit(game)
         if not fit:
