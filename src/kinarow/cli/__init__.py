@@ -47,8 +47,7 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, compile_notices
-from kinarow.engine.compiling import listen
+from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, compiles_said
 from kinarow.errors import (
     START_INTERRUPTED,
     KinarowError,
@@ -132,11 +131,10 @@ def main(argv: list[str] | None = None) -> int:
     hook = sys.unraisablehook
     if taken:
         sys.unraisablehook = quiet_dropped_interrupt
-    listener = listen(compile_notices(err))  # a kernel compiled for the first time is said on standard error
     try:
-        return _run_command(args, out, err)
+        with compiles_said(err, kernels=getattr(args, "kernels", True)):  # a kernel family's first compile is said
+            return _run_command(args, out, err)
     finally:
-        listen(listener)
         sys.unraisablehook = hook
         for number, default in taken.items():
             signal.signal(number, default)

@@ -415,6 +415,23 @@ def _compile_notice(family: Family, stream: TextIO) -> Iterator[None]:
                 status.update(before)
 
 
+@contextmanager
+def compiles_said(stream: TextIO, *, kernels: bool = True) -> Iterator[None]:
+    """While the block runs, each kernel family compiled for the first time is said on ``stream``
+    (:func:`compile_notices`). With ``kernels`` False (``kinarow check``, which runs no search kernel) nothing is
+    set up, and nothing of ``engine/`` is loaded."""
+    if not kernels:
+        yield
+        return
+    from kinarow.engine.compiling import listen
+
+    previous = listen(compile_notices(stream))
+    try:
+        yield
+    finally:
+        listen(previous)
+
+
 def compile_row() -> tuple[str, str] | None:
     """The report's row of the kernels compiled by this command (None when numba's cache held them all): the
     report's ``seconds`` are the search's, after the compile."""
