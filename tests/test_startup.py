@@ -38,12 +38,12 @@ PREPARE = textwrap.dedent("""
     import sys
     sys.path.insert(0, sys.argv[1])
     import tiny
-    from kinarow.cli.common import compile_notices, compile_row
-    from kinarow.engine.compiling import Family, is_cached, listen, prepare
-    listen(compile_notices(sys.stderr))
-    before = is_cached(tiny.double, (3,))
-    prepare(Family("the tiny kernels", 1), tiny.double, 3)
-    print(before, tiny.double(3), is_cached(tiny.double, (3,)), compile_row() is not None)
+    from kinarow.cli.common import compile_row, compiles_said
+    from kinarow.engine.compiling import Family, is_cached, prepare
+    with compiles_said(sys.stderr):  # as the command line runs a command
+        before = is_cached(tiny.double, (3,))
+        prepare(Family("the tiny kernels", 1), tiny.double, 3)
+        print(before, tiny.double(3), is_cached(tiny.double, (3,)), compile_row() is not None)
 """)
 
 

@@ -423,22 +423,30 @@ def compiles_said(stream: TextIO, *, kernels: bool = True) -> Iterator[None]:
     if not kernels:
         yield
         return
-    from kinarow.engine.compiling import listen
+    from kinarow.engine.compiling import compile_seconds, listen
 
     previous = listen(compile_notices(stream))
+    _command_starts.append(compile_seconds())
     try:
         yield
     finally:
+        _command_starts.pop()
         listen(previous)
 
 
+#: the process's compile seconds (:func:`kinarow.engine.compiling.compile_seconds`) when each command running began
+_command_starts: list[float] = []
+
+
 def compile_row() -> tuple[str, str] | None:
-    """The report's row of the kernels compiled by this command (None when numba's cache held them all): the
-    report's ``seconds`` are the search's, after the compile."""
+    """The report's row of the kernels compiled by the command running (None when numba's cache held them all,
+    or no command runs): the report's ``seconds`` are the search's, after the compile."""
+    if not _command_starts:
+        return None
     from kinarow.engine.compiling import compile_seconds
 
-    seconds = compile_seconds()
-    if not seconds:
+    seconds = compile_seconds() - _command_starts[-1]
+    if seconds <= 0:
         return None
     return "compiled", f"{seconds:.1f} s, once (numba's cache keeps the kernels; not in seconds)"
 
