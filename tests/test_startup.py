@@ -143,3 +143,26 @@ def test_the_shipped_book_is_read_at_the_first_position_it_holds() -> None:
     assert free == "0"  # importing kinarow and solving a free game open no book
     assert deep == "0 None"  # a position deeper than the book is not looked up in it
     assert held == "True True"  # the empty board: the book is read now, and says the first player wins
+
+
+#: each search's first question in a fresh Python: the overloads of its entry kernel then (prepare's and the call's)
+ONE_OVERLOAD = textwrap.dedent("""
+    from kinarow import Game, Searcher
+    from kinarow.engine import gravity_kernel, kernel, pns_kernel
+    from kinarow.search.connect import ScoreSearcher
+    from kinarow.search.proof_search import ProofSearcher
+    Searcher("3x3k3").value(Game("3x3k3").start())
+    ScoreSearcher("4x4k3:gravity").score(Game("4x4k3:gravity").start())
+    ProofSearcher("4x4k4").attacker_wins(Game("4x4k4").start(), 1)
+    print(len(kernel.deepen.signatures), len(gravity_kernel.solve_score.signatures), len(pns_kernel.dfpn.signatures))
+""")
+
+
+def test_prepare_makes_the_overload_each_search_calls() -> None:
+    """prepare() types the arguments as numba types the search's own call: one overload each, not two."""
+    env = dict(os.environ)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    done = subprocess.run([sys.executable, "-c", ONE_OVERLOAD], capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.split() == ["1", "1", "1"]
