@@ -29,6 +29,7 @@ import os
 import platform
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -37,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the temporary cache folders made by this run (removed at its end)
+FOLDERS: list[str] = []
 COMMANDS = ("4x4k4", "7x7k5", "6x6k4:gravity")
 REFERENCE = "connect4-7x6-scored.txt"
 #: the positions the first-call script solves (the first, then the others as warm calls)
@@ -117,6 +120,7 @@ def measure_command(game: str, cold_runs: int, warm_runs: int) -> tuple[dict[str
     colds, folder = [], ""
     for _ in range(cold_runs):
         folder = tempfile.mkdtemp(prefix="bench-startup-")
+        FOLDERS.append(folder)
         colds.append(run(argv, folder))
     warms = [run(argv, folder) for _ in range(warm_runs)]
     return best(colds), best(warms) if warms else {}, folder
@@ -183,4 +187,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    finally:
+        for made in FOLDERS:
+            shutil.rmtree(made, ignore_errors=True)
