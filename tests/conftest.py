@@ -248,3 +248,17 @@ def pytest_collection_modifyitems(config, items):
 def _private_results_store(tmp_path_factory, monkeypatch):
     """Each test gets its own results store, so no answer comes from an earlier test or the user's cache."""
     monkeypatch.setenv("KINAROW_STORE", str(tmp_path_factory.mktemp("store") / "results.sqlite"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _search_kernels_ready():
+    """Each search's kernels loaded (or, where numba's cache lacks them, compiled once) before the first test:
+    a command a test runs then prints nothing of a compile on stderr (``kinarow: compiling ...``, which a first
+    run says), whatever ran on this machine before."""
+    from kinarow import Game, Searcher
+    from kinarow.search.connect import ScoreSearcher
+    from kinarow.search.proof_search import ProofSearcher
+
+    Searcher("3x3k3")  # the alpha-beta kernel, prepared as a Searcher is made
+    ScoreSearcher("4x4k3:gravity", tt_mb=1).prepare()
+    ProofSearcher("4x4k4", tt_mb=1).attacker_wins(Game("4x4k4").start(), 1, max_nodes=1)

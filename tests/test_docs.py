@@ -170,6 +170,9 @@ ELISION = re.compile(r"(?<=[\[{ ])\.\.\.(?=[,}\]])")
 #: once a minute, so whether an example prints one depends on the machine's speed; no example shows one
 LIVE_LINE = re.compile(r"^.+: [\d,]+ [a-z ]+, [\d,]+ s$")
 PROMPT = re.compile(r"^(Your move as [^:]*: )(.*)$")
+#: a kernel family's first compile, said on stderr and in solve's report only when numba's cache does not hold it
+#: yet (so whether an example prints them depends on what ran before on the machine); no example shows them
+COMPILE_LINES = re.compile(r"^(kinarow: compiling .* \.\.\.|compiled: .* s, once \(.*)$")
 
 
 class Example:
@@ -374,7 +377,7 @@ def run_example(example: Example, capsys: pytest.CaptureFixture[str], monkeypatc
         capsys.readouterr()
     _, out, err = run(capsys, *words[1:])
     lines = (out + err).replace(str(folder / "store.sqlite"), SHOWN_STORE).replace(f"{folder}/", "").splitlines()
-    lines = [line for line in lines if not LIVE_LINE.match(line)]
+    lines = [line for line in lines if not LIVE_LINE.match(line) and not COMPILE_LINES.match(line)]
     if pipe:
         assert pipe[0] in {"head", "tail"} and len(pipe) == 2, f"{example.where}: only '| head -N' or '| tail -N'"
         count = int(pipe[1].lstrip("-n"))

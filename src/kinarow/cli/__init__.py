@@ -47,7 +47,7 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
+from kinarow.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, compiles_said
 from kinarow.errors import (
     START_INTERRUPTED,
     KinarowError,
@@ -132,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     if taken:
         sys.unraisablehook = quiet_dropped_interrupt
     try:
-        return _run_command(args, out, err)
+        with compiles_said(err, kernels=getattr(args, "kernels", True)):  # a kernel family's first compile is said
+            return _run_command(args, out, err)
     finally:
         sys.unraisablehook = hook
         for number, default in taken.items():

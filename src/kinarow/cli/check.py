@@ -41,4 +41,4 @@ def add_commands(commands: Any) -> None:
                    help="replay a strategy (and a draw proof's non-losing walks and blocking trees) with the compiled "
                    "(numba) walks of the same rules, about 40-100x faster; "
                    "the default walk is plain Python and imports no numba")
-    p.set_defaults(run=cmd_check)
+    p.set_defaults(run=cmd_check, kernels=False)  # no search kernel: nothing to say of their compile (cli.main)

@@ -15,7 +15,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -25,6 +25,7 @@ from kinarow.position import PLAYER_NAMES, Position
 from kinarow.values import Value
 
 if TYPE_CHECKING:
+    from kinarow.engine.compiling import Family
     from kinarow.search.result import Result
     from kinarow.store import Store
 
@@ -366,6 +367,90 @@ def write_picture(picture: str, path: str, *, png: bool | None = None) -> None:
 
 
 # -- progress ------------------------------------------------------------------------------
+#: the live status lines shown now on terminals (:func:`progress_steps`), which a compile notice borrows
+_statuses: list[Any] = []
+
+
+def compile_notices(stream: TextIO) -> Callable[[Family], AbstractContextManager[None]]:
+    """The listener the command line gives :func:`kinarow.engine.compiling.listen`: before a kernel family is
+    compiled (numba's cache does not hold it yet), one line on ``stream`` saying so; on a terminal a spinner
+    with the seconds so far instead (the status line of the command's progress, when one is shown)."""
+
+    def notice(family: Family) -> AbstractContextManager[None]:
+        return _compile_notice(family, stream)
+
+    return notice
+
+
+@contextmanager
+def _compile_notice(family: Family, stream: TextIO) -> Iterator[None]:
+    line = f"kinarow: {family.sentence()}"
+    if not stream.isatty():
+        print(line, file=stream, flush=True)
+        yield
+        return
+    import threading
+
+    from rich.console import Console
+
+    borrowed = _statuses[-1] if _statuses else None
+    with nullcontext(borrowed) if borrowed is not None else Console(file=stream).status(line) as status:
+        before = status.status
+        status.update(line)
+        done = threading.Event()
+        start = time.perf_counter()
+
+        def count() -> None:
+            while not done.wait(0.5):
+                status.update(f"{line} {time.perf_counter() - start:.0f} s")
+
+        counter = threading.Thread(target=count, name="compile notice", daemon=True)
+        counter.start()
+        try:
+            yield
+        finally:
+            done.set()
+            counter.join()
+            if borrowed is not None:
+                status.update(before)
+
+
+@contextmanager
+def compiles_said(stream: TextIO, *, kernels: bool = True) -> Iterator[None]:
+    """While the block runs, each kernel family compiled for the first time is said on ``stream``
+    (:func:`compile_notices`). With ``kernels`` False (``kinarow check``, which runs no search kernel) nothing is
+    set up, and nothing of ``engine/`` is loaded."""
+    if not kernels:
+        yield
+        return
+    from kinarow.engine.compiling import compile_seconds, listen
+
+    previous = listen(compile_notices(stream))
+    _command_starts.append(compile_seconds())
+    try:
+        yield
+    finally:
+        _command_starts.pop()
+        listen(previous)
+
+
+#: the process's compile seconds (:func:`kinarow.engine.compiling.compile_seconds`) when each command running began
+_command_starts: list[float] = []
+
+
+def compile_row() -> tuple[str, str] | None:
+    """The report's row of the kernels compiled by the command running (None when numba's cache held them all,
+    or no command runs): the report's ``seconds`` are the search's, after the compile."""
+    if not _command_starts:
+        return None
+    from kinarow.engine.compiling import compile_seconds
+
+    seconds = compile_seconds() - _command_starts[-1]
+    if seconds <= 0:
+        return None
+    return "compiled", f"{seconds:.1f} s, once (numba's cache keeps the kernels; not in seconds)"
+
+
 @contextmanager
 def progress_bar(
     label: str, total: int | None, stream: TextIO, done: int = 0
@@ -441,7 +526,7 @@ def progress_steps(stream: TextIO, *steps: tuple[str, str]) -> Iterator[tuple[Ca
 
     console = Console(file=stream)
     start = time.perf_counter()
-    with console.status(f"{steps[0][0]}: starting") as status:
+    with console.status(f"{steps[0][0]}: starting") as status, _borrowable(status):
 
         def ticker(label: str, unit: str) -> Callable[[int], None]:
             def tick(count: int) -> None:
@@ -450,6 +535,16 @@ def progress_steps(stream: TextIO, *steps: tuple[str, str]) -> Iterator[tuple[Ca
             return tick
 
         yield tuple(ticker(label, unit) for label, unit in steps)
+
+
+@contextmanager
+def _borrowable(status: Any) -> Iterator[None]:
+    """``status`` is the live status line while the block runs (:func:`compile_notices` borrows it)."""
+    _statuses.append(status)
+    try:
+        yield
+    finally:
+        _statuses.remove(status)
 
 
 @contextmanager
@@ -560,6 +655,9 @@ def print_result(position: Position, result: Result, out: TextIO) -> None:
         ("seconds", f"{result.seconds:.3f}"),
         ("nodes/s", f"{result.nodes_per_second:,.0f}"),
     ]
+    compiled = compile_row()
+    if compiled is not None:
+        rows.append(compiled)
     width = max(len(key) for key, _ in rows) + 1
     for key, value in rows:
         print(f"{key + ':':<{width}} {value}", file=out)

@@ -48,6 +48,10 @@ _H1 = np.uint64(0x9E3779B97F4A7C15)
 _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
+# A constant argument of a call between kernels is passed as np.bool_(...) or np.int64(...): numba compiles a callee
+# once for each constant it is given (as a Literal type), and a callee called with True in one place and False
+# in another would be compiled twice (measured: about 1 s each, in the first run's compile).
+
 @njit(cache=True, inline="always")
 def _slot(memo, M, B):
     h = (M * _H1) ^ (B * _H2)
@@ -128,7 +132,7 @@ def maker_turn(buf, d0, ng0, M0, B0, memo, ctrl):
             if rest == zero:
                 r = UNKNOWN if buf[d, F + 9] else BREAKER
                 if r == BREAKER:
-                    _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, BREAKER)
+                    _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, np.int64(BREAKER))
                 if d == d0:
                     return r
                 d -= 1
@@ -148,7 +152,7 @@ def maker_turn(buf, d0, ng0, M0, B0, memo, ctrl):
                     if (rr & (rr - one)) == zero:
                         single |= rr
             if (single & (single - one)) != zero:
-                _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, MAKER)
+                _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, np.int64(MAKER))
                 r = MAKER
                 if d == d0:
                     return r
@@ -172,7 +176,7 @@ def maker_turn(buf, d0, ng0, M0, B0, memo, ctrl):
                 if ys == zero:
                     # no reply refutes x
                     if not buf[d, F + 8]:
-                        _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, MAKER)
+                        _store(memo, buf[d, F + 3], buf[d, F + 1], buf[d, F + 2], stamp, np.int64(MAKER))
                         r = MAKER
                         if d == d0:
                             return r
@@ -252,7 +256,7 @@ def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl, full_first=False):
     if ng < 0:
         return MAKER
     if maker_first:
-        return maker_turn(buf, 0, ng, M, B, memo, ctrl)
+        return maker_turn(buf, np.int64(0), ng, M, B, memo, ctrl)
     single = zero
     union = zero
     for i in range(ng):
@@ -261,7 +265,7 @@ def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl, full_first=False):
         if (r & (r - one)) == zero:
             single |= r
     if single == zero:
-        first = maker_turn(buf, 0, ng, M, B, memo, ctrl)
+        first = maker_turn(buf, np.int64(0), ng, M, B, memo, ctrl)
         if first != MAKER or not full_first:
             return first
         # every first move of Breaker (buf[0] is rebuilt from the state each time)
@@ -270,7 +274,7 @@ def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl, full_first=False):
             ybit = rest & (~rest + one)
             rest ^= ybit
             nd = load_state(groups, M, B | ybit, buf)
-            r = maker_turn(buf, 0, nd, M, B | ybit, memo, ctrl)
+            r = maker_turn(buf, np.int64(0), nd, M, B | ybit, memo, ctrl)
             if r != MAKER:
                 if r == BREAKER:
                     ctrl[C_FIRST] = bit_index(ybit)
@@ -278,7 +282,7 @@ def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl, full_first=False):
         return MAKER
     if (single & (single - one)) != zero:
         return MAKER
-    nd = 0
+    nd = np.int64(0)  # (not 0: numba would compile maker_turn once more for a first guess of its type, Literal 0)
     for i in range(ng):
         g = buf[0, i]
         if g & single:
@@ -286,7 +290,7 @@ def breaker_wins(groups, M, B, maker_first, buf, memo, ctrl, full_first=False):
         buf[0, nd] = g
         nd += 1
     ctrl[C_FIRST] = bit_index(single)
-    return maker_turn(buf, 0, nd, M, B | single, memo, ctrl)
+    return maker_turn(buf, np.int64(0), nd, M, B | single, memo, ctrl)
 
 
 @njit(cache=True)

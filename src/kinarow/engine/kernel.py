@@ -83,6 +83,10 @@ from kinarow.bitboards import canonical, lowest_bit_index
 from kinarow.engine import breaker as BK
 from kinarow.engine.prefetch import prefetch_row
 
+# A constant argument of a call between kernels is passed as np.bool_(...) or np.int64(...): numba compiles a callee
+# once for each constant it is given (as a Literal type), and a callee called with True in one place and False
+# in another would be compiled twice (measured: about 1 s each, in the first run's compile).
+
 WIN, DRAW, LOSS, ABORT = 1, 0, -1, 99
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
 
@@ -549,19 +553,20 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                 kctrl[BK.C_FIRST] = -1  # set by a test of the side to move as the blocker
                 if goal == MAKER_BREAKER:
                     if pl == 0:
-                        if cannot_win(masks, own, opp, True, know, kparams, kbuf, kmemo, kctrl, ctrl, at_root):
+                        if cannot_win(masks, own, opp, np.bool_(True), know, kparams, kbuf, kmemo, kctrl, ctrl,
+                                      at_root):
                             lo = LOSS
                             hi = LOSS
-                    elif cannot_win(masks, opp, own, False, know, kparams, kbuf, kmemo, kctrl, ctrl, at_root):
+                    elif cannot_win(masks, opp, own, np.bool_(False), know, kparams, kbuf, kmemo, kctrl, ctrl, at_root):
                         lo = WIN
                         hi = WIN
                 else:
                     if hi > DRAW and (beta > DRAW or at_root) and (
-                        cannot_win(masks, own, opp, True, know, kparams, kbuf, kmemo, kctrl, ctrl, at_root)
+                        cannot_win(masks, own, opp, np.bool_(True), know, kparams, kbuf, kmemo, kctrl, ctrl, at_root)
                     ):
                         hi = DRAW
                     if lo < DRAW and (alpha < DRAW or at_root) and (
-                        cannot_win(masks, opp, own, False, know, kparams, kbuf, kmemo, kctrl, ctrl, at_root)
+                        cannot_win(masks, opp, own, np.bool_(False), know, kparams, kbuf, kmemo, kctrl, ctrl, at_root)
                     ):
                         lo = DRAW
                 if t == root_t:
@@ -758,12 +763,12 @@ def deepen(p1, p2, t, sides, step, tables_in, state_in):
     while True:
         limit = t + depth
         if mover_open:
-            v, exact = win_test(p1, p2, t, limit, False, tables, state)
+            v, exact = win_test(p1, p2, t, limit, np.bool_(False), tables, state)
             if v == ABORT or v >= WIN or ctrl[C_ROOT_EXACT] != 0:
                 return v  # (knowledge may settle the root's exact value at once)
             mover_open = not exact
         if opponent_open:
-            v, exact = win_test(p1, p2, t, limit, True, tables, state)
+            v, exact = win_test(p1, p2, t, limit, np.bool_(True), tables, state)
             if v == ABORT or v <= LOSS or ctrl[C_ROOT_EXACT] != 0:
                 return v
             ctrl[C_GUESS] = state.pv[t]

@@ -195,6 +195,10 @@ PROVEN, DISPROVEN, OPEN = 0, 1, 2
 H_ORDER, H_MOVES = 1, 2
 
 
+# A constant argument of a call between kernels is passed as np.bool_(...) or np.int64(...): numba compiles a callee
+# once for each constant it is given (as a Literal type), and a callee called with True in one place and False
+# in another would be compiled twice (measured: about 1 s each, in the first run's compile).
+
 @njit(cache=True)
 def widen(masks, A, D, zone, need, away):
     """``zone`` with cells added until every live attacker group not meeting ``away`` has ``need`` of its
@@ -247,21 +251,21 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
     if attacker_moves:
         if not W.is_zero(a_thr):
             low = W.low(a_thr)
-            return PROVEN, widen_defender(masks, A, D, low, 1, zero) if normal else low, zero, False
+            return PROVEN, widen_defender(masks, A, D, low, np.int64(1), zero) if normal else low, zero, False
         if nlive == 0:
             return DISPROVEN, zero, zero, False
         if not W.is_zero(d_thr):
             if not W.single(d_thr):
-                return DISPROVEN, widen(masks, A, D, d_thr, 2, zero), zero, False
+                return DISPROVEN, widen(masks, A, D, d_thr, np.int64(2), zero), zero, False
             return OPEN, zero, d_thr, True
         return OPEN, zero, W.band(W.bor(a_cells, d_cells), empty), False
     if not W.is_zero(d_thr):
         low = W.low(d_thr)
-        return DISPROVEN, widen(masks, A, D, low, 1, zero), zero, False
+        return DISPROVEN, widen(masks, A, D, low, np.int64(1), zero), zero, False
     if not W.is_zero(a_thr):
         if not W.single(a_thr):
             two = W.bor(W.low(a_thr), W.low(W.drop_low(a_thr)))
-            return PROVEN, widen_defender(masks, A, D, two, 2, zero) if normal else two, zero, False
+            return PROVEN, widen_defender(masks, A, D, two, np.int64(2), zero) if normal else two, zero, False
         return OPEN, zero, a_thr, True
     if nlive == 0:
         return DISPROVEN, zero, zero, False
@@ -803,7 +807,7 @@ def dfpn(A0, D0, tables, state):
                 pz = pairing_leaf(masks, A, D, is_or, budget, kbuf, kctrl, ctrl)
                 if not W.eq(pz, W.ones(zero)):
                     rpn, rdn, rzone = INF, np.int64(0), pz if zones else full
-                    store(tt, k1, k2, tag, INF, 0, apply_sym(symtab, s, nbytes, rzone), 1)
+                    store(tt, k1, k2, tag, INF, np.int64(0), apply_sym(symtab, s, nbytes, rzone), np.int64(1))
                     continue
             # expand: the children, with their values from the table or from their evaluation
             ctrl[C_EXPANDED] += 1
@@ -844,12 +848,12 @@ def dfpn(A0, D0, tables, state):
                         if dn1 == 0 or pn1 == 0:
                             czone = apply_sym(symtab, syminvidx[cs], nbytes, W.row_get(tt, crow, c_zone, zero))
                     elif j < eager and not is_or and know and pairing_pays(ctrl):
-                        pz = pairing_leaf(masks, A1, D1, True, budget, kbuf, kctrl, ctrl)
+                        pz = pairing_leaf(masks, A1, D1, np.bool_(True), budget, kbuf, kctrl, ctrl)
                         if not W.eq(pz, W.ones(zero)):
                             pn1, dn1, czone = INF, np.int64(0), pz
-                            store(tt, ck1, ck2, tag, INF, 0, apply_sym(symtab, cs, nbytes, pz), 1)
+                            store(tt, ck1, ck2, tag, INF, np.int64(0), apply_sym(symtab, cs, nbytes, pz), np.int64(1))
                         else:  # remembered, so that the pairing search is not run again here
-                            store(tt, ck1, ck2, tag, pn1, dn1, zero, 0)
+                            store(tt, ck1, ck2, tag, pn1, dn1, zero, np.int64(0))
                 cmove[d, n] = c
                 cpn[d, n] = pn1
                 cdn[d, n] = dn1
@@ -951,13 +955,13 @@ def dfpn(A0, D0, tables, state):
             if dn == 0:
                 zone = W.get2(fu, U_ACC, d)
                 if f >= 0 and zones and is_or:
-                    zone = widen(masks, W.get2(fu, U_A, d), W.get2(fu, U_D, d), W.bor(zone, fb), 2, fb)
+                    zone = widen(masks, W.get2(fu, U_A, d), W.get2(fu, U_D, d), W.bor(zone, fb), np.int64(2), fb)
             elif pn == 0:
                 zone = W.get2(fu, U_PACC, d)
                 if f >= 0 and zones and not is_or:
                     zone = W.bor(zone, fb)
                     if normal:
-                        zone = widen_defender(masks, W.get2(fu, U_A, d), W.get2(fu, U_D, d), zone, 2, fb)
+                        zone = widen_defender(masks, W.get2(fu, U_A, d), W.get2(fu, U_D, d), zone, np.int64(2), fb)
             canon = apply_sym(symtab, fi[I_SYM, d], nbytes, zone)
             work = ctrl[C_NODES] - fi[I_WORK0, d] + 1
             store(tt, W.get2(fu, U_K1, d), W.get2(fu, U_K2, d), tag, pn, dn, canon, work)

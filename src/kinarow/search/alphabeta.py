@@ -22,6 +22,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 import numpy as np
 
 from kinarow.engine import kernel as K
+from kinarow.engine.compiling import SEARCH, prepare
 from kinarow.engine.tables import MAX_CELLS, KernelTables, kernel_tables
 from kinarow.errors import ClaimMismatchError, KinarowError, run_stoppable
 from kinarow.game import Game
@@ -179,7 +180,9 @@ class Searcher:
         raw[::4096] = raw[::4096].copy()  # writes each page's first byte back unchanged
 
     def _warm_up(self) -> None:
-        """Load the compiled kernel (numba's cache) now, so that it is not counted as search time."""
+        """Load the compiled kernel (numba's cache) now, or compile it, said first
+        (:func:`~kinarow.engine.compiling.prepare`), so that neither is counted as search time."""
+        prepare(SEARCH, K.deepen, np.uint64(0), np.uint64(0), 0, K.SIDE_BOTH, self.deepening_step, *self._bundles)
         self.ctrl[:] = 0
         self.ctrl[K.C_STOP] = 1
         self._deepen(0, 0, 0, K.SIDE_BOTH)  # stops at its first node
@@ -292,7 +295,7 @@ class Searcher:
         if self._scores is None:
             from kinarow.search import book
 
-            opening = book.shipped_book(self.game) if book.wanted(None) else None
+            opening = book.shipped_opening(self.game) if book.wanted(None) else None
             self._scores = connect.ScoreSearcher(self.game, tt_mb=self.tt_mb, book=opening)
         return self._scores
 

@@ -237,6 +237,10 @@ def _analyse_scores(
     stopped: str | None = None
     searcher, lock = books.searcher_for(game, tt_mb)
     try:
+        compiled = searcher.prepare()  # a first run's compile is neither analysis time nor spent from the time limit
+        start += compiled
+        if deadline is not None:
+            deadline += compiled
         searcher.forget()
         for cell in position.legal_moves():
             child = position.copy()

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 
 from kinarow.engine import gravity_kernel as GK
+from kinarow.engine.compiling import SCORE_SEARCH, prepare
 from kinarow.errors import KinarowError, raise_if_interrupted
 from kinarow.game import NORMAL, Game
 from kinarow.position import Position
@@ -32,7 +33,7 @@ from kinarow.search.engine import answer, check_player, mover_value, refuse_walk
 from kinarow.values import FITS, Bound, Fit, Player, Value
 
 if TYPE_CHECKING:
-    from kinarow.search.book import Book
+    from kinarow.search.book import Book, ShippedBook
 
 #: bytes of one table entry (two uint64 words)
 ENTRY_BYTES = 16
@@ -148,19 +149,19 @@ class ScoreSearcher:
     book (:mod:`kinarow.search.book`) it answers from before it searches, when given one."""
 
     @property
-    def book(self) -> Book | None:
+    def book(self) -> Book | ShippedBook | None:
         """The opening book consulted before each search (None: search every position)."""
         return self._book
 
     @book.setter
-    def book(self, book: Book | None) -> None:
+    def book(self, book: Book | ShippedBook | None) -> None:
         if book is not None:
             if not isinstance(book, OpeningBook) or book.game != self.game:
                 what = f"a book of {book.game}" if isinstance(book, OpeningBook) else type(book).__name__
                 raise KinarowError(f"this searcher is bound to {self.game}; it cannot use {what}")
         self._book = book
 
-    def __init__(self, game: Game | str, *, tt_mb: float = 64, book: Book | None = None) -> None:
+    def __init__(self, game: Game | str, *, tt_mb: float = 64, book: Book | ShippedBook | None = None) -> None:
         game = Game(game)
         fit = score_search_fit(game)
         if not fit:
@@ -201,6 +202,16 @@ class ScoreSearcher:
         self.ctrl[GK.G_GEN] = 1
         centre = (m - 1) / 2
         self.order = np.array(sorted(range(m), key=lambda x: (abs(x - centre), x)), np.int64)
+        self._prepared = False  # is the kernel loaded (or compiled) for this searcher's calls?
+
+    def prepare(self) -> float:
+        """Load the score kernel from numba's cache now, or compile it, said first
+        (:func:`kinarow.engine.compiling.prepare`), once for this searcher; the seconds a compile took."""
+        if self._prepared:
+            return 0.0
+        self._prepared = True
+        return prepare(SCORE_SEARCH, GK.solve_score, np.uint64(0), np.uint64(0), 0, False, self.tables, self.tt,
+                       self.ctrl, self.order, np.zeros(1, np.uint64), GK.ABORT_SCORE)
 
     def forget(self) -> None:
         """Start a new generation of the table: what earlier questions found is no longer used (so that a
@@ -285,9 +296,10 @@ class ScoreSearcher:
             ctrl[GK.G_MAX_NODES] = max_nodes or 0
         out: list[int] = []
         errors: list[BaseException] = []
-        start = time.perf_counter()
-
         busy = np.zeros(1 << GK.BUSY_BITS if threads > 1 else 1, np.uint64)  # shared: see the kernel's negamax
+        known_score = GK.ABORT_SCORE if known is None else int(known)
+        self.prepare()  # before the clock
+        start = time.perf_counter()
 
         def work(i: int) -> None:
             order = self.order
@@ -295,7 +307,7 @@ class ScoreSearcher:
                 v = int(
                     GK.solve_score(
                         np.uint64(cur), np.uint64(mask), t, weak, self.tables, self.tt, ctrls[i], order, busy,
-                        GK.ABORT_SCORE if known is None else int(known),
+                        known_score,
                     )
                 )
             except BaseException as err:  # pragma: no cover - surfaced below

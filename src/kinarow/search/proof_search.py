@@ -61,6 +61,7 @@ import numpy as np
 from kinarow import bitboards as W
 from kinarow.engine import breaker as BK
 from kinarow.engine import pns_kernel as P
+from kinarow.engine.compiling import PROOF_SEARCH, prepare
 from kinarow.engine.tables import WIDE_CELLS, board_tables
 from kinarow.errors import KinarowError, SolverLimitError, run_stoppable
 from kinarow.game import Game
@@ -222,6 +223,7 @@ class ProofSearcher:
         self._kernel_tables = tuple(P.ProofTables(self.masks, self.full, self.symtab, self.symperm, self.syminv,
                                                   self.weight))
         self._kernel_state: tuple[Any, ...] | None = None  # made at first use (:meth:`_bundles`)
+        self._prepared = False  # is the kernel loaded (or compiled) for this searcher's calls?
         #: the nodes the last :meth:`strategy_walk` searched (positions its table did not prove)
         self.walk_nodes = 0
         #: the file that keeps the table (:meth:`keep_table`), and the search it holds: nodes and seconds
@@ -248,7 +250,16 @@ class ProofSearcher:
                 self.kbuf, self.kctrl))
         return self._kernel_tables, state
 
+    def _prepare(self) -> None:
+        """The kernel loaded from numba's cache, or compiled (and said: :func:`~kinarow.engine.compiling.prepare`),
+        once for this searcher."""
+        if not self._prepared:
+            empty = W.to_board(0, self.words)
+            prepare(PROOF_SEARCH, P.dfpn, empty, empty, *self._bundles())
+            self._prepared = True
+
     def _run(self, attacker_stones: int, defender_stones: int, attacker: int) -> tuple[int, int, int]:
+        self._prepare()
         self.params[P.R_ATTACKER] = attacker - 1
         pn, dn, zone = P.dfpn(W.to_board(attacker_stones, self.words), W.to_board(defender_stones, self.words),
                               *self._bundles())
@@ -310,6 +321,7 @@ class ProofSearcher:
         defender's) where the defender holds ``extra`` stones beyond its turns (cells given to it at once,
         see ``given``); whose turn it is follows from the counts. The game must be one of free placement, one
         stone a turn; ``extra`` needs the normal goal."""
+        self._prepare()  # before the clock
         start = time.perf_counter()
         self._stones_checked(attacker_stones, defender_stones, attacker, extra)
         max_nodes = check_count(max_nodes, "max_nodes")

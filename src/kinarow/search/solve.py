@@ -460,12 +460,13 @@ def _score_search(ask: Ask, *, strong: bool) -> Result:
     position, limits, knowledge = ask.position, ask.limits, ask.options.knowledge
     game = position.game
     to_move = Player.of(position.to_move)
-    start = time.perf_counter()
-    deadline = start + limits.time_limit if limits.time_limit else None
     know: dict[str, Any] = {"knowledge": knowledge,
                             "knowledge_note": (knowledge_fit(game).reason or None) if knowledge != "none" else None}
     searcher, lock = books.searcher_for(game, limits.tt_mb if limits.tt_mb is not None else default_tt_mb(game))
     try:
+        searcher.prepare()  # the kernel loaded (or compiled) before the clock, as the other searches do
+        start = time.perf_counter()
+        deadline = start + limits.time_limit if limits.time_limit else None
         searcher.forget()  # every solve() searches as if from an empty table, so its node count is its own
         score = searcher.score(position, weak=not strong, max_nodes=limits.max_nodes, deadline=deadline,
                                on_tick=ask.on_tick, threads=ask.options.threads)

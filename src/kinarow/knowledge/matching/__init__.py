@@ -129,7 +129,8 @@ class _Game:
 
     def breaker_wins(self, M: int, B: int) -> bool | None:
         """Breaker, moving second from (M, B), keeps a vertex in every group? None: budget ran out."""
-        r = self.BK.breaker_wins(self.masks, np.uint64(M), np.uint64(B), True, self.buf, self.memo, self.ctrl)
+        r = self.BK.breaker_wins(self.masks, np.uint64(M), np.uint64(B), True, self.buf, self.memo, self.ctrl,
+                                 False)  # every argument given: the overload the search's kernel compiled too
         return None if r == self.BK.UNKNOWN else r == self.BK.BREAKER
 
     def live(self, M: int, B: int) -> list[int]:
