@@ -13,9 +13,9 @@ from kinarow.cli.common import (
     UsageError,
     check_outputs,
     log_lines,
-    positive_float,
     positive_int,
     progress_bar,
+    table_option,
 )
 from kinarow.errors import interrupted, shown
 from kinarow.game import Game
@@ -35,15 +35,11 @@ def _depth(text: str, game: Game) -> int:
 
 
 def table_mb(text: str | None) -> float:
-    """The table of ``--tt-mb`` (refused in one sentence where this machine's memory cannot hold it), else
-    :data:`BUILD_TT_MB`, cut down where the memory is short (a default is fitted, never refused)."""
-    from kinarow.limits import MAX_TT_MB, check_memory, fitting_tt_mb
+    """The table of ``--tt-mb`` (:func:`~kinarow.cli.common.table_option`), else :data:`BUILD_TT_MB`, cut down
+    where the memory is short (a default is fitted, never refused)."""
+    from kinarow.limits import fitting_tt_mb
 
-    asked = positive_float("--tt-mb", text, upper=MAX_TT_MB)
-    if asked is None:
-        return fitting_tt_mb(1, BUILD_TT_MB)
-    check_memory(1, asked, "--tt-mb")  # the threads share the one table
-    return asked
+    return table_option(text) or fitting_tt_mb(1, BUILD_TT_MB)
 
 
 def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

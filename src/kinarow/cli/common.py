@@ -87,6 +87,18 @@ def positive_float(option: str, text: str | None, *, upper: float | None = None)
     return value
 
 
+def table_option(text: str | None) -> float | None:
+    """The MiB of a one-process search's ``--tt-mb`` (None when not given), refused in one sentence where this
+    machine's available memory cannot hold it (:func:`kinarow.limits.check_memory`; the search's threads share
+    the one table)."""
+    from kinarow.limits import MAX_TT_MB, check_memory
+
+    asked = positive_float("--tt-mb", text, upper=MAX_TT_MB)
+    if asked is not None:
+        check_memory(1, asked, "--tt-mb")
+    return asked
+
+
 # -- words -----------------------------------------------------------------------------
 def player_label(player: int) -> str:
     """``Black (X)`` or ``White (O)``."""

@@ -33,6 +33,7 @@ from kinarow.cli.common import (
     result_sentence,
     save_pictures,
     store_sentence,
+    table_option,
     tt_help,
     turn_sentence,
     walk_option,
@@ -44,10 +45,8 @@ from kinarow.limits import (
     DEFAULT_KNOWLEDGE,
     KNOWLEDGE_LEVELS,
     MAX_THREADS,
-    MAX_TT_MB,
     PROOF_SEARCH_CELLS,
     SEARCHES,
-    check_memory,
     default_threads,
 )
 
@@ -72,7 +71,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return scale.cmd_solve_parallel(args, out, err)
     max_nodes = positive_int("--max-nodes", args.max_nodes)
     time_limit = positive_float("--time-limit", args.time_limit)
-    tt_mb = positive_float("--tt-mb", args.tt_mb, upper=MAX_TT_MB)
+    tt_mb = table_option(args.tt_mb)
     asked = positive_int("--threads", args.threads, upper=MAX_THREADS)
     position = Game(args.game).position(args.moves)
     scored = connect.score_search_fit(position.game)
@@ -80,8 +79,6 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"--threads serves the Connect-k score search only, and {position.game} is not its game "
                          f"({scored.reason}); use --workers N for frontier jobs in N processes")
     threads = asked or (default_threads() if scored else 1)  # every core by default, where the search has threads
-    if tt_mb is not None:
-        check_memory(1, tt_mb, "--tt-mb")  # the threads share the one table
     store = open_store(args)
     proof = args.proof is not None
     steps = [(f"solving {position.game}", "nodes")] + ([("writing the certificate", "nodes")] if proof else [])

@@ -197,20 +197,18 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
         searcher = ProofSearcher(game, tt_mb=tt_mb)
     path = None if checkpoint is None else Path(checkpoint)
     memory = Memory.load(path, game.cells) if path is not None and path.exists() else Memory(game.cells)
-    share: Callable[[], None] | None = None
-    if on_share is not None and hint is not None:
-        keys = third_moves(position, hint, Frames(position))
+    keys = None if on_share is None or hint is None else third_moves(position, hint, Frames(position))
 
-        def share() -> None:
+    def share() -> None:
+        if on_share is not None and keys is not None:
             on_share(sum(memory.get(key) is not None for key in keys), len(keys))
-
-        share()
 
     def save() -> None:
         assert path is not None
         memory.save(path)
-        if share is not None:
-            share()
+        share()
+
+    share()
 
     walk = Extraction(searcher, attacker, memory, budget=budget, tick=tick, deadline=deadline,
                       save=None if path is None else save, hint=hint, defender_pairings=defender_pairings)

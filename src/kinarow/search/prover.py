@@ -237,11 +237,11 @@ def _run_tree_over_jobs(plan: Plan, folder: Path, settings: Settings) -> Outcome
     hint = job_hints(position, 1, jobs)
     _say(settings, f"writing the second player's blocking tree (the defender's replies near the root from {jobs})")
     start = time.perf_counter()
-    said: list[int] = []
+    said = [-1]  # the count said last
 
     def share(done: int, total: int) -> None:  # at the start and at a save that settled more of them
-        if total and done not in said:
-            said.append(done)
+        if total and done != said[0]:
+            said[0] = done
             _say(settings, f"blocking tree: {done:,} of {total:,} positions three moves on are settled "
                            f"({100 * done / total:.0f}%)")
 
