@@ -123,6 +123,10 @@ SETTLED_WINS = {
                                 "shows the win"),
     "connect4.strategy.json.gz": ("7x6k4:gravity", "Connect Four (7 x 6): a first-player win (Allen; Allis, 1988); "
                                   "this certificate is the whole winning strategy"),
+    "misere-cylinder-9x3k3.strategy.json.gz": ("9x3k3:gravity,misere,cylinder", "misere Connect-3 on the 9 x 3 "
+                                               "cylinder: no published value (the paper leaves cylinders open); "
+                                               "kinarow's alpha-beta search's walk shows the first player's win "
+                                               "(kinarow reproduce misere-cylinder counts the cell by it)"),
 }
 SETTLED_WINS.update({
     name: (f"{m}x4k4", f"({m},4,4): open in the literature (only 4 x 30 is reported, a win); this certificate, the "
