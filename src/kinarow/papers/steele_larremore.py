@@ -48,6 +48,7 @@ SYMBOL: dict[CellValue, str] = {Value.FIRST: "1", Value.SECOND: "2", Value.DRAW:
 SHORT = {
     "take-even": "T", "delayed-take-even": "D", "pair-row": "P", "tally": "Y", "canonical-boards": "C",
     "delayed-tally": "Z", "solver": "S", "invariant": "I", "narrow": "N", "certificate": "K",
+    "half-turn": "H",
 }
 #: boards settled by a certificate shipped in ``certificates/`` (the search that wrote it needs more than the table's
 #: node budget): the game and the file's name; ``certificates/README.md`` gives the command that reproduces each
@@ -700,8 +701,9 @@ def reproduce_cylinder(
         f"budget: {budget.max_positions:,} positions per verification, {budget.solver_text()} "
         f"(boards of at most {budget.solver_cells} cells)",
         LEGEND,
-        "K: a certificate shipped in certificates/ (a search past the solver's budget, run once), checked before "
-        "it counts.",
+        "H half-turn (the second player answers in the column half a turn round; verified exhaustively), K a "
+        "certificate shipped in certificates/ (a search past the solver's budget, run once), checked before it "
+        "counts.",
         "",
     ]
     for k in ks:
