@@ -54,6 +54,8 @@ SHORT = {
 #: node budget): the game and the file's name; ``certificates/README.md`` gives the command that reproduces each
 SHIPPED: dict[str, str] = {
     "9x3k3:gravity,misere,cylinder": "misere-cylinder-9x3k3.strategy.json.gz",
+    "11x3k3:gravity,misere,cylinder": "misere-cylinder-11x3k3.strategy.json.gz",
+    "7x7k3:gravity,misere,cylinder": "misere-cylinder-7x7k3.strategy.json.gz",
 }
 _CLAIMS = {"first wins": Value.FIRST, "second wins": Value.SECOND, "draw": Value.DRAW}
 
