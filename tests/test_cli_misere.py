@@ -185,3 +185,29 @@ def test_a_cylinder_table_writes_every_cells_certificates(tmp_path: Path):
     for path in sorted(p for p in folder.rglob("*.json") if p.name != "index.json"):
         verdict = check_data(json.loads(path.read_text()))
         assert verdict.ok, (path.name, verdict.reason)
+
+
+def test_reproduce_certificates_is_for_the_cylinder_table(capsys, tmp_path: Path):
+    code, _, err = run(capsys, "reproduce", "torus-hex7", "--certificates", str(tmp_path))
+    assert code == 2 and "--certificates DIR is for misere-cylinder" in err
+    code, _, err = run(capsys, "reproduce", "misere-cylinder", "--certificates", str(tmp_path / "absent"))
+    assert code == 2 and "is not a folder" in err
+
+
+def test_a_cylinder_settled_by_a_shipped_certificate_writes_a_copy(tmp_path: Path):
+    from kinarow.papers.steele_larremore import Budget, reproduce_cylinder
+    from kinarow.proofs import check_data
+
+    shipped = Path(__file__).resolve().parents[1] / "certificates"
+    folder = tmp_path / "proofs"
+    report = reproduce_cylinder((3,), (9,), (3,), Budget(solver_nodes=1_000, cross_check_cells=0),
+                                proof=str(folder), certificates=str(shipped))
+    assert "settled 1 of 1 cylinders" in report.text
+    assert "9x3k3:gravity,misere,cylinder: first (certificate misere-cylinder-9x3k3.strategy.json.gz checked" \
+        in report.text
+    index = json.loads((folder / "index.json").read_text())
+    assert index["cells"][0]["certificates"] == ["cells/k3-9x3-certificate.json"]
+    verdict = check_data(json.loads((folder / "cells/k3-9x3-certificate.json").read_text()), compiled=True)
+    assert verdict.ok and "first player (Black) wins" in verdict.reason
+    report = reproduce_cylinder((3,), (9,), (3,), Budget(solver_nodes=1_000, cross_check_cells=0))
+    assert "settled 0 of 1 cylinders" in report.text and "none read (no folder given)" in report.text

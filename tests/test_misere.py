@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 import kinarow.papers as reproduce
+from kinarow.errors import KinarowError
+from kinarow.game import Game
 from kinarow.papers.steele_larremore import (
+    SHIPPED,
     Budget,
     Cell,
     Settler,
@@ -16,6 +20,7 @@ from kinarow.papers.steele_larremore import (
     reproduce_cylinder,
     reproduce_solver,
     reproduce_table,
+    shipped_value,
     table,
 )
 
@@ -202,13 +207,13 @@ def _ring_value(w: int, k: int) -> str:
 
 @pytest.mark.parametrize("k", [2, 3])
 def test_cylinder_rings_agree_with_plain_minimax(k):
-    cells = table([k], range(1, 12), [1], Budget(solver_seconds=30), cylinder=True)
+    cells = table([k], range(1, 12), [1], Budget(solver_nodes=1_000_000, cross_check_nodes=100_000), cylinder=True)
     for c in cells:
         assert c.value == _ring_value(c.w, k), (c.w, c.how)
 
 
 def test_small_cylinder_report():
-    report = reproduce_cylinder((3,), (3, 4, 5), (1, 2, 3), Budget(solver_seconds=10))
+    report = reproduce_cylinder((3,), (3, 4, 5), (1, 2, 3), Budget(solver_nodes=1_000_000, cross_check_nodes=100_000))
     assert report.agrees
     assert report.tally.compared == 0  # the paper gives no cylinder values: nothing is compared
     assert report.tally.sentence().startswith("Nothing compared with the paper")
@@ -235,3 +240,55 @@ def test_a_table_checks_each_family_once_and_hands_it_to_its_cells():
     assert [(c.w, c.h, c.value, c.methods) for c in cells] == [
         (5, 3, "first", ["invariant"]), (6, 3, "second", ["invariant"]),
         (5, 4, "second", ["invariant"]), (6, 4, "second", ["invariant"])]
+
+
+def test_a_node_budget_settles_the_same_cells_on_any_machine():
+    budget = Budget(solver_nodes=100_000, cross_check_cells=0)
+    settler = Settler(budget, cylinder=True)
+    c = settler.settle(3, 5, 3, strategies=False)  # 418 nodes: within the budget
+    assert (c.value, c.methods) == ("second", ["solver"])
+    again = Settler(budget, cylinder=True).settle(3, 5, 3, strategies=False)
+    assert (again.value, again.work) == (c.value, c.work)  # one search thread: the node count repeats
+    c = settler.settle(3, 7, 5, strategies=False)  # 2.1 M nodes: past the budget, open, whatever the load
+    assert c.value == "open" and "solver: no answer within 100,000 nodes" in c.notes
+    assert budget.solver_text() == "100,000 nodes per solve"
+    assert Budget(solver_seconds=5).solver_text() == "5 s per solve"
+    with pytest.raises(KinarowError, match="solver_nodes must be a positive whole number"):
+        Budget(solver_nodes=0)
+
+
+SHIPPED_FOLDER = Path(__file__).resolve().parents[1] / "certificates"
+
+
+def test_a_shipped_certificate_settles_its_cell_once_checked():
+    settler = Settler(Budget(solver_nodes=1_000, cross_check_cells=0), cylinder=True, certificates=str(SHIPPED_FOLDER))
+    c = settler.settle(3, 9, 3, strategies=False)  # the solver needs 15 M nodes: past this budget
+    assert (c.value, c.methods, c.symbol()) == ("first", ["certificate"], "1K")
+    assert c.how.startswith("certificate misere-cylinder-9x3k3.strategy.json.gz checked: in 9x3k3:gravity,misere,"
+                            "cylinder, the first player (Black) wins against every reply")
+    assert c.evidence == [{"kind": "shipped", "file": "misere-cylinder-9x3k3.strategy.json.gz", "value": "first"}]
+    assert Settler(Budget(solver_nodes=1_000, cross_check_cells=0), cylinder=True).settle(
+        3, 9, 3, strategies=False).value == "open"  # without the folder, the budget decides
+
+
+@pytest.mark.parametrize(("tamper", "why"), [
+    (lambda data: data.update(claim="second wins", winner="second"), "is rejected"),
+    (lambda data: data.update(game="9x3k3:gravity,misere"), "is not for the empty board"),
+    (lambda data: data.update(moves=["e1"]), "is not for the empty board"),
+    (lambda data: data.update(walk=data["walk"][: len(data["walk"]) // 2]), "is rejected"),
+    (None, "cannot be read"),
+])
+def test_a_shipped_certificate_counts_only_when_it_checks(tmp_path, tamper, why):
+    import gzip
+    import json
+
+    name = SHIPPED["9x3k3:gravity,misere,cylinder"]
+    if tamper is not None:
+        data = json.loads(gzip.decompress((SHIPPED_FOLDER / name).read_bytes()))
+        tamper(data)
+        (tmp_path / name).write_bytes(gzip.compress(json.dumps(data).encode()))
+    value, said = shipped_value(str(tmp_path), Game("9x3k3:gravity,misere,cylinder"))
+    assert value is None and why in said, said
+    c = Settler(Budget(solver_nodes=1_000, cross_check_cells=0), cylinder=True, certificates=str(tmp_path)).settle(
+        3, 9, 3, strategies=False)
+    assert c.value == "open" and any(why in n for n in c.notes), c.notes

@@ -100,6 +100,9 @@ def test_applicable_lists_each_strategy_with_its_player():
         ("tally", "6x1k2", "draw"),
         ("canonical-boards", "10x1k3", "draw"),
         ("delayed-tally", "4x3k2", "win"),
+        ("half-turn", "10x7k2:gravity,misere,cylinder", "win"),  # delayed-tally fails on cylinders of width >= 5
+        ("half-turn", "12x7k2:gravity,misere,cylinder", "win"),
+        ("half-turn", "2x3k2:gravity,misere,cylinder", "win"),
     ],
 )
 def test_verify_outcomes(strategy, game, outcome):
@@ -183,7 +186,7 @@ def test_a_verified_strategy_survives_random_opponents(name, seed):
     ("strategy", "game", "player"),
     [("take-even", "5x4k4", None), ("delayed-take-even", "5x3k3", None), ("tally", "8x1k2", None),
      ("pair-row", "7x1k3", "second"), ("canonical-boards", "8x1k3", None),
-     ("take-even", "5x4k3:gravity,misere,cylinder", None)],
+     ("take-even", "5x4k3:gravity,misere,cylinder", None), ("half-turn", "10x7k2:gravity,misere,cylinder", None)],
 )
 def test_certificate_round_trip_and_check(strategy, game, player):
     game = game if ":" in game else game + MISERE
@@ -226,3 +229,18 @@ def test_certificate_bad_fields():
         verified.VerifiedStrategy.from_json({**data, "outcome": "fails"})
     with pytest.raises(KinarowError, match="lacks a usable field"):
         verified.VerifiedStrategy.from_json({k: v for k, v in data.items() if k != "positions"})
+
+
+def test_half_turn_answers_half_a_turn_round_on_the_same_row():
+    game = Game("10x7k2:gravity,misere,cylinder")
+    s = get("half-turn")
+    assert [(sp.name, p) for sp, p in applicable(game)] == [("delayed-tally", 2), ("half-turn", 2)]
+    pos = game.position("b")
+    assert pos.name(s.move(pos)) == "g1"  # column b + 5 = g
+    pos = game.position("b g g")  # the first player's g2 on the second's g1: the answer b2, the same row
+    assert pos.name(s.move(pos)) == "b2"
+    assert s.players(Game("11x7k2:gravity,misere,cylinder")) == ()  # odd width: no half turn
+    assert s.players(Game("10x7k2:gravity,misere")) == ()  # no wrap: the columns do not turn
+    assert s.players(Game("10x7k3:gravity,misere,cylinder")) == ()  # k = 3: a full board may hold no line
+    # the mirror image of a line the first player completed: the first player has lost the move before
+    assert verify("delayed-tally", "10x7k2:gravity,misere,cylinder").outcome == "fails"

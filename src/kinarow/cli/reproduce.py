@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any, TextIO
 
 import kinarow.papers as reproduce
 from kinarow.cli.common import EXIT_OK, positive_int
 from kinarow.errors import KinarowError
 from kinarow.limits import MAX_WORKERS
+
+#: where shipped certificates are looked for unless --certificates says otherwise (when it exists)
+CERTIFICATES = "certificates"
 
 
 # -- reproduce -------------------------------------------------------------------------
@@ -31,6 +35,9 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise KinarowError(f"'{args.name}' writes no certificates; --proof DIR is for misere-table and "
                                "misere-cylinder")
         options["proof"] = args.proof
+    shipped = _certificates_folder(args.name, args.certificates)
+    if shipped is not None:
+        options["certificates"] = shipped
     report = reproduce.run(args.name, **options)
     if args.json:
         print(json.dumps(report.to_dict()), file=out)
@@ -44,6 +51,22 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def _certificates_folder(name: str, given: str | None) -> str | None:
+    """The folder of shipped certificates a target reads: ``given``, or ./certificates when it exists; None for
+    'none', for a target that reads none, and when the default folder is not here."""
+    takes = reproduce.target(name).takes("certificates")
+    if given is None:
+        return CERTIFICATES if takes and Path(CERTIFICATES).is_dir() else None
+    if not takes:
+        raise KinarowError(f"'{name}' reads no shipped certificates; --certificates DIR is for misere-cylinder")
+    if given == "none":
+        return None
+    if not Path(given).is_dir():
+        raise KinarowError(f"--certificates '{given}' is not a folder; give the folder of shipped certificates "
+                           "(or 'none')")
+    return given
+
+
 def add_commands(commands: Any) -> None:
     p = commands.add_parser("reproduce", help="reproduce a published table or figure and compare with the paper")
     p.add_argument("name", metavar="NAME", nargs="?", default=None, help="the target; --list names them all")
@@ -55,4 +78,8 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--proof", metavar="DIR", default=None,
                    help="write every settled cell's certificates to DIR, with DIR/index.json naming each cell's "
                    "(misere-table, misere-cylinder)")
+    p.add_argument("--certificates", metavar="DIR", default=None,
+                   help=f"misere-cylinder: the folder of shipped certificates that settle cells past the solver's "
+                   f"budget, each checked before it counts (default ./{CERTIFICATES} when it exists; 'none' for "
+                   "none)")
     p.set_defaults(run=cmd_reproduce)

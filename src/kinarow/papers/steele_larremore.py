@@ -12,10 +12,13 @@ A cell (k, width, height) of ``WxHkK:gravity,misere`` is settled by, in order:
    verified there, and is not walked exhaustively again (except on boards of
    at most ``cross_check_cells`` cells); a checked narrow-board certificate
    (:mod:`kinarow.proofs.narrow`) proves a draw when w < k;
-2. the exact solver (boards of at most 64 cells), within a time budget;
-3. otherwise the cell is ``open``: nothing here claims a value for it.
+2. a certificate shipped for the board (:data:`SHIPPED`: a search too long for the table's budget, run once and
+   kept in ``certificates/``), when a folder of them is given: counted only after its checker has accepted it
+   and its game and claim are the board's;
+3. the exact solver (boards of at most 64 cells), within a node or time budget;
+4. otherwise the cell is ``open``: nothing here claims a value for it.
 
-Budgets are explicit (positions per verification, seconds per solve). A
+Budgets are explicit (positions per verification, nodes or seconds per solve). A
 verification that ran out of budget on a board is not retried on boards that
 are at least as wide and as tall (it could only need more positions).
 
@@ -31,6 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.papers import Report, Tally
 from kinarow.proofs import Verdict
@@ -43,8 +47,46 @@ CellValue = Value | Literal["open"]
 SYMBOL: dict[CellValue, str] = {Value.FIRST: "1", Value.SECOND: "2", Value.DRAW: "=", "open": "?"}
 SHORT = {
     "take-even": "T", "delayed-take-even": "D", "pair-row": "P", "tally": "Y", "canonical-boards": "C",
-    "delayed-tally": "Z", "solver": "S", "invariant": "I", "narrow": "N",
+    "delayed-tally": "Z", "solver": "S", "invariant": "I", "narrow": "N", "certificate": "K",
+    "half-turn": "H",
 }
+#: boards settled by a certificate shipped in ``certificates/`` (the search that wrote it needs more than the table's
+#: node budget): the game and the file's name; ``certificates/README.md`` gives the command that reproduces each
+SHIPPED: dict[str, str] = {
+    "9x3k3:gravity,misere,cylinder": "misere-cylinder-9x3k3.strategy.json.gz",
+    "11x3k3:gravity,misere,cylinder": "misere-cylinder-11x3k3.strategy.json.gz",
+    "7x7k3:gravity,misere,cylinder": "misere-cylinder-7x7k3.strategy.json.gz",
+}
+_CLAIMS = {"first wins": Value.FIRST, "second wins": Value.SECOND, "draw": Value.DRAW}
+
+
+def shipped_value(folder: str, game: Game) -> tuple[Value | None, str]:
+    """The value that the certificate shipped for ``game`` in ``folder`` proves, with what the checker said; or
+    (None, why not): no certificate is shipped for the game, its file is missing or unreadable, it is for another
+    game or position, or the checker (the compiled walk) rejects it."""
+    import json
+    from pathlib import Path
+
+    from kinarow.proofs import check_data, read_certificate
+
+    name = SHIPPED.get(str(game))
+    if name is None:
+        return None, f"no certificate is shipped for {game}"
+    try:
+        data = json.loads(read_certificate(Path(folder) / name))
+    except KinarowError as error:
+        return None, f"the shipped certificate cannot be read: {error}"
+    except ValueError:
+        return None, f"the shipped certificate {name} is not JSON"
+    if not isinstance(data, dict) or data.get("game") != str(game) or data.get("moves") != []:
+        return None, f"the shipped certificate {name} is not for the empty board of {game}"
+    value = _CLAIMS.get(str(data.get("claim")))
+    if value is None:
+        return None, f"the shipped certificate {name} claims neither a win nor a draw"
+    verdict = check_data(data, compiled=True)  # the checker also holds the certificate to its claim
+    if not verdict.ok:
+        return None, f"the shipped certificate {name} is rejected: {verdict.reason}"
+    return value, verdict.reason
 
 
 def published(k: int, w: int, h: int) -> Value:
@@ -99,7 +141,12 @@ class Cell:
 
 @dataclass
 class Budget:
-    """How much work one cell may cost."""
+    """How much work one cell may cost.
+
+    The solver's budget is seconds (``solver_seconds``, ``cross_check_seconds``) unless a node budget is given
+    (``solver_nodes``, ``cross_check_nodes``): then the seconds are not used, and which cells the solver settles
+    does not depend on the machine's speed or load (one search thread, so the node counts repeat).
+    """
 
     max_positions: int = 1_000_000
     solver_seconds: float = 2.0
@@ -107,16 +154,32 @@ class Budget:
     cross_check_cells: int = 24  # also solve boards this small when a strategy settled them
     cross_check_seconds: float = 0.5  # the solver's time on a board a strategy settled (only a second opinion)
     invariants: bool = False  # use invariant certificates (strategies proven for whole families of boards)
+    solver_nodes: int | None = None  # nodes per solve, instead of solver_seconds
+    cross_check_nodes: int | None = None  # nodes of the second opinion, instead of cross_check_seconds
+
+    def __post_init__(self) -> None:
+        from kinarow.limits import check_count
+
+        for name in ("solver_nodes", "cross_check_nodes"):
+            check_count(getattr(self, name), name)  # a whole number of at least 1, or None: one sentence
+
+    def solver_text(self) -> str:
+        """The solver's budget in words, e.g. ``5 s per solve`` or ``4,000,000 nodes per solve``."""
+        if self.solver_nodes is not None:
+            return f"{self.solver_nodes:,} nodes per solve"
+        return f"{self.solver_seconds:g} s per solve"
 
 
 class Settler:
     """Settles cells, remembering which boards ran out of budget so that larger ones are skipped."""
 
     def __init__(self, budget: Budget, *, cylinder: bool = False,
-                 families: list[tuple[InvariantCertificate, Verdict]] | None = None) -> None:
+                 families: list[tuple[InvariantCertificate, Verdict]] | None = None,
+                 certificates: str | None = None) -> None:
         self.budget = budget
         self.cylinder = cylinder
         self.families = families  # the checked invariant certificates to use (None: check them here)
+        self.certificates = certificates  # the folder of shipped certificates (SHIPPED), or None
         self.too_big: dict[tuple[str, int, int], list[tuple[int, int]]] = {}
 
     def _skip(self, key: tuple[str, int, int], w: int, h: int) -> bool:
@@ -180,11 +243,14 @@ class Settler:
             cell.evidence = [e for p in (1, 2) for m in draws[p] for e in proofs.get((m, p), [])]
         if cell.value != "open":
             cell.how = "; ".join(texts)
+        if cell.value == "open" and self.certificates is not None and str(game) in SHIPPED:
+            self._shipped(cell, game)
         if cell.value == "open":
             if game.cells <= self.budget.solver_cells and not self._skip(("solver", 0, k), w, h):
-                self._solve(cell, game, self.budget.solver_seconds, ("solver", 0, k))
+                self._solve(cell, game, self.budget.solver_seconds, self.budget.solver_nodes, ("solver", 0, k))
         elif game.cells <= self.budget.cross_check_cells and not self._skip(("cross-check", 0, k), w, h):
-            self._solve(cell, game, self.budget.cross_check_seconds, ("cross-check", 0, k))
+            self._solve(cell, game, self.budget.cross_check_seconds, self.budget.cross_check_nodes,
+                        ("cross-check", 0, k))
         return cell
 
     def _invariants(self, k: int, w: int, h: int, wins: dict[int, list[str]], texts: list[str],
@@ -220,17 +286,36 @@ class Settler:
             texts.append(f"draw for both players by a narrow-board certificate: {found[0].claim}")
         return found is not None
 
-    def _solve(self, cell: Cell, game: Game, seconds: float, key: tuple[str, int, int]) -> None:
+    def _shipped(self, cell: Cell, game: Game) -> None:
+        """Settle the cell by its shipped certificate when the checker accepts it (else a note says why not)."""
+        assert self.certificates is not None
+        start = time.perf_counter()
+        value, said = shipped_value(self.certificates, game)
+        cell.seconds += time.perf_counter() - start
+        name = SHIPPED[str(game)]
+        if value is None:
+            cell.notes.append(said)
+            return
+        cell.value = value
+        cell.methods = ["certificate"]
+        cell.how = f"certificate {name} checked: {said}"
+        cell.evidence = [{"kind": "shipped", "file": name, "value": str(value)}]
+
+    def _solve(self, cell: Cell, game: Game, seconds: float, nodes: int | None, key: tuple[str, int, int]) -> None:
+        """Solve the board within ``nodes`` nodes when given (one thread: the same answer on any machine), else
+        within ``seconds``."""
         from kinarow.search.solve import solve
 
-        result = solve(game, time_limit=seconds)
+        limit: dict[str, Any] = {"max_nodes": nodes, "threads": 1} if nodes is not None else {"time_limit": seconds}
+        result = solve(game, **limit)
         if result.stopped == "interrupted":  # Ctrl-C: the search caught it; stop the table, not just this board
             raise KeyboardInterrupt
         cell.work += result.nodes
         cell.seconds += result.seconds
         if result.value == Value.UNKNOWN:
             self.too_big.setdefault(key, []).append((cell.w, cell.h))
-            cell.notes.append(f"solver: no answer within {seconds:g} s")
+            cell.notes.append(f"solver: no answer within {nodes:,} nodes" if nodes is not None
+                              else f"solver: no answer within {seconds:g} s")
             return
         assert isinstance(result.value, Value)  # one process's search: a value, never a one-sided bound
         text = f"solver: {result.value}, {result.nodes:,} nodes"
@@ -258,8 +343,12 @@ def table(
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     families: list[tuple[InvariantCertificate, Verdict]] | None = None,
+    shipped: str | None = None,
 ) -> list[Cell]:
     """Settle every (k, w, h) cell, smallest boards first; ``workers`` processes settle cells side by side.
+
+    ``shipped`` is the folder of shipped certificates (:data:`SHIPPED`); a board that has one there is
+    settled by it once its checker accepts it.
 
     With ``budget.invariants`` the invariant certificates of the table's k are
     checked first, each once, as jobs of the same pool (a cell waits for the
@@ -271,7 +360,7 @@ def table(
     from kinarow.engine.pool import run_cells
     from kinarow.papers.misere_invariants import certificates
 
-    settler = Settler(budget or Budget(), cylinder=cylinder)
+    settler = Settler(budget or Budget(), cylinder=cylinder, certificates=shipped)
     ks = list(ks)
     certs = [c for k in ks for c in certificates(k, cylinder)] if strategies and settler.budget.invariants else []
     verdicts: dict[int, Verdict] = {}
@@ -287,7 +376,7 @@ def table(
         k, w, h = job
         too_big = {key: list(found) for key, found in settler.too_big.items() if key[2] == k}
         checked = [(certs[j], verdicts[j]) for j in verdicts if certs[j].covers(k, w, h, cylinder)]
-        return _Job(settler.budget, cylinder, strategies, too_big, k, w, h, checked)
+        return _Job(settler.budget, cylinder, strategies, too_big, k, w, h, checked, shipped)
 
     def finish(i: int, done: Any) -> None:
         if isinstance(done, Verdict):
@@ -328,6 +417,7 @@ class _Job:
     w: int
     h: int
     families: list[tuple[InvariantCertificate, Verdict]]  # the checked invariant certificates holding the board
+    certificates: str | None = None  # the folder of shipped certificates
 
 
 def _table_job(job: _Job | InvariantCertificate) -> Any:
@@ -359,15 +449,28 @@ def _file_name(*parts: object) -> str:
     return "-".join(str(p) for p in parts).replace(" ", "") + ".json"
 
 
+def _read_shipped(folder: str | None, name: str) -> dict[str, Any]:
+    import json
+    from pathlib import Path
+
+    from kinarow.proofs import read_certificate
+
+    if folder is None:
+        raise KinarowError(f"the shipped certificate {name} is named, but no folder of certificates was given")
+    data: dict[str, Any] = json.loads(read_certificate(Path(folder) / name))
+    return data
+
+
 def write_proofs(cells: list[Cell], families: list[tuple[InvariantCertificate, Verdict]], directory: str,
-                 cylinder: bool = False) -> int:
+                 cylinder: bool = False, shipped: str | None = None) -> int:
     """Write every settled cell's certificates under ``directory`` and an ``index.json`` naming them; the number
     of files written.
 
     ``families/``: each proven invariant certificate and each narrow-board one,
     written once and named by every cell they hold; ``cells/``: a verified-strategy
-    certificate per cell a strategy was walked on, and the solver's certificate
-    for a cell only the solver settled. ``kinarow check FILE`` checks any of them.
+    certificate per cell a strategy was walked on, the solver's certificate
+    for a cell only the solver settled, and a copy of the certificate shipped in
+    the folder ``shipped`` for a cell it settled. ``kinarow check FILE`` checks any of them.
     """
     import json
     from pathlib import Path
@@ -403,6 +506,9 @@ def write_proofs(cells: list[Cell], families: list[tuple[InvariantCertificate, V
                 name = "cells/" + _file_name(f"k{cell.k}", f"{cell.w}x{cell.h}", e["strategy"], e["player"])
                 data = VerifiedStrategy(e["strategy"], game, Player(e["player"]), Outcome(e["outcome"]),
                                         e["positions"]).to_json()
+            elif e["kind"] == "shipped":  # checked when the cell was settled
+                name = "cells/" + _file_name(f"k{cell.k}", f"{cell.w}x{cell.h}", "certificate")
+                data = _read_shipped(shipped, e["file"])
             else:  # the solver alone: its certificate of the value
                 proof = solve(game, proof=True, strategy=True).proof
                 if proof is None or proof.data is None:
@@ -426,7 +532,7 @@ def write_proofs(cells: list[Cell], families: list[tuple[InvariantCertificate, V
 
 def _settle_job(job: _Job) -> tuple[Cell, dict[tuple[str, int, int], list[tuple[int, int]]]]:
     """Settle one cell; return it and the boards it found too big (to skip on larger ones)."""
-    settler = Settler(job.budget, cylinder=job.cylinder, families=job.families)
+    settler = Settler(job.budget, cylinder=job.cylinder, families=job.families, certificates=job.certificates)
     settler.too_big = {key: list(boards) for key, boards in job.too_big.items()}
     cell = settler.settle(job.k, job.w, job.h, strategies=job.strategies)
     added = {key: boards[len(job.too_big.get(key, [])):] for key, boards in settler.too_big.items()}
@@ -515,7 +621,7 @@ def reproduce_table(
     lines = [
         f"Misere Connect-k, {PAPER}: k = {min(ks)}..{max(ks)}, widths {min(widths)}..{max(widths)}, "
         f"heights {min(heights)}..{max(heights)}",
-        f"budget: {budget.max_positions:,} positions per verification, {budget.solver_seconds:g} s per solve "
+        f"budget: {budget.max_positions:,} positions per verification, {budget.solver_text()} "
         f"(boards of at most {budget.solver_cells} cells)",
         LEGEND,
         "",
@@ -558,6 +664,17 @@ def _connect_four() -> dict[str, Any]:
     return {"outcome": v.outcome, "positions": v.positions, "longest": v.longest}
 
 
+#: ``kinarow reproduce misere-cylinder``'s budget: 6,000,000 positions per verification (delayed take-even's walk of
+#: the 11x5k6 cylinder has 5,251,785; the 11x7k6 one more than 60 M), 20,000,000 nodes per solve (the 5x7k6 cylinder,
+#: a draw, needs 14,764,826) and 500,000 for the second opinion on boards of at most 24 cells: counts, not seconds
+CYLINDER_BUDGET = Budget(max_positions=6_000_000, solver_nodes=20_000_000, cross_check_nodes=500_000, invariants=True)
+
+
+def _in_table(game: str, ks: Iterable[int], widths: Iterable[int], heights: Iterable[int]) -> bool:
+    g = Game(game)
+    return g.k in ks and g.m in widths and g.n in heights
+
+
 def reproduce_cylinder(
     ks: tuple[int, ...] = (2, 3, 4, 5, 6),
     widths: tuple[int, ...] = tuple(range(1, 13)),
@@ -565,21 +682,31 @@ def reproduce_cylinder(
     budget: Budget | None = None,
     workers: int = 1,
     proof: str | None = None,
+    certificates: str | None = None,
 ) -> Report:
     """``kinarow reproduce misere-cylinder``: the open problem, every cylinder we can settle exactly; with
-    ``proof``, every settled cell's certificates written to that folder (:func:`write_proofs`)."""
-    budget = budget or Budget(solver_seconds=5.0, invariants=True)
+    ``proof``, every settled cell's certificates written to that folder (:func:`write_proofs`); with
+    ``certificates``, the folder of shipped certificates (:data:`SHIPPED`), each counted once its checker
+    accepts it.
+
+    The default budget is in nodes (:data:`CYLINDER_BUDGET`), so the cells settled do not depend on the
+    machine's speed or load."""
+    budget = budget or CYLINDER_BUDGET
     start = time.perf_counter()
     families: list[tuple[InvariantCertificate, Verdict]] = []
     with _Progress("misere cylinders") as tick:
-        cells = table(ks, widths, heights, budget, cylinder=True, progress=tick, workers=workers, families=families)
+        cells = table(ks, widths, heights, budget, cylinder=True, progress=tick, workers=workers, families=families,
+                      shipped=certificates)
     seconds = time.perf_counter() - start
     conflicts = [f"k={c.k} {c.w}x{c.h}: {n}" for c in cells for n in c.notes if n.startswith("CONFLICT")]
     lines = [
         "Misere Connect-k on cylinders (columns wrap), the open problem left by " + PAPER,
-        f"budget: {budget.max_positions:,} positions per verification, {budget.solver_seconds:g} s per solve "
+        f"budget: {budget.max_positions:,} positions per verification, {budget.solver_text()} "
         f"(boards of at most {budget.solver_cells} cells)",
         LEGEND,
+        "H half-turn (the second player answers in the column half a turn round; verified exhaustively), K a "
+        "certificate shipped in certificates/ (a search past the solver's budget, run once), checked before it "
+        "counts.",
         "",
     ]
     for k in ks:
@@ -598,8 +725,24 @@ def reproduce_cylinder(
     if families:
         lines += ["", "Invariant certificates, each checked once for its whole family of cylinders (every width "
                   "from the family's first, past the table's 12 columns):", *family_lines(families)]
+    wanted = [game for game in SHIPPED if _in_table(game, ks, widths, heights)]
+    if certificates is None:
+        if wanted:
+            lines += ["", f"Shipped certificates: none read (no folder given); {len(wanted)} of the table's cells "
+                      "have one in certificates/."]
+    else:
+        by_game = {f"{c.w}x{c.h}k{c.k}:gravity,misere,cylinder": c for c in cells}
+        lines += ["", f"Shipped certificates (beyond the solver's budget), each checked before it counts, from "
+                  f"{certificates}:"]
+        for game in wanted:
+            cell = by_game[game]
+            if "certificate" in cell.methods:
+                lines.append(f"  {game}: {cell.value} ({cell.how}; {cell.seconds:.1f} s)")
+            else:
+                why = next((n for n in cell.notes if "certificate" in n), "settled before the certificate was read")
+                lines.append(f"  {game}: not counted: {why}")
     if proof is not None:
-        files = write_proofs(cells, families, proof, cylinder=True)
+        files = write_proofs(cells, families, proof, cylinder=True, shipped=certificates)
         lines.append(f"Certificates of every settled cell: {files} files in {proof} (index.json names each cell's; "
                      "check one with 'kinarow check FILE').")
     lines.append(

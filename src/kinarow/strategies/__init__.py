@@ -14,6 +14,8 @@ name                      where                                       player
 ``tally``                 height 1, k = 2 (template and tally)        second
 ``canonical-boards``      height 1, k = 3 (appendix, boards A-E)      first
 ``delayed-tally``         odd height >= 3, k = 2 (tally in row 1)     second
+``half-turn``             cylinders of even width, k = 2, odd         second
+                          height >= 3 (the column half a turn round)
 ========================  ==========================================  ===============
 
 >>> from kinarow import Game
@@ -63,6 +65,8 @@ class Strategy:
             return (2,) if n == 1 and k == 2 else ()
         if self.code == rules.CANONICAL_BOARDS:
             return (1,) if n == 1 and k == 3 else ()
+        if self.code == rules.HALF_TURN:
+            return (2,) if game.topology == "cylinder" and m % 2 == 0 and k == 2 and n % 2 == 1 and n >= 3 else ()
         return ()
 
     def where(self) -> str:
@@ -113,6 +117,7 @@ WHERE = {
     "pair-row": "height 1 with k >= 3 (either player)",
     "tally": "height 1 with k = 2 (the second player)",
     "canonical-boards": "height 1 with k = 3 (the first player)",
+    "half-turn": "cylinders of even width with k = 2 and odd heights >= 3 (the second player)",
 }
 
 STRATEGIES: tuple[Strategy, ...] = (
@@ -126,6 +131,7 @@ STRATEGIES: tuple[Strategy, ...] = (
     Strategy("tally", rules.TALLY, "k = 2: the template and tally prescriptions, then in-template moves"),
     Strategy("canonical-boards", rules.CANONICAL_BOARDS, "k = 3: the appendix's segment strategy over boards A-E"),
     Strategy("delayed-tally", rules.DELAYED_TALLY, "k = 2: answer row-1 moves by tally, others on top"),
+    Strategy("half-turn", rules.HALF_TURN, "even-width cylinders: answer in the column half a turn round"),
 )
 
 

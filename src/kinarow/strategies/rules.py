@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-TAKE_EVEN, DELAYED_TAKE_EVEN, PAIR_ROW, TALLY, CANONICAL_BOARDS, DELAYED_TALLY = 1, 2, 3, 4, 5, 6
+TAKE_EVEN, DELAYED_TAKE_EVEN, PAIR_ROW, TALLY, CANONICAL_BOARDS, DELAYED_TALLY, HALF_TURN = 1, 2, 3, 4, 5, 6, 7
 
 EMPTY, X, O = 0, 1, 2
 
@@ -217,6 +217,23 @@ def canonical_move(board: np.ndarray, m: int) -> int:
 
 
 @njit(cache=True)
+def half_turn(heights: np.ndarray, m: int, n: int, last: int) -> int:
+    """The cell half a turn round the cylinder from the opponent's last stone (column + m/2, the same row), or -1.
+
+    Played from the start by the second player on an even width, it keeps the position its own image under the
+    half turn with the colours swapped, so the answer's column has the height the opponent's had: the answer
+    lands on the same row (the rows match), and every line of the answer is the image of a line the opponent
+    completed the move before.
+    """
+    if last < 0 or m % 2 == 1:
+        return -1
+    x = (last // n + m // 2) % m
+    if heights[x] >= n:
+        return -1
+    return x * n + heights[x]
+
+
+@njit(cache=True)
 def rule_move(
     code: int, board: np.ndarray, heights: np.ndarray, m: int, n: int, k: int, moves: np.ndarray, t: int, me: int
 ) -> int:
@@ -240,6 +257,8 @@ def rule_move(
         return on_top(heights, n, last)
     if code == CANONICAL_BOARDS:
         return canonical_move(board, m)
+    if code == HALF_TURN:
+        return half_turn(heights, m, n, last)
     return -1
 
 
