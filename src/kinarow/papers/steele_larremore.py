@@ -64,16 +64,13 @@ def shipped_value(folder: str, game: Game) -> tuple[Value | None, str]:
     """The value that the certificate shipped for ``game`` in ``folder`` proves, with what the checker said; or
     (None, why not): no certificate is shipped for the game, its file is missing or unreadable, it is for another
     game or position, or the checker (the compiled walk) rejects it."""
-    import json
-    from pathlib import Path
-
-    from kinarow.proofs import check_data, read_certificate
+    from kinarow.proofs import check_data
 
     name = SHIPPED.get(str(game))
     if name is None:
         return None, f"no certificate is shipped for {game}"
     try:
-        data = json.loads(read_certificate(Path(folder) / name))
+        data = _shipped_data(folder, name)
     except KinarowError as error:
         return None, f"the shipped certificate cannot be read: {error}"
     except ValueError:
@@ -87,6 +84,17 @@ def shipped_value(folder: str, game: Game) -> tuple[Value | None, str]:
     if not verdict.ok:
         return None, f"the shipped certificate {name} is rejected: {verdict.reason}"
     return value, verdict.reason
+
+
+def _shipped_data(folder: str, name: str) -> Any:
+    """The JSON of the shipped certificate ``name`` in ``folder`` (a KinarowError, or a ValueError for a file
+    that is not JSON, where it cannot be read)."""
+    import json
+    from pathlib import Path
+
+    from kinarow.proofs import read_certificate
+
+    return json.loads(read_certificate(Path(folder) / name))
 
 
 def published(k: int, w: int, h: int) -> Value:
@@ -450,14 +458,9 @@ def _file_name(*parts: object) -> str:
 
 
 def _read_shipped(folder: str | None, name: str) -> dict[str, Any]:
-    import json
-    from pathlib import Path
-
-    from kinarow.proofs import read_certificate
-
     if folder is None:
         raise KinarowError(f"the shipped certificate {name} is named, but no folder of certificates was given")
-    data: dict[str, Any] = json.loads(read_certificate(Path(folder) / name))
+    data: dict[str, Any] = _shipped_data(folder, name)
     return data
 
 
