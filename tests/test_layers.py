@@ -6,7 +6,8 @@ from the bottom:
 
 * **the rules** -- ``kinarow.game``, ``geometry``, ``position``, ``errors``,
   ``values``, ``limits`` (the argument checks every layer shares: counts,
-  seconds, table sizes, ``said``), ``bitboards`` (the one- and
+  seconds, table sizes, ``said``), ``kernel_cache`` (the stamp of every kernel
+  module's source on numba's cached kernels), ``bitboards`` (the one- and
   two-word board operations that the kernels and the checkers' compiled walks
   share), and the strategies' rules: ``strategies.rules`` (their rule kernels,
   which the checkers replay) and ``strategies/__init__`` (the registry naming
@@ -70,6 +71,7 @@ RULES = frozenset(
     {
         "kinarow",
         "kinarow.bitboards",
+        "kinarow.kernel_cache",
         "kinarow.game",
         "kinarow.geometry",
         "kinarow.position",

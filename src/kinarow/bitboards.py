@@ -43,6 +43,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
+
 Board = Any  # np.uint64 or tuple[np.uint64, np.uint64]
 
 

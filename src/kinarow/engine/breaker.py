@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.bitboards import popcount
 
 MAKER, BREAKER, UNKNOWN = 0, 1, -1

@@ -13,7 +13,8 @@ when the cache is warm. So the compile happens at a known place, before a search
 
 Whether the cache holds a kernel is read from numba's index file of that kernel (``*.nbi``): the entry for
 this call's argument types, this machine (numba's codegen key) and this function's bytecode, in an index whose
-source stamp matches the module file, as numba itself checks before it loads.
+source stamp matches the module file and every kernel module's source (:mod:`kinarow.kernel_cache`), as
+numba itself checks before it loads.
 """
 
 from __future__ import annotations

@@ -60,6 +60,7 @@ import numpy as np
 from numba import njit
 
 from kinarow import bitboards as W
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.bitboards import apply_sym
 from kinarow.engine import pns_kernel as PN
 from kinarow.engine.kernel import ABORT, C_MAX_NODES, C_NODES, C_STOP, LOSS, SIDE_MOVER, SIDE_OPPONENT, WIN, deepen

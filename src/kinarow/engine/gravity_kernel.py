@@ -100,6 +100,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.engine.breaker import popcount
 from kinarow.engine.prefetch import prefetch_row
 

@@ -79,6 +79,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.bitboards import canonical, lowest_bit_index
 from kinarow.engine import breaker as BK
 from kinarow.engine.prefetch import prefetch_row

@@ -39,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.engine.breaker import cached_pairing
 from kinarow.proofs.tree_kernel import outcome
 

@@ -166,6 +166,7 @@ import numpy as np
 from numba import njit
 
 from kinarow import bitboards as W
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.bitboards import apply_sym, canonical
 from kinarow.engine import breaker as BK
 from kinarow.engine.prefetch import prefetch_word

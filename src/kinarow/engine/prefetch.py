@@ -12,6 +12,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
+
 
 @intrinsic
 def prefetch_word(typingctx, table, row, col):

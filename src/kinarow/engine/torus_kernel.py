@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.bitboards import lowest_bit_index, popcount
 
 MAX_DEPTH = 64

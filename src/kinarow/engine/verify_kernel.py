@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.strategies.rules import rule_memory, rule_move
 
 ABORT, FAIL, LOSS, DRAW, WIN = -1, 0, 1, 2, 3

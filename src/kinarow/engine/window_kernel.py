@@ -53,6 +53,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.bitboards import lowest_bit_index, popcount
 from kinarow.engine import breaker as BK
 from kinarow.engine.pns_kernel import sort_by_score

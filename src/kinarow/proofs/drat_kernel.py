@@ -62,6 +62,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
+
 # parse() status codes
 PARSED, BAD_BYTE, NUMBER_TOO_LARGE, UNFINISHED = 0, 1, 2, 3
 # check() status codes

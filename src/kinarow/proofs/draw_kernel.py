@@ -65,6 +65,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.proofs.tree_kernel import outcome, table_add, table_has
 
 #: the largest board the kernel walks (its bitboards are one word each)

@@ -47,6 +47,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
+
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 

@@ -124,6 +124,7 @@ import numpy as np
 from numba import njit
 
 from kinarow import bitboards as W
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.values import Goal
 
 OK, ENDS, NO_MOVE, ILLEGAL, STOPPED = 0, 1, 2, 3, 4  # what the walk found (ENDS: a line ends in another result)

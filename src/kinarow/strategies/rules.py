@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
+
 TAKE_EVEN, DELAYED_TAKE_EVEN, PAIR_ROW, TALLY, CANONICAL_BOARDS, DELAYED_TALLY, HALF_TURN = 1, 2, 3, 4, 5, 6, 7
 
 EMPTY, X, O = 0, 1, 2

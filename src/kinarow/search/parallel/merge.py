@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
