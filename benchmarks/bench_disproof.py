@@ -53,7 +53,8 @@ def _tick(settled: int) -> None:
 
 
 def measure(text: str, moves: str, attacker: int | None, jobs: str | None, checkpoint: str | None,
-            time_limit: float | None, out: str | None, tt_mb: float, defender_pairings: bool) -> dict[str, Any]:
+            time_limit: float | None, out: str | None, tt_mb: float, defender_pairings: bool,
+            workers: int = 1) -> dict[str, Any]:
     from kinarow import Game
     from kinarow.proofs import check_data, envelope
     from kinarow.proofs.draw import FORMAT, HALVES, STEALING, VERSION, claim_for, stealing_fit
@@ -69,7 +70,8 @@ def measure(text: str, moves: str, attacker: int | None, jobs: str | None, check
     start, cpu = time.perf_counter(), time.process_time()
     try:
         half, stats, work = extract_tree(position, attacker, checkpoint=checkpoint, deadline=deadline, hint=hint,
-                                         tt_mb=tt_mb, defender_pairings=defender_pairings, tick=_tick)
+                                         tt_mb=tt_mb, defender_pairings=defender_pairings, tick=_tick,
+                                         workers=workers)
     except StoppedError as stopped:
         row.update(stopped=str(stopped), seconds=round(time.perf_counter() - start, 1),
                    cpu=round(time.process_time() - cpu, 1))
@@ -149,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=None)
     parser.add_argument("--out", default=None, help="write the checked certificate here (gzipped JSON)")
     parser.add_argument("--tt-mb", type=float, default=256)
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes for the units of a tree over --jobs (one unit a position three moves on)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--seed", default=None, metavar="DIR",
                         help="a --checkpoint not on disk starts from the parts (finished first moves) in DIR")
@@ -168,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"checkpoint started from {seed_checkpoint(args.games[0], args.seed, args.checkpoint)} parts",
               file=sys.stderr)
     rows = [measure(g, args.moves, args.attacker, args.jobs, args.checkpoint, args.time_limit, args.out, args.tt_mb,
-                    not args.attacker_pairings_only) for g in args.games]
+                    not args.attacker_pairings_only, args.workers) for g in args.games]
     if args.json:
         print(json.dumps({"machine": os.uname().machine, "rows": rows}))
     else:

@@ -113,6 +113,42 @@ def test_the_defender_moves_near_the_root_come_from_a_solve_s_jobs(tmp_path):
     assert shares[0] == (0, total) and shares[-1] == (total, total)  # heard at the start and at the last save
 
 
+def test_a_tree_over_jobs_is_written_in_units_on_two_workers_and_resumed_after_a_stop(tmp_path):
+    """With a hint, each position three moves on is a unit with its own proof search: on two processes the tree
+    checks as in one; stopped after the first units (a deadline), the saved units are kept and the same call
+    finishes the rest, the tree claiming no more than a run that never stopped."""
+    from kinarow.search import parallel as par
+    from kinarow.search.disproof import job_hints, settled_share, unit_lines
+    from kinarow.search.draw import Frames
+
+    store = tmp_path / "jobs.sqlite"
+    par.solve("5x5k4", workers=1, jobs=12, search="proof", question="first-wins", checkpoint=store)
+    start = Game("5x5k4").start()
+    hint = job_hints(start, 1, store)
+    units = unit_lines(start, hint, Frames(start))
+    assert len(units) > 2 and all(len(moves) == 3 for _, moves in units)
+    one, stats_one, _ = extract_tree(start, 1, hint=hint, tt_mb=4)
+    two, stats_two, _ = extract_tree(start, 1, hint=hint, tt_mb=4, workers=2)
+    for half in (one, two):
+        verdict = check_data(_certificate(start, 1, half))
+        assert verdict.ok, verdict.reason
+    assert stats_one.positions == stats_two.positions  # each unit's tree does not depend on the others
+    checkpoint = tmp_path / "tree.npz"
+    with pytest.raises(StoppedError):  # the time is up before the first unit: nothing settled, a clean stop
+        extract_tree(start, 1, hint=hint, tt_mb=4, checkpoint=checkpoint, deadline=0.0)
+    assert settled_share(start, 1, checkpoint, hint) == (0, len(units))
+
+    def interrupt(settled: int) -> None:  # Ctrl-C as the first unit finishes
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        extract_tree(start, 1, hint=hint, tt_mb=4, checkpoint=checkpoint, tick=interrupt)
+    assert settled_share(start, 1, checkpoint, hint) == (1, len(units))  # the finished unit was saved
+    half, stats, _ = extract_tree(start, 1, hint=hint, tt_mb=4, checkpoint=checkpoint)
+    assert check_data(_certificate(start, 1, half)).ok and stats.positions == stats_one.positions
+    assert settled_share(start, 1, checkpoint, hint) == (len(units), len(units))
+
+
 def test_pairing_tests_where_the_attacker_moves_only_still_give_a_tree():
     game = Game("6x4k4")
     half, stats, _ = extract_tree(game.start(), 1, defender_pairings=False, tt_mb=4)

@@ -187,7 +187,8 @@ def add_commands(commands: Any) -> None:
     p.add_argument("--dir", metavar="DIR", default=None,
                    help=f"the folder that keeps the run's state (default {STATE_ROOT}/CASE); the same command "
                    "resumes from it")
-    p.add_argument("--workers", metavar="N", default=None, help="processes for frontier jobs (default every core)")
+    p.add_argument("--workers", metavar="N", default=None,
+                   help="processes for frontier jobs and a blocking tree's units (default every core)")
     p.add_argument("--tt-mb", metavar="MB", default=None,
                    help="the search table in MiB (default: chosen by the route; per worker in a job run)")
     p.add_argument("--checkpoints", metavar="DIR", default=None,

@@ -65,6 +65,11 @@ class ExtractStats:
     nodes: int = 0  # nodes of the searches asked again
     seconds: float = 0.0
 
+    def add(self, other: ExtractStats) -> None:
+        """Add ``other``'s counts (not its seconds)."""
+        for name in ("settled", "leaves", "table_moves", "reasked", "child_asks", "nodes"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
 
 class Extraction:
     """The defender's blocking tree against ``attacker`` from ``searcher``'s table, into ``memory``."""
@@ -179,7 +184,7 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
                  checkpoint: str | Path | None = None, deadline: float | None = None,
                  tick: Callable[[int], None] | None = None, budget: int = PAIR_BUDGET,
                  hint: Callable[[Position], int | None] | None = None, defender_pairings: bool = True,
-                 tt_mb: float = 256, on_share: Callable[[int, int], None] | None = None,
+                 tt_mb: float = 256, on_share: Callable[[int, int], None] | None = None, workers: int = 1,
                  ) -> tuple[dict[str, Any], TreeStats, ExtractStats]:
     """The blocking tree (a ``blocking-tree`` half of :mod:`kinarow.proofs.draw`) showing that ``attacker``
     cannot win from ``position``, written from the proof search. ``checkpoint`` (an ``.npz`` file) keeps the
@@ -188,20 +193,28 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
     jobs of a solve: :func:`job_hints`); the root is then not asked as a whole. Without ``defender_pairings``
     only positions with the attacker to move are tested for a pairing leaf (a pairing that holds with the
     defender to move still holds after its move): 8x8k5 after g8 d5 h3, 47,746 positions against 46,283 in
-    about half the time; 7x7k5, 21,147 against 19,149. With a hint, ``on_share(done, total)`` hears how far the
-    tree has got when it starts and at every save: of the positions three moves on (:func:`third_moves`), how
-    many are settled."""
+    about half the time; 7x7k5, 21,147 against 19,149.
+
+    With a hint, the tree is written in *units*: the positions three moves on (the attacker's move, the hint's
+    reply, the attacker's next move; :func:`unit_lines`), each by a proof search of its own with a fresh table
+    of ``tt_mb`` MiB, on ``workers`` processes (:func:`kinarow.engine.pool.run_cells`); a finished unit's
+    tree joins the memory, which is saved every minute and when stopped, so a stop loses at most the units
+    running. A unit's tree does not depend on what other units (or an earlier run) left in a table, so the
+    run's size and time do not depend on the order of the units or the number of workers (where two units
+    share a position, the earlier unit's tree is kept); one table over all of them drifted: a run of (8,8,5)
+    had settled more than 165 M positions with 299 of its 448 units done. ``on_share(done, total)`` hears
+    how many units are settled when the run starts and at every save."""
     start = time.perf_counter()
     game = position.game
     if searcher is None:
         searcher = ProofSearcher(game, tt_mb=tt_mb)
     path = None if checkpoint is None else Path(checkpoint)
     memory = Memory.load(path, game.cells) if path is not None and path.exists() else Memory(game.cells)
-    keys = None if on_share is None or hint is None else third_moves(position, hint, Frames(position))
+    units = [] if hint is None else unit_lines(position, hint, Frames(position))
 
     def share() -> None:
-        if on_share is not None and keys is not None:
-            on_share(sum(memory.get(key) is not None for key in keys), len(keys))
+        if on_share is not None and units:
+            on_share(sum(memory.get(key) is not None for key, _ in units), len(units))
 
     def save() -> None:
         assert path is not None
@@ -209,7 +222,11 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
         share()
 
     share()
-
+    work = ExtractStats()
+    if units:
+        _extract_units(position, attacker, units, memory, work, save=None if path is None else save,
+                       tick=tick, deadline=deadline, budget=budget, defender_pairings=defender_pairings,
+                       tt_mb=tt_mb, workers=workers)
     walk = Extraction(searcher, attacker, memory, budget=budget, tick=tick, deadline=deadline,
                       save=None if path is None else save, hint=hint, defender_pairings=defender_pairings)
     if hint is None and walk._ask(position) is not False:
@@ -223,9 +240,78 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
         if path is not None:
             save()
     data, stats = linearise(position, attacker, memory)
-    walk.stats.seconds = time.perf_counter() - start
-    stats.seconds = walk.stats.seconds
-    return data, stats, walk.stats
+    work.add(walk.stats)
+    work.seconds = time.perf_counter() - start
+    stats.seconds = work.seconds
+    return data, stats, work
+
+
+def _extract_units(position: Position, attacker: int, units: list[tuple[bytes, list[int]]], memory: Memory,
+                   work: ExtractStats, *, save: Callable[[], None] | None, tick: Callable[[int], None] | None,
+                   deadline: float | None, budget: int, defender_pairings: bool, tt_mb: float,
+                   workers: int) -> None:
+    """The trees of the ``units`` not yet settled in ``memory``, each by a worker's own proof search, joined
+    into ``memory`` as they finish (a save every :data:`SAVE_EVERY` seconds and at the end, also on a stop)."""
+    from kinarow.engine.pool import run_cells
+
+    todo = [moves for key, moves in units if memory.get(key) is None]
+    pending: list[Memory] = []  # joined at the next save, in the units' order
+    early: dict[int, Memory] = {}  # units finished before one listed earlier (two workers)
+    joined = [0]  # the units up to here are in ``pending`` or the memory
+    saved_at = [time.perf_counter()]
+    settled = [len(memory)]
+
+    def flush() -> None:
+        if pending:
+            memory.merge(*pending)
+            pending.clear()
+        if save is not None:
+            save()
+        saved_at[0] = time.perf_counter()
+
+    def prepare(i: int) -> dict[str, Any]:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise StoppedError("the time limit ran out before the blocking tree was written")
+        return {"game": str(position.game), "moves": [position.name(c) for c in todo[i]], "attacker": attacker,
+                "budget": budget, "defender_pairings": defender_pairings, "tt_mb": tt_mb}
+
+    def finish(i: int, result: tuple[Memory, ExtractStats]) -> None:
+        part, stats = result
+        early[i] = part
+        while joined[0] in early:  # a position two units share keeps the earlier unit's tree: the same every run
+            pending.append(early.pop(joined[0]))
+            joined[0] += 1
+        work.add(stats)
+        settled[0] += len(part)
+        if tick is not None:
+            tick(settled[0])
+        if time.perf_counter() - saved_at[0] > SAVE_EVERY:
+            flush()
+
+    try:
+        run_cells(_unit_job, len(todo), prepare, finish, workers=workers)
+    finally:
+        pending.extend(early[i] for i in sorted(early))  # a stop: what finished is kept
+        flush()
+
+
+def _unit_job(spec: dict[str, Any]) -> tuple[Memory, ExtractStats]:
+    """Worker: one unit's blocking tree by a proof search with a fresh table, as a folded memory."""
+    from kinarow.game import Game
+
+    game = Game(spec["game"])
+    position = game.position(spec["moves"])
+    memory = Memory(game.cells)
+    walk = Extraction(ProofSearcher(game, tt_mb=spec["tt_mb"]), spec["attacker"], memory, budget=spec["budget"],
+                      defender_pairings=spec["defender_pairings"])
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * game.cells + 200))
+    try:
+        walk.visit(position)
+    finally:
+        sys.setrecursionlimit(limit)
+    memory.fold()
+    return memory, walk.stats
 
 
 @dataclass
@@ -303,11 +389,12 @@ def job_hints(position: Position, attacker: int, store_path: str | Path,
     return hint
 
 
-def third_moves(position: Position, hint: Callable[[Position], int | None], frames: Frames) -> list[bytes]:
-    """The canonical keys of the positions after the attacker's move from ``position``, the hint's reply and the
-    attacker's next move (one a symmetry class; none that ends the game): the measure of how far an
-    extraction has got (:func:`settled_share`)."""
-    seen: dict[bytes, None] = {}
+def unit_lines(position: Position, hint: Callable[[Position], int | None],
+               frames: Frames) -> list[tuple[bytes, list[int]]]:
+    """The positions after the attacker's move from ``position``, the hint's reply and the attacker's next move
+    (one a symmetry class; none that ends the game), as (canonical key, moves from the start): the units of an
+    extraction with a hint, and the measure of how far it has got (:func:`settled_share`)."""
+    seen: dict[bytes, list[int]] = {}
     pos = position.copy()
     for first in pos.legal_moves():
         pos.play(first)
@@ -317,11 +404,11 @@ def third_moves(position: Position, hint: Callable[[Position], int | None], fram
             for third in pos.legal_moves():
                 pos.play(third)
                 if not pos.is_over:
-                    seen.setdefault(frames.frame(pos.board)[0])
+                    seen.setdefault(frames.frame(pos.board)[0], list(pos.moves))
                 pos.undo()
             pos.undo()
         pos.undo()
-    return list(seen)
+    return list(seen.items())
 
 
 def settled_share(position: Position, attacker: int, checkpoint: str | Path,
@@ -329,8 +416,8 @@ def settled_share(position: Position, attacker: int, checkpoint: str | Path,
     """How far a saved extraction from ``position`` (the attacker to move) has got: of the positions after
     the attacker's move, the hint's reply and the attacker's next move (up to symmetry), how many are settled."""
     memory = Memory.load(Path(checkpoint), position.game.cells)
-    keys = third_moves(position, hint, Frames(position))
-    return sum(memory.get(key) is not None for key in keys), len(keys)
+    units = unit_lines(position, hint, Frames(position))
+    return sum(memory.get(key) is not None for key, _ in units), len(units)
 
 
 def tree_parts(position: Position, attacker: int, checkpoint: str | Path,

@@ -319,22 +319,28 @@ class Memory:
                                                                                                   np.uint8)
         return (_encode(keys) if self.packed else keys), np.fromiter(known.values(), np.int32, n)
 
-    def merge(self, other: Memory) -> None:
-        """Add ``other``'s entries (this memory's entries win where both have one)."""
-        remap = np.array([self.pairing_id(p) for p in other.pairings] or [0], np.int64)
+    def merge(self, *others: Memory) -> None:
+        """Add the ``others``' entries (this memory's entries win where both have one, then the earlier
+        other's); on a packed board all of them are folded in at once."""
         cells = self.cells
+        remaps = [np.array([self.pairing_id(p) for p in other.pairings] or [0], np.int64) for other in others]
         if self.packed:
-            mine, theirs = self._all(), other._all()
-            values = theirs[1].astype(np.int64)
-            leaves = values >= cells
-            values[leaves] = cells + remap[values[leaves] - cells]
-            self.codes, self.values = _first_of_each(np.concatenate([mine[0], theirs[0]]),
-                                                     np.concatenate([mine[1], values.astype(np.int32)]))
+            mine = self._all()
+            codes, entries = [mine[0]], [mine[1]]
+            for other, remap in zip(others, remaps, strict=True):
+                theirs = other._all()
+                values = theirs[1].astype(np.int64)
+                leaves = values >= cells
+                values[leaves] = cells + remap[values[leaves] - cells]
+                codes.append(theirs[0])
+                entries.append(values.astype(np.int32))
+            self.codes, self.values = _first_of_each(np.concatenate(codes), np.concatenate(entries))
             self.known, self._saved_in_known, self._disk = {}, 0, None
             return
-        for key, entry in other.items():
-            if key not in self.known:
-                self.known[key] = entry if entry < cells else cells + int(remap[entry - cells])
+        for other, remap in zip(others, remaps, strict=True):
+            for key, entry in other.items():
+                if key not in self.known:
+                    self.known[key] = entry if entry < cells else cells + int(remap[entry - cells])
 
     def _arrays(self, keys: np.ndarray, entries: np.ndarray, first_pairing: int) -> dict[str, np.ndarray]:
         """A file's arrays: the entries given and the pairings from ``first_pairing`` on."""

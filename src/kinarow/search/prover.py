@@ -8,10 +8,11 @@ it is kept. The map of routes, in the order they are tried:
 =====================  ==============================================  ===========================================
 route                  when it fits                                    what proves it (engine -> certificate)
 =====================  ==============================================  ===========================================
-``blocking tree over   a job checkpoint of the case itself whose       the proof search (df-pn), each job's
-jobs``                 jobs settle "the first player cannot win"       position asked again, the defender's replies
-                       (``checkpoints/8x8k5.sqlite``): free placement  near the root taken from the jobs
-                       of one stone a turn, normal goal                -> ``kinarow.draw``: the second player's
+``blocking tree over   a job checkpoint of the case itself whose       the proof search (df-pn): the defender's
+jobs``                 jobs settle "the first player cannot win"       replies near the root taken from the jobs,
+                       (``checkpoints/8x8k5.sqlite``): free placement  each position three moves on a unit with a
+                       of one stone a turn, normal goal                search and table of its own, on every core
+                                                                       -> ``kinarow.draw``: the second player's
                                                                        blocking tree, plus strategy stealing on
                                                                        the empty board
 ``job run``            a job checkpoint of the case after its first    proof-search jobs, one a reply to the first
@@ -246,7 +247,8 @@ def _run_tree_over_jobs(plan: Plan, folder: Path, settings: Settings) -> Outcome
                            f"({100 * done / total:.0f}%)")
 
     half, stats, work = extract_tree(position, 1, checkpoint=folder / "tree-1.npz", hint=hint,
-                                     tick=settings.on_tick, tt_mb=256, defender_pairings=False, on_share=share)
+                                     tick=settings.on_tick, tt_mb=256, defender_pairings=False, on_share=share,
+                                     workers=settings.processes)
     names = [position.name(c) for c in position.moves]
     halves = {HALVES[1]: half}
     if stealing_fit(position.game, names):
