@@ -1242,3 +1242,29 @@ def test_a_strategy_not_written_is_said_for_what_it_is(tmp_path):
     over = par.solve("3x3k3", moves="a1 a2 b1 b2 c1", workers=1)
     assert "already over" in write_strategy(over, path)
     assert not (tmp_path / "s.json").exists()
+
+
+@pytest.mark.parametrize(("game", "search", "kernel"), [
+    ("5x4k4", "proof", "kinarow.engine.pns_kernel:dfpn"),
+    ("5x4k4:gravity", "alpha-beta", "kinarow.engine.gravity_kernel:solve_score"),
+    ("5x4k4", "alpha-beta", "kinarow.engine.kernel:deepen"),
+])
+def test_the_job_kernels_are_loaded_before_the_workers_start(monkeypatch: pytest.MonkeyPatch, game: str,
+                                                             search: str, kernel: str) -> None:
+    """The coordinator loads (or compiles, said once) the kernels its jobs run before its workers start, so
+    that forked workers have them and none compiles unannounced."""
+    import importlib
+
+    from kinarow.search.parallel import jobs
+
+    module, name = kernel.split(":")
+    calls: list[tuple[str, str]] = []
+
+    def spy(g: Game, kind: str, knowledge: str, strategy: bool) -> None:
+        calls.append((str(g), kind))
+        jobs.load_kernels(g, kind, knowledge, strategy)
+        assert getattr(importlib.import_module(module), name).overloads  # ready in the coordinator's process
+
+    monkeypatch.setattr(coordinator, "load_kernels", spy)
+    result = par.solve(game, workers=2, jobs=4, search="proof" if search == "proof" else "alpha-beta")
+    assert calls == [(game, search)] and result.value == solve(game).value

@@ -61,7 +61,7 @@ from kinarow.search.parallel.frontier import (
     start_position,
 )
 from kinarow.search.parallel.guide import Guide
-from kinarow.search.parallel.jobs import JobOutcome, JobSpec
+from kinarow.search.parallel.jobs import JobOutcome, JobSpec, load_kernels
 from kinarow.search.parallel.merge import SharedMerge, fingered, mapped, merged_walk, rows_of_choices, rows_of_walk
 from kinarow.search.result import Result
 from kinarow.search.solve import (
@@ -347,6 +347,7 @@ def solve(
         frontier.expand(options.jobs or JOBS_PER_WORKER * n_workers)
         checked = _check_walks(frontier, store) if store is not None and not options.strategy else set()
         if backend is None and any(n.kind in (JOB, STORED) for n in frontier.nodes):
+            load_kernels(game, "proof" if proving else "alpha-beta", options.knowledge, options.strategy)
             backend = LocalBackend(n_workers, max(4 * len(frontier.nodes), LOCAL_JOB_SLOTS))
         run = _Run(frontier, backend, store, limits, options, proving, deadline, on_tick, n_workers)
         if options.guide is not None:

@@ -140,6 +140,27 @@ def _stop_check(spec: JobSpec) -> Callable[[], bool]:
     return check
 
 
+def _scores(game: Game, search: str, strategy: bool) -> bool:
+    """Does a job of ``game`` go to the Connect-k score search (a value job or a win test on a board it takes)?"""
+    return search != "proof" and not strategy and bool(connect.score_search_fit(game))
+
+
+def load_kernels(game: Game, search: str, knowledge: str, strategy: bool) -> None:
+    """Load the kernels a job of ``game`` runs from numba's cache, or compile them, said first
+    (:func:`kinarow.engine.compiling.prepare`), in this process: the coordinator does it before its workers
+    start, so that they fork with the kernels (or load them from the cache) instead of each compiling them
+    unannounced."""
+    from kinarow.search.alphabeta import Searcher
+    from kinarow.search.proof_search import ProofSearcher
+
+    if search == "proof":
+        ProofSearcher(game, tt_mb=1, knowledge=knowledge != "none")._prepare()
+    elif _scores(game, search, strategy):
+        connect.ScoreSearcher(game, tt_mb=1).prepare()
+    else:
+        Searcher(game, tt_mb=1, knowledge=knowledge)  # (its constructor loads its kernel)
+
+
 def run_job(spec: JobSpec) -> JobOutcome:
     """Solve one job in a worker (a pool process or a Dask worker)."""
     from kinarow.search.solve import solve as solve_one
@@ -148,7 +169,7 @@ def run_job(spec: JobSpec) -> JobOutcome:
     proving = spec.search == "proof"
     game = Game(spec.game)
     # Connect-k: a value job or a win test is answered exactly by the score search (and the shipped book)
-    scoring = not proving and not spec.strategy and bool(connect.score_search_fit(game))
+    scoring = _scores(game, spec.search, spec.strategy)
     searcher = None if proving or scoring else _searcher(spec.game, spec.tt_mb, spec.knowledge)
     should_stop = _stop_check(spec)
     live = _LOCAL.get("live") if spec.dask_run is None else None
