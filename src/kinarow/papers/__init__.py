@@ -103,6 +103,8 @@ class Target:
 
 # Keep one entry per line, sorted by name.
 TARGETS: tuple[Target, ...] = (
+    Target("connect4-table", "Tromp; Steininger's c4", "Connect Four outcome and last move, every board w + h <= 16",
+           "kinarow.papers.connect4_table:reproduce"),
     Target("pairing-bounds", "Tung & Lau", "Thm 10; Prop 1 on the infinite board",
            "kinarow.papers.tung_lau:reproduce_bounds"),
     Target("pairing-constructions", "Tung & Lau", "pairing families k<=30",
@@ -142,5 +144,13 @@ def target(name: str) -> Target:
 
 
 def run(name: str, **options: Any) -> Report:
-    """Run the target called ``name`` and return its report."""
-    return target(name).load()(**options)
+    """Run the target called ``name`` with ``options`` (keywords its function takes; one clear sentence for one
+    it does not) and return its report."""
+    function = target(name).load()
+    takes = list(inspect.signature(function).parameters)
+    unknown = sorted(set(options) - set(takes))
+    if unknown:
+        allowed = ", ".join(takes) or "none"
+        raise KinarowError(f"the reproduction '{name}' takes no option {', '.join(map(repr, unknown))}; its options "
+                           f"are: {allowed}")
+    return function(**options)
