@@ -103,7 +103,7 @@ def test_a_row_past_the_proof_budget_gets_no_certificate(tmp_path: Path) -> None
 
 def test_bad_input_is_one_sentence(capsys) -> None:
     with pytest.raises(KinarowError, match=r"^the reproduction 'connect4-table' takes no option 'bogus'; its "
-                                           r"options are: max_nodes, workers, proof, only$"):
+                                           r"options are: max_nodes, workers, proof, certificates, only$"):
         papers.run("connect4-table", bogus=1)
     with pytest.raises(KinarowError, match="max_nodes must be a positive whole number, not 0"):
         C4.reproduce(max_nodes=0)
@@ -123,3 +123,42 @@ def test_the_command_runs_with_a_budget(capsys) -> None:
     data = json.loads(out)
     assert data["target"] == "connect4-table" and data["max_nodes"] == 100_000 and len(data["rows"]) == 45
     assert data["agrees"] and data["tally"]["differ"] == 0 and data["tally"]["open"] + data["tally"]["agree"] == 45
+
+
+SHIPPED_FOLDER = Path(__file__).resolve().parents[1] / "certificates"
+
+
+def test_a_shipped_certificate_stands_behind_the_outcome() -> None:
+    report = C4.reproduce(only=[(7, 4)], max_nodes=1_000_000, certificates=str(SHIPPED_FOLDER))
+    [row] = report.data["rows"]
+    assert row["status"] == "agree" and row["shipped"] == "connect4-7x4.draw.json.gz"
+    assert row["note"] == "outcome: shipped certificate connect4-7x4.draw.json.gz (checked); last move: search value"
+    assert "1 of 1 stand behind their row's outcome (7x4)" in report.text and report.agrees
+    # past the budget, the row stays open: the certificate proves the outcome, not the last move
+    report = C4.reproduce(only=[(7, 4)], max_nodes=1_000, certificates=str(SHIPPED_FOLDER))
+    [row] = report.data["rows"]
+    assert row["status"] == "open" and row["value"] is None
+    assert row["note"] == ("no answer within 1,000 nodes; the outcome, draw, is proven by the shipped certificate "
+                           "connect4-7x4.draw.json.gz (checked), the last move is open")
+
+
+def test_a_shipped_certificate_that_fails_is_not_counted(tmp_path: Path) -> None:
+    import gzip
+
+    name = C4.SHIPPED[(7, 4)]
+    data = json.loads(gzip.decompress((SHIPPED_FOLDER / name).read_bytes()))
+    data["game"] = "7x5k4:gravity"
+    (tmp_path / name).write_bytes(gzip.compress(json.dumps(data).encode()))
+    report = C4.reproduce(only=[(7, 4)], max_nodes=1_000_000, certificates=str(tmp_path))
+    [row] = report.data["rows"]
+    assert row["shipped"] is None and row["note"] == "search value" and row["status"] == "agree"
+    assert report.differences == ["7x4k4:gravity: the shipped certificate is not counted: the shipped certificate "
+                                  f"{name} is not for the empty board of 7x4k4:gravity"]
+
+
+def test_a_certificate_against_the_search_is_a_conflict(monkeypatch) -> None:
+    monkeypatch.setattr(C4, "checked_shipped", lambda folder, name, game: (Value.FIRST, "accepted"))
+    report = C4.reproduce(only=[(7, 4)], max_nodes=1_000_000, certificates=str(SHIPPED_FOLDER))
+    assert report.tally.conflicts == 1 and not report.agrees
+    assert report.differences == ["7x4k4:gravity: the shipped certificate connect4-7x4.draw.json.gz proves first, "
+                                  "the score search finds draw"]

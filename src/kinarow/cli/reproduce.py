@@ -68,7 +68,8 @@ def _certificates_folder(name: str, given: str | None) -> str | None:
     if given is None:
         return CERTIFICATES if takes and Path(CERTIFICATES).is_dir() else None
     if not takes:
-        raise KinarowError(f"'{name}' reads no shipped certificates; --certificates DIR is for misere-cylinder")
+        raise KinarowError(f"'{name}' reads no shipped certificates; --certificates DIR is for "
+                           f"{_taking('certificates')}")
     if given == "none":
         return None
     if not Path(given).is_dir():
@@ -93,6 +94,6 @@ def add_commands(commands: Any) -> None:
                    "not solved within it stays open")
     p.add_argument("--certificates", metavar="DIR", default=None,
                    help=f"misere-cylinder: the folder of shipped certificates that settle cells past the solver's "
-                   f"budget, each checked before it counts (default ./{CERTIFICATES} when it exists; 'none' for "
-                   "none)")
+                   "budget; connect4-table: that stand behind a row's outcome; each checked before it counts "
+                   f"(default ./{CERTIFICATES} when it exists; 'none' for none)")
     p.set_defaults(run=cmd_reproduce)

@@ -31,7 +31,7 @@ from typing import Literal
 from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.limits import check_count
-from kinarow.papers import Report, Tally
+from kinarow.papers import Report, Tally, checked_shipped
 from kinarow.papers.connect4_data import MAX_SUM, PUBLISHED, SOURCE, boards
 from kinarow.values import Value
 
@@ -42,6 +42,13 @@ DEFAULT_NODES = 20_000_000
 #: 4,545,496 nodes, writes its draw walks in about 18 s; 8 x 4, 6,256,260 nodes, took 126 s and 6.3 MB, and
 #: 6 x 6 needs minutes and gigabytes: ``certificates/`` ships the 6 x 6 and 7 x 4 certificates)
 PROOF_NODES = 5_000_000
+#: the boards whose certificate is shipped in ``certificates/`` (``certificates/README.md`` gives the command that
+#: writes each): with ``certificates=DIR`` each is checked, and then stands behind the row's outcome
+SHIPPED: dict[tuple[int, int], str] = {
+    (7, 4): "connect4-7x4.draw.json.gz",
+    (6, 6): "connect4-6x6.strategy.json.gz",
+    (7, 6): "connect4.strategy.json.gz",
+}
 #: the bits of one machine word: the score search needs the board's column layout, w * (h + 1) bits, to fit
 WORD_BITS = 64
 
@@ -64,10 +71,16 @@ class Row:
     status: Status = "open"
     note: str = ""  # why open, or the evidence in words
     certificate: str | None = None  # the file in the proof folder, when one was written
+    shipped: str | None = None  # the shipped certificate that was checked for the row's outcome
 
     @property
     def game(self) -> str:
         return f"{self.w}x{self.h}k4:gravity"
+
+    def searched(self) -> str:
+        """What the search value rests on, in words."""
+        return "search value" + (" (the opening book shipped for the board)" if self.search == "opening book"
+                                 else "")
 
     def figures(self) -> str:
         return "" if self.value is None else f"{self.value}, {self.last_move}"
@@ -103,8 +116,7 @@ def solve_row(w: int, h: int, max_nodes: int) -> Row:
     row.last_move = game.cells if result.value == Value.DRAW else result.last_move
     same = (row.value, row.last_move) == (published, published_last)
     row.status = "agree" if same else "differs"
-    row.note = "search value" + (" (the opening book shipped for the board)" if result.search == "opening book"
-                                 else "")
+    row.note = row.searched()
     return row
 
 
@@ -178,6 +190,38 @@ def write_proofs(rows: list[Row], directory: str, proof_nodes: int = PROOF_NODES
     return problems
 
 
+def read_shipped(rows: list[Row], folder: str) -> list[tuple[bool, str]]:
+    """Check the certificate shipped in ``folder`` (:data:`SHIPPED`) for each of ``rows`` that has one, and let it
+    stand behind the row's outcome; what went wrong, one line a row, as in :func:`write_proofs` (a certificate
+    that proves another outcome than the search's is a conflict; one that proves another than the table's, on a
+    row the search left open, a finding)."""
+    problems: list[tuple[bool, str]] = []
+    for row in rows:
+        name = SHIPPED.get((row.w, row.h))
+        if name is None:
+            continue
+        value, said = checked_shipped(folder, name, Game(row.game))
+        if value is None:
+            problems.append((False, f"{row.game}: the shipped certificate is not counted: {said}"))
+            continue
+        if row.value is None:
+            row.shipped = name
+            row.note += (f"; the outcome, {value}, is proven by the shipped certificate {name} (checked), the last "
+                         "move is open")
+            if value != row.published:
+                problems.append((False, f"{row.game}: the shipped certificate {name} proves {value}; the table says "
+                                 f"{row.published}"))
+        elif value != row.value:
+            problems.append((True, f"{row.game}: the shipped certificate {name} proves {value}, the score search "
+                             f"finds {row.value}"))
+        else:
+            row.shipped = name
+            row.note = (f"outcome: shipped certificate {name} (checked)"
+                        + (f" and certificate {row.certificate} (checked)" if row.certificate else "")
+                        + f"; last move: {row.searched()}")
+    return problems
+
+
 def rows_text(rows: list[Row]) -> list[str]:
     """The rows as a Markdown table: the published figures beside kinarow's, with what it took."""
     lines = ["| w | h | published | kinarow | nodes | s | result | evidence |",
@@ -192,10 +236,12 @@ def rows_text(rows: list[Row]) -> list[str]:
 
 
 def reproduce(max_nodes: int | None = None, workers: int = 1, proof: str | None = None,
-              only: list[tuple[int, int]] | None = None) -> Report:
-    """``kinarow reproduce connect4-table [--max-nodes N] [--workers N] [--proof DIR]``: every row
-    (:func:`table`; ``only``: those boards), compared with the published table; with ``proof``, the
-    certificates of the rows settled within :data:`PROOF_NODES` nodes (:func:`write_proofs`)."""
+              certificates: str | None = None, only: list[tuple[int, int]] | None = None) -> Report:
+    """``kinarow reproduce connect4-table [--max-nodes N] [--workers N] [--proof DIR] [--certificates DIR]``:
+    every row (:func:`table`; ``only``: those boards), compared with the published table; with ``proof``, the
+    certificates of the rows settled within :data:`PROOF_NODES` nodes (:func:`write_proofs`); with
+    ``certificates``, the folder of shipped certificates (:data:`SHIPPED`), each checked before it stands behind
+    a row's outcome (:func:`read_shipped`)."""
     budget = DEFAULT_NODES if max_nodes is None else max_nodes
     check_count(budget, "max_nodes")
     if only is not None:
@@ -206,6 +252,7 @@ def reproduce(max_nodes: int | None = None, workers: int = 1, proof: str | None 
     start = time.perf_counter()
     rows = table(budget, workers, only)
     problems = write_proofs(rows, proof) if proof is not None else []
+    problems += read_shipped(rows, certificates) if certificates is not None else []
     seconds = time.perf_counter() - start
     differ = [r for r in rows if r.status == "differs"]
     agree = sum(r.status == "agree" for r in rows)
@@ -230,6 +277,14 @@ def reproduce(max_nodes: int | None = None, workers: int = 1, proof: str | None 
         lines.append(f"Certificates of the outcome of {written} rows (searches of at most {PROOF_NODES:,} nodes) in "
                      f"{proof}, each checked before it was written (index.json names each row's; check one with "
                      "'kinarow check FILE').")
+    wanted = [r for r in rows if (r.w, r.h) in SHIPPED]
+    if certificates is not None and wanted:
+        lines.append(f"Shipped certificates from {certificates}, each checked by the compiled checker: "
+                     f"{sum(r.shipped is not None for r in wanted)} of {len(wanted)} stand behind their row's outcome "
+                     f"({', '.join(f'{r.w}x{r.h}' for r in wanted if r.shipped)}).")
+    elif wanted:
+        lines.append(f"Shipped certificates: none read (no folder given); {len(wanted)} of these rows have one in "
+                     "certificates/.")
     if still:
         lines.append(f"To settle more rows, raise the budget: kinarow reproduce connect4-table --max-nodes N "
                      f"(now {budget:,}).")
