@@ -162,3 +162,11 @@ def test_a_certificate_against_the_search_is_a_conflict(monkeypatch) -> None:
     assert report.tally.conflicts == 1 and not report.agrees
     assert report.differences == ["7x4k4:gravity: the shipped certificate connect4-7x4.draw.json.gz proves first, "
                                   "the score search finds draw"]
+
+
+def test_two_workers_give_the_same_rows() -> None:
+    def rows(workers: int) -> list[dict[str, object]]:
+        report = C4.reproduce(only=[*SMALL, (8, 8)], max_nodes=100_000, workers=workers)
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in report.data["rows"]]
+
+    assert rows(2) == rows(1)
