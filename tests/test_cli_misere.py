@@ -166,7 +166,7 @@ def test_a_misere_table_writes_every_cells_certificates(capsys, tmp_path: Path):
 
 def test_reproduce_proof_is_for_the_misere_tables(capsys, tmp_path: Path):
     code, _, err = run(capsys, "reproduce", "torus-hex7", "--proof", str(tmp_path))
-    assert code == 2 and "--proof DIR is for misere-table" in err
+    assert code == 2 and "--proof DIR is for connect4-table, misere-cylinder and misere-table" in err
 
 
 def test_a_cylinder_table_writes_every_cells_certificates(tmp_path: Path):
@@ -189,7 +189,7 @@ def test_a_cylinder_table_writes_every_cells_certificates(tmp_path: Path):
 
 def test_reproduce_certificates_is_for_the_cylinder_table(capsys, tmp_path: Path):
     code, _, err = run(capsys, "reproduce", "torus-hex7", "--certificates", str(tmp_path))
-    assert code == 2 and "--certificates DIR is for misere-cylinder" in err
+    assert code == 2 and "--certificates DIR is for connect4-table and misere-cylinder" in err
     code, _, err = run(capsys, "reproduce", "misere-cylinder", "--certificates", str(tmp_path / "absent"))
     assert code == 2 and "is not a folder" in err
 

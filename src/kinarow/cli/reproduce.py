@@ -32,9 +32,13 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"'{args.name}' runs in one process; --workers is not used by this target.", file=err)
     if args.proof is not None:
         if not reproduce.target(args.name).takes("proof"):
-            raise KinarowError(f"'{args.name}' writes no certificates; --proof DIR is for misere-table and "
-                               "misere-cylinder")
+            raise KinarowError(f"'{args.name}' writes no certificates; --proof DIR is for "
+                               f"{_taking('proof')}")
         options["proof"] = args.proof
+    if args.max_nodes is not None:
+        if not reproduce.target(args.name).takes("max_nodes"):
+            raise KinarowError(f"'{args.name}' takes no node budget; --max-nodes N is for {_taking('max_nodes')}")
+        options["max_nodes"] = positive_int("--max-nodes", args.max_nodes)
     shipped = _certificates_folder(args.name, args.certificates)
     if shipped is not None:
         options["certificates"] = shipped
@@ -51,6 +55,12 @@ def cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def _taking(option: str) -> str:
+    """The targets whose function takes ``option``, in words."""
+    names = [t.name for t in reproduce.TARGETS if t.takes(option)]
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
 def _certificates_folder(name: str, given: str | None) -> str | None:
     """The folder of shipped certificates a target reads: ``given``, or ./certificates when it exists; None for
     'none', for a target that reads none, and when the default folder is not here."""
@@ -58,7 +68,8 @@ def _certificates_folder(name: str, given: str | None) -> str | None:
     if given is None:
         return CERTIFICATES if takes and Path(CERTIFICATES).is_dir() else None
     if not takes:
-        raise KinarowError(f"'{name}' reads no shipped certificates; --certificates DIR is for misere-cylinder")
+        raise KinarowError(f"'{name}' reads no shipped certificates; --certificates DIR is for "
+                           f"{_taking('certificates')}")
     if given == "none":
         return None
     if not Path(given).is_dir():
@@ -77,9 +88,12 @@ def add_commands(commands: Any) -> None:
                    "since the solver's budget is seconds per board")
     p.add_argument("--proof", metavar="DIR", default=None,
                    help="write every settled cell's certificates to DIR, with DIR/index.json naming each cell's "
-                   "(misere-table, misere-cylinder)")
+                   "(misere-table, misere-cylinder, connect4-table)")
+    p.add_argument("--max-nodes", metavar="N", default=None,
+                   help="connect4-table: the node budget of each board's search (default 20,000,000); a board "
+                   "not solved within it stays open")
     p.add_argument("--certificates", metavar="DIR", default=None,
                    help=f"misere-cylinder: the folder of shipped certificates that settle cells past the solver's "
-                   f"budget, each checked before it counts (default ./{CERTIFICATES} when it exists; 'none' for "
-                   "none)")
+                   "budget; connect4-table: that stand behind a row's outcome; each checked before it counts "
+                   f"(default ./{CERTIFICATES} when it exists; 'none' for none)")
     p.set_defaults(run=cmd_reproduce)

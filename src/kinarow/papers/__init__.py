@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kinarow.errors import KinarowError
+from kinarow.game import Game
+from kinarow.values import Value
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,8 @@ class Target:
 
 # Keep one entry per line, sorted by name.
 TARGETS: tuple[Target, ...] = (
+    Target("connect4-table", "Tromp; Steininger's c4", "Connect Four outcome and last move, every board w + h <= 16",
+           "kinarow.papers.connect4_table:reproduce"),
     Target("pairing-bounds", "Tung & Lau", "Thm 10; Prop 1 on the infinite board",
            "kinarow.papers.tung_lau:reproduce_bounds"),
     Target("pairing-constructions", "Tung & Lau", "pairing families k<=30",
@@ -142,5 +146,52 @@ def target(name: str) -> Target:
 
 
 def run(name: str, **options: Any) -> Report:
-    """Run the target called ``name`` and return its report."""
-    return target(name).load()(**options)
+    """Run the target called ``name`` with ``options`` (keywords its function takes; one clear sentence for one
+    it does not) and return its report."""
+    function = target(name).load()
+    takes = list(inspect.signature(function).parameters)
+    unknown = sorted(set(options) - set(takes))
+    if unknown:
+        allowed = ", ".join(takes) or "none"
+        raise KinarowError(f"the reproduction '{name}' takes no option {', '.join(map(repr, unknown))}; its options "
+                           f"are: {allowed}")
+    return function(**options)
+
+
+# -- certificates shipped in certificates/, which a target reads as evidence ---------------------------------------
+#: the claim of a certificate of the empty board, and the value it proves
+CLAIMS = {"first wins": Value.FIRST, "second wins": Value.SECOND, "draw": Value.DRAW}
+
+
+def shipped_data(folder: str, name: str) -> Any:
+    """The JSON of the shipped certificate ``name`` in ``folder`` (a KinarowError, or a ValueError for a file
+    that is not JSON, where it cannot be read)."""
+    import json
+    from pathlib import Path
+
+    from kinarow.proofs import read_certificate
+
+    return json.loads(read_certificate(Path(folder) / name))
+
+
+def checked_shipped(folder: str, name: str, game: Game) -> tuple[Value | None, str]:
+    """The value that the certificate ``name`` in ``folder`` proves for the empty board of ``game``, with what
+    the checker said; or (None, why not): its file is missing or unreadable, it is for another game or position,
+    it claims neither a win nor a draw, or the checker (the compiled walk) rejects it."""
+    from kinarow.proofs import check_data
+
+    try:
+        data = shipped_data(folder, name)
+    except KinarowError as error:
+        return None, f"the shipped certificate cannot be read: {error}"
+    except ValueError:
+        return None, f"the shipped certificate {name} is not JSON"
+    if not isinstance(data, dict) or data.get("game") != str(game) or data.get("moves") != []:
+        return None, f"the shipped certificate {name} is not for the empty board of {game}"
+    value = CLAIMS.get(str(data.get("claim")))
+    if value is None:
+        return None, f"the shipped certificate {name} claims neither a win nor a draw"
+    verdict = check_data(data, compiled=True)  # the checker also holds the certificate to its claim
+    if not verdict.ok:
+        return None, f"the shipped certificate {name} is rejected: {verdict.reason}"
+    return value, verdict.reason

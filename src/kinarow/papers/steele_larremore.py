@@ -36,7 +36,7 @@ from typing import Any, Literal
 
 from kinarow.errors import KinarowError
 from kinarow.game import Game
-from kinarow.papers import Report, Tally
+from kinarow.papers import Report, Tally, checked_shipped, shipped_data
 from kinarow.proofs import Verdict
 from kinarow.proofs.invariant import InvariantCertificate
 from kinarow.values import Outcome, Player, Value
@@ -57,44 +57,15 @@ SHIPPED: dict[str, str] = {
     "11x3k3:gravity,misere,cylinder": "misere-cylinder-11x3k3.strategy.json.gz",
     "7x7k3:gravity,misere,cylinder": "misere-cylinder-7x7k3.strategy.json.gz",
 }
-_CLAIMS = {"first wins": Value.FIRST, "second wins": Value.SECOND, "draw": Value.DRAW}
 
 
 def shipped_value(folder: str, game: Game) -> tuple[Value | None, str]:
     """The value that the certificate shipped for ``game`` in ``folder`` proves, with what the checker said; or
-    (None, why not): no certificate is shipped for the game, its file is missing or unreadable, it is for another
-    game or position, or the checker (the compiled walk) rejects it."""
-    from kinarow.proofs import check_data
-
+    (None, why not): no certificate is shipped for the game, or :func:`kinarow.papers.checked_shipped` refuses it."""
     name = SHIPPED.get(str(game))
     if name is None:
         return None, f"no certificate is shipped for {game}"
-    try:
-        data = _shipped_data(folder, name)
-    except KinarowError as error:
-        return None, f"the shipped certificate cannot be read: {error}"
-    except ValueError:
-        return None, f"the shipped certificate {name} is not JSON"
-    if not isinstance(data, dict) or data.get("game") != str(game) or data.get("moves") != []:
-        return None, f"the shipped certificate {name} is not for the empty board of {game}"
-    value = _CLAIMS.get(str(data.get("claim")))
-    if value is None:
-        return None, f"the shipped certificate {name} claims neither a win nor a draw"
-    verdict = check_data(data, compiled=True)  # the checker also holds the certificate to its claim
-    if not verdict.ok:
-        return None, f"the shipped certificate {name} is rejected: {verdict.reason}"
-    return value, verdict.reason
-
-
-def _shipped_data(folder: str, name: str) -> Any:
-    """The JSON of the shipped certificate ``name`` in ``folder`` (a KinarowError, or a ValueError for a file
-    that is not JSON, where it cannot be read)."""
-    import json
-    from pathlib import Path
-
-    from kinarow.proofs import read_certificate
-
-    return json.loads(read_certificate(Path(folder) / name))
+    return checked_shipped(folder, name, game)
 
 
 def published(k: int, w: int, h: int) -> Value:
@@ -460,7 +431,7 @@ def _file_name(*parts: object) -> str:
 def _read_shipped(folder: str | None, name: str) -> dict[str, Any]:
     if folder is None:
         raise KinarowError(f"the shipped certificate {name} is named, but no folder of certificates was given")
-    data: dict[str, Any] = _shipped_data(folder, name)
+    data: dict[str, Any] = shipped_data(folder, name)
     return data
 
 
