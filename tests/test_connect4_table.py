@@ -118,7 +118,8 @@ def test_bad_input_is_one_sentence(capsys) -> None:
 
 
 def test_the_command_runs_with_a_budget(capsys) -> None:
-    code, out, _ = run(capsys, "reproduce", "connect4-table", "--max-nodes", "100000", "--certificates", "none", "--json")
+    code, out, _ = run(capsys, "reproduce", "connect4-table", "--max-nodes", "100000", "--certificates", "none",
+                       "--json")
     assert code == 0
     data = json.loads(out)
     assert data["target"] == "connect4-table" and data["max_nodes"] == 100_000 and len(data["rows"]) == 45
