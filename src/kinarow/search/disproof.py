@@ -195,8 +195,8 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
     defender to move still holds after its move): 8x8k5 after g8 d5 h3, 47,746 positions against 46,283 in
     about half the time; 7x7k5, 21,147 against 19,149.
 
-    With a hint, the tree is written in *units*: the positions where the hint's replies end (for (8,8,5)'s
-    jobs, the positions three moves on; :func:`unit_lines`), each by a proof search of its own with a fresh table
+    With a hint, the tree is written in *units*: the positions three moves on (the attacker's move, the hint's
+    reply, the attacker's next move; :func:`unit_lines`), each by a proof search of its own with a fresh table
     of ``tt_mb`` MiB, on ``workers`` processes (:func:`kinarow.engine.pool.run_cells`); a finished unit's
     tree joins the memory, which is saved every minute and when stopped, so a stop loses at most the units
     running. A unit's tree does not depend on what other units (or an earlier run) left in a table, so the
@@ -391,34 +391,23 @@ def job_hints(position: Position, attacker: int, store_path: str | Path,
 
 def unit_lines(position: Position, hint: Callable[[Position], int | None],
                frames: Frames) -> list[tuple[bytes, list[int]]]:
-    """The positions where the hint's replies end, as (canonical key, moves from the start), one a symmetry
-    class: from ``position`` (the attacker to move) every attacker move is followed and the hint's reply to it,
-    down to the first defender position the hint has no reply for. With the jobs of a one-sided solve after
-    three stones ((8,8,5): 448) these are the positions three moves on; with jobs after the first move
-    ((8,7,5): 16) the positions after it. The units of an extraction with a hint, and the measure of how far it
-    has got (:func:`settled_share`)."""
+    """The positions after the attacker's move from ``position``, the hint's reply and the attacker's next move
+    (one a symmetry class; none that ends the game), as (canonical key, moves from the start): the units of an
+    extraction with a hint, and the measure of how far it has got (:func:`settled_share`)."""
     seen: dict[bytes, list[int]] = {}
     pos = position.copy()
-    attacker = pos.to_move
-
-    def visit() -> None:
-        if pos.is_over:
-            return
-        if pos.to_move == attacker:
-            for cell in pos.legal_moves():
-                pos.play(cell)
-                visit()
+    for first in pos.legal_moves():
+        pos.play(first)
+        reply = None if pos.is_over else hint(pos)
+        if reply is not None:
+            pos.play(reply)
+            for third in pos.legal_moves():
+                pos.play(third)
+                if not pos.is_over:
+                    seen.setdefault(frames.frame(pos.board)[0], list(pos.moves))
                 pos.undo()
-            return
-        reply = hint(pos)
-        if reply is None:
-            seen.setdefault(frames.frame(pos.board)[0], list(pos.moves))
-            return
-        pos.play(reply)
-        visit()
+            pos.undo()
         pos.undo()
-
-    visit()
     return list(seen.items())
 
 

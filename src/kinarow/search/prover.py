@@ -10,8 +10,8 @@ route                  when it fits                                    what prov
 =====================  ==============================================  ===========================================
 ``blocking tree over   a job checkpoint of the case itself whose       the proof search (df-pn): the defender's
 jobs``                 jobs settle "the first player cannot win"       replies near the root taken from the jobs,
-                       (``checkpoints/8x8k5.sqlite``): free placement  each position where those replies end a unit
-                       of one stone a turn, normal goal                with its own search and table, on every core
+                       (``checkpoints/8x8k5.sqlite``): free placement  each position three moves on a unit with a
+                       of one stone a turn, normal goal                search and table of its own, on every core
                                                                        -> ``kinarow.draw``: the second player's
                                                                        blocking tree, plus strategy stealing on
                                                                        the empty board
@@ -243,8 +243,7 @@ def _run_tree_over_jobs(plan: Plan, folder: Path, settings: Settings) -> Outcome
     def share(done: int, total: int) -> None:  # at the start and at a save that settled more of them
         if total and done != said[0]:
             said[0] = done
-            _say(settings, f"blocking tree: {done:,} of {total:,} units (the positions where the jobs' replies end) "
-                           "are settled "
+            _say(settings, f"blocking tree: {done:,} of {total:,} positions three moves on are settled "
                            f"({100 * done / total:.0f}%)")
 
     half, stats, work = extract_tree(position, 1, checkpoint=folder / "tree-1.npz", hint=hint,
