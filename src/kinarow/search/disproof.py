@@ -231,12 +231,9 @@ def extract_tree(position: Position, attacker: int, searcher: ProofSearcher | No
                       save=None if path is None else save, hint=hint, defender_pairings=defender_pairings)
     if hint is None and walk._ask(position) is not False:
         raise KinarowError(f"the attacker can win from {position.move_text() or 'the start'}; no blocking tree")
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 4 * game.cells + 200))
     try:
-        walk.visit(position.copy())
+        _visit(walk, position.copy())
     finally:
-        sys.setrecursionlimit(limit)
         if path is not None:
             save()
     data, stats = linearise(position, attacker, memory)
@@ -304,14 +301,19 @@ def _unit_job(spec: dict[str, Any]) -> tuple[Memory, ExtractStats]:
     memory = Memory(game.cells)
     walk = Extraction(ProofSearcher(game, tt_mb=spec["tt_mb"]), spec["attacker"], memory, budget=spec["budget"],
                       defender_pairings=spec["defender_pairings"])
+    _visit(walk, position)
+    memory.fold()
+    return memory, walk.stats
+
+
+def _visit(walk: Extraction, position: Position) -> None:
+    """``walk.visit(position)`` with room for its recursion (a few frames a cell)."""
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 4 * game.cells + 200))
+    sys.setrecursionlimit(max(limit, 4 * walk.cells + 200))
     try:
         walk.visit(position)
     finally:
         sys.setrecursionlimit(limit)
-    memory.fold()
-    return memory, walk.stats
 
 
 @dataclass
