@@ -193,7 +193,7 @@ def test_a_node_budget_stops_the_search(monkeypatch):
 
 @pytest.mark.parametrize(("spec", "why"), [
     ("5x4k4", "gravity"), ("5x4k4:gravity,misere", "normal goal"), ("5x4k4p2q1:gravity", "one stone"),
-    ("5x4k4:gravity,cylinder", "rectangular"), ("9x7k4:gravity", "64"),
+    ("5x4k4:gravity,cylinder", "rectangular"), ("16x8k4:gravity", "128"),
 ])
 def test_games_it_does_not_serve_say_why(spec, why):
     fit = score_search_fit(Game(spec))

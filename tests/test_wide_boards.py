@@ -72,6 +72,28 @@ def test_one_word_operations_match_python_integers(a: int, b: int, c: int) -> No
     assert got[12].tolist() == [i for i in range(64) if a >> i & 1]
 
 
+@njit(cache=True)
+def _moves(a, b, d):  # type: ignore[no-untyped-def]
+    """The shifts and the addition, compiled, for the form of ``a``."""
+    return W.shl(a, d), W.shr(a, d), W.add(a, b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(BITS, BITS, st.integers(min_value=0, max_value=140))
+def test_shifts_and_addition_carry_across_the_words(a: int, b: int, d: int) -> None:
+    top = (1 << 128) - 1
+    want = ((a << d) & top, a >> d, (a + b) & top)
+    pa, pb = W.to_board(a, 2), W.to_board(b, 2)
+    assert tuple(W.from_board(x) for x in _moves(pa, pb, d)) == want
+    assert (W.from_board(W.shl(pa, d)), W.from_board(W.shr(pa, d)), W.from_board(W.add(pa, pb))) == want
+    one = (1 << 64) - 1
+    a1, b1 = a & one, b & one
+    want1 = ((a1 << d) & one, a1 >> d, (a1 + b1) & one)
+    assert tuple(int(x) for x in _moves(np.uint64(a1), np.uint64(b1), d)) == want1
+    assert (int(W.shl(np.uint64(a1), d)), int(W.shr(np.uint64(a1), d)), int(W.add(np.uint64(a1), np.uint64(b1)))) \
+        == want1
+
+
 def test_the_bit_instructions() -> None:
     for x in (0, 1, 6, 1 << 63, (1 << 64) - 1, 0x8000_0001_0000_0000):
         assert W.popcount(np.uint64(x)) == bin(x).count("1")

@@ -201,6 +201,35 @@ def has(a: Board, c: int) -> bool:
     return bool((a >> np.uint64(c)) & _ONE != _ZERO)
 
 
+def _word_int(w: Any) -> int:
+    return int(w) & 0xFFFFFFFFFFFFFFFF
+
+
+def shl(a: Board, d: int) -> Board:
+    """``a`` moved ``d >= 0`` bits up (towards higher cells); bits moved past the top are lost, and a shift by
+    the board's width or more gives the empty board."""
+    if _py_pair(a):
+        v = (_word_int(a[0]) | _word_int(a[1]) << 64) << d
+        return (np.uint64(v & 0xFFFFFFFFFFFFFFFF), np.uint64((v >> 64) & 0xFFFFFFFFFFFFFFFF))
+    return np.uint64((_word_int(a) << d) & 0xFFFFFFFFFFFFFFFF)
+
+
+def shr(a: Board, d: int) -> Board:
+    """``a`` moved ``d >= 0`` bits down (towards cell 0); bits moved below cell 0 are lost."""
+    if _py_pair(a):
+        v = (_word_int(a[0]) | _word_int(a[1]) << 64) >> d
+        return (np.uint64(v & 0xFFFFFFFFFFFFFFFF), np.uint64(v >> 64))
+    return np.uint64(_word_int(a) >> d)
+
+
+def add(a: Board, b: Board) -> Board:
+    """``a + b`` as numbers, the carry out of the top word lost (a pair is ``hi * 2**64 + lo``)."""
+    if _py_pair(a):
+        v = (_word_int(a[0]) | _word_int(a[1]) << 64) + (_word_int(b[0]) | _word_int(b[1]) << 64)
+        return (np.uint64(v & 0xFFFFFFFFFFFFFFFF), np.uint64((v >> 64) & 0xFFFFFFFFFFFFFFFF))
+    return np.uint64((_word_int(a) + _word_int(b)) & 0xFFFFFFFFFFFFFFFF)
+
+
 def byte(a: Board, j: int) -> int:
     """Bits ``8j .. 8j + 7`` (cells ``8j ..``) as a number 0..255."""
     if _py_pair(a):
@@ -335,6 +364,47 @@ def _byte2(a, j):  # type: ignore[no-untyped-def]
     return (w >> np.uint64(8 * (j & 7))) & np.uint64(255)
 
 
+def _shl1(a, d):  # type: ignore[no-untyped-def]
+    if d >= 64:
+        return np.uint64(0)
+    return a << np.uint64(d)
+
+
+def _shl2(a, d):  # type: ignore[no-untyped-def]
+    if d >= 128:
+        return (np.uint64(0), np.uint64(0))
+    if d >= 64:
+        return (np.uint64(0), a[0] << np.uint64(d - 64))
+    if d == 0:
+        return a
+    return (a[0] << np.uint64(d), (a[1] << np.uint64(d)) | (a[0] >> np.uint64(64 - d)))
+
+
+def _shr1(a, d):  # type: ignore[no-untyped-def]
+    if d >= 64:
+        return np.uint64(0)
+    return a >> np.uint64(d)
+
+
+def _shr2(a, d):  # type: ignore[no-untyped-def]
+    if d >= 128:
+        return (np.uint64(0), np.uint64(0))
+    if d >= 64:
+        return (a[1] >> np.uint64(d - 64), np.uint64(0))
+    if d == 0:
+        return a
+    return ((a[0] >> np.uint64(d)) | (a[1] << np.uint64(64 - d)), a[1] >> np.uint64(d))
+
+
+def _add2(a, b):  # type: ignore[no-untyped-def]
+    lo = a[0] + b[0]
+    carry = np.uint64(1) if lo < a[0] else np.uint64(0)
+    return (lo, a[1] + b[1] + carry)
+
+
+by_form(shl, _shl1, _shl2)
+by_form(shr, _shr1, _shr2)
+by_form(add, lambda a, b: a + b, _add2)
 by_form(low, lambda a: a & (~a + np.uint64(1)), _low2)
 by_form(drop_low, lambda a: a & (a - np.uint64(1)), _drop_low2)
 by_form(low_index, lambda a: lowest_bit_index(a), _low_index2)

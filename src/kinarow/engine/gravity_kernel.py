@@ -1,8 +1,11 @@
 """The Connect-k kernel: exact scores (who wins, and on which move) for gravity games, compiled with numba.
 
 It serves one family of games: gravity, a rectangular board that does not wrap, the normal goal (the first
-to complete k in a row wins), one stone a turn, and ``m * (n + 1) <= 64`` (7 x 6 and 8 x 7 fit). Other
-games go to the general kernel (:mod:`kinarow.engine.kernel`).
+to complete k in a row wins), one stone a turn, and ``m * (n + 1) <= 128``, at most 16 columns. Other
+games go to the general kernel (:mod:`kinarow.engine.kernel`). The kernel is written once over the board
+operations of :mod:`kinarow.bitboards` and compiled in two forms: one word for ``m * (n + 1) <= 64`` (7 x 6,
+8 x 7) and a pair of words up to 128 (13 x 4, 12 x 5, 11 x 6, 10 x 7, 9 x 8 and every board of the published
+table past 64 bits). On a board that both forms hold they search the same nodes.
 
 Bit layout
 ==========
@@ -20,6 +23,19 @@ column lands on a spare bit instead of on the next column. For 7 x 6 (``H = 7``,
       3 | 2  9 16 23 30 37 44
       2 | 1  8 15 22 29 36 43
       1 | 0  7 14 21 28 35 42     bits 49..63 are always 0
+
+Past 64 bits a board is a pair ``(lo, hi)``: bit ``b`` of the layout is bit ``b`` of ``lo`` when ``b < 64``,
+else bit ``b - 64`` of ``hi``, so a column may straddle the two words. For 13 x 4 (``H = 5``, 65 bits)::
+
+          a  b  c ...  l   m
+    spare 4  9 14 ... 59   0 (hi)
+      4 | 3  8 13 ... 58  63
+      3 | 2  7 12 ... 57  62      lo: bits 0..63
+      2 | 1  6 11 ... 56  61      hi: bit 0 the spare bit of column m,
+      1 | 0  5 10 ... 55  60          bits 1..63 always 0
+
+Shifts carry bits across the words (:func:`kinarow.bitboards.shl`, :func:`~kinarow.bitboards.shr`) and so does
+the addition that finds the playable cells (:func:`~kinarow.bitboards.add`).
 
 A step along a line moves a bit by ``1`` (up), ``H`` (right), ``H + 1`` (up-right) or ``H - 1``
 (down-right). ``board`` has every real cell's bit, ``bottom`` each column's lowest bit, so
@@ -42,7 +58,9 @@ Transposition table
 
 A ``(size, 2)`` ``uint64`` array: ``tt[i, 0]`` holds a position's key XOR its entry and ``tt[i, 1]`` the
 entry (a bucket's two slots share one cache line), so that an entry whose two words were written by different
-searches (threads racing) fails the key test instead of answering for the wrong position::
+searches (threads racing) fails the key test instead of answering for the wrong position. On two-word boards
+the table is ``(size, 3)``: ``tt[i, 0]`` and ``tt[i, 1]`` the key's low and high words each XOR the entry,
+``tt[i, 2]`` the entry::
 
     tt[i, 1] bits 0-7   lower bound + 128     bits 8-15  upper bound + 128
              bits 16-23 best column + 1 (0: none)   bits 24-31 work   bits 32-63 generation
@@ -100,11 +118,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kinarow import bitboards as W
 from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
-from kinarow.engine.breaker import popcount
 from kinarow.engine.prefetch import prefetch_row
 
-U1 = np.uint64(1)
 U0 = np.uint64(0)
 #: the children's table entries are probed before any child is searched (enhanced cutoffs) only while more
 #: cells than this are empty (near the end of the game a probe, a read from memory, costs more than it saves)
@@ -129,18 +146,14 @@ SKIP = -(1 << 40)
 
 @njit(cache=True, inline="always")
 def shift_down(x, d):
-    """``x >> d`` for a shift that may reach the word's width (then 0)."""
-    if d >= 64:
-        return U0
-    return x >> np.uint64(d)
+    """``x >> d`` for a shift that may reach the board's width (then empty)."""
+    return W.shr(x, d)
 
 
 @njit(cache=True, inline="always")
 def shift_up(x, d):
-    """``x << d`` for a shift that may reach the word's width (then 0)."""
-    if d >= 64:
-        return U0
-    return x << np.uint64(d)
+    """``x << d`` for a shift that may reach the board's width (then empty)."""
+    return W.shl(x, d)
 
 
 @njit(cache=True, inline="always")
@@ -148,24 +161,25 @@ def win_cells(pos, mask, k, steps, board):
     """The empty cells where one more stone of ``pos`` completes k in a row (``steps``: the four directions'
     bit steps). Along each direction a cell wins when ``a`` stones of ``pos`` follow it and ``k - 1 - a``
     precede it, for some ``a``."""
-    out = U0
+    out = W.zero(pos)
     for di in range(4):
         s = steps[di]
         if k == 4:  # the common case, with shared products: 6 shifts a direction
             b1 = shift_up(pos, s)
-            b2 = b1 & shift_up(pos, 2 * s)
+            b2 = W.band(b1, shift_up(pos, 2 * s))
             a1 = shift_down(pos, s)
-            a2 = a1 & shift_down(pos, 2 * s)
-            out |= (b2 & shift_up(pos, 3 * s)) | (b2 & a1) | (a2 & b1) | (a2 & shift_down(pos, 3 * s))
+            a2 = W.band(a1, shift_down(pos, 2 * s))
+            out = W.bor(out, W.bor(W.bor(W.band(b2, shift_up(pos, 3 * s)), W.band(b2, a1)),
+                                   W.bor(W.band(a2, b1), W.band(a2, shift_down(pos, 3 * s)))))
             continue
         for a in range(k):
             run = board
             for i in range(1, a + 1):
-                run &= shift_down(pos, i * s)
+                run = W.band(run, shift_down(pos, i * s))
             for i in range(1, k - a):
-                run &= shift_up(pos, i * s)
-            out |= run
-    return out & board & ~mask
+                run = W.band(run, shift_up(pos, i * s))
+            out = W.bor(out, run)
+    return W.andnot(W.band(out, board), mask)
 
 
 @njit(cache=True, inline="always")
@@ -175,10 +189,10 @@ def has_line(pos, k, steps):
         s = steps[di]
         run = pos
         for i in range(1, k):
-            run &= shift_down(pos, i * s)
-            if run == U0:
+            run = W.band(run, shift_down(pos, i * s))
+            if W.is_zero(run):
                 break
-        if run != U0:
+        if not W.is_zero(run):
             return True
     return False
 
@@ -186,17 +200,101 @@ def has_line(pos, k, steps):
 @njit(cache=True, inline="always")
 def mirror(key, m, h):
     """``key`` with the columns in reverse order (the left-right mirror image of the position)."""
-    col = (U1 << np.uint64(h)) - U1
-    out = U0
+    col = W.add(W.shl(W.bit(0, key), h), W.ones(key))  # one column's h bits: 2^h - 1 (adding all ones subtracts 1)
+    out = W.zero(key)
     for x in range(m):
-        out |= ((key >> np.uint64(x * h)) & col) << np.uint64((m - 1 - x) * h)
+        out = W.bor(out, W.shl(W.band(W.shr(key, x * h), col), (m - 1 - x) * h))
     return out
+
+
+@njit(cache=True, inline="always")
+def playable_cells(mask, bottom, board):
+    """The cell each column that is not full plays next: ``(mask + bottom) & board``."""
+    return W.band(W.add(mask, bottom), board)
+
+
+@njit(cache=True, inline="always")
+def position_key(cur, mask, bottom):
+    """The position's unique key, ``cur | (mask + bottom)`` (see the bit layout)."""
+    return W.bor(cur, W.add(mask, bottom))
 
 
 @njit(cache=True, inline="always")
 def tt_index(key, size):
     """The first slot of ``key``'s bucket (two slots a bucket; ``size // 2`` buckets, a prime number)."""
-    return 2 * np.int64(key % np.uint64(size // 2))
+    return 2 * np.int64(W.fold(key) % np.uint64(size // 2))
+
+
+def slot_entry(tt, j, key, gen):  # type: ignore[no-untyped-def]
+    """The entry in slot ``j`` when it is ``key``'s of generation ``gen``, else 0 (compiled: W.by_form below).
+    A slot keeps the entry in its last word, and before it each word of the key XOR the entry."""
+    return (_slot_entry2 if isinstance(key, tuple) else _slot_entry1)(tt, j, key, gen)
+
+
+def _slot_entry1(tt, j, key, gen):  # type: ignore[no-untyped-def]
+    v = tt[j, 1]
+    if v != U0 and (tt[j, 0] ^ v) == key and (v >> np.uint64(32)) == gen:
+        return v
+    return U0
+
+
+def _slot_entry2(tt, j, key, gen):  # type: ignore[no-untyped-def]
+    v = tt[j, 2]
+    if v != U0 and (tt[j, 0] ^ v) == key[0] and (tt[j, 1] ^ v) == key[1] and (v >> np.uint64(32)) == gen:
+        return v
+    return U0
+
+
+def slot_store(tt, j, key, v):  # type: ignore[no-untyped-def]
+    """Write entry ``v`` for ``key`` into slot ``j`` (compiled: W.by_form below)."""
+    (_slot_store2 if isinstance(key, tuple) else _slot_store1)(tt, j, key, v)
+
+
+def _slot_store1(tt, j, key, v):  # type: ignore[no-untyped-def]
+    tt[j, 1] = v
+    tt[j, 0] = key ^ v
+
+
+def _slot_store2(tt, j, key, v):  # type: ignore[no-untyped-def]
+    tt[j, 2] = v
+    tt[j, 0] = key[0] ^ v
+    tt[j, 1] = key[1] ^ v
+
+
+W.by_form(slot_entry, _slot_entry1, _slot_entry2, argument=2)
+W.by_form(slot_store, _slot_store1, _slot_store2, argument=2)
+
+
+def put_key(scratch, t, i, key):  # type: ignore[no-untyped-def]
+    """Keep a child's table key in this stone count's scratch row (compiled: W.by_form below): the low word in
+    the fourth block, the high word (two-word boards) in the fifth."""
+    (_put_key2 if isinstance(key, tuple) else _put_key1)(scratch, t, i, key)
+
+
+def _put_key1(scratch, t, i, key):  # type: ignore[no-untyped-def]
+    scratch[t, 3 * MAX_COLS + i] = np.int64(key)
+
+
+def _put_key2(scratch, t, i, key):  # type: ignore[no-untyped-def]
+    scratch[t, 3 * MAX_COLS + i] = np.int64(key[0])
+    scratch[t, 4 * MAX_COLS + i] = np.int64(key[1])
+
+
+def get_key(scratch, t, i, like):  # type: ignore[no-untyped-def]
+    """The key :func:`put_key` kept (compiled: W.by_form below)."""
+    return (_get_key2 if isinstance(like, tuple) else _get_key1)(scratch, t, i, like)
+
+
+def _get_key1(scratch, t, i, like):  # type: ignore[no-untyped-def]
+    return np.uint64(scratch[t, 3 * MAX_COLS + i])
+
+
+def _get_key2(scratch, t, i, like):  # type: ignore[no-untyped-def]
+    return (np.uint64(scratch[t, 3 * MAX_COLS + i]), np.uint64(scratch[t, 4 * MAX_COLS + i]))
+
+
+W.by_form(put_key, _put_key1, _put_key2, argument=3)
+W.by_form(get_key, _get_key1, _get_key2, argument=3)
 
 
 @njit(cache=True, inline="always")
@@ -204,8 +302,8 @@ def tt_read(tt, key, gen):
     """The entry for ``key`` (0 when absent or of another generation)."""
     i = tt_index(key, tt.shape[0])
     for j in range(i, i + 2):
-        v = tt[j, 1]
-        if v != U0 and (tt[j, 0] ^ v) == key and (v >> np.uint64(32)) == gen:
+        v = slot_entry(tt, j, key, gen)
+        if v != U0:
             return v
     return U0
 
@@ -226,20 +324,19 @@ def tt_write(tt, key, lo, hi, col, work, gen):
     holds took more work to find (``work``: :func:`work_of` the subtree's node count; an entry of another
     generation counts as none), else in the second, which is always replaced."""
     i = tt_index(key, tt.shape[0])
+    e = W.nwords(key)  # the entry's word in a slot
     v = np.uint64(lo + 128) | (np.uint64(hi + 128) << np.uint64(8)) | (np.uint64(col + 1) << np.uint64(16))
     v |= (np.uint64(work) << np.uint64(24)) | (gen << np.uint64(32))
-    a = tt[i, 1]
-    b = tt[i + 1, 1]
-    if a != U0 and (tt[i, 0] ^ a) == key and (a >> np.uint64(32)) == gen:
+    if slot_entry(tt, i, key, gen) != U0:
         pass
-    elif b != U0 and (tt[i + 1, 0] ^ b) == key and (b >> np.uint64(32)) == gen:
+    elif slot_entry(tt, i + 1, key, gen) != U0:
         i += 1
     else:
+        a = tt[i, e]
         wa = np.int64((a >> np.uint64(24)) & np.uint64(0xFF)) if (a >> np.uint64(32)) == gen else -1
         if wa > work:
             i += 1
-    tt[i, 1] = v
-    tt[i, 0] = key ^ v
+    slot_store(tt, i, key, v)
 
 
 @njit(cache=True, inline="always")
@@ -248,19 +345,19 @@ def follow_up_bound(cur, mask, t, tables):
     over) from the opponent's follow-up (see the module docstring); ``cells`` when it gives none."""
     k, cells, board, bottom, steps, off_rows = tables[0], tables[1], tables[2], tables[3], tables[4], tables[6]
     n = steps[1] - 1
-    free = board & ~mask
-    claim = free & off_rows & ~((mask + bottom) & board)  # the opponent's cells under the follow-up
-    if has_line(cur | (free & ~claim), k, steps):
+    free = W.andnot(board, mask)
+    claim = W.andnot(W.band(free, off_rows), playable_cells(mask, bottom, board))  # the opponent's cells
+    if has_line(W.bor(cur, W.andnot(free, claim)), k, steps):
         return cells
-    opp = cur ^ mask
-    if not has_line(opp | claim, k, steps):
+    opp = W.bxor(cur, mask)
+    if not has_line(W.bor(opp, claim), k, steps):
         return 0
     # the opponent's lowest line (its top row r) is complete, at the latest, when the cells above row r in one
     # column are still empty: its last stone is stone cells - (n - 1 - r) or earlier
-    low = U0
+    low = W.zero(cur)
     for r in range(n):
-        low |= bottom << np.uint64(r)
-        if has_line(opp | (claim & low), k, steps):
+        low = W.bor(low, W.shl(bottom, r))
+        if has_line(W.bor(opp, W.band(claim, low)), k, steps):
             last = cells - (n - 1 - r)
             if (last - t) % 2:
                 last -= 1  # the opponent's stones are stones t + 2, t + 4, ...
@@ -302,7 +399,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     ``ABORT_SCORE`` when the node budget ran out or ``ctrl[G_STOP]`` was raised (nothing is stored then)."""
     k, cells, board, bottom, steps, colmask, _off_rows, odd_rows = tables
     # the rows where a threat of the side to move counts most (Allis: odd rows for the first player)
-    good_rows = odd_rows if t % 2 == 0 else board & ~odd_rows
+    good_rows = odd_rows if t % 2 == 0 else W.andnot(board, odd_rows)
     ctrl[G_NODES] += 1
     n0 = ctrl[G_NODES]
     if ctrl[G_STOP] != 0 or (ctrl[G_MAX_NODES] > 0 and ctrl[G_NODES] > ctrl[G_MAX_NODES]):
@@ -310,19 +407,19 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         ctrl[G_ABORTED] = 1
         return ABORT_SCORE
     gen = np.uint64(ctrl[G_GEN])
-    playable = (mask + bottom) & board
-    if win_cells(cur, mask, k, steps, board) & playable:
+    playable = playable_cells(mask, bottom, board)
+    if not W.is_zero(W.band(win_cells(cur, mask, k, steps, board), playable)):
         return cells - t  # the (t + 1)-th stone wins
-    opp = cur ^ mask
+    opp = W.bxor(cur, mask)
     opp_wins = win_cells(opp, mask, k, steps, board)
     possible = playable
-    forced = possible & opp_wins
-    if forced:
-        if forced & (forced - U1):
+    forced = W.band(possible, opp_wins)
+    if not W.is_zero(forced):
+        if not W.single(forced):
             return -(cells - t - 1)  # two threats to block: the opponent's (t + 2)-th stone wins
         possible = forced
-    possible &= ~(opp_wins >> U1)  # never directly below an opponent's threat
-    if possible == U0:
+    possible = W.andnot(possible, W.shr(opp_wins, 1))  # never directly below an opponent's threat
+    if W.is_zero(possible):
         return -(cells - t - 1)
     if t >= cells - 2:
         return 0
@@ -330,36 +427,36 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     lo_bound = -(cells - t - 3)
     hi_bound = cells - t - 2
     # the follow-up bound (claimeven, odd columns paired): see the module docstring
-    free = board & ~mask
+    free = W.andnot(board, mask)
     if (cells - t) % 2 == 0:
         hi_bound = min(hi_bound, follow_up_bound(cur, mask, t, tables))
     # a side with no line left among its stones and the empty cells cannot win
-    if not has_line(cur | free, k, steps):
+    if not has_line(W.bor(cur, free), k, steps):
         hi_bound = min(hi_bound, 0)
-    if not has_line(opp | free, k, steps):
+    if not has_line(W.bor(opp, free), k, steps):
         lo_bound = max(lo_bound, 0)
     if lo_bound >= hi_bound:
         return hi_bound
-    m = colmask.size
-    if (possible & (possible - U1)) == U0 and t != ctrl[G_ROOT_T]:
+    m = colmask.shape[0]
+    if W.single(possible) and t != ctrl[G_ROOT_T]:
         # one move to play (a block, or the only one not below an opponent's threat): played without the
         # table (its child has an entry), so forced lines cost neither table reads nor table space
         alpha, beta, cut = narrow(alpha, beta, lo_bound, hi_bound)
         if cut != ABORT_SCORE:
             return cut
-        x = popcount(possible - U1) // steps[1]
-        mmove = (mmask + bottom) & colmask[m - 1 - x]
+        x = W.low_index(possible) // steps[1]
+        mmove = W.band(W.add(mmask, bottom), W.get1(colmask, m - 1 - x))
         v = negamax(
-            cur ^ mask, mask | possible, mcur ^ mmask, mmask | mmove, t + 1, -beta, -alpha, tables, tt, ctrl, order,
-            scratch, busy,
+            W.bxor(cur, mask), W.bor(mask, possible), W.bxor(mcur, mmask), W.bor(mmask, mmove), t + 1, -beta,
+            -alpha, tables, tt, ctrl, order, scratch, busy,
         )
         if v == ABORT_SCORE or v == -ABORT_SCORE:
             return ABORT_SCORE
         return -v
     # the table's key: the smaller of the position's and its mirror image's (columns stored in that frame)
-    key = cur | (mask + bottom)
-    mkey = mcur | (mmask + bottom)
-    flip = mkey < key
+    key = position_key(cur, mask, bottom)
+    mkey = position_key(mcur, mmask, bottom)
+    flip = W.less(mkey, key)
     if flip:
         key = mkey
     entry = tt_read(tt, key, gen)
@@ -385,33 +482,33 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     nmoves = 0
     for j in range(m):
         x = order[j]
-        move = possible & colmask[x]
-        if move == U0:
+        move = W.band(possible, W.get1(colmask, x))
+        if W.is_zero(move):
             continue
-        after = cur | move
-        threats = win_cells(after, mask | move, k, steps, board)
+        after = W.bor(cur, move)
+        threats = win_cells(after, W.bor(mask, move), k, steps, board)
         # does this stone win on our next one (stone t + 3) whatever the opponent answers? The opponent has no
         # win of its own on stone t + 2 (its one playable threat, if any, is this stone's cell, and this stone
         # is not below one), so it must take our playable threat if there is one: two of them, or one with
         # another of ours just above it, win; with none, every answer must uncover one of ours.
-        nplay = ((mask | move) + bottom) & board
-        ours = threats & nplay
-        if ours:
-            if (ours & (ours - U1)) or (threats & (ours << U1)):
+        nplay = playable_cells(W.bor(mask, move), bottom, board)
+        ours = W.band(threats, nplay)
+        if not W.is_zero(ours):
+            if not W.single(ours) or not W.is_zero(W.band(threats, W.shl(ours, 1))):
                 note_root_move(ctrl, t, x, cells - t - 2)
                 return cells - t - 2
-        elif ((nplay << U1) & ~(threats & board)) == U0:
+        elif W.is_zero(W.andnot(W.shl(nplay, 1), W.band(threats, board))):
             note_root_move(ctrl, t, x, cells - t - 2)
             return cells - t - 2
         if (cells - t) % 2 == 1:  # the child has an even number of empty cells: our follow-up bounds it
-            c_hi = follow_up_bound(cur ^ mask, mask | move, t + 1, tables)
+            c_hi = follow_up_bound(W.bxor(cur, mask), W.bor(mask, move), t + 1, tables)
             if -c_hi >= beta:
                 tt_write(tt, key, -c_hi, hi_bound, m - 1 - x if flip else x, 1, gen)
                 note_root_move(ctrl, t, x, -c_hi)
                 return -c_hi
-        useful = threats & ~(opp_wins << U1)
-        score = W_PLAY * popcount(ours) + W_NEXT * popcount(useful & (nplay << U1)) + W_ALL * popcount(useful)
-        score += W_PARITY * popcount(threats & good_rows)
+        useful = W.andnot(threats, W.shl(opp_wins, 1))
+        score = W_PLAY * W.count(ours) + W_NEXT * W.count(W.band(useful, W.shl(nplay, 1))) + W_ALL * W.count(useful)
+        score += W_PARITY * W.count(W.band(threats, good_rows))
         if x == best_col:
             score = 1 << 20
         i = nmoves
@@ -434,24 +531,23 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     orig_alpha = alpha
     best = -cells - 1
     chosen = -1
-    ckeys = scratch[t, 3 * MAX_COLS:]
     if cells - t > PREFETCH_EMPTY or cells - t > ETC_EMPTY:
         # the children's keys, and (while more than PREFETCH_EMPTY cells are empty) their buckets asked for now:
         # the reads below, or each child's own at its start, then find them in the cache, the misses overlapping
         # instead of coming one after another
         for i in range(nmoves):
-            move = possible & colmask[cols[i]]
-            ckey = opp | ((mask | move) + bottom)  # the opponent's stones: the child's side to move
-            mmove = (mmask + bottom) & colmask[m - 1 - cols[i]]
-            cmkey = (mcur ^ mmask) | ((mmask | mmove) + bottom)
-            if cmkey < ckey:
+            move = W.band(possible, W.get1(colmask, cols[i]))
+            ckey = position_key(opp, W.bor(mask, move), bottom)  # the opponent's stones: the child's side to move
+            mmove = W.band(W.add(mmask, bottom), W.get1(colmask, m - 1 - cols[i]))
+            cmkey = position_key(W.bxor(mcur, mmask), W.bor(mmask, mmove), bottom)
+            if W.less(cmkey, ckey):
                 ckey = cmkey
-            ckeys[i] = np.int64(ckey)
+            put_key(scratch, t, i, ckey)
             if cells - t > PREFETCH_EMPTY:
                 prefetch_row(tt, tt_index(ckey, tt.shape[0]))
     if cells - t > ETC_EMPTY:
         for i in range(nmoves):
-            centry = tt_read(tt, np.uint64(ckeys[i]), gen)
+            centry = tt_read(tt, get_key(scratch, t, i, cur), gen)
             if centry != U0:
                 c_hi = np.int64((centry >> np.uint64(8)) & np.uint64(0xFF)) - 128
                 if -c_hi >= beta:  # the child scores at most c_hi, so this move at least -c_hi
@@ -468,7 +564,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     # Weill 1996), so that the threads split the work near the root instead of repeating it. Only in the first
     # third of the game: each mark is a write to a cache line both threads read, and deeper in the tree those
     # writes cost more than the repeated work they save (7x6 on two threads 23-24 s marking while more than 6
-    # cells were empty, 21 s marking in the first third; 2026-11-27)
+    # cells were empty, 21 s marking in the first third; 2026-11-27). A mark is the key folded into one word.
     defer = busy.shape[0] > 1 and 3 * t < cells
     deferred = scratch[t, 2 * MAX_COLS:3 * MAX_COLS]
     total = nmoves
@@ -480,23 +576,23 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
         if first_pass and keys[i] == SKIP:
             continue
         x = cols[i]
-        move = possible & colmask[x]
-        mmove = (mmask + bottom) & colmask[m - 1 - x]
+        move = W.band(possible, W.get1(colmask, x))
+        mmove = W.band(W.add(mmask, bottom), W.get1(colmask, m - 1 - x))
         slot = -1
-        ckey = U0
+        mark = U0
         if defer:
-            ckey = opp | ((mask | move) + bottom)
-            slot = np.int64((ckey * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - BUSY_BITS))
-            if first_pass and i > 0 and busy[slot] == ckey:
+            mark = W.fold(position_key(opp, W.bor(mask, move), bottom))
+            slot = np.int64((mark * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - BUSY_BITS))
+            if first_pass and i > 0 and busy[slot] == mark:
                 deferred[total - nmoves] = i
                 total += 1
                 continue
-            busy[slot] = ckey
+            busy[slot] = mark
         v = negamax(
-            cur ^ mask, mask | move, mcur ^ mmask, mmask | mmove, t + 1, -beta, -alpha, tables, tt,
-            ctrl, order, scratch, busy,
+            W.bxor(cur, mask), W.bor(mask, move), W.bxor(mcur, mmask), W.bor(mmask, mmove), t + 1, -beta, -alpha,
+            tables, tt, ctrl, order, scratch, busy,
         )
-        if slot >= 0 and busy[slot] == ckey:
+        if slot >= 0 and busy[slot] == mark:
             busy[slot] = U0
         if v == ABORT_SCORE or v == -ABORT_SCORE:
             return ABORT_SCORE
@@ -530,8 +626,7 @@ def immediate(cur, mask, t, tables):
     k, cells, board, bottom, steps = tables[0], tables[1], tables[2], tables[3], tables[4]
     if t >= cells:
         return 0
-    playable = (mask + bottom) & board
-    if win_cells(cur, mask, k, steps, board) & playable:
+    if not W.is_zero(W.band(win_cells(cur, mask, k, steps, board), playable_cells(mask, bottom, board))):
         return cells - t
     return ABORT_SCORE
 
@@ -540,21 +635,25 @@ def immediate(cur, mask, t, tables):
 def solve_score(cur, mask, t, weak, tables, tt, ctrl, order, busy, known):
     """The exact score (``weak``: only its sign: -1, 0 or 1) by null-window tests narrowing ``[lo, hi]``;
     ``ABORT_SCORE`` when stopped. ``known``: the score (or sign) when it is known already (from a book), else
-    ``ABORT_SCORE``; the search then only shows that some move reaches it, which names the best move."""
+    ``ABORT_SCORE``; the search then only shows that some move reaches it, which names the best move. The
+    boards ``cur`` and ``mask`` (and the tables' boards) are words or pairs of words, as the table is ``(size, 2)``
+    or ``(size, 3)`` (see the bit layout)."""
     cells = tables[1]
     ctrl[G_ROOT_T] = t
     ctrl[G_MOVE] = -1  # the root's best column, found on the way (ctrl[G_MOVE_SCORE]: what it scores at least)
     ctrl[G_MOVE_SCORE] = -ABORT_SCORE
-    # a row per stone count: the move list, its order keys, the moves put off (threads), the children's table keys
-    scratch = np.zeros((cells + 2, 4 * MAX_COLS), np.int64)
-    m, h = tables[5].size, tables[4][1]
+    # a row per stone count: the move list, its order keys, the moves put off (threads), the children's table
+    # keys (their low words, then their high words on two-word boards)
+    scratch = np.zeros((cells + 2, (3 + W.nwords(cur)) * MAX_COLS), np.int64)  # (a row small: threads share a cache)
+    m, h = tables[5].shape[0], tables[4][1]
     mcur = mirror(cur, m, h)  # the mirror image, carried along so that its key costs two operations a node
     mmask = mirror(mask, m, h)
     v = immediate(cur, mask, t, tables)
     if v != ABORT_SCORE:
         if v > 0:  # the column of a winning stone
-            wins = win_cells(cur, mask, tables[0], tables[4], tables[2]) & ((mask + tables[3]) & tables[2])
-            ctrl[G_MOVE] = popcount((wins & (U0 - wins)) - U1) // h
+            wins = W.band(win_cells(cur, mask, tables[0], tables[4], tables[2]),
+                          playable_cells(mask, tables[3], tables[2]))
+            ctrl[G_MOVE] = W.low_index(wins) // h
             ctrl[G_MOVE_SCORE] = v
         return v if not weak else (1 if v > 0 else 0)
     lo = -(cells - t)

@@ -117,6 +117,9 @@ class _Layout:
         if not fit:
             raise BookError(f"an opening book is made by the Connect-k score search, which cannot take {game}: "
                             f"{fit.reason}")
+        if connect.layout_bits(game) > connect.ONE_WORD_BITS:
+            raise BookError(f"an opening book keeps positions of at most {connect.ONE_WORD_BITS} bits of layout "
+                            f"(width x (height + 1)); {game} needs {connect.layout_bits(game)}")
         self.game = game
         self.m, self.n, self.h, self.k = game.m, game.n, game.n + 1, game.k
         self.cells = game.cells

@@ -2,7 +2,8 @@
 
 :class:`ScoreSearcher` drives :mod:`kinarow.engine.gravity_kernel` (its docstring has the bit layout and the
 score convention) for the games it serves (:func:`score_search_fit`): gravity on a rectangular board, the normal
-goal, one stone a turn, at most 64 bits with a spare row. A score ``s`` from the side to move means: a win
+goal, one stone a turn, at most 128 bits with a spare row (one machine word up to 64 bits, two past that). A
+score ``s`` from the side to move means: a win
 whose last stone is stone number ``cells + 1 - s`` of the game (``s > 0``), a loss ending on stone
 ``cells + 1 + s`` (``s < 0``), or a draw (``s = 0``).
 
@@ -35,8 +36,10 @@ from kinarow.values import FITS, Bound, Fit, Player, Value
 if TYPE_CHECKING:
     from kinarow.search.book import Book, ShippedBook
 
-#: bytes of one table entry (two uint64 words)
+#: bytes of one table entry (two uint64 words; three on boards past 64 bits)
 ENTRY_BYTES = 16
+#: bits of column layout (width x (height + 1)) the kernel takes in one word, and in two
+ONE_WORD_BITS, TWO_WORD_BITS = 64, 128
 
 
 def score_search_fit(game: Game) -> Fit:
@@ -49,9 +52,23 @@ def score_search_fit(game: Game) -> Fit:
         return Fit.no("it needs the normal goal")
     if (game.p, game.q) != (1, 1):
         return Fit.no("it needs one stone a turn")
-    if game.m * (game.n + 1) > 64 or game.m > GK.MAX_COLS:
-        return Fit.no(f"it needs width x (height + 1) <= 64 (this board needs {game.m * (game.n + 1)})")
+    if game.m > GK.MAX_COLS:
+        return Fit.no(f"it needs at most {GK.MAX_COLS} columns (this board has {game.m})")
+    if layout_bits(game) > TWO_WORD_BITS:
+        return Fit.no(f"it needs width x (height + 1) <= {TWO_WORD_BITS} (this board needs {layout_bits(game)})")
     return FITS
+
+
+def layout_bits(game: Game) -> int:
+    """The bits of the kernel's layout of ``game``: a column of ``n`` cells and one spare bit each."""
+    return game.m * (game.n + 1)
+
+
+def kernel_board(bits: int, words: int) -> np.uint64 | tuple[np.uint64, np.uint64]:
+    """A Python integer in the kernel's layout as the kernel takes it: one ``uint64``, or a ``(lo, hi)`` pair."""
+    if words == 1:
+        return np.uint64(bits)
+    return (np.uint64(bits & 0xFFFFFFFFFFFFFFFF), np.uint64(bits >> 64))
 
 
 def _prime_at_most(n: int) -> int:
@@ -72,19 +89,19 @@ def _prime_at_most(n: int) -> int:
     return n
 
 
-def table_array(entries: int) -> np.ndarray:
-    """A zeroed ``(entries, 2)`` ``uint64`` table, on 2 MB pages where the system grants them (Linux's transparent
+def table_array(entries: int, width: int = 2) -> np.ndarray:
+    """A zeroed ``(entries, width)`` ``uint64`` table, on 2 MB pages where the system grants them (Linux's transparent
     huge pages when asked for): the search reads the table at random, and with 4 KB pages most reads of a large
     table also miss the processor's page cache (c4 offers 2 MB pages for the same reason)."""
-    nbytes = entries * ENTRY_BYTES
+    nbytes = entries * 8 * width
     if nbytes >= 2**21 and hasattr(mmap, "MADV_HUGEPAGE"):
         try:
             memory = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zero-filled
             memory.madvise(mmap.MADV_HUGEPAGE)
-            return np.frombuffer(memory, np.uint64).reshape(entries, 2)
+            return np.frombuffer(memory, np.uint64).reshape(entries, width)
         except (OSError, ValueError, AttributeError):
             pass
-    return np.zeros((entries, 2), np.uint64)
+    return np.zeros((entries, width), np.uint64)
 
 
 def kernel_words(game: Game, position: Position) -> tuple[int, int, int]:
@@ -161,12 +178,21 @@ class ScoreSearcher:
                 raise KinarowError(f"this searcher is bound to {self.game}; it cannot use {what}")
         self._book = book
 
-    def __init__(self, game: Game | str, *, tt_mb: float = 64, book: Book | ShippedBook | None = None) -> None:
+    def __init__(self, game: Game | str, *, tt_mb: float = 64, book: Book | ShippedBook | None = None,
+                 words: int | None = None) -> None:
         game = Game(game)
         fit = score_search_fit(game)
         if not fit:
             raise KinarowError(f"the Connect-k score search cannot take {game}: {fit.reason}")
+        least = 1 if layout_bits(game) <= ONE_WORD_BITS else 2
+        if words is None:
+            words = least
+        if isinstance(words, bool) or words not in (1, 2) or words < least:
+            raise KinarowError(f"words must be {' or '.join(str(w) for w in (1, 2) if w >= least)} for {game} "
+                               f"({layout_bits(game)} bits of layout), not {words!r}")
         self.game = game
+        #: machine words a board takes in the kernel: 1 (at most 64 bits of layout) or 2 (at most 128)
+        self.board_words = words
         self.book = book
         #: why the last search stopped before its answer (None when it answered)
         self.stopped: str | None = None
@@ -176,28 +202,30 @@ class ScoreSearcher:
         self._root_move: tuple[int, int, int, int] | None = None
         m, n = game.m, game.n
         h = n + 1
-        board = bottom = 0
-        colmask = np.zeros(m, np.uint64)
-        for x in range(m):
-            col = ((1 << n) - 1) << (x * h)
-            colmask[x] = col
-            board |= col
-            bottom |= 1 << (x * h)
+        columns = [((1 << n) - 1) << (x * h) for x in range(m)]
+        board = sum(columns)
+        bottom = sum(1 << (x * h) for x in range(m))
+        if words == 1:
+            colmask = np.array(columns, np.uint64)
+        else:
+            colmask = np.array([[c & 0xFFFFFFFFFFFFFFFF, c >> 64] for c in columns], np.uint64).reshape(m, 2)
         steps = np.array([1, h, h + 1, h - 1], np.int64)
         # the rows (spare row included) whose parity differs from the height's: see the follow-up bound
         off_rows = sum(1 << (x * h + y) for x in range(m) for y in range(h) if (y - n) % 2)
+        odd_rows = sum(1 << (x * h + y) for x in range(m) for y in range(0, n, 2))  # odd rows, from 1
         self.tables = (
             int(game.k),
             int(game.cells),
-            np.uint64(board),
-            np.uint64(bottom),
+            kernel_board(board, words),
+            kernel_board(bottom, words),
             steps,
             colmask,
-            np.uint64(off_rows),
-            np.uint64(sum(1 << (x * h + y) for x in range(m) for y in range(0, n, 2))),  # odd rows, from 1
+            kernel_board(off_rows, words),
+            kernel_board(odd_rows, words),
         )
-        entries = 2 * _prime_at_most(max(1009, int(tt_mb * 2**20 / ENTRY_BYTES / 2)))  # two-slot buckets
-        self.tt = table_array(entries)
+        entry_bytes = ENTRY_BYTES if words == 1 else ENTRY_BYTES + 8
+        entries = 2 * _prime_at_most(max(1009, int(tt_mb * 2**20 / entry_bytes / 2)))  # two-slot buckets
+        self.tt = table_array(entries, 1 + words)
         self.ctrl = np.zeros(GK.N_GCTRL, np.int64)
         self.ctrl[GK.G_GEN] = 1
         centre = (m - 1) / 2
@@ -210,7 +238,8 @@ class ScoreSearcher:
         if self._prepared:
             return 0.0
         self._prepared = True
-        return prepare(SCORE_SEARCH, GK.solve_score, np.uint64(0), np.uint64(0), 0, False, self.tables, self.tt,
+        empty = kernel_board(0, self.board_words)
+        return prepare(SCORE_SEARCH, GK.solve_score, empty, empty, 0, False, self.tables, self.tt,
                        self.ctrl, self.order, np.zeros(1, np.uint64), GK.ABORT_SCORE)
 
     def forget(self) -> None:
@@ -298,6 +327,7 @@ class ScoreSearcher:
         errors: list[BaseException] = []
         busy = np.zeros(1 << GK.BUSY_BITS if threads > 1 else 1, np.uint64)  # shared: see the kernel's negamax
         known_score = GK.ABORT_SCORE if known is None else int(known)
+        cur_board, mask_board = kernel_board(int(cur), self.board_words), kernel_board(int(mask), self.board_words)
         self.prepare()  # before the clock
         start = time.perf_counter()
 
@@ -306,7 +336,7 @@ class ScoreSearcher:
             try:
                 v = int(
                     GK.solve_score(
-                        np.uint64(cur), np.uint64(mask), t, weak, self.tables, self.tt, ctrls[i], order, busy,
+                        cur_board, mask_board, t, weak, self.tables, self.tt, ctrls[i], order, busy,
                         known_score,
                     )
                 )

@@ -1,0 +1,172 @@
+"""The Connect-k score search on boards of two words (:mod:`kinarow.engine.gravity_kernel` past 64 bits of layout).
+
+The kernel is one source compiled for one-word and two-word boards. On a board both forms hold they must search
+the same tree: the same score and the same node count, given tables of the same number of entries. Past 64 bits
+(13x4, 11x5, 10x6, 6x10, ...) the scores are checked against an exhaustive minimax over the rules, late in the
+game where it is cheap, and the searches' moves and certificates against the checkers.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kinarow import Game, KinarowError, Searcher, solve
+from kinarow.position import Position
+from kinarow.proofs import check_data
+from kinarow.search.connect import ScoreSearcher, layout_bits, score_search_fit
+from test_connect_kernel import exhaustive, random_positions
+from test_strong import references
+
+
+def _pair(game: Game) -> tuple[ScoreSearcher, ScoreSearcher]:
+    """A one-word and a two-word searcher of ``game`` with tables of the same number of entries."""
+    one = ScoreSearcher(game, tt_mb=2, words=1)
+    two = ScoreSearcher(game, tt_mb=3, words=2)  # an entry is 24 bytes instead of 16
+    assert one.tt.shape[0] == two.tt.shape[0] and (one.tt.shape[1], two.tt.shape[1]) == (2, 3)
+    return one, two
+
+
+@pytest.mark.parametrize("spec", ["4x4k3:gravity", "5x4k4:gravity", "6x4k4:gravity", "4x5k4:gravity",
+                                  "5x5k4:gravity", "3x6k3:gravity", "6x5k4:gravity"])
+def test_two_words_search_the_same_tree_as_one_word(spec: str) -> None:
+    game = Game(spec)
+    one, two = _pair(game)
+    for pos in [game.start(), *random_positions(game, 12, seed=3)]:
+        for weak in (False, True):
+            one.forget()
+            two.forget()
+            a, b = one.score(pos, weak=weak), two.score(pos, weak=weak)
+            assert a is not None and b is not None
+            assert (a.score, a.nodes) == (b.score, b.nodes), (pos.move_text(), weak)
+
+
+def test_two_words_search_the_same_tree_on_the_scored_7x6_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KINAROW_BOOK", "off")
+    game = Game("7x6k4:gravity")
+    one, two = _pair(game)
+    for moves, _ in references()[:40]:
+        pos = game.position(" ".join(moves))
+        one.forget()
+        two.forget()
+        a, b = one.score(pos), two.score(pos)
+        assert a is not None and b is not None and (a.score, a.nodes) == (b.score, b.nodes), moves
+
+
+def _wins_now(pos: Position) -> bool:
+    """Can the side to move win with its next stone?"""
+    for cell in pos.legal_moves():
+        child = pos.copy()
+        child.play(cell)
+        if child.is_over and child.result != "draw":
+            return True
+    return False
+
+
+def _late_positions(game: Game, count: int, empty: int, seed: int) -> list[Position]:
+    """``count`` positions of random play with ``empty // 2`` to ``empty`` empty cells, the game not over: each
+    stone one after which the opponent has no win with its next stone, where there is one (so that the
+    positions are not all decided at once), the game started over when there is none."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        pos = game.start()
+        target = game.cells - rng.randrange(empty // 2, empty + 1)
+        while pos.stones < target:
+            quiet = []
+            for cell in pos.legal_moves():
+                child = pos.copy()
+                child.play(cell)
+                if not child.is_over and not _wins_now(child):
+                    quiet.append(child)
+            if not quiet:
+                break
+            pos = rng.choice(quiet)
+        if pos.stones == target:
+            out.append(pos)
+    return out
+
+
+@pytest.mark.parametrize(("spec", "empty"), [("13x4k4:gravity", 12), ("11x5k4:gravity", 12),
+                                             ("6x10k4:gravity", 11), ("10x6k4:gravity", 11),
+                                             ("9x7k4:gravity", 11), ("8x8k4:gravity", 11)])
+def test_two_word_boards_agree_with_exhaustive_minimax(spec: str, empty: int) -> None:
+    game = Game(spec)
+    assert layout_bits(game) > 64
+    searcher = ScoreSearcher(game, tt_mb=2)
+    assert searcher.board_words == 2
+    for pos in _late_positions(game, 15, empty, seed=11):
+        exact = exhaustive(pos)
+        got = searcher.score(pos)
+        assert got is not None and got.score == exact, pos.move_text()
+        weak = searcher.score(pos, weak=True)
+        assert weak is not None and weak.score == (exact > 0) - (exact < 0), pos.move_text()
+        searcher.forget()
+        both = searcher.score(pos, threads=2)
+        assert both is not None and both.score == exact, pos.move_text()
+
+
+def test_a_two_word_board_moves_keep_the_score() -> None:
+    game = Game("13x4k4:gravity")
+    searcher = ScoreSearcher(game, tt_mb=2)
+    for pos in _late_positions(game, 8, 12, seed=2):
+        score = searcher.score(pos)
+        assert score is not None
+        cell = searcher.best_move(pos, score)
+        assert cell is not None
+        child = pos.copy()
+        child.play(cell)
+        if child.is_over:
+            assert score.score > 0 or child.result == "draw"
+        else:
+            assert -exhaustive(child) == score.score, pos.move_text()
+
+
+def test_a_two_word_board_is_solved_and_certified() -> None:
+    # a 13x4 position late in the game through the solver's front door: the score search, and its certificate
+    # checked by the checker (which imports no search code)
+    game = Game("13x4k4:gravity")
+    pos = _late_positions(game, 1, 14, seed=9)[0]
+    result = solve(pos, proof=True)
+    assert result.search == "score search" and result.proof is not None
+    exact = exhaustive(pos)
+    assert result.value == ("draw" if exact == 0 else "first" if (exact > 0) == (pos.to_move == 1) else "second")
+    assert check_data(result.proof.data).ok
+
+
+@pytest.mark.parametrize(("spec", "why"), [("16x8k4:gravity", "<= 128"), ("17x4k4:gravity", "at most 16 columns")])
+def test_boards_past_two_words_say_why(spec: str, why: str) -> None:
+    fit = score_search_fit(Game(spec))
+    assert not fit and why in fit.reason
+    with pytest.raises(KinarowError, match="cannot take"):
+        ScoreSearcher(Game(spec))
+
+
+@pytest.mark.parametrize("words", [0, 3, True, "2"])
+def test_the_words_must_be_one_or_two(words: object) -> None:
+    with pytest.raises(KinarowError, match="words must be 1 or 2"):
+        ScoreSearcher(Game("5x4k4:gravity"), words=words)  # type: ignore[arg-type]
+    with pytest.raises(KinarowError, match="words must be 2 for 13x4k4"):
+        ScoreSearcher(Game("13x4k4:gravity"), words=1)
+
+
+@pytest.mark.parametrize("spec", ["13x4k4:gravity", "11x5k4:gravity"])
+def test_two_word_boards_agree_with_the_general_kernel_in_the_middle_game(spec: str, monkeypatch) -> None:
+    # an independent search on positions too deep for the minimax: the general alpha-beta kernel (cells numbered
+    # without spare bits, its own win tests), which a Searcher uses when it is not given the score search
+    game = Game(spec)
+    searcher = ScoreSearcher(game, tt_mb=4)
+    positions, scores = [], []
+    for pos in _late_positions(game, 40, 30, seed=4):
+        got = searcher.score(pos, weak=True)
+        if got is not None and got.nodes >= 1000 and len(positions) < 8:  # positions the search works on
+            positions.append(pos)
+            scores.append(got)
+    assert len(positions) >= 5
+    monkeypatch.setattr(Searcher, "scores", property(lambda self: None))
+    general = Searcher(game, tt_mb=16)
+    for pos, got in zip(positions, scores, strict=True):
+        assert got is not None
+        want = "draw" if got.score == 0 else "first" if (got.score > 0) == (pos.to_move == 1) else "second"
+        assert general.value(pos) == want, pos.move_text()
