@@ -4,7 +4,9 @@ Rows:
 
 * 6x5 Connect Four from the empty board, exact score (strong);
 * 6x6 from the empty board, its sign only (weak), and with ``--strong`` its exact score too;
-* the 300 scored 7x6 positions of tests/data, exact score each, the table forgotten between them (total).
+* the 300 scored 7x6 positions of tests/data, exact score each, the table forgotten between them (total);
+* 6x5 again in the two-word form (a table of the same entries: the same nodes, the pair's cost a node);
+* 13x4 (65 bits of layout: two words only) after 1. g g 2. h f 3. h f 4. i e 5. i, exact score.
 
 Each row prints the nodes searched and the CPU seconds taken (this process's: steadier than the wall clock
 on a busy machine) (the first call compiles the kernel, so a warm-up
@@ -25,12 +27,15 @@ from kinarow.search.connect import ScoreSearcher
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4-7x6-scored.txt"
 
 
-def empty_board(spec: str, weak: bool, tt_mb: float) -> tuple[int, int, float]:
-    """(score, nodes, seconds) of the empty board of ``spec``."""
+def empty_board(spec: str, weak: bool, tt_mb: float, words: int | None = None,
+                moves: str = "") -> tuple[int, int, float]:
+    """(score, nodes, seconds) of the empty board of ``spec`` (or the position after ``moves``); ``words``: the
+    kernel's form (a two-word table gets 1.5 times the MiB, so the same number of entries)."""
     game = Game(spec)
-    searcher = ScoreSearcher(game, tt_mb=tt_mb)
+    searcher = ScoreSearcher(game, tt_mb=tt_mb * (1.5 if words == 2 else 1), words=words)
+    searcher.prepare()
     start = time.process_time()
-    got = searcher.score(game.start(), weak=weak)
+    got = searcher.score(game.position(moves), weak=weak)
     assert got is not None
     return got.score, got.nodes, time.process_time() - start
 
@@ -67,6 +72,10 @@ def main() -> None:
         rows.append(("6x6 empty, exact", score, nodes, secs))
     count, nodes, secs = reference_positions(args.tt_mb)
     rows.append((f"{count} scored 7x6 positions, exact", "-", nodes, secs))
+    score, nodes, secs = empty_board("6x5k4:gravity", False, args.tt_mb, words=2)
+    rows.append(("6x5 empty, exact, two words", score, nodes, secs))
+    score, nodes, secs = empty_board("13x4k4:gravity", False, args.tt_mb, moves="g g h f h f i e i")
+    rows.append(("13x4 after g g h f h f i e i, exact (two words)", score, nodes, secs))
     print("| work | score | nodes | CPU seconds | Mnodes/s |")
     print("|---|---|---:|---:|---:|")
     for name, score, nodes, secs in rows:

@@ -170,3 +170,12 @@ def test_two_word_boards_agree_with_the_general_kernel_in_the_middle_game(spec: 
         assert got is not None
         want = "draw" if got.score == 0 else "first" if (got.score > 0) == (pos.to_move == 1) else "second"
         assert general.value(pos) == want, pos.move_text()
+
+
+def test_a_book_of_a_two_word_board_is_refused_in_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    from kinarow.cli import main
+
+    assert main(["book", "build", "13x4k4:gravity", "--depth", "2"]) != 0
+    err = capsys.readouterr().err
+    assert "an opening book keeps positions of at most 64 bits of layout" in err and "needs 65" in err
+    assert "Traceback" not in err
