@@ -62,12 +62,11 @@ def test_a_budget_that_runs_out_leaves_the_row_open() -> None:
 
 
 def test_a_board_past_one_word_is_searched_in_two() -> None:
-    report = C4.reproduce(only=[(8, 8), (6, 10)], max_nodes=1_000)
-    rows = {(r["w"], r["h"]): r for r in report.data["rows"]}
-    for row in rows.values():
-        assert row["note"] == "no answer within 1,000 nodes" and row["search"] == "score search"
-        assert row["status"] == "open" and row["value"] is None and row["nodes"] > 1_000
-    assert report.tally.open == 2 and "0 not reachable by this version" in report.text
+    report = C4.reproduce(only=[(6, 10)], max_nodes=1_000)
+    row = report.data["rows"][0]
+    assert row["note"] == "no answer within 1,000 nodes" and row["search"] == "score search"
+    assert row["status"] == "open" and row["value"] is None and row["nodes"] > 1_000
+    assert report.tally.open == 1 and "0 not reachable by this version" in report.text
 
 
 def test_a_difference_is_reported_plainly(monkeypatch) -> None:

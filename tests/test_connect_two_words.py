@@ -28,8 +28,7 @@ def _pair(game: Game) -> tuple[ScoreSearcher, ScoreSearcher]:
     return one, two
 
 
-@pytest.mark.parametrize("spec", ["4x4k3:gravity", "5x4k4:gravity", "6x4k4:gravity", "4x5k4:gravity",
-                                  "5x5k4:gravity", "3x6k3:gravity", "6x5k4:gravity"])
+@pytest.mark.parametrize("spec", ["4x4k3:gravity", "5x4k4:gravity", "3x6k3:gravity", "6x5k4:gravity"])
 def test_two_words_search_the_same_tree_as_one_word(spec: str) -> None:
     game = Game(spec)
     one, two = _pair(game)
@@ -46,7 +45,7 @@ def test_two_words_search_the_same_tree_on_the_scored_7x6_positions(monkeypatch:
     monkeypatch.setenv("KINAROW_BOOK", "off")
     game = Game("7x6k4:gravity")
     one, two = _pair(game)
-    for moves, _ in references()[:40]:
+    for moves, _ in references()[:20]:
         pos = game.position(" ".join(moves))
         one.forget()
         two.forget()
@@ -89,14 +88,13 @@ def _late_positions(game: Game, count: int, empty: int, seed: int) -> list[Posit
 
 
 @pytest.mark.parametrize(("spec", "empty"), [("13x4k4:gravity", 12), ("11x5k4:gravity", 12),
-                                             ("6x10k4:gravity", 11), ("10x6k4:gravity", 11),
-                                             ("9x7k4:gravity", 11), ("8x8k4:gravity", 11)])
+                                             ("6x10k4:gravity", 11), ("8x8k4:gravity", 11)])
 def test_two_word_boards_agree_with_exhaustive_minimax(spec: str, empty: int) -> None:
     game = Game(spec)
     assert layout_bits(game) > 64
     searcher = ScoreSearcher(game, tt_mb=2)
     assert searcher.board_words == 2
-    for pos in _late_positions(game, 15, empty, seed=11):
+    for pos in _late_positions(game, 10, empty, seed=11):
         exact = exhaustive(pos)
         got = searcher.score(pos)
         assert got is not None and got.score == exact, pos.move_text()
