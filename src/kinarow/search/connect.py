@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
+from kinarow import bitboards as W
 from kinarow.engine import gravity_kernel as GK
 from kinarow.engine.compiling import SCORE_SEARCH, prepare
 from kinarow.errors import KinarowError, raise_if_interrupted
@@ -65,10 +66,9 @@ def layout_bits(game: Game) -> int:
 
 
 def kernel_board(bits: int, words: int) -> np.uint64 | tuple[np.uint64, np.uint64]:
-    """A Python integer in the kernel's layout as the kernel takes it: one ``uint64``, or a ``(lo, hi)`` pair."""
-    if words == 1:
-        return np.uint64(bits)
-    return (np.uint64(bits & 0xFFFFFFFFFFFFFFFF), np.uint64(bits >> 64))
+    """A Python integer in the kernel's layout as the kernel takes it: one ``uint64``, or a ``(lo, hi)`` pair
+    (:func:`kinarow.bitboards.to_board`)."""
+    return W.to_board(bits, words)
 
 
 def _prime_at_most(n: int) -> int:
