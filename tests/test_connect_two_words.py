@@ -177,3 +177,43 @@ def test_a_book_of_a_two_word_board_is_refused_in_one_sentence(capsys: pytest.Ca
     err = capsys.readouterr().err
     assert "an opening book keeps positions of at most 64 bits of layout" in err and "needs 65" in err
     assert "Traceback" not in err
+
+
+# -- play and the web page on boards of more than 64 cells (the score search alone serves them) ---------------
+def test_a_board_of_more_than_64_cells_is_played_by_the_score_search_alone():
+    from kinarow.errors import SolverLimitError
+    from kinarow.search.alphabeta import check_searchable
+    from kinarow.values import Player
+
+    game = Game("9x8k4:gravity")  # 72 cells, 81 bits of layout
+    check_searchable(game)  # no refusal
+    with pytest.raises(SolverLimitError, match="at most 64 cells"):
+        check_searchable(Game("9x9k5"))  # no gravity: the general kernel's 64 cells hold
+    searcher = Searcher(game, tt_mb=4)
+    assert searcher.score_only
+    position = game.start()
+    position.play_moves("a b a b a b")  # Black to move wins on a4 at once
+    value, cell = searcher.choose_move(position, 5.0)
+    assert value.winner is not None and value.winner.stone == 1 and position.name(cell) == "a4"
+    assert searcher.move(position, value) == cell
+    for ask in (lambda: searcher.forces_win(position, 1), lambda: searcher.strategy_walk(position, 1),
+                lambda: searcher.game_length(position, 1), lambda: searcher.wins(position, Player.FIRST)):
+        with pytest.raises(SolverLimitError) as refused:
+            ask()
+        assert "\n" not in str(refused.value) and "at most 64 cells" in str(refused.value)
+
+
+def test_the_web_page_and_play_take_a_board_of_more_than_64_cells(capsys, monkeypatch):
+    from helpers import feed, run
+    from kinarow.web.server import App
+
+    app = App(think=0.2)
+    view = app.handle("/api/state", {"game": "11x6k4:gravity", "moves": [], "engine": "solver"})
+    assert len(view["legal"]) == 11
+    view = app.handle("/api/engine", {"game": "11x6k4:gravity", "moves": ["a", "b", "a", "b", "a", "b"],
+                                      "engine": "solver"})
+    assert view["moves"][-1] == "a4" and view["result"] is not None
+    feed(monkeypatch, ["quit"])
+    code, out, err = run(capsys, "play", "9x8k4:gravity", "--think", "0.2", "--second")
+    assert code == 0, err
+    assert "kinarow plays column" in out and "Game abandoned." in out

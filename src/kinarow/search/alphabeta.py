@@ -23,8 +23,8 @@ import numpy as np
 
 from kinarow.engine import kernel as K
 from kinarow.engine.compiling import SEARCH, prepare
-from kinarow.engine.tables import MAX_CELLS, KernelTables, kernel_tables
-from kinarow.errors import ClaimMismatchError, KinarowError, run_stoppable
+from kinarow.engine.tables import MAX_CELLS, KernelTables, check_solvable, kernel_tables
+from kinarow.errors import ClaimMismatchError, KinarowError, SolverLimitError, run_stoppable
 from kinarow.game import Game
 from kinarow.limits import (
     KNOWLEDGE_LEVELS,
@@ -70,6 +70,13 @@ def one_at_a_time(method: Callable[Concatenate[_S, _P], _T]) -> Callable[Concate
     return held
 
 
+def check_searchable(game: Game) -> None:
+    """Raise :class:`SolverLimitError` unless :class:`Searcher` can answer values and moves of ``game``: boards
+    of at most 64 cells, and the gravity boards the Connect-k score search holds (up to 128 bits of layout)."""
+    if not connect.score_search_fit(game):
+        check_solvable(game)
+
+
 class Searcher:
     """A search kernel bound to one game (a :class:`Game` or a game string), with its transposition table.
 
@@ -113,22 +120,53 @@ class Searcher:
         self.walk_nodes = 0
         self._score_guess: int | None = None  # the score search's move when time ran out (:attr:`guess`)
         self.symmetry = symmetry  # part of the results store's key (symmetry changes the best move found)
-        self.tables: KernelTables = kernel_tables(game, symmetry)
-        entries = max(2, int(tt_mb * 2**20 / _ENTRY_BYTES))
+        # a gravity board of more than 64 cells that the score search holds (9x8, 11x6, 13x4, ...): its values and
+        # moves come from the score search alone, and the general kernel's arrays are not made (see :attr:`state`)
+        self.score_only = game.cells > MAX_CELLS and bool(connect.score_search_fit(game))
+        self._tables: KernelTables | None = None
+        self._state: K.SearchState | None = None
+        self._bundles: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]] | None = None
         self.deepening_step = 8  # measured: 5x4k4 850k nodes with steps of 2, 325k with 8; 6x6k4 544k vs 661k
-        # knowledge: blocking proofs (pairings, matching sets) where they are sound
         self.knowledge = knowledge
         self.knowledge_note = (knowledge_fit(game).reason or None) if knowledge != "none" else None
+        if self.score_only:
+            return
+        self._tables = kernel_tables(game, symmetry)
+        entries = max(2, int(tt_mb * 2**20 / _ENTRY_BYTES))
+        # knowledge: blocking proofs (pairings, matching sets) where they are sound
         level = KNOWLEDGE_LEVELS.index(knowledge) if self.knowledge_note is None else 0
         kparams = np.array([level, PAIR_BUDGET, MB_BUDGET, ROOT_BUDGET, MB_MAX_CELLS, pair_max(game)], np.int64)
         #: the kernel's working arrays (transposition table, counters, history, buffers, generation)
-        self.state: K.SearchState = K.new_state(
-            game.cells, int(self.tables.masks.size), 1 << (entries.bit_length() - 1), kparams,
+        self._state = K.new_state(
+            game.cells, int(self._tables.masks.size), 1 << (entries.bit_length() - 1), kparams,
             16 if level == K.KNOW_MATCHING else 0,
         )
         # the bundles as plain tuples, which numba types faster at each call (the same arrays)
         self._bundles = (tuple(self.tables), tuple(self.state))
         self._warm_up()
+
+    @property
+    def tables(self) -> KernelTables:
+        """The general kernel's tables of the game (groups, symmetries, move order)."""
+        if self._tables is None:
+            raise self._score_only_error()
+        return self._tables
+
+    @property
+    def state(self) -> K.SearchState:
+        """The general kernel's working arrays (transposition table, counters, history, buffers, generation).
+        A board of more than 64 cells served by the score search has none: the general kernel's questions (win
+        tests, walks, game lengths) are refused there in one sentence."""
+        if self._state is None:
+            raise self._score_only_error()
+        return self._state
+
+    def _score_only_error(self) -> SolverLimitError:
+        game = self.game
+        return SolverLimitError(
+            f"{game} has {game.cells} cells: the Connect-k score search gives its values and moves (solve, play, "
+            f"analyse, the web page), but win tests, strategy walks and game lengths of the general kernel take "
+            f"boards of at most {MAX_CELLS} cells")
 
     @property
     def tt(self) -> np.ndarray:
@@ -182,6 +220,7 @@ class Searcher:
     def _warm_up(self) -> None:
         """Load the compiled kernel (numba's cache) now, or compile it, said first
         (:func:`~kinarow.engine.compiling.prepare`), so that neither is counted as search time."""
+        assert self._bundles is not None
         prepare(SEARCH, K.deepen, np.uint64(0), np.uint64(0), 0, K.SIDE_BOTH, self.deepening_step, *self._bundles)
         self.ctrl[:] = 0
         self.ctrl[K.C_STOP] = 1
@@ -209,6 +248,8 @@ class Searcher:
 
     def _deepen(self, p1: int, p2: int, t: int, sides: int) -> int:
         """The kernel's deepening win tests (:func:`kinarow.engine.kernel.deepen`) of ``sides`` from (p1, p2)."""
+        if self._bundles is None:
+            raise self._score_only_error()
         return int(K.deepen(np.uint64(p1), np.uint64(p2), t, sides, self.deepening_step, *self._bundles))
 
     def _run(self, p1: int, p2: int, t: int) -> int:
@@ -399,7 +440,7 @@ class Searcher:
         if position.is_over:
             return None
         deadline = _deadline(time_limit)
-        if value is None or value.winner is None or value.winner.stone != position.to_move:
+        if self.score_only or value is None or value.winner is None or value.winner.stone != position.to_move:
             _, best, _, _ = self.search(position, max_nodes=max_nodes, deadline=deadline)
             return best
         p1, p2 = position.key()

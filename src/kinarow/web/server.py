@@ -152,11 +152,10 @@ class SearcherPool:
 
     @contextmanager
     def searcher(self, game: Game) -> Iterator[Searcher]:
-        from kinarow.engine.tables import check_solvable
         from kinarow.limits import default_tt_mb
-        from kinarow.search.alphabeta import Searcher
+        from kinarow.search.alphabeta import Searcher, check_searchable
 
-        check_solvable(game)
+        check_searchable(game)
         key = str(game)
         deadline = time.monotonic() + self.wait
         with self._ready:
@@ -350,9 +349,9 @@ class App:
     def _check_engine(self, kind: Any, game: Game) -> None:
         """Refuse an opponent that cannot play ``game`` with the sentence its first move would get."""
         if kind == "solver":
-            from kinarow.engine.tables import check_solvable
+            from kinarow.search.alphabeta import check_searchable
 
-            check_solvable(game)
+            check_searchable(game)
         elif isinstance(kind, str) and kind.startswith("strategy:"):
             _proven_strategy(self._name(kind, "the engine"), game, None)
         elif kind not in ("pairing", "certificate", "none"):
