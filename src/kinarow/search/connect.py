@@ -65,12 +65,6 @@ def layout_bits(game: Game) -> int:
     return game.m * (game.n + 1)
 
 
-def kernel_board(bits: int, words: int) -> np.uint64 | tuple[np.uint64, np.uint64]:
-    """A Python integer in the kernel's layout as the kernel takes it: one ``uint64``, or a ``(lo, hi)`` pair
-    (:func:`kinarow.bitboards.to_board`)."""
-    return W.to_board(bits, words)
-
-
 def _prime_at_most(n: int) -> int:
     """The largest prime <= n (n >= 2)."""
 
@@ -216,12 +210,12 @@ class ScoreSearcher:
         self.tables = (
             int(game.k),
             int(game.cells),
-            kernel_board(board, words),
-            kernel_board(bottom, words),
+            W.to_board(board, words),
+            W.to_board(bottom, words),
             steps,
             colmask,
-            kernel_board(off_rows, words),
-            kernel_board(odd_rows, words),
+            W.to_board(off_rows, words),
+            W.to_board(odd_rows, words),
         )
         entry_bytes = ENTRY_BYTES if words == 1 else ENTRY_BYTES + 8
         entries = 2 * _prime_at_most(max(1009, int(tt_mb * 2**20 / entry_bytes / 2)))  # two-slot buckets
@@ -238,7 +232,7 @@ class ScoreSearcher:
         if self._prepared:
             return 0.0
         self._prepared = True
-        empty = kernel_board(0, self.board_words)
+        empty = W.to_board(0, self.board_words)
         return prepare(SCORE_SEARCH, GK.solve_score, empty, empty, 0, False, self.tables, self.tt,
                        self.ctrl, self.order, np.zeros(1, np.uint64), GK.ABORT_SCORE)
 
@@ -327,7 +321,7 @@ class ScoreSearcher:
         errors: list[BaseException] = []
         busy = np.zeros(1 << GK.BUSY_BITS if threads > 1 else 1, np.uint64)  # shared: see the kernel's negamax
         known_score = GK.ABORT_SCORE if known is None else int(known)
-        cur_board, mask_board = kernel_board(int(cur), self.board_words), kernel_board(int(mask), self.board_words)
+        cur_board, mask_board = W.to_board(int(cur), self.board_words), W.to_board(int(mask), self.board_words)
         self.prepare()  # before the clock
         start = time.perf_counter()
 
