@@ -246,9 +246,9 @@ def test_finished_game_needs_no_workers():
 
 def test_limits_give_unknown(monkeypatch):
     monkeypatch.setenv("KINAROW_BOOK", "off")  # the opening book would answer the empty 7x6 board at once
-    result = par.solve("7x6k4:gravity", workers=2, max_nodes=200_000)
+    result = par.solve("8x5k4:gravity", workers=2, max_nodes=200_000)
     assert result.value == "unknown" and result.stopped == "node limit"
-    result = par.solve("7x6k4:gravity", workers=2, time_limit=0.5)
+    result = par.solve("8x5k4:gravity", workers=2, time_limit=0.5)
     assert result.value == "unknown" and result.stopped == "time limit"
     assert result.seconds < 20
 
@@ -1268,3 +1268,15 @@ def test_the_job_kernels_are_loaded_before_the_workers_start(monkeypatch: pytest
     monkeypatch.setattr(coordinator, "load_kernels", spy)
     result = par.solve(game, workers=2, jobs=4, search="proof" if search == "proof" else "alpha-beta")
     assert calls == [(game, search)] and result.value == solve(game).value
+
+
+def test_a_run_counts_the_nodes_of_the_jobs_it_stopped():
+    """Jobs stopped for a split or for the run's time limit report their nodes after the stop: the run's total
+    keeps them (it never falls below what the progress line showed) and equals the sum of its log."""
+    ticks: list[int] = []
+    result = par.solve("8x5k4:gravity", workers=2, jobs=2, max_job_seconds=0.5, time_limit=3, tt_mb=16,
+                       on_tick=ticks.append)
+    assert result.value == "unknown" and result.splits > 0 and ticks
+    assert result.nodes >= max(ticks)
+    assert result.nodes == sum(entry["nodes"] for entry in result.log)
+    assert sum(1 for entry in result.log if entry["value"] == "stopped") >= result.splits

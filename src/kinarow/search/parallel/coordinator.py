@@ -366,6 +366,8 @@ def solve(
         tree: StrategyTree | None = None
         if not stopped and options.strategy and options.merge and root.resolved and root.lo != DRAW:
             tree, strategy_stopped = run.strategy(position)
+        if backend is not None:
+            run._drain(backend, 30.0)  # the stopped jobs report within a poll of their kernels
     finally:
         if backend is not None:
             backend.close()
@@ -509,6 +511,7 @@ class _Run:
         self.peak_rss_kb = 0
         self.log: list[dict[str, Any]] = []
         self._marked: set[int] = set()  # the jobs the checkpoint shows as running
+        self._stopped: list[Any] = []  # handles of jobs told to stop whose outcome is not awaited: their nodes count
 
     def _budget_stop(self, backend: Backend) -> str | None:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
@@ -517,7 +520,38 @@ class _Run:
             return "node limit"
         return None
 
+    def _count(self, backend: Backend, handle: Any) -> JobOutcome | None:
+        """A finished job's outcome, its nodes, seconds and memory added to the run's (None: cancelled unstarted)."""
+        if handle.cancelled():
+            return None
+        out = backend.outcome(handle)
+        self.nodes += out.nodes
+        self.job_seconds += out.seconds
+        self.peak_rss_kb = max(self.peak_rss_kb, out.peak_rss_kb)
+        return out
+
+    def _stop(self, backend: Backend, job: int, handle: Any) -> None:
+        """Stop a job whose answer is no longer awaited; its nodes still count once it reports (:meth:`_drain`)."""
+        backend.stop_job(job, handle)
+        self.stopped_jobs += 1
+        self._stopped.append(handle)
+
+    def _drain(self, backend: Backend, timeout: float = 0.0) -> None:
+        """Count the stopped jobs that have reported (waiting at most ``timeout`` seconds for all of them)."""
+        end = time.monotonic() + timeout
+        while self._stopped:
+            finished = backend.done(self._stopped, max(0.0, min(POLL_SECONDS, end - time.monotonic())))
+            ended = {id(h) for h in finished}
+            self._stopped = [h for h in self._stopped if id(h) not in ended]
+            for handle in finished:
+                out = self._count(backend, handle)
+                if out is not None:
+                    self._log(out)["value"] = "stopped"
+            if time.monotonic() >= end:
+                return
+
     def _collect(self, backend: Backend, running: dict[int, Any], timeout: float) -> list[JobOutcome]:
+        self._drain(backend)
         if not running:
             return []
         finished = backend.done(running.values(), timeout)
@@ -525,13 +559,9 @@ class _Run:
         outs: list[JobOutcome] = []
         for handle in finished:
             del running[by_handle[id(handle)]]
-            if handle.cancelled():
-                continue
-            out = backend.outcome(handle)
-            self.nodes += out.nodes
-            self.job_seconds += out.seconds
-            self.peak_rss_kb = max(self.peak_rss_kb, out.peak_rss_kb)
-            outs.append(out)
+            out = self._count(backend, handle)
+            if out is not None:
+                outs.append(out)
         return outs
 
     def _shutdown(self, backend: Backend, running: dict[int, Any]) -> None:
@@ -541,6 +571,7 @@ class _Run:
         while running and time.monotonic() < end:
             for out in self._collect(backend, running, 0.1):
                 self._log(out)
+        self._drain(backend, max(0.0, end - time.monotonic()))
 
     def _mark_running(self, running: Collection[int], asked: dict[int, str]) -> None:
         """Keep the checkpoint's running marks equal to the jobs running now (written only on a change)."""
@@ -578,10 +609,11 @@ class _Run:
                     question = wanted.get(job)
                     # keep a job while its answer still helps: same question, or one of them is the exact value
                     if question is None or (EXACT not in (question, asked[job]) and question != asked[job]):
-                        if job not in self.splitting:  # (one told to stop for a split was counted then)
-                            backend.stop_job(job, handle)
-                            self.stopped_jobs += 1
-                        self.splitting.discard(job)  # its answer is not awaited: no split
+                        if job in self.splitting:  # told to stop for a split (counted then): not awaited now
+                            self.splitting.discard(job)
+                            self._stopped.append(handle)
+                        else:
+                            self._stop(backend, job, handle)
                         del running[job]
                 if not needed and not running:
                     raise KinarowError("internal error: the root is open but no job is needed")
@@ -618,8 +650,7 @@ class _Run:
                         self.stopped_jobs += 1
                         continue
                     self._split(oldest)
-                    backend.stop_job(oldest, running.pop(oldest))
-                    self.stopped_jobs += 1
+                    self._stop(backend, oldest, running.pop(oldest))
                     continue
                 for out in self._collect(backend, running, POLL_SECONDS):
                     self._record(out)
@@ -633,8 +664,7 @@ class _Run:
             self._shutdown(backend, running)
             return "interrupted"
         for job, handle in running.items():
-            backend.stop_job(job, handle)
-            self.stopped_jobs += 1
+            self._stop(backend, job, handle)
         running.clear()
         return None
 
