@@ -16,8 +16,10 @@ import pytest
 
 from helpers import run
 from kinarow import Game
+from kinarow.papers.connect4_data import PUBLISHED
 from kinarow.proofs import check_data, read_certificate
 from kinarow.search import prover
+from kinarow.values import Value
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKPOINTS = ROOT / "checkpoints"
@@ -109,6 +111,22 @@ def test_connect_four_7x4_by_one_command(capsys: pytest.CaptureFixture[str], tmp
     row = _prove(capsys, tmp_path, "7x4k4:gravity", "--out", out)
     assert row["route"] == "solve" and row["value"] == "draw"
     assert _checked_claim(out) == shipped_claim("connect4-7x4.draw.json.gz")[0]
+    # the last move beside the value: Tromp's table (as c4's README gives it) says a draw, move 28
+    assert (Value(row["value"]), row["last_move"]) == PUBLISHED[(7, 4)]
+
+
+def test_connect_four_s_last_move_comes_with_its_certificate(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    """A Connect Four win proved by one command: the value's certificate, checked, and the game's length by the
+    score search, as Tromp's table gives it (6 x 4: the second player wins on move 24); the text says what the
+    certificate does not claim."""
+    out = str(tmp_path / "6x4.json.gz")
+    row = _prove(capsys, tmp_path, "6x4k4:gravity", "--out", out)
+    assert row["kind"] == "strategy" and _checked_claim(out) == "second wins"
+    assert (Value(row["value"]), row["last_move"]) == PUBLISHED[(6, 4)]
+    code, text, _ = run(capsys, "prove", "6x4k4:gravity", "--out", str(tmp_path / "again.json.gz"), "--dir",
+                        str(tmp_path / "again"))
+    assert code == 0 and "last move: stone 24 (the score search's value; the certificate claims the value only)" in text
 
 
 def test_a_win_walked_from_the_proof_search_s_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

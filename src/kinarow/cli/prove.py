@@ -108,6 +108,9 @@ def _print(row: dict[str, Any], out: TextIO) -> None:
         print(f"Proved: {row['proves']}.", file=out)
     print(f"{'route:':<10} {row['route']}", file=out)
     print(f"{'value:':<10} {row['value']}", file=out)
+    if row.get("last_move") is not None:
+        print(f"{'last move:':<10} stone {row['last_move']} (the score search's value; the certificate claims the "
+              "value only)", file=out)
     print(f"{'nodes:':<10} {row['nodes']:,}", file=out)
     print(f"{'seconds:':<10} {row['seconds']:,.1f}", file=out)
     print(f"{'state:':<10} {row['folder']}", file=out)

@@ -30,7 +30,10 @@ jobs``                 jobs settle "the first player cannot win"       replies n
                        misere, Maker-Breaker, several stones a turn)   ``proof=True``: knowledge at the root,
                                                                        alpha-beta or the Connect-k score search,
                                                                        and the certificate
-                                                                       :mod:`kinarow.search.certify` writes
+                                                                       :mod:`kinarow.search.certify` writes; on
+                                                                       a board the score search holds, first its
+                                                                       value and last move (``--strong``), which
+                                                                       the certificate's value must match
 =====================  ==============================================  ===========================================
 
 Checkpoints are not trusted: a job checkpoint only orders the search (its answers name the replies to try
@@ -437,21 +440,36 @@ def _fits_solve(position: Position, settings: Settings) -> Plan | str:
 
 
 def _run_solve(plan: Plan, folder: Path, settings: Settings) -> Outcome:
+    from kinarow.search import connect
     from kinarow.search.solve import solve
 
     position = plan.position
     game = position.game
-    threads = settings.processes if game.gravity else 1
-    _say(settings, f"solving {game} with its certificate")
     tt_mb = settings.tt_mb or (_at_most_a_third(SOLVE_TT_MB) if game.cells > 36 else None)
+    figures: dict[str, Any] = {}
+    if connect.score_search_fit(game):
+        # the game's length, by the score search (a search value: no certificate claims it); its value must be
+        # the one the certificate's search finds below
+        strong = solve(position, strong=True, on_tick=settings.on_tick, threads=settings.processes)
+        if strong.stopped:
+            return Outcome(plan, Value.UNKNOWN, None, None, "the score search stopped before it had an answer",
+                           nodes=strong.nodes, seconds=strong.seconds, stopped=strong.stopped)
+        figures["last_move"] = strong.last_move if strong.value != Value.DRAW else game.cells
+        _say(settings, f"the score search: {strong.value}, the last move stone {figures['last_move']} "
+             f"({strong.nodes:,} nodes); now the value's certificate")
+    _say(settings, f"solving {game} with its certificate")
     result = solve(position, proof=True, walk=game.cells <= 128, tt_mb=tt_mb, on_tick=settings.on_tick,
-                   on_proof_tick=settings.on_tick, threads=_threads_for(game, threads))
+                   on_proof_tick=settings.on_tick, threads=settings.processes if figures else 1)
+    if figures and not result.stopped and result.value != strong.value:
+        raise KinarowError(f"internal error: the score search found {strong.value} but the certificate's search "
+                           f"{result.value}")
     proof = result.proof
     data = None if proof is None else proof.data
     kind = None if proof is None else proof.kind
     what = "no certificate" if proof is None else proof.what
-    return Outcome(plan, result.value, data, kind, what, nodes=result.nodes, seconds=result.seconds,
-                   stopped=result.stopped)
+    nodes = result.nodes + (strong.nodes if figures else 0)
+    return Outcome(plan, result.value, data, kind, what, nodes=nodes, seconds=result.seconds,
+                   stopped=result.stopped, figures=figures)
 
 
 def _at_most_a_third(mb: float) -> float:
@@ -461,12 +479,6 @@ def _at_most_a_third(mb: float) -> float:
     except (ValueError, OSError, AttributeError):
         return mb
     return max(64.0, min(mb, total / 3))
-
-
-def _threads_for(game: Game, wanted: int) -> int:
-    from kinarow.search import connect
-
-    return wanted if connect.score_search_fit(game) else 1
 
 
 #: the routes, tried in order (see the module docstring's map)
