@@ -162,7 +162,9 @@ def one_sentence(error: BaseException) -> str:
         ({"game": np.array("6x5k4:gravity")}, "is a book of 6x5k4:gravity, not of 5x4k4:gravity"),
         ({"game": np.array("not a game")}, "its game 'not a game' is not a game"),
         ({"game": np.array(7)}, "its game is not a single string"),
-        ({"version": np.array(3)}, "format version 3; this kinarow reads versions 1 and 2"),
+        ({"version": np.array(4)}, "format version 4; this kinarow reads versions 1, 2, 3"),
+        ({"version": np.array(3)}, "a book of format version 3 is of a board past 64 bits of layout, and "
+                                   "5x4k4:gravity has 25"),
         ({"version": np.array(1)}, "a book of format version 1 has no moves"),
         ({"moves": "int16"}, "its moves are not a list of 8-bit whole numbers"),
         ({"moves": "short"}, "keys but"),

@@ -9,13 +9,16 @@ game where it is cheap, and the searches' moves and certificates against the che
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kinarow import Game, KinarowError, Searcher, solve
 from kinarow.position import Position
 from kinarow.proofs import check_data
-from kinarow.search.connect import ScoreSearcher, layout_bits, score_search_fit
+from kinarow.search import book as books
+from kinarow.search.connect import ScoreSearcher, kernel_words, layout_bits, score_search_fit
 from test_connect_kernel import exhaustive, random_positions
 from test_strong import references
 
@@ -170,13 +173,97 @@ def test_two_word_boards_agree_with_the_general_kernel_in_the_middle_game(spec: 
         assert general.value(pos) == want, pos.move_text()
 
 
-def test_a_book_of_a_two_word_board_is_refused_in_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+WIDE = "16x4k3:gravity"  # 80 bits of layout, every key past the low word; Connect-3 searches are short
+
+
+@pytest.fixture(scope="module")
+def wide_book(tmp_path_factory: pytest.TempPathFactory) -> tuple[books.Book, Path]:
+    path = tmp_path_factory.mktemp("wide") / "13x4k3.book.npz"
+    report = books.build(WIDE, 3, path)
+    assert report.book is not None
+    return report.book, path
+
+
+def test_a_book_of_a_two_word_board_holds_the_searchs_scores(wide_book: tuple[books.Book, Path]) -> None:
+    built, path = wide_book
+    book = books.load(path, WIDE)
+    assert book.version == books.WIDE_VERSION == books.file_version(path) and len(book) == len(built) == 1345
+    with np.load(path, allow_pickle=False) as data:
+        assert data["keys"].shape == (1345, 2) and data["keys"].dtype == np.dtype("<u8")
+        assert np.all(data["keys"][:, 1] != 0)  # every key reaches past the low word
+    assert [int(k) for k in book.keys] == [int(k) for k in built.keys]
+    game = Game(WIDE)
+    searcher = ScoreSearcher(game, tt_mb=4)
+    assert searcher.board_words == 2
+    stones = book.stones()
+    rng = random.Random(3)
+    picked = [i for i in range(len(book)) if stones[i] < 3] + rng.sample(
+        [i for i in range(len(book)) if stones[i] == 3], 40)
+    layout = book._layout
+    for i in picked:
+        cur, mask, _, _ = layout.decode_all(book.keys[i:i + 1])
+        found = searcher.score_words(int(cur[0]), int(mask[0]), int(stones[i]), on_tick=lambda _: None)
+        assert found is not None and found.score == int(book.scores[i])
+        column = book.move_words(int(cur[0]), int(mask[0]))
+        if column is not None:  # a kept move keeps the value
+            move = (int(mask[0]) + layout.bottom) & layout.colmask[column]
+            child = searcher.score_words(int(cur[0] ^ mask[0]), int(mask[0]) | move, int(stones[i]) + 1,
+                                         on_tick=lambda _: None)
+            assert child is not None and (child.score > 0) == (found.score < 0)
+    # a searcher given the book answers its positions with no search; mirror images too
+    booked = ScoreSearcher(game, tt_mb=4, book=book)
+    for moves in ("", "a", "p", "g f"):
+        position = game.position(moves) if moves else game.start()
+        answer = booked.score(position)
+        assert answer is not None and answer.score == book.lookup(position) and answer.nodes == 0
+    # one stone deeper a weak search starts from what the book says through the position's parents
+    for moves in ("g f c d", "a b c d", "h h h h"):
+        child = game.position(moves)
+        weak = booked.score(child, weak=True)
+        cur, mask, t = kernel_words(game, child)
+        plain = searcher.score_words(cur, mask, t, on_tick=lambda _: None)
+        assert weak is not None and plain is not None and weak.score == (plain.score > 0) - (plain.score < 0)
+    assert book.lookup(game.position("a")) == book.lookup(game.position("p"))
+
+
+@pytest.mark.parametrize(("how", "said"), [
+    ("one column", "the keys of a board of 80 bits of layout are not pairs of 64-bit unsigned whole numbers"),
+    ("version 2", "a book of format version 2 is of a board within 64 bits of layout, and 16x4k3:gravity has 80"),
+    ("past the columns", "is not a position of 16x4k3:gravity"),
+    ("tampered", "is not the best of its moves' scores"),
+])
+def test_a_damaged_book_of_a_two_word_board_is_refused(wide_book: tuple[books.Book, Path], tmp_path: Path,
+                                                       how: str, said: str) -> None:
+    book, path = wide_book
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {name: data[name].copy() for name in data.files}
+    del arrays["digest"]  # the checks themselves, not the digest, must catch each
+    if how == "one column":
+        arrays["keys"] = arrays["keys"][:, 0].copy()
+    elif how == "version 2":
+        arrays["version"] = np.array(2)
+    elif how == "past the columns":
+        arrays["keys"][-1, 1] |= np.uint64(1) << np.uint64(21)  # bit 85: above the 80 bits of the columns
+    else:
+        stones = book.stones()
+        i = int(np.nonzero((stones < 3) & (arrays["scores"] > 2))[0][0])
+        arrays["scores"][i] -= 2
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, **arrays)
+    with pytest.raises(books.BookError) as caught:
+        books.load(bad, WIDE)
+    assert said in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_book_of_a_two_word_board_by_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from kinarow.cli import main
 
-    assert main(["book", "build", "13x4k4:gravity", "--depth", "2"]) != 0
-    err = capsys.readouterr().err
-    assert "an opening book keeps positions of at most 64 bits of layout" in err and "needs 65" in err
-    assert "Traceback" not in err
+    out = tmp_path / "w.book.npz"
+    assert main(["book", "build", WIDE, "--depth", "2", "--out", str(out), "--threads", "1"]) == 0
+    assert main(["book", "info", str(out)]) == 0
+    shown = capsys.readouterr().out
+    assert "format:    version 3" in shown and "positions: 137 (one of each mirror pair)" in shown
+
 
 
 # -- play and the web page on boards of more than 64 cells (the score search alone serves them) ---------------

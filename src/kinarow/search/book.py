@@ -49,9 +49,10 @@ import sys
 import threading
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -80,8 +81,10 @@ __all__ = [
 ]
 
 FORMAT_VERSION = 2
+#: the format version of a book of a board past one word of layout (its keys two ``uint64`` columns)
+WIDE_VERSION = 3
 #: the format versions this kinarow reads (version 1 has no moves)
-READ_VERSIONS = (1, 2)
+READ_VERSIONS = (1, 2, 3)
 #: the environment variable that turns the shipped books off (``off``) or on (``on``, the default)
 ENV_VAR = "KINAROW_BOOK"
 #: the largest book file read (bytes), and the most entries a book (or a build) may hold
@@ -110,23 +113,29 @@ class BookError(KinarowError):
 
 # -- the kernel's keys, for many positions at once ----------------------------------------------------
 class _Layout:
-    """The kernel's bit layout of one game (:mod:`kinarow.engine.gravity_kernel`)."""
+    """The kernel's bit layout of one game (:mod:`kinarow.engine.gravity_kernel`).
+
+    Many positions at once are NumPy arrays of keys: ``uint64`` where the layout fits one word (at most 64 bits),
+    else arrays of Python ints (``object``), on which the same operators work element by element (slower, but the
+    books of such boards are small: each deepest position is a long search)."""
 
     def __init__(self, game: Game) -> None:
         fit = connect.score_search_fit(game)
         if not fit:
             raise BookError(f"an opening book is made by the Connect-k score search, which cannot take {game}: "
                             f"{fit.reason}")
-        if connect.layout_bits(game) > connect.ONE_WORD_BITS:
-            raise BookError(f"an opening book keeps positions of at most {connect.ONE_WORD_BITS} bits of layout "
-                            f"(width x (height + 1)); {game} needs {connect.layout_bits(game)}")
         self.game = game
         self.m, self.n, self.h, self.k = game.m, game.n, game.n + 1, game.k
         self.cells = game.cells
+        self.bits = self.m * self.h
+        #: whether the keys take two words (on disk: two ``uint64`` columns, low word first)
+        self.wide = self.bits > connect.ONE_WORD_BITS
+        #: the type of the keys' constants in array arithmetic (``np.uint64``, or ``int`` for wide keys)
+        self.word: Callable[[int], Any] = int if self.wide else np.uint64
         self.bottom = sum(1 << (x * self.h) for x in range(self.m))
         self.board = sum(((1 << self.n) - 1) << (x * self.h) for x in range(self.m))
         self.colmask = [((1 << self.n) - 1) << (x * self.h) for x in range(self.m)]
-        self.used = (1 << (self.m * self.h)) - 1 if self.m * self.h < 64 else (1 << 64) - 1
+        self.used = (1 << self.bits) - 1
         self.steps = (1, self.h, self.h + 1, self.h - 1)
 
     # Python ints (one position)
@@ -152,49 +161,66 @@ class _Layout:
                 return True
         return False
 
-    # NumPy arrays of uint64 (many positions)
+    # NumPy arrays of keys (many positions)
+    def key_array(self, keys: Iterable[int]) -> np.ndarray:
+        """Python ints as an array of this layout's keys."""
+        return np.array(list(keys), dtype=object if self.wide else np.uint64).reshape(-1)
+
+    def to_words(self, keys: np.ndarray) -> np.ndarray:
+        """The keys as a file keeps them: ``uint64``, and for wide keys an ``(n, 2)`` array, low word first."""
+        if not self.wide:
+            return np.ascontiguousarray(keys, "<u8")
+        low = (1 << 64) - 1
+        return np.array([(int(k) & low, int(k) >> 64) for k in keys], "<u8").reshape(-1, 2)
+
+    def from_words(self, words: np.ndarray) -> np.ndarray:
+        """The inverse of :meth:`to_words`."""
+        if not self.wide:
+            return words
+        return np.asarray(words[:, 0].astype(object) | (words[:, 1].astype(object) << 64))
+
     def mirror_all(self, keys: np.ndarray) -> np.ndarray:
-        col = np.uint64((1 << self.h) - 1)
+        w = self.word
+        col = w((1 << self.h) - 1)
         out = np.zeros_like(keys)
         for x in range(self.m):
-            out |= ((keys >> np.uint64(x * self.h)) & col) << np.uint64((self.m - 1 - x) * self.h)
+            out |= ((keys >> w(x * self.h)) & col) << w((self.m - 1 - x) * self.h)
         return out
 
     def has_line_all(self, pos: np.ndarray) -> np.ndarray:
         found = np.zeros(pos.shape, bool)
         for s in self.steps:
-            if (self.k - 1) * s >= 64:
+            if (self.k - 1) * s >= self.bits:
                 continue  # no line of k cells fits along this direction's bit steps
             run = pos.copy()
             for i in range(1, self.k):
-                run &= pos >> np.uint64(i * s)
+                run &= pos >> self.word(i * s)
             found |= run != 0
         return found
 
     def decode_all(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(cur, mask, stones, well formed) of each key: ``cur`` the side to move's stones, ``mask`` every stone.
         A key is well formed when it sets no bit outside the board's columns and each column has its marker."""
-        ok = (keys & ~np.uint64(self.used)) == 0
+        w = self.word
+        ok = (keys & w(((1 << (64 * (1 + self.wide))) - 1) ^ self.used)) == 0
         mask = np.zeros_like(keys)
         stones = np.zeros(keys.shape, np.int64)
         for x in range(self.m):
-            seg = (keys >> np.uint64(x * self.h)) & np.uint64((1 << self.h) - 1)
+            seg = ((keys >> w(x * self.h)) & w((1 << self.h) - 1)).astype(np.int64)
             ok &= seg != 0
             height = np.zeros(keys.shape, np.int64)
             for y in range(1, self.h):
-                height += (seg >> np.uint64(y)) != 0
+                height += (seg >> y) != 0
             stones += height
-            mask |= ((np.uint64(1) << height.astype(np.uint64)) - np.uint64(1)) << np.uint64(x * self.h)
+            column = ((np.int64(1) << height) - 1).astype(keys.dtype)
+            mask |= column << w(x * self.h)
         return keys & mask, mask, stones, ok
 
-
-def _popcount_all(x: np.ndarray) -> np.ndarray:
-    count = np.zeros(x.shape, np.int64)
-    x = x.copy()
-    while np.any(x):
-        count += (x & np.uint64(1)).astype(np.int64)
-        x >>= np.uint64(1)
-    return count
+    def popcount_all(self, x: np.ndarray) -> np.ndarray:
+        """The number of bits set in each key."""
+        if self.wide:
+            return np.array([int(v).bit_count() for v in x], np.int64).reshape(x.shape)
+        return np.asarray(np.bitwise_count(x), np.int64)
 
 
 # -- the book ------------------------------------------------------------------------------------------
@@ -217,6 +243,8 @@ class Book:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_layout", _Layout(self.game))
+        if self._layout.wide and self.version == FORMAT_VERSION:  # a book made here of a board past one word
+            object.__setattr__(self, "version", WIDE_VERSION)
         if self.moves is None:
             object.__setattr__(self, "moves", np.full(self.keys.shape, NO_MOVE, np.int8))
 
@@ -287,7 +315,7 @@ class Book:
         key = cur | (mask + layout.bottom)
         mirror = layout.mirror(key)
         canonical = min(key, mirror)
-        i = int(np.searchsorted(self.keys, np.uint64(canonical)))
+        i = int(np.searchsorted(self.keys, layout.word(canonical)))
         if i < self.keys.size and self.keys[i] == canonical:
             return i, mirror < key
         return None, False
@@ -324,17 +352,18 @@ def _save(
     """Write a book (or a checkpoint) file whole or not at all: into a file beside it, then renamed."""
     if moves is None:
         moves = np.full(keys.shape, NO_MOVE, np.int8)
+    layout = _Layout(game)
     target = Path(path)
     partial = target.with_name(target.name + ".tmp")
     try:
         with open(partial, "wb") as out:
             np.savez_compressed(
                 out,
-                version=np.array(FORMAT_VERSION, np.int64),
+                version=np.array(WIDE_VERSION if layout.wide else FORMAT_VERSION, np.int64),
                 game=np.array(str(game)),
                 depth=np.array(depth, np.int64),
                 part=np.array(part),
-                keys=np.ascontiguousarray(keys, np.uint64),
+                keys=layout.to_words(keys),
                 scores=np.ascontiguousarray(scores, np.int8),
                 moves=np.ascontiguousarray(moves, np.int8),
                 digest=np.array(digest_of(game, depth, keys, scores, moves)),
@@ -347,7 +376,8 @@ def _save(
 def digest_of(game: Game | str, depth: int, keys: np.ndarray, scores: np.ndarray, moves: np.ndarray) -> str:
     """The SHA-256 (hex) of a book's game, depth, keys, scores and moves, each part prefixed by its length."""
     digest = hashlib.sha256()
-    for part in (str(game).encode(), int(depth).to_bytes(2, "little"), np.ascontiguousarray(keys, "<u8").tobytes(),
+    words = _Layout(Game(game)).to_words(keys) if keys.dtype == object else np.ascontiguousarray(keys, "<u8")
+    for part in (str(game).encode(), int(depth).to_bytes(2, "little"), words.tobytes(),
                  np.ascontiguousarray(scores, np.int8).tobytes(), np.ascontiguousarray(moves, np.int8).tobytes()):
         digest.update(len(part).to_bytes(8, "little"))
         digest.update(part)
@@ -387,7 +417,7 @@ def _read(path: str | Path) -> dict[str, np.ndarray]:
                 extra = sorted(set(infos) - members)
                 said = f"lacks {', '.join(missing)}" if missing else f"has members a book has not ({shown(extra[0])})"
                 raise BookError(f"{where} is not a usable book: it {said}")
-            bound = {"keys.npy": 8 * MAX_ENTRIES, "scores.npy": MAX_ENTRIES, "moves.npy": MAX_ENTRIES}
+            bound = {"keys.npy": 16 * MAX_ENTRIES, "scores.npy": MAX_ENTRIES, "moves.npy": MAX_ENTRIES}
             for name, info in infos.items():
                 if info.file_size > bound.get(name, 256) + 1024:
                     raise BookError(f"{where} is not a usable book: its {name[:-4]} is larger than a book's may be")
@@ -422,7 +452,7 @@ def _check(
     version = _scalar(data, "version", "i", where)
     if version not in READ_VERSIONS:
         raise BookError(f"{where} is a book of format version {version}; this kinarow reads versions "
-                        f"{' and '.join(map(str, READ_VERSIONS))}")
+                        f"{', '.join(map(str, READ_VERSIONS))}")
     if ("moves" in data) != (version >= 2):
         raise BookError(f"{where} is not a usable book: a book of format version {version} "
                         f"{'has' if version >= 2 else 'has no'} moves")
@@ -434,6 +464,10 @@ def _check(
     if game is not None and found != game:
         raise BookError(f"{where} is a book of {found}, not of {game}")
     layout = _Layout(found)
+    if (version == WIDE_VERSION) != layout.wide:
+        raise BookError(f"{where} is not a usable book: a book of format version {version} is of a board "
+                        f"{'past' if version == WIDE_VERSION else 'within'} {connect.ONE_WORD_BITS} bits of layout, "
+                        f"and {found} has {layout.bits}")
     kind = str(_scalar(data, "part", "U", where))
     if kind != part:
         said = "a build's checkpoint" if kind == "checkpoint" else f"a {shown(kind)}"
@@ -443,8 +477,12 @@ def _check(
     if not 0 <= depth < layout.cells:
         raise BookError(f"{where} is not a usable book: its depth {depth} is not 0 to {layout.cells - 1}")
     keys, scores = data["keys"], data["scores"]
-    if keys.ndim != 1 or keys.dtype != np.dtype("<u8"):
+    if layout.wide and (keys.ndim != 2 or keys.shape[1] != 2 or keys.dtype != np.dtype("<u8")):
+        raise BookError(f"{where} is not a usable book: the keys of a board of {layout.bits} bits of layout are not "
+                        "pairs of 64-bit unsigned whole numbers")
+    if not layout.wide and (keys.ndim != 1 or keys.dtype != np.dtype("<u8")):
         raise BookError(f"{where} is not a usable book: its keys are not a list of 64-bit unsigned whole numbers")
+    keys = layout.from_words(keys)
     if scores.ndim != 1 or scores.dtype != np.dtype(np.int8):
         raise BookError(f"{where} is not a usable book: its scores are not a list of 8-bit whole numbers")
     if keys.size != scores.size:
@@ -473,7 +511,7 @@ def _check(
     refuse(stones > depth if part == "book" else stones != depth,
            f"does not have {'at most ' if part == 'book' else ''}{depth} stones")
     refuse(layout.mirror_all(keys) < keys, "is not the smaller of its key and its mirror image's")
-    refuse(_popcount_all(cur) != stones // 2, "does not give the side to move its share of the stones")
+    refuse(layout.popcount_all(cur) != stones // 2, "does not give the side to move its share of the stones")
     refuse(layout.has_line_all(cur) | layout.has_line_all(cur ^ mask), "holds a finished game")
     s = scores.astype(np.int64)
     left = layout.cells - stones
@@ -483,8 +521,8 @@ def _check(
     refuse((moves < NO_MOVE) | (moves >= layout.m), f"has a move that is not a column 0 to {layout.m - 1} (or -1)")
     refuse(kept & (stones < depth), "keeps a move, which only the deepest positions keep")
     refuse(kept & (s < 0), "keeps a move for a lost position")
-    column = np.maximum(moves, 0).astype(np.uint64) * np.uint64(layout.h)
-    full = (mask >> (column + np.uint64(layout.n - 1))) & np.uint64(1)
+    column = np.maximum(moves, 0).astype(np.int64) * layout.h + layout.n - 1
+    full = (mask >> column.astype(keys.dtype)) & layout.word(1)
     refuse(kept & (full != 0), "keeps a move into a full column")
     if part == "book":
         _check_children(layout, keys, s, cur, mask, stones, depth, refuse)
@@ -511,9 +549,10 @@ def _check_children(
     inner = np.nonzero(stones < depth)[0]
     cur, mask, t = cur[inner], mask[inner], stones[inner]
     best = np.full(inner.size, -(layout.cells + 1), np.int64)
-    bottom, board = np.uint64(layout.bottom), np.uint64(layout.board)
+    w = layout.word
+    bottom, board = w(layout.bottom), w(layout.board)
     for x in range(layout.m):
-        move = (mask + bottom) & np.uint64(layout.colmask[x]) & board
+        move = (mask + bottom) & w(layout.colmask[x]) & board
         legal = move != 0
         wins = legal & layout.has_line_all(cur | move)
         draws = legal & ~wins & (t + 1 >= layout.cells)
@@ -837,7 +876,7 @@ def build(
     def keep() -> None:
         nonlocal last_saved
         if checkpoint is not None and done != last_saved:
-            keys = np.array(sorted(done), np.uint64)
+            keys = layout.key_array(sorted(done))
             _save(checkpoint, game, depth, keys, np.array([done[int(k)][0] for k in keys], np.int8), "checkpoint",
                   np.array([done[int(k)][1] for k in keys], np.int8))
             last_saved = dict(done)
@@ -852,7 +891,7 @@ def build(
     for t in range(depth - 1, -1, -1):
         below = _back_up(layout, levels[t], t, below)
         scores.update(below)
-    keys = np.array(sorted(scores), np.uint64)
+    keys = layout.key_array(sorted(scores))
     moves = np.array([done[int(k)][1] if int(k) in done else NO_MOVE for k in keys], np.int8)
     book = Book(game, depth, keys, np.array([scores[int(k)] for k in keys], np.int8), moves)
     save(book, path)
@@ -902,7 +941,7 @@ def add_moves(
 
     def current() -> Book:
         moves = kept.copy()
-        at = np.searchsorted(book.keys, np.array(list(done), np.uint64))
+        at = np.searchsorted(book.keys, layout.key_array(done))
         moves[at] = np.array([move for _, move in done.values()], np.int8)
         return Book(book.game, book.depth, book.keys, book.scores, moves)
 
