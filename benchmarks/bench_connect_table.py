@@ -1,62 +1,77 @@
-"""Connect Four on small boards against the published table of outcomes and game lengths.
+"""Connect Four against the published table of outcomes and game lengths, board by board, timed.
 
-John Tromp computed who wins Connect Four (four in a row, gravity) with perfect play on every board of
-width + height <= 15; Christophe Steininger's c4 README ("Results": "Outcome" and "Last Move") lists those
-outcomes with the move on which the game ends (plies from 1; a draw ends on the last cell). This script solves
-each board with width + height <= ``--max-sum`` strongly with kinarow's Connect-k score kernel (the opening book
-off) and prints ours beside the published figures. It exits 1 if any finished board disagrees.
+The published table (:mod:`kinarow.papers.connect4_data`: Tromp for w + h <= 15 and 8 x 8, Steininger's c4 for
+w + h = 16) gives who wins each board with perfect play and on which stone the game ends. This script solves
+each chosen board strongly, as ``kinarow solve WxHk4:gravity --strong`` does (the opening book off, a time limit
+instead of ``kinarow reproduce connect4-table``'s node budget, every core by default), and prints kinarow's
+answer beside the published one with its nodes and seconds. It exits 1 if any finished board disagrees.
 
-    python benchmarks/bench_connect_table.py [--max-sum 13] [--time-limit S] [--threads N] [--tt-mb MB]
+    python benchmarks/bench_connect_table.py [--max-sum 13] [--boards 8x5 11x4 ...] [--time-limit S]
+                                             [--threads N] [--tt-mb MB] [--jsonl FILE]
+
+``--jsonl FILE`` appends one JSON line a board (board, published, kinarow's value and last move, nodes, seconds,
+the date), so a long series of runs keeps what it finished.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
-
-#: (width, height): (outcome, last move), as published (see the docstring); w + h <= 13
-PUBLISHED = {
-    (4, 4): ("draw", 16), (5, 4): ("draw", 20), (6, 4): ("second", 24), (7, 4): ("draw", 28),
-    (8, 4): ("second", 32), (9, 4): ("second", 36), (4, 5): ("draw", 20), (5, 5): ("draw", 25),
-    (6, 5): ("draw", 30), (7, 5): ("draw", 35), (8, 5): ("first", 39), (4, 6): ("draw", 24),
-    (5, 6): ("draw", 30), (6, 6): ("second", 36), (7, 6): ("first", 41), (4, 7): ("draw", 28),
-    (5, 7): ("draw", 35), (6, 7): ("first", 41), (4, 8): ("draw", 32), (5, 8): ("draw", 40),
-    (4, 9): ("draw", 36),
-}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-sum", type=int, default=13, help="boards with width + height up to this (default 13)")
+    parser.add_argument("--boards", nargs="+", metavar="WxH", help="these boards of the table instead")
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per board (default 600)")
-    parser.add_argument("--threads", type=int, default=1, help="threads sharing one table (default 1)")
-    parser.add_argument("--tt-mb", type=float, default=1024, help="table size in MB (default 1024)")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                        help="threads sharing one table (default: every core)")
+    parser.add_argument("--tt-mb", type=float, default=1024, help="table size in MiB (default 1024)")
+    parser.add_argument("--jsonl", metavar="FILE", help="append one JSON line a board to FILE")
     args = parser.parse_args(argv)
     os.environ["KINAROW_BOOK"] = "off"  # measure the search
     from kinarow import solve
+    from kinarow.papers.connect4_data import PUBLISHED, boards
 
+    if args.boards:
+        chosen = []
+        for text in args.boards:
+            w, _, h = text.lower().partition("x")
+            if not (w.isdigit() and h.isdigit()) or (int(w), int(h)) not in PUBLISHED:
+                parser.error(f"--boards takes boards of the published table as WxH (e.g. 8x5), not {text!r}")
+            chosen.append((int(w), int(h)))
+    else:
+        chosen = [wh for wh in boards() if sum(wh) <= args.max_sum]
     solve("4x4k4:gravity")  # load the compiled kernel before the clock
     bad = 0
     print("| board | published | kinarow | nodes | seconds |")
     print("| --- | --- | --- | ---: | ---: |")
-    for (w, h), (outcome, last) in sorted(PUBLISHED.items(), key=lambda item: (sum(item[0]), item[0])):
-        if w + h > args.max_sum:
-            continue
+    for w, h in chosen:
+        outcome, last = PUBLISHED[(w, h)]
         start = time.perf_counter()
         result = solve(f"{w}x{h}k4:gravity", strong=True, time_limit=args.time_limit, tt_mb=args.tt_mb,
                        threads=args.threads)
         seconds = time.perf_counter() - start
+        ours_last = None
         if result.value == "unknown":
             ours = f"unknown ({result.stopped})"
         else:
             ours_last = result.last_move if result.last_move is not None else w * h
             ours = f"{result.value}, move {ours_last}"
-            if (str(result.value), ours_last) != (outcome, last):
+            if (str(result.value), ours_last) != (str(outcome), last):
                 bad += 1
                 ours += " DIFFERS"
         print(f"| {w}x{h} | {outcome}, move {last} | {ours} | {result.nodes:,} | {seconds:.2f} |", flush=True)
+        if args.jsonl:
+            row = {"board": f"{w}x{h}", "published": [str(outcome), last], "value": str(result.value),
+                   "last_move": ours_last, "nodes": result.nodes, "seconds": round(seconds, 2),
+                   "threads": args.threads, "tt_mb": args.tt_mb, "date": time.strftime("%Y-%m-%d %H:%M UTC",
+                                                                                      time.gmtime())}
+            with open(args.jsonl, "a", encoding="utf-8") as out:
+                out.write(json.dumps(row) + "\n")
     return 1 if bad else 0
 
 
