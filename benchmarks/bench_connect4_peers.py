@@ -7,6 +7,8 @@ What it measures, one row per piece of work:
   included; kinarow's ``solve()`` call), the nodes it reports, the value and,
   where the tool gives it, the move (1-based ply) on which the game ends with
   perfect play.
+* ``--boards WxH ...``: other empty boards instead (10x4, 9x5, 8x6: the issue's wider targets), c4 built for
+  each size; Pons' solver only on the three above.
 * N random 7x6 positions (16 to 30 stones, no finished game, made by random
   legal play from a fixed seed): Pascal Pons' solver answers all of them in
   one process (positions on its standard input), kinarow answers them with one
@@ -63,6 +65,8 @@ from kinarow import Game, solve, svg
 from kinarow.cli.common import UsageError, check_outputs
 
 BOARDS = {"6x5": (6, 5), "6x6": (6, 6), "7x6": (7, 6)}
+#: kinarow's table (MB) on the empty boards of ``--boards`` that EMPTY_TT_MB does not name (c4's own is 1 GB)
+OTHER_TT_MB = 1024
 POSITIONS_BOARD = "7x6"
 #: kinarow's table (MB) for each empty board: the search waits on its table reads, and a table that more of the
 #: caches hold answers sooner, so a small table is faster even where it keeps fewer entries (7x6 on one thread,
@@ -95,6 +99,14 @@ class Run:
         return ", ".join(parts)
 
 
+def dims(board: str) -> tuple[int, int]:
+    """(width, height) of a board written ``WxH`` (both 4 to 16)."""
+    w, _, h = board.lower().partition("x")
+    if not (w.isdigit() and h.isdigit() and 4 <= int(w) <= 16 and 4 <= int(h) <= 16):
+        raise UsageError(f"a board is WxH with both sides 4 to 16 (e.g. 9x5), not {board!r}")
+    return int(w), int(h)
+
+
 def game_string(board: str) -> str:
     return f"{board}k4:gravity"
 
@@ -121,7 +133,7 @@ def run_c4(binary: Path | None, board: str, timeout: float) -> Run:
     """c4 solves the empty board of its compiled size strongly: 'Final strong score is S (... on move #N)'."""
     if binary is None or not binary.is_file():
         return Run(note="not given" if binary is None else f"not found: {binary.name}")
-    width, height = BOARDS[board]
+    width, height = dims(board)
     with tempfile.TemporaryDirectory() as tmp:  # it could write table files to its working directory
         start = time.perf_counter()
         try:
@@ -185,7 +197,7 @@ def run_pons(binary: Path, lines: list[str], timeout: float, weak: bool = False)
 def pons_empty(binary: Path | None, board: str, timeout: float) -> Run:
     if binary is None or not binary.is_file():
         return Run(note="not given" if binary is None else f"not found: {binary.name}")
-    width, height = BOARDS[board]
+    width, height = dims(board)
     try:
         answers, seconds = run_pons(binary, [""], timeout)
     except subprocess.TimeoutExpired:
@@ -233,7 +245,7 @@ def wins(grid: list[list[int]], x: int, y: int, width: int, height: int) -> bool
 def random_positions(count: int, seed: int, board: str = POSITIONS_BOARD, low: int = 16, high: int = 30) -> list[str]:
     """``count`` positions as 1-based column digits, each of ``low``..``high`` stones, made by random legal play;
     a game that ends on the way is thrown away and played again."""
-    width, height = BOARDS[board]
+    width, height = dims(board)
     rng = random.Random(seed)
     out: list[str] = []
     while len(out) < count:
@@ -398,17 +410,21 @@ def main(argv: list[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="6x5 only and 50 positions")
     mode.add_argument("--full", action="store_true", help="also 7x6 from the empty board (kinarow: minutes)")
-    parser.add_argument("--c4-dir", help="directory holding c4-6x5, c4-6x6, c4-7x6 (default: $KINAROW_C4)")
+    parser.add_argument("--c4-dir", help="directory holding c4-6x5, c4-6x6, c4-7x6, c4-WxH (default: $KINAROW_C4)")
     parser.add_argument("--pons", help="Pons' solver built for 7x6 (default: $KINAROW_PONS)")
     parser.add_argument("--pons-6x6", help="Pons' solver built for 6x6 (default: $KINAROW_PONS_6X6)")
     parser.add_argument("--pons-6x5", help="Pons' solver built for 6x5 (default: $KINAROW_PONS_6X5)")
-    parser.add_argument("--positions", type=int, default=None, help="random 7x6 positions (default 400; quick 50)")
+    parser.add_argument("--boards", nargs="+", metavar="WxH",
+                        help="these empty boards instead (c4 as DIR/c4-WxH; Pons' only for 6x5, 6x6, 7x6)")
+    parser.add_argument("--positions", type=int, default=None,
+                        help="random 7x6 positions (default 400; quick 50; 0: none)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the random positions (default 2024)")
     parser.add_argument("--peer-timeout", type=float, default=600.0, help="seconds a peer's run may take (600)")
     parser.add_argument("--max-seconds", type=float, default=None, help="kinarow's time limit per solve (none)")
     parser.add_argument("--tt-mb", type=float, default=None, help="kinarow's table for the positions (auto)")
     parser.add_argument("--empty-tt-mb", type=float, default=None,
-                        help="kinarow's table for the empty boards (default: 64 MB on 6x5, 256 on 6x6, 1024 on 7x6)")
+                        help="kinarow's table for the empty boards (default: 16 MB on 6x5, 64 on 6x6, 128 on 7x6, "
+                             "1024 on the others)")
     parser.add_argument("--threads", type=int, default=2, help="kinarow's threads for the empty boards (default 2)")
     parser.add_argument("--verbose", action="store_true", help="print each run as it ends")
     parser.add_argument("--plot", metavar="FILE", help="also chart the seconds as SVG (PNG if FILE ends in .png)")
@@ -416,6 +432,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         check_outputs(("--plot", args.plot))
+        for board in args.boards or []:
+            dims(board)
         if args.from_table:
             if not args.plot:
                 raise UsageError("--from-table redraws a chart, so it needs --plot FILE")
@@ -430,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     os.environ["KINAROW_BOOK"] = "off"  # measure the search: the shipped opening book answers the empty 7x6 board
 
-    boards = ["6x5"] if args.quick else ["6x5", "6x6"] + (["7x6"] if args.full else [])
+    boards = args.boards or (["6x5"] if args.quick else ["6x5", "6x6"] + (["7x6"] if args.full else []))
     count = args.positions if args.positions is not None else (50 if args.quick else 400)
     c4_dir = peer_path(args.c4_dir, "KINAROW_C4")
     pons = {
@@ -438,23 +456,28 @@ def main(argv: list[str] | None = None) -> int:
         "6x6": peer_path(args.pons_6x6, "KINAROW_PONS_6X6"),
         "6x5": peer_path(args.pons_6x5, "KINAROW_PONS_6X5"),
     }
+    board_tt = {board: args.empty_tt_mb or EMPTY_TT_MB.get(board, OTHER_TT_MB) for board in boards}
     solve("4x4k4:gravity")  # load the numba kernel before the clock starts
 
     rows: list[tuple[str, Run, Run, Run]] = []
     for board in boards:
         c4 = run_c4(c4_dir / f"c4-{board}" if c4_dir else None, board, args.peer_timeout)
-        pons_run = pons_empty(pons[board], board, args.peer_timeout)
-        kin = kinarow_empty(board, args.max_seconds, args.empty_tt_mb or EMPTY_TT_MB[board], args.threads)
+        pons_run = pons_empty(pons.get(board), board, args.peer_timeout)
+        kin = kinarow_empty(board, args.max_seconds, board_tt[board], args.threads)
         rows.append((f"{board} from the empty board", c4, pons_run, kin))
         if args.verbose:
             print(f"{board}: c4 {c4.cell()} | Pons {pons_run.cell()} | kinarow {kin.cell()}", flush=True)
 
-    lines = random_positions(count, args.seed)
-    compared = compare_positions(lines, pons["7x6"], args.peer_timeout, args.max_seconds, args.tt_mb)
-    no_position = Run(note="takes no position")
-    what = f"{count} random 7x6 positions (16-30 stones, seed {args.seed})"
-    rows.append((what + ", exact score", no_position, compared.pons, compared.kinarow))
-    rows.append((what + ", win/draw/loss only (Pons -w)", no_position, compared.pons_weak, compared.kinarow_weak))
+    mismatches: list[str] = []
+    if count > 0:
+        lines = random_positions(count, args.seed)
+        compared = compare_positions(lines, pons["7x6"], args.peer_timeout, args.max_seconds, args.tt_mb)
+        mismatches = compared.mismatches
+        no_position = Run(note="takes no position")
+        what = f"{count} random 7x6 positions (16-30 stones, seed {args.seed})"
+        rows.append((what + ", exact score", no_position, compared.pons, compared.kinarow))
+        rows.append((what + ", win/draw/loss only (Pons -w)", no_position, compared.pons_weak,
+                     compared.kinarow_weak))
 
     print(f"Machine: {machine()}")
     print("Seconds are wall seconds of the whole run: a peer's process (table allocation included), kinarow's")
@@ -464,11 +487,11 @@ def main(argv: list[str] | None = None) -> int:
     print("| --- | --- | --- | --- |")
     for what, *runs in rows:
         print(f"| {what} | " + " | ".join(run.cell() for run in runs) + " |")
-    for line in compared.mismatches:
+    for line in mismatches:
         print(f"MISMATCH {line}")
     if args.plot:
         svg.save(chart(rows), args.plot)
-    return 1 if compared.mismatches else 0
+    return 1 if mismatches else 0
 
 
 if __name__ == "__main__":
