@@ -12,7 +12,7 @@ from helpers import run
 from kinarow import Game
 from kinarow.errors import KinarowError
 from kinarow.papers import connect4_table as C4
-from kinarow.papers.connect4_data import PUBLISHED, boards
+from kinarow.papers.connect4_data import BEYOND, PUBLISHED, boards
 from kinarow.proofs import check_data
 from kinarow.values import Value
 
@@ -35,6 +35,19 @@ def test_the_transcription_is_consistent() -> None:
             assert last % 2 == (1 if value == Value.FIRST else 0), (w, h)
     assert PUBLISHED[(7, 6)] == (Value.FIRST, 41) and PUBLISHED[(8, 8)] == (Value.SECOND, 62)
     assert PUBLISHED[(6, 4)] == (Value.SECOND, 24) and PUBLISHED[(12, 4)] == (Value.SECOND, 48)
+
+
+def test_the_boards_past_sixteen_are_apart_and_consistent() -> None:
+    # c4's results with w + h >= 17: none of the table's, none of the five open sizes w >= h of w + h = 17
+    assert set(BEYOND).isdisjoint(PUBLISHED) and all(w + h >= 17 for w, h in BEYOND) and len(BEYOND) == 7
+    assert not {(13, 4), (12, 5), (11, 6), (10, 7), (9, 8)} & set(BEYOND)
+    for (w, h), (value, last) in BEYOND.items():
+        if last is None:
+            continue
+        assert 7 <= last <= w * h and (value != Value.DRAW or last == w * h), (w, h)
+        if value != Value.DRAW:
+            assert last % 2 == (1 if value == Value.FIRST else 0), (w, h)
+    assert BEYOND[(7, 10)] == (Value.FIRST, 69) and BEYOND[(8, 9)] == (Value.FIRST, None)
 
 
 def test_the_smallest_boards_agree_with_the_table() -> None:

@@ -3,8 +3,10 @@ with perfect play, and on which stone the game ends.
 
 Transcribed from the two tables ("Outcome" and "Last Move") of the README of the c4 solver by Christophe
 Steininger (github.com/ChristopheSteininger/c4, commit 80baa53): John Tromp's results for every board with
-w + h <= 15 (2006) and for 8 x 8 (2015), and c4's own for w + h = 16. The README also gives some boards with
-w + h >= 17; they are left out here.
+w + h <= 15 (2006) and for 8 x 8 (2015), and c4's own for w + h = 16. The README also gives c4's results on
+seven boards with w + h >= 17: they are kept apart, in :data:`BEYOND` (8 x 9 with its outcome only), so that the
+table of :data:`PUBLISHED` stays the complete one to w + h = 16. Of the five boards with w + h = 17 that are at
+least as wide as high (13 x 4, 12 x 5, 11 x 6, 10 x 7, 9 x 8) none is published.
 
 "Last move" is the number of the stone (counting from the first of the game) that ends the game when both play
 perfectly, the winner ending it as soon as it can and the loser as late as it can; for a draw it is w * h, the
@@ -44,6 +46,14 @@ _BY_HEIGHT: dict[int, list[tuple[Value, int]]] = {
 #: (width, height) -> (outcome, last move): every board with both sides at least 4 and w + h <= 16
 PUBLISHED: dict[tuple[int, int], tuple[Value, int]] = {
     (MIN_SIDE + i, h): row for h, rows in _BY_HEIGHT.items() for i, row in enumerate(rows)
+}
+
+
+#: c4's results past w + h = 16, from the same README: (width, height) -> (outcome, last move or None where the
+#: README gives the outcome only)
+BEYOND: dict[tuple[int, int], tuple[Value, int | None]] = {
+    (8, 9): (_1, None), (7, 10): (_1, 69), (6, 11): (_1, 63), (5, 12): (_D, 60), (4, 13): (_D, 52),
+    (6, 12): (_2, 72), (5, 13): (_D, 65),
 }
 
 
