@@ -18,7 +18,7 @@ from kinarow import Game, KinarowError, Searcher, solve
 from kinarow.position import Position
 from kinarow.proofs import check_data
 from kinarow.search import book as books
-from kinarow.search.connect import ScoreSearcher, kernel_words, layout_bits, score_search_fit
+from kinarow.search.connect import GK, ScoreSearcher, kernel_words, layout_bits, score_search_fit
 from test_connect_kernel import exhaustive, random_positions
 from test_strong import references
 
@@ -42,6 +42,9 @@ def test_two_words_search_the_same_tree_as_one_word(spec: str) -> None:
             a, b = one.score(pos, weak=weak), two.score(pos, weak=weak)
             assert a is not None and b is not None
             assert (a.score, a.nodes) == (b.score, b.nodes), (pos.move_text(), weak)
+            # the nodes that reached the table (the count c4 reports) are the same too, and some of all
+            probed = int(one.ctrl[GK.G_PROBED])
+            assert probed == int(two.ctrl[GK.G_PROBED]) and probed <= a.nodes
 
 
 def test_two_words_search_the_same_tree_on_the_scored_7x6_positions(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -304,3 +307,11 @@ def test_the_web_page_and_play_take_a_board_of_more_than_64_cells(capsys, monkey
     code, out, err = run(capsys, "play", "9x8k4:gravity", "--think", "0.2", "--second")
     assert code == 0, err
     assert "kinarow plays column" in out and "Game abandoned." in out
+
+
+def test_the_nodes_that_reach_the_table_are_counted_apart() -> None:
+    # a node scored by the checks before the table (an immediate win, a forced move, the bounds) is a node but
+    # not one that reached the table: on 6x5 about 60 % of the nodes reach it
+    searcher = ScoreSearcher(Game("6x5k4:gravity"), tt_mb=2)
+    got = searcher.score(Game("6x5k4:gravity").start())
+    assert got is not None and 0.3 * got.nodes < int(searcher.ctrl[GK.G_PROBED]) < 0.9 * got.nodes

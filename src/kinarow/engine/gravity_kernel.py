@@ -133,9 +133,10 @@ MAX_COLS = 16
 #: mover's rows (odd for the first player)
 W_PLAY, W_NEXT, W_ALL, W_PARITY = 0, 2, 1, 0
 
-# ctrl indices
-G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_MOVE, G_MOVE_SCORE = range(8)
-N_GCTRL = 8
+# ctrl indices (G_PROBED: the nodes that reached the table, past the checks that score a position without
+# search -- the count c4 reports, which scores such positions before it enters them)
+G_NODES, G_STOP, G_MAX_NODES, G_ABORTED, G_GEN, G_ROOT_T, G_MOVE, G_MOVE_SCORE, G_PROBED = range(9)
+N_GCTRL = 9
 #: several threads share ``busy`` (2^BUSY_BITS keys of positions being searched) in the first third of the
 #: game (deeper, the writes to the shared array cost more than the work they save; see negamax)
 BUSY_BITS = 16
@@ -459,6 +460,7 @@ def negamax(cur, mask, mcur, mmask, t, alpha, beta, tables, tt, ctrl, order, scr
     flip = W.less(mkey, key)
     if flip:
         key = mkey
+    ctrl[G_PROBED] += 1
     entry = tt_read(tt, key, gen)
     best_col = -1
     if entry != U0:

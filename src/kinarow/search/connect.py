@@ -315,7 +315,7 @@ class ScoreSearcher:
         self._root_move = None
         ctrls = [self.ctrl] + [self.ctrl.copy() for _ in range(threads - 1)]
         for ctrl in ctrls:
-            ctrl[[GK.G_NODES, GK.G_STOP, GK.G_ABORTED]] = 0
+            ctrl[[GK.G_NODES, GK.G_STOP, GK.G_ABORTED, GK.G_PROBED]] = 0
             ctrl[GK.G_MAX_NODES] = max_nodes or 0
         out: list[int] = []
         errors: list[BaseException] = []
