@@ -19,9 +19,10 @@ which for a few positions takes seconds. A build finds it on the way (the search
 one test when the root's move falls short); :func:`add_moves` adds the moves to a book made without them.
 
 The file is a NumPy ``.npz`` archive: ``version``, ``game`` (the game string), ``depth``, ``part`` (``book``, or
-``checkpoint`` for a build's unfinished file), ``keys`` (sorted ``uint64``), ``scores`` (``int8``) and, from format
-version 2, ``moves`` (``int8``: a column, or -1 where none is kept; version 1 files, without moves, are still
-read), and in files written since, ``digest``: the SHA-256 of the game, the depth and the three arrays
+``checkpoint`` for a build's unfinished file), ``keys`` (sorted ``uint64``; from format version 3, for a board
+whose layout needs two words, an ``(entries, 2)`` ``uint64`` array, low word first), ``scores`` (``int8``) and,
+from format version 2, ``moves`` (``int8``: a column, or -1 where none is kept; version 1 files, without moves,
+are still read), and in files written since, ``digest``: the SHA-256 of the game, the depth and the three arrays
 (:func:`digest_of`), which catches a damaged entry that the checks below cannot (a deepest score). A book shipped
 in the package is also held to the digest the package records for it (:data:`SHIPPED_DIGESTS`), so an edited
 shipped file is refused even where it carries a digest of its own; it is then left out (the search answers without
@@ -230,7 +231,7 @@ class Book:
 
     game: Game
     depth: int
-    #: the positions' canonical kernel keys, sorted (``uint64``)
+    #: the positions' canonical kernel keys, sorted (``uint64``; Python ints, dtype ``object``, past one word)
     keys: np.ndarray
     #: each position's score from the side to move (``int8``; see :mod:`kinarow.search.connect`)
     scores: np.ndarray
