@@ -64,7 +64,6 @@ from pathlib import Path
 from kinarow import Game, solve, svg
 from kinarow.cli.common import UsageError, check_outputs
 
-BOARDS = {"6x5": (6, 5), "6x6": (6, 6), "7x6": (7, 6)}
 #: kinarow's table (MB) on the empty boards of ``--boards`` that EMPTY_TT_MB does not name (c4's own is 1 GB)
 OTHER_TT_MB = 1024
 POSITIONS_BOARD = "7x6"
