@@ -127,8 +127,8 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("cli.md", "kinarow solve 8x7k4:gravity --moves 'd d c' --time-limit 5"):
         "a time budget: its figures depend on the machine (8 x 7 has no opening book and takes hours to solve)",
     ("misere.md", "kinarow reproduce misere-table --workers 2 --proof proofs"): "about 30 s in two worker processes",
-    ("misere.md", "kinarow reproduce misere-cylinder"): "about 3 min in one process (a minute of it the check of a "
-    "shipped certificate)",
+    ("misere.md", "kinarow reproduce misere-cylinder"): "about 5 min in one process (three of it the checks of the "
+    "shipped certificates)",
     ("parallel.md", "kinarow solve 9x4k4 --moves e2 --checkpoint e2.sqlite --status"):
         "needs a checkpoint of hours of work",
     ("parallel.md", "kinarow settle 9x4k4 --draw-proof --checkpoint walks --status"):

@@ -56,6 +56,7 @@ SHIPPED: dict[str, str] = {
     "9x3k3:gravity,misere,cylinder": "misere-cylinder-9x3k3.strategy.json.gz",
     "11x3k3:gravity,misere,cylinder": "misere-cylinder-11x3k3.strategy.json.gz",
     "7x7k3:gravity,misere,cylinder": "misere-cylinder-7x7k3.strategy.json.gz",
+    "9x5k3:gravity,misere,cylinder": "misere-cylinder-9x5k3.strategy.json.gz",
 }
 
 
