@@ -483,7 +483,7 @@ def _check(
                         "pairs of 64-bit unsigned whole numbers")
     if not layout.wide and (keys.ndim != 1 or keys.dtype != np.dtype("<u8")):
         raise BookError(f"{where} is not a usable book: its keys are not a list of 64-bit unsigned whole numbers")
-    keys = layout.from_words(keys)
+    words, keys = keys, layout.from_words(keys)  # the digest reads the file's words, not the keys again
     if scores.ndim != 1 or scores.dtype != np.dtype(np.int8):
         raise BookError(f"{where} is not a usable book: its scores are not a list of 8-bit whole numbers")
     if keys.size != scores.size:
@@ -529,7 +529,7 @@ def _check(
         _check_children(layout, keys, s, cur, mask, stones, depth, refuse)
     if "digest" in data:  # last: what the checks above find is said in their words
         kept = str(_scalar(data, "digest", "U", where))
-        if kept != digest_of(found, depth, keys, scores, moves):
+        if kept != digest_of(found, depth, words, scores, moves):
             raise BookError(f"{where} is not a usable book: its arrays do not match the digest it was written with "
                             "(an entry was damaged or edited)")
     return found, depth, keys, scores, moves
