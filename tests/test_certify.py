@@ -107,12 +107,12 @@ def test_a_knowledge_answer_of_an_older_search_is_solved_again(store):
     assert solve("3x3k3", knowledge="none", store=store).from_store
 
 
-def test_a_walk_is_only_for_boards_of_at_most_128_cells():
-    # the solver handles at most 128 cells itself: a strategy for a larger board comes from elsewhere
-    result = Result("12x11k3", "", "first", 0, 0.0, None, "first", strategy=StrategyTree("12x11k3", [], "first"))
-    with pytest.raises(WalkTooLargeError, match="at most 128 cells; 12x11k3 has 132") as caught:
+def test_a_walk_is_only_for_boards_of_at_most_256_cells():
+    # the solver handles at most 256 cells itself: a strategy for a larger board comes from elsewhere
+    result = Result("17x16k3", "", "first", 0, 0.0, None, "first", strategy=StrategyTree("17x16k3", [], "first"))
+    with pytest.raises(WalkTooLargeError, match="at most 256 cells; 17x16k3 has 272") as caught:
         certify.in_form(result, walk=True)
-    assert (caught.value.game, caught.value.cells) == ("12x11k3", 132)
+    assert (caught.value.game, caught.value.cells) == ("17x16k3", 272)
     assert certify.in_form(result, walk=False).strategy.walk is None  # the keyed form is fine
 
 

@@ -144,7 +144,7 @@ def test_budget_and_arguments():
     for options in ({"tt_mb": 0}, {"zones": 1}, {"eager": -1}, {"pair_budget": 2.5}, {"heuristic": 4}):
         with pytest.raises(KinarowError):
             ProofSearcher(game, **options)
-    for text in ("7x6k4:gravity", "3x3k3:misere", "6x6k4p2q1", "12x11k5"):
+    for text in ("7x6k4:gravity", "3x3k3:misere", "6x6k4p2q1", "17x16k5"):
         assert not proof_search_fit(Game(text))
         with pytest.raises(SolverLimitError):
             ProofSearcher(text)

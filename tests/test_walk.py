@@ -178,11 +178,15 @@ def test_check_command_reads_a_walk_and_refuses_a_broken_one(tmp_path, capsys):
         assert "Traceback" not in out + err
 
 
-def test_walks_are_for_boards_of_at_most_128_cells():
+def test_walks_are_for_boards_of_at_most_256_cells():
     tree = _strategy("3x3k3", "b2 b1")
-    big = StrategyTree("12x11k3", [], "first", walk=b"\x00")
+    big = StrategyTree("17x16k3", [], "first", walk=b"\x00")
     verdict = check(big)
-    assert not verdict.ok and "at most 128 cells" in verdict.reason
+    assert not verdict.ok and "at most 256 cells" in verdict.reason
+    # shared replies (version 4) flag a move byte with its top bit: boards of at most 128 cells
+    wide = StrategyTree("12x11k3", [], "first", walk=b"\x00", shared=1)
+    verdict = check(wide)
+    assert not verdict.ok and "below 128 only" in verdict.reason
     assert tree.compacted().size == tree.size
     with pytest.raises(KinarowError, match="cannot be written as a walk"):
         StrategyTree("12x11k5", [], "first", {}).compacted()

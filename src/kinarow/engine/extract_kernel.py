@@ -21,7 +21,8 @@ strategy as a walk (version 3). ``out`` is replaced by an array twice as
 large when full. Seen positions live in a table keyed as in the checker
 (``kind``, ``kt``: one word a position where the board allows it), except on
 boards of more than 64 cells: there the walk keys a position by a 64-bit
-fingerprint of its four words (FINGER), one word a position instead of four.
+fingerprint of its four words (FINGER; eight past 128 cells), one word a
+position instead of four (or eight).
 Two positions with one fingerprint would make the walk skip the second one's
 moves; the checkers key positions exactly, so they would then read the wrong
 moves and refuse the walk: a collision can cost a certificate, never make a
@@ -88,7 +89,7 @@ FINGER = 4  # the walk's own key kind on boards of more than 64 cells: a one-wor
 
 def seen_key(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
     """The walk's key of (p1, p2): :func:`kinarow.proofs.tree_kernel.pack`'s, or for FINGER the fingerprint
-    of its four words in the first (the others 0)."""
+    of its four (eight on a board of more than 128 cells) words in the first (the others 0)."""
     return (_seen_key_two if isinstance(p1, tuple) else pack)(p1, p2, kind, size, n, kt)  # compiled: below
 
 
@@ -105,11 +106,24 @@ def _seen_key_two(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
     return h, zero, zero, zero
 
 
+def _seen_key_four(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
+    key = pack(p1, p2, kind, size, n, kt)
+    if kind != FINGER:
+        return key
+    h = np.uint64(0x243F6A8885A308D3)
+    for j in range(8):
+        h = TK.mix64(h ^ key[j])
+    if h == np.uint64(0):
+        h = np.uint64(1)
+    zero = np.uint64(0)
+    return h, zero, zero, zero, zero, zero, zero, zero
+
+
 def _seen_key_one(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
     return pack(p1, p2, kind, size, n, kt)
 
 
-W.by_form(seen_key, _seen_key_one, _seen_key_two)
+W.by_form(seen_key, _seen_key_one, _seen_key_two, _seen_key_four)
 
 
 @njit(cache=True)

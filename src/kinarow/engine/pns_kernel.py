@@ -410,8 +410,9 @@ def pairing_cells(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):  # ty
     """The cells of a pairing that blocks every live attacker group -- at an AND node after one defender
     move, which is among the cells returned -- or :func:`kinarow.bitboards.ones` when none is found within
     ``budget`` nodes. On two-word boards the groups' free cells are numbered afresh in one word for the
-    pairing search (which runs on one word), and the search is skipped when they are more than 64."""
-    form = _pairing_two if isinstance(A, tuple) else _pairing_one  # compiled: W.by_form below
+    pairing search (which runs on one word), and the search is skipped when they are more than 64; four-word
+    boards the same way."""
+    form = _pairing_two if isinstance(A, tuple) else _pairing_one  # compiled: W.by_form below (four words: two's)
     return form(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl)
 
 
@@ -435,7 +436,7 @@ def _pairing_two(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):  # typ
     if W.count(union) > 64:
         ctrl[C_PAIR_UNKNOWN] += 1
         return fail
-    place = np.zeros(128, np.int64)  # cell -> its bit in the one-word numbering
+    place = np.zeros(256, np.int64)  # cell -> its bit in the one-word numbering
     cells = np.zeros(64, np.int64)  # bit -> cell
     n = 0
     rest = union
@@ -466,7 +467,7 @@ def _pairing_two(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):  # typ
     return zone
 
 
-W.by_form(pairing_cells, _pairing_one, _pairing_two, argument=1)
+W.by_form(pairing_cells, _pairing_one, _pairing_two, _pairing_two, argument=1)
 
 
 @njit(cache=True)
@@ -572,8 +573,8 @@ def columns(like):
 
 @njit(cache=True, inline="always")
 def row_words(like):
-    """The words of a table row for boards of ``like``'s form (8 for one word, 10 for two)."""
-    return 8 if W.nwords(like) == 1 else 10
+    """The words of a table row for boards of ``like``'s form (8 for one word, 10 for two, 16 for four)."""
+    return 8 if W.nwords(like) == 1 else 3 * W.nwords(like) + 4
 
 
 @njit(cache=True)
@@ -674,11 +675,13 @@ def threshold(second, limit, eps):
 
 def images(nsym, like):  # type: ignore[no-untyped-def]
     """Scratch room for one board per symmetry, in ``like``'s form."""
-    return np.zeros((nsym, 2) if isinstance(like, tuple) else nsym, np.uint64)  # compiled: W.by_form below
+    if isinstance(like, tuple):  # compiled: W.by_form below
+        return np.zeros((nsym, 2, 2) if isinstance(like[0], tuple) else (nsym, 2), np.uint64)
+    return np.zeros(nsym, np.uint64)
 
 
 W.by_form(images, lambda nsym, like: np.zeros(nsym, np.uint64), lambda nsym, like: np.zeros((nsym, 2), np.uint64),
-          argument=1)
+          lambda nsym, like: np.zeros((nsym, 2, 2), np.uint64), argument=1)
 
 
 class ProofTables(NamedTuple):
@@ -1003,11 +1006,11 @@ def _children(tables, tt, A, D, attacker, normal, img1, img2, attacker_moves, ex
         W.put1(img1, s, apply_sym(symtab, s, nbytes, A if attacker == 0 else D))
         W.put1(img2, s, apply_sym(symtab, s, nbytes, D if attacker == 0 else A))
     first_moves = (attacker == 0) == attacker_moves
-    cells = np.empty(128, np.int64)
-    status = np.empty(128, np.int64)
-    rows = np.empty(128, np.int64)
-    syms = np.empty(128, np.int64)
-    zones = images(128, full)
+    cells = np.empty(256, np.int64)
+    status = np.empty(256, np.int64)
+    rows = np.empty(256, np.int64)
+    syms = np.empty(256, np.int64)
+    zones = images(256, full)
     n = 0
     rest = W.andnot(full, W.bor(A, D))
     while not W.is_zero(rest):

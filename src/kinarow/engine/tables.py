@@ -16,24 +16,26 @@ from kinarow.game import MAKER_BREAKER, MISERE, Game
 MAX_CELLS = 64
 #: the most cells of a board the two-word kernels hold (see :mod:`kinarow.bitboards`)
 WIDE_CELLS = 128
+#: the most cells of a board the four-word kernels hold (the proof search's)
+QUAD_CELLS = 256
 GOAL_CODES = {"normal": K.NORMAL, MISERE: K.MISERE, MAKER_BREAKER: K.MAKER_BREAKER}
 
 
 def check_solvable(game: Game) -> None:
     """Raise :class:`SolverLimitError` if the bitboard kernel cannot hold the board."""
     if game.cells > MAX_CELLS:
-        wider = (f" (the proof search takes up to {WIDE_CELLS}: free placement, one stone a turn, a normal or "
-                 "Maker-Breaker goal)" if game.cells <= WIDE_CELLS else f" ({WIDE_CELLS} for the proof search)")
+        wider = (f" (the proof search takes up to {QUAD_CELLS}: free placement, one stone a turn, a normal or "
+                 "Maker-Breaker goal)" if game.cells <= QUAD_CELLS else f" ({QUAD_CELLS} for the proof search)")
         raise SolverLimitError(f"{game} has {game.cells} cells; the exact solver handles boards of at most "
                                f"{MAX_CELLS} cells{wider}")
 
 
 class BoardTables(NamedTuple):
     """A game's groups, symmetries and static move weights as arrays of boards (one word a board up to 64 cells,
-    two up to 128: see :mod:`kinarow.bitboards`)."""
+    two up to 128, four up to 256: see :mod:`kinarow.bitboards`)."""
 
     words: int
-    #: the groups' cells: ``(G,)`` one-word boards or ``(G, 2)``
+    #: the groups' cells: ``(G,)`` one-word boards, ``(G, 2)`` or ``(G, 2, 2)``
     masks: np.ndarray
     #: ``symtab[s, j, v]``: the image under symmetry s of the cells 8j .. 8j + 7 whose bits are v (a board)
     symtab: np.ndarray
@@ -44,11 +46,12 @@ class BoardTables(NamedTuple):
 
 
 def words_for(game: Game) -> int:
-    """The words of a board of ``game`` (1 up to 64 cells, 2 up to 128); :class:`SolverLimitError` beyond."""
-    if game.cells > WIDE_CELLS:
+    """The words of a board of ``game`` (1 up to 64 cells, 2 up to 128, 4 up to 256); :class:`SolverLimitError`
+    beyond."""
+    if game.cells > QUAD_CELLS:
         raise SolverLimitError(f"{game} has {game.cells} cells; the search handles boards of at most "
-                               f"{WIDE_CELLS} cells")
-    return 1 if game.cells <= MAX_CELLS else 2
+                               f"{QUAD_CELLS} cells")
+    return 1 if game.cells <= MAX_CELLS else 2 if game.cells <= WIDE_CELLS else 4
 
 
 @lru_cache(maxsize=32)
@@ -58,7 +61,7 @@ def board_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16, wo
     tests compare both forms)."""
     need = words_for(game)
     words = need if words is None else words
-    if words not in (1, 2) or words < need:
+    if words not in (1, 2, 4) or words < need:
         raise SolverLimitError(f"{game} needs {need} words a board, not {words}")
     geo = game.geometry
     N, m, n = geo.size, game.m, game.n
@@ -79,7 +82,7 @@ def board_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16, wo
                     if v >> b & 1 and c < N:
                         img |= 1 << perm[c]
                 images.append(img)
-    shape = (len(syms), nbytes, 256) + ((2,) if words == 2 else ())
+    shape = (len(syms), nbytes, 256) + {1: (), 2: (2,), 4: (2, 2)}[words]
     symtab = W.board_array(images, words).reshape(shape)
     # Static move order: cells on many groups first; under gravity central columns first
     # (measured on 6x5k4:gravity: 17.8M nodes with column order vs 35.6M with group-weighted order).

@@ -11,7 +11,7 @@ such cell in cell order itself. Wins on the spot are most of a strategy's
 positions (88 % of the (6,5,4) first-player win), so the files are several
 times smaller; a version 1 file, which names those moves too, still checks.
 
-Version 3 (boards of at most 64 cells) drops the board keys as well: the
+Version 3 (boards of at most 256 cells) drops the board keys as well: the
 ``walk`` is the winner's moves as cell numbers, one byte each, in the order a
 fixed depth-first replay asks for them, zlib-compressed and base64-encoded.
 The replay starts at the certificate's position; at a position met before (and
@@ -72,7 +72,8 @@ READS = (1, 2, 3, 4)  # versions the checker reads (version 1 names the wins on 
 SHARED = 128  # a version 4 move byte with this bit: the loser's turn after it begins with its sets
 #: the values a strategy certificate's ``winner`` may name
 WINNERS = (Value.FIRST, Value.SECOND, Value.MAKER, Value.BREAKER)
-WALK_CELLS = 128  # the largest board a walk is written for (one byte a move; the compiled walk's two-word bitboards)
+WALK_CELLS = 256  # the largest board a walk is written for (one byte a move; the compiled walk's four-word bitboards)
+SHARED_CELLS = 128  # the largest board of a walk with shared replies (version 4): a move byte's top bit is its flag
 WIN, NOT_LOSE = "win", "not-lose"  # what a strategy claims for its player (``outcome``)
 OUTCOMES = (WIN, NOT_LOSE)
 _SYMBOLS = ".xo"
@@ -203,7 +204,7 @@ class StrategyTree:
     def compacted(self) -> StrategyTree:
         """The same strategy as a walk (version 3): the moves in replay order, no board keys.
 
-        The strategy must hold and the board have at most 64 cells; a win on the
+        The strategy must hold and the board have at most 256 cells; a win on the
         spot is played by the replay, so an entry for one is dropped.
         """
         if self.walk is not None:
@@ -449,7 +450,7 @@ def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int]
     (rules only, no search).
 
     The walk is Python, importing nothing beyond the rules. ``compiled=True``
-    replays boards of at most 64 cells with the numba walk of
+    replays boards of at most 256 cells with the numba walk of
     :mod:`kinarow.proofs.tree_kernel` instead (the same rules, written again
     over bitboards; same verdict, reason and count, about 80 times faster).
     ``on_tick(positions)`` hears the positions proven so far, a few times a
@@ -467,6 +468,9 @@ def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int]
                       f"{tree.game} has {pos.geometry.size}", 0)
     if tree.shared is not None:
         fit = shared_replies_fit(game, tree.outcome, tree.winner)
+        if fit and pos.geometry.size > SHARED_CELLS:
+            fit = Fit.no(f"its move bytes name cells below {SHARED_CELLS} only, and the board has "
+                         f"{pos.geometry.size}")
         if not fit:
             return walked(False, f"a walk with shared replies (version 4) does not apply to {tree.game}: "
                           f"{fit.reason}", 0)
@@ -499,7 +503,7 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
     masks, cell_groups, start, turn_player, goal = TK.rules(game)
     kind, kt = TK.table_plan(size, game.n, bool(game.gravity))
     line = np.zeros(size + 1, np.int64)
-    words = 1 if size <= 64 else 2
+    words = W.words_for_cells(size)
     bx, bo = W.to_board(pos.bits[1], words), W.to_board(pos.bits[2], words)
     ctrl = np.zeros(3, np.int64)
     rows = size - pos.stones + 2 if shared is not None else 1
@@ -539,7 +543,7 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
 def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None = None, *,
                     walk_out: list[int] | None = None, walk_keys: dict[str, str] | None = None,
                     on_tick: Callable[[int], None] | None = None) -> Verdict:
-    """:func:`check` by the compiled walk (a board of at most 64 cells, the game not over).
+    """:func:`check` by the compiled walk (a board of at most 256 cells, the game not over).
 
     A keyed tree: the keys of the prescribed moves that play reaches are added
     to ``reached``, and ``walk_out`` (when given) gets the moves in replay
@@ -548,6 +552,7 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     """
     import numpy as np
 
+    from kinarow import bitboards as W
     from kinarow.proofs import tree_kernel as TK
 
     geo = pos.geometry
@@ -557,7 +562,7 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     if tree.walk is not None:
         mode = TK.STREAM
         cells = np.frombuffer(tree.walk, np.uint8)
-        keys = np.zeros((len(cells) if walk_keys is not None else 0, 2 if size <= 64 else 4), np.uint64)  # boards
+        keys = np.zeros((len(cells) if walk_keys is not None else 0, 2 * W.words_for_cells(size)), np.uint64)
     else:
         mode = TK.ENCODE if walk_out is not None else TK.DICT
         names, keys, cells = keyed_rows(tree, geo)
@@ -621,8 +626,10 @@ def keyed_rows(tree: StrategyTree, geo: Any) -> tuple[list[str], Any, Any]:
     is the board key of row i (keys with foreign symbols, which match no board, are left out)."""
     import numpy as np
 
+    from kinarow import bitboards as W
+
     size = geo.size
-    words = 1 if size <= 64 else 2
+    words = W.words_for_cells(size)
     names = [k for k in tree.choices if len(k) == size and k.isascii()]
     keys = np.zeros((len(names), 2 * words), np.uint64)
     cells = np.full(len(names), -1, np.int64)

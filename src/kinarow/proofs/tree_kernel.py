@@ -1,7 +1,7 @@
 """Numba kernel of the strategy checker: replay a winner's strategy against every reply, by the rules alone.
 
 It does what :func:`kinarow.proofs.tree.check` does in Python, for boards of
-up to 128 cells, and imports nothing from the search code. Its bitboard
+up to 256 cells, and imports nothing from the search code. Its bitboard
 primitives (:func:`push_stone`, :func:`pop_stone`, :func:`next_reply`, :func:`winning_stone`,
 :func:`outcome`, :func:`pack`, :func:`new_table`, :func:`table_add`, :func:`table_has`) are public:
 the strategy extractor in :mod:`kinarow.engine.extract_kernel` walks the same tree
@@ -70,7 +70,17 @@ and on boards of more than 64 cells (two words a side) in base 3 by blocks of
     BASE3_3  at most 120 cells: three words.
     WIDE2    otherwise ``(bx lo, bx hi, bo lo, bo hi + 1)``, four words.
 
-Every word of a base-3 key is 1 + its block's value, so none is 0.
+and on boards of 129 to 256 cells (four words a side, :mod:`kinarow.bitboards`):
+
+    WIDE4    ``(bx w0, bx w1, bx w2, bx w3, bo w0, bo w1, bo w2, bo w3 + 1)``,
+             eight words.
+
+Every word of a base-3 key is 1 + its block's value, so none is 0. The last
+word of a WIDE2 or WIDE4 key is 0 only when White holds every cell of its
+board's top word (cells 64..127 or 192..255, a board of exactly 128 or 256
+cells); such a position is then never found proven, so the replay walks it
+again: it costs moves, never a wrong verdict (and the extraction, keying
+positions the same way, writes the walk that replay reads).
 
 No used slot holds 0 in its last word. A walk's table (STREAM) starts with
 room for about two kept positions a prescribed move (at three quarters full),
@@ -139,7 +149,7 @@ CLAIM_WIN, CLAIM_NOT_LOSE = 0, 1  # what the strategy claims for its player (see
 #: the kernel's code of each ``outcome`` of :mod:`kinarow.proofs.tree`
 CLAIM_CODES = {"win": CLAIM_WIN, "not-lose": CLAIM_NOT_LOSE}
 WIDE, BASE3, COLUMNS, WIDE2 = 0, 1, 2, 3  # how a proven position is keyed (see above)
-BASE3_2, BASE3_3 = 5, 6  # (4 is the strategy walk's own fingerprint key, in kinarow.engine.extract_kernel)
+BASE3_2, BASE3_3, WIDE4 = 5, 6, 7  # (4 is the strategy walk's own fingerprint key, in kinarow.engine.extract_kernel)
 BASE3_CELLS = 40  # 3^40 < 2^64
 #: the most slots a walk's proven table starts with (128 MiB to 512 MiB, by the key's words); the size its claimed
 #: moves ask for comes when this many are full, so its memory follows what the walk proves, not what it claims
@@ -152,7 +162,7 @@ def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, in
     start = np.zeros(geo.size + 1, np.int64)
     start[1:] = np.cumsum([len(row) for row in geo.cell_groups])
     cell_groups = np.array([g for row in geo.cell_groups for g in row], np.int64)
-    masks = W.board_array(list(geo.group_masks), 1 if geo.size <= 64 else 2)
+    masks = W.board_array(list(geo.group_masks), W.words_for_cells(geo.size))
     turn_player = np.array([game.turn_state(t)[0] for t in range(geo.size + 1)], np.int64)
     goal = GOAL_CODES[game.goal]
     return masks, cell_groups, start, turn_player, goal
@@ -161,6 +171,8 @@ def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, in
 def table_plan(size: int, n: int, gravity: bool) -> tuple[int, np.ndarray]:
     """How the proven table keys a position of a board of ``size`` cells in columns of ``n``: ``(kind, kt)``."""
     kt = np.zeros((1, 256), np.uint64)
+    if size > 128:
+        return WIDE4, kt
     if size > 3 * BASE3_CELLS:
         return WIDE2, kt
     if size > 64:
@@ -307,7 +319,14 @@ def _finger_two(bx, bo):  # type: ignore[no-untyped-def]
     return h if h != np.uint64(0) else np.uint64(1)
 
 
-W.by_form(finger, _finger_one, _finger_two)
+def _finger_four(bx, bo):  # type: ignore[no-untyped-def]
+    h = np.uint64(0x243F6A8885A308D3)
+    for w in (bx[0][0], bx[0][1], bx[1][0], bx[1][1], bo[0][0], bo[0][1], bo[1][0], bo[1][1]):
+        h = mix64(h ^ w)
+    return h if h != np.uint64(0) else np.uint64(1)
+
+
+W.by_form(finger, _finger_one, _finger_two, _finger_four)
 
 
 @njit(cache=True)
@@ -325,8 +344,15 @@ def _find_finger(keys, h):
 
 def pack(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
     """The table key of (bx, bo): two words, the second 0 for a one-word key (see the module's notes); four
-    words on a board of more than 64 cells, the unused ones 0 (BASE3_2, BASE3_3; WIDE2 uses all four)."""
-    return (_pack_two if isinstance(bx, tuple) else _pack_one)(bx, bo, kind, size, n, kt)  # compiled: by_form below
+    words on a board of more than 64 cells, the unused ones 0 (BASE3_2, BASE3_3; WIDE2 uses all four); eight
+    on a board of more than 128 (WIDE4)."""
+    if isinstance(bx, tuple) and isinstance(bx[0], tuple):  # compiled: by_form below
+        return _pack_four(bx, bo, kind, size, n, kt)
+    return (_pack_two if isinstance(bx, tuple) else _pack_one)(bx, bo, kind, size, n, kt)
+
+
+def _pack_four(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
+    return bx[0][0], bx[0][1], bx[1][0], bx[1][1], bo[0][0], bo[0][1], bo[1][0], bo[1][1] + np.uint64(1)
 
 
 def _pack_two(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
@@ -366,15 +392,17 @@ def _pack_one(bx, bo, kind, size, n, kt):  # type: ignore[no-untyped-def]
     return k, zero
 
 
-W.by_form(pack, _pack_one, _pack_two)
+W.by_form(pack, _pack_one, _pack_two, _pack_four)
 
 
 @njit(cache=True)
 def new_table(kind, rows=1 << 16):
     """An empty proven table of ``rows`` slots (a power of two) for keys of ``kind``: one word a slot, two for
-    WIDE and BASE3_2, three for BASE3_3, four for WIDE2."""
+    WIDE and BASE3_2, three for BASE3_3, four for WIDE2, eight for WIDE4."""
     w = 1
-    if kind == WIDE2:
+    if kind == WIDE4:
+        w = 8
+    elif kind == WIDE2:
         w = 4
     elif kind == BASE3_3:
         w = 3
@@ -384,7 +412,10 @@ def new_table(kind, rows=1 << 16):
 
 
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9),
-        np.uint64(0xD6E8FEB86659FD93), np.uint64(0xA0761D6478BD642F))  # the fifth: a shared-reply key's e
+        np.uint64(0xD6E8FEB86659FD93), np.uint64(0xA0761D6478BD642F), np.uint64(0xE7037ED1A0B428DB),
+        np.uint64(0x8EBC6AF09C88C6E3), np.uint64(0x589965CC75374CC3), np.uint64(0x1D8E4E27C47D124F))
+# (the word after a key's last, the fifth for a two-word board's, the ninth for a four-word board's: a shared-reply
+# key's e)
 
 
 @njit(cache=True)
@@ -395,7 +426,8 @@ def _start_slot(table, h):
 
 @njit(cache=True, inline="always")
 def _hash(key):
-    """The mixed words of a key (2 words from :func:`pack` on one-word boards, 4 on two-word ones)."""
+    """The mixed words of a key (2 words from :func:`pack` on one-word boards, 4 on two-word ones, 8 on four-word
+    ones; one more with a shared-reply key's e)."""
     h = (key[0] * np.uint64(0x9E3779B97F4A7C15)) ^ (key[1] * np.uint64(0xC2B2AE3D27D4EB4F))
     for j in range(2, len(key)):  # no step for two words
         h ^= key[j] * _MIX[j]

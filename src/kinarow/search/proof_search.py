@@ -62,7 +62,7 @@ from kinarow import bitboards as W
 from kinarow.engine import breaker as BK
 from kinarow.engine import pns_kernel as P
 from kinarow.engine.compiling import PROOF_SEARCH, prepare
-from kinarow.engine.tables import WIDE_CELLS, board_tables
+from kinarow.engine.tables import QUAD_CELLS, board_tables
 from kinarow.errors import KinarowError, SolverLimitError, run_stoppable
 from kinarow.game import Game
 from kinarow.limits import check_count, check_flag, check_seconds, check_tt_mb, said, ticks_after
@@ -91,8 +91,8 @@ def proof_search_fit(game: Game) -> Fit:
     fit = blocking_fit(game)
     if not fit:
         return fit
-    if game.cells > WIDE_CELLS:
-        return Fit.no(f"{game} has {game.cells} cells; the proof search handles boards of at most {WIDE_CELLS} "
+    if game.cells > QUAD_CELLS:
+        return Fit.no(f"{game} has {game.cells} cells; the proof search handles boards of at most {QUAD_CELLS} "
                       "cells")
     return FITS
 
@@ -182,24 +182,24 @@ class ProofSearcher:
         if not fit:
             raise SolverLimitError(f"the proof search does not apply: {fit.reason}")
         self.game = game
-        if words not in (None, 1, 2):
-            raise KinarowError(f"words is 1 or 2 (or None: the fewest that hold a board), not {said(words)}")
+        if words not in (None, 1, 2, 4):
+            raise KinarowError(f"words is 1, 2 or 4 (or None: the fewest that hold a board), not {said(words)}")
         tables = board_tables(game, symmetry, words=words)
         syminv = inverse_symmetries(tables.symperm)
         if syminv is None:  # the symmetries kept do not form a group: search without them
             tables = board_tables(game, False, words=words)
             syminv = np.zeros(1, np.int64)
-        #: the words of a board in the kernel (1 up to 64 cells, 2 up to 128: :mod:`kinarow.bitboards`)
+        #: the words of a board in the kernel (1 up to 64 cells, 2 up to 128, 4 up to 256: :mod:`kinarow.bitboards`)
         self.words = words = tables.words
         self._known_buffers: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
-        wide = (2,) if words == 2 else ()
+        wide = {1: (), 2: (2,), 4: (2, 2)}[words]
         self.masks = tables.masks
         self.symtab = tables.symtab
         self.symperm = tables.symperm.astype(np.int64)
         self.syminv = syminv
         self.weight = tables.weight
         self.full = W.to_board((1 << game.cells) - 1, words)
-        row_words = 8 if words == 1 else 10  # see the kernel's table layout
+        row_words = 8 if words == 1 else 3 * words + 4  # see the kernel's table layout
         rows = max(4, int(tt_mb * 2**20) // (8 * row_words))
         self.tt = np.zeros((1 << (rows.bit_length() - 1), row_words), np.uint64)
         self.params = np.zeros(P.N_PARAMS, np.int64)
@@ -389,7 +389,7 @@ class ProofSearcher:
         attacker_moves = behind == (0 if attacker == 1 else 1)
         if self._known_buffers is None:  # the kernel fills the first n rows of each; kept between calls
             self._known_buffers = (np.zeros(self.game.cells, np.int64), np.zeros(self.game.cells, np.int64),
-                                   np.zeros((self.game.cells, 2) if self.words == 2 else self.game.cells, np.uint64),
+                                   W.board_array([0] * self.game.cells, self.words),
                                    np.zeros(self.game.cells, np.int64))
         cells, state, zones, work = self._known_buffers
         n = P.known_children(
@@ -397,7 +397,7 @@ class ProofSearcher:
             W.to_board(defender_stones, self.words), attacker - 1, self.params[P.R_GOAL] == P.NORMAL, int(extra),
             attacker_moves, bool(self.params[P.R_ZONES]), self._img1, self._img2, cells, state, zones, work)
         proven, disproven = int(P.PROVEN), int(P.DISPROVEN)
-        wide = [lo | hi << 64 for lo, hi in zones[:n].tolist()] if self.words == 2 else zones[:n].tolist()
+        wide = [W.from_board(W.get1(zones, i)) for i in range(n)] if self.words > 1 else zones[:n].tolist()
         return [(c, True, z, w) if s == proven else (c, False if s == disproven else None, 0, 0)
                 for c, s, z, w in zip(cells[:n].tolist(), state[:n].tolist(), wide, work[:n].tolist(), strict=True)]
 

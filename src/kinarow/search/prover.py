@@ -23,8 +23,8 @@ jobs``                 jobs settle "the first player cannot win"       replies n
                                                                        reply, read from the checkpoint
 ``proof search``       free placement, one stone a turn, normal goal,  df-pn in one process, its table kept in the
                        at least ``PROOF_SEARCH_CELLS`` (36) cells and  case folder -> a win: the proof tree read
-                       at most 128                                     from that table (shared replies past
-                                                                       :data:`SHARE_CELLS` cells); a draw: each
+                       at most 256                                     from that table (shared replies past
+                                                                       :data:`SHARE_CELLS` cells, up to 128); a draw: each
                                                                        side's blocking tree from the same table
 ``solve``              every other game (small boards, gravity,        :func:`kinarow.search.solve.solve` with
                        misere, Maker-Breaker, several stones a turn)   ``proof=True``: knowledge at the root,
@@ -65,7 +65,7 @@ from kinarow.values import Bound, Fit, Goal, Value
 SHARE_CELLS = 40
 #: the proof search's table in MiB for a case in one process, by the board's cells (the shipped wins used 2-12
 #: GiB; the walk asks again where rows were overwritten, so a small table costs time and moves, not correctness)
-PROOF_TT_MB = ((49, 256), (64, 2048), (128, 4096))
+PROOF_TT_MB = ((49, 256), (64, 2048), (256, 4096))
 #: the table of the solve route on boards of more than 36 cells (Connect Four 7x6: its winning walk took 22
 #: minutes with 8 GiB, far longer with the default 64 MiB), at most a third of the machine's memory
 SOLVE_TT_MB = 8192
@@ -165,7 +165,7 @@ def case_name(position: Position) -> str:
 
 def _free_normal(game: Game) -> Fit:
     """Whether the blocking-tree, job-run and proof-search routes apply to ``game`` (free placement, one stone a
-    turn, the normal goal, at most 128 cells)."""
+    turn, the normal goal, at most 256 cells)."""
     from kinarow.search.proof_search import proof_search_fit
 
     if game.goal != Goal.NORMAL:
@@ -371,7 +371,7 @@ def _fits_proof_search(position: Position, settings: Settings) -> Plan | str:
 
 
 def _run_proof_search(plan: Plan, folder: Path, settings: Settings) -> Outcome:
-    from kinarow.proofs.tree import StrategyTree
+    from kinarow.proofs.tree import SHARED_CELLS, StrategyTree
     from kinarow.search.proof_search import ProofSearcher, prove, table_size_mb
     from kinarow.search.shared_walk import shared_walk_fit
 
@@ -393,7 +393,8 @@ def _run_proof_search(plan: Plan, folder: Path, settings: Settings) -> Outcome:
                        nodes=nodes, seconds=time.perf_counter() - start, stopped=proved.stopped or "stopped")
     winner = proved.value.stone
     if winner is not None:
-        share = game.cells > SHARE_CELLS and bool(shared_walk_fit(game))
+        # (a walk with shared replies flags a move byte's top bit: past 128 cells the plain walk, a byte a move)
+        share = SHARE_CELLS < game.cells <= SHARED_CELLS and bool(shared_walk_fit(game))
         _say(settings, f"{proved.value} wins: walking the proof tree from the table"
              + (" with shared replies" if share else ""))
         if share:
@@ -433,7 +434,7 @@ def _fits_solve(position: Position, settings: Settings) -> Plan | str:
     game = position.game
     if game.cells > MAX_CELLS:
         return (f"{game} has {game.cells} cells; the solver's certificates are written for boards of at most "
-                f"{MAX_CELLS} cells, and the proof search (up to 128) takes free placement, one stone a turn and the "
+                f"{MAX_CELLS} cells, and the proof search (up to 256) takes free placement, one stone a turn and the "
                 "normal goal only")
     return Plan("solve", "the solver's own certificate: knowledge at the root, alpha-beta or the score search",
                 position)

@@ -38,7 +38,7 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.limits import check_count, check_seconds
 from kinarow.position import Position, value_names
-from kinarow.proofs.tree import SHARED, StrategyTree, shared_replies_fit
+from kinarow.proofs.tree import SHARED, SHARED_CELLS, StrategyTree, shared_replies_fit
 from kinarow.search.proof_search import ProofSearcher, load_walk, save_walk
 from kinarow.values import Fit, Goal
 
@@ -479,8 +479,9 @@ def shared_walk(
     fit = shared_walk_fit(game)
     if not fit:
         raise KinarowError(f"a walk with shared replies cannot be written for {game}: {fit.reason}")
-    if game.cells > 128:
-        raise KinarowError(f"walks are written for boards of at most 128 cells; {game} has {game.cells}")
+    if game.cells > SHARED_CELLS:
+        raise KinarowError(f"walks with shared replies are written for boards of at most {SHARED_CELLS} cells (a "
+                           f"move byte's top bit flags the sets); {game} has {game.cells}: write the plain walk")
     if position.is_over:
         raise KinarowError("the game is over; there is no strategy to walk")
     time_limit = check_seconds(time_limit, "time_limit")
