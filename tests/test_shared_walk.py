@@ -17,7 +17,7 @@ from helpers import run
 from kinarow import Game, KinarowError
 from kinarow.position import value_names
 from kinarow.proofs import CertificateError
-from kinarow.proofs.tree import SHARED, StrategyTree, check, check_certificate
+from kinarow.proofs.tree import SHARED, StrategyTree, check, check_certificate, pack_walk
 from test_tree import both
 
 Sets = Callable[[int, int, list[int]], list[list[int]]]
@@ -610,3 +610,67 @@ def test_a_walk_hurries_where_the_table_proves_no_move(moves: str) -> None:
     assert written.tree.size < 600
     verdict = both(written.tree)
     assert verdict.ok, verdict.reason
+
+
+@pytest.mark.parametrize("text", ["12x11k3", "16x16k3"])
+def test_past_128_cells_a_shared_walk_is_version_5_and_both_checkers_read_it(text):
+    """On boards of 129 to 256 cells the walk's numbers are two bytes (version 5): the proof search writes one,
+    both checkers accept it with the same count, it round-trips through JSON, and its version is its board's."""
+    from kinarow.search.proof_search import ProofSearcher
+    from kinarow.search.shared_walk import shared_walk
+
+    game = Game(text)
+    written = shared_walk(ProofSearcher(game, tt_mb=16), game.start(), 1)
+    assert written is not None and written.sets > 0
+    tree = written.tree
+    data = tree.to_json()
+    assert data["version"] == 5 and data["length"] == len(tree.walk) and len(tree.walk) % 2 == 0
+    assert both(tree).ok
+    assert check_certificate(data).ok and check_certificate(data, compiled=True).ok
+    assert StrategyTree.from_json(data) == tree
+    with pytest.raises(CertificateError, match="version 5 on larger ones"):  # its bytes as version 4's
+        StrategyTree.from_json({**data, "version": 4})
+    odd = {**data, "length": data["length"] - 1, "walk": pack_walk(tree.walk[:-1])}
+    with pytest.raises(CertificateError, match="odd length"):
+        StrategyTree.from_json(odd)
+    small = Game("4x4k3")
+    little = shared_walk(ProofSearcher(small, tt_mb=8), small.start(), 1)
+    assert little is not None
+    with pytest.raises(CertificateError, match="this is version 5 on 16 cells"):
+        StrategyTree.from_json({**little.tree.to_json(), "version": 5})
+
+
+def test_tampered_version_5_walks_are_refused_alike():
+    """A number cut in half, a number cut, and numbers changed (their low or high byte): both checkers say the
+    same, and some changes are refused."""
+    from kinarow.search.proof_search import ProofSearcher
+    from kinarow.search.shared_walk import shared_walk
+
+    game = Game("12x11k3")
+    written = shared_walk(ProofSearcher(game, tt_mb=16), game.start(), 1)
+    assert written is not None
+    tree = written.tree
+    walk = tree.walk
+    assert walk is not None
+    half = both(_tampered(tree, walk[:-1]))
+    assert not half.ok and "odd length" in half.reason
+    assert not both(_tampered(tree, walk[:-2])).ok
+    rng = random.Random(5)
+    refused = 0
+    for i in rng.sample(range(len(walk)), 40):
+        verdict = both(_tampered(tree, walk[:i] + bytes([(walk[i] + 1) % 256]) + walk[i + 1:]))
+        refused += not verdict.ok
+    assert refused > 0
+
+
+def test_a_version_5_walk_opens_to_one_from_before_the_winners_move():
+    from kinarow.search.proof_search import ProofSearcher
+    from kinarow.search.shared_walk import shared_walk
+
+    game = Game("12x11k3")
+    position = game.position("f6")
+    written = shared_walk(ProofSearcher(game, tt_mb=16), position, 1)
+    assert written is not None and both(written.tree).ok
+    opened = written.tree.opened()
+    assert opened.moves == [] and opened.shared == written.tree.shared + 1
+    assert both(opened).ok

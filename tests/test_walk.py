@@ -183,10 +183,10 @@ def test_walks_are_for_boards_of_at_most_256_cells():
     big = StrategyTree("17x16k3", [], "first", walk=b"\x00")
     verdict = check(big)
     assert not verdict.ok and "at most 256 cells" in verdict.reason
-    # shared replies (version 4) flag a move byte with its top bit: boards of at most 128 cells
+    # shared replies past 128 cells (version 5): two bytes a number, so never an odd length
     wide = StrategyTree("12x11k3", [], "first", walk=b"\x00", shared=1)
     verdict = check(wide)
-    assert not verdict.ok and "below 128 only" in verdict.reason
+    assert not verdict.ok and "(version 5)" in verdict.reason and "odd length (1 byte)" in verdict.reason
     assert tree.compacted().size == tree.size
     with pytest.raises(KinarowError, match="cannot be written as a walk"):
         StrategyTree("12x11k5", [], "first", {}).compacted()

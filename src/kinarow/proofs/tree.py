@@ -42,7 +42,8 @@ Fewer stones never help the loser (free placement, one stone a turn, the normal
 goal or Maker's win: the only games version 4 is read for), so a win after
 the whole set is a win after each of its replies. Such positions are proven
 under their board and the loser's extra stones, as the same board may be met
-with the other player to move.
+with the other player to move. Version 5 is version 4 on a board of more than
+128 cells, every number two bytes (little-endian) and the flag 32768 for 128.
 
 :func:`check` replays the strategy against every legal reply using only the
 rules (:mod:`kinarow.position`); it imports nothing from the search code.
@@ -52,9 +53,11 @@ from __future__ import annotations
 
 import base64
 import json
+import sys
 import threading
 import zlib
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -68,13 +71,45 @@ FORMAT = "kinarow.strategy"
 VERSION = 2
 WALK_VERSION = 3  # the key-less form (a walk of moves)
 SHARED_VERSION = 4  # a walk with shared replies (sets of the loser's replies that share one subtree)
-READS = (1, 2, 3, 4)  # versions the checker reads (version 1 names the wins on the spot as well)
+WIDE_VERSION = 5  # version 4 on a board of more than 128 cells: every number of the walk two bytes
+READS = (1, 2, 3, 4, 5)  # versions the checker reads (version 1 names the wins on the spot as well)
 SHARED = 128  # a version 4 move byte with this bit: the loser's turn after it begins with its sets
+SHARED_WIDE = 32768  # the same flag in version 5 (two-byte numbers, little-endian)
 #: the values a strategy certificate's ``winner`` may name
 WINNERS = (Value.FIRST, Value.SECOND, Value.MAKER, Value.BREAKER)
 WALK_CELLS = 256  # the largest board a walk is written for (one byte a move; the compiled walk's four-word bitboards)
 SHARED_CELLS = 128  # the largest board of a walk with shared replies (version 4): a move byte's top bit is its flag
 WIN, NOT_LOSE = "win", "not-lose"  # what a strategy claims for its player (``outcome``)
+
+
+def number_bytes(cells: int) -> int:
+    """The bytes of each number of a walk with shared replies on a board of ``cells`` cells: 1 (version 4) up
+    to :data:`SHARED_CELLS`, 2 (version 5, little-endian) beyond."""
+    return 1 if cells <= SHARED_CELLS else 2
+
+
+def shared_flag(nbytes: int) -> int:
+    """The flag bit of a move (and of a set "but" count) in a walk of ``nbytes``-byte numbers."""
+    return SHARED if nbytes == 1 else SHARED_WIDE
+
+
+def put_number(out: bytearray, x: int, nbytes: int) -> None:
+    """Append the number ``x`` to a walk of ``nbytes``-byte numbers."""
+    if nbytes == 1:
+        out.append(x)
+    else:
+        out.extend(x.to_bytes(2, "little"))
+
+
+def walk_numbers(walk: bytes, nbytes: int) -> Sequence[int]:
+    """The numbers of a walk of ``nbytes``-byte numbers (its bytes themselves for one; an even length for two)."""
+    if nbytes == 1:
+        return walk
+    numbers = array("H")
+    numbers.frombytes(walk)
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return numbers
 OUTCOMES = (WIN, NOT_LOSE)
 _SYMBOLS = ".xo"
 
@@ -245,20 +280,23 @@ class StrategyTree:
         if value_names(game)[before.to_move - 1] != self.winner:
             raise KinarowError(f"the last move, {self.moves[-1]}, is not the {self.winner} player's")
         cell = before.geometry.parse_cell(self.moves[-1])
-        if self.shared is None:
-            walk = bytes([cell]) + self.walk
-        elif self.walk[:1] == b"\x00":
-            walk = bytes([cell]) + self.walk[1:]
+        nbytes = number_bytes(game.cells) if self.shared is not None else 1
+        first = bytearray()
+        if self.shared is None or self.walk[:nbytes] == bytes(nbytes):  # no sets at the start: the move alone
+            put_number(first, cell, nbytes)
+            walk = bytes(first) + self.walk[nbytes if self.shared is not None else 0:]
         else:
-            walk = bytes([cell | SHARED]) + self.walk
+            put_number(first, cell | shared_flag(nbytes), nbytes)
+            walk = bytes(first) + self.walk
         return replace(self, moves=self.moves[:-1], walk=walk,
                        shared=None if self.shared is None else self.shared + 1)
 
     def to_json(self) -> dict[str, Any]:
         who = {"winner": self.winner} if self.outcome == WIN else {"outcome": NOT_LOSE, "player": self.winner}
         if self.walk is not None and self.shared is not None:
+            version = SHARED_VERSION if number_bytes(Game(self.game).cells) == 1 else WIDE_VERSION
             return {
-                **envelope(FORMAT, SHARED_VERSION, self.game, self.moves, self.claim),
+                **envelope(FORMAT, version, self.game, self.moves, self.claim),
                 **who,
                 "prescribed": self.shared,
                 "length": len(self.walk),
@@ -287,12 +325,25 @@ class StrategyTree:
         winner = read(Value, winner, f"the strategy certificate's '{field_name}'", CertificateError, WINNERS)
         if data.get("version") == WALK_VERSION:
             return cls(game, moves, winner, walk=read_walk(data, "strategy certificate"), outcome=outcome)
-        if data.get("version") == SHARED_VERSION:
+        if data.get("version") in (SHARED_VERSION, WIDE_VERSION):
+            version = data["version"]
+            try:
+                cells = Game(game).cells
+            except KinarowError as err:
+                raise CertificateError(f"the strategy certificate's game is invalid: {err}") from None
+            if (version == WIDE_VERSION) != (cells > SHARED_CELLS):
+                raise CertificateError(f"a walk with shared replies is version {SHARED_VERSION} on boards of at most "
+                                       f"{SHARED_CELLS} cells (a byte a number) and version {WIDE_VERSION} on larger "
+                                       f"ones (two bytes a number); this is version {version} on {cells} cells")
             walk = read_walk(data, "strategy certificate", "length")
+            nbytes = number_bytes(cells)
+            if len(walk) % nbytes:
+                raise CertificateError(f"the strategy certificate's walk of two-byte numbers (version {WIDE_VERSION}) "
+                                       f"has an odd length, {len(walk):,} bytes")
             count = data.get("prescribed")
-            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= len(walk):
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= len(walk) // nbytes:
                 raise CertificateError("the strategy certificate's 'prescribed' is the number of the winner's moves "
-                                       f"in its walk, from 0 to its length ({len(walk):,} bytes)")
+                                       f"in its walk, from 0 to its numbers ({len(walk) // nbytes:,})")
             return cls(game, moves, winner, walk=walk, outcome=outcome, shared=count)
         if not isinstance(choices, dict) or not all(isinstance(v, str) for v in choices.values()):
             raise CertificateError("the strategy certificate needs 'choices', an object from boards to cell names")
@@ -468,11 +519,13 @@ def check(tree: StrategyTree, *, compiled: bool = False, on_tick: Callable[[int]
                       f"{tree.game} has {pos.geometry.size}", 0)
     if tree.shared is not None:
         fit = shared_replies_fit(game, tree.outcome, tree.winner)
-        if fit and pos.geometry.size > SHARED_CELLS:
-            fit = Fit.no(f"its move bytes name cells below {SHARED_CELLS} only, and the board has "
-                         f"{pos.geometry.size}")
+        length = len(tree.walk or b"")
+        version = SHARED_VERSION if number_bytes(pos.geometry.size) == 1 else WIDE_VERSION
+        if fit and length % number_bytes(pos.geometry.size):
+            fit = Fit.no(f"past {SHARED_CELLS} cells its numbers are two bytes each, and the walk has an odd length "
+                         f"({length:,} byte{'' if length == 1 else 's'})")
         if not fit:
-            return walked(False, f"a walk with shared replies (version 4) does not apply to {tree.game}: "
+            return walked(False, f"a walk with shared replies (version {version}) does not apply to {tree.game}: "
                           f"{fit.reason}", 0)
     if compiled and pos.geometry.size <= WALK_CELLS and not pos.is_over and tree.winner in value_names(game):
         return _check_compiled(tree, pos, on_tick=on_tick)
@@ -515,7 +568,8 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
         try:
             found.append(TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal, masks,
                                   cell_groups, start, turn_player, keys, cells, line, used, mode, out, ctrl, kind, kt,
-                                  TK.CLAIM_CODES[outcome], shared is not None, scell, sbeg))
+                                  TK.CLAIM_CODES[outcome], 0 if shared is None else shared_flag(number_bytes(size)),
+                                  scell, sbeg))
         except BaseException as error:  # handed to the waiting thread
             errors.append(error)
 
@@ -559,9 +613,10 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     size = geo.size
     winner = 1 if tree.winner == value_names(pos.game)[0] else 2
     names: list[str] = []
+    wide = tree.shared is not None and number_bytes(size) == 2  # version 5: two-byte numbers
     if tree.walk is not None:
         mode = TK.STREAM
-        cells = np.frombuffer(tree.walk, np.uint8)
+        cells = np.frombuffer(tree.walk, "<u2" if wide else np.uint8)
         keys = np.zeros((len(cells) if walk_keys is not None else 0, 2 * W.words_for_cells(size)), np.uint64)
     else:
         mode = TK.ENCODE if walk_out is not None else TK.DICT
@@ -569,13 +624,14 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     used = np.zeros(len(keys), np.uint8)
     out = np.zeros(len(keys) if mode == TK.ENCODE else 0, np.int64)
     sets: list[Any] | None = [] if tree.shared is not None else None
+    unit = ("two-byte numbers" if wide else "bytes") if sets is not None else "moves"
     status, proven, depth, read, line = replay(pos, winner, mode, keys, cells, used, out, on_tick, tree.outcome,
                                                sets)
     if reached is not None:
         reached.update(names[int(i)] for i in np.flatnonzero(used))
     if status == TK.OK:
         if mode == TK.STREAM and read < len(cells):
-            return walked(False, f"the walk has {len(cells) - read:,} {'bytes' if sets else 'moves'} more than the "
+            return walked(False, f"the walk has {len(cells) - read:,} {unit} more than the "
                           "replay reads", int(proven))
         if sets and sets[0] != tree.shared:
             return walked(False, f"the walk holds {sets[0]:,} of the winner's moves, but 'prescribed' says "
@@ -600,7 +656,6 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
             given.give(group)
     where = " ".join(names_played) or "(start)"
     pos = given
-    unit = "bytes" if sets is not None else "moves"
     if status == TK.ENDS:
         reason = ended(where, pos.result, tree)
     elif status == TK.NO_MOVE:
@@ -609,7 +664,7 @@ def _check_compiled(tree: StrategyTree, pos: Position, reached: set[str] | None 
     elif status == TK.BAD_SET:
         reason = bad_sets(where, read)
     elif mode == TK.STREAM:
-        reason = (f"after {where} the walk's {'byte' if sets is not None else 'move'} {read:,} is cell "
+        reason = (f"after {where} the walk's {unit[:-1]} {read:,} is cell "
                   f"{int(line[depth])}, which is not a legal move")
     else:
         name = tree.choices[board_key(pos)]
@@ -682,11 +737,14 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
     winner = 1 if tree.winner == first else 2
     loses = second if winner == 1 else first  # the result a non-losing strategy must never reach
     proven: set[str] = set()
-    walk = iter(tree.walk) if tree.walk is not None else None
-    read = heard = 0  # bytes read from the walk (moves, but in version 4); positions last reported to on_tick
-    spot = 0  # wins on the spot met (checked each time, not kept in ``proven``)
     shared = tree.shared is not None
-    unit = "bytes" if shared else "moves"
+    nbytes = number_bytes(pos.geometry.size) if shared else 1
+    flag = shared_flag(nbytes)
+    numbers = walk_numbers(tree.walk, nbytes) if tree.walk is not None else None
+    walk = iter(numbers) if numbers is not None else None
+    read = heard = 0  # numbers read from the walk (moves, but in versions 4 and 5); positions last reported
+    spot = 0  # wins on the spot met (checked each time, not kept in ``proven``)
+    unit = ("bytes" if nbytes == 1 else "two-byte numbers") if shared else "moves"
     moves = 0  # the winner's moves read from the walk
 
     def byte(where: str) -> int:
@@ -707,7 +765,7 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
         legal = set(p.legal_moves())
         for s in range(count):
             m = byte(where)
-            but, m = m >= SHARED, m % SHARED  # but: every reply left but the cells listed
+            but, m = m >= flag, m % flag  # but: every reply left but the cells listed
             if (m < 2 and not but) or s >= p.geometry.size:
                 raise _RefutedError(bad_sets(where, read))
             listed: list[int] = []
@@ -747,10 +805,10 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
             if walk is not None:
                 cell = byte(where)
                 moves += 1
-                if shared and cell >= SHARED:
-                    cell, flagged = cell - SHARED, True
+                if shared and cell >= flag:
+                    cell, flagged = cell - flag, True
                 if cell not in p.legal_moves():
-                    raise _RefutedError(f"after {where} the walk's {'byte' if shared else 'move'} {read:,} is cell "
+                    raise _RefutedError(f"after {where} the walk's {unit[:-1]} {read:,} is cell "
                                         f"{cell}, which is not a legal move")
                 name = p.name(cell)
             if name is None:
@@ -781,8 +839,8 @@ def _check_python(tree: StrategyTree, on_tick: Callable[[int], None] | None = No
         visit(_Given(pos) if shared else pos, [], shared)
     except _RefutedError as err:
         return walked(False, str(err), len(proven) + spot)
-    if tree.walk is not None and read < len(tree.walk):
-        return walked(False, f"the walk has {len(tree.walk) - read:,} {unit} more than the replay reads",
+    if numbers is not None and read < len(numbers):
+        return walked(False, f"the walk has {len(numbers) - read:,} {unit} more than the replay reads",
                       len(proven) + spot)
     if shared and moves != tree.shared:
         return walked(False, f"the walk holds {moves:,} of the winner's moves, but 'prescribed' says "

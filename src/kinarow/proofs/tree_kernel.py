@@ -105,6 +105,10 @@ read from the walk.
 Shared replies (``covers``, STREAM only)
 ========================================
 
+(In a walk of version 5, on a board of more than 128 cells, every number
+below is two bytes and the flag ``SHARED_WIDE``, 32768, in place of
+``SHARED``; the kernel reads it as an array of ``uint16``.)
+
 A walk of version 4 may let several replies of the loser share one subtree.
 A winner's move byte ``c | SHARED`` says that the loser's turn after ``c``
 begins with its *sets*: a byte ``r`` (at least 1), then ``r`` times a count
@@ -140,6 +144,7 @@ from kinarow.values import Goal
 OK, ENDS, NO_MOVE, ILLEGAL, STOPPED = 0, 1, 2, 3, 4  # what the walk found (ENDS: a line ends in another result)
 BAD_SET = 5  # a walk's shared replies break the format's rules (see "Shared replies" above)
 SHARED = 128  # a winner's move byte with this bit: the loser's turn after it reads its shared replies
+SHARED_WIDE = 32768  # the same flag in a walk of two-byte numbers (version 5, boards of more than 128 cells)
 DICT, STREAM, ENCODE, ENCODE_FINGER = 0, 1, 2, 3  # where the winner's moves come from (see above)
 NORMAL, MISERE, MAKER_BREAKER = 0, 1, 2
 #: the kernel's code of each goal
@@ -554,7 +559,7 @@ def _prove(table, used, ctable, cused, key, e):
 
 
 @njit(cache=True)
-def _read_sets(bx, bo, d, cells, read, size, n, gravity, scell, sbeg, smask, root):
+def _read_sets(bx, bo, d, cells, read, size, n, gravity, scell, sbeg, smask, root, flag):
     """Read the sets of the loser's node at depth ``d`` from ``cells[read:]`` (see "Shared replies"):
     ``(status, read, count)``; status OK, NO_MOVE (the walk ends) or BAD_SET."""
     if read == cells.shape[0]:
@@ -570,9 +575,9 @@ def _read_sets(bx, bo, d, cells, read, size, n, gravity, scell, sbeg, smask, roo
             return NO_MOVE, read, 0
         m = np.int64(cells[read])
         read += 1
-        but = m >= SHARED  # the set is every reply left but the cells listed
+        but = m >= flag  # the set is every reply left but the cells listed
         if but:
-            m -= SHARED
+            m -= flag
         if (m < 2 and not but) or s >= size:
             return BAD_SET, read, 0
         sbeg[d, s] = k
@@ -618,8 +623,9 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
     ``reached[j]`` is set to 1 for each row of ``keys`` that play reaches (DICT, ENCODE).
     In STREAM mode ``keys`` may have no rows: then the positions are not noted.
     ``kind`` and ``kt`` say how the proven table keys a position (:func:`table_plan`).
-    ``covers`` (STREAM, a walk of version 4): the walk has shared replies, read into ``scell`` and ``sbeg``
-    (one row a depth, ``size`` and ``size + 1`` columns; see "Shared replies").
+    ``covers`` (STREAM, a walk of version 4 or 5): the walk has shared replies, read into ``scell`` and ``sbeg``
+    (one row a depth, ``size`` and ``size + 1`` columns; see "Shared replies"), and its flag is ``covers``
+    (SHARED for a walk of bytes, SHARED_WIDE for one of two-byte numbers; 0: no shared replies).
 
     Returns ``(status, positions checked, depth, moves read)`` (the proven positions kept, and the wins on the
     spot each time one is met; ``ctrl[0]`` reports the same count; "moves read" are the walk's bytes): on
@@ -649,7 +655,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
     cur = np.full(depth_max + 1, -1, np.int64)  # the set replayed from depth d, or -1 for one stone
     smask = np.zeros((depth_max + 1, W.nwords(bx)), np.uint64)  # the cells of the sets at depth d
     cnt = stones  # stones on the board (more than stones + d below a set)
-    pend[0] = covers
+    pend[0] = 1 if covers else 0
     d = 0
     while True:
         steps += 1
@@ -688,8 +694,8 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 c = np.int64(cells[read])
                 read += 1
                 moves += 1
-                if covers and c >= SHARED:
-                    c -= SHARED
+                if covers and c >= covers:
+                    c -= covers
                     shared = 1
             else:
                 if mode == ENCODE:
@@ -719,7 +725,8 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
             nsets[d] = 0
             snext[d] = 0
             if pend[d] != 0:
-                status, read, r = _read_sets(bx, bo, d, cells, read, size, n, gravity, scell, sbeg, smask, d == 0)
+                status, read, r = _read_sets(bx, bo, d, cells, read, size, n, gravity, scell, sbeg, smask, d == 0,
+                                             covers)
                 if status != OK:
                     ctrl[2] = moves
                     return status, used + cused + spot, d, read

@@ -24,7 +24,7 @@ jobs``                 jobs settle "the first player cannot win"       replies n
 ``proof search``       free placement, one stone a turn, normal goal,  df-pn in one process, its table kept in the
                        at least ``PROOF_SEARCH_CELLS`` (36) cells and  case folder -> a win: the proof tree read
                        at most 256                                     from that table (shared replies past
-                                                                       :data:`SHARE_CELLS` cells, up to 128); a draw: each
+                                                                       :data:`SHARE_CELLS` cells); a draw: each
                                                                        side's blocking tree from the same table
 ``solve``              every other game (small boards, gravity,        :func:`kinarow.search.solve.solve` with
                        misere, Maker-Breaker, several stones a turn)   ``proof=True``: knowledge at the root,
@@ -371,7 +371,7 @@ def _fits_proof_search(position: Position, settings: Settings) -> Plan | str:
 
 
 def _run_proof_search(plan: Plan, folder: Path, settings: Settings) -> Outcome:
-    from kinarow.proofs.tree import SHARED_CELLS, StrategyTree
+    from kinarow.proofs.tree import StrategyTree
     from kinarow.search.proof_search import ProofSearcher, prove, table_size_mb
     from kinarow.search.shared_walk import shared_walk_fit
 
@@ -393,8 +393,7 @@ def _run_proof_search(plan: Plan, folder: Path, settings: Settings) -> Outcome:
                        nodes=nodes, seconds=time.perf_counter() - start, stopped=proved.stopped or "stopped")
     winner = proved.value.stone
     if winner is not None:
-        # (a walk with shared replies flags a move byte's top bit: past 128 cells the plain walk, a byte a move)
-        share = SHARE_CELLS < game.cells <= SHARED_CELLS and bool(shared_walk_fit(game))
+        share = game.cells > SHARE_CELLS and bool(shared_walk_fit(game))
         _say(settings, f"{proved.value} wins: walking the proof tree from the table"
              + (" with shared replies" if share else ""))
         if share:

@@ -38,7 +38,14 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.limits import check_count, check_seconds
 from kinarow.position import Position, value_names
-from kinarow.proofs.tree import SHARED, SHARED_CELLS, StrategyTree, shared_replies_fit
+from kinarow.proofs.tree import (
+    StrategyTree,
+    number_bytes,
+    put_number,
+    shared_flag,
+    shared_replies_fit,
+    walk_numbers,
+)
 from kinarow.search.proof_search import ProofSearcher, load_walk, save_walk
 from kinarow.values import Fit, Goal
 
@@ -71,34 +78,35 @@ Rows = dict[tuple[int, int, int], int]  # (winner's stones, loser's, loser's ext
 SetRows = dict[tuple[int, int, int], list[list[int]]]  # the same keys -> the sets of the loser's turn there
 
 
-def encode_sets(out: bytearray, groups: list[list[int]], left: list[int], start: bool = False) -> None:
-    """Append the sets of a loser's turn whose replies are ``left`` as a walk holds them (a count, then each
-    set as its cells, or as the replies left but some, whichever is shorter); at the start, the count even when
-    0, else nothing for none."""
+def encode_sets(out: bytearray, groups: list[list[int]], left: list[int], start: bool = False,
+                nbytes: int = 1) -> None:
+    """Append the sets of a loser's turn whose replies are ``left`` as a walk of ``nbytes``-byte numbers holds
+    them (a count, then each set as its cells, or as the replies left but some, whichever is shorter); at the
+    start, the count even when 0, else nothing for none."""
     if not groups and not start:
         return
-    out.append(len(groups))
+    flag = shared_flag(nbytes)
+    put_number(out, len(groups), nbytes)
     rest = list(left)
     for g in groups:
         but = [c for c in rest if c not in g]
-        if len(but) < len(g):
-            out.append(SHARED + len(but))
-            out.extend(but)
-        else:
-            out.append(len(g))
-            out.extend(g)
+        listed = but if len(but) < len(g) else g
+        put_number(out, flag + len(but) if listed is but else len(g), nbytes)
+        for c in listed:
+            put_number(out, c, nbytes)
         rest = [c for c in rest if c not in g]
 
 
-def decode_sets(byte: Callable[[], int], left: list[int]) -> list[list[int]]:
-    """The sets :func:`encode_sets` wrote for a turn whose replies are ``left``, read with ``byte()``; one
-    sentence when they do not fit."""
+def decode_sets(byte: Callable[[], int], left: list[int], nbytes: int = 1) -> list[list[int]]:
+    """The sets :func:`encode_sets` wrote for a turn whose replies are ``left``, read a number at a time with
+    ``byte()``; one sentence when they do not fit."""
+    flag = shared_flag(nbytes)
     rest = list(left)
     groups: list[list[int]] = []
     for _ in range(byte()):
         m = byte()
-        listed = [byte() for _ in range(m % SHARED)]
-        group = [c for c in rest if c not in listed] if m >= SHARED else listed
+        listed = [byte() for _ in range(m % flag)]
+        group = [c for c in rest if c not in listed] if m >= flag else listed
         if any(c not in rest for c in listed) or len(group) < 2:
             raise KinarowError("a walk's sets do not fit the position they are read at")
         groups.append(group)
@@ -113,6 +121,9 @@ class Stones:
     def __init__(self, game: Game) -> None:
         self.cells = game.cells
         self.groups = [sum(1 << c for c in g) for g in game.geometry.groups]
+        #: the bytes of a number in the walk (two past 128 cells: version 5) and its flag bit
+        self.nbytes = number_bytes(self.cells)
+        self.flag = shared_flag(self.nbytes)
 
     def empty(self, a: int, d: int) -> list[int]:
         return [c for c in range(self.cells) if not (a | d) >> c & 1]
@@ -170,23 +181,25 @@ class Stones:
         sets: SetRows = {}
         proven: set[tuple[int, int, int]] = set()
         at = 0
+        nbytes = self.nbytes if shared else 1
+        numbers = walk_numbers(walk, nbytes)
 
         def byte() -> int:
             nonlocal at
-            if at == len(walk):
+            if at == len(numbers):
                 raise KinarowError("internal error: a part's walk ends before its replay")
             at += 1
-            return walk[at - 1]
+            return numbers[at - 1]
 
         def winner_turn(a: int, d: int, e: int) -> None:
             if not self.empty(a, d) or self.spot(a, d) or (a, d, e) in proven:
                 return
             b = byte()
-            move = b % SHARED if shared else b
+            move = b % self.flag if shared else b
             moves[(a, d, e)] = move
             child = a | 1 << move
             if (child, d, e) not in proven:
-                groups = decode_sets(byte, self.empty(child, d)) if shared and b >= SHARED else []
+                groups = decode_sets(byte, self.empty(child, d), nbytes) if shared and b >= self.flag else []
                 loser_turn(child, d, e, groups)
             proven.add((a, d, e))
 
@@ -197,8 +210,8 @@ class Stones:
             proven.add((a, d, e))
 
         self.from_start(position, winner, winner_turn, loser_turn,
-                        lambda a, d: decode_sets(byte, self.empty(a, d)) if shared else [])
-        if at != len(walk):
+                        lambda a, d: decode_sets(byte, self.empty(a, d), nbytes) if shared else [])
+        if at != len(numbers):
             raise KinarowError("internal error: a part's walk is longer than its replay")
         return moves, sets
 
@@ -216,14 +229,13 @@ class Stones:
             move = moves.get((a, d, e))
             if move is None:
                 raise KinarowError("internal error: the merged parts give no move at a position their walk reaches")
-            out.append(move)
-            count += 1
             child = a | 1 << move
+            groups = sets.get((child, d, e), []) if (child, d, e) not in proven else []
+            put_number(out, move | self.flag if groups else move, self.nbytes)
+            count += 1
             if (child, d, e) not in proven:
-                groups = sets.get((child, d, e), [])
                 if groups:
-                    out[-1] |= SHARED
-                    encode_sets(out, groups, self.empty(child, d))
+                    encode_sets(out, groups, self.empty(child, d), nbytes=self.nbytes)
                 loser_turn(child, d, e, groups)
             proven.add((a, d, e))
 
@@ -233,7 +245,7 @@ class Stones:
 
         def start_sets(a: int, d: int) -> list[list[int]]:
             groups = sets.get((a, d, 0), [])
-            encode_sets(out, groups, self.empty(a, d), start=True)
+            encode_sets(out, groups, self.empty(a, d), start=True, nbytes=self.nbytes)
             return groups
 
         self.from_start(position, winner, winner_turn, loser_turn, start_sets)
@@ -290,16 +302,16 @@ class _Writer:
         return self.at < len(self.prefix)
 
     def byte(self) -> int:
-        """The next byte of the stopped walk being replayed."""
-        if not self.replaying:
+        """The next number (a byte, or two past 128 cells) of the stopped walk being replayed."""
+        if not self.replaying or self.at + self.board.nbytes > len(self.prefix):
             raise KinarowError("the kept walk ends inside a record; remove it to walk from the start")
-        self.at += 1
-        return self.prefix[self.at - 1]
+        self.at += self.board.nbytes
+        return int.from_bytes(self.prefix[self.at - self.board.nbytes:self.at], "little")
 
     def read_sets(self, a: int, d: int) -> list[list[int]]:
         """The sets of the loser's turn at (a, d) as the stopped walk wrote them (see :meth:`write_sets`)."""
         try:
-            groups = decode_sets(self.byte, self.empty(a, d))
+            groups = decode_sets(self.byte, self.empty(a, d), self.board.nbytes)
         except KinarowError:
             raise KinarowError("the kept walk's sets do not fit its position; remove it to walk from the start") \
                 from None
@@ -342,13 +354,14 @@ class _Writer:
         self.tick()
         if self.replaying:
             b = self.byte()
-            move = b % SHARED
+            flag = self.board.flag
+            move = b % flag
             child = a | 1 << move
-            if move >= self.cells or (a | d) >> move & 1 or (b >= SHARED and (child, d, extra) in self.proven):
+            if move >= self.cells or (a | d) >> move & 1 or (b >= flag and (child, d, extra) in self.proven):
                 raise KinarowError("the kept walk plays on a taken cell when replayed; remove it to walk from the "
                                    "start")
             self.moves += 1
-            groups = self.read_sets(child, d) if b >= SHARED else []
+            groups = self.read_sets(child, d) if b >= flag else []
             if (child, d, extra) not in self.proven:
                 self.loser_turn(child, d, extra, groups)
             self.proven.add((a, d, extra))
@@ -374,10 +387,10 @@ class _Writer:
         child = a | 1 << move
         self.moves += 1
         if (child, d, extra) in self.proven:  # the replay does not expand it: no sets
-            self.out.append(move)
+            put_number(self.out, move, self.board.nbytes)
         else:
             groups = self.grouped(child, d, extra)
-            self.out.append(move | SHARED if groups else move)
+            put_number(self.out, move | self.board.flag if groups else move, self.board.nbytes)
             self.write_sets(groups, self.empty(child, d))
             self.loser_turn(child, d, extra, groups)
         self.proven.add((a, d, extra))
@@ -419,7 +432,7 @@ class _Writer:
 
     def write_sets(self, groups: list[list[int]], left: list[int], start: bool = False) -> None:
         """The sets of a turn whose replies are ``left`` (:func:`encode_sets`)."""
-        encode_sets(self.out, groups, left, start)
+        encode_sets(self.out, groups, left, start, self.board.nbytes)
         self.sets += len(groups)
         self.shared += sum(len(g) for g in groups)
 
@@ -479,9 +492,8 @@ def shared_walk(
     fit = shared_walk_fit(game)
     if not fit:
         raise KinarowError(f"a walk with shared replies cannot be written for {game}: {fit.reason}")
-    if game.cells > SHARED_CELLS:
-        raise KinarowError(f"walks with shared replies are written for boards of at most {SHARED_CELLS} cells (a "
-                           f"move byte's top bit flags the sets); {game} has {game.cells}: write the plain walk")
+    if game.cells > 256:
+        raise KinarowError(f"walks are written for boards of at most 256 cells; {game} has {game.cells}")
     if position.is_over:
         raise KinarowError("the game is over; there is no strategy to walk")
     time_limit = check_seconds(time_limit, "time_limit")
