@@ -93,30 +93,29 @@ def seen_key(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
     return (_seen_key_two if isinstance(p1, tuple) else pack)(p1, p2, kind, size, n, kt)  # compiled: below
 
 
+@njit(cache=True, inline="always")
+def _fingerprint(key):  # type: ignore[no-untyped-def]
+    """One word, never 0, of every word of a key."""
+    h = np.uint64(0x243F6A8885A308D3)
+    for j in range(len(key)):
+        h = TK.mix64(h ^ key[j])
+    return h if h != np.uint64(0) else np.uint64(1)
+
+
 def _seen_key_two(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
     key = pack(p1, p2, kind, size, n, kt)
     if kind != FINGER:
         return key
-    h = np.uint64(0x243F6A8885A308D3)
-    for j in range(4):
-        h = TK.mix64(h ^ key[j])
-    if h == np.uint64(0):
-        h = np.uint64(1)
     zero = np.uint64(0)
-    return h, zero, zero, zero
+    return _fingerprint(key), zero, zero, zero
 
 
 def _seen_key_four(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
     key = pack(p1, p2, kind, size, n, kt)
     if kind != FINGER:
         return key
-    h = np.uint64(0x243F6A8885A308D3)
-    for j in range(8):
-        h = TK.mix64(h ^ key[j])
-    if h == np.uint64(0):
-        h = np.uint64(1)
     zero = np.uint64(0)
-    return h, zero, zero, zero, zero, zero, zero, zero
+    return _fingerprint(key), zero, zero, zero, zero, zero, zero, zero
 
 
 def _seen_key_one(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
