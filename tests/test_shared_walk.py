@@ -7,6 +7,7 @@ documented format), so the checkers are tested against code that shares nothing 
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from functools import cache
@@ -352,6 +353,18 @@ def test_the_solve_command_writes_and_checks_a_shared_walk(tmp_path, capsys):
     for extra in ([], ["--compiled"]):
         code, out, _ = run(capsys, "check", str(path), *extra)
         assert code == 0 and "VALID" in out
+
+
+def test_share_is_not_answered_by_a_stored_plain_walk(tmp_path, capsys):
+    """A strategy in the results store is a plain walk: asked for shared replies, the search writes them."""
+    store = ["--store", str(tmp_path / "results.sqlite")]
+    plain, shared = tmp_path / "plain.json", tmp_path / "shared.json"
+    code, _, _ = run(capsys, "solve", "4x4k3", "--search", "proof", "--walk", "--strategy", str(plain), *store)
+    assert code == 0 and json.loads(plain.read_text())["version"] == 3
+    code, out, _ = run(capsys, "solve", "4x4k3", "--search", "proof", "--walk", "--share", "--strategy", str(shared),
+                       *store)
+    assert code == 0 and "results store" not in out
+    assert json.loads(shared.read_text())["version"] == 4
 
 
 @pytest.mark.parametrize(

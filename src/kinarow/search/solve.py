@@ -182,7 +182,9 @@ class Route:
 
 ROUTES: tuple[Route, ...] = (
     Route("strong score search", _strong_scored, lambda ask: _score_search(ask, strong=True)),
-    Route("store", lambda ask: ask.store is not None, _from_store, keeps=lambda result: False),
+    # (a stored strategy is a plain walk or keyed: a walk with shared replies is asked of the search again)
+    Route("store", lambda ask: ask.store is not None and not (ask.options.share and ask.options.wants_strategy),
+          _from_store, keeps=lambda result: False),
     Route("finished position", lambda ask: ask.position.is_over, _finished),
     Route("proof search for a certificate", _for_certificate, _proved,
           keeps=lambda result: result.value not in (Value.DRAW, Value.BREAKER)),  # a draw keeps its certificate
