@@ -125,9 +125,9 @@ def test_bad_moves_are_one_line_exit_2(capsys, moves):
 
 
 def test_board_too_large_for_the_solver(capsys):
-    code, _, err = run(capsys, "solve", "12x11k5")
+    code, _, err = run(capsys, "solve", "17x16k5")
     assert code == 2
-    assert "132 cells" in err and "64 cells" in err
+    assert "272 cells" in err and "64 cells" in err
     assert err.count("\n") == 1
 
 

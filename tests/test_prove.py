@@ -218,7 +218,7 @@ def test_the_window_game_by_its_command(capsys: pytest.CaptureFixture[str], tmp_
         assert code == 2 and text == "" and message in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("game", ["12x12k5", "12x6k4:gravity"])
+@pytest.mark.parametrize("game", ["17x16k5", "12x6k4:gravity"])
 def test_a_case_no_route_takes_is_refused_before_any_work(capsys: pytest.CaptureFixture[str], game: str) -> None:
     code, out, err = run(capsys, "prove", game, "--plan")
     assert code == 2 and out == ""
