@@ -134,20 +134,27 @@ Arrays
     word 3: disproof number  word 4: zone (canonical; solved rows)  word 5: work (nodes searched below)
     word 6: attacker + 1 + 2 * extra (0: empty row)  word 7: unused
 
-Boards of 65 to 128 cells
+Boards of 65 to 256 cells
 =========================
 
 The kernel is written with the board operations of :mod:`kinarow.bitboards`,
-so the same source compiles for one-word boards (``uint64``, the layout above)
-and for two-word boards (``(lo, hi)`` pairs: cell ``c`` is bit ``c`` of ``lo``
-when ``c < 64``, else bit ``c - 64`` of ``hi``). With two words every array of
+so the same source compiles for one-word boards (``uint64``, the layout above),
+for two-word boards (``(lo, hi)`` pairs: cell ``c`` is bit ``c`` of ``lo``
+when ``c < 64``, else bit ``c - 64`` of ``hi``) and for four-word boards (below). With two words every array of
 boards has a last axis of 2 (``masks`` ``(G, 2)``, ``symtab`` ``(S, B, 256,
 2)``, ``fu``, ``czn``), and a table row is 10 words (:func:`columns`)::
 
     words 0-1: A   2-3: D   4: proof number   5: disproof number   6-7: zone   8: work   9: attacker + 1 + 2 * extra
 
+Boards of 129 to 256 cells (15 x 15, 16 x 16) take four words, a pair of
+two-word boards (``((w0, w1), (w2, w3))``, the low pair cells 0..127): arrays
+of boards end in two axes of 2 (``masks`` ``(G, 2, 2)``, ``symtab`` ``(S, B,
+256, 2, 2)``), and a table row is 16 words::
+
+    words 0-3: A   4-7: D   8: proof number   9: disproof number   10-13: zone   14: work   15: attacker + 1 + 2 * extra
+
 The pairing search (:mod:`kinarow.engine.breaker`) runs on one word: on a
-two-word board the free cells of the live attacker groups are numbered afresh
+two- or four-word board the free cells of the live attacker groups are numbered afresh
 from 0 (:func:`pairing_cells`), and a position with more than 64 of them gets
 no pairing test (counted as unknown), which is sound: a pairing only cuts.
 
