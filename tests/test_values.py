@@ -118,7 +118,8 @@ def test_a_fit_is_true_when_it_applies_and_says_why_when_it_does_not():
 @pytest.mark.parametrize("text, fits", [("5x4k4", "blocking proof-search stealing"),
                                         ("5x4k4:gravity", "score"), ("5x4k4:misere", ""),
                                         ("5x4k4:maker-breaker", "blocking proof-search"),
-                                        ("12x11k4", "blocking stealing")])
+                                        ("12x11k4", "blocking proof-search stealing"),
+                                        ("17x16k4", "blocking stealing")])
 def test_every_does_it_apply_check_answers_with_a_fit(text, fits):
     """Each check answers with a Fit (never None for yes), true exactly where it applies, else with its sentence."""
     from kinarow.proofs import blocking_fit
