@@ -17,10 +17,12 @@ from hypothesis import strategies as st
 from numba import njit
 
 from kinarow import bitboards as W
+from kinarow.engine import extract_kernel as X
 from kinarow.engine.tables import board_tables, words_for
 from kinarow.errors import SolverLimitError
 from kinarow.game import Game
 from kinarow.position import Position
+from kinarow.proofs import tree_kernel as TK
 from kinarow.search.proof_search import ProofSearcher, proof_search_fit
 from kinarow.values import Value
 
@@ -419,3 +421,19 @@ def test_a_two_word_board_is_the_integer_it_came_from_in_every_thread() -> None:
     for t in threads:
         t.join()
     assert bad == []
+
+
+@njit(cache=True)
+def _compiled_keys(x, o, size, kt):  # type: ignore[no-untyped-def]
+    return TK.finger(x, o), X.seen_key(x, o, X.FINGER, size, 5, kt)[0]
+
+
+@pytest.mark.parametrize(("words", "size"), [(1, 40), (2, 100), (4, 225)])
+def test_the_fingerprints_plain_python_forms_are_the_compiled_ones(words: int, size: int) -> None:
+    """The walk's fingerprints called from Python (each form's own function) give what the compiled kernels give."""
+    kt = np.zeros((1, 256), np.uint64)
+    x, o = W.to_board(5 | 1 << (size - 1), words), W.to_board(10 << (size - 8), words)
+    finger, seen = _compiled_keys(x, o, size, kt)
+    assert int(TK.finger(x, o)) == int(finger) != 0
+    if words > 1:  # one-word boards key the walk by the checker's own key, not a fingerprint
+        assert int(X.seen_key(x, o, X.FINGER, size, 5, kt)[0]) == int(seen) != 0

@@ -90,7 +90,9 @@ FINGER = 4  # the walk's own key kind on boards of more than 64 cells: a one-wor
 def seen_key(p1, p2, kind, size, n, kt):  # type: ignore[no-untyped-def]
     """The walk's key of (p1, p2): :func:`kinarow.proofs.tree_kernel.pack`'s, or for FINGER the fingerprint
     of its four (eight on a board of more than 128 cells) words in the first (the others 0)."""
-    return (_seen_key_two if isinstance(p1, tuple) else pack)(p1, p2, kind, size, n, kt)  # compiled: below
+    if isinstance(p1, tuple) and isinstance(p1[0], tuple):  # compiled: by_form below
+        return _seen_key_four(p1, p2, kind, size, n, kt)
+    return (_seen_key_two if isinstance(p1, tuple) else pack)(p1, p2, kind, size, n, kt)
 
 
 @njit(cache=True, inline="always")

@@ -309,7 +309,9 @@ def mix64(x):  # type: ignore[no-untyped-def]
 
 def finger(bx, bo):  # type: ignore[no-untyped-def]
     """A 64-bit fingerprint of the position (bx, bo), never 0 (ENCODE_FINGER's keys)."""
-    return (_finger_two if isinstance(bx, tuple) else _finger_one)(bx, bo)  # compiled: by_form below
+    if isinstance(bx, tuple) and isinstance(bx[0], tuple):  # compiled: by_form below
+        return _finger_four(bx, bo)
+    return (_finger_two if isinstance(bx, tuple) else _finger_one)(bx, bo)
 
 
 def _finger_one(bx, bo):  # type: ignore[no-untyped-def]
