@@ -80,6 +80,8 @@ WINNERS = (Value.FIRST, Value.SECOND, Value.MAKER, Value.BREAKER)
 WALK_CELLS = 256  # the largest board a walk is written for (one byte a move; the compiled walk's four-word bitboards)
 SHARED_CELLS = 128  # the largest board of a walk with shared replies (version 4): a move byte's top bit is its flag
 WIN, NOT_LOSE = "win", "not-lose"  # what a strategy claims for its player (``outcome``)
+OUTCOMES = (WIN, NOT_LOSE)
+_SYMBOLS = ".xo"
 
 
 def number_bytes(cells: int) -> int:
@@ -110,8 +112,6 @@ def walk_numbers(walk: bytes, nbytes: int) -> Sequence[int]:
     if sys.byteorder == "big":
         numbers.byteswap()
     return numbers
-OUTCOMES = (WIN, NOT_LOSE)
-_SYMBOLS = ".xo"
 
 
 _KEY_TABLE = bytes.maketrans(b"\x00\x01\x02", _SYMBOLS.encode())
