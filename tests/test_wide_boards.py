@@ -145,6 +145,8 @@ def test_board_arrays_and_tables() -> None:
     arr4 = W.board_array(values4, 4)
     assert arr4.shape == (9, 2, 2)
     assert [W.from_board(W.get1(arr4, i)) for i in range(9)] == values4
+    assert W.board_ints(arr4, 9) == values4 and W.board_ints(arr, 6) == values and W.board_ints(arr, 0) == []
+    assert W.board_ints(W.board_array([3, 2**64 - 1], 1), 2) == [3, 2**64 - 1]
     assert words_for(Game("16x4k4")) == 1 and words_for(Game("17x4k4")) == 2 and words_for(Game("28x4k4")) == 2
     tables = board_tables(Game("17x4k4"))
     assert tables.words == 2 and tables.masks.shape[1] == 2 and tables.symtab.shape[-1] == 2

@@ -645,6 +645,10 @@ def canonical(symtab, nsym, nbytes, p1, p2):  # type: ignore[no-untyped-def]
 _WORDS = threading.local()  # four uint64 slots a thread: the words are written there and read back as scalars
 
 
+#: the trailing axes an array of boards has for each count of words (``(n,)``, ``(n, 2)``, ``(n, 2, 2)``)
+TRAILING = {1: (), 2: (2,), 4: (2, 2)}
+
+
 def words_for_cells(cells: int) -> int:
     """The fewest words (1, 2 or 4) that hold a board of ``cells`` cells (at most 256)."""
     if not 0 <= cells <= 256:
@@ -687,4 +691,14 @@ def board_array(values: list[int], words: int) -> np.ndarray:
     for i, v in enumerate(values):
         for w in range(words):
             out[i, w] = (v >> (64 * w)) & 0xFFFFFFFFFFFFFFFF
-    return out if words == 2 else out.reshape(len(values), 2, 2)
+    return out.reshape(len(values), *TRAILING[words])
+
+
+def board_ints(arr: np.ndarray, n: int) -> list[int]:
+    """The first ``n`` boards of an array of boards (any form) as Python integers, in one pass."""
+    if arr.ndim == 1:
+        return [int(v) for v in arr[:n].tolist()]
+    rows = arr[:n].reshape(n, int(np.prod(arr.shape[1:]))).tolist()
+    if arr.shape[1:] == (2,):
+        return [lo | hi << 64 for lo, hi in rows]
+    return [sum(w << (64 * j) for j, w in enumerate(row)) for row in rows]

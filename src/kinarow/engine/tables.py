@@ -51,7 +51,7 @@ def words_for(game: Game) -> int:
     if game.cells > QUAD_CELLS:
         raise SolverLimitError(f"{game} has {game.cells} cells; the search handles boards of at most "
                                f"{QUAD_CELLS} cells")
-    return 1 if game.cells <= MAX_CELLS else 2 if game.cells <= WIDE_CELLS else 4
+    return W.words_for_cells(game.cells)
 
 
 @lru_cache(maxsize=32)
@@ -82,7 +82,7 @@ def board_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16, wo
                     if v >> b & 1 and c < N:
                         img |= 1 << perm[c]
                 images.append(img)
-    shape = (len(syms), nbytes, 256) + {1: (), 2: (2,), 4: (2, 2)}[words]
+    shape = (len(syms), nbytes, 256, *W.TRAILING[words])
     symtab = W.board_array(images, words).reshape(shape)
     # Static move order: cells on many groups first; under gravity central columns first
     # (measured on 6x5k4:gravity: 17.8M nodes with column order vs 35.6M with group-weighted order).

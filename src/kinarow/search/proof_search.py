@@ -192,7 +192,7 @@ class ProofSearcher:
         #: the words of a board in the kernel (1 up to 64 cells, 2 up to 128, 4 up to 256: :mod:`kinarow.bitboards`)
         self.words = words = tables.words
         self._known_buffers: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
-        wide = {1: (), 2: (2,), 4: (2, 2)}[words]
+        wide = W.TRAILING[words]
         self.masks = tables.masks
         self.symtab = tables.symtab
         self.symperm = tables.symperm.astype(np.int64)
@@ -397,7 +397,7 @@ class ProofSearcher:
             W.to_board(defender_stones, self.words), attacker - 1, self.params[P.R_GOAL] == P.NORMAL, int(extra),
             attacker_moves, bool(self.params[P.R_ZONES]), self._img1, self._img2, cells, state, zones, work)
         proven, disproven = int(P.PROVEN), int(P.DISPROVEN)
-        wide = [W.from_board(W.get1(zones, i)) for i in range(n)] if self.words > 1 else zones[:n].tolist()
+        wide = W.board_ints(zones, n)
         return [(c, True, z, w) if s == proven else (c, False if s == disproven else None, 0, 0)
                 for c, s, z, w in zip(cells[:n].tolist(), state[:n].tolist(), wide, work[:n].tolist(), strict=True)]
 
