@@ -97,3 +97,29 @@ def load_benchmark(name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def reference_wins(masks: list[int], A: int, D: int, attacker_moves: bool, normal: bool, full: int, memo: dict) -> bool:
+    """Can the attacker complete a group first from (A, D), attacker to move or not? Plain minimax, memoised."""
+    key = (A, D, attacker_moves)
+    if key not in memo:
+        own = A if attacker_moves else D
+        cells = [c for c in range(full.bit_length()) if (full & ~(A | D)) >> c & 1]
+
+        def completes(c: int) -> bool:
+            return any(m >> c & 1 and (own | 1 << c) & m == m for m in masks)
+
+        if any(m & A == m for m in masks):
+            result = True  # (given stones may complete a group already)
+        elif normal and any(m & D == m for m in masks):
+            result = False
+        elif attacker_moves and any(completes(c) for c in cells):
+            result = True
+        elif (not attacker_moves and normal and any(completes(c) for c in cells)) or not cells:
+            result = False
+        elif attacker_moves:
+            result = any(reference_wins(masks, A | 1 << c, D, False, normal, full, memo) for c in cells)
+        else:
+            result = all(reference_wins(masks, A, D | 1 << c, True, normal, full, memo) for c in cells)
+        memo[key] = result
+    return memo[key]

@@ -15,6 +15,7 @@ import random
 import numpy as np
 import pytest
 
+from helpers import reference_wins
 from kinarow import Game, Position, solve
 from kinarow.engine import pns_kernel as P
 from kinarow.errors import KinarowError, SolverLimitError
@@ -224,32 +225,6 @@ def test_a_childs_evaluation_from_its_parents_tally_is_the_full_evaluation(text)
                 settled += want[0] != P.OPEN
             assert all((x == y).all() for x, y in zip(before, (acnt, dcnt), strict=True))  # the tally is kept
     assert children > 1000 and settled > 10  # both kinds of children were met
-
-
-def reference_wins(masks: list[int], A: int, D: int, attacker_moves: bool, normal: bool, full: int, memo: dict) -> bool:
-    """Can the attacker complete a group first from (A, D), attacker to move or not? Plain minimax, memoised."""
-    key = (A, D, attacker_moves)
-    if key not in memo:
-        own = A if attacker_moves else D
-        cells = [c for c in range(full.bit_length()) if (full & ~(A | D)) >> c & 1]
-
-        def completes(c: int) -> bool:
-            return any(m >> c & 1 and (own | 1 << c) & m == m for m in masks)
-
-        if any(m & A == m for m in masks):
-            result = True  # (given stones may complete a group already)
-        elif normal and any(m & D == m for m in masks):
-            result = False
-        elif attacker_moves and any(completes(c) for c in cells):
-            result = True
-        elif (not attacker_moves and normal and any(completes(c) for c in cells)) or not cells:
-            result = False
-        elif attacker_moves:
-            result = any(reference_wins(masks, A | 1 << c, D, False, normal, full, memo) for c in cells)
-        else:
-            result = all(reference_wins(masks, A, D | 1 << c, True, normal, full, memo) for c in cells)
-        memo[key] = result
-    return memo[key]
 
 
 @pytest.mark.parametrize("text", ["5x4k4", "5x4k4:maker-breaker", "4x4k4", "5x5k4", "5x5k4:maker-breaker"])

@@ -181,12 +181,13 @@ from kinarow.engine.prefetch import prefetch_word
 INF = np.int64(1) << np.int64(48)
 NORMAL, MAKER_BREAKER = 0, 2
 # params indices
-R_ATTACKER, R_GOAL, R_PAIR_BUDGET, R_ZONES, R_KNOW, R_EPS, R_EAGER, R_HEUR, R_EXTRA = range(9)
-N_PARAMS = 9
+R_ATTACKER, R_GOAL, R_PAIR_BUDGET, R_ZONES, R_KNOW, R_EPS, R_EAGER, R_HEUR, R_EXTRA, R_VCF = range(10)
+N_PARAMS = 10
 # ctrl indices
 C_NODES, C_MAX_NODES, C_STOP, C_ABORTED, C_EXPANDED, C_PAIR_TESTS, C_PAIR_LEAVES, C_ZONE_PRUNED = range(8)
 C_TT_HITS, C_PAIR_NODES, C_PN, C_DN, C_PAIR_UNKNOWN, C_PAIR_SKIPPED = range(8, 14)
-N_CTRL = 14
+C_VCF_TESTS, C_VCF_PROOFS, C_VCF_NODES = range(14, 17)
+N_CTRL = 17
 # pairing tests are skipped while they pay too little: after PAIR_TRIAL tests in a search, while fewer than one
 # in PAIR_YIELD found a pairing, only one candidate in PAIR_SAMPLE is tested (so that a change is noticed)
 PAIR_TRIAL, PAIR_YIELD, PAIR_SAMPLE = 4096, 256, 32
@@ -195,9 +196,10 @@ PAIR_TRIAL, PAIR_YIELD, PAIR_SAMPLE = 4096, 256, 32
 U_A, U_D, U_K1, U_K2, U_ACC, U_PACC, U_CK1, U_CK2 = range(8)
 N_FU = 8
 # fi rows (int64 per frame): thresholds, children, symmetry of the key, OR node?, the forced block (or -1),
-# the node count on entry, the child searched; and by child: the symmetry of its key (I_CSYM)
-I_THPN, I_THDN, I_N, I_SYM, I_OR, I_FORCED, I_WORK0, I_SEL, I_CSYM = range(9)
-N_FI = 9
+# the node count on entry, the child searched; and by child: the symmetry of its key (I_CSYM); 1 when the
+# attacker, were it to move, has no threat sequence at all (I_NO_VCF, defender nodes: nor after any defender move)
+I_THPN, I_THDN, I_N, I_SYM, I_OR, I_FORCED, I_WORK0, I_SEL, I_CSYM, I_NO_VCF = range(10)
+N_FI = 10
 PROVEN, DISPROVEN, OPEN = 0, 1, 2
 # heuristic flags (params[R_HEUR]): order the moves by the groups through them; df-pn+ initial numbers
 H_ORDER, H_MOVES = 1, 2
@@ -511,6 +513,145 @@ def pairing_leaf(masks, A, D, attacker_moves, budget, kbuf, kctrl, ctrl):
 
 
 @njit(cache=True)
+def four_cells(masks, A, D):
+    """The empty cells where an attacker stone makes a threat: those of the live attacker groups with exactly
+    two empty cells (a "four" when k = 5)."""
+    out = W.zero(A)
+    for i in range(masks.shape[0]):
+        g = W.get1(masks, i)
+        if W.is_zero(W.band(g, D)):
+            e = W.andnot(g, A)
+            if W.count(e) == 2:
+                out = W.bor(out, e)
+    return out
+
+
+@njit(cache=True, inline="always")
+def threats_through(masks, cgroups, c, A, D):
+    """The threats of the player holding ``A`` in the groups through cell ``c`` (its live groups with one
+    empty cell)."""
+    thr = W.zero(A)
+    for j in range(cgroups.shape[1]):
+        i = cgroups[c, j]
+        if i < 0:
+            break
+        g = W.get1(masks, i)
+        if W.is_zero(W.band(g, D)):
+            r = W.andnot(g, A)
+            if W.single(r):
+                thr = W.bor(thr, r)
+    return thr
+
+
+@njit(cache=True)
+def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, ctrl):
+    """A victory by continuous fours from the position (``A``, ``D``), the attacker to move, the position OPEN
+    by :func:`evaluate` (``forced``: the attacker must block the defender's threat ``f``): each attacker stone
+    makes a threat, the defender's block is forced, until a stone makes two threats. A block that makes a
+    defender threat forces the attacker to block it, which continues the line only if that block makes a
+    threat too; a block that makes two defender threats ends the line. Depth first over the attacker's threat
+    cells (:func:`four_cells`), at most ``budget`` attacker stones tried in all.
+
+    Only the groups through the new stones are read at each step: at an OPEN OR node neither player has a
+    threat (but the defender's ``f``, which the attacker's stone then kills), so the threats after the
+    attacker's stone ``x`` are in the groups through ``x``, and after the block ``t`` the defender's are in
+    the groups through ``t`` (the attacker's single threat is gone) -- what :func:`evaluate` would find.
+
+    Returns the number of levels of the line found, 0 when there is none (every line was tried), -1 when the
+    budget ran out first. Level ``i`` is kept in the scratch boards: ``vA[i]``, ``vD[i]`` the stones of its OR
+    node, ``vX[i]`` the attacker's stone, ``vT[i]`` the defender's block (at the last level, none: the AND node
+    is proved by its two threats); after a proof ``vZ[i]`` holds the zone of the OR node and ``vC[i]`` that of
+    its AND node, built by the search's own rules (module notes, "Relevance zones"): the AND node with two
+    threats, two of them (widened, normal goal, so that every live defender group keeps two empty cells in
+    it); the OR node proved by ``x``, its AND node's zone and ``x``; the AND node forced to block ``t``, the zone
+    of the OR node after ``t`` and ``t``, widened so that every live defender group away from ``t`` keeps two
+    empty cells in it."""
+    fours = four_cells(masks, A, D)
+    if forced:
+        fours = W.band(fours, f)
+    if W.is_zero(fours):
+        return np.int64(0)
+    W.put1(vA, 0, A)
+    W.put1(vD, 0, D)
+    W.put1(vC, 0, fours)
+    zero = W.zero(full)
+    d = 0
+    tried = np.int64(0)
+    while True:
+        C = W.get1(vC, d)
+        if W.is_zero(C) or tried >= budget:
+            if tried >= budget or d == 0:
+                ctrl[C_VCF_NODES] += tried
+                return np.int64(-1) if tried >= budget else np.int64(0)
+            d -= 1
+            continue
+        x = W.low(C)
+        W.put1(vC, d, W.drop_low(C))
+        tried += 1
+        A1 = W.bor(W.get1(vA, d), x)
+        D0 = W.get1(vD, d)
+        thr = threats_through(masks, cgroups, W.low_index(x), A1, D0)
+        if W.is_zero(thr):  # (cannot happen: x is in a group with two empty cells)
+            continue
+        if not W.single(thr):  # two threats (and the defender has none): the line is won
+            two = W.bor(W.low(thr), W.low(W.drop_low(thr)))
+            z = widen_defender(masks, A1, D0, two, np.int64(2), zero) if normal else two
+            W.put1(vX, d, x)
+            W.put1(vT, d, zero)
+            W.put1(vZ, d, W.bor(z, x))
+            W.put1(vC, d, z)
+            break
+        if d + 1 >= vA.shape[0]:
+            continue
+        D1 = W.bor(D0, thr)
+        dthr = threats_through(masks, cgroups, W.low_index(thr), D1, A1) if normal else zero
+        if not W.is_zero(dthr) and not W.single(dthr):  # the block made two defender threats
+            continue
+        W.put1(vX, d, x)
+        W.put1(vT, d, thr)
+        d += 1
+        W.put1(vA, d, A1)
+        W.put1(vD, d, D1)
+        fours = four_cells(masks, A1, D1)
+        W.put1(vC, d, fours if W.is_zero(dthr) else W.band(fours, dthr))
+    ctrl[C_VCF_NODES] += tried
+    for i in range(d - 1, -1, -1):  # the zones, from the last level up
+        t = W.get1(vT, i)
+        za = W.bor(W.get1(vZ, i + 1), t)
+        if normal:
+            za = widen_defender(masks, W.bor(W.get1(vA, i), W.get1(vX, i)), W.get1(vD, i), za, np.int64(2), t)
+        W.put1(vC, i, za)
+        W.put1(vZ, i, W.bor(za, W.get1(vX, i)))
+    return np.int64(d + 1)
+
+
+@njit(cache=True)
+def vcf_leaf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, ctrl):
+    """:func:`vcf`, counted."""
+    ctrl[C_VCF_TESTS] += 1
+    levels = vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, ctrl)
+    if levels > 0:
+        ctrl[C_VCF_PROOFS] += 1
+    return levels
+
+
+@njit(cache=True)
+def vcf_store(tt, symtab, nsym, nbytes, attacker, tag, zones, full, levels, vA, vD, vC, vX, vZ):
+    """Keep the nodes of a line found by :func:`vcf` in the table as proved, each OR node and its AND node with
+    its zone (the full board when ``zones`` is off), so that the strategy walk reads the line from the table."""
+    for i in range(levels):
+        A = W.get1(vA, i)
+        D = W.get1(vD, i)
+        for side in range(2):
+            if side == 1:
+                A = W.bor(A, W.get1(vX, i))
+            z = W.get1(vZ, i) if side == 0 else W.get1(vC, i)
+            k1, k2, s = key_of(symtab, nsym, nbytes, A, D, attacker)
+            store(tt, k1, k2, tag, np.int64(0), INF, apply_sym(symtab, s, nbytes, z if zones else full),
+                  np.int64(2 * (levels - i) - side))
+
+
+@njit(cache=True)
 def ordered_moves(masks, A, D, moves, normal, weight, heur, score, out):
     """The cells of ``moves`` in ``out``, most promising first; returns their number.
 
@@ -756,6 +897,7 @@ def dfpn(A0, D0, tables, state):
     eager = params[R_EAGER]
     heur = params[R_HEUR]
     extra = params[R_EXTRA]  # stones given to the defender beyond its turns (see "Given stones" above)
+    vcf_budget = params[R_VCF]
     tag = np.uint64(attacker + 1 + 2 * extra)
     nsym = symtab.shape[0]
     nbytes = symtab.shape[1]
@@ -766,6 +908,9 @@ def dfpn(A0, D0, tables, state):
     dcnt = np.zeros(ncells, np.int64)
     img1 = images(nsym, full)
     img2 = images(nsym, full)
+    # the threat sequences' scratch boards, one per level (:func:`vcf`)
+    vA, vD, vC, vX, vT, vZ = (images(ncells + 2, full), images(ncells + 2, full), images(ncells + 2, full),
+                              images(ncells + 2, full), images(ncells + 2, full), images(ncells + 2, full))
     _, c_pn, c_dn, c_zone, _, _ = columns(full)
     ENTER, LOOP, RETURN = 0, 1, 2
 
@@ -814,12 +959,20 @@ def dfpn(A0, D0, tables, state):
                     kept = W.row_get(tt, row, c_zone, zero)
                     rzone = apply_sym(symtab, syminvidx[s], nbytes, kept) if solved else zero
                     continue
-            elif know and pairing_pays(ctrl):
-                pz = pairing_leaf(masks, A, D, is_or, budget, kbuf, kctrl, ctrl)
-                if not W.eq(pz, W.ones(zero)):
-                    rpn, rdn, rzone = INF, np.int64(0), pz if zones else full
-                    store(tt, k1, k2, tag, INF, np.int64(0), apply_sym(symtab, s, nbytes, rzone), np.int64(1))
-                    continue
+            else:
+                if is_or and vcf_budget > 0 and (d == 0 or fi[I_NO_VCF, d - 1] == 0):
+                    levels = vcf_leaf(masks, cgroups, A, D, full, normal, moves, forced, vcf_budget, vA, vD, vC, vX,
+                                      vT, vZ, ctrl)
+                    if levels > 0:
+                        vcf_store(tt, symtab, nsym, nbytes, attacker, tag, zones, full, levels, vA, vD, vC, vX, vZ)
+                        rpn, rdn, rzone = np.int64(0), INF, W.get1(vZ, 0) if zones else full
+                        continue
+                if know and pairing_pays(ctrl):
+                    pz = pairing_leaf(masks, A, D, is_or, budget, kbuf, kctrl, ctrl)
+                    if not W.eq(pz, W.ones(zero)):
+                        rpn, rdn, rzone = INF, np.int64(0), pz if zones else full
+                        store(tt, k1, k2, tag, INF, np.int64(0), apply_sym(symtab, s, nbytes, rzone), np.int64(1))
+                        continue
             # expand: the children, with their values from the table or from their evaluation
             ctrl[C_EXPANDED] += 1
             fi[I_FORCED, d] = W.low_index(moves) if forced else -1
@@ -828,6 +981,21 @@ def dfpn(A0, D0, tables, state):
             cand, nlive = tally(masks, A, D, normal, acnt, dcnt, score)
             nm = order_moves(moves, weight, heur, score, cmove[d + 1])
             first_moves = (attacker == 0) == is_or
+            # a defender node: were the attacker to move, would it win by a threat sequence? Then every defender
+            # move outside that proof's zone loses (property (Q)), and only the moves inside it are searched
+            # (none there: none after any defender move either, as a defender stone never helps the attacker)
+            threatened = False
+            vzone = zero  # the defender moves to be tried for a threat sequence after them
+            fi[I_NO_VCF, d] = 0
+            if not is_or and not forced and vcf_budget > 0:
+                levels = vcf_leaf(masks, cgroups, A, D, full, normal, zero, np.bool_(False), vcf_budget, vA, vD,
+                                  vC, vX, vT, vZ, ctrl)
+                if levels == 0:
+                    fi[I_NO_VCF, d] = 1
+                elif levels > 0 and zones:
+                    threatened = True
+                    vzone = W.get1(vZ, 0)
+            null_zone = vzone
             for s2 in range(nsym):
                 W.put1(img1, s2, apply_sym(symtab, s2, nbytes, A if attacker == 0 else D))
                 W.put1(img2, s2, apply_sym(symtab, s2, nbytes, D if attacker == 0 else A))
@@ -841,6 +1009,14 @@ def dfpn(A0, D0, tables, state):
                 fi[I_CSYM, j] = cs
             for j in range(nm):
                 c = cmove[d + 1, j]
+                if threatened and not W.has(null_zone, c):  # refuted by the threat sequence's zone
+                    ctrl[C_ZONE_PRUNED] += 1
+                    cmove[d, n] = c
+                    cpn[d, n] = 0
+                    cdn[d, n] = INF + 1
+                    W.put2(czn, d, n, full)
+                    n += 1
+                    continue
                 bit = W.bit(c, zero)
                 if is_or:
                     A1, D1 = W.bor(A, bit), D
@@ -858,12 +1034,25 @@ def dfpn(A0, D0, tables, state):
                         dn1 = np.int64(tt[crow, c_dn])
                         if dn1 == 0 or pn1 == 0:
                             czone = apply_sym(symtab, syminvidx[cs], nbytes, W.row_get(tt, crow, c_zone, zero))
-                    elif j < eager and not is_or and know and pairing_pays(ctrl):
-                        pz = pairing_leaf(masks, A1, D1, np.bool_(True), budget, kbuf, kctrl, ctrl)
-                        if not W.eq(pz, W.ones(zero)):
-                            pn1, dn1, czone = INF, np.int64(0), pz
-                            store(tt, ck1, ck2, tag, INF, np.int64(0), apply_sym(symtab, cs, nbytes, pz), np.int64(1))
-                        else:  # remembered, so that the pairing search is not run again here
+                    elif not is_or:
+                        tried = False
+                        if vcf_budget > 0 and W.has(vzone, c):  # (a move outside vzone is refuted by a sibling's zone)
+                            tried = True
+                            levels = vcf_leaf(masks, cgroups, A1, D1, full, normal, cm, cforced, vcf_budget, vA,
+                                              vD, vC, vX, vT, vZ, ctrl)
+                            if levels > 0:
+                                vcf_store(tt, symtab, nsym, nbytes, attacker, tag, zones, full, levels, vA, vD, vC,
+                                          vX, vZ)
+                                pn1, dn1, czone = np.int64(0), INF, W.get1(vZ, 0)
+                                vzone = czone if zones else full
+                        if pn1 != 0 and j < eager and know and pairing_pays(ctrl):
+                            tried = True
+                            pz = pairing_leaf(masks, A1, D1, np.bool_(True), budget, kbuf, kctrl, ctrl)
+                            if not W.eq(pz, W.ones(zero)):
+                                pn1, dn1, czone = INF, np.int64(0), pz
+                                store(tt, ck1, ck2, tag, INF, np.int64(0), apply_sym(symtab, cs, nbytes, pz),
+                                      np.int64(1))
+                        if tried and pn1 != 0 and dn1 != 0:  # remembered, so that neither test runs again here
                             store(tt, ck1, ck2, tag, pn1, dn1, zero, np.int64(0))
                 cmove[d, n] = c
                 cpn[d, n] = pn1
@@ -876,7 +1065,7 @@ def dfpn(A0, D0, tables, state):
             # each refuted move (not itself pruned) adds its zone to the node's; the open moves outside it are
             # pruned (OR: disproofs, AND: proofs); a move that settles the node gives the zone with its cell
             acc = zero
-            pacc = zero
+            pacc = null_zone if threatened else zero
             for i in range(n):
                 mv = W.bit(cmove[d, i], zero)
                 if is_or and cpn[d, i] == 0:

@@ -80,6 +80,8 @@ PAIR_BUDGET = 128
 EAGER = 8
 #: the 1 + epsilon trick's epsilon, in thousandths
 EPSILON = 250
+#: attacker stones tried by one threat-sequence search (victory by continuous fours; 0: none)
+VCF_BUDGET = 256
 DEFAULT_TT_MB = 64
 #: a kept table (:meth:`ProofSearcher.keep_table`) is written after this many seconds of search
 TABLE_SECONDS = 1800.0
@@ -168,12 +170,13 @@ class ProofSearcher:
         epsilon: int = EPSILON,
         heuristic: int = P.H_ORDER | P.H_MOVES,
         words: int | None = None,
+        vcf: int = VCF_BUDGET,
     ) -> None:
         game = Game(game)
         tt_mb = check_tt_mb(tt_mb) or DEFAULT_TT_MB
         for name, flag in (("symmetry", symmetry), ("zones", zones), ("knowledge", knowledge)):
             check_flag(flag, name)
-        for name, number in (("eager", eager), ("pair_budget", pair_budget), ("epsilon", epsilon)):
+        for name, number in (("eager", eager), ("pair_budget", pair_budget), ("epsilon", epsilon), ("vcf", vcf)):
             if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 10**9:
                 raise KinarowError(f"{name} must be a whole number from 0 to 10**9, not {said(number)}")
         if isinstance(heuristic, bool) or heuristic not in range(4):
@@ -210,6 +213,7 @@ class ProofSearcher:
         self.params[P.R_EPS] = epsilon
         self.params[P.R_EAGER] = eager
         self.params[P.R_HEUR] = heuristic
+        self.params[P.R_VCF] = vcf
         cells = game.cells
         self.ctrl = np.zeros(P.N_CTRL, np.int64)
         self.fu = np.zeros((P.N_FU, cells + 2, *wide), np.uint64)
