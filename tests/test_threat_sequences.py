@@ -63,6 +63,7 @@ class Kernel:
         self.normal = self.game.goal != Goal.MAKER_BREAKER
         self.scratch = [P.images(self.game.cells + 2, self.full) for _ in range(6)]
         self.ctrl = np.zeros(P.N_CTRL, np.int64)
+        self.vh = np.zeros(1 << 12, np.uint64)  # the positions without a sequence, shared by the calls
         self.ints = [sum(1 << c for c in g) for g in self.game.geometry.groups]
 
     def board(self, x: int) -> object:
@@ -75,7 +76,7 @@ class Kernel:
     def vcf(self, A: int, D: int, budget: int = 10**6) -> int:
         _, moves, forced = self.evaluate(A, D)
         return int(P.vcf(self.masks, self.cgroups, self.board(A), self.board(D), self.full, self.normal,
-                         self.board(moves), np.bool_(forced), budget, *self.scratch, self.ctrl))
+                         self.board(moves), np.bool_(forced), budget, *self.scratch, self.vh, self.ctrl))
 
     def level(self, i: int) -> tuple[int, ...]:
         """(OR node's A, D, the attacker's stone, the block, the OR node's zone, the AND node's zone) of level i."""

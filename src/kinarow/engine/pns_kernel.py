@@ -196,8 +196,8 @@ PAIR_TRIAL, PAIR_YIELD, PAIR_SAMPLE = 4096, 256, 32
 U_A, U_D, U_K1, U_K2, U_ACC, U_PACC, U_CK1, U_CK2 = range(8)
 N_FU = 8
 # fi rows (int64 per frame): thresholds, children, symmetry of the key, OR node?, the forced block (or -1),
-# the node count on entry, the child searched; and by child: the symmetry of its key (I_CSYM); 1 when the
-# attacker, were it to move, has no threat sequence at all (I_NO_VCF, defender nodes: nor after any defender move)
+# the node count on entry, the child searched; and by child: the symmetry of its key (I_CSYM); 1 when the side
+# not to move, were it to move, has no threat sequence at all (I_NO_VCF; nor then after any move of the mover)
 I_THPN, I_THDN, I_N, I_SYM, I_OR, I_FORCED, I_WORK0, I_SEL, I_CSYM, I_NO_VCF = range(10)
 N_FI = 10
 PROVEN, DISPROVEN, OPEN = 0, 1, 2
@@ -543,8 +543,15 @@ def threats_through(masks, cgroups, c, A, D):
     return thr
 
 
+@njit(cache=True, inline="always")
+def vcf_hash(mine, theirs):
+    """The word under which a position without a threat sequence is remembered (:func:`vcf`; never 0)."""
+    h = (W.fold(mine) * np.uint64(0x9E3779B97F4A7C15)) ^ (W.fold(theirs) * np.uint64(0xC2B2AE3D27D4EB4F))
+    return (h ^ (h >> np.uint64(31))) | np.uint64(1)
+
+
 @njit(cache=True)
-def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, ctrl):
+def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, vh, ctrl):
     """A victory by continuous fours from the position (``A``, ``D``), the attacker to move, the position OPEN
     by :func:`evaluate` (``forced``: the attacker must block the defender's threat ``f``): each attacker stone
     makes a threat, the defender's block is forced, until a stone makes two threats. A block that makes a
@@ -556,6 +563,10 @@ def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, v
     threat (but the defender's ``f``, which the attacker's stone then kills), so the threats after the
     attacker's stone ``x`` are in the groups through ``x``, and after the block ``t`` the defender's are in
     the groups through ``t`` (the attacker's single threat is gone) -- what :func:`evaluate` would find.
+
+    The positions from which every line was tried in vain are remembered in ``vh`` (a word per position, by
+    :func:`vcf_hash`, in the row its low bits give) and not searched again; two positions with one word would
+    only lose a line, never make one.
 
     Returns the number of levels of the line found, 0 when there is none (every line was tried), -1 when the
     budget ran out first. Level ``i`` is kept in the scratch boards: ``vA[i]``, ``vD[i]`` the stones of its OR
@@ -571,6 +582,10 @@ def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, v
         fours = W.band(fours, f)
     if W.is_zero(fours):
         return np.int64(0)
+    hmask = np.uint64(vh.shape[0] - 1)
+    h = vcf_hash(A, D)
+    if vh[h & hmask] == h:
+        return np.int64(0)
     W.put1(vA, 0, A)
     W.put1(vD, 0, D)
     W.put1(vC, 0, fours)
@@ -580,9 +595,14 @@ def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, v
     while True:
         C = W.get1(vC, d)
         if W.is_zero(C) or tried >= budget:
-            if tried >= budget or d == 0:
+            if tried >= budget:
                 ctrl[C_VCF_NODES] += tried
-                return np.int64(-1) if tried >= budget else np.int64(0)
+                return np.int64(-1)
+            h = vcf_hash(W.get1(vA, d), W.get1(vD, d))
+            vh[h & hmask] = h
+            if d == 0:
+                ctrl[C_VCF_NODES] += tried
+                return np.int64(0)
             d -= 1
             continue
         x = W.low(C)
@@ -607,6 +627,9 @@ def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, v
         dthr = threats_through(masks, cgroups, W.low_index(thr), D1, A1) if normal else zero
         if not W.is_zero(dthr) and not W.single(dthr):  # the block made two defender threats
             continue
+        h = vcf_hash(A1, D1)
+        if vh[h & hmask] == h:  # tried before, in vain
+            continue
         W.put1(vX, d, x)
         W.put1(vT, d, thr)
         d += 1
@@ -626,28 +649,32 @@ def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, v
 
 
 @njit(cache=True)
-def vcf_leaf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, ctrl):
+def vcf_leaf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, vh, ctrl):
     """:func:`vcf`, counted."""
     ctrl[C_VCF_TESTS] += 1
-    levels = vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, ctrl)
+    levels = vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, vh, ctrl)
     if levels > 0:
         ctrl[C_VCF_PROOFS] += 1
     return levels
 
 
 @njit(cache=True)
-def vcf_store(tt, symtab, nsym, nbytes, attacker, tag, zones, full, levels, vA, vD, vC, vX, vZ):
-    """Keep the nodes of a line found by :func:`vcf` in the table as proved, each OR node and its AND node with
-    its zone (the full board when ``zones`` is off), so that the strategy walk reads the line from the table."""
+def vcf_store(tt, symtab, nsym, nbytes, attacker, tag, zones, full, levels, vA, vD, vC, vX, vZ, defender):
+    """Keep the nodes of a line found by :func:`vcf` in the table, each node of the line with its zone (the
+    full board when ``zones`` is off), so that the strategy walk reads the line from the table: proved when the
+    line is the attacker's, disproved when it is the defender's (``defender``: then ``vA`` holds the
+    defender's stones and ``vD`` the attacker's, and a zone's (Q) for the defender is (P) for the attacker)."""
+    pn, dn = (INF, np.int64(0)) if defender else (np.int64(0), INF)
     for i in range(levels):
-        A = W.get1(vA, i)
-        D = W.get1(vD, i)
+        mine = W.get1(vA, i)
+        theirs = W.get1(vD, i)
         for side in range(2):
             if side == 1:
-                A = W.bor(A, W.get1(vX, i))
+                mine = W.bor(mine, W.get1(vX, i))
             z = W.get1(vZ, i) if side == 0 else W.get1(vC, i)
+            A, D = (theirs, mine) if defender else (mine, theirs)
             k1, k2, s = key_of(symtab, nsym, nbytes, A, D, attacker)
-            store(tt, k1, k2, tag, np.int64(0), INF, apply_sym(symtab, s, nbytes, z if zones else full),
+            store(tt, k1, k2, tag, pn, dn, apply_sym(symtab, s, nbytes, z if zones else full),
                   np.int64(2 * (levels - i) - side))
 
 
@@ -857,7 +884,8 @@ class ProofState(NamedTuple):
     disproof numbers (layout above); ``ctrl``: counters and flags (the ``C_*`` indices); ``fu`` / ``fi``: the
     stack, one column per stone count below the root (the ``U_*`` and ``I_*`` rows); ``cmove`` / ``cpn`` /
     ``cdn`` / ``czn``: each frame's children, their numbers and zones; ``kbuf`` / ``kctrl``: the pairing
-    search's stack and counters (:mod:`kinarow.engine.breaker`).
+    search's stack and counters (:mod:`kinarow.engine.breaker`); ``vh``: the positions without a threat
+    sequence (``uint64``, a power of two of them: :func:`vcf`).
 
     Both bundles may come as plain tuples (``tuple(bundle)``), as :func:`kinarow.engine.kernel.deepen`'s do: numba
     types a plain tuple's fields in C, a named tuple's in Python, which costs a few microseconds more a call.
@@ -874,6 +902,7 @@ class ProofState(NamedTuple):
     czn: Any
     kbuf: Any
     kctrl: Any
+    vh: Any
 
 
 @njit(cache=True, nogil=True)
@@ -886,7 +915,7 @@ def dfpn(A0, D0, tables, state):
     ``ctrl[C_ABORTED]`` is set when the node budget or the stop flag ended the search first.
     """
     masks, full, symtab, symperm, syminvidx, weight = tables
-    params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl = state
+    params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl, vh = state
     zero = W.zero(full)
     attacker = params[R_ATTACKER]
     normal = params[R_GOAL] == NORMAL
@@ -960,12 +989,16 @@ def dfpn(A0, D0, tables, state):
                     rzone = apply_sym(symtab, syminvidx[s], nbytes, kept) if solved else zero
                     continue
             else:
-                if is_or and vcf_budget > 0 and (d == 0 or fi[I_NO_VCF, d - 1] == 0):
-                    levels = vcf_leaf(masks, cgroups, A, D, full, normal, moves, forced, vcf_budget, vA, vD, vC, vX,
-                                      vT, vZ, ctrl)
+                # the side to move wins by a threat sequence (the defender's counts in the normal game only)
+                if vcf_budget > 0 and (is_or or normal) and (d == 0 or fi[I_NO_VCF, d - 1] == 0):
+                    mine, theirs = (A, D) if is_or else (D, A)
+                    levels = vcf_leaf(masks, cgroups, mine, theirs, full, normal, moves, forced, vcf_budget, vA, vD,
+                                      vC, vX, vT, vZ, vh, ctrl)
                     if levels > 0:
-                        vcf_store(tt, symtab, nsym, nbytes, attacker, tag, zones, full, levels, vA, vD, vC, vX, vZ)
-                        rpn, rdn, rzone = np.int64(0), INF, W.get1(vZ, 0) if zones else full
+                        vcf_store(tt, symtab, nsym, nbytes, attacker, tag, zones, full, levels, vA, vD, vC, vX, vZ,
+                                  not is_or)
+                        rpn, rdn = (np.int64(0), INF) if is_or else (INF, np.int64(0))
+                        rzone = W.get1(vZ, 0) if zones else full
                         continue
                 if know and pairing_pays(ctrl):
                     pz = pairing_leaf(masks, A, D, is_or, budget, kbuf, kctrl, ctrl)
@@ -981,21 +1014,22 @@ def dfpn(A0, D0, tables, state):
             cand, nlive = tally(masks, A, D, normal, acnt, dcnt, score)
             nm = order_moves(moves, weight, heur, score, cmove[d + 1])
             first_moves = (attacker == 0) == is_or
-            # a defender node: were the attacker to move, would it win by a threat sequence? Then every defender
-            # move outside that proof's zone loses (property (Q)), and only the moves inside it are searched
-            # (none there: none after any defender move either, as a defender stone never helps the attacker)
+            # were the other side to move, would it win by a threat sequence? Then every move outside that
+            # sequence's zone loses (property (Q) of the sequence: (P) when it is the defender's), and only the
+            # moves inside it are searched (none there: none after any move either, as a stone never helps the
+            # other side); the defender's sequences count in the normal game only
             threatened = False
-            vzone = zero  # the defender moves to be tried for a threat sequence after them
+            null_zone = full
             fi[I_NO_VCF, d] = 0
-            if not is_or and not forced and vcf_budget > 0:
-                levels = vcf_leaf(masks, cgroups, A, D, full, normal, zero, np.bool_(False), vcf_budget, vA, vD,
-                                  vC, vX, vT, vZ, ctrl)
+            if not forced and vcf_budget > 0 and (normal or not is_or):
+                mine, theirs = (D, A) if is_or else (A, D)  # the other side's stones, then the mover's
+                levels = vcf_leaf(masks, cgroups, mine, theirs, full, normal, zero, np.bool_(False), vcf_budget, vA,
+                                  vD, vC, vX, vT, vZ, vh, ctrl)
                 if levels == 0:
                     fi[I_NO_VCF, d] = 1
                 elif levels > 0 and zones:
                     threatened = True
-                    vzone = W.get1(vZ, 0)
-            null_zone = vzone
+                    null_zone = W.get1(vZ, 0)
             for s2 in range(nsym):
                 W.put1(img1, s2, apply_sym(symtab, s2, nbytes, A if attacker == 0 else D))
                 W.put1(img2, s2, apply_sym(symtab, s2, nbytes, D if attacker == 0 else A))
@@ -1012,8 +1046,8 @@ def dfpn(A0, D0, tables, state):
                 if threatened and not W.has(null_zone, c):  # refuted by the threat sequence's zone
                     ctrl[C_ZONE_PRUNED] += 1
                     cmove[d, n] = c
-                    cpn[d, n] = 0
-                    cdn[d, n] = INF + 1
+                    cpn[d, n] = INF + 1 if is_or else 0
+                    cdn[d, n] = 0 if is_or else INF + 1
                     W.put2(czn, d, n, full)
                     n += 1
                     continue
@@ -1034,25 +1068,12 @@ def dfpn(A0, D0, tables, state):
                         dn1 = np.int64(tt[crow, c_dn])
                         if dn1 == 0 or pn1 == 0:
                             czone = apply_sym(symtab, syminvidx[cs], nbytes, W.row_get(tt, crow, c_zone, zero))
-                    elif not is_or:
-                        tried = False
-                        if vcf_budget > 0 and W.has(vzone, c):  # (a move outside vzone is refuted by a sibling's zone)
-                            tried = True
-                            levels = vcf_leaf(masks, cgroups, A1, D1, full, normal, cm, cforced, vcf_budget, vA,
-                                              vD, vC, vX, vT, vZ, ctrl)
-                            if levels > 0:
-                                vcf_store(tt, symtab, nsym, nbytes, attacker, tag, zones, full, levels, vA, vD, vC,
-                                          vX, vZ)
-                                pn1, dn1, czone = np.int64(0), INF, W.get1(vZ, 0)
-                                vzone = czone if zones else full
-                        if pn1 != 0 and j < eager and know and pairing_pays(ctrl):
-                            tried = True
-                            pz = pairing_leaf(masks, A1, D1, np.bool_(True), budget, kbuf, kctrl, ctrl)
-                            if not W.eq(pz, W.ones(zero)):
-                                pn1, dn1, czone = INF, np.int64(0), pz
-                                store(tt, ck1, ck2, tag, INF, np.int64(0), apply_sym(symtab, cs, nbytes, pz),
-                                      np.int64(1))
-                        if tried and pn1 != 0 and dn1 != 0:  # remembered, so that neither test runs again here
+                    elif j < eager and not is_or and know and pairing_pays(ctrl):
+                        pz = pairing_leaf(masks, A1, D1, np.bool_(True), budget, kbuf, kctrl, ctrl)
+                        if not W.eq(pz, W.ones(zero)):
+                            pn1, dn1, czone = INF, np.int64(0), pz
+                            store(tt, ck1, ck2, tag, INF, np.int64(0), apply_sym(symtab, cs, nbytes, pz), np.int64(1))
+                        else:  # remembered, so that the pairing search is not run again here
                             store(tt, ck1, ck2, tag, pn1, dn1, zero, np.int64(0))
                 cmove[d, n] = c
                 cpn[d, n] = pn1
@@ -1065,7 +1086,9 @@ def dfpn(A0, D0, tables, state):
             # each refuted move (not itself pruned) adds its zone to the node's; the open moves outside it are
             # pruned (OR: disproofs, AND: proofs); a move that settles the node gives the zone with its cell
             acc = zero
-            pacc = null_zone if threatened else zero
+            pacc = null_zone if threatened and not is_or else zero
+            if threatened and is_or:
+                acc = null_zone
             for i in range(n):
                 mv = W.bit(cmove[d, i], zero)
                 if is_or and cpn[d, i] == 0:

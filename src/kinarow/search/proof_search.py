@@ -82,6 +82,8 @@ EAGER = 8
 EPSILON = 250
 #: attacker stones tried by one threat-sequence search (victory by continuous fours; 0: none)
 VCF_BUDGET = 256
+#: positions remembered as having no such sequence (a power of two; a word each)
+VCF_MEMO = 1 << 16
 DEFAULT_TT_MB = 64
 #: a kept table (:meth:`ProofSearcher.keep_table`) is written after this many seconds of search
 TABLE_SECONDS = 1800.0
@@ -224,6 +226,7 @@ class ProofSearcher:
         self.czn = np.zeros((cells + 2, cells, *wide), np.uint64)
         self.kbuf = BK.new_buffers(cells, int(self.masks.size))
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
+        self.vh = np.zeros(VCF_MEMO, np.uint64)
         self._kernel_tables = tuple(P.ProofTables(self.masks, self.full, self.symtab, self.symperm, self.syminv,
                                                   self.weight))
         self._kernel_state: tuple[Any, ...] | None = None  # made at first use (:meth:`_bundles`)
@@ -251,7 +254,7 @@ class ProofSearcher:
         if state is None or state[1] is not self.tt:
             state = self._kernel_state = tuple(P.ProofState(
                 self.params, self.tt, self.ctrl, self.fu, self.fi, self.cmove, self.cpn, self.cdn, self.czn,
-                self.kbuf, self.kctrl))
+                self.kbuf, self.kctrl, self.vh))
         return self._kernel_tables, state
 
     def _prepare(self) -> None:
@@ -752,8 +755,10 @@ class ProofSearcher:
         return None if cell < 0 else int(cell)
 
     def clear(self) -> None:
-        """Forget every proof and disproof number (a fresh table)."""
+        """Forget every proof and disproof number (a fresh table), and the positions known to have no threat
+        sequence."""
         self.tt[:] = 0
+        self.vh[:] = 0
 
 
 def _table_meta(path: str) -> tuple[Any, dict[str, Any]]:
