@@ -76,7 +76,11 @@ class Kernel:
     def vcf(self, A: int, D: int, budget: int = 10**6) -> int:
         _, moves, forced = self.evaluate(A, D)
         return int(P.vcf(self.masks, self.cgroups, self.board(A), self.board(D), self.full, self.normal,
-                         self.board(moves), np.bool_(forced), budget, *self.scratch, self.vh, self.ctrl))
+                         self.board(moves), np.bool_(forced), budget, P.ALL, *self.scratch, self.vh, self.ctrl))
+
+    def zones(self, levels: int, most: int) -> None:
+        """The zones of the last line found again, for at most ``most - 1`` added stones."""
+        P.vcf_zones(self.masks, self.cgroups, self.normal, levels, most, *self.scratch)
 
     def level(self, i: int) -> tuple[int, ...]:
         """(OR node's A, D, the attacker's stone, the block, the OR node's zone, the AND node's zone) of level i."""
@@ -134,10 +138,11 @@ def test_the_zones_of_a_line_have_their_property(text):
     kernel = Kernel(text)
     rng = random.Random(3)
     full = (1 << kernel.game.cells) - 1
-    checked = 0
+    checked = single = 0
     for A, D in open_positions(kernel, 600, seed=9, most=kernel.game.cells - 6):
         empty = full & ~(A | D)
-        if empty.bit_count() > 13 or kernel.vcf(A, D) <= 0:
+        levels = kernel.vcf(A, D)
+        if empty.bit_count() > 13 or levels <= 0:
             continue
         _, _, x, _, zone_or, zone_and = kernel.level(0)
         memo: dict = {}
@@ -149,7 +154,16 @@ def test_the_zones_of_a_line_have_their_property(text):
                 assert reference_wins(kernel.ints, stones, D | S, attacker_moves, kernel.normal, full, memo), (
                     text, A, D, zone, S)
                 checked += 1
-    assert checked >= 24
+        # the zones for one added stone (the cut of a threatened node's moves): every single stone outside
+        kernel.zones(levels, most=2)
+        _, _, x, _, zone_or, zone_and = kernel.level(0)
+        for zone, attacker_moves, stones in ((zone_or, True, A), (zone_and, False, A | x)):
+            for c in range(kernel.game.cells):
+                if (empty & ~x & ~zone) >> c & 1:
+                    assert reference_wins(kernel.ints, stones, D | 1 << c, attacker_moves, kernel.normal, full,
+                                          memo), (text, A, D, zone, c)
+                    single += 1
+    assert checked >= 24 and single >= 24
 
 
 @pytest.mark.parametrize("text", ["5x5k4", "6x5k4", "5x5k4:maker-breaker", "6x6k5"])

@@ -133,9 +133,17 @@ question. They are used three ways:
   line like any other proof and the checkers need no new rule;
 * at an expanded node whose other side would win by one were it to move (a
   *null move*), the mover's moves outside that line's zone are refuted at once
-  (by (Q), resp. (P), of the zone: a stone outside it leaves the line standing)
-  and the node's zone includes the line's: only the replies that can refute
-  the threat are searched;
+  (by (Q), resp. (P), of the zone: a stone outside it leaves the line standing):
+  only the replies that can refute the threat are searched. In the normal game
+  (Q) for *any* added stones needs two empty cells of every live group of the
+  losing side in the zone, most of a large board (15x15k5: 141 of 182 empty
+  cells on average); here one stone is added, the mover's, and a group with
+  more than two empty cells cannot be brought to one by one stone, so the zone
+  for one stone (:func:`vcf_zones` with ``most`` = 2) holds only the line's cells
+  and the groups with at most two empty cells (18 cells on average there). When that zone refutes more
+  moves, it is used and the node's own zone is the whole board (nothing is
+  claimed for its siblings); else the zone for any stones, which joins the
+  node's zone;
 * when the other side has no such line at all, it has none after any move of
   the mover either (a stone never helps the other side), so the node's children
   do not ask again (``fi[I_NO_VCF]``).
@@ -233,6 +241,7 @@ N_FU = 8
 I_THPN, I_THDN, I_N, I_SYM, I_OR, I_FORCED, I_WORK0, I_SEL, I_CSYM, I_NO_VCF = range(10)
 N_FI = 10
 PROVEN, DISPROVEN, OPEN = 0, 1, 2
+ALL = np.int64(1 << 30)  # more cells than any group has (:func:`widen_near`)
 # heuristic flags (params[R_HEUR]): order the moves by the groups through them; df-pn+ initial numbers
 H_ORDER, H_MOVES = 1, 2
 
@@ -242,14 +251,16 @@ H_ORDER, H_MOVES = 1, 2
 # in another would be compiled twice (measured: about 1 s each, in the first run's compile).
 
 @njit(cache=True)
-def widen(masks, A, D, zone, need, away):
-    """``zone`` with cells added until every live attacker group not meeting ``away`` has ``need`` of its
-    empty cells in it (or all of them)."""
+def widen_near(masks, A, D, zone, need, away, most):
+    """``zone`` with cells added until every live attacker group not meeting ``away`` and with at most ``most``
+    empty cells has ``need`` of its empty cells in it (or all of them)."""
     for i in range(masks.shape[0]):
         g = W.get1(masks, i)
         if not W.is_zero(W.band(g, D)) or not W.is_zero(W.band(g, away)):
             continue
         e = W.andnot(g, A)
+        if W.count(e) > most:
+            continue
         have = W.count(W.band(e, zone))
         rest = W.andnot(e, zone)
         while have < need and not W.is_zero(rest):
@@ -257,6 +268,13 @@ def widen(masks, A, D, zone, need, away):
             rest = W.drop_low(rest)
             have += 1
     return zone
+
+
+@njit(cache=True)
+def widen(masks, A, D, zone, need, away):
+    """``zone`` with cells added until every live attacker group not meeting ``away`` has ``need`` of its
+    empty cells in it (or all of them)."""
+    return widen_near(masks, A, D, zone, need, away, np.int64(1 << 30))
 
 
 @njit(cache=True)
@@ -583,7 +601,7 @@ def vcf_hash(mine, theirs):
 
 
 @njit(cache=True)
-def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, vh, ctrl):
+def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, most, vA, vD, vC, vX, vT, vZ, vh, ctrl):
     """A victory by continuous fours from the position (``A``, ``D``), the attacker to move, the position OPEN
     by :func:`evaluate` (``forced``: the attacker must block the defender's threat ``f``): each attacker stone
     makes a threat, the defender's block is forced, until a stone makes two threats. A block that makes a
@@ -646,12 +664,8 @@ def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, v
         if W.is_zero(thr):  # (cannot happen: x is in a group with two empty cells)
             continue
         if not W.single(thr):  # two threats (and the defender has none): the line is won
-            two = W.bor(W.low(thr), W.low(W.drop_low(thr)))
-            z = widen_defender(masks, A1, D0, two, np.int64(2), zero) if normal else two
             W.put1(vX, d, x)
             W.put1(vT, d, zero)
-            W.put1(vZ, d, W.bor(z, x))
-            W.put1(vC, d, z)
             break
         if d + 1 >= vA.shape[0]:
             continue
@@ -670,21 +684,41 @@ def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, v
         fours = four_cells(masks, A1, D1)
         W.put1(vC, d, fours if W.is_zero(dthr) else W.band(fours, dthr))
     ctrl[C_VCF_NODES] += tried
-    for i in range(d - 1, -1, -1):  # the zones, from the last level up
-        t = W.get1(vT, i)
-        za = W.bor(W.get1(vZ, i + 1), t)
-        if normal:
-            za = widen_defender(masks, W.bor(W.get1(vA, i), W.get1(vX, i)), W.get1(vD, i), za, np.int64(2), t)
-        W.put1(vC, i, za)
-        W.put1(vZ, i, W.bor(za, W.get1(vX, i)))
+    vcf_zones(masks, cgroups, normal, d + 1, most, vA, vD, vC, vX, vT, vZ)
     return np.int64(d + 1)
 
 
 @njit(cache=True)
-def vcf_leaf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, vh, ctrl):
+def vcf_zones(masks, cgroups, normal, levels, most, vA, vD, vC, vX, vT, vZ):
+    """The zones of a line found by :func:`vcf` (``levels`` levels), from the last level up, into ``vZ`` (OR
+    nodes) and ``vC`` (AND nodes); see :func:`vcf`. With ``most`` = ``ALL`` they have property (Q) for any
+    set of stones added to the other side; with ``most`` = m + 1, for at most m stones: a group with more
+    than m + 1 empty cells cannot be brought to one by m stones, so only the groups with at most m + 1 need
+    two cells in the zone."""
+    d = levels - 1
+    A = W.get1(vA, d)
+    D = W.get1(vD, d)
+    x = W.get1(vX, d)
+    A1 = W.bor(A, x)
+    thr = threats_through(masks, cgroups, W.low_index(x), A1, D)
+    two = W.bor(W.low(thr), W.low(W.drop_low(thr)))
+    z = widen_near(masks, D, A1, two, np.int64(2), W.zero(A), most) if normal else two
+    W.put1(vC, d, z)
+    W.put1(vZ, d, W.bor(z, x))
+    for i in range(d - 1, -1, -1):
+        t = W.get1(vT, i)
+        za = W.bor(W.get1(vZ, i + 1), t)
+        if normal:
+            za = widen_near(masks, W.get1(vD, i), W.bor(W.get1(vA, i), W.get1(vX, i)), za, np.int64(2), t, most)
+        W.put1(vC, i, za)
+        W.put1(vZ, i, W.bor(za, W.get1(vX, i)))
+
+
+@njit(cache=True)
+def vcf_leaf(masks, cgroups, A, D, full, normal, f, forced, budget, most, vA, vD, vC, vX, vT, vZ, vh, ctrl):
     """:func:`vcf`, counted."""
     ctrl[C_VCF_TESTS] += 1
-    levels = vcf(masks, cgroups, A, D, full, normal, f, forced, budget, vA, vD, vC, vX, vT, vZ, vh, ctrl)
+    levels = vcf(masks, cgroups, A, D, full, normal, f, forced, budget, most, vA, vD, vC, vX, vT, vZ, vh, ctrl)
     if levels > 0:
         ctrl[C_VCF_PROOFS] += 1
     return levels
@@ -1024,8 +1058,8 @@ def dfpn(A0, D0, tables, state):
                 # the side to move wins by a threat sequence (the defender's counts in the normal game only)
                 if vcf_budget > 0 and (is_or or normal) and (d == 0 or fi[I_NO_VCF, d - 1] == 0):
                     mine, theirs = (A, D) if is_or else (D, A)
-                    levels = vcf_leaf(masks, cgroups, mine, theirs, full, normal, moves, forced, vcf_budget, vA, vD,
-                                      vC, vX, vT, vZ, vh, ctrl)
+                    levels = vcf_leaf(masks, cgroups, mine, theirs, full, normal, moves, forced, vcf_budget, ALL, vA,
+                                      vD, vC, vX, vT, vZ, vh, ctrl)
                     if levels > 0:
                         vcf_store(tt, symtab, nsym, nbytes, attacker, tag, zones, full, levels, vA, vD, vC, vX, vZ,
                                   not is_or)
@@ -1051,17 +1085,25 @@ def dfpn(A0, D0, tables, state):
             # moves inside it are searched (none there: none after any move either, as a stone never helps the
             # other side); the defender's sequences count in the normal game only
             threatened = False
+            one_stone = False
             null_zone = full
             fi[I_NO_VCF, d] = 0
             if not forced and vcf_budget > 0 and (normal or not is_or):
                 mine, theirs = (D, A) if is_or else (A, D)  # the other side's stones, then the mover's
-                levels = vcf_leaf(masks, cgroups, mine, theirs, full, normal, zero, np.bool_(False), vcf_budget, vA,
-                                  vD, vC, vX, vT, vZ, vh, ctrl)
+                levels = vcf_leaf(masks, cgroups, mine, theirs, full, normal, zero, np.bool_(False), vcf_budget,
+                                  np.int64(2), vA, vD, vC, vX, vT, vZ, vh, ctrl)
                 if levels == 0:
                     fi[I_NO_VCF, d] = 1
                 elif levels > 0 and zones:
+                    # the line's zone for any added stones, and the smaller one for one stone (the mover's move);
+                    # the second prunes more, but then the node's own zone is the whole board
                     threatened = True
+                    near = W.band(W.get1(vZ, 0), moves)
+                    vcf_zones(masks, cgroups, normal, levels, ALL, vA, vD, vC, vX, vT, vZ)
                     null_zone = W.get1(vZ, 0)
+                    one_stone = W.count(near) < W.count(W.band(null_zone, moves))
+                    if one_stone:
+                        null_zone = near
             for s2 in range(nsym):
                 W.put1(img1, s2, apply_sym(symtab, s2, nbytes, A if attacker == 0 else D))
                 W.put1(img2, s2, apply_sym(symtab, s2, nbytes, D if attacker == 0 else A))
@@ -1118,9 +1160,13 @@ def dfpn(A0, D0, tables, state):
             # each refuted move (not itself pruned) adds its zone to the node's; the open moves outside it are
             # pruned (OR: disproofs, AND: proofs); a move that settles the node gives the zone with its cell
             acc = zero
-            pacc = null_zone if threatened and not is_or else zero
-            if threatened and is_or:
-                acc = null_zone
+            pacc = zero
+            if threatened:
+                nz = full if one_stone else null_zone
+                if is_or:
+                    acc = nz
+                else:
+                    pacc = nz
             for i in range(n):
                 mv = W.bit(cmove[d, i], zero)
                 if is_or and cpn[d, i] == 0:
