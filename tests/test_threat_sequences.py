@@ -5,13 +5,15 @@ both checkers."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
 from helpers import reference_wins
-from kinarow import Game, solve
+from kinarow import Game, Position, solve
 from kinarow import bitboards as W
 from kinarow.engine import pns_kernel as P
 from kinarow.search.proof_search import ProofSearcher
@@ -88,13 +90,13 @@ class Kernel:
         return tuple(W.from_board(W.get1(a, i)) for a in (vA, vD, vX, vT, vZ, vC))
 
 
-def open_positions(kernel: Kernel, count: int, seed: int, most: int) -> list[tuple[int, int]]:
-    """Random positions (the attacker's stones, the defender's), the attacker to move, OPEN by the evaluation."""
+def open_games(kernel: Kernel, seed: int, low: int, high: int) -> Iterator[tuple[Position, int, int]]:
+    """Random positions after ``low`` to ``high - 1`` random moves, with the stones of the player to move and of
+    the other, OPEN by the evaluation (Maker-Breaker: Maker to move)."""
     rng = random.Random(seed)
-    out = []
-    while len(out) < count:
+    while True:
         pos = kernel.game.start()
-        for _ in range(rng.randrange(2, most)):
+        for _ in range(rng.randrange(low, high)):
             if pos.is_over:
                 break
             pos.play(rng.choice(pos.legal_moves()))
@@ -104,8 +106,12 @@ def open_positions(kernel: Kernel, count: int, seed: int, most: int) -> list[tup
         if kernel.game.goal == Goal.MAKER_BREAKER and pos.to_move != 1:
             continue
         if kernel.evaluate(A, D)[0] == P.OPEN:
-            out.append((A, D))
-    return out
+            yield pos, A, D
+
+
+def open_positions(kernel: Kernel, count: int, seed: int, most: int) -> list[tuple[int, int]]:
+    """``count`` of :func:`open_games`' positions (the attacker's stones, the defender's), the attacker to move."""
+    return [(A, D) for _, A, D in itertools.islice(open_games(kernel, seed, 2, most), count)]
 
 
 @pytest.mark.parametrize(("text", "count", "most"), [("5x5k4", 150, 16), ("6x5k4", 120, 20), ("6x6k4", 120, 24),
@@ -188,22 +194,14 @@ def test_the_search_with_and_without_threat_sequences_agrees_with_the_solver(tex
     assert proofs > 0 and len(values) >= 2
 
 
-def line_position(text: str, seed: int, least: int) -> tuple[Kernel, object, int]:
-    """A random position of ``text`` (as a Position) whose player to move wins by a line of ``least`` levels or
-    more."""
+def line_position(text: str, seed: int, least: int) -> tuple[Position, int]:
+    """A random position of ``text`` whose player to move wins by a line of ``least`` levels or more, and that
+    player."""
     kernel = Kernel(text)
-    rng = random.Random(seed)
-    while True:
-        pos = kernel.game.start()
-        for _ in range(rng.randrange(10, kernel.game.cells // 2)):
-            if pos.is_over:
-                break
-            pos.play(rng.choice(pos.legal_moves()))
-        if pos.is_over:
-            continue
-        A, D = pos.bits[pos.to_move], pos.bits[3 - pos.to_move]
-        if kernel.evaluate(A, D)[0] == P.OPEN and kernel.vcf(A, D) >= least:
-            return kernel, pos, int(pos.to_move)
+    for pos, A, D in open_games(kernel, seed, 10, kernel.game.cells // 2):
+        if kernel.vcf(A, D) >= least:
+            return pos, int(pos.to_move)
+    raise AssertionError("unreachable")
 
 
 @pytest.mark.parametrize("text", ["9x9k5", "12x10k5", "15x15k5"])
@@ -211,7 +209,7 @@ def test_a_walk_through_a_line_is_accepted_by_both_checkers(text):
     from kinarow.proofs import tree
     from kinarow.search.alphabeta import strategy_from_walk
 
-    _, pos, winner = line_position(text, seed=5, least=3)
+    pos, winner = line_position(text, seed=5, least=3)
     ps = ProofSearcher(pos.game, tt_mb=8)
     answer = ps.attacker_wins(pos, winner)
     assert answer.wins is True and answer.nodes <= 10  # the line, from the root's test
@@ -227,3 +225,23 @@ def test_the_budget_is_checked():
     for bad in (-1, 1.5, True, 10**10):
         with pytest.raises(KinarowError, match="vcf must be a whole number"):
             ProofSearcher("5x5k4", vcf=bad)
+
+
+def test_a_walk_through_threatened_nodes_is_accepted_by_both_checkers():
+    # a 9x9k5 position (20 random stones) that the attacker wins only by search: its walk passes through
+    # defender nodes cut by a threat's zone for one stone, whose replies the walk asks again
+    from kinarow.proofs import tree
+    from kinarow.search.alphabeta import strategy_from_walk
+
+    pos = Game("9x9k5").start()
+    for cell in (33, 63, 21, 61, 69, 5, 37, 72, 13, 59, 9, 51, 10, 67, 2, 27, 80, 26, 55, 7):
+        pos.play(cell)
+    winner = int(pos.to_move)
+    ps = ProofSearcher(pos.game, tt_mb=16)
+    answer = ps.attacker_wins(pos, winner)
+    assert answer.wins is True and answer.nodes > 1000
+    assert ps.ctrl[P.C_VCF_PROOFS] > 0 and ps.ctrl[P.C_ZONE_PRUNED] > 0
+    strategy = strategy_from_walk(pos, winner, ps.strategy_walk(pos, winner))
+    compiled = tree.check(strategy, compiled=True)
+    assert compiled.ok, compiled.reason
+    assert tree.check(strategy).details == compiled.details
