@@ -219,6 +219,27 @@ def test_a_walk_through_a_line_is_accepted_by_both_checkers(text):
     assert tree.check(strategy).details == compiled.details
 
 
+def test_a_zone_widened_near_keeps_two_cells_of_the_groups_with_few_empty_cells():
+    # widen_near(most): every live group (of the player whose stones come first) with at most `most` empty cells
+    # keeps two of them (or all) in the zone, and no cell is added for the other groups
+    kernel = Kernel("9x9k5")
+    for A, D in open_positions(kernel, 40, seed=6, most=40):
+        empty = ((1 << kernel.game.cells) - 1) & ~(A | D)
+        for most in (2, 3, int(P.ALL)):
+            zone = W.from_board(P.widen_near(kernel.masks, kernel.board(A), kernel.board(D), kernel.board(0),
+                                             np.int64(2), kernel.board(0), np.int64(most)))
+            assert zone & ~empty == 0
+            wanted = 0
+            for m in kernel.ints:
+                e = m & ~A
+                if m & D == 0 and e.bit_count() <= most:
+                    assert (e & zone).bit_count() >= min(2, e.bit_count())
+                    wanted |= e
+            assert zone & ~wanted == 0
+        assert W.from_board(P.widen(kernel.masks, kernel.board(A), kernel.board(D), kernel.board(0), np.int64(2),
+                                    kernel.board(0))) == zone  # most = ALL is widen
+
+
 def test_the_budget_is_checked():
     from kinarow.errors import KinarowError
 
