@@ -93,6 +93,7 @@ SETTLED_DRAWS = {
     "8x7k5.draw.json.gz": "(8,7,5): a draw by kinarow's own search and certificate (2026-11-27)",
     "9x5k5.draw.json.gz": "(9,5,5): a draw by kinarow's own search and certificate (2026-12-04)",
     "10x5k5.draw.json.gz": "(10,5,5): a draw by kinarow's own search and certificate (2026-12-04)",
+    "9x6k5.draw.json.gz": "(9,6,5): a draw by kinarow's own search and certificate (2026-12-04)",
 }
 
 
