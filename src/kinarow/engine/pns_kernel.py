@@ -274,7 +274,7 @@ def widen_near(masks, A, D, zone, need, away, most):
 def widen(masks, A, D, zone, need, away):
     """``zone`` with cells added until every live attacker group not meeting ``away`` has ``need`` of its
     empty cells in it (or all of them)."""
-    return widen_near(masks, A, D, zone, need, away, np.int64(1 << 30))
+    return widen_near(masks, A, D, zone, need, away, ALL)
 
 
 @njit(cache=True)
@@ -622,11 +622,7 @@ def vcf(masks, cgroups, A, D, full, normal, f, forced, budget, most, vA, vD, vC,
     budget ran out first. Level ``i`` is kept in the scratch boards: ``vA[i]``, ``vD[i]`` the stones of its OR
     node, ``vX[i]`` the attacker's stone, ``vT[i]`` the defender's block (at the last level, none: the AND node
     is proved by its two threats); after a proof ``vZ[i]`` holds the zone of the OR node and ``vC[i]`` that of
-    its AND node, built by the search's own rules (module notes, "Relevance zones"): the AND node with two
-    threats, two of them (widened, normal goal, so that every live defender group keeps two empty cells in
-    it); the OR node proved by ``x``, its AND node's zone and ``x``; the AND node forced to block ``t``, the zone
-    of the OR node after ``t`` and ``t``, widened so that every live defender group away from ``t`` keeps two
-    empty cells in it."""
+    its AND node, by :func:`vcf_zones` for ``most``."""
     fours = four_cells(masks, A, D)
     if forced:
         fours = W.band(fours, f)
@@ -694,7 +690,12 @@ def vcf_zones(masks, cgroups, normal, levels, most, vA, vD, vC, vX, vT, vZ):
     nodes) and ``vC`` (AND nodes); see :func:`vcf`. With ``most`` = ``ALL`` they have property (Q) for any
     set of stones added to the other side; with ``most`` = m + 1, for at most m stones: a group with more
     than m + 1 empty cells cannot be brought to one by m stones, so only the groups with at most m + 1 need
-    two cells in the zone."""
+    two cells in the zone.
+
+    They follow the search's own rules (module notes, "Relevance zones"): the AND node with two threats, two
+    of them (widened, normal goal, so that every live defender group keeps two empty cells in it); the OR node
+    proved by ``x``, its AND node's zone and ``x``; the AND node forced to block ``t``, the zone of the OR node
+    after ``t`` and ``t``, widened so that every live defender group away from ``t`` keeps two empty cells."""
     d = levels - 1
     A = W.get1(vA, d)
     D = W.get1(vD, d)

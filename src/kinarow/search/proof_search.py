@@ -156,7 +156,8 @@ class ProofSearcher:
     is expanded, its first ``eager`` moves (in move order) are each tested for a pairing after them;
     ``pair_budget`` bounds one pairing search (nodes); ``epsilon`` is the 1 + epsilon trick's (thousandths);
     ``heuristic`` holds the kernel's flags (``H_ORDER``: moves ordered by the groups through them,
-    ``H_MOVES``: df-pn+ initial numbers). The table takes ``tt_mb`` megabytes.
+    ``H_MOVES``: df-pn+ initial numbers); ``vcf`` bounds one search for a victory by continuous fours (attacker
+    stones tried; 0: no threat sequences). The table takes ``tt_mb`` megabytes.
     """
 
     def __init__(
