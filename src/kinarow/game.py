@@ -11,7 +11,9 @@ A game string is ``MxNkK[pPqQ][:flag,flag...]``:
 * numbers are ASCII digits (``0``-``9``): other Unicode digits are not numbers here;
 * flags: ``gravity`` (Connect-k), ``misere`` (the first to own a group loses),
   ``maker-breaker`` (the first player, Maker, wins by owning a group, Breaker
-  wins otherwise), and the geometry: ``torus``, ``cylinder``, ``hex``.
+  wins otherwise), ``exact`` (only a line of exactly K counts: a group whose
+  line its owner extends past K -- an *overline* -- decides nothing, for either
+  player; Go-Moku's "exactly five"), and the geometry: ``torus``, ``cylinder``, ``hex``.
 
 >>> str(Game("7x6k4:misere,gravity"))
 '7x6k4:gravity,misere'
@@ -35,17 +37,22 @@ if TYPE_CHECKING:
     from kinarow.position import Position
 
 #: Every flag in canonical order (the order ``str(game)`` writes them).
-FLAGS: tuple[str, ...] = ("gravity", "misere", "maker-breaker", "torus", "cylinder", "hex")
+FLAGS: tuple[str, ...] = ("gravity", "misere", "maker-breaker", "exact", "torus", "cylinder", "hex")
 
 #: Goals of the game (how a group decides it); the names stay as aliases of :class:`kinarow.values.Goal`.
 NORMAL, MISERE, MAKER_BREAKER = Goal.NORMAL, Goal.MISERE, Goal.MAKER_BREAKER
 
-_ALIASES = {"misère": "misere", "makerbreaker": "maker-breaker", "maker_breaker": "maker-breaker"}
+_ALIASES = {"misère": "misere", "makerbreaker": "maker-breaker", "maker_breaker": "maker-breaker",
+            "exactly": "exact", "exact-k": "exact", "exactly-k": "exact", "no-overline": "exact"}
 _SIZE_RE = re.compile(r"([0-9]+)x([0-9]+)k([0-9]+)(?:p([0-9]+)(?:q([0-9]+))?)?", re.ASCII)
 #: the most stones one turn may place (P and Q); no studied game comes near it
 MAX_STONES = 702
 
-ALLOWED = "MxNkK[pPqQ][:flag,...] with flags gravity, misere, maker-breaker, torus, cylinder, hex"
+#: why an argument that rests on "an extra stone never hurts its owner" does not hold under the exact rule
+OVERLINE_HURTS = ("an extra stone can hurt its owner there (it may turn a line of K into an overline, which does "
+                  "not win)")
+
+ALLOWED = "MxNkK[pPqQ][:flag,...] with flags gravity, misere, maker-breaker, exact, torus, cylinder, hex"
 
 
 def _number(digits: str, name: str, head: str, upper: int) -> int:
@@ -133,6 +140,12 @@ class Game:
         if "maker-breaker" in self.flags:
             return MAKER_BREAKER
         return NORMAL
+
+    @property
+    def exact(self) -> bool:
+        """Does only a line of exactly K win (flag ``exact``)? A group then counts for its owner only while neither
+        cell that extends its line (its *flanks*, :attr:`kinarow.geometry.Geometry.flanks`) is the owner's too."""
+        return "exact" in self.flags
 
     @property
     def topology(self) -> str:

@@ -18,7 +18,7 @@ import re
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from kinarow.errors import IllegalMoveError, MoveError, shown
+from kinarow.errors import GameSpecError, IllegalMoveError, MoveError, shown
 
 if TYPE_CHECKING:
     from kinarow.game import Game
@@ -127,8 +127,13 @@ class Geometry:
     @cached_property
     def groups(self) -> tuple[tuple[int, ...], ...]:
         """Every group (k distinct cells in a line) as a sorted tuple of cells, without repeats."""
-        seen: set[tuple[int, ...]] = set()
-        out: list[tuple[int, ...]] = []
+        return tuple(self._lines)
+
+    @cached_property
+    def _lines(self) -> dict[tuple[int, ...], frozenset[int]]:
+        """Each group (in the order of :attr:`groups`) with its flanks: the cells one step before its first cell
+        and one step after its last along its line, where the board has them and they are not its own cells."""
+        out: dict[tuple[int, ...], frozenset[int]] = {}
         for dx, dy in self.directions:
             for x in range(self.m):
                 for y in range(self.n):
@@ -141,10 +146,31 @@ class Geometry:
                     if len(cells) != self.k or len(set(cells)) != self.k:
                         continue
                     key = tuple(sorted(cells))
-                    if key not in seen:
-                        seen.add(key)
-                        out.append(key)
-        return tuple(out)
+                    ends = (self._wrap(x - dx, y - dy), self._wrap(x + self.k * dx, y + self.k * dy))
+                    flanks = frozenset(self.cell(*w) for w in ends if w is not None) - set(cells)
+                    if key not in out:
+                        out[key] = flanks
+                    elif out[key] != flanks and self.game.exact:
+                        # a set of cells on two lines (a degenerate wrap): which cells extend it is not one answer
+                        raise GameSpecError(f"{self.game} puts one group on two lines with different ends, so "
+                                            "'exact' (no overline) has no single meaning there; allowed are "
+                                            "boards whose groups lie on one line each")
+        return out
+
+    @cached_property
+    def flanks(self) -> tuple[tuple[int, ...], ...]:
+        """The flanks of each group in :attr:`groups` (same order), sorted: under the ``exact`` rule a group wins
+        for its owner only while the owner holds none of them (else its line runs past K)."""
+        return tuple(tuple(sorted(f)) for f in self._lines.values())
+
+    @cached_property
+    def flank_masks(self) -> tuple[int, ...]:
+        """The flanks of each group as a bit mask when the game has the ``exact`` rule; 0 for every group
+        otherwise (no cell then spoils a group), so one test -- the group's cells owned, none of its flank
+        cells -- decides both rules."""
+        if not self.game.exact:
+            return (0,) * len(self.groups)
+        return tuple(sum(1 << c for c in f) for f in self.flanks)
 
     def owns_group_through(self, cell: int, board: list[int], player: int) -> bool:
         """Does ``player`` own a whole group through ``cell`` on ``board`` (one owner per cell)?
@@ -152,9 +178,11 @@ class Geometry:
         Walks the lines through ``cell`` instead of listing the groups, so it needs no table: on a large
         board (702 x 702 has 2 million groups) the group masks would take gigabytes. A run of K of the
         player's stones along a direction holds a group; on a wrapped line the run stops where it meets
-        itself, since a group's cells are distinct.
+        itself, since a group's cells are distinct. Under the ``exact`` rule the run must be exactly K long.
         """
         k = self.k
+        if self.game.exact:
+            return any(len(run) == k for run in self.runs_through(cell, board, player))
         x0, y0 = self.xy(cell)
         for dx, dy in self.directions:
             count, round_the_line = 1, False
@@ -281,6 +309,11 @@ class Geometry:
                 for ty in shifts_y:
                     perm = tuple(self.cell((cx + tx) % self.m, (cy + ty) % self.n) for cx, cy in map(self.xy, base))
                     found.setdefault(perm, None)
+        if self.game.exact:  # the map must also carry each group's flanks onto its image's
+            lines = self._lines
+            found = {perm: None for perm in found
+                     if all(frozenset(perm[c] for c in f) == lines[tuple(sorted(perm[c] for c in g))]
+                            for g, f in lines.items())}
         return tuple(found)
 
     def _placed(self, image: list[tuple[int, int]], sx: int, sy: int) -> tuple[int, ...] | None:

@@ -226,6 +226,10 @@ class Position:
         if self.geometry.size > MASK_CELLS:  # the group masks of a large board do not fit in memory
             return self.geometry.owns_group_through(cell, self.board, player)
         own = self.bits[player]
+        if self.game.exact:  # the group owned and neither cell that extends its line (else it is an overline)
+            geo = self.geometry
+            masks, flanks = geo.group_masks, geo.flank_masks
+            return any(masks[g] & own == masks[g] and not flanks[g] & own for g in geo.cell_groups[cell])
         return any(mask & own == mask for mask in self.geometry.cell_group_masks[cell])
 
     def completed_lines(self) -> tuple[tuple[int, ...], ...]:
@@ -246,7 +250,8 @@ class Position:
         player = self.board[last]
         if (self.game.goal == Goal.MAKER_BREAKER and player == 2) or not self.completes_group(last, player):
             return ()
-        return self.geometry.runs_through(last, self.board, player)
+        runs = self.geometry.runs_through(last, self.board, player)
+        return tuple(run for run in runs if len(run) == self.game.k) if self.game.exact else runs
 
     def _outcome_after(self, cell: int, player: int) -> Value | None:
         first, second = value_names(self.game)

@@ -96,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="kinarow",
         description="Play, solve and prove k-in-a-row games (m,n,k-games, Connect-k, misere, Maker-Breaker).",
         epilog="A GAME is MxNkK[pPqQ][:flag,...], e.g. 3x3k3, 7x6k4:gravity, 6x6k4p2q1; "
-        "flags: gravity, misere, maker-breaker, torus, cylinder, hex.",
+        "flags: gravity, misere, maker-breaker, exact, torus, cylinder, hex.",
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

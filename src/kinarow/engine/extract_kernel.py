@@ -133,11 +133,11 @@ def _enter(p1, p2, d, t, winner, seen, used, res, rules, plan):
     over, the position was walked already or the winner completes a line at once; NODE_WINNER when the winner
     must prescribe a move; NODE_LOSER when every reply is to be followed. A new position joins ``seen`` (a win
     on the spot does not: it is found again at once, as the checkers find it)."""
-    size, n, gravity, goal, gmasks, cell_groups, start, rules_turn = rules
+    size, n, gravity, goal, gmasks, flanks, cell_groups, start, rules_turn = rules
     kind, kt = plan
     if res[d] != 0:  # the game is over
         return NODE_DONE, seen, used
-    if rules_turn[t] == winner and winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, cell_groups,
+    if rules_turn[t] == winner and winning_stone(p1, p2, winner, t, size, n, gravity, gmasks, flanks, cell_groups,
                                                  start, goal, winner) >= 0:
         return NODE_DONE, seen, used  # a win on the spot is not kept: the checker finds it again too
     key = seen_key(p1, p2, kind, size, n, kt)
@@ -165,7 +165,7 @@ def _next_node(p1, p2, d, done, t0, nxt, line, res, rules):
     """The walk's step between nodes at depth ``d``: leave finished nodes upwards and play the loser's next
     reply. Returns ``(over, p1, p2, d)``: the next node to visit, or ``over`` once the walk is back at its root
     and finished (the checker's replay order: a winner's node has its one move, a loser's every reply)."""
-    size, n, gravity, goal, gmasks, cell_groups, start, rules_turn = rules
+    size, n, gravity, goal, gmasks, flanks, cell_groups, start, rules_turn = rules
     while True:
         if done:
             if d == 0:
@@ -181,15 +181,15 @@ def _next_node(p1, p2, d, done, t0, nxt, line, res, rules):
             done = True
             continue
         nxt[d] = c + 1
-        p1, p2 = push_stone(p1, p2, c, rules_turn[t], t, d, line, res, size, gmasks, cell_groups, start, goal)
+        p1, p2 = push_stone(p1, p2, c, rules_turn[t], t, d, line, res, size, gmasks, flanks, cell_groups, start, goal)
         return False, p1, p2, d + 1
 
 
 def walk_inputs(game: Any) -> tuple[tuple[Any, ...], tuple[int, np.ndarray], np.ndarray]:
     """The ``rules``, ``plan`` and a fresh ``xctrl`` that :func:`extract` and :func:`extract_proof` take for
     ``game``."""
-    gmasks, cell_groups, start, rules_turn, goal = TK.rules(game)
-    rules = (game.cells, game.n, bool(game.gravity), goal, gmasks, cell_groups, start, rules_turn)
+    gmasks, flanks, cell_groups, start, rules_turn, goal = TK.rules(game)
+    rules = (game.cells, game.n, bool(game.gravity), goal, gmasks, flanks, cell_groups, start, rules_turn)
     kind, kt = TK.table_plan(game.cells, game.n, bool(game.gravity))
     return rules, (FINGER if game.cells > 64 else kind, kt), np.zeros(N_XCTRL, np.int64)
 
@@ -250,7 +250,7 @@ def _hold_move(p1, p2, t, step, xctrl, tables, state):
 def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, claim):
     """Walk the winner's strategy from (p1, p2) with ``t0`` stones down; ``winner`` is 1 or 2.
 
-    ``rules`` is ``(size, n, gravity, goal, gmasks, cell_groups, start, rules_turn)``: the board's cells,
+    ``rules`` is ``(size, n, gravity, goal, gmasks, flanks, cell_groups, start, rules_turn)``: the board's cells,
     column height and gravity, then the checker's rules (:func:`kinarow.proofs.tree_kernel.rules`);
     ``rules_turn[t]`` is the player (1 or 2) who places stone t + 1. ``plan`` is ``(kind, kt)``, how the
     seen table keys a position (:func:`kinarow.proofs.tree_kernel.table_plan`). ``step`` is the deepening
@@ -260,7 +260,7 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
     can win a position the walk reaches). STOPPED: ``xctrl[X_STOP]`` or ``ctrl[C_STOP]`` was raised, or the
     node budget ``xctrl[X_MAX_NODES]`` ran out.
     """
-    size, _, _, goal, gmasks, cell_groups, start, _ = rules
+    size, _, _, goal, gmasks, flanks, cell_groups, start, _ = rules
     ctrl = state.ctrl
     seen = new_table(plan[0])  # FINGER: one word a slot, as every one-word kind
     used = 0
@@ -286,7 +286,7 @@ def extract(p1, p2, t0, winner, rules, plan, step, out, xctrl, tables, state, cl
                 return (STOPPED if c == OUT_OF_BUDGET or xctrl[X_STOP] != 0 or ctrl[C_STOP] != 0 else NO_WIN), out
             out = _emit(out, c, xctrl)
             nxt[d] = -2
-            p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
+            p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, flanks, cell_groups, start, goal)
             d += 1
             continue
         over, p1, p2, d = _next_node(p1, p2, d, done, t0, nxt, line, res, rules)
@@ -388,7 +388,7 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, tables, state):
     move at its turns, every legal reply at the loser's, written as a walk. Free placement, one stone a turn.
     Returns ``(status, out)`` as :func:`extract` (CLAIM_WIN); the first ``xctrl[X_PREFIX]`` moves of ``out``
     are replayed (a resumed walk, see above)."""
-    size, _, _, goal, gmasks, cell_groups, start, _ = rules
+    size, _, _, goal, gmasks, flanks, cell_groups, start, _ = rules
     seen = new_table(plan[0])  # FINGER: one word a slot, as every one-word kind
     used = 0
     scratch = _scratch(tables)
@@ -417,7 +417,7 @@ def extract_proof(p1, p2, t0, winner, rules, plan, out, xctrl, tables, state):
                     return (STOPPED if xctrl[X_STOP] != 0 else NO_WIN), out
                 out = _emit(out, c, xctrl)
             nxt[d] = -2
-            p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, cell_groups, start, goal)
+            p1, p2 = push_stone(p1, p2, c, winner, t, d, line, res, size, gmasks, flanks, cell_groups, start, goal)
             d += 1
             continue
         over, p1, p2, d = _next_node(p1, p2, d, done, t0, nxt, line, res, rules)

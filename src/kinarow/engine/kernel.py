@@ -22,7 +22,11 @@ bottom bit, so ``((occupied & colmask[x]) + bottom[x]) & colmask[x]`` is the
 one playable cell of column x (0 when the column is full).
 
 Every geometry (rect, torus, cylinder, hex) reaches the kernel the same way:
-``masks[g]`` is the bitmask of group g (its k cells), whatever the shape.
+``masks[g]`` is the bitmask of group g (its k cells), whatever the shape, and
+``flanks[g]`` the cells that extend its line under the ``exact`` rule (0 for
+every group otherwise): a group is live for a player while the other player
+has no stone in it and the player none on its flanks (a stone there would make
+the line longer than k, which does not win), so one test serves both rules.
 
 On boards that do not wrap (rect, hex) and with one stone a turn, groups are
 never scanned one by one: a step along direction d moves a cell's bit by
@@ -120,6 +124,7 @@ class KernelTables(NamedTuple):
     iparams: np.ndarray
     aux: np.ndarray
     masks: np.ndarray
+    flanks: np.ndarray
     symtab: np.ndarray
     symperm: np.ndarray
     syminv: np.ndarray
@@ -315,7 +320,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
     Iterative (an explicit stack indexed by the stone count t) so that a node
     costs no function call. ``state.pv[root_t]`` receives the best move.
     """
-    iparams, aux, masks = tables.iparams, tables.aux, tables.masks
+    iparams, aux, masks, flanks = tables.iparams, tables.aux, tables.masks, tables.flanks
     symtab, symperm, syminv = tables.symtab, tables.symperm, tables.syminv
     turn_player, turn_left, weight = tables.turn_player, tables.turn_left, tables.weight
     lshift, vp, vm = tables.lshift, tables.vp, tables.vm
@@ -415,7 +420,8 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                 # One pass over the groups: live groups and the cells that complete a group.
                 for g in range(ngroups):
                     mk = masks[g]
-                    if (opp & mk) == zero:
+                    fl = flanks[g]
+                    if (opp & mk) == zero and (own & fl) == zero:
                         my_live = True
                         r = mk & ~own
                         r2 = r & (r - one)
@@ -423,7 +429,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                             my_thr |= r
                         elif (r2 & (r2 - one)) == zero:
                             my_two = r
-                    if (own & mk) == zero:
+                    if (own & mk) == zero and (opp & fl) == zero:
                         op_live = True
                         r = mk & ~opp
                         if (r & (r - one)) == zero:

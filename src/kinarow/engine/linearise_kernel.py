@@ -115,14 +115,14 @@ def _slot(table, bits, codes_hi, codes_lo, hi, lo):
 
 
 @njit(cache=True)
-def linearise_tokens(board, bits, stones, turn, attacker, cells, groups, cell_groups, start, goal, images, cut,
+def linearise_tokens(board, bits, stones, turn, attacker, cells, groups, flanks, cell_groups, start, goal, images, cut,
                      powers_hi, powers_lo,
                      codes_hi, codes_lo, table, table_bits, values, pair_start, pair_cells, ring_rows, ring_lengths,
                      ring_state, ring_index, tokens, new_pairings):
     """Walk the memory (``codes_hi``/``codes_lo``, ``values`` their entries, ``table`` their :func:`index`) from the
     position
-    (``board``, ``bits``, ``stones`` placed; ``groups``, ``cell_groups``, ``start``, ``turn`` and ``goal`` the
-    rules as :func:`kinarow.proofs.tree_kernel.rules` gives them), writing
+    (``board``, ``bits``, ``stones`` placed; ``groups``, ``flanks``, ``cell_groups``, ``start``, ``turn`` and
+    ``goal`` the rules as :func:`kinarow.proofs.tree_kernel.rules` gives them), writing
     ``tokens`` and ``new_pairings`` (see the module docstring). The memory's pairing ``i`` is the pairs
     ``pair_cells[pair_start[i]:pair_start[i + 1]]`` (cell pairs in the canonical frame). ``ring_*`` is the
     cache of recent pairings (rows of pair masks; ``ring_state`` = [used, newest]) and ``ring_index`` each
@@ -242,7 +242,7 @@ def linearise_tokens(board, bits, stones, turn, attacker, cells, groups, cell_gr
         stones += 1
         depth += 1
         played[depth] = child
-        result = outcome(bits[1], bits[2], child, player, stones, cells, groups, cell_groups, start, goal)
+        result = outcome(bits[1], bits[2], child, player, stones, cells, groups, flanks, cell_groups, start, goal)
         if result == attacker:
             return LOSES, n_tokens, n_pairings, positions, leaves, defender_moves, stones
         if result != 0:

@@ -131,9 +131,12 @@ def kernel_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16) -
         turn_player[t] = player - 1
         turn_left[t] = min(left, 127)
     lshift, vp, vm = line_tables(game)
-    iparams[K.P_LINES] = int(game.topology == "rect" and game.p == 1 and game.q == 1 and game.k <= 64)
+    # the shifts find runs of at least k: not under the exact rule, where the groups' flanks decide
+    iparams[K.P_LINES] = int(game.topology == "rect" and game.p == 1 and game.q == 1 and game.k <= 64
+                             and not game.exact)
+    flanks = W.board_array(list(game.geometry.flank_masks), 1)
     return KernelTables(
-        iparams, aux, masks, symtab, symperm, syminv, turn_player, turn_left, weight, lshift, vp, vm
+        iparams, aux, masks, flanks, symtab, symperm, syminv, turn_player, turn_left, weight, lshift, vp, vm
     )
 
 

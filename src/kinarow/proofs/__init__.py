@@ -59,6 +59,12 @@ CHECKERS: dict[str, str] = {
 }
 
 
+#: Formats whose checkers take the ``exact`` rule (a line longer than K does not win): they replay play by the rules
+#: alone (:mod:`kinarow.proofs.tree_kernel`'s flanks, :class:`~kinarow.position.Position`). Every other checker
+#: rests on arguments that an overline breaks, or was not written for it, so it refuses such a game.
+EXACT_FORMATS = frozenset({"kinarow.strategy", "kinarow.draw"})
+
+
 # What ``kinarow settle`` writes for a value it has no certificate for: never accepted as a proof.
 SEARCH_LOG_FORMAT = "kinarow.searchlog"
 
@@ -123,6 +129,11 @@ def blocking_fit(game: Any) -> Fit:
     if (game.p, game.q) != (1, 1):
         return Fit.no(f"{game} places more than one stone a turn, so Black may take both cells White would block "
                       "with")
+    if game.exact:
+        # Blocking itself holds (a player who owns no group owns no line of exactly K), but the searches and
+        # certificates built on it also lean on "an extra stone never hurts", which the exact rule breaks.
+        return Fit.no(f"{game} has the exact rule, which kinarow's blocking searches and certificates do not take "
+                      "yet (they rest on an extra stone never hurting its owner)")
     return FITS
 
 
@@ -247,6 +258,9 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
                        format=fmt, usable=False)
     try:
         function = checker(fmt)
+        refused = exact_refusal(fmt, data.get("game"))
+        if refused:
+            return Verdict(False, refused, format=fmt, usable=False)
         if fmt in NEEDS_BASE:
             if base is None:
                 return Verdict(False, f"a {fmt} certificate names a file beside it, and files are not read here; "
@@ -272,6 +286,22 @@ def check_data(data: Any, base: str | None = None, *, compiled: bool = False,
                        "given", format=fmt, usable=False)
     verdict.format = fmt
     return verdict
+
+
+def exact_refusal(fmt: str, game_text: Any) -> str | None:
+    """The sentence refusing a certificate of format ``fmt`` for ``game_text`` when that game has the exact rule
+    and the format's checker does not take it (:data:`EXACT_FORMATS`); None otherwise (a malformed game string is
+    left to the checker, which says what is wrong with it)."""
+    if fmt in EXACT_FORMATS or not isinstance(game_text, str):
+        return None
+    try:
+        game = Game(game_text)
+    except KinarowError:
+        return None
+    if not game.exact:
+        return None
+    return (f"the {fmt} certificate is for {game}, a game with the exact rule (an overline does not win), which its "
+            f"checker does not take; the formats that do are {', '.join(sorted(EXACT_FORMATS))}")
 
 
 def check_text(text: str, base: str | None = None, *, compiled: bool = False,

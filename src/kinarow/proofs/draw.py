@@ -63,7 +63,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from kinarow.errors import KinarowError
-from kinarow.game import Game
+from kinarow.game import OVERLINE_HURTS, Game
 from kinarow.position import Position
 from kinarow.proofs import CertificateError, Verdict, blocking_fit, require_claim, require_envelope, require_input
 from kinarow.values import FITS, Fit, Goal, Value
@@ -91,6 +91,8 @@ def stealing_fit(game: Game, moves: list[str] | list[int]) -> Fit:
         return Fit.no(f"{game} is not a normal game (its goal is {game.goal}), where an extra stone may hurt")
     if (game.p, game.q) != (1, 1):
         return Fit.no(f"{game} places more than one stone a turn")
+    if game.exact:
+        return Fit.no(f"{game} has the exact rule: {OVERLINE_HURTS}")
     return FITS
 
 
@@ -410,7 +412,7 @@ def _check_tree_compiled(position: Position, attacker: int, cell_of: dict[str, i
     geo = position.geometry
     size = geo.size
     tokens = token_codes(tokens_text, cell_of, position, len(pairings))
-    masks, cell_groups, start, turn_player, goal = TK.rules(game)
+    masks, flanks, cell_groups, start, turn_player, goal = TK.rules(game)
     pair_start = np.zeros(len(pairings) + 1, np.int64)
     pair_start[1:] = np.cumsum([len(p) for p in pairings])
     flat = np.fromiter(itertools.chain.from_iterable(itertools.chain.from_iterable(pairings)), np.int64,
@@ -429,7 +431,8 @@ def _check_tree_compiled(position: Position, attacker: int, cell_of: dict[str, i
     slots = DK.table_slots(len(tokens))
 
     def work() -> tuple[int, int, int, int, int]:
-        return DK.walk(bx, bo, position.stones, attacker, size, goal, masks, cell_groups, start, turn_player, tokens,
+        return DK.walk(bx, bo, position.stones, attacker, size, goal, masks, flanks, cell_groups, start, turn_player,
+                       tokens,
                        len(pairings), pair_start, np.ascontiguousarray(flat[:, 0]), np.ascontiguousarray(flat[:, 1]),
                        pair_groups, sym_bits, slots, line, ctrl)
 

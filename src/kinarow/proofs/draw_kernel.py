@@ -177,7 +177,7 @@ def covered(theirs, occupied, index, size, masks, pair_start, pair_a, pair_b, pa
 
 
 @njit(cache=True, nogil=True)
-def walk(bx, bo, stones, attacker, size, goal, masks, cell_groups, start, turn_player, tokens, n_pairings,
+def walk(bx, bo, stones, attacker, size, goal, masks, flanks, cell_groups, start, turn_player, tokens, n_pairings,
          pair_start, pair_a, pair_b, pair_groups, sym_bits, slots, line, ctrl):
     """Walk the blocking tree from (bx, bo), ``stones`` down, the game not over; ``attacker`` is 1 or 2.
 
@@ -253,7 +253,7 @@ def walk(bx, bo, stones, attacker, size, goal, masks, cell_groups, start, turn_p
                     nxt[d] = -2
                     bx, bo = _put(bx, bo, token, defender, sym_bits, img_x, img_o)
                     line[d] = token
-                    res[d + 1] = outcome(bx, bo, token, defender, t + 1, size, masks, cell_groups, start, goal)
+                    res[d + 1] = outcome(bx, bo, token, defender, t + 1, size, masks, flanks, cell_groups, start, goal)
                     d += 1
                     continue
         while True:  # at depth d: finish the node (done) or follow its next attacker move
@@ -280,6 +280,6 @@ def walk(bx, bo, stones, attacker, size, goal, masks, cell_groups, start, turn_p
             nxt[d] = c + 1
             bx, bo = _put(bx, bo, c, attacker, sym_bits, img_x, img_o)
             line[d] = c
-            res[d + 1] = outcome(bx, bo, c, attacker, stones + d + 1, size, masks, cell_groups, start, goal)
+            res[d + 1] = outcome(bx, bo, c, attacker, stones + d + 1, size, masks, flanks, cell_groups, start, goal)
             d += 1
             break

@@ -62,7 +62,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kinarow.errors import IllegalMoveError, KinarowError
-from kinarow.game import Game
+from kinarow.game import OVERLINE_HURTS, Game
 from kinarow.position import Position, value_names
 from kinarow.proofs import CertificateError, Verdict, envelope, require_claim, require_envelope, require_input
 from kinarow.values import FITS, Fit, Goal, Value, read
@@ -409,6 +409,8 @@ def shared_replies_fit(game: Game, outcome: str, winner: Value) -> Fit:
         return Fit.no("the game places more than one stone a turn")
     if game.goal == Goal.MISERE:
         return Fit.no("in misere play more stones can hurt their owner")
+    if game.exact:
+        return Fit.no(f"under the exact rule {OVERLINE_HURTS}")
     if game.goal == Goal.MAKER_BREAKER and winner != Value.MAKER:
         return Fit.no("Breaker's win is not proven by sharing Maker's replies")
     return FITS
@@ -553,7 +555,7 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
 
     game = pos.game
     size = pos.geometry.size
-    masks, cell_groups, start, turn_player, goal = TK.rules(game)
+    masks, flanks, cell_groups, start, turn_player, goal = TK.rules(game)
     kind, kt = TK.table_plan(size, game.n, bool(game.gravity))
     line = np.zeros(size + 1, np.int64)
     words = W.words_for_cells(size)
@@ -567,9 +569,9 @@ def replay(pos: Position, winner: int, mode: int, keys: Any, cells: Any, used: A
     def work() -> None:
         try:
             found.append(TK.check(bx, bo, pos.stones, winner, size, game.n, bool(game.gravity), goal, masks,
-                                  cell_groups, start, turn_player, keys, cells, line, used, mode, out, ctrl, kind, kt,
-                                  TK.CLAIM_CODES[outcome], 0 if shared is None else shared_flag(number_bytes(size)),
-                                  scell, sbeg))
+                                  flanks, cell_groups, start, turn_player, keys, cells, line, used, mode, out, ctrl,
+                                  kind, kt, TK.CLAIM_CODES[outcome],
+                                  0 if shared is None else shared_flag(number_bytes(size)), scell, sbeg))
         except BaseException as error:  # handed to the waiting thread
             errors.append(error)
 

@@ -25,6 +25,8 @@ For 4 x 3::
 The rules come in as arrays, whatever the board's shape:
 
     masks[g]                 the k cells of group g, as a bitmask
+    flanks[g]                under the ``exact`` rule the cells that extend g's line (its owner must not
+                             hold them: an overline does not win); 0 otherwise
     cell_groups[start[c]:start[c + 1]]   the groups through cell c
     turn_player[t]           1 or 2: who places stone t + 1 (t stones down)
 
@@ -161,16 +163,17 @@ BASE3_CELLS = 40  # 3^40 < 2^64
 START_ROWS = 1 << 24
 
 
-def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """The rules of ``game`` as the kernel reads them: ``(masks, cell_groups, start, turn_player, goal)``."""
+def rules(game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """The rules of ``game`` as the kernel reads them: ``(masks, flanks, cell_groups, start, turn_player, goal)``."""
     geo = game.geometry
     start = np.zeros(geo.size + 1, np.int64)
     start[1:] = np.cumsum([len(row) for row in geo.cell_groups])
     cell_groups = np.array([g for row in geo.cell_groups for g in row], np.int64)
     masks = W.board_array(list(geo.group_masks), W.words_for_cells(geo.size))
+    flanks = W.board_array(list(geo.flank_masks), W.words_for_cells(geo.size))
     turn_player = np.array([game.turn_state(t)[0] for t in range(geo.size + 1)], np.int64)
     goal = GOAL_CODES[game.goal]
-    return masks, cell_groups, start, turn_player, goal
+    return masks, flanks, cell_groups, start, turn_player, goal
 
 
 def table_plan(size: int, n: int, gravity: bool) -> tuple[int, np.ndarray]:
@@ -220,12 +223,12 @@ def board_keys(rows: np.ndarray, size: int) -> list[str]:
 
 
 @njit(cache=True)
-def outcome(bx, bo, c, player, stones, size, masks, cell_groups, start, goal):
+def outcome(bx, bo, c, player, stones, size, masks, flanks, cell_groups, start, goal):
     """The result once ``player`` has put a stone on ``c`` (``stones`` now down), as Position does."""
     own = bx if player == 1 else bo
     for i in range(start[c], start[c + 1]):
         mask = W.get1(masks, cell_groups[i])
-        if W.eq(W.band(own, mask), mask):
+        if W.eq(W.band(own, mask), mask) and W.is_zero(W.band(own, W.get1(flanks, cell_groups[i]))):
             if goal == MISERE:
                 return SECOND if player == 1 else FIRST
             if goal == MAKER_BREAKER:
@@ -247,7 +250,7 @@ def _legal(bx, bo, c, n, gravity):
 
 
 @njit(cache=True)
-def push_stone(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, start, goal):
+def push_stone(bx, bo, c, player, t, d, line, res, size, masks, flanks, cell_groups, start, goal):
     """``player`` puts stone t + 1 on ``c``, the move from depth d: noted in ``line[d]``, its result in
     ``res[d + 1]``; returns the new bitboards."""
     bit = W.bit(c, bx)
@@ -256,7 +259,7 @@ def push_stone(bx, bo, c, player, t, d, line, res, size, masks, cell_groups, sta
     else:
         bo = W.bor(bo, bit)
     line[d] = c
-    res[d + 1] = outcome(bx, bo, c, player, t + 1, size, masks, cell_groups, start, goal)
+    res[d + 1] = outcome(bx, bo, c, player, t + 1, size, masks, flanks, cell_groups, start, goal)
     return bx, bo
 
 
@@ -516,7 +519,7 @@ def table_has(table, key):
 
 
 @njit(cache=True)
-def winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, start, goal, winner):
+def winning_stone(bx, bo, player, stones, size, n, gravity, masks, flanks, cell_groups, start, goal, winner):
     """The first cell where ``player`` (to move) ends the game with result ``winner`` at once, or -1."""
     own = bx if player == 1 else bo
     other = bo if player == 1 else bx
@@ -537,7 +540,7 @@ def winning_stone(bx, bo, player, stones, size, n, gravity, masks, cell_groups, 
             bit = W.bit(c, bx)
             nx = W.bor(bx, bit) if player == 1 else bx
             no = W.bor(bo, bit) if player == 2 else bo
-            if outcome(nx, no, c, player, stones + 1, size, masks, cell_groups, start, goal) == winner:
+            if outcome(nx, no, c, player, stones + 1, size, masks, flanks, cell_groups, start, goal) == winner:
                 return c
     return -1
 
@@ -617,7 +620,7 @@ def _read_sets(bx, bo, d, cells, read, size, n, gravity, scell, sbeg, smask, roo
 
 
 @njit(cache=True, nogil=True)
-def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, start, turn_player,
+def check(bx, bo, stones, winner, size, n, gravity, goal, masks, flanks, cell_groups, start, turn_player,
           keys, cells, line, reached, mode, out, ctrl, kind, kt, claim, covers, scell, sbeg):
     """Replay the strategy from (bx, bo) with ``stones`` down; ``winner`` is FIRST or SECOND, the player who
     follows it, and ``claim`` what it claims for that player (CLAIM_WIN or CLAIM_NOT_LOSE).
@@ -677,7 +680,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
             if res[d] != winner and (claim == CLAIM_WIN or res[d] == 3 - winner):
                 return ENDS, used + cused + spot, d, read
             done = True
-        elif mine and j < 0 and winning_stone(bx, bo, winner, cnt, size, n, gravity, masks, cell_groups, start,
+        elif mine and j < 0 and winning_stone(bx, bo, winner, cnt, size, n, gravity, masks, flanks, cell_groups, start,
                                               goal, winner) >= 0:
             # a win on the spot (tested first: most positions are such), never kept in the table: it is found
             # again at once, with no move read
@@ -717,7 +720,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 return ILLEGAL, used + cused + spot, d, read
             nxt[d] = -2
             cur[d] = -1
-            bx, bo = push_stone(bx, bo, c, winner, cnt, d, line, res, size, masks, cell_groups, start, goal)
+            bx, bo = push_stone(bx, bo, c, winner, cnt, d, line, res, size, masks, flanks, cell_groups, start, goal)
             cnt += 1
             d += 1
             pend[d] = shared
@@ -768,7 +771,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 cnt += sbeg[d, s + 1] - sbeg[d, s]
                 r = 0
                 for i in range(sbeg[d, s], sbeg[d, s + 1]):  # a line of the loser first, else a full board
-                    r = outcome(bx, bo, scell[d, i], loser, cnt, size, masks, cell_groups, start, goal)
+                    r = outcome(bx, bo, scell[d, i], loser, cnt, size, masks, flanks, cell_groups, start, goal)
                     if r != 0 and r != DRAW and not (goal == MAKER_BREAKER and r == SECOND):
                         break
                 res[d + 1] = r
@@ -789,7 +792,7 @@ def check(bx, bo, stones, winner, size, n, gravity, goal, masks, cell_groups, st
                 continue
             nxt[d] = c + 1
             cur[d] = -1
-            bx, bo = push_stone(bx, bo, c, loser, cnt, d, line, res, size, masks, cell_groups, start, goal)
+            bx, bo = push_stone(bx, bo, c, loser, cnt, d, line, res, size, masks, flanks, cell_groups, start, goal)
             cnt += 1
             d += 1
             pend[d] = 0

@@ -46,6 +46,7 @@ from kinarow.errors import KinarowError
 from kinarow.game import Game
 from kinarow.position import Position
 from kinarow.proofs import SEARCH_LOG_FORMAT, blocking_fit
+from kinarow.proofs.draw import stealing_fit
 from kinarow.proofs.tree import WALK_CELLS, StrategyTree, board_key
 from kinarow.values import Goal, Player, Value
 
@@ -407,7 +408,7 @@ def _pairing_or_trees(position: Position, store: Store | None, tick: Callable[[i
     if data is None:
         return draw_tree(position, store, tick)
     data = {**data, "moves": [position.name(c) for c in position.moves]}
-    stealing = not position.moves and game.goal == Goal.NORMAL and (game.p, game.q) == (1, 1)
+    stealing = bool(stealing_fit(game, position.moves))
     if not stealing and game.cells <= MAX_CELLS:  # the other half: the first player's non-losing walk
         return walk_draw(position, store, tick, pairs=data["pairs"])
     other_half = (

@@ -53,6 +53,8 @@ def score_search_fit(game: Game) -> Fit:
         return Fit.no("it needs the normal goal")
     if (game.p, game.q) != (1, 1):
         return Fit.no("it needs one stone a turn")
+    if game.exact:
+        return Fit.no("it needs the free-style rule (a line longer than k wins too)")
     if game.m > GK.MAX_COLS:
         return Fit.no(f"it needs at most {GK.MAX_COLS} columns (this board has {game.m})")
     if layout_bits(game) > TWO_WORD_BITS:

@@ -814,12 +814,12 @@ def _linearise_compiled(position: Position, attacker: int, memory: Memory, frame
     n = len(memory.values) + 1
     tokens = np.zeros(n, np.int64)
     new_pairings = np.zeros((n, 2), np.int32)
-    _, cell_groups, start, turn, goal = TK.rules(game)
+    _, flanks, cell_groups, start, turn, goal = TK.rules(game)
     board = np.array(position.board, np.int8)
     bits = np.array(position.bits, np.uint64)
     status, n_tokens, n_pairings, positions, leaves, defender_moves, _ = LK.linearise_tokens(
-        board, bits, position.stones, turn, attacker, cells, masks, cell_groups, start, goal, frames.images, cut,
-        powers_hi, powers_lo, codes_hi, codes_lo, table, table_bits, memory.values, pair_start, flat, ring.rows,
+        board, bits, position.stones, turn, attacker, cells, masks, flanks, cell_groups, start, goal, frames.images,
+        cut, powers_hi, powers_lo, codes_hi, codes_lo, table, table_bits, memory.values, pair_start, flat, ring.rows,
         ring.lengths, ring_state, ring_index, tokens, new_pairings)
     if status != LK.OK:
         return None

@@ -75,10 +75,8 @@ class Strategy:
 
     def check_applies(self, game: Game, player: int | None = None) -> int:
         """The player the strategy plays in ``game`` (``player`` if given); one clear sentence if it cannot."""
-        if not game.gravity or game.goal != MISERE or game.hex or game.topology == "torus" or (game.p, game.q) != (
-            1,
-            1,
-        ):
+        if (not game.gravity or game.goal != MISERE or game.hex or game.topology == "torus" or game.exact
+                or (game.p, game.q) != (1, 1)):
             raise StrategyError(
                 f"strategy '{self.name}' plays misère Connect-k (flags gravity,misere, optionally cylinder), "
                 f"not {game}"

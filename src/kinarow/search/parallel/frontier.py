@@ -114,7 +114,8 @@ class Frontier:
         self.root = self._node_for(position)
         self.root_board = tuple(position.board)
         root = self.nodes[self.root]
-        if position.stones == 0 and self.game.goal == NORMAL and not self.game.gravity and self.game.p <= self.game.q:
+        if (position.stones == 0 and self.game.goal == NORMAL and not self.game.gravity and self.game.p <= self.game.q
+                and not self.game.exact):
             # strategy stealing: an extra stone never hurts, so the second player cannot force a win
             root.prior_lo = DRAW
             self._recompute(root)
