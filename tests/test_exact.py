@@ -189,6 +189,9 @@ def test_the_misere_strategies_refuse_the_rule(capsys):
     assert code != 0 and "not 6x4k3:gravity,misere,exact" in err
 
 
-def test_bad_uses_are_one_sentence():
+def test_bad_uses_are_one_sentence(capsys):
     with pytest.raises(KinarowError):
         solve("9x9k5:exact", search="proof")
+    # past the alpha-beta solver's 64 cells nothing takes the rule yet, and the sentence does not point elsewhere
+    code, _, err = run(capsys, "solve", "15x15k5:exact")
+    assert code != 0 and "does not take the exact rule yet" in err and "Maker-Breaker goal" not in err
