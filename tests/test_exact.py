@@ -15,14 +15,14 @@ import random
 import pytest
 
 from helpers import run
-from kinarow import Game, KinarowError, solve
+from kinarow import Game, solve
 from kinarow.errors import GameSpecError
 from kinarow.proofs import check_data
 from kinarow.proofs.draw import stealing_fit
 from kinarow.proofs.tree import StrategyTree, check, shared_replies_fit
 from kinarow.search.alphabeta import Searcher
 from kinarow.search.connect import score_search_fit
-from kinarow.search.proof_search import proof_search_fit
+from kinarow.search.proof_search import ProofSearcher, proof_search_fit
 from kinarow.values import Player, Value
 from test_solver_bruteforce import brute_value, check_against_brute, reachable
 
@@ -145,7 +145,6 @@ def test_a_win_under_the_rule_is_walked_and_checked():
 @pytest.mark.parametrize(("fit", "words"), [
     (lambda g: stealing_fit(g, []), "extra stone can hurt its owner"),
     (lambda g: shared_replies_fit(g, "win", Value.FIRST), "extra stone can hurt its owner"),
-    (proof_search_fit, "exact rule"),
     (lambda g: score_search_fit(Game("7x6k4:gravity,exact")), "free-style rule"),
 ])
 def test_arguments_that_need_monotonicity_refuse_the_rule(fit, words):
@@ -153,8 +152,9 @@ def test_arguments_that_need_monotonicity_refuse_the_rule(fit, words):
     assert not answer and words in answer.reason
 
 
-def test_the_proof_search_is_refused_in_one_sentence(capsys):
-    code, _, err = run(capsys, "solve", "9x9k5:exact", "--search", "proof")
+def test_the_proof_search_takes_the_rule_but_a_blocking_search_does_not(capsys):
+    assert proof_search_fit(Game("15x15k5:exact"))
+    code, _, err = run(capsys, "pairing", "8x8k5:exact")
     assert code != 0 and "exact rule" in err and "Traceback" not in err and err.count("\n") == 1
 
 
@@ -189,9 +189,53 @@ def test_the_misere_strategies_refuse_the_rule(capsys):
     assert code != 0 and "not 6x4k3:gravity,misere,exact" in err
 
 
-def test_bad_uses_are_one_sentence(capsys):
-    with pytest.raises(KinarowError):
-        solve("9x9k5:exact", search="proof")
-    # past the alpha-beta solver's 64 cells nothing takes the rule yet, and the sentence does not point elsewhere
-    code, _, err = run(capsys, "solve", "15x15k5:exact")
-    assert code != 0 and "does not take the exact rule yet" in err and "Maker-Breaker goal" not in err
+def test_the_proof_search_turns_off_what_rests_on_monotonicity():
+    from kinarow.engine import pns_kernel as P
+
+    searcher = ProofSearcher("9x9k5:exact", tt_mb=1)
+    assert searcher.params[P.R_ZONES] == 0 and searcher.params[P.R_VCF] == 0 and searcher.flanks is not None
+    free = ProofSearcher("9x9k5", tt_mb=1)
+    assert free.params[P.R_ZONES] == 1 and free.params[P.R_VCF] > 0 and free.flanks is None
+
+
+@pytest.mark.parametrize("text", ["5x5k4:exact", "5x4k4:exact", "5x4k3:exact", "5x4k4:exact,maker-breaker",
+                                  "4x3k3:exact,maker-breaker", "6x4k3:exact", "5x3k3:exact"])
+def test_the_proof_search_under_the_rule_agrees_with_alpha_beta(text):
+    """The proof search (no zones, no threat sequences, every empty cell a move; pairing leaves kept) against
+    the alpha-beta solver, which the brute force above checks, on random positions."""
+    game = Game(text)
+    proof, exact = ProofSearcher(game, tt_mb=16), Searcher(game, tt_mb=16)
+    rng = random.Random(text)
+    seen = set()
+    for _ in range(25):
+        pos = game.start()
+        for _ in range(rng.randrange(0, game.cells // 2)):
+            if pos.is_over:
+                break
+            pos.play(rng.choice(pos.legal_moves()))
+        want = exact.value(pos)
+        assert proof.value(pos) == want, (text, pos.move_text())
+        seen.add(want)
+    assert len(seen) >= 2
+
+
+def test_a_spoiled_overline_of_the_defender_is_not_a_completed_line_in_the_proof_search():
+    """Regression: White's c1-c4 is an overline of k = 3, which decides nothing under the rule; the proof
+    search once read it as White's line and answered at the root with no search."""
+    game = Game("5x4k3:exact")
+    pos = game.position("c4 b1 c1 a2 c3 e2 e3 d3 c2 d2")
+    want = Searcher(game, tt_mb=16).value(pos)
+    assert want == Value.SECOND
+    assert ProofSearcher(game, tt_mb=16).value(pos) == want
+
+
+def test_six_by_six_four_in_a_row_is_a_first_player_win_with_and_without_overlines(tmp_path, capsys):
+    # Free-style (6,6,4) is a first-player win (Tung & Lau, cited in the brief's games table); the exact rule
+    # does not change it, and the win under the rule is certified by both checkers.
+    assert solve("6x6k4", tt_mb=64).value == Value.FIRST
+    assert solve("6x6k4:exact", tt_mb=64).value == Value.FIRST
+    certificate = tmp_path / "win.json"
+    code, out, _ = run(capsys, "prove", "6x6k4:exact", "--dir", str(tmp_path / "run"), "--out", str(certificate))
+    assert code == 0 and "VALID" in out
+    code, out, _ = run(capsys, "check", str(certificate))  # the Python checker, which plays by Position
+    assert code == 0 and "VALID: in 6x6k4:exact, the first player (Black) wins" in out

@@ -196,11 +196,11 @@ def test_a_childs_evaluation_from_its_parents_tally_is_the_full_evaluation(text)
         d = sum(1 << c for c in cells[1::2])
         A, D = W.to_board(a, words), W.to_board(d, words)
         for is_or in (True, False):
-            status, _zone, moves, _forced = P.evaluate(searcher.masks, A, D, searcher.full, is_or, normal)
+            status, _zone, moves, _forced = P.evaluate(searcher.masks, None, A, D, searcher.full, is_or, normal)
             if status != P.OPEN:
                 continue
             score = np.zeros(game.cells, np.float64)
-            cand, nlive = P.tally(searcher.masks, A, D, normal, acnt, dcnt, score)
+            cand, nlive = P.tally(searcher.masks, None, A, D, normal, acnt, dcnt, score)
             cand = W.to_board(W.from_board(cand), words)
             a_, d_ = W.from_board(A), W.from_board(D)  # the move order's weights, by the rule written out
             weights = [0.0] * game.cells
@@ -215,9 +215,9 @@ def test_a_childs_evaluation_from_its_parents_tally_is_the_full_evaluation(text)
             for c in (c for c in range(game.cells) if W.from_board(moves) >> c & 1):
                 bit = W.to_board(1 << c, words)
                 A1, D1 = (W.bor(A, bit), D) if is_or else (A, W.bor(D, bit))
-                want = P.evaluate(searcher.masks, A1, D1, searcher.full, not is_or, normal)
+                want = P.evaluate(searcher.masks, None, A1, D1, searcher.full, not is_or, normal)
                 got = P.evaluate_child(
-                    searcher.masks, groups, A, D, searcher.full, is_or, normal, c, cand, nlive, acnt, dcnt
+                    searcher.masks, None, groups, A, D, searcher.full, is_or, normal, c, cand, nlive, acnt, dcnt
                 )
                 plain = [(int(x[0]), W.from_board(x[1]), W.from_board(x[2]), bool(x[3])) for x in (want, got)]
                 assert plain[0] == plain[1], (text, a, d, is_or, c)

@@ -72,7 +72,8 @@ class Kernel:
         return W.to_board(x, self.words)
 
     def evaluate(self, A: int, D: int) -> tuple[int, int, bool]:
-        status, _, moves, forced = P.evaluate(self.masks, self.board(A), self.board(D), self.full, True, self.normal)
+        status, _, moves, forced = P.evaluate(self.masks, None, self.board(A), self.board(D), self.full, True,
+                                              self.normal)
         return int(status), W.from_board(moves), bool(forced)
 
     def vcf(self, A: int, D: int, budget: int = 10**6) -> int:

@@ -316,7 +316,7 @@ def _proved_move(A, D, tables, state, xctrl, scratch):
     table proves, the one with the least work below it (a double threat: none). The children are evaluated and
     keyed from the parent's counts and images, as the search's expansion does, and their table rows are asked
     for all at once."""
-    masks, full, symtab, symperm, _, weight = tables
+    masks, full, symtab, symperm, _, weight, flanks = tables
     params, tt, ctrl = state[0], state[1], state[2]
     cgroups, order, score, acnt, dcnt, img1, img2, keys1, keys2 = scratch
     _, c_pn, _, _, c_work, _ = PN.columns(full)
@@ -325,10 +325,10 @@ def _proved_move(A, D, tables, state, xctrl, scratch):
     tag = np.uint64(attacker + 1)
     nsym = symtab.shape[0]
     nbytes = symtab.shape[1]
-    status, _, moves, _ = PN.evaluate(masks, A, D, full, True, normal)
+    status, _, moves, _ = PN.evaluate(masks, flanks, A, D, full, True, normal)
     if status != PN.OPEN:
         return -1
-    cand, nlive = PN.tally(masks, A, D, normal, acnt, dcnt, score)
+    cand, nlive = PN.tally(masks, flanks, A, D, normal, acnt, dcnt, score)
     nm = PN.order_moves(moves, weight, params[PN.R_HEUR], score, order)
     for s in range(nsym):
         W.put1(img1, s, apply_sym(symtab, s, nbytes, A if attacker == 0 else D))
@@ -342,7 +342,8 @@ def _proved_move(A, D, tables, state, xctrl, scratch):
     least = np.uint64(0)
     for j in range(nm):
         c = order[j]
-        cst, _, _, _ = PN.evaluate_child(masks, cgroups, A, D, full, True, normal, c, cand, nlive, acnt, dcnt)
+        cst, _, _, _ = PN.evaluate_child(masks, flanks, cgroups, A, D, full, True, normal, c, cand, nlive, acnt,
+                                         dcnt)
         if cst == PN.PROVEN:
             return c
         if cst == PN.DISPROVEN:

@@ -283,11 +283,22 @@ def widen_defender(masks, A, D, zone, need, away):
     return widen(masks, D, A, zone, need, away)
 
 
+@njit(cache=True, inline="always")
+def spoiled(flanks, i, S):
+    """Under the exact rule, do the stones ``S`` hold a flank of group ``i`` (so the group is dead for their
+    owner: its line would run past k)? Never without the rule: ``flanks`` is then None, and numba compiles the
+    test to False."""
+    if flanks is None:
+        return False
+    return not W.is_zero(W.band(W.get1(flanks, i), S))
+
+
 @njit(cache=True)
-def evaluate(masks, A, D, full, attacker_moves, normal):
+def evaluate(masks, flanks, A, D, full, attacker_moves, normal):
     """(status, zone, moves, forced) of the position; ``status`` is PROVEN, DISPROVEN or OPEN.
 
-    ``moves`` are the side to move's candidate cells when OPEN; ``forced`` tells that they are one block."""
+    ``moves`` are the side to move's candidate cells when OPEN; ``forced`` tells that they are one block.
+    Under the exact rule (``flanks`` not None; see "The exact rule" above) the moves are every empty cell."""
     zero = W.zero(full)
     empty = W.andnot(full, W.bor(A, D))
     a_thr = zero
@@ -297,17 +308,19 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
     nlive = 0
     for i in range(masks.shape[0]):
         g = W.get1(masks, i)
-        if W.is_zero(W.band(g, D)):
+        if W.is_zero(W.band(g, D)) and not spoiled(flanks, i, A):
             nlive += 1
             r = W.andnot(g, A)
             a_cells = W.bor(a_cells, r)
             if W.single(r):
                 a_thr = W.bor(a_thr, r)
-        if normal and W.is_zero(W.band(g, A)):
+        if normal and W.is_zero(W.band(g, A)) and not spoiled(flanks, i, D):
             r = W.andnot(g, D)
             d_cells = W.bor(d_cells, r)
             if W.single(r):
                 d_thr = W.bor(d_thr, r)
+    if flanks is not None:  # a stone off every live group still counts (a tempo, or a flank of one's own)
+        a_cells = empty
     if attacker_moves:
         if not W.is_zero(a_thr):
             low = W.low(a_thr)
@@ -333,23 +346,23 @@ def evaluate(masks, A, D, full, attacker_moves, normal):
 
 
 @njit(cache=True)
-def holds_group(masks, S):
-    """Do the stones ``S`` hold a whole group?"""
+def holds_group(masks, flanks, S):
+    """Do the stones ``S`` hold a whole group (under the exact rule, one whose flanks they do not hold)?"""
     for i in range(masks.shape[0]):
         g = W.get1(masks, i)
-        if W.eq(W.band(g, S), g):
+        if W.eq(W.band(g, S), g) and not spoiled(flanks, i, S):
             return True
     return False
 
 
 @njit(cache=True)
-def has_threat(masks, A, D):
+def has_threat(masks, flanks, A, D):
     """Does the player holding ``A`` complete a group with one more stone (a group with no stone of ``D`` and
-    exactly one cell not in ``A``)?"""
+    exactly one cell not in ``A``; under the exact rule, no stone of ``A`` on its flanks)?"""
     for i in range(masks.shape[0]):
         g = W.get1(masks, i)
         r = W.andnot(g, A)
-        if W.is_zero(W.band(g, D)) and not W.is_zero(r) and W.single(r):
+        if W.is_zero(W.band(g, D)) and not W.is_zero(r) and W.single(r) and not spoiled(flanks, i, A):
             return True
     return False
 
@@ -376,7 +389,7 @@ def cell_groups(masks, ncells):
 
 
 @njit(cache=True)
-def tally(masks, A, D, normal, acnt, dcnt, score):
+def tally(masks, flanks, A, D, normal, acnt, dcnt, score):
     """The live groups through each empty cell, the attacker's in ``acnt`` and (normal goal) the defender's in
     ``dcnt``; returns (the cells of either's live groups, the number of live attacker groups). With these a
     child's evaluation needs only the groups through its stone (:func:`evaluate_child`). ``score[c]``: the move
@@ -389,7 +402,7 @@ def tally(masks, A, D, normal, acnt, dcnt, score):
     nlive = 0
     for i in range(masks.shape[0]):
         g = W.get1(masks, i)
-        if W.is_zero(W.band(g, D)):
+        if W.is_zero(W.band(g, D)) and not spoiled(flanks, i, A):
             nlive += 1
             e = W.andnot(g, A)
             cand = W.bor(cand, e)
@@ -399,7 +412,7 @@ def tally(masks, A, D, normal, acnt, dcnt, score):
                 acnt[c] += 1
                 score[c] += w
                 e = W.drop_low(e)
-        if normal and W.is_zero(W.band(g, A)):
+        if normal and W.is_zero(W.band(g, A)) and not spoiled(flanks, i, D):
             e = W.andnot(g, D)
             cand = W.bor(cand, e)
             w = 1.0 / float(np.uint64(1) << np.uint64(W.count(e)))
@@ -412,7 +425,7 @@ def tally(masks, A, D, normal, acnt, dcnt, score):
 
 
 @njit(cache=True, inline="always")
-def evaluate_child(masks, cgroups, A, D, full, is_or, normal, c, cand, nlive, acnt, dcnt):
+def evaluate_child(masks, flanks, cgroups, A, D, full, is_or, normal, c, cand, nlive, acnt, dcnt):
     """:func:`evaluate` of the child of an OPEN node (the attacker moves when ``is_or``) with a stone on
     ``c``, from the node's :func:`tally`: only the groups through ``c`` change.
 
@@ -426,6 +439,8 @@ def evaluate_child(masks, cgroups, A, D, full, is_or, normal, c, cand, nlive, ac
     bit = W.bit(c, zero)
     A1 = W.bor(A, bit) if is_or else A
     D1 = D if is_or else W.bor(D, bit)
+    if flanks is not None:  # the exact rule: a stone also kills its owner's groups it flanks; evaluated in full
+        return evaluate(masks, flanks, A1, D1, full, not is_or, normal)
     # the mover's stones and groups, and the other player's (a player's groups count when they can win)
     mine, theirs = (A, D) if is_or else (D, A)
     mine_count, theirs_count = (acnt, dcnt) if is_or else (dcnt, acnt)
@@ -461,7 +476,7 @@ def evaluate_child(masks, cgroups, A, D, full, is_or, normal, c, cand, nlive, ac
     if not W.is_zero(thr):
         if W.single(thr):
             return OPEN, zero, thr, True
-        return evaluate(masks, A1, D1, full, not is_or, normal)
+        return evaluate(masks, flanks, A1, D1, full, not is_or, normal)
     return OPEN, zero, W.andnot(W.andnot(cand, bit), gone), False
 
 
@@ -754,7 +769,7 @@ def ordered_moves(masks, A, D, moves, normal, weight, heur, score, out):
     (more groups). With ``heur`` 0 the static weight alone."""
     ncells = weight.shape[0]
     counts = np.zeros(ncells, np.int64)
-    tally(masks, A, D, normal, counts, counts.copy(), score)
+    tally(masks, None, A, D, normal, counts, counts.copy(), score)  # the free-style weights: an order only
     return order_moves(moves, weight, heur, score, out)
 
 
@@ -942,6 +957,7 @@ class ProofTables(NamedTuple):
     symperm: Any
     syminv: Any
     weight: Any
+    flanks: Any = None
 
 
 class ProofState(NamedTuple):
@@ -981,7 +997,7 @@ def dfpn(A0, D0, tables, state):
     fewer stones. Returns (pn, dn, zone): pn == 0 proved, dn == 0 disproved (with its zone);
     ``ctrl[C_ABORTED]`` is set when the node budget or the stop flag ended the search first.
     """
-    masks, full, symtab, symperm, syminvidx, weight = tables
+    masks, full, symtab, symperm, syminvidx, weight, flanks = tables
     params, tt, ctrl, fu, fi, cmove, cpn, cdn, czn, kbuf, kctrl, vh = state
     zero = W.zero(full)
     attacker = params[R_ATTACKER]
@@ -1033,7 +1049,7 @@ def dfpn(A0, D0, tables, state):
             fi[I_OR, d] = 1 if is_or else 0
             k1, k2, s = key_of(symtab, nsym, nbytes, A, D, attacker)
             prefetch_bucket(tt, k1, k2)  # read while the position is evaluated
-            status, zone, moves, forced = evaluate(masks, A, D, full, is_or, normal)
+            status, zone, moves, forced = evaluate(masks, flanks, A, D, full, is_or, normal)
             mode = RETURN
             if status == PROVEN:
                 rpn, rdn, rzone = np.int64(0), INF, zone if zones else full
@@ -1078,7 +1094,7 @@ def dfpn(A0, D0, tables, state):
             fi[I_FORCED, d] = W.low_index(moves) if forced else -1
             fi[I_WORK0, d] = ctrl[C_NODES]
             n = 0
-            cand, nlive = tally(masks, A, D, normal, acnt, dcnt, score)
+            cand, nlive = tally(masks, flanks, A, D, normal, acnt, dcnt, score)
             nm = order_moves(moves, weight, heur, score, cmove[d + 1])
             first_moves = (attacker == 0) == is_or
             # were the other side to move, would it win by a threat sequence? Then every move outside that
@@ -1132,7 +1148,7 @@ def dfpn(A0, D0, tables, state):
                 else:
                     A1, D1 = A, W.bor(D, bit)
                 cst, czone, cm, cforced = evaluate_child(
-                    masks, cgroups, A, D, full, is_or, normal, c, cand, nlive, acnt, dcnt
+                    masks, flanks, cgroups, A, D, full, is_or, normal, c, cand, nlive, acnt, dcnt
                 )
                 pn1, dn1 = initial(cst, W.count(cm), cforced, not is_or, heur)
                 if cst == OPEN:
@@ -1296,7 +1312,7 @@ def _children(tables, tt, A, D, attacker, normal, img1, img2, attacker_moves, ex
     normal goal), its table row (-1: none), the symmetry of its table key and its evaluation's zone (in the
     board's frame) for the first ``n`` entries, read from the game's ``tables`` (:class:`ProofTables`) and the
     table ``tt``. ``img1``/``img2`` are scratch arrays of one entry per symmetry."""
-    masks, full, symtab, symperm = tables[0], tables[1], tables[2], tables[3]
+    masks, full, symtab, symperm, flanks = tables[0], tables[1], tables[2], tables[3], tables[6]
     nsym = symtab.shape[0]
     nbytes = symtab.shape[1]
     tag = np.uint64(attacker + 1 + 2 * extra)
@@ -1318,13 +1334,14 @@ def _children(tables, tt, A, D, attacker, normal, img1, img2, attacker_moves, ex
         st = OPEN
         zone = W.zero(full)
         if attacker_moves:
-            st, zone, _moves, _forced = evaluate(masks, W.bor(A, low), D, full, False, normal)
+            st, zone, _moves, _forced = evaluate(masks, flanks, W.bor(A, low), D, full, False, normal)
         else:
             d2 = W.bor(D, low)
-            if normal and holds_group(masks, d2):  # the defender's stone completes a group: the attacker has lost
+            # the defender's stone completes a group: the attacker has lost
+            if normal and holds_group(masks, flanks, d2):
                 st = DISPROVEN
             else:
-                st, zone, _moves, _forced = evaluate(masks, A, d2, full, True, normal)
+                st, zone, _moves, _forced = evaluate(masks, flanks, A, d2, full, True, normal)
         k1, k2, s = child_key(img1, img2, symperm, nsym, c, first_moves)
         cells[n], status[n], rows[n], syms[n] = c, st, probe(tt, k1, k2, tag), s
         W.put1(zones, n, zone)

@@ -26,8 +26,6 @@ def check_solvable(game: Game) -> None:
     if game.cells > MAX_CELLS:
         wider = (f" (the proof search takes up to {QUAD_CELLS}: free placement, one stone a turn, a normal or "
                  "Maker-Breaker goal)" if game.cells <= QUAD_CELLS else f" ({QUAD_CELLS} for the proof search)")
-        if game.exact:
-            wider = f", and the proof search (up to {QUAD_CELLS}) does not take the exact rule yet"
         raise SolverLimitError(f"{game} has {game.cells} cells; the exact solver handles boards of at most "
                                f"{MAX_CELLS} cells{wider}")
 

@@ -119,9 +119,10 @@ class Verdict:
                 "details": self.details}
 
 
-def blocking_fit(game: Any) -> Fit:
+def blocking_fit(game: Any, *, exact: bool = False) -> Fit:
     """Whether a blocking strategy (a pairing or a matching set: White answers each Black stone inside a
-    group) is sound in ``game``, and why it proves nothing when it is not."""
+    group) is sound in ``game``, and why it proves nothing when it is not. ``exact``: the caller takes the exact
+    rule itself (the proof search, whose pairing leaves only need blocking), so the rule is not refused here."""
     if game.gravity:
         return Fit.no(f"{game} has gravity, where White's prescribed reply may not be playable")
     if game.goal == Goal.MISERE:
@@ -129,7 +130,7 @@ def blocking_fit(game: Any) -> Fit:
     if (game.p, game.q) != (1, 1):
         return Fit.no(f"{game} places more than one stone a turn, so Black may take both cells White would block "
                       "with")
-    if game.exact:
+    if game.exact and not exact:
         # Blocking itself holds (a player who owns no group owns no line of exactly K), but the searches and
         # certificates built on it also lean on "an extra stone never hurts", which the exact rule breaks.
         return Fit.no(f"{game} has the exact rule, which kinarow's blocking searches and certificates do not take "

@@ -92,7 +92,7 @@ TABLE_FORMAT, TABLE_VERSION = "kinarow.proof-table", 1
 
 def proof_search_fit(game: Game) -> Fit:
     """Whether the proof search can answer questions about ``game``, and why not when it cannot."""
-    fit = blocking_fit(game)
+    fit = blocking_fit(game, exact=True)
     if not fit:
         return fit
     if game.cells > QUAD_CELLS:
@@ -158,6 +158,11 @@ class ProofSearcher:
     ``heuristic`` holds the kernel's flags (``H_ORDER``: moves ordered by the groups through them,
     ``H_MOVES``: df-pn+ initial numbers); ``vcf`` bounds one search for a victory by continuous fours (attacker
     stones tried; 0: no threat sequences). The table takes ``tt_mb`` megabytes.
+
+    Under the exact rule (``game.exact``) an extra stone can hurt its owner, so the arguments that rest on the
+    opposite are off whatever is asked: no relevance zones, no threat sequences, and every empty cell is a move
+    (a stone off every live group is a tempo there, not a pass). The pairing leaves stay: a player who owns no
+    group owns no line of exactly k.
     """
 
     def __init__(
@@ -211,12 +216,12 @@ class ProofSearcher:
         self.params = np.zeros(P.N_PARAMS, np.int64)
         self.params[P.R_GOAL] = P.MAKER_BREAKER if game.goal == Goal.MAKER_BREAKER else P.NORMAL
         self.params[P.R_PAIR_BUDGET] = pair_budget
-        self.params[P.R_ZONES] = int(zones)
+        self.params[P.R_ZONES] = int(zones and not game.exact)
         self.params[P.R_KNOW] = int(knowledge)
         self.params[P.R_EPS] = epsilon
         self.params[P.R_EAGER] = eager
         self.params[P.R_HEUR] = heuristic
-        self.params[P.R_VCF] = vcf
+        self.params[P.R_VCF] = 0 if game.exact else vcf
         cells = game.cells
         self.ctrl = np.zeros(P.N_CTRL, np.int64)
         self.fu = np.zeros((P.N_FU, cells + 2, *wide), np.uint64)
@@ -228,8 +233,11 @@ class ProofSearcher:
         self.kbuf = BK.new_buffers(cells, int(self.masks.size))
         self.kctrl = np.zeros(BK.N_CTRL, np.int64)
         self.vh = np.zeros(VCF_MEMO, np.uint64)
+        #: under the exact rule the cells that extend each group's line (None otherwise: the kernel is then
+        #: compiled without the test)
+        self.flanks = W.board_array(list(game.geometry.flank_masks), words) if game.exact else None
         self._kernel_tables = tuple(P.ProofTables(self.masks, self.full, self.symtab, self.symperm, self.syminv,
-                                                  self.weight))
+                                                  self.weight, self.flanks))
         self._kernel_state: tuple[Any, ...] | None = None  # made at first use (:meth:`_bundles`)
         self._prepared = False  # is the kernel loaded (or compiled) for this searcher's calls?
         #: the nodes the last :meth:`strategy_walk` searched (positions its table did not prove)
@@ -368,7 +376,7 @@ class ProofSearcher:
     def wins_at_once(self, attacker_stones: int, defender_stones: int) -> bool:
         """Does the player holding ``attacker_stones`` complete a group with one more stone? (compiled; the
         stones as :meth:`attacker_wins_stones` takes them, trusted: a writer's hot path)"""
-        return bool(P.has_threat(self.masks, W.to_board(attacker_stones, self.words),
+        return bool(P.has_threat(self.masks, self.flanks, W.to_board(attacker_stones, self.words),
                                  W.to_board(defender_stones, self.words)))
 
     def ordered_cells(self, attacker_stones: int, defender_stones: int) -> list[int]:
@@ -430,7 +438,8 @@ class ProofSearcher:
 
     def _completed(self, stones: int) -> bool:
         """Do ``stones`` hold a whole group?"""
-        return bool(P.holds_group(self.masks, W.to_board(stones, self.words)))  # compiled: a question's hot path
+        # compiled: a question's hot path
+        return bool(P.holds_group(self.masks, self.flanks, W.to_board(stones, self.words)))
 
     def _answer(
         self,
