@@ -240,9 +240,9 @@ def test_play_hint_against_a_strategy_and_where_the_solver_cannot_go(capsys, mon
     assert code == 0
     assert "Second player (White) wins on move 7 with perfect play." in out
     feed(monkeypatch, ["hint", "quit"])
-    code, out, _ = run(capsys, "play", "10x8k4:gravity,misere", "--engine", "take-even", "--think", "0.1")
+    code, out, _ = run(capsys, "play", "13x10k4:gravity,misere", "--engine", "take-even", "--think", "0.1")
     assert code == 0
-    assert "No hint: 10x8k4:gravity,misere has 80 cells" in out
+    assert "No hint: 13x10k4:gravity,misere has 130 cells" in out
 
 
 def test_analysis_type_is_exported() -> None:

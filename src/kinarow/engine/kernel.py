@@ -3,10 +3,14 @@
 Bit layout
 ==========
 
-A position is two ``uint64`` bitboards, ``p1`` (Black / Maker) and ``p2``
-(White / Breaker). Bit ``i`` is cell ``i``; cells are numbered column-major,
-``cell = x * n + y`` (x = column from the left, y = row from the bottom), so
-a board has at most 64 cells. For 7 x 6 (Connect Four)::
+A position is two bitboards, ``p1`` (Black / Maker) and ``p2`` (White /
+Breaker). Bit ``i`` is cell ``i``; cells are numbered column-major,
+``cell = x * n + y`` (x = column from the left, y = row from the bottom). A
+board of at most 64 cells is one ``uint64``; a board of 65 to 128 cells a
+pair ``(lo, hi)`` of them, cell ``c`` in bit ``c`` of ``lo`` or ``c - 64`` of
+``hi`` (:mod:`kinarow.bitboards`, whose overloaded operations the kernel is
+written with, so it compiles once a form: the one-word form operation for
+operation the kernel of one word, the same nodes). For 7 x 6 (Connect Four)::
 
         a  b  c  d  e  f  g
     6 | 5 11 17 23 29 35 41
@@ -16,10 +20,22 @@ a board has at most 64 cells. For 7 x 6 (Connect Four)::
     2 | 1  7 13 19 25 31 37
     1 | 0  6 12 18 24 30 36      bits 42..63 are always 0
 
+For 11 x 7 (77 cells, two words)::
+
+        a  b  c  ...  i   j   k
+    7 | 6 13 20 ... 62 69  76          lo: cells 0..63
+    . | .  .  .      .  .   .          hi: cells 64..76 in bits 0..12,
+    2 | 1  8 15 ... 57 64  71              bits 13..63 always 0
+    1 | 0  7 14 ... 56 63  70          (column j: cells 63..69, across the words)
+
 Under gravity the cell above ``c`` is ``c + 1`` (same column unless ``c`` is a
 top cell, see ``TOP``), and the stones of a column are a run of bits from its
 bottom bit, so ``((occupied & colmask[x]) + bottom[x]) & colmask[x]`` is the
-one playable cell of column x (0 when the column is full).
+one playable cell of column x (0 when the column is full); in two words the
+sum carries from ``lo`` into ``hi`` (``bitboards.add``). Boards of two words
+take neither the line shifts below (``P_LINES`` is 0) nor the blocking
+knowledge (``K_LEVEL`` is 0: :mod:`kinarow.engine.breaker` is one-word); their
+groups are read one by one, as on the wrapping boards.
 
 Every geometry (rect, torus, cylinder, hex) reaches the kernel the same way:
 ``masks[g]`` is the bitmask of group g (its k cells), whatever the shape, and
@@ -60,6 +76,8 @@ The transposition table is a ``(size, 4)`` uint64 array, two entries (one
 64-byte cache line) per bucket: depth-preferred slot, then always-replace::
 
     word 0: p1 key   word 1: p2 key   word 3: unused
+    (two words a board: a (size, 6) array, words 0-1 the p1 key, 2-3 the p2
+    key, word 4 the entry below, word 5 unused)
     word 2: bits 0-1 flag (0 empty, 1 exact, 2 lower, 3 upper)
             bits 2-3 value + 1     bits 4-11 best move + 1 (canonical frame)
             bits 12-19 stones t    bits 32-63 generation (0 = exact)
@@ -83,8 +101,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from kinarow import bitboards as W
 from kinarow import kernel_cache  # noqa: F401  (before any kernel: its cache stamp)
-from kinarow.bitboards import canonical, lowest_bit_index
+from kinarow.bitboards import canonical
 from kinarow.engine import breaker as BK
 from kinarow.engine.prefetch import prefetch_row
 
@@ -166,13 +185,14 @@ class SearchState(NamedTuple):
     frames_taint: np.ndarray
 
 
-def new_state(cells: int, groups: int, tt_entries: int, kparams: np.ndarray, memo_bits: int) -> SearchState:
+def new_state(cells: int, groups: int, tt_entries: int, kparams: np.ndarray, memo_bits: int,
+              words: int = 1) -> SearchState:
     """Fresh working arrays for a board of ``cells`` cells and ``groups`` groups, with a table of ``tt_entries``
-    entries (a power of two)."""
+    entries (a power of two), for boards of ``words`` words (1 or 2: a table row then holds two-word keys)."""
     kctrl = np.zeros(BK.N_CTRL, np.int64)
     kctrl[BK.C_STAMP] = 1
     return SearchState(
-        tt=np.zeros((tt_entries, 4), np.uint64),
+        tt=np.zeros((tt_entries, 2 * words + 2), np.uint64),
         ctrl=np.zeros(N_CTRL, np.int64),
         hist=np.zeros((2, cells), np.int64),
         movebuf=np.zeros((cells + 2, max(cells, 1)), np.int64),
@@ -183,7 +203,7 @@ def new_state(cells: int, groups: int, tt_entries: int, kparams: np.ndarray, mem
         kmemo=BK.new_memo(memo_bits),
         kctrl=kctrl,
         gen=np.zeros(1, np.int64),
-        frames=np.zeros((4, cells + 2), np.uint64),
+        frames=np.zeros((4, cells + 2, *W.TRAILING[words]), np.uint64),
         frames_i=np.zeros((10, cells + 2), np.int64),
         frames_taint=np.zeros(cells + 2, np.bool_),
     )
@@ -191,7 +211,7 @@ def new_state(cells: int, groups: int, tt_entries: int, kparams: np.ndarray, mem
 
 @njit(cache=True, inline="always")
 def tt_index(k1, k2, mask):
-    h = (k1 * _H1) ^ (k2 * _H2)
+    h = (W.fold(k1) * _H1) ^ (W.fold(k2) * _H2)
     h ^= h >> np.uint64(29)
     return np.int64(h & mask) & ~np.int64(1)
 
@@ -262,13 +282,13 @@ def has_free_line(free, lshift, vp):
 def playable_cells(occ, iparams, aux):
     """Cells the side to move may take: empty cells, or under gravity each column's lowest empty cell."""
     m = iparams[P_M]
-    full = aux[2 * m]
+    full = W.get1(aux, 2 * m)
     if iparams[P_GRAVITY] == 0:
-        return ~occ & full
-    out = np.uint64(0)
+        return W.andnot(full, occ)
+    out = W.zero(occ)
     for x in range(m):
-        cm = aux[x]
-        out |= ((occ & cm) + aux[m + x]) & cm
+        cm = W.get1(aux, x)
+        out = W.bor(out, W.band(W.add(W.band(occ, cm), W.get1(aux, m + x)), cm))
     return out
 
 
@@ -313,6 +333,65 @@ def cannot_win(masks, maker, breaker, maker_first, level, kparams, kbuf, kmemo, 
     return r == BK.BREAKER
 
 
+def line_pass(own, opp, full, empty, lshift, vp, vm, scratch, k4):  # type: ignore[no-untyped-def]
+    """The threats (cells that complete a group) of ``own`` and ``opp`` among ``empty``, and whether each has a
+    group free of the other's stones, by the line shifts (compiled: W.by_form below). One-word boards only:
+    a board of two words never takes the shifts (``P_LINES`` is 0), and its form returns nothing."""
+    raise NotImplementedError  # compiled only
+
+
+def _line_pass1(own, opp, full, empty, lshift, vp, vm, scratch, k4):  # type: ignore[no-untyped-def]
+    if k4:
+        my_thr = line_threats4(own, lshift, vp, vm) & empty
+        op_thr = line_threats4(opp, lshift, vp, vm) & empty
+    else:
+        my_thr = line_threats(own, full, lshift, vp, vm, scratch) & empty
+        op_thr = line_threats(opp, full, lshift, vp, vm, scratch) & empty
+    return my_thr, op_thr, has_free_line(full & ~opp, lshift, vp), has_free_line(full & ~own, lshift, vp)
+
+
+def _line_pass2(own, opp, full, empty, lshift, vp, vm, scratch, k4):  # type: ignore[no-untyped-def]
+    return W.zero(own), W.zero(own), False, False
+
+
+def new_threats(own, low, full, empty, lshift, vp, vm, scratch, k4):  # type: ignore[no-untyped-def]
+    """How many cells would complete a group of ``own`` after its stone ``low``, by the line shifts (the move
+    order's threat count; compiled: W.by_form below; one-word boards only, as :func:`line_pass`)."""
+    raise NotImplementedError  # compiled only
+
+
+def _new_threats1(own, low, full, empty, lshift, vp, vm, scratch, k4):  # type: ignore[no-untyped-def]
+    if k4:
+        new_thr = line_threats4(own | low, lshift, vp, vm) & empty & ~low
+    else:
+        new_thr = line_threats(own | low, full, lshift, vp, vm, scratch) & empty & ~low
+    return np.int64(BK.popcount(new_thr))
+
+
+def _new_threats2(own, low, full, empty, lshift, vp, vm, scratch, k4):  # type: ignore[no-untyped-def]
+    return np.int64(0)
+
+
+def blocked(masks, maker, breaker, maker_first, level, kparams, kbuf, kmemo, kctrl, ctrl, at_root):  # type: ignore[no-untyped-def]
+    """:func:`cannot_win` on a one-word board (compiled: W.by_form below); a board of two words has no knowledge
+    (``K_LEVEL`` is 0 there: the blocking searches of :mod:`kinarow.engine.breaker` are one-word), and its form
+    proves nothing."""
+    raise NotImplementedError  # compiled only
+
+
+def _blocked1(masks, maker, breaker, maker_first, level, kparams, kbuf, kmemo, kctrl, ctrl, at_root):  # type: ignore[no-untyped-def]
+    return cannot_win(masks, maker, breaker, maker_first, level, kparams, kbuf, kmemo, kctrl, ctrl, at_root)
+
+
+def _blocked2(masks, maker, breaker, maker_first, level, kparams, kbuf, kmemo, kctrl, ctrl, at_root):  # type: ignore[no-untyped-def]
+    return False
+
+
+W.by_form(line_pass, _line_pass1, _line_pass2)
+W.by_form(new_threats, _new_threats1, _new_threats2)
+W.by_form(blocked, _blocked1, _blocked2, argument=1)
+
+
 @njit(cache=True, nogil=True)
 def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
     """Negamax value of the position (p1, p2) with root_t stones down, from the side to move.
@@ -327,12 +406,13 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
     tt, ctrl, hist, pv = state.tt, state.ctrl, state.hist, state.pv
     movebuf, scorebuf = state.movebuf, state.scorebuf
     kparams, kbuf, kmemo, kctrl = state.kparams, state.kbuf, state.kmemo, state.kctrl
-    one = np.uint64(1)
-    zero = np.uint64(0)
+    zero = W.zero(p1)
+    nw = W.nwords(p1)  # a table row: p1's key in words 0 .. nw - 1, p2's in nw .. 2 nw - 1, then the entry
+    mc = 2 * nw
     N = iparams[P_N]
     m = iparams[P_M]
-    full = aux[2 * m]
-    top = aux[2 * m + 1]
+    full = W.get1(aux, 2 * m)
+    top = W.get1(aux, 2 * m + 1)
     goal = iparams[P_GOAL]
     # a threat made counts 2^40 in the move order; in misere play such a cell is one the mover may no longer take
     threat_unit = -(np.int64(1) << 40) if goal == MISERE else np.int64(1) << 40
@@ -360,8 +440,8 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
     know = kparams[K_LEVEL]
 
     t = root_t
-    s_p1[t] = p1
-    s_p2[t] = p2
+    W.put1(s_p1, t, p1)
+    W.put1(s_p2, t, p2)
     s_alpha[t] = root_alpha
     s_beta[t] = root_beta
     entering = True
@@ -374,8 +454,8 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                 if ctrl[C_STOP] != 0 or (ctrl[C_MAX_NODES] > 0 and ctrl[C_NODES] >= ctrl[C_MAX_NODES]):
                     ctrl[C_ABORTED] = 1
                     return ABORT
-            q1 = s_p1[t]
-            q2 = s_p2[t]
+            q1 = W.get1(s_p1, t)
+            q2 = W.get1(s_p2, t)
             # find the table bucket first and prefetch it while the threats are computed
             if nsym > 1 and t <= sym_max_t:
                 k1, k2, sidx = canonical(symtab, nsym, nbytes, q1, q2)
@@ -391,11 +471,11 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                 own, opp = q1, q2
             else:
                 own, opp = q2, q1
-            occ = q1 | q2
+            occ = W.bor(q1, q2)
             playable = playable_cells(occ, iparams, aux)
             entering = False
             ret_taint = False
-            if playable == zero:
+            if W.is_zero(playable):
                 pv[t] = -1
                 ret = (LOSS if pl == 0 else WIN) if goal == MAKER_BREAKER else DRAW
                 continue
@@ -405,48 +485,41 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
             my_live = False
             op_live = False
             my_two = zero
-            empty = full & ~occ
+            empty = W.andnot(full, occ)
             if use_lines:
                 # Straight boards with one stone a turn: whole lines at once, by shifts.
-                if k4:
-                    my_thr = line_threats4(own, lshift, vp, vm) & empty
-                    op_thr = line_threats4(opp, lshift, vp, vm) & empty
-                else:
-                    my_thr = line_threats(own, full, lshift, vp, vm, scratch) & empty
-                    op_thr = line_threats(opp, full, lshift, vp, vm, scratch) & empty
-                my_live = has_free_line(full & ~opp, lshift, vp)
-                op_live = has_free_line(full & ~own, lshift, vp)
+                my_thr, op_thr, my_live, op_live = line_pass(own, opp, full, empty, lshift, vp, vm, scratch, k4)
             else:
                 # One pass over the groups: live groups and the cells that complete a group.
                 for g in range(ngroups):
-                    mk = masks[g]
-                    fl = flanks[g]
-                    if (opp & mk) == zero and (own & fl) == zero:
+                    mk = W.get1(masks, g)
+                    fl = W.get1(flanks, g)
+                    if W.is_zero(W.band(opp, mk)) and W.is_zero(W.band(own, fl)):
                         my_live = True
-                        r = mk & ~own
-                        r2 = r & (r - one)
-                        if r2 == zero:
-                            my_thr |= r
-                        elif (r2 & (r2 - one)) == zero:
+                        r = W.andnot(mk, own)
+                        r2 = W.drop_low(r)
+                        if W.is_zero(r2):
+                            my_thr = W.bor(my_thr, r)
+                        elif W.single(r2):
                             my_two = r
-                    if (own & mk) == zero and (opp & fl) == zero:
+                    if W.is_zero(W.band(own, mk)) and W.is_zero(W.band(opp, fl)):
                         op_live = True
-                        r = mk & ~opp
-                        if (r & (r - one)) == zero:
-                            op_thr |= r
+                        r = W.andnot(mk, opp)
+                        if W.single(r):
+                            op_thr = W.bor(op_thr, r)
 
             lo = LOSS
             hi = WIN
             candidates = playable
             maker_to_move = goal == MAKER_BREAKER and pl == 0
             if goal == NORMAL or maker_to_move:
-                if (my_thr & playable) != zero:
-                    pv[t] = lowest_bit_index(my_thr & playable)
+                if not W.is_zero(W.band(my_thr, playable)):
+                    pv[t] = W.low_index(W.band(my_thr, playable))
                     ret = WIN
                     continue
-                if sl >= 2 and my_two != zero and gravity == 0 and t < tlimit:
+                if sl >= 2 and not W.is_zero(my_two) and gravity == 0 and t < tlimit:
                     # two stones this turn complete a group with two empty cells
-                    pv[t] = lowest_bit_index(my_two)
+                    pv[t] = W.low_index(my_two)
                     ret = WIN
                     continue
             if goal == NORMAL:
@@ -455,9 +528,9 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                 if not op_live:
                     lo = DRAW
             elif goal == MISERE:
-                candidates = playable & ~my_thr
-                if candidates == zero:
-                    pv[t] = lowest_bit_index(playable)
+                candidates = W.andnot(playable, my_thr)
+                if W.is_zero(candidates):
+                    pv[t] = W.low_index(playable)
                     ret = LOSS
                     continue
                 if not my_live:
@@ -466,38 +539,39 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                     hi = DRAW
             elif maker_to_move:  # Maker-Breaker: player 0 is Maker, and Breaker never threatens
                 if not my_live:
-                    pv[t] = lowest_bit_index(playable)
+                    pv[t] = W.low_index(playable)
                     ret = LOSS
                     continue
                 op_thr = zero
             elif not op_live:  # Breaker to move and Maker has no live group left
-                pv[t] = lowest_bit_index(playable)
+                pv[t] = W.low_index(playable)
                 ret = WIN
                 continue
             if lo == hi:
-                pv[t] = lowest_bit_index(candidates)
+                pv[t] = W.low_index(candidates)
                 ret = lo
                 continue
 
             # Forced blocks: the opponent moves next and threatens to complete a group.
-            if sl == 1 and goal != MISERE and op_thr != zero:
-                forced = op_thr & playable
-                if (forced & (forced - one)) != zero:
-                    pv[t] = lowest_bit_index(forced)
+            if sl == 1 and goal != MISERE and not W.is_zero(op_thr):
+                forced = W.band(op_thr, playable)
+                if not W.single(forced):
+                    pv[t] = W.low_index(forced)
                     ret = LOSS
                     continue
-                if forced != zero:
+                if not W.is_zero(forced):
                     candidates = forced
-                    if gravity != 0 and (forced & top) == zero and ((forced << one) & op_thr) != zero:
+                    if gravity != 0 and W.is_zero(W.band(forced, top)) and not W.is_zero(W.band(W.shl(forced, 1),
+                                                                                                  op_thr)):
                         # blocking opens the cell above, which also completes an opponent group
-                        pv[t] = lowest_bit_index(forced)
+                        pv[t] = W.low_index(forced)
                         ret = LOSS
                         continue
                 elif gravity != 0:
                     # never play right under an opponent's completing cell
-                    safe = candidates & ~((op_thr >> one) & ~top)
-                    if safe == zero:
-                        pv[t] = lowest_bit_index(candidates)
+                    safe = W.andnot(candidates, W.andnot(W.shr(op_thr, 1), top))
+                    if W.is_zero(safe):
+                        pv[t] = W.low_index(candidates)
                         ret = LOSS
                         continue
                     candidates = safe
@@ -507,13 +581,13 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
             if hi < beta:
                 beta = hi
             if alpha >= beta:
-                pv[t] = lowest_bit_index(candidates)
+                pv[t] = W.low_index(candidates)
                 ret = alpha
                 continue
 
             if t >= tlimit:
                 # the horizon of a depth-limited win test
-                pv[t] = lowest_bit_index(candidates)
+                pv[t] = W.low_index(candidates)
                 ret = DRAW
                 ret_taint = True
                 continue
@@ -523,8 +597,9 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
             hit = False
             narrow_taint = False
             for slot in range(idx, idx + 2):
-                meta = tt[slot, 2]
-                if meta != zero and tt[slot, 0] == k1 and tt[slot, 1] == k2:
+                meta = tt[slot, mc]
+                if meta != np.uint64(0) and W.eq(W.row_get(tt, slot, 0, k1), k1) and W.eq(
+                        W.row_get(tt, slot, nw, k2), k2):
                     stored_move = np.int64((meta >> np.uint64(4)) & np.uint64(255)) - 1
                     if stored_move >= 0:
                         tt_move = np.int64(syminv[sidx, stored_move])
@@ -544,7 +619,7 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                     if alpha >= beta:
                         hit = True
                     if hit:
-                        pv[t] = tt_move if tt_move >= 0 else lowest_bit_index(candidates)
+                        pv[t] = tt_move if tt_move >= 0 else W.low_index(candidates)
                         ret = v
                         ret_taint = entry_gen != 0 or narrow_taint
                     break
@@ -560,29 +635,29 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                 kctrl[BK.C_FIRST] = -1  # set by a test of the side to move as the blocker
                 if goal == MAKER_BREAKER:
                     if pl == 0:
-                        if cannot_win(masks, own, opp, np.bool_(True), know, kparams, kbuf, kmemo, kctrl, ctrl,
+                        if blocked(masks, own, opp, np.bool_(True), know, kparams, kbuf, kmemo, kctrl, ctrl,
                                       at_root):
                             lo = LOSS
                             hi = LOSS
-                    elif cannot_win(masks, opp, own, np.bool_(False), know, kparams, kbuf, kmemo, kctrl, ctrl, at_root):
+                    elif blocked(masks, opp, own, np.bool_(False), know, kparams, kbuf, kmemo, kctrl, ctrl, at_root):
                         lo = WIN
                         hi = WIN
                 else:
                     if hi > DRAW and (beta > DRAW or at_root) and (
-                        cannot_win(masks, own, opp, np.bool_(True), know, kparams, kbuf, kmemo, kctrl, ctrl, at_root)
+                        blocked(masks, own, opp, np.bool_(True), know, kparams, kbuf, kmemo, kctrl, ctrl, at_root)
                     ):
                         hi = DRAW
                     if lo < DRAW and (alpha < DRAW or at_root) and (
-                        cannot_win(masks, opp, own, np.bool_(False), know, kparams, kbuf, kmemo, kctrl, ctrl, at_root)
+                        blocked(masks, opp, own, np.bool_(False), know, kparams, kbuf, kmemo, kctrl, ctrl, at_root)
                     ):
                         lo = DRAW
                 if t == root_t:
                     ctrl[C_ROOT_TRIED] = 1
                 # the move that keeps the raised lower bound: the blocker's first move of the proof (at the
                 # root it may be one particular cell), else any candidate
-                keep = lowest_bit_index(candidates)
+                keep = W.low_index(candidates)
                 first = kctrl[BK.C_FIRST]
-                if lo > LOSS and first >= 0 and (candidates >> np.uint64(first)) & one != zero:
+                if lo > LOSS and first >= 0 and W.has(candidates, first):
                     keep = first
                 if lo == hi:
                     ctrl[C_KCUTS] += 1
@@ -603,23 +678,19 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
             # such cells come first, or, in misere play, fewer. Under gravity the count was
             # always used; on free boards it cut 13 (10,4,4) jobs after 1. e2 from 18.8 M nodes
             # to 0.64 M, and 7x4k4's draw from 61.7 M to 1.4 M (pairing knowledge).
-            count_threats = use_lines and sl == 1 and (candidates & (candidates - one)) != zero
+            count_threats = use_lines and sl == 1 and not W.single(candidates)
             nmoves = 0
             rest = candidates
-            while rest != zero:
-                low = rest & (~rest + one)
-                c = lowest_bit_index(low)
-                rest ^= low
+            while not W.is_zero(rest):
+                low = W.low(rest)
+                c = W.low_index(low)
+                rest = W.bxor(rest, low)
                 if c == tt_move:
                     sc = np.int64(1) << 60
                 else:
                     sc = weight[c] * 1024 + hist[pl, c]
                     if count_threats:
-                        if k4:
-                            new_thr = line_threats4(own | low, lshift, vp, vm) & empty & ~low
-                        else:
-                            new_thr = line_threats(own | low, full, lshift, vp, vm, scratch) & empty & ~low
-                        sc += np.int64(BK.popcount(new_thr)) * threat_unit
+                        sc += new_threats(own, low, full, empty, lshift, vp, vm, scratch, k4) * threat_unit
                 j = nmoves
                 while j > 0 and scorebuf[t, j - 1] < sc:
                     movebuf[t, j] = movebuf[t, j - 1]
@@ -635,8 +706,8 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
             s_bmove[t] = movebuf[t, 0]
             s_i[t] = 0
             s_n[t] = nmoves
-            s_k1[t] = k1
-            s_k2[t] = k2
+            W.put1(s_k1, t, k1)
+            W.put1(s_k2, t, k2)
             s_idx[t] = idx
             s_sym[t] = sidx
             s_lo[t] = lo
@@ -674,19 +745,20 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
                 else:
                     flag = EXACT
                 idx = s_idx[t]
-                k1 = s_k1[t]
-                k2 = s_k2[t]
+                k1 = W.get1(s_k1, t)
+                k2 = W.get1(s_k2, t)
                 slot = idx
-                old = tt[idx, 2]
-                if old != zero and not (tt[idx, 0] == k1 and tt[idx, 1] == k2):
+                old = tt[idx, mc]
+                if old != np.uint64(0) and not (W.eq(W.row_get(tt, idx, 0, k1), k1)
+                                                and W.eq(W.row_get(tt, idx, nw, k2), k2)):
                     if np.int64((old >> np.uint64(12)) & np.uint64(255)) < t:
                         slot = idx + 1
                 favourable = best == (WIN if turn_player[t] == tester else LOSS)
                 ret_taint = s_taint[t] and not favourable
                 entry_gen = gen if ret_taint else 0
-                tt[slot, 0] = k1
-                tt[slot, 1] = k2
-                tt[slot, 2] = (
+                W.row_put(tt, slot, 0, k1)
+                W.row_put(tt, slot, nw, k2)
+                tt[slot, mc] = (
                     np.uint64(flag)
                     | (np.uint64(best + 1) << np.uint64(2))
                     | (np.uint64(symperm[s_sym[t], s_bmove[t]] + 1) << np.uint64(4))
@@ -700,14 +772,16 @@ def search(p1, p2, root_t, root_alpha, root_beta, tables, state):
             c = movebuf[t, s_i[t]]
 
         # ---------------------------------------------------------------- push the child after move c
-        bit = one << np.uint64(c)
         pl = turn_player[t]
+        q1 = W.get1(s_p1, t)
+        q2 = W.get1(s_p2, t)
+        bit = W.bit(c, q1)
         if pl == 0:
-            s_p1[t + 1] = s_p1[t] | bit
-            s_p2[t + 1] = s_p2[t]
+            W.put1(s_p1, t + 1, W.bor(q1, bit))
+            W.put1(s_p2, t + 1, q2)
         else:
-            s_p1[t + 1] = s_p1[t]
-            s_p2[t + 1] = s_p2[t] | bit
+            W.put1(s_p1, t + 1, q1)
+            W.put1(s_p2, t + 1, W.bor(q2, bit))
         a = s_alpha[t] if s_alpha[t] > s_best[t] else s_best[t]
         if turn_player[t + 1] == pl:
             s_alpha[t + 1] = a

@@ -21,13 +21,23 @@ QUAD_CELLS = 256
 GOAL_CODES = {"normal": K.NORMAL, MISERE: K.MISERE, MAKER_BREAKER: K.MAKER_BREAKER}
 
 
+def alpha_beta_cells(game: Game) -> int:
+    """The most cells of a board of ``game`` the alpha-beta kernel takes (see :func:`check_solvable`)."""
+    from kinarow.proofs import blocking_fit
+
+    return MAX_CELLS if blocking_fit(game, exact=True) else WIDE_CELLS
+
+
 def check_solvable(game: Game) -> None:
-    """Raise :class:`SolverLimitError` if the bitboard kernel cannot hold the board."""
-    if game.cells > MAX_CELLS:
+    """Raise :class:`SolverLimitError` if the alpha-beta kernel does not take the board: one word a board up to
+    64 cells; two up to 128 for the games the proof search does not take (gravity, misere, several stones a
+    turn), since past 64 cells the proof search serves the others (alpha-beta has no knowledge in two words)."""
+    most = alpha_beta_cells(game)
+    if game.cells > most:
         wider = (f" (the proof search takes up to {QUAD_CELLS}: free placement, one stone a turn, a normal or "
                  "Maker-Breaker goal)" if game.cells <= QUAD_CELLS else f" ({QUAD_CELLS} for the proof search)")
         raise SolverLimitError(f"{game} has {game.cells} cells; the exact solver handles boards of at most "
-                               f"{MAX_CELLS} cells{wider}")
+                               f"{most} cells{wider}")
 
 
 class BoardTables(NamedTuple):
@@ -95,10 +105,16 @@ def board_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16, wo
 
 
 @lru_cache(maxsize=32)
-def kernel_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16) -> KernelTables:
+def kernel_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16, words: int | None = None
+                  ) -> KernelTables:
+    """The alpha-beta kernel's tables of ``game``, with ``words`` words a board (the fewest when None: one up to
+    64 cells, two up to 128; two for a small board let the tests compare both forms)."""
     check_solvable(game)
     N, m, n = game.cells, game.m, game.n
-    board = board_tables(game, symmetry, max_symmetries)
+    board = board_tables(game, symmetry, max_symmetries, words)
+    words = board.words
+    if words > 2:
+        raise SolverLimitError(f"the alpha-beta kernel takes boards of one or two words, not {words}")
     masks, symtab, symperm, weight = board.masks, board.symtab, board.symperm, board.weight
     syms = range(symperm.shape[0])
     nbytes = symtab.shape[1]
@@ -106,19 +122,15 @@ def kernel_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16) -
     for s in syms:
         for c in range(N):
             syminv[s, symperm[s, c]] = c
-    aux = np.zeros(2 * m + 2, dtype=np.uint64)
-    top = 0
-    for x in range(m):
-        aux[x] = ((1 << n) - 1) << (x * n)
-        aux[m + x] = 1 << (x * n)
-        top |= 1 << (x * n + n - 1)
-    aux[2 * m] = (1 << N) - 1
-    aux[2 * m + 1] = top
+    # aux: colmask[0:m], bottom[m:2m], then FULL, TOP (boards)
+    top = sum(1 << (x * n + n - 1) for x in range(m))
+    aux = W.board_array([((1 << n) - 1) << (x * n) for x in range(m)] + [1 << (x * n) for x in range(m)]
+                        + [(1 << N) - 1, top], words)
     iparams = np.zeros(K.N_IPARAMS, dtype=np.int64)
     iparams[K.P_N] = N
     iparams[K.P_M] = m
     iparams[K.P_ROWS] = n
-    iparams[K.P_G] = masks.size
+    iparams[K.P_G] = masks.shape[0]
     iparams[K.P_S] = len(syms)
     iparams[K.P_NBYTES] = nbytes
     iparams[K.P_GRAVITY] = int(game.gravity)
@@ -130,11 +142,16 @@ def kernel_tables(game: Game, symmetry: bool = True, max_symmetries: int = 16) -
         player, left = game.turn_state(t)
         turn_player[t] = player - 1
         turn_left[t] = min(left, 127)
-    lshift, vp, vm = line_tables(game)
-    # the shifts find runs of at least k: not under the exact rule, where the groups' flanks decide
+    # the shifts find runs of at least k: not under the exact rule, where the groups' flanks decide, and not on
+    # boards of two words (the shifts are one-word)
     iparams[K.P_LINES] = int(game.topology == "rect" and game.p == 1 and game.q == 1 and game.k <= 64
-                             and not game.exact)
-    flanks = W.board_array(list(game.geometry.flank_masks), 1)
+                             and not game.exact and words == 1)
+    if iparams[K.P_LINES]:
+        lshift, vp, vm = line_tables(game)
+    else:  # unread
+        k = max(game.k, 1)
+        lshift, vp, vm = np.zeros(1, np.int64), np.zeros((1, k), np.uint64), np.zeros((1, k), np.uint64)
+    flanks = W.board_array(list(game.geometry.flank_masks), words)
     return KernelTables(
         iparams, aux, masks, flanks, symtab, symperm, syminv, turn_player, turn_left, weight, lshift, vp, vm
     )

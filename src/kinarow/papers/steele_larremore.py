@@ -15,7 +15,7 @@ A cell (k, width, height) of ``WxHkK:gravity,misere`` is settled by, in order:
 2. a certificate shipped for the board (:data:`SHIPPED`: a search too long for the table's budget, run once and
    kept in ``certificates/``), when a folder of them is given: counted only after its checker has accepted it
    and its game and claim are the board's;
-3. the exact solver (boards of at most 64 cells), within a node or time budget;
+3. the exact solver (boards of at most 128 cells: one word up to 64, two past it), within a node or time budget;
 4. otherwise the cell is ``open``: nothing here claims a value for it.
 
 Budgets are explicit (positions per verification, nodes or seconds per solve). A
@@ -130,7 +130,7 @@ class Budget:
 
     max_positions: int = 1_000_000
     solver_seconds: float = 2.0
-    solver_cells: int = 64
+    solver_cells: int = 128  # the alpha-beta kernel: one word a board up to 64 cells, two up to 128
     cross_check_cells: int = 24  # also solve boards this small when a strategy settled them
     cross_check_seconds: float = 0.5  # the solver's time on a board a strategy settled (only a second opinion)
     invariants: bool = False  # use invariant certificates (strategies proven for whole families of boards)

@@ -17,13 +17,14 @@ import functools
 import threading
 import time
 from collections.abc import Callable
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 
+from kinarow import bitboards as W
 from kinarow.engine import kernel as K
 from kinarow.engine.compiling import SEARCH, prepare
-from kinarow.engine.tables import MAX_CELLS, KernelTables, check_solvable, kernel_tables
+from kinarow.engine.tables import MAX_CELLS, WIDE_CELLS, KernelTables, check_solvable, kernel_tables
 from kinarow.errors import ClaimMismatchError, KinarowError, SolverLimitError, run_stoppable
 from kinarow.game import Game
 from kinarow.limits import (
@@ -70,11 +71,16 @@ def one_at_a_time(method: Callable[Concatenate[_S, _P], _T]) -> Callable[Concate
     return held
 
 
-def check_searchable(game: Game) -> None:
+def check_searchable(game: Game, most: int = WIDE_CELLS) -> None:
     """Raise :class:`SolverLimitError` unless :class:`Searcher` can answer values and moves of ``game``: boards
-    of at most 64 cells, and the gravity boards the Connect-k score search holds (up to 128 bits of layout)."""
-    if not connect.score_search_fit(game):
-        check_solvable(game)
+    of at most 128 cells (two words a board past 64), and the gravity boards the Connect-k score search holds
+    (up to 128 bits of layout). ``most`` lowers the first limit (the web page keeps its engine to one word)."""
+    if connect.score_search_fit(game):
+        return
+    check_solvable(game)
+    if game.cells > most:
+        raise SolverLimitError(f"{game} has {game.cells} cells; the engine here searches boards of at most "
+                               f"{most} cells")
 
 
 class Searcher:
@@ -98,7 +104,7 @@ class Searcher:
 
     def __init__(
         self, game: Game | str, *, tt_mb: float | None = None, symmetry: bool = True, knowledge: str = "none",
-        threads: int = 1,
+        threads: int = 1, words: int | None = None,
     ) -> None:
         game = Game(game)  # a game string works too
         knowledge = check_knowledge(knowledge)
@@ -123,6 +129,9 @@ class Searcher:
         # a gravity board of more than 64 cells that the score search holds (9x8, 11x6, 13x4, ...): its values and
         # moves come from the score search alone, and the general kernel's arrays are not made (see :attr:`state`)
         self.score_only = game.cells > MAX_CELLS and bool(connect.score_search_fit(game))
+        #: words a board in the kernel: one up to 64 cells, two up to 128 (``words=2`` on a small board: the
+        #: two-word form, which the tests compare with the one-word form)
+        self.words = words or W.words_for_cells(game.cells)
         self._tables: KernelTables | None = None
         self._state: K.SearchState | None = None
         self._bundles: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]] | None = None
@@ -131,15 +140,19 @@ class Searcher:
         self.knowledge_note = (knowledge_fit(game).reason or None) if knowledge != "none" else None
         if self.score_only:
             return
-        self._tables = kernel_tables(game, symmetry)
-        entries = max(2, int(tt_mb * 2**20 / _ENTRY_BYTES))
+        self._tables = kernel_tables(game, symmetry, words=words)
+        self.words = int(self._tables.aux.ndim)
+        entries = max(2, int(tt_mb * 2**20 / (_ENTRY_BYTES * (self.words + 1) // 2)))
+        if self.words > 1 and knowledge != "none" and self.knowledge_note is None:
+            self.knowledge_note = ("the blocking searches of the alpha-beta kernel hold boards of at most "
+                                   f"{MAX_CELLS} cells")
         # knowledge: blocking proofs (pairings, matching sets) where they are sound
         level = KNOWLEDGE_LEVELS.index(knowledge) if self.knowledge_note is None else 0
         kparams = np.array([level, PAIR_BUDGET, MB_BUDGET, ROOT_BUDGET, MB_MAX_CELLS, pair_max(game)], np.int64)
         #: the kernel's working arrays (transposition table, counters, history, buffers, generation)
         self._state = K.new_state(
-            game.cells, int(self._tables.masks.size), 1 << (entries.bit_length() - 1), kparams,
-            16 if level == K.KNOW_MATCHING else 0,
+            game.cells, int(self._tables.masks.shape[0]), 1 << (entries.bit_length() - 1), kparams,
+            16 if level == K.KNOW_MATCHING else 0, self.words,
         )
         # the bundles as plain tuples, which numba types faster at each call (the same arrays)
         self._bundles = (tuple(self.tables), tuple(self.state))
@@ -221,7 +234,8 @@ class Searcher:
         """Load the compiled kernel (numba's cache) now, or compile it, said first
         (:func:`~kinarow.engine.compiling.prepare`), so that neither is counted as search time."""
         assert self._bundles is not None
-        prepare(SEARCH, K.deepen, np.uint64(0), np.uint64(0), 0, K.SIDE_BOTH, self.deepening_step, *self._bundles)
+        prepare(SEARCH, K.deepen, self._board(0), self._board(0), 0, K.SIDE_BOTH, self.deepening_step,
+                *self._bundles)
         self.ctrl[:] = 0
         self.ctrl[K.C_STOP] = 1
         self._deepen(0, 0, 0, K.SIDE_BOTH)  # stops at its first node
@@ -246,11 +260,15 @@ class Searcher:
         self.ctrl[K.C_GUESS] = -1
         self.forget_history()
 
+    def _board(self, cells: int) -> Any:
+        """The stones ``cells`` (bit c = cell c) as a board of the kernel's form (:attr:`words`)."""
+        return W.to_board(cells, self.words)
+
     def _deepen(self, p1: int, p2: int, t: int, sides: int) -> int:
         """The kernel's deepening win tests (:func:`kinarow.engine.kernel.deepen`) of ``sides`` from (p1, p2)."""
         if self._bundles is None:
             raise self._score_only_error()
-        return int(K.deepen(np.uint64(p1), np.uint64(p2), t, sides, self.deepening_step, *self._bundles))
+        return int(K.deepen(self._board(p1), self._board(p2), t, sides, self.deepening_step, *self._bundles))
 
     def _run(self, p1: int, p2: int, t: int) -> int:
         """Exact value by two win tests, "can the side to move win?" and "can its opponent win?", deepening
@@ -500,7 +518,7 @@ class Searcher:
         if game.goal == Goal.MAKER_BREAKER and winner == 2:
             return game.cells, 0, None
         ender = 3 - winner if game.goal == Goal.MISERE else winner
-        p1, p2 = (np.uint64(bits) for bits in position.key())
+        p1, p2 = (self._board(bits) for bits in position.key())
         t = position.stones
         for_opponent = winner != position.to_move
         wins = K.LOSS if for_opponent else K.WIN
@@ -584,7 +602,7 @@ class Searcher:
         check()  # asked already, or no time left: the walk stops at its first question
         try:
             status, out = run_stoppable(
-                lambda: X.extract(np.uint64(p1), np.uint64(p2), position.stones, winner, rules, plan,
+                lambda: X.extract(self._board(p1), self._board(p2), position.stones, winner, rules, plan,
                                   self.deepening_step, np.zeros(1 << 12, np.uint8), xctrl, tb, self.state,
                                   TK.CLAIM_CODES[outcome]), stop, poll)
         finally:

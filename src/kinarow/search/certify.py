@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from kinarow.engine.tables import MAX_CELLS
+from kinarow.engine.tables import MAX_CELLS, WIDE_CELLS, alpha_beta_cells
 from kinarow.errors import ClaimMismatchError as ClaimMismatchError  # (raised here; defined with the other errors)
 from kinarow.errors import KinarowError
 from kinarow.game import Game
@@ -345,9 +345,11 @@ WRITERS: tuple[Writer, ...] = (
     Writer("the proof search's blocking trees", "a draw", "free placement, one stone a turn (pairings apply)",
            "the blocking trees read from the table of the proof search that found the draw",
            lambda position, result: result.draw_tree is not None, _table_trees),
-    Writer("alpha-beta walk", "a win", f"boards of at most {MAX_CELLS} cells",
-           "alpha-beta's win tests, from a fresh table (a value found without its strategy)",
-           lambda position, result: result.value != Value.DRAW and position.game.cells <= MAX_CELLS,
+    Writer("alpha-beta walk", "a win", f"boards of at most {MAX_CELLS} cells ({WIDE_CELLS} with gravity, misere "
+           "or several stones a turn)", "alpha-beta's win tests, from a fresh table (a value found without its "
+           "strategy)",
+           lambda position, result: result.value != Value.DRAW
+           and position.game.cells <= alpha_beta_cells(position.game),
            lambda position, result, store, tick: winning_walk(position)),
     Writer("non-losing walks", "a draw", f"gravity, misere, several stones a turn; at most {MAX_CELLS} cells",
            "each player's non-losing walk by alpha-beta's win tests",
@@ -444,7 +446,7 @@ def _rechecked(store: Store, position: Position, data: dict[str, Any], checker: 
 
 
 def winning_walk(position: Position) -> Proof:
-    """The winner's strategy of a won position, as a walk (a board of at most 64 cells)."""
+    """The winner's strategy of a won position, as a walk (a board of at most 128 cells)."""
     from kinarow.search.alphabeta import Searcher, extract_strategy
 
     tree = extract_strategy(position, Searcher(position.game, knowledge="none"), walk=True)

@@ -428,13 +428,17 @@ def _draw_from_table(plan: Plan, folder: Path, settings: Settings, searcher: Any
 
 # -- route: solve() with its certificate ------------------------------------------------------------------
 def _fits_solve(position: Position, settings: Settings) -> Plan | str:
-    from kinarow.engine.tables import MAX_CELLS
+    from kinarow.engine.tables import MAX_CELLS, alpha_beta_cells
+    from kinarow.search import connect
 
     game = position.game
-    if game.cells > MAX_CELLS:
+    if game.cells > alpha_beta_cells(game):
         return (f"{game} has {game.cells} cells; the solver's certificates are written for boards of at most "
-                f"{MAX_CELLS} cells, and the proof search (up to 256) takes free placement, one stone a turn and the "
-                "normal goal only")
+                f"{alpha_beta_cells(game)} cells, and the proof search (up to 256) takes free placement, one stone "
+                "a turn and the normal goal only")
+    if game.cells > MAX_CELLS and connect.score_search_fit(game):
+        return (f"{game} has {game.cells} cells, and a Connect-k board of more than {MAX_CELLS} cells is searched "
+                "by the score search alone, which writes no certificate yet")
     return Plan("solve", "the solver's own certificate: knowledge at the root, alpha-beta or the score search",
                 position)
 

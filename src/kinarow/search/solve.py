@@ -254,7 +254,7 @@ def solve(
     strategy (:class:`~kinarow.proofs.tree.StrategyTree`), which
     :func:`kinarow.proofs.tree.check` verifies without the search code;
     ``walk=True`` keeps it as a walk (version 3), the form that large
-    strategies need (written for boards of at most 64 cells: a larger one
+    strategies need (written for boards of at most 256 cells: a larger one
     raises :class:`kinarow.search.certify.WalkTooLargeError`).
     ``share=True`` (with ``search="proof"`` and ``walk=True``) writes it as a
     walk with shared replies (version 4, :mod:`kinarow.search.shared_walk`):

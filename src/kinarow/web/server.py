@@ -152,10 +152,11 @@ class SearcherPool:
 
     @contextmanager
     def searcher(self, game: Game) -> Iterator[Searcher]:
+        from kinarow.engine.tables import MAX_CELLS as ENGINE_CELLS
         from kinarow.limits import default_tt_mb
         from kinarow.search.alphabeta import Searcher, check_searchable
 
-        check_searchable(game)
+        check_searchable(game, ENGINE_CELLS)  # one word a board: the page's searches stay short
         key = str(game)
         deadline = time.monotonic() + self.wait
         with self._ready:
@@ -349,9 +350,10 @@ class App:
     def _check_engine(self, kind: Any, game: Game) -> None:
         """Refuse an opponent that cannot play ``game`` with the sentence its first move would get."""
         if kind == "solver":
+            from kinarow.engine.tables import MAX_CELLS as ENGINE_CELLS
             from kinarow.search.alphabeta import check_searchable
 
-            check_searchable(game)
+            check_searchable(game, ENGINE_CELLS)
         elif isinstance(kind, str) and kind.startswith("strategy:"):
             _proven_strategy(self._name(kind, "the engine"), game, None)
         elif kind not in ("pairing", "certificate", "none"):
