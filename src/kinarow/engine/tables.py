@@ -21,18 +21,10 @@ QUAD_CELLS = 256
 GOAL_CODES = {"normal": K.NORMAL, MISERE: K.MISERE, MAKER_BREAKER: K.MAKER_BREAKER}
 
 
-def alpha_beta_cells(game: Game) -> int:
-    """The most cells of a board of ``game`` the alpha-beta kernel takes (see :func:`check_solvable`)."""
-    from kinarow.proofs import blocking_fit
-
-    return MAX_CELLS if blocking_fit(game, exact=True) else WIDE_CELLS
-
-
-def check_solvable(game: Game) -> None:
-    """Raise :class:`SolverLimitError` if the alpha-beta kernel does not take the board: one word a board up to
-    64 cells; two up to 128 for the games the proof search does not take (gravity, misere, several stones a
-    turn), since past 64 cells the proof search serves the others (alpha-beta has no knowledge in two words)."""
-    most = alpha_beta_cells(game)
+def check_solvable(game: Game, most: int = WIDE_CELLS) -> None:
+    """Raise :class:`SolverLimitError` if the alpha-beta kernel cannot hold the board (one word a board up to
+    64 cells, two up to 128), or it has more than ``most`` cells (the search layer's choice:
+    :func:`kinarow.search.alphabeta.alpha_beta_cells`)."""
     if game.cells > most:
         wider = (f" (the proof search takes up to {QUAD_CELLS}: free placement, one stone a turn, a normal or "
                  "Maker-Breaker goal)" if game.cells <= QUAD_CELLS else f" ({QUAD_CELLS} for the proof search)")

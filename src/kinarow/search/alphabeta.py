@@ -71,13 +71,20 @@ def one_at_a_time(method: Callable[Concatenate[_S, _P], _T]) -> Callable[Concate
     return held
 
 
+def alpha_beta_cells(game: Game) -> int:
+    """The most cells of a board of ``game`` that :class:`Searcher` searches: 64 (one word) where the proof search
+    takes the game (free placement, one stone a turn, a normal or Maker-Breaker goal: past 64 cells it serves
+    them, with the knowledge alpha-beta lacks in two words), else 128 (two words)."""
+    return MAX_CELLS if blocking_fit(game, exact=True) else WIDE_CELLS
+
+
 def check_searchable(game: Game, most: int = WIDE_CELLS) -> None:
     """Raise :class:`SolverLimitError` unless :class:`Searcher` can answer values and moves of ``game``: boards
     of at most 128 cells (two words a board past 64), and the gravity boards the Connect-k score search holds
     (up to 128 bits of layout). ``most`` lowers the first limit (the web page keeps its engine to one word)."""
     if connect.score_search_fit(game):
         return
-    check_solvable(game)
+    check_solvable(game, alpha_beta_cells(game))
     if game.cells > most:
         raise SolverLimitError(f"{game} has {game.cells} cells; the engine here searches boards of at most "
                                f"{most} cells")
@@ -129,6 +136,8 @@ class Searcher:
         # a gravity board of more than 64 cells that the score search holds (9x8, 11x6, 13x4, ...): its values and
         # moves come from the score search alone, and the general kernel's arrays are not made (see :attr:`state`)
         self.score_only = game.cells > MAX_CELLS and bool(connect.score_search_fit(game))
+        if not self.score_only:
+            check_solvable(game, alpha_beta_cells(game))  # the board's size in one sentence, before any array
         #: words a board in the kernel: one up to 64 cells, two up to 128 (``words=2`` on a small board: the
         #: two-word form, which the tests compare with the one-word form)
         self.words = words or W.words_for_cells(game.cells)

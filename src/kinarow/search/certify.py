@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from kinarow.engine.tables import MAX_CELLS, WIDE_CELLS, alpha_beta_cells
+from kinarow.engine.tables import MAX_CELLS, WIDE_CELLS
 from kinarow.errors import ClaimMismatchError as ClaimMismatchError  # (raised here; defined with the other errors)
 from kinarow.errors import KinarowError
 from kinarow.game import Game
@@ -332,6 +332,12 @@ def _root_matching(position: Position, result: Result, store: Store | None,
                  f"{result.certificate.method} showing {result.certificate.conclusion()}", "matching")
 
 
+def _alpha_beta_takes(game: Game) -> bool:
+    from kinarow.search.alphabeta import alpha_beta_cells
+
+    return game.cells <= alpha_beta_cells(game)
+
+
 #: The certificate writers, tried in order; the first that fits writes the certificate (:func:`certificate`).
 #: The writers of ``kinarow prove``'s routes that read a search's own table (the proof tree, the blocking
 #: trees of a proof search, the parts of a job run) are in :mod:`kinarow.search.prover`.
@@ -348,8 +354,7 @@ WRITERS: tuple[Writer, ...] = (
     Writer("alpha-beta walk", "a win", f"boards of at most {MAX_CELLS} cells ({WIDE_CELLS} with gravity, misere "
            "or several stones a turn)", "alpha-beta's win tests, from a fresh table (a value found without its "
            "strategy)",
-           lambda position, result: result.value != Value.DRAW
-           and position.game.cells <= alpha_beta_cells(position.game),
+           lambda position, result: result.value != Value.DRAW and _alpha_beta_takes(position.game),
            lambda position, result, store, tick: winning_walk(position)),
     Writer("non-losing walks", "a draw", f"gravity, misere, several stones a turn; at most {MAX_CELLS} cells",
            "each player's non-losing walk by alpha-beta's win tests",

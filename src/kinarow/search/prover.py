@@ -428,8 +428,9 @@ def _draw_from_table(plan: Plan, folder: Path, settings: Settings, searcher: Any
 
 # -- route: solve() with its certificate ------------------------------------------------------------------
 def _fits_solve(position: Position, settings: Settings) -> Plan | str:
-    from kinarow.engine.tables import MAX_CELLS, alpha_beta_cells
+    from kinarow.engine.tables import MAX_CELLS
     from kinarow.search import connect
+    from kinarow.search.alphabeta import alpha_beta_cells
 
     game = position.game
     if game.cells > alpha_beta_cells(game):
