@@ -53,7 +53,6 @@ PAIR_BUDGET = 64
 MB_BUDGET = 64
 ROOT_BUDGET = 1 << 15  # paid once per search (the empty 4x4 board needs 13,595 nodes)
 MB_MAX_CELLS = 10  # the Maker-Breaker test runs (below the root) only when the live groups hold few empty cells
-_ENTRY_BYTES = 32
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -149,9 +148,9 @@ class Searcher:
         self.knowledge_note = (knowledge_fit(game).reason or None) if knowledge != "none" else None
         if self.score_only:
             return
-        self._tables = kernel_tables(game, symmetry, words=words)
-        self.words = int(self._tables.aux.ndim)
-        entries = max(2, int(tt_mb * 2**20 / (_ENTRY_BYTES * (self.words + 1) // 2)))
+        self._tables = kernel_tables(game, symmetry, words=self.words)
+        # a table row: both keys (a board each) and the entry word, padded to an even count (kernel.new_state)
+        entries = max(2, int(tt_mb * 2**20 / (8 * (2 * self.words + 2))))
         if self.words > 1 and knowledge != "none" and self.knowledge_note is None:
             self.knowledge_note = ("the blocking searches of the alpha-beta kernel hold boards of at most "
                                    f"{MAX_CELLS} cells")
